@@ -1,0 +1,1 @@
+## data/local.mk: files installed in $(pkgdatadir).

@@ -1,0 +1,1 @@
+## doc/local.mk: man pages.

@@ -1,0 +1,60 @@
+/* backend.h -- the sandbox backend table.
+
+   Each platform's main.c hands its backends, in the order --sandbox auto
+   tries them, to ash_main().  A backend probes once per process and rewrites
+   commands; it never decides policy (lib/policy.c does) and never spawns
+   anything itself except through its probe, which goes through spawn.c.  */
+
+#ifndef ASH_BACKEND_H
+#define ASH_BACKEND_H
+
+#include <stdbool.h>
+#include <sys/types.h>
+
+#include "error.h"
+#include "spawn.h"
+
+/* Facts about the host that probes and wrappers need.  */
+struct ash_host
+{
+  const char *path_env;        /* PATH of ASH's environment */
+  const char *bin_path;        /* ASH's bin directory (ASH_BIN_PATH) */
+  const char *source_dir;      /* absolute; tools found only here are not
+                                  installed unless ALLOW_IN_TREE_TOOLS */
+  bool allow_in_tree_tools;
+  const char *helper_dir;      /* where ash-landlock-exec lives */
+  const char *home;            /* $HOME */
+  const char *passwd_home;     /* the passwd entry's home */
+  uid_t uid;
+};
+
+/* The outcome of a probe.  Filled once per process; then read only.  */
+struct ash_probe
+{
+  bool usable;
+  char *reason;        /* why not usable: the spec's message */
+  char *tool;          /* absolute path of bwrap / firejail, or NULL */
+  char *helper;        /* absolute path of ash-landlock-exec, or NULL */
+  bool overlay;        /* throwaway cache overlays supported */
+  int landlock_abi;    /* 0 when not applicable */
+  char *notes;         /* things to log (e.g. "no overlay: ...") or NULL */
+};
+
+struct ash_backend
+{
+  const char *name; /* "bwrap", "firejail", "landlock", "sandbox-exec" */
+  /* 0 when usable; otherwise fills RET->reason with the spec's message and
+     returns a negative errno.  */
+  int (*probe) (const struct ash_host *host, struct ash_probe *ret);
+  /* Rewrite CMD so that it runs confined by POLICY.  Never spawns.  */
+  int (*wrap) (const struct ash_probe *probe, const struct ash_policy *policy,
+               struct ash_cmd *cmd, struct ash_error *reterr);
+  /* Optional: undo what wrap() set up on the host (temporary files) after
+     the spawn.  May be NULL.  */
+  void (*cleanup) (const struct ash_probe *probe,
+                   const struct ash_policy *policy, struct ash_cmd *cmd);
+};
+
+void ash_probe_release (struct ash_probe *p);
+
+#endif

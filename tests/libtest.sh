@@ -1,0 +1,99 @@
+# libtest.sh -- a small TAP library for the shell tests.  Source it:
+#   . "$top_srcdir/tests/libtest.sh"
+# then call ok/not_ok/assert_* and finally done_testing.
+# skip_all REASON prints "1..0 # SKIP REASON" and exits 77.
+# Variables from the test environment: top_srcdir, top_builddir, ASH (the
+# built ash binary), ASH_HELPER_DIR.
+
+set -u
+_tap_n=0
+_tap_failed=0
+TEST_NAME=$(basename "$0" .sh)
+TEST_TMP=$(mktemp -d "${TMPDIR:-/tmp}/ash-test-$TEST_NAME.XXXXXX")
+chmod 755 "$TEST_TMP"
+# shellcheck disable=SC2064
+trap "rm -rf '$TEST_TMP'" EXIT
+
+ok () {
+  _tap_n=$((_tap_n + 1))
+  echo "ok $_tap_n - $*"
+}
+
+not_ok () {
+  _tap_n=$((_tap_n + 1))
+  _tap_failed=$((_tap_failed + 1))
+  echo "not ok $_tap_n - $*"
+}
+
+diag () {
+  printf '%s\n' "$@" | sed 's/^/# /'
+}
+
+skip_all () {
+  echo "1..0 # SKIP $*"
+  exit 77
+}
+
+# bail REASON: the test itself is broken (exit 99).
+bail () {
+  echo "Bail out! $*"
+  exit 99
+}
+
+# check DESCRIPTION COMMAND...: ok when COMMAND succeeds.
+check () {
+  _d=$1
+  shift
+  if "$@"; then ok "$_d"; else not_ok "$_d"; fi
+}
+
+# check_fails DESCRIPTION COMMAND...: ok when COMMAND fails.
+check_fails () {
+  _d=$1
+  shift
+  if "$@"; then not_ok "$_d"; else ok "$_d"; fi
+}
+
+# assert_eq DESCRIPTION GOT WANT
+assert_eq () {
+  if [ "$2" = "$3" ]; then
+    ok "$1"
+  else
+    not_ok "$1"
+    diag "got:  $2" "want: $3"
+  fi
+}
+
+# assert_file_contains DESCRIPTION FILE FIXED-STRING
+assert_file_contains () {
+  if grep -qF -- "$3" "$2" 2>/dev/null; then
+    ok "$1"
+  else
+    not_ok "$1"
+    diag "'$3' not found in $2:"
+    [ -f "$2" ] && head -c 2000 "$2" | sed 's/^/#   /'
+  fi
+}
+
+# assert_file_lacks DESCRIPTION FILE FIXED-STRING
+assert_file_lacks () {
+  if grep -qF -- "$3" "$2" 2>/dev/null; then
+    not_ok "$1"
+    diag "'$3' unexpectedly found in $2"
+  else
+    ok "$1"
+  fi
+}
+
+# run_ash ARGS...: run ash with stdout/stderr in $TEST_TMP/out, err;
+# sets $status.
+run_ash () {
+  "$ASH" "$@" >"$TEST_TMP/out" 2>"$TEST_TMP/err"
+  status=$?
+}
+
+done_testing () {
+  echo "1..$_tap_n"
+  [ "$_tap_failed" -eq 0 ]
+  exit $?
+}

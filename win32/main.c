@@ -1,0 +1,20 @@
+/* main.c -- ash on Windows.  There is no sandbox backend: with a sandbox
+   mode other than off, every scanner is MISSING with the spec's message.  */
+
+#include <config.h>
+
+#include "backend.h"
+#include "cli.h"
+
+static const struct ash_backend *const win32_backends[] = {
+  NULL,
+};
+
+int
+main (int argc, char **argv)
+{
+  return ash_main (argc, argv, win32_backends,
+                   "no scanner sandbox is available on Windows; run ASH under "
+                   "WSL2 and use --sandbox bwrap there, or use --mode "
+                   "container");
+}
