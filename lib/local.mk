@@ -19,3 +19,8 @@ lib_libash_a_SOURCES += lib/log.h
 
 ## Everything that links libash needs these.
 ASH_LIBS = lib/libash.a gl/libgnu.a $(YAML_LIBS) $(JANSSON_LIBS) $(LIBINTL) -lpthread
+lib_libash_a_SOURCES += lib/log.c
+lib_libash_a_SOURCES += lib/commands.h
+lib_libash_a_SOURCES += lib/orchestrator.c
+lib_libash_a_SOURCES += lib/sandbox-probe.c
+lib_libash_a_SOURCES += lib/sandbox-explain.c

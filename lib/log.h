@@ -2,9 +2,10 @@
 
    Terminal lines look like "WARNING  message" (the level name left-aligned
    in eight columns, then a space).  Before the output directory is open,
-   records go to the terminal only; ash_log_open() adds ash.log (human
-   readable) and ash.log.jsonl (one JSON object per record), written through
-   the non-following writers below the output directory.  Thread-safe.  */
+   records go to the terminal only; ash_log_attach() adds ash.log (human
+   readable) and ash.log.jsonl (one JSON object per record), opened by the
+   caller through the non-following writers below the output directory.
+   Thread-safe.  */
 
 #ifndef ASH_LOG_H
 #define ASH_LOG_H
@@ -28,8 +29,10 @@ void ash_log_setup (enum ash_log_level level, bool quiet, int color);
 /* Parse "DEBUG", "info", ... ; 0 or -EINVAL.  */
 int ash_log_level_parse (const char *s, enum ash_log_level *ret);
 const char *ash_log_level_name (enum ash_log_level level);
-/* Start writing ash.log and ash.log.jsonl below OUTDIR_FD.  */
-int ash_log_open (int outdir_fd, struct ash_error *err);
+/* Start writing records to HUMAN_FD (ash.log) and JSON_FD (ash.log.jsonl),
+   both opened by the caller through the tree.h writers; the log owns and
+   closes them.  -1 for none.  */
+void ash_log_attach (int human_fd, int json_fd);
 void ash_log_close (void);
 void ash_log (enum ash_log_level level, const char *fmt, ...)
   __attribute__ ((format (printf, 2, 3)));

@@ -1,0 +1,29 @@
+/* commands.h -- the commands cli.c dispatches to after parsing options and
+   resolving the configuration.  Each returns the process exit code.  */
+
+#ifndef ASH_COMMANDS_H
+#define ASH_COMMANDS_H
+
+#include "backend.h"
+#include "config.h"
+#include "options.h"
+
+/* `ash scan` (lib/orchestrator.c).  CONFIG is resolved and valid.  */
+int ash_scan (const struct ash_options *opts, const struct ash_config *config,
+              const struct ash_backend *const *backends,
+              const char *platform_note);
+
+/* `ash sandbox probe` (lib/sandbox-probe.c): each backend, usable or the
+   exact reason.  */
+int ash_sandbox_probe_command (const struct ash_options *opts,
+                               const struct ash_backend *const *backends,
+                               const char *platform_note);
+
+/* `ash sandbox explain SCANNER` (lib/sandbox-explain.c): the computed
+   policy as JSON on stdout.  */
+int ash_sandbox_explain_command (const struct ash_options *opts,
+                                 const struct ash_config *config,
+                                 const char *scanner,
+                                 const struct ash_backend *const *backends);
+
+#endif
