@@ -1,1 +1,9 @@
-## doc/local.mk: man pages.
+## doc/local.mk: man pages.  ash-sandbox(7) is assembled from the fragments
+## in doc/ash-sandbox/, one per topic, in name order.
+man_MANS = doc/ash-sandbox.7
+ash_sandbox_parts =
+ash_sandbox_parts += doc/ash-sandbox/00-head.man
+EXTRA_DIST += $(ash_sandbox_parts)
+CLEANFILES += doc/ash-sandbox.7
+doc/ash-sandbox.7: $(ash_sandbox_parts)
+	$(AM_V_GEN)$(MKDIR_P) doc && cat $(addprefix $(srcdir)/,$(ash_sandbox_parts)) > $@

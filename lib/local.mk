@@ -24,3 +24,4 @@ lib_libash_a_SOURCES += lib/commands.h
 lib_libash_a_SOURCES += lib/orchestrator.c
 lib_libash_a_SOURCES += lib/sandbox-probe.c
 lib_libash_a_SOURCES += lib/sandbox-explain.c
+lib_libash_a_SOURCES += lib/sandbox-settings.h

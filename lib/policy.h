@@ -69,6 +69,41 @@ struct ash_policy
   char *refusal;                   /* non-NULL: cannot be sandboxed, why */
 };
 
+/* Everything the policy is computed from.  Lists are NULL-terminated
+   vectors, or NULL for none.  */
+struct ash_policy_input
+{
+  const char *scanner;             /* the scanner's own name */
+  const struct ash_requirements *req;
+  const char *source_dir;          /* absolute */
+  const char *output_dir;          /* absolute */
+  const char *results_dir;         /* absolute: OUTPUT/scanners/NAME/... */
+  const char *converted_dir;       /* absolute, or NULL */
+  const char *run_config_dir;      /* the per-run 0700 config dir, or NULL */
+  const char *tool_path;           /* absolute path of the scanner's tool */
+  bool offline;
+  /* Grants, already filtered by tier (lib/config-tier.c).  */
+  char *const *network_scanners;   /* NULL: the per-scanner defaults */
+  char *const *network_restrict;   /* NULL: none; else only these may have
+                                      a network (an in-tree list) */
+  char *const *extra_read_paths;
+  char *const *read_path_scanners;
+  char *const *env_scanners;
+  char *const *option_read_paths;  /* paths the scanner's options name */
+  char *const *environ;            /* ASH's environment */
+  const char *home;                /* $HOME */
+  const char *passwd_home;         /* the passwd entry's home */
+  const char *bin_path;            /* ASH's bin directory */
+  bool cache_overlay;              /* the backend can throw cache writes
+                                      away (bwrap with overlays) */
+};
+
+/* Compute the policy.  A scanner that cannot be sandboxed as requested gets
+   RET->refusal set (and 0 returned); a negative errno only for a failure to
+   compute at all.  */
+int ash_policy_compute (const struct ash_policy_input *in,
+                        struct ash_policy *ret, struct ash_error *err);
+
 void ash_policy_init (struct ash_policy *p);
 void ash_policy_release (struct ash_policy *p);
 /* Add PATH with ACCESS and RULE (copies).  A later add of the same path
