@@ -347,8 +347,13 @@ bwrap_probe (const struct ash_host *host, struct ash_probe *ret)
       ash_strvec_release (&argv);
       return -ENOENT;
     }
-  while (argv.nr > base)
+  /* Drop "-- true" and show the wrapper, which may live in /tmp.  */
+  while (argv.nr > base - 1)
     ash_strvec_remove (&argv, argv.nr - 1);
+  ash_strvec_push (&argv, "--ro-bind");
+  ash_strvec_push (&argv, helper);
+  ash_strvec_push (&argv, helper);
+  ash_strvec_push (&argv, "--");
   ash_linux_filter_prefix (&argv, helper, false);
   ash_strvec_push (&argv, true_path);
   free (out);

@@ -308,6 +308,27 @@ firejail_wrap (const struct ash_probe *probe, const struct ash_policy *policy,
   return 0;
 }
 
+/* A private home and /tmp for a probe, showing the wrapper (read-only)
+   when it lives in one of them.  */
+static void
+push_private_showing (struct ash_strvec *argv, const char *helper,
+                      const char *passwd_home)
+{
+  bool in_home = usable_dir (passwd_home)
+                 && ash_path_is_inside (helper, passwd_home);
+  bool in_tmp = ash_path_is_inside (helper, "/tmp");
+
+  if (in_home || in_tmp)
+    {
+      push_opt (argv, "--whitelist", helper);
+      push_opt (argv, "--read-only", helper);
+    }
+  if (!in_home)
+    ash_strvec_push (argv, "--private");
+  if (!in_tmp)
+    ash_strvec_push (argv, "--private-tmp");
+}
+
 static char *
 own_mount_namespace (void)
 {
@@ -408,8 +429,7 @@ firejail_probe (const struct ash_host *host, struct ash_probe *ret)
   ash_strvec_push (&argv, tool);
   push_base_options (&argv, false);
   ash_strvec_push (&argv, "--quiet");
-  ash_strvec_push (&argv, "--private");
-  ash_strvec_push (&argv, "--private-tmp");
+  push_private_showing (&argv, helper, host->passwd_home);
   ash_strvec_push (&argv, "--");
   ash_linux_filter_prefix (&argv, helper, false);
   ash_strvec_push (&argv, true_path);

@@ -231,9 +231,9 @@ landlock_wrap (const struct ash_probe *probe,
       ash_strvec_push (&argv, "--rw");
       ash_strvec_push (&argv, policy->results_dir);
     }
-  ash_strvec_push (&argv, "--rw");
+  ash_strvec_push (&argv, "--tmpdir");
   ash_strvec_push (&argv, priv_tmp);
-  ash_strvec_push (&argv, "--rw");
+  ash_strvec_push (&argv, "--home");
   ash_strvec_push (&argv, priv_home);
   ash_strvec_push (&argv, "--");
   ash_strvec_pushv (&argv, cmd->argv.v);

@@ -303,7 +303,8 @@ test_landlock (void)
   want = xasprintf (HELPER " --network --ro /usr --ro /etc --ro /src"
                            " --ro /src/.ash/ash_output --ro /home/u/.cache/uv"
                            " --rw /src/.ash/ash_output/scanners/bandit"
-                           " --rw %s/tmp --rw %s/home -- /usr/bin/bandit -r"
+                           " --tmpdir %s/tmp --home %s/home -- /usr/bin/bandit"
+                           " -r"
                            " /src",
                     priv, priv);
   tap_is_str (got, want, "landlock argv");
