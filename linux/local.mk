@@ -13,3 +13,7 @@ tests_unit_test_backend_wrap_SOURCES = tests/unit/test-backend-wrap.c linux/back
 tests_unit_test_backend_wrap_CPPFLAGS = $(tests_unit_cppflags) -I$(top_srcdir)/linux
 tests_unit_test_backend_wrap_LDADD = $(ASH_LIBS)
 TESTS += tests/unit/test-backend-wrap
+check_PROGRAMS += tests/unit/test-backend-run
+tests_unit_test_backend_run_SOURCES = tests/unit/test-backend-run.c linux/backend-util.c linux/bwrap.c linux/firejail.c linux/landlock.c
+tests_unit_test_backend_run_CPPFLAGS = $(tests_unit_cppflags) -I$(top_srcdir)/linux
+tests_unit_test_backend_run_LDADD = $(ASH_LIBS)

@@ -1,0 +1,199 @@
+/* test-backend-run.c -- run one command under one Linux backend, as a
+   scanner would be run, for the shell tests of the sandbox.
+
+   test-backend-run --backend NAME --results DIR [--source DIR]
+                    [--output DIR] [--read PATH]... [--network]
+                    [--env NAME=VALUE]... [--timeout SECONDS] [--cwd DIR]
+                    -- COMMAND [ARG]...
+
+   NAME is bwrap, firejail, landlock, or off (no sandbox: the command gets
+   this program's whole environment, as a scanner does with --sandbox off).
+   The policy is the baseline one: the system directories and the
+   command's directory read-only, the source and output directories as
+   data, the results directory writable, a private HOME and TMPDIR, and
+   only PATH, LANG and the --env variables in the environment.  The helper
+   is looked up in $ASH_HELPER_DIR.  Exit status: the command's; 77 with
+   the probe's reason on stdout when the backend is unavailable.  */
+
+#include <config.h>
+
+#include <errno.h>
+#include <getopt.h>
+#include <pwd.h>
+#include <stdio.h>
+#include <sys/stat.h>
+
+#include "backends.h"
+#include "spawn.h"
+
+extern char **environ;
+
+static struct ash_policy_path paths[64];
+static size_t n_paths;
+
+static void
+add_path (const char *path, enum ash_access access, const char *rule)
+{
+  struct stat st;
+
+  if (n_paths >= ARRAY_SIZE (paths) || stat (path, &st) < 0)
+    return;
+  paths[n_paths].path = ash_path_normalize (path);
+  paths[n_paths].access = access;
+  paths[n_paths].exec = access == ASH_ACCESS_READ;
+  paths[n_paths].rule = (char *) rule;
+  n_paths++;
+}
+
+static char *
+dir_of (const char *file)
+{
+  char *d = xstrdup (file);
+  char *slash = strrchr (d, '/');
+
+  if (slash && slash != d)
+    *slash = '\0';
+  return d;
+}
+
+int
+main (int argc, char **argv)
+{
+  static const struct option longopts[] = {
+    { "backend", required_argument, NULL, 'b' },
+    { "results", required_argument, NULL, 'r' },
+    { "source", required_argument, NULL, 's' },
+    { "output", required_argument, NULL, 'o' },
+    { "read", required_argument, NULL, 'R' },
+    { "network", no_argument, NULL, 'n' },
+    { "env", required_argument, NULL, 'e' },
+    { "timeout", required_argument, NULL, 't' },
+    { "cwd", required_argument, NULL, 'c' },
+    { NULL, 0, NULL, 0 },
+  };
+  static const struct ash_backend *const backends[] = {
+    &ash_backend_bwrap, &ash_backend_firejail, &ash_backend_landlock, NULL,
+  };
+  const char *backend_name = NULL, *results = NULL, *source = NULL;
+  const char *output = NULL, *cwd = NULL;
+  struct ash_strvec extra_env = ASH_STRVEC_INIT;
+  struct ash_strvec reads = ASH_STRVEC_INIT;
+  bool network = false;
+  unsigned timeout = 0;
+  struct ash_policy policy;
+  struct ash_host host;
+  struct ash_scope scope;
+  struct ash_cmd cmd;
+  struct ash_cmd_result res;
+  struct ash_error err = ASH_ERROR_INIT;
+  const struct ash_backend *backend = NULL;
+  const struct ash_probe *probe = NULL;
+  struct passwd *pw;
+  const char *home = getenv ("HOME");
+  int c, r;
+
+  while ((c = getopt_long (argc, argv, "+", longopts, NULL)) != -1)
+    switch (c)
+      {
+      case 'b': backend_name = optarg; break;
+      case 'r': results = optarg; break;
+      case 's': source = optarg; break;
+      case 'o': output = optarg; break;
+      case 'R': ash_strvec_push (&reads, optarg); break;
+      case 'n': network = true; break;
+      case 'e': ash_strvec_push (&extra_env, optarg); break;
+      case 't': timeout = (unsigned) atoi (optarg); break;
+      case 'c': cwd = optarg; break;
+      default:
+        fprintf (stderr, "test-backend-run: bad usage\n");
+        return 99;
+      }
+  if (!backend_name || !results || optind >= argc || argv[optind][0] != '/')
+    {
+      fprintf (stderr, "test-backend-run: bad usage\n");
+      return 99;
+    }
+
+  ash_cmd_init (&cmd);
+  ash_strvec_pushv (&cmd.argv, argv + optind);
+  cmd.stdin_mode = ASH_STDIO_INHERIT;
+  cmd.stdout_mode = ASH_STDIO_INHERIT;
+  cmd.stderr_mode = ASH_STDIO_INHERIT;
+  cmd.timeout_sec = timeout;
+  if (cwd)
+    cmd.cwd = xstrdup (cwd);
+
+  if (streq (backend_name, "off"))
+    {
+      ash_strvec_pushv (&cmd.env, environ);
+      for (size_t i = 0; i < extra_env.nr; i++)
+        {
+          char *eq = strchr (extra_env.v[i], '=');
+          if (!eq)
+            continue;
+          *eq = '\0';
+          ash_strvec_setenv (&cmd.env, extra_env.v[i], eq + 1);
+          *eq = '=';
+        }
+    }
+  else
+    {
+      ash_host_init (&host, NULL);
+      host.helper_dir = getenv ("ASH_HELPER_DIR");
+      backend = ash_backend_select (backend_name, backends, &host, &probe,
+                                    &err.message);
+      if (!backend)
+        {
+          printf ("%s\n", err.message);
+          return 77;
+        }
+
+      memset (&policy, 0, sizeof policy);
+      add_path ("/usr", ASH_ACCESS_READ, "system directory");
+      add_path ("/etc", ASH_ACCESS_READ, "system directory");
+      add_path ("/opt", ASH_ACCESS_READ, "system directory");
+      add_path ("/nix", ASH_ACCESS_READ, "system directory");
+      add_path (dir_of (cmd.argv.v[0]), ASH_ACCESS_READ, "the tool");
+      for (size_t i = 0; i < reads.nr; i++)
+        add_path (reads.v[i], ASH_ACCESS_READ, "--read");
+      if (source)
+        add_path (source, ASH_ACCESS_DATA, "source directory");
+      if (output)
+        add_path (output, ASH_ACCESS_DATA, "output directory");
+      add_path (results, ASH_ACCESS_WRITE, "results directory");
+      policy.paths = paths;
+      policy.n_paths = n_paths;
+      policy.scanner = (char *) "escape-probe";
+      policy.results_dir = ash_path_normalize (results);
+      pw = getpwuid (getuid ());
+      policy.passwd_home = pw && pw->pw_dir ? xstrdup (pw->pw_dir) : NULL;
+      policy.home = home && home[0] == '/' ? xstrdup (home)
+                                           : policy.passwd_home;
+      policy.network = network;
+      ash_strvec_init (&policy.env);
+      ash_strvec_init (&policy.private_caches);
+      ash_strvec_init (&policy.warnings);
+      ash_strvec_push (&policy.env, "PATH=/usr/local/bin:/usr/bin:/bin");
+      ash_strvec_push (&policy.env, "LANG=C.UTF-8");
+      ash_strvec_pushv (&policy.env, extra_env.v);
+
+      scope.kind = ASH_SCOPE_SANDBOX;
+      scope.backend = backend;
+      scope.probe = probe;
+      scope.policy = &policy;
+      scope.reason = NULL;
+      cmd.scope = &scope;
+    }
+
+  memset (&res, 0, sizeof res);
+  r = ash_cmd_run (&cmd, &res, &err);
+  if (r < 0)
+    {
+      fprintf (stderr, "test-backend-run: %s\n",
+               err.message ? err.message : strerror (-r));
+      return 98;
+    }
+  if (res.timed_out)
+    fprintf (stderr, "test-backend-run: timed out\n");
+  return res.status;
+}
