@@ -4,7 +4,7 @@
    test-backend-run --backend NAME --results DIR [--source DIR]
                     [--output DIR] [--read PATH]... [--network]
                     [--env NAME=VALUE]... [--timeout SECONDS] [--cwd DIR]
-                    -- COMMAND [ARG]...
+                    [--probe-only | --print-argv] -- COMMAND [ARG]...
 
    NAME is bwrap, firejail, landlock, or off (no sandbox: the command gets
    this program's whole environment, as a scanner does with --sandbox off).
@@ -12,7 +12,10 @@
    command's directory read-only, the source and output directories as
    data, the results directory writable, a private HOME and TMPDIR, and
    only PATH, LANG and the --env variables in the environment.  The helper
-   is looked up in $ASH_HELPER_DIR.  Exit status: the command's; 77 with
+   is looked up in $ASH_HELPER_DIR.  --probe-only stops after the probe;
+   --print-argv prints the command line the backend would run, one line
+   with words separated by spaces, and runs nothing (for bench/; the
+   Landlock private directories are then left for that command to use).  Exit status: the command's; 77 with
    the probe's reason on stdout when the backend is unavailable.  */
 
 #include <config.h>
@@ -69,6 +72,8 @@ main (int argc, char **argv)
     { "env", required_argument, NULL, 'e' },
     { "timeout", required_argument, NULL, 't' },
     { "cwd", required_argument, NULL, 'c' },
+    { "probe-only", no_argument, NULL, 'P' },
+    { "print-argv", no_argument, NULL, 'A' },
     { NULL, 0, NULL, 0 },
   };
   static const struct ash_backend *const backends[] = {
@@ -78,7 +83,7 @@ main (int argc, char **argv)
   const char *output = NULL, *cwd = NULL;
   struct ash_strvec extra_env = ASH_STRVEC_INIT;
   struct ash_strvec reads = ASH_STRVEC_INIT;
-  bool network = false;
+  bool network = false, probe_only = false, print_argv = false;
   unsigned timeout = 0;
   struct ash_policy policy;
   struct ash_host host;
@@ -104,6 +109,8 @@ main (int argc, char **argv)
       case 'e': ash_strvec_push (&extra_env, optarg); break;
       case 't': timeout = (unsigned) atoi (optarg); break;
       case 'c': cwd = optarg; break;
+      case 'P': probe_only = true; break;
+      case 'A': print_argv = true; break;
       default:
         fprintf (stderr, "test-backend-run: bad usage\n");
         return 99;
@@ -135,6 +142,14 @@ main (int argc, char **argv)
           ash_strvec_setenv (&cmd.env, extra_env.v[i], eq + 1);
           *eq = '=';
         }
+      if (probe_only || print_argv)
+        {
+          for (size_t i = 0; print_argv && i < cmd.argv.nr; i++)
+            printf ("%s%s", i ? " " : "", cmd.argv.v[i]);
+          if (print_argv)
+            printf ("\n");
+          return 0;
+        }
     }
   else
     {
@@ -147,6 +162,8 @@ main (int argc, char **argv)
           printf ("%s\n", err.message);
           return 77;
         }
+      if (probe_only)
+        return 0;
 
       memset (&policy, 0, sizeof policy);
       add_path ("/usr", ASH_ACCESS_READ, "system directory");
@@ -183,6 +200,19 @@ main (int argc, char **argv)
       scope.policy = &policy;
       scope.reason = NULL;
       cmd.scope = &scope;
+      if (print_argv)
+        {
+          r = backend->wrap (probe, &policy, &cmd, &err);
+          if (r < 0)
+            {
+              fprintf (stderr, "test-backend-run: %s\n", err.message);
+              return 98;
+            }
+          for (size_t i = 0; i < cmd.argv.nr; i++)
+            printf ("%s%s", i ? " " : "", cmd.argv.v[i]);
+          printf ("\n");
+          return 0;
+        }
     }
 
   memset (&res, 0, sizeof res);
