@@ -8,6 +8,8 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
 
 #include "spawn.h"
 #include "toolfind.h"
@@ -54,7 +56,16 @@ ash_linux_find_tool (const struct ash_host *host, const char *name,
 char *
 ash_linux_find_helper (const struct ash_host *host)
 {
-  return ash_helper_path (host->helper_dir, ASH_LANDLOCK_EXEC);
+  char *path = ash_helper_path (host->helper_dir, ASH_LANDLOCK_EXEC);
+  char *real;
+
+  /* Mounts and whitelists name the file itself, not a link to it.  */
+  if (path && (real = realpath (path, NULL)))
+    {
+      free (path);
+      path = real;
+    }
+  return path;
 }
 
 const char *
