@@ -23,3 +23,7 @@ TESTS += tests/unit/test-util
 
 TESTS += tests/sh/version.sh
 EXTRA_DIST += tests/sh/version.sh
+check_PROGRAMS += tests/unit/test-tree
+tests_unit_test_tree_CPPFLAGS = $(tests_unit_cppflags)
+tests_unit_test_tree_LDADD = $(ASH_LIBS)
+TESTS += tests/unit/test-tree
