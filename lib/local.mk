@@ -26,3 +26,4 @@ lib_libash_a_SOURCES += lib/sandbox-probe.c
 lib_libash_a_SOURCES += lib/sandbox-explain.c
 lib_libash_a_SOURCES += lib/sandbox-settings.h
 lib_libash_a_SOURCES += lib/tree.c
+lib_libash_a_SOURCES += lib/scanset.c lib/scanset.h

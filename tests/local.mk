@@ -27,3 +27,7 @@ check_PROGRAMS += tests/unit/test-tree
 tests_unit_test_tree_CPPFLAGS = $(tests_unit_cppflags)
 tests_unit_test_tree_LDADD = $(ASH_LIBS)
 TESTS += tests/unit/test-tree
+check_PROGRAMS += tests/unit/test-scanset
+tests_unit_test_scanset_CPPFLAGS = $(tests_unit_cppflags)
+tests_unit_test_scanset_LDADD = $(ASH_LIBS)
+TESTS += tests/unit/test-scanset
