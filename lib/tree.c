@@ -580,8 +580,8 @@ create_temp (int parent, mode_t mode, char **ret_name)
 }
 
 int
-ash_tree_write_file (int dirfd, const char *relpath, const void *data,
-                     size_t len, mode_t mode, struct ash_error *err)
+ash_tree_file_create (int dirfd, const char *relpath, mode_t mode,
+                      struct ash_tree_file *ret, struct ash_error *err)
 {
   struct leaf l;
   int r = open_leaf (dirfd, relpath, true, OP_WRITE, &l, err);
@@ -593,7 +593,7 @@ ash_tree_write_file (int dirfd, const char *relpath, const void *data,
       leaf_release (&l);
       return r;
     }
-  _cleanup_free_ char *tmp = NULL;
+  char *tmp = NULL;
   int fd = create_temp (l.parent, mode, &tmp);
   if (fd < 0)
     {
@@ -602,28 +602,79 @@ ash_tree_write_file (int dirfd, const char *relpath, const void *data,
       leaf_release (&l);
       return r;
     }
-  r = ash_write_all (fd, data, len);
-  if (r == 0 && close (fd) < 0)
-    r = -errno;
-  else if (r < 0)
-    ash_close (fd);
+  ret->fd = fd;
+  ret->parent = l.parent;
+  ret->name = l.name;
+  ret->tmp = tmp;
+  ret->path = l.target;
+  return 0;
+}
+
+void
+ash_tree_file_abort (struct ash_tree_file *f)
+{
+  if (!f)
+    return;
+  if (f->fd >= 0)
+    ash_close (f->fd);
+  if (f->parent >= 0)
+    {
+      if (f->tmp)
+        (void) unlinkat (f->parent, f->tmp, 0);
+      ash_close (f->parent);
+    }
+  free (f->name);
+  free (f->tmp);
+  free (f->path);
+  *f = (struct ash_tree_file) ASH_TREE_FILE_INIT;
+}
+
+int
+ash_tree_file_commit (struct ash_tree_file *f, struct ash_error *err)
+{
+  int r = 0;
+  if (f->fd < 0 || f->parent < 0)
+    return ash_error_set (err, -EBADF, _("no file is being written"));
+  int fd = f->fd;
+  f->fd = -1;
+  if (close (fd) < 0)
+    r = errno_error (err, errno, OP_WRITE, f->path, f->path);
+  if (r == 0)
+    {
+      /* Look again just before the rename: a link or hard link that
+         appeared meanwhile is refused.  One that appears after this check
+         is replaced by the rename, which never writes through it.  */
+      struct leaf l = { f->parent, f->name, f->path };
+      r = check_leaf (&l, OP_WRITE, NULL, err);
+    }
+  if (r >= 0 && renameat (f->parent, f->tmp, f->parent, f->name) < 0)
+    r = errno_error (err, errno, OP_WRITE, f->path, f->path);
+  else if (r >= 0)
+    {
+      free (f->tmp);
+      f->tmp = NULL;
+      r = 0;
+    }
+  ash_tree_file_abort (f);
+  return r;
+}
+
+int
+ash_tree_write_file (int dirfd, const char *relpath, const void *data,
+                     size_t len, mode_t mode, struct ash_error *err)
+{
+  struct ash_tree_file f = ASH_TREE_FILE_INIT;
+  int r = ash_tree_file_create (dirfd, relpath, mode, &f, err);
+  if (r < 0)
+    return r;
+  r = ash_write_all (f.fd, data, len);
   if (r < 0)
     {
-      (void) unlinkat (l.parent, tmp, 0);
-      r = errno_error (err, -r, OP_WRITE, l.target, l.target);
-      leaf_release (&l);
+      r = errno_error (err, -r, OP_WRITE, f.path, f.path);
+      ash_tree_file_abort (&f);
       return r;
     }
-  /* Look again just before the rename: a link or hard link that appeared
-     meanwhile is refused.  One that appears after this check is replaced
-     by the rename, which never writes through it.  */
-  r = check_leaf (&l, OP_WRITE, NULL, err);
-  if (r >= 0 && renameat (l.parent, tmp, l.parent, l.name) < 0)
-    r = errno_error (err, errno, OP_WRITE, l.target, l.target);
-  if (r < 0)
-    (void) unlinkat (l.parent, tmp, 0);
-  leaf_release (&l);
-  return r < 0 ? r : 0;
+  return ash_tree_file_commit (&f, err);
 }
 
 int

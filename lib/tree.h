@@ -97,6 +97,25 @@ int ash_tree_open_dir (int dirfd, const char *relpath, int *ret_fd,
    refused and left as it is.  */
 int ash_tree_write_file (int dirfd, const char *relpath, const void *data,
                          size_t len, mode_t mode, struct ash_error *err);
+/* A new file being written: created as an exclusive temporary (mode MODE)
+   in the directory of RELPATH (parents created, links refused, an existing
+   link, hard-linked or non-regular file at RELPATH refused); write to FD,
+   then ash_tree_file_commit renames it into place (checking RELPATH once
+   more), or ash_tree_file_abort removes it.  Both release F.  */
+struct ash_tree_file
+{
+  int fd;     /* write here */
+  int parent; /* the directory */
+  char *name; /* RELPATH's last component */
+  char *tmp;  /* the temporary's name in PARENT */
+  char *path; /* RELPATH as ASH names it */
+};
+#define ASH_TREE_FILE_INIT { -1, -1, NULL, NULL, NULL }
+int ash_tree_file_create (int dirfd, const char *relpath, mode_t mode,
+                          struct ash_tree_file *ret, struct ash_error *err);
+int ash_tree_file_commit (struct ash_tree_file *f, struct ash_error *err);
+void ash_tree_file_abort (struct ash_tree_file *f);
+
 /* Open RELPATH for streaming writes (logs, captured output): created when
    missing, truncated when TRUNCATE (otherwise appended to), refused when it
    is a link, has more than one name or is not a regular file.  The fd is

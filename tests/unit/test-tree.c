@@ -704,11 +704,59 @@ test_race (void)
 }
 
 static void
+test_file_api (void)
+{
+  struct ash_outdir od = ASH_OUTDIR_INIT;
+  struct ash_error e = ASH_ERROR_INIT;
+  open_out (&od);
+  struct ash_tree_file f = ASH_TREE_FILE_INIT;
+  int r = ash_tree_file_create (od.fd, "converted/a/b.py", 0600, &f, &e);
+  tap_ok (r == 0 && f.fd >= 0, "%s file API: created", mode_name);
+  (void) !write (f.fd, "abc", 3);
+  r = ash_tree_file_commit (&f, &e);
+  _cleanup_free_ char *p = pathf ("%s/converted/a/b.py", out);
+  _cleanup_free_ char *c = slurp (p);
+  tap_ok (r == 0 && c && streq (c, "abc"), "%s file API: committed",
+          mode_name);
+  _cleanup_free_ char *d = pathf ("%s/converted/a", out);
+  tap_is_int (count_entries (d), 1, "%s file API: no temporary left",
+              mode_name);
+
+  /* A link planted at the name while the file is being written.  */
+  r = ash_tree_file_create (od.fd, "converted/a/c.py", 0600, &f, &e);
+  (void) !write (f.fd, "EVIL", 4);
+  xsystemf ("ln -s '%s/keep/target' '%s/converted/a/c.py'", base, out);
+  r = ash_tree_file_commit (&f, &e);
+  _cleanup_free_ char *l = pathf ("%s/converted/a/c.py", out);
+  tap_ok (r == -ELOOP && streq (e.kind, "OutputLinkRefused") && is_link (l),
+          "%s file API: a link planted meanwhile is refused and stays",
+          mode_name);
+  tap_is_int (count_entries (d), 2,
+              "%s file API: the temporary is removed on refusal", mode_name);
+  check_untouched ("file API link");
+
+  /* A hard link planted meanwhile.  */
+  r = ash_tree_file_create (od.fd, "converted/a/h.py", 0600, &f, &e);
+  xsystemf ("ln '%s/keep/target' '%s/converted/a/h.py'", base, out);
+  r = ash_tree_file_commit (&f, &e);
+  tap_ok (r == -EMLINK && streq (e.kind, "OutputHardLinkRefused"),
+          "%s file API: a hard link planted meanwhile is refused", mode_name);
+  check_untouched ("file API hard link");
+
+  r = ash_tree_file_create (od.fd, "converted/a/x.py", 0600, &f, &e);
+  ash_tree_file_abort (&f);
+  tap_is_int (count_entries (d), 3, "%s file API: abort leaves nothing",
+              mode_name);
+  ash_error_release (&e);
+  ash_outdir_release (&od);
+}
+
+static void
 round_ (bool walker)
 {
   ash_tree_set_walker (walker);
   mode_name = ash_tree_using_walker () ? "walker" : "openat2";
-  void (*tests[]) (void) = { test_plain_write, test_link_at_report,
+  void (*tests[]) (void) = { test_plain_write, test_file_api, test_link_at_report,
                              test_link_above_report, test_hard_link,
                              test_fifo, test_outdir_open, test_results_dir,
                              test_race };
