@@ -23,3 +23,9 @@ TESTS += tests/unit/test-util
 
 TESTS += tests/sh/version.sh
 EXTRA_DIST += tests/sh/version.sh
+
+check_PROGRAMS += tests/unit/test-sandbox-settings
+tests_unit_test_sandbox_settings_CPPFLAGS = $(tests_unit_cppflags)
+tests_unit_test_sandbox_settings_LDADD = $(ASH_LIBS)
+TESTS += tests/unit/test-sandbox-settings
+EXTRA_DIST += tests/unit/test-config-tier-fixture.h
