@@ -137,7 +137,9 @@ walk_resolve (const char *abs, struct ash_strvec *links, char **ret_resolved,
   return 0;
 }
 
-/* The spelling of the scanned directory that PATH lies in, or NULL.  */
+/* The spelling of the scanned directory that PATH lies in, or NULL.  Each
+   spelling counts as written and as it resolves, so that a context that
+   knows only one spelling still catches the others.  */
 static const char *
 scanned_dir_of (const char *path, const struct ash_tier_context *ctx)
 {
@@ -148,6 +150,9 @@ scanned_dir_of (const char *path, const struct ash_tier_context *ctx)
       {
         _cleanup_free_ char *s = ash_path_normalize (spellings[i]);
         if (ash_path_is_inside (path, s))
+          return spellings[i];
+        _cleanup_free_ char *r = realpath (s, NULL);
+        if (r && ash_path_is_inside (path, r))
           return spellings[i];
       }
   return NULL;
@@ -514,7 +519,14 @@ ash_config_option_file_trusted (const struct ash_config *c,
   bool over = false;
   int idx = ash_config_origin_index (c, option_key, &over);
 
-  if (over || (idx >= 0 && c->files[idx].may_grant))
+  bool setter_may = false;
+  if (idx >= 0)
+    {
+      _cleanup_free_ char *why_setter = NULL;
+      ash_config_tier_judge_file (c, (size_t) idx, ctx, &setter_may,
+                                  &why_setter);
+    }
+  if (over || setter_may)
     {
       *ret_trusted = true;
       if (ret_reason)

@@ -29,3 +29,8 @@ tests_unit_test_sandbox_settings_CPPFLAGS = $(tests_unit_cppflags)
 tests_unit_test_sandbox_settings_LDADD = $(ASH_LIBS)
 TESTS += tests/unit/test-sandbox-settings
 EXTRA_DIST += tests/unit/test-config-tier-fixture.h
+
+check_PROGRAMS += tests/unit/test-config-tier
+tests_unit_test_config_tier_CPPFLAGS = $(tests_unit_cppflags)
+tests_unit_test_config_tier_LDADD = $(ASH_LIBS)
+TESTS += tests/unit/test-config-tier
