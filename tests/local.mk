@@ -34,3 +34,7 @@ check_PROGRAMS += tests/unit/test-config-tier
 tests_unit_test_config_tier_CPPFLAGS = $(tests_unit_cppflags)
 tests_unit_test_config_tier_LDADD = $(ASH_LIBS)
 TESTS += tests/unit/test-config-tier
+TESTS += tests/sh/tier-config-errors.sh
+EXTRA_DIST += tests/sh/tier-config-errors.sh
+TESTS += tests/sh/tier-hostile.sh
+EXTRA_DIST += tests/sh/tier-hostile.sh
