@@ -217,7 +217,7 @@ yaml_value_parse (const char *text)
 }
 
 int
-ash_config_override_parse (const char *text, char **ret_key,
+ash_sandbox_settings_override_parse (const char *text, char **ret_key,
                            json_t **ret_value, bool *ret_append,
                            struct ash_error *err)
 {
@@ -370,7 +370,7 @@ decide_mode (const struct ash_options *opts, const struct ash_config *c,
       _cleanup_free_ char *key = NULL;
       json_t *value = NULL;
       bool append = false;
-      if (ash_config_override_parse (opts->config_overrides.v[i], &key,
+      if (ash_sandbox_settings_override_parse (opts->config_overrides.v[i], &key,
                                      &value, &append, NULL)
           < 0)
         continue;
@@ -476,7 +476,7 @@ trusted_grant (const struct ash_options *opts, const struct ash_config *c,
       _cleanup_free_ char *okey = NULL;
       json_t *ov = NULL;
       bool append = false;
-      if (ash_config_override_parse (opts->config_overrides.v[i], &okey, &ov,
+      if (ash_sandbox_settings_override_parse (opts->config_overrides.v[i], &okey, &ov,
                                      &append, NULL)
           < 0)
         continue;

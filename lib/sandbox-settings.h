@@ -78,12 +78,14 @@ char *const *ash_sandbox_settings_network_restrict (
 /* Log every warning at WARNING level ("WARNING  Ignoring ...").  */
 void ash_sandbox_settings_log_warnings (const struct ash_sandbox_settings *s);
 
-/* Parse one --config-overrides entry: "a.b=VALUE" or "a.b+=VALUE", VALUE
-   being YAML (a flow list, a scalar, a flow mapping).  RET_KEY is newly
-   allocated, RET_VALUE a new reference, RET_APPEND true for "+=".  */
-int ash_config_override_parse (const char *text, char **ret_key,
-                               json_t **ret_value, bool *ret_append,
-                               struct ash_error *err);
+/* Parse one --config-overrides entry, "a.b=VALUE" or "a.b+=VALUE", VALUE
+   being YAML (a flow list, a scalar, a flow mapping), to recompute the
+   four grants and the mode without the values of files that may not
+   grant.  RET_KEY is newly allocated, RET_VALUE a new reference,
+   RET_APPEND true for "+=".  */
+int ash_sandbox_settings_override_parse (const char *text, char **ret_key,
+                                         json_t **ret_value, bool *ret_append,
+                                         struct ash_error *err);
 
 /* Scanners whose config section renames them: a section scanners.X whose
    name: differs from X.  RET_NAMES gets each X (the scanner's own name,

@@ -400,7 +400,7 @@ test_override_parse (void)
       char *key = NULL;
       json_t *v = NULL;
       bool append = false;
-      int r = ash_config_override_parse (cases[i].text, &key, &v, &append,
+      int r = ash_sandbox_settings_override_parse (cases[i].text, &key, &v, &append,
                                          NULL);
       json_t *want = json_loads (cases[i].json, JSON_DECODE_ANY, NULL);
       tap_ok (r == 0 && streq (key, cases[i].key) && json_equal (v, want)
@@ -413,7 +413,7 @@ test_override_parse (void)
   char *key = NULL;
   json_t *v = NULL;
   bool append;
-  tap_ok (ash_config_override_parse ("no-equals", &key, &v, &append, NULL)
+  tap_ok (ash_sandbox_settings_override_parse ("no-equals", &key, &v, &append, NULL)
             < 0,
           "an override without = is refused");
 }
