@@ -27,3 +27,7 @@ lib_libash_a_SOURCES += lib/sandbox-explain.c
 lib_libash_a_SOURCES += lib/sandbox-settings.h
 lib_libash_a_SOURCES += lib/tree.c
 lib_libash_a_SOURCES += lib/scanset.c lib/scanset.h
+lib_libash_a_SOURCES += lib/config-tier.c lib/config-tier.h
+lib_libash_a_SOURCES += lib/sandbox-settings.c
+lib_libash_a_SOURCES += lib/detect-secrets-baseline.c lib/detect-secrets-baseline.h
+lib_libash_a_SOURCES += lib/plugin-tier.c lib/plugin-tier.h

@@ -31,3 +31,18 @@ check_PROGRAMS += tests/unit/test-scanset
 tests_unit_test_scanset_CPPFLAGS = $(tests_unit_cppflags)
 tests_unit_test_scanset_LDADD = $(ASH_LIBS)
 TESTS += tests/unit/test-scanset
+
+check_PROGRAMS += tests/unit/test-sandbox-settings
+tests_unit_test_sandbox_settings_CPPFLAGS = $(tests_unit_cppflags)
+tests_unit_test_sandbox_settings_LDADD = $(ASH_LIBS)
+TESTS += tests/unit/test-sandbox-settings
+EXTRA_DIST += tests/unit/test-config-tier-fixture.h
+
+check_PROGRAMS += tests/unit/test-config-tier
+tests_unit_test_config_tier_CPPFLAGS = $(tests_unit_cppflags)
+tests_unit_test_config_tier_LDADD = $(ASH_LIBS)
+TESTS += tests/unit/test-config-tier
+TESTS += tests/sh/tier-config-errors.sh
+EXTRA_DIST += tests/sh/tier-config-errors.sh
+TESTS += tests/sh/tier-hostile.sh
+EXTRA_DIST += tests/sh/tier-hostile.sh
