@@ -771,6 +771,11 @@ round_ (bool walker)
 int
 main (void)
 {
+  /* The environment variable forces the walker when nothing else has
+     decided yet.  */
+  setenv ("ASH_TREE_FORCE_WALKER", "1", 1);
+  tap_ok (ash_tree_using_walker (),
+          "ASH_TREE_FORCE_WALKER=1 forces the walker");
   /* Without openat2 both rounds use the walker; say so.  */
   ash_tree_set_walker (false);
   if (ash_tree_using_walker ())
