@@ -25,3 +25,5 @@ lib_libash_a_SOURCES += lib/orchestrator.c
 lib_libash_a_SOURCES += lib/sandbox-probe.c
 lib_libash_a_SOURCES += lib/sandbox-explain.c
 lib_libash_a_SOURCES += lib/sandbox-settings.h
+lib_libash_a_SOURCES += lib/spawn.c
+lib_libash_a_SOURCES += lib/toolfind.c lib/toolfind.h

@@ -23,3 +23,10 @@ TESTS += tests/unit/test-util
 
 TESTS += tests/sh/version.sh
 EXTRA_DIST += tests/sh/version.sh
+
+check_PROGRAMS += tests/fixtures/spawn-probe
+tests_fixtures_spawn_probe_SOURCES = tests/fixtures/spawn-probe.c
+check_PROGRAMS += tests/unit/test-spawn
+tests_unit_test_spawn_CPPFLAGS = $(tests_unit_cppflags)
+tests_unit_test_spawn_LDADD = $(ASH_LIBS)
+TESTS += tests/unit/test-spawn
