@@ -35,3 +35,7 @@ EXTRA_DIST += tests/sh/choke-point.sh build-aux/check-spawn-sites
 EXTRA_DIST += tests/fixtures/choke-point/lib/spawn.c
 EXTRA_DIST += tests/fixtures/choke-point/lib/clean.c
 EXTRA_DIST += tests/fixtures/choke-point/linux/bad.c
+check_PROGRAMS += tests/unit/test-toolfind
+tests_unit_test_toolfind_CPPFLAGS = $(tests_unit_cppflags)
+tests_unit_test_toolfind_LDADD = $(ASH_LIBS)
+TESTS += tests/unit/test-toolfind
