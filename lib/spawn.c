@@ -47,6 +47,11 @@
    process group id (the leader's pid) of a running child, or 0.  */
 #define REGISTRY_SIZE 1024
 static _Atomic pid_t registry[REGISTRY_SIZE];
+/* The process group ash_spawn_terminate_all() signalled in each slot, so
+   that a child that died of that SIGTERM before its waiter looked is still
+   reported as interrupted.  Never cleared: a later user of the slot has
+   another pid.  */
+static _Atomic pid_t signalled[REGISTRY_SIZE];
 /* Bumped by every ash_spawn_terminate_all(); a command compares it with the
    value it saw before fork() to learn that it was interrupted.  */
 static atomic_uint terminate_gen;
@@ -79,7 +84,10 @@ ash_spawn_terminate_all (void)
     {
       pid_t pgid = atomic_load (&registry[i]);
       if (pgid > 0)
-        (void) kill (-pgid, SIGTERM);
+        {
+          atomic_store (&signalled[i], pgid);
+          (void) kill (-pgid, SIGTERM);
+        }
     }
   errno = saved;
 }
@@ -708,6 +716,8 @@ spawn_and_wait (struct ash_cmd *cmd, struct ash_cmd_result *ret,
 
   /* The leader has exited but is not reaped yet, so its process group id
      is still ours: end whatever it left running there.  */
+  if (atomic_load (&signalled[slot]) == pid)
+    interrupted = true;
   registry_remove (slot);
   (void) kill (-pid, SIGKILL);
 
