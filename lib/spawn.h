@@ -9,6 +9,8 @@
    environment, keeps no descriptor above stderr except CMD->pass_fds, and
    starts with an empty signal mask and default dispositions.  When the
    program ends, whatever it left running in its process group is killed.
+   Being in its own process group, a child is in the background on a
+   terminal: give it ASH_STDIO_NULL or a file as stdin, not the terminal.
 
    A command carries an explicit environment and a scope:
      - ASH_SCOPE_NONE: one of ASH's own spawns, run as is;
@@ -61,13 +63,14 @@ enum ash_stdio
 
 struct ash_cmd
 {
-  struct ash_strvec argv;  /* argv[0] is an absolute path, or a name looked
-                              up with the toolfind rules by the caller */
+  struct ash_strvec argv;  /* argv[0] must be an absolute path (find it
+                              with ash_toolfind()); no PATH search */
   struct ash_strvec env;   /* explicit NAME=VALUE list; never inherited */
   char *cwd;               /* owned; NULL: ASH's working directory */
   enum ash_stdio stdin_mode, stdout_mode, stderr_mode;
   int stdin_fd, stdout_fd, stderr_fd;  /* for ASH_STDIO_FD */
-  struct ash_buf out, err; /* for ASH_STDIO_CAPTURE; set .max to bound */
+  struct ash_buf out, err; /* for ASH_STDIO_CAPTURE (appended to); set .max
+                              to bound, the excess is read and dropped */
   unsigned timeout_sec;    /* 0: none */
   unsigned kill_grace_sec; /* SIGTERM to SIGKILL; 0 means the default 10 */
   const struct ash_scope *scope; /* NULL: ASH_SCOPE_NONE */
