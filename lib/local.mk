@@ -29,3 +29,5 @@ lib_libash_a_SOURCES += lib/config-tier.c lib/config-tier.h
 lib_libash_a_SOURCES += lib/sandbox-settings.c
 lib_libash_a_SOURCES += lib/detect-secrets-baseline.c lib/detect-secrets-baseline.h
 lib_libash_a_SOURCES += lib/plugin-tier.c lib/plugin-tier.h
+lib_libash_a_SOURCES += lib/spawn.c
+lib_libash_a_SOURCES += lib/toolfind.c lib/toolfind.h
