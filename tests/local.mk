@@ -23,6 +23,14 @@ TESTS += tests/unit/test-util
 
 TESTS += tests/sh/version.sh
 EXTRA_DIST += tests/sh/version.sh
+check_PROGRAMS += tests/unit/test-tree
+tests_unit_test_tree_CPPFLAGS = $(tests_unit_cppflags)
+tests_unit_test_tree_LDADD = $(ASH_LIBS)
+TESTS += tests/unit/test-tree
+check_PROGRAMS += tests/unit/test-scanset
+tests_unit_test_scanset_CPPFLAGS = $(tests_unit_cppflags)
+tests_unit_test_scanset_LDADD = $(ASH_LIBS)
+TESTS += tests/unit/test-scanset
 
 check_PROGRAMS += tests/unit/test-sandbox-settings
 tests_unit_test_sandbox_settings_CPPFLAGS = $(tests_unit_cppflags)
