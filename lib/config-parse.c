@@ -57,8 +57,8 @@ next_event (struct yctx *y, yaml_event_t *ev)
       if (y->parser.context)
         return ash_error_set_at (y->err, -EINVAL, y->name, (int) m->line + 1,
                                  (int) m->column + 1,
-                                 _("YAML syntax error: %s %s"),
-                                 y->parser.context, problem);
+                                 _("YAML syntax error: %s (%s)"),
+                                 problem, y->parser.context);
       return ash_error_set_at (y->err, -EINVAL, y->name, (int) m->line + 1,
                                (int) m->column + 1,
                                _("YAML syntax error: %s"), problem);
@@ -269,79 +269,97 @@ scalar_value (struct yctx *y, const yaml_event_t *ev, json_t **ret)
 static int parse_node (struct yctx *y, yaml_event_t *ev, const char *kpath,
                        int depth, json_t **ret);
 
+/* Parse one key and its value into OBJ.  *RET_END is set at the end of
+   the mapping.  */
 static int
-parse_mapping (struct yctx *y, const yaml_event_t *start, const char *kpath,
-               int depth, json_t **ret)
+parse_pair (struct yctx *y, json_t *obj, json_t *merged, const char *kpath,
+            int depth, bool *ret_end)
 {
-  json_t *obj = json_object ();
-  (void) start;
-  for (;;)
+  yaml_event_t kev;
+  int r = next_event (y, &kev);
+  if (r < 0)
+    return r;
+  if (kev.type == YAML_MAPPING_END_EVENT)
     {
-      yaml_event_t kev;
-      int r = next_event (y, &kev);
-      if (r < 0)
-        goto fail;
-      if (kev.type == YAML_MAPPING_END_EVENT)
-        {
-          yaml_event_delete (&kev);
-          break;
-        }
-      if (kev.type != YAML_SCALAR_EVENT)
-        {
-          r = at (y, &kev, _("a mapping key must be a plain string"));
-          yaml_event_delete (&kev);
-          goto fail;
-        }
-      _cleanup_free_ char *key = xstrdup ((const char *) kev.data.scalar.value);
-      _cleanup_free_ char *child
-          = *kpath ? xasprintf ("%s.%s", kpath, key) : xstrdup (key);
-      yaml_mark_t kmark = kev.start_mark;
-      bool merge_key = streq (key, "<<") && kev.data.scalar.plain_implicit;
-      if (!merge_key && json_object_get (obj, key) != NULL)
-        {
-          r = at (y, &kev, _("duplicate key '%s'"), child);
-          yaml_event_delete (&kev);
-          goto fail;
-        }
       yaml_event_delete (&kev);
-      if (!merge_key)
-        record_pos (y, child, &kmark);
-
-      yaml_event_t vev;
-      r = next_event (y, &vev);
-      if (r < 0)
-        goto fail;
-      json_t *val = NULL;
-      yaml_mark_t vmark = vev.start_mark;
-      r = parse_node (y, &vev, merge_key ? kpath : child, depth + 1, &val);
-      if (r < 0)
-        goto fail;
-      if (merge_key)
-        {
-          /* "<<: *base" merges the keys the mapping does not have.  */
-          if (!json_is_object (val))
-            {
-              json_decref (val);
-              r = ash_error_set_at (y->err, -EINVAL, y->name,
-                                    (int) vmark.line + 1,
-                                    (int) vmark.column + 1,
-                                    _("'<<' needs a mapping to merge"));
-              goto fail;
-            }
-          const char *k;
-          json_t *v;
-          json_object_foreach (val, k, v)
-            if (json_object_get (obj, k) == NULL)
-              json_object_set (obj, k, v);
-          json_decref (val);
-        }
-      else
-        json_object_set_new (obj, key, val);
-      continue;
-    fail:
-      json_decref (obj);
+      *ret_end = true;
+      return 0;
+    }
+  if (kev.type != YAML_SCALAR_EVENT)
+    {
+      r = at (y, &kev, _("a mapping key must be a plain string"));
+      yaml_event_delete (&kev);
       return r;
     }
+  _cleanup_free_ char *key = xstrdup ((const char *) kev.data.scalar.value);
+  _cleanup_free_ char *child
+      = *kpath ? xasprintf ("%s.%s", kpath, key) : xstrdup (key);
+  yaml_mark_t kmark = kev.start_mark;
+  bool merge_key = streq (key, "<<") && kev.data.scalar.plain_implicit;
+  if (!merge_key && json_object_get (obj, key) != NULL
+      && json_object_get (merged, key) == NULL)
+    {
+      r = at (y, &kev, _("duplicate key '%s'"), child);
+      yaml_event_delete (&kev);
+      return r;
+    }
+  yaml_event_delete (&kev);
+  if (!merge_key)
+    record_pos (y, child, &kmark);
+
+  yaml_event_t vev;
+  r = next_event (y, &vev);
+  if (r < 0)
+    return r;
+  json_t *val = NULL;
+  yaml_mark_t vmark = vev.start_mark;
+  r = parse_node (y, &vev, merge_key ? kpath : child, depth + 1, &val);
+  if (r < 0)
+    return r;
+  if (!merge_key)
+    {
+      /* A key of the mapping's own beats one merged in with "<<".  */
+      json_object_del (merged, key);
+      json_object_set_new (obj, key, val);
+      return 0;
+    }
+  /* "<<: *base" merges the keys the mapping does not have.  */
+  if (!json_is_object (val))
+    {
+      json_decref (val);
+      return ash_error_set_at (y->err, -EINVAL, y->name, (int) vmark.line + 1,
+                               (int) vmark.column + 1,
+                               _("'<<' needs a mapping to merge"));
+    }
+  const char *k;
+  json_t *v;
+  json_object_foreach (val, k, v)
+    if (json_object_get (obj, k) == NULL)
+      {
+        json_object_set (obj, k, v);
+        json_object_set (merged, k, json_true ());
+      }
+  json_decref (val);
+  return 0;
+}
+
+static int
+parse_mapping (struct yctx *y, const char *kpath, int depth, json_t **ret)
+{
+  json_t *obj = json_object ();
+  json_t *merged = json_object ();
+  bool end = false;
+  while (!end)
+    {
+      int r = parse_pair (y, obj, merged, kpath, depth, &end);
+      if (r < 0)
+        {
+          json_decref (obj);
+          json_decref (merged);
+          return r;
+        }
+    }
+  json_decref (merged);
   *ret = obj;
   return 0;
 }
@@ -413,7 +431,7 @@ parse_node (struct yctx *y, yaml_event_t *ev, const char *kpath, int depth,
       break;
     case YAML_MAPPING_START_EVENT:
       anchor = (const char *) ev->data.mapping_start.anchor;
-      r = parse_mapping (y, ev, kpath, depth, &val);
+      r = parse_mapping (y, kpath, depth, &val);
       break;
     case YAML_SEQUENCE_START_EVENT:
       anchor = (const char *) ev->data.sequence_start.anchor;

@@ -23,3 +23,10 @@ TESTS += tests/unit/test-util
 
 TESTS += tests/sh/version.sh
 EXTRA_DIST += tests/sh/version.sh
+TESTS += tests/sh/config-errors.sh
+EXTRA_DIST += tests/sh/config-errors.sh
+EXTRA_DIST += tests/fixtures/config
+check_PROGRAMS += tests/unit/test-config
+tests_unit_test_config_CPPFLAGS = $(tests_unit_cppflags)
+tests_unit_test_config_LDADD = $(ASH_LIBS)
+TESTS += tests/unit/test-config
