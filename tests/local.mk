@@ -30,3 +30,5 @@ check_PROGRAMS += tests/unit/test-config
 tests_unit_test_config_CPPFLAGS = $(tests_unit_cppflags)
 tests_unit_test_config_LDADD = $(ASH_LIBS)
 TESTS += tests/unit/test-config
+TESTS += tests/sh/config-resolve.sh
+EXTRA_DIST += tests/sh/config-resolve.sh
