@@ -70,3 +70,17 @@ tests_unit_test_config_LDADD = $(ASH_LIBS)
 TESTS += tests/unit/test-config
 TESTS += tests/sh/config-resolve.sh
 EXTRA_DIST += tests/sh/config-resolve.sh
+
+check_PROGRAMS += tests/fixtures/escape-probe
+tests_fixtures_escape_probe_SOURCES = tests/fixtures/escape-probe.c
+
+if ASH_LINUX
+check_PROGRAMS += tests/unit/test-socket-filter
+tests_unit_test_socket_filter_CPPFLAGS = $(tests_unit_cppflags) $(SECCOMP_CFLAGS)
+tests_unit_test_socket_filter_SOURCES = tests/unit/test-socket-filter.c
+tests_unit_test_socket_filter_SOURCES += linux/socket-filter.c linux/socket-filter.h
+tests_unit_test_socket_filter_LDADD = $(SECCOMP_LIBS)
+TESTS += tests/unit/test-socket-filter
+TESTS += tests/sh/landlock-exec.sh
+EXTRA_DIST += tests/sh/landlock-exec.sh
+endif
