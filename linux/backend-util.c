@@ -16,12 +16,14 @@
 
 void
 ash_linux_filter_prefix (struct ash_strvec *argv, const char *helper,
-                         bool network)
+                         bool network, bool new_session)
 {
   ash_strvec_push (argv, helper);
   ash_strvec_push (argv, "--socket-filter");
   if (network)
     ash_strvec_push (argv, "--network");
+  if (new_session)
+    ash_strvec_push (argv, "--new-session");
   ash_strvec_push (argv, "--");
 }
 

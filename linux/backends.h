@@ -22,10 +22,11 @@ extern const struct ash_backend ash_backend_landlock;
 
 /* Append to ARGV the words that start a command through the wrapper's
    socket-filter mode (HELPER is its absolute path): the seccomp socket
-   filter only, refusing every socket() when NETWORK is false.  The command
-   itself follows.  */
+   filter only, refusing every socket() when NETWORK is false, and with
+   NEW_SESSION a new session (for a backend that does not start one
+   itself).  The command itself follows.  */
 void ash_linux_filter_prefix (struct ash_strvec *argv, const char *helper,
-                              bool network);
+                              bool network, bool new_session);
 
 /* Find the tool NAME (bwrap, firejail, readlink, true) by the toolfind
    rules of HOST.  On failure returns a negative errno (-ENOENT when it is

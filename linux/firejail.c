@@ -43,6 +43,10 @@ static void
 push_base_options (struct ash_strvec *argv, bool network)
 {
   ash_strvec_push (argv, "--noprofile");
+  /* Without these firejail keeps the sandbox alive while any process the
+     scanner left is running, and exits with the last one's status.  */
+  ash_strvec_push (argv, "--deterministic-shutdown");
+  ash_strvec_push (argv, "--deterministic-exit-code");
   ash_strvec_push (argv, "--private-dev");
   ash_strvec_push (argv, "--nonewprivs");
   ash_strvec_push (argv, "--caps.drop=all");
@@ -295,7 +299,9 @@ firejail_wrap (const struct ash_probe *probe, const struct ash_policy *policy,
     push_opt (&argv, "--read-write", policy->results_dir);
 
   ash_strvec_push (&argv, "--");
-  ash_linux_filter_prefix (&argv, probe->helper, policy->network);
+  /* firejail keeps the terminal's session: the wrapper leaves it, so
+     that the scanner has no controlling terminal.  */
+  ash_linux_filter_prefix (&argv, probe->helper, policy->network, true);
   ash_strvec_pushv (&argv, cmd->argv.v);
 
   ash_linux_sandbox_env (policy, hide_home ? fj_home : home, "/tmp", &env);
@@ -431,7 +437,7 @@ firejail_probe (const struct ash_host *host, struct ash_probe *ret)
   ash_strvec_push (&argv, "--quiet");
   push_private_showing (&argv, helper, host->passwd_home);
   ash_strvec_push (&argv, "--");
-  ash_linux_filter_prefix (&argv, helper, false);
+  ash_linux_filter_prefix (&argv, helper, false, true);
   ash_strvec_push (&argv, true_path);
   free (out);
   free (errtext);

@@ -84,3 +84,7 @@ TESTS += tests/unit/test-socket-filter
 TESTS += tests/sh/landlock-exec.sh
 EXTRA_DIST += tests/sh/landlock-exec.sh
 endif
+check_PROGRAMS += tests/unit/test-backend-select
+tests_unit_test_backend_select_CPPFLAGS = $(tests_unit_cppflags)
+tests_unit_test_backend_select_LDADD = $(ASH_LIBS)
+TESTS += tests/unit/test-backend-select

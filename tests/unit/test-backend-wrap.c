@@ -218,7 +218,8 @@ test_firejail_other_home (void)
   tap_is_int (r, 0, "firejail wrap succeeds");
   got = joined (&f.cmd.argv);
   want = xasprintf (
-    "/usr/bin/firejail --noprofile --private-dev --nonewprivs"
+    "/usr/bin/firejail --noprofile --deterministic-shutdown"
+    " --deterministic-exit-code --private-dev --nonewprivs"
     " --caps.drop=all --seccomp --nogroups --dbus-user=none"
     " --dbus-system=none --net=none --read-only=/ --quiet"
     " --blacklist=/run/docker.sock --blacklist=/var/run/docker.sock"
@@ -232,7 +233,7 @@ test_firejail_other_home (void)
     " --whitelist=/home/u/.local/bin --whitelist=/tmp/src"
     " --read-only=/home/u/.local/bin --read-only=/tmp/src"
     " --read-write=/tmp/src/out/scanners/x"
-    " -- " HELPER " --socket-filter -- /usr/bin/x",
+    " -- " HELPER " --socket-filter --new-session -- /usr/bin/x",
     (unsigned long) getuid ());
   tap_is_str (got, want, "firejail argv with HOME other than the passwd home");
   tap_is_str (ash_strvec_getenv (&f.cmd.env, "HOME"), "/home/u",
