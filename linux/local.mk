@@ -29,3 +29,5 @@ linux_ash_landlock_exec_SOURCES =
 linux_ash_landlock_exec_SOURCES += linux/landlock-exec.c linux/landlock-exec.h
 linux_ash_landlock_exec_SOURCES += linux/landlock-uapi.h
 linux_ash_landlock_exec_SOURCES += linux/socket-filter.c linux/socket-filter.h
+TESTS += tests/sh/sandbox-probe.sh
+EXTRA_DIST += tests/sh/sandbox-probe.sh
