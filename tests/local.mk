@@ -6,8 +6,8 @@ TEST_EXTENSIONS = .sh
 SH_LOG_DRIVER = $(LOG_DRIVER)
 SH_LOG_COMPILER = $(SHELL) $(top_srcdir)/tests/tap-run $(SHELL)
 AM_TESTS_ENVIRONMENT = \
-	top_srcdir='$(abs_top_srcdir)'; export top_srcdir; \
-	top_builddir='$(abs_top_builddir)'; export top_builddir; \
+	top_srcdir=$$(cd '$(abs_top_srcdir)' && pwd -P); export top_srcdir; \
+	top_builddir=$$(cd '$(abs_top_builddir)' && pwd -P); export top_builddir; \
 	ASH='$(abs_top_builddir)/$(ash_platform)/ash'; export ASH; \
 	ASH_HELPER_DIR='$(abs_top_builddir)/$(ash_platform)'; export ASH_HELPER_DIR; \
 	LC_ALL=C.UTF-8; export LC_ALL; LANGUAGE=; export LANGUAGE;
