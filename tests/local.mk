@@ -23,3 +23,8 @@ TESTS += tests/unit/test-util
 
 TESTS += tests/sh/version.sh
 EXTRA_DIST += tests/sh/version.sh
+check_PROGRAMS += tests/unit/test-policy
+tests_unit_test_policy_CPPFLAGS = $(tests_unit_cppflags)
+tests_unit_test_policy_LDADD = $(ASH_LIBS)
+TESTS += tests/unit/test-policy
+EXTRA_DIST += tests/fixtures/policy
