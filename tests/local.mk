@@ -89,3 +89,5 @@ TESTS += tests/unit/test-socket-filter
 TESTS += tests/sh/landlock-exec.sh
 EXTRA_DIST += tests/sh/landlock-exec.sh
 endif
+TESTS += tests/sh/sandbox-explain.sh
+EXTRA_DIST += tests/sh/sandbox-explain.sh
