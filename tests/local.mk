@@ -23,6 +23,11 @@ TESTS += tests/unit/test-util
 
 TESTS += tests/sh/version.sh
 EXTRA_DIST += tests/sh/version.sh
+check_PROGRAMS += tests/unit/test-policy
+tests_unit_test_policy_CPPFLAGS = $(tests_unit_cppflags)
+tests_unit_test_policy_LDADD = $(ASH_LIBS)
+TESTS += tests/unit/test-policy
+EXTRA_DIST += tests/fixtures/policy
 check_PROGRAMS += tests/unit/test-tree
 tests_unit_test_tree_CPPFLAGS = $(tests_unit_cppflags)
 tests_unit_test_tree_LDADD = $(ASH_LIBS)
@@ -84,3 +89,5 @@ TESTS += tests/unit/test-socket-filter
 TESTS += tests/sh/landlock-exec.sh
 EXTRA_DIST += tests/sh/landlock-exec.sh
 endif
+TESTS += tests/sh/sandbox-explain.sh
+EXTRA_DIST += tests/sh/sandbox-explain.sh
