@@ -31,3 +31,6 @@ linux_ash_landlock_exec_SOURCES += linux/landlock-uapi.h
 linux_ash_landlock_exec_SOURCES += linux/socket-filter.c linux/socket-filter.h
 TESTS += tests/sh/sandbox-probe.sh
 EXTRA_DIST += tests/sh/sandbox-probe.sh
+EXTRA_DIST += tests/fixtures/plugins/escape-probe.yaml
+TESTS += tests/sh/sandbox-scan.sh
+EXTRA_DIST += tests/sh/sandbox-scan.sh

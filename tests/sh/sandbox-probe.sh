@@ -54,6 +54,46 @@ assert_file_contains "allowed, it runs and its error is the reason" "$TEST_TMP/o
 assert_file_contains "with its fix" "$TEST_TMP/out" \
   "  fix: Allow unprivileged user namespaces, or use landlock."
 
+# A bwrap that the AppArmor userns restriction stops: the fix is in the
+# message.
+printf '#!/bin/sh\necho "bwrap: setting up uid map: Permission denied" >&2\nexit 1\n' \
+  >"$src/bin/bwrap"
+PATH=$src/bin:/usr/bin run_ash sandbox probe --source-dir "$src" --allow-in-tree-tools
+assert_file_contains "the AppArmor case names bwrap's error" "$TEST_TMP/out" \
+  "bwrap: unavailable: bwrap cannot create a sandbox here (bwrap: setting up uid map: Permission denied; "
+assert_file_contains "and both fixes" "$TEST_TMP/out" \
+  "an AppArmor profile that grants userns to $src/bin/bwrap, or sysctl kernel.apparmor_restrict_unprivileged_userns=0, lifts it)"
+
+# A bwrap that runs true but not the socket filter inside.
+printf '%s\n' '#!/bin/sh' 'for a; do' '  case $a in' \
+  '    */ash-landlock-exec) echo "ash-landlock-exec: cannot load the filter" >&2; exit 126 ;;' \
+  '  esac' 'done' 'exit 0' >"$src/bin/bwrap"
+PATH=$src/bin:/usr/bin run_ash sandbox probe --source-dir "$src" --allow-in-tree-tools
+assert_file_contains "a filter failure inside bwrap" "$TEST_TMP/out" \
+  "bwrap: unavailable: bwrap cannot apply the Unix-socket filter in its sandbox (ash-landlock-exec: cannot load the filter)"
+assert_file_contains "with its fix" "$TEST_TMP/out" \
+  "  fix: Use the bwrap from your distribution, on x86_64 or aarch64, on a kernel that allows seccomp filters."
+
+# A firejail that runs its command without a sandbox, as it does inside a
+# container with its own PID namespace.
+printf '%s\n' '#!/bin/sh' 'while [ "$1" != -- ]; do shift; done' 'shift' \
+  'echo "Warning: an existing sandbox was detected. $1 will run without any additional sandboxing features" >&2' \
+  'exec "$@"' >"$src/bin/firejail"
+chmod 755 "$src/bin/firejail"
+PATH=$src/bin:/usr/bin run_ash sandbox probe --source-dir "$src" --allow-in-tree-tools
+assert_file_contains "firejail's warning makes it unavailable" "$TEST_TMP/out" \
+  "firejail: unavailable: firejail ran a test command without a sandbox (Warning: an existing sandbox was detected."
+assert_file_contains "with its fix" "$TEST_TMP/out" \
+  "  fix: Use bwrap or landlock; firejail does not sandbox inside this container."
+# The same without the warning: the namespace gives it away.
+printf '%s\n' '#!/bin/sh' 'while [ "$1" != -- ]; do shift; done' 'shift' 'exec "$@"' \
+  >"$src/bin/firejail"
+own_ns=$(readlink /proc/self/ns/mnt)
+PATH=$src/bin:/usr/bin run_ash sandbox probe --source-dir "$src" --allow-in-tree-tools
+assert_file_contains "ASH's own mount namespace makes it unavailable" "$TEST_TMP/out" \
+  "firejail: unavailable: firejail ran a test command without a sandbox (it reported $own_ns, and ASH's own mount namespace is $own_ns)"
+rm -f "$src/bin/firejail"
+
 # No backend at all: a copy of ash without its wrapper next to it, and no
 # tools on PATH.
 cp "$ASH" "$TEST_TMP/empty/ash"

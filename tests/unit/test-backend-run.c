@@ -8,10 +8,12 @@
 
    NAME is bwrap, firejail, landlock, or off (no sandbox: the command gets
    this program's whole environment, as a scanner does with --sandbox off).
-   The policy is the baseline one: the system directories and the
-   command's directory read-only, the source and output directories as
-   data, the results directory writable, a private HOME and TMPDIR, and
-   only PATH, LANG and the --env variables in the environment.  The helper
+   The policy is the one lib/policy.c computes for a plugin scanner that
+   declares nothing but, with --network, a network: the system and tool
+   directories read-only (and each --read, as the operator's
+   sandbox.extra_read_paths), the source and output directories as data,
+   the results directory writable, a private HOME and TMPDIR, and the
+   filtered environment plus the --env variables.  The helper
    is looked up in $ASH_HELPER_DIR.  --probe-only stops after the probe;
    --print-argv prints the command line the backend would run, one line
    with words separated by spaces, and runs nothing (for bench/; the
@@ -27,37 +29,10 @@
 #include <sys/stat.h>
 
 #include "backends.h"
+#include "requirements.h"
 #include "spawn.h"
 
 extern char **environ;
-
-static struct ash_policy_path paths[64];
-static size_t n_paths;
-
-static void
-add_path (const char *path, enum ash_access access, const char *rule)
-{
-  struct stat st;
-
-  if (n_paths >= ARRAY_SIZE (paths) || stat (path, &st) < 0)
-    return;
-  paths[n_paths].path = ash_path_normalize (path);
-  paths[n_paths].access = access;
-  paths[n_paths].exec = access == ASH_ACCESS_READ;
-  paths[n_paths].rule = (char *) rule;
-  n_paths++;
-}
-
-static char *
-dir_of (const char *file)
-{
-  char *d = xstrdup (file);
-  char *slash = strrchr (d, '/');
-
-  if (slash && slash != d)
-    *slash = '\0';
-  return d;
-}
 
 int
 main (int argc, char **argv)
@@ -86,6 +61,7 @@ main (int argc, char **argv)
   bool network = false, probe_only = false, print_argv = false;
   unsigned timeout = 0;
   struct ash_policy policy;
+  struct ash_requirements req;
   struct ash_host host;
   struct ash_scope scope;
   struct ash_cmd cmd;
@@ -165,33 +141,37 @@ main (int argc, char **argv)
       if (probe_only)
         return 0;
 
-      memset (&policy, 0, sizeof policy);
-      add_path ("/usr", ASH_ACCESS_READ, "system directory");
-      add_path ("/etc", ASH_ACCESS_READ, "system directory");
-      add_path ("/opt", ASH_ACCESS_READ, "system directory");
-      add_path ("/nix", ASH_ACCESS_READ, "system directory");
-      add_path (dir_of (cmd.argv.v[0]), ASH_ACCESS_READ, "the tool");
-      for (size_t i = 0; i < reads.nr; i++)
-        add_path (reads.v[i], ASH_ACCESS_READ, "--read");
-      if (source)
-        add_path (source, ASH_ACCESS_DATA, "source directory");
-      if (output)
-        add_path (output, ASH_ACCESS_DATA, "output directory");
-      add_path (results, ASH_ACCESS_WRITE, "results directory");
-      policy.paths = paths;
-      policy.n_paths = n_paths;
-      policy.scanner = (char *) "escape-probe";
-      policy.results_dir = ash_path_normalize (results);
+      ash_requirements_init (&req);
+      req.network = network;
       pw = getpwuid (getuid ());
-      policy.passwd_home = pw && pw->pw_dir ? xstrdup (pw->pw_dir) : NULL;
-      policy.home = home && home[0] == '/' ? xstrdup (home)
-                                           : policy.passwd_home;
-      policy.network = network;
-      ash_strvec_init (&policy.env);
-      ash_strvec_init (&policy.private_caches);
-      ash_strvec_init (&policy.warnings);
-      ash_strvec_push (&policy.env, "PATH=/usr/local/bin:/usr/bin:/bin");
-      ash_strvec_push (&policy.env, "LANG=C.UTF-8");
+      {
+        _cleanup_free_ char *abs_results = ash_path_absolute (results);
+        _cleanup_free_ char *abs_source = source ? ash_path_absolute (source)
+                                                 : NULL;
+        _cleanup_free_ char *abs_output = output ? ash_path_absolute (output)
+                                                 : NULL;
+        struct ash_policy_input in = {
+          .scanner = "escape-probe",
+          .req = &req,
+          .source_dir = abs_source ? abs_source : abs_results,
+          .output_dir = abs_output ? abs_output : abs_results,
+          .results_dir = abs_results,
+          .tool_path = cmd.argv.v[0],
+          .offline = !network,
+          .extra_read_paths = reads.v,
+          .environ = environ,
+          .home = home && home[0] == '/' ? home : NULL,
+          .passwd_home = pw ? pw->pw_dir : NULL,
+          .bin_path = NULL,
+          .cache_overlay = probe->overlay,
+        };
+        r = ash_policy_compute (&in, &policy, &err);
+        if (r < 0)
+          {
+            fprintf (stderr, "test-backend-run: %s\n", err.message);
+            return 98;
+          }
+      }
       ash_strvec_pushv (&policy.env, extra_env.v);
 
       scope.kind = ASH_SCOPE_SANDBOX;
