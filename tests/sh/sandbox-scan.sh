@@ -38,6 +38,8 @@ if command -v bandit >/dev/null 2>&1 && command -v python3 >/dev/null 2>&1; then
   cp -R "$top_srcdir/examples/vulnerable-app" "$src"
   run_ash scan --source-dir "$src" --output-dir "$TEST_TMP/out-off" \
     --scanners bandit --no-progress --offline --sandbox off
+  [ -f "$TEST_TMP/out-off/ash_aggregated_results.json" ] \
+    || skip_all "ash scan does not run here: $(head -c 300 "$TEST_TMP/err")"
   findings "$TEST_TMP/out-off" >"$TEST_TMP/findings-off"
   check "bandit finds something unsandboxed" test -s "$TEST_TMP/findings-off"
   for b in $backends; do
