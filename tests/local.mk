@@ -32,3 +32,7 @@ tests_unit_test_config_LDADD = $(ASH_LIBS)
 TESTS += tests/unit/test-config
 TESTS += tests/sh/config-resolve.sh
 EXTRA_DIST += tests/sh/config-resolve.sh
+TESTS += tests/sh/cli-usage.sh
+EXTRA_DIST += tests/sh/cli-usage.sh
+TESTS += tests/sh/cli-json-input.sh
+EXTRA_DIST += tests/sh/cli-json-input.sh
