@@ -9,3 +9,5 @@ doc/ash-sandbox.7: $(ash_sandbox_parts)
 	$(AM_V_GEN)$(MKDIR_P) doc && cat $(addprefix $(srcdir)/,$(ash_sandbox_parts)) > $@
 dist_man_MANS += doc/ash.1
 dist_man_MANS += doc/ash.yaml.5
+ash_sandbox_parts += doc/ash-sandbox/40-links.man
+ash_sandbox_parts += doc/ash-sandbox/50-grants.man
