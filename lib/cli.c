@@ -298,12 +298,12 @@ config_error (const struct ash_error *e)
 /* Help.  */
 
 static void
-print_options (FILE *out, unsigned cmd)
+print_options (FILE *out, unsigned cmd, unsigned skip)
 {
   for (size_t i = 0; i < ARRAY_SIZE (optdefs); i++)
     {
       const struct optdef *d = &optdefs[i];
-      if (!(d->cmds & cmd))
+      if (!(d->cmds & cmd) || (d->cmds & skip))
         continue;
       struct ash_buf b = ASH_BUF_INIT;
       if (d->short_opt)
@@ -336,9 +336,10 @@ print_help (FILE *out)
     }
   fprintf (out, "  %-32s%s\n", "help COMMAND", _("show the help of COMMAND"));
   fprintf (out, _("\nOptions of ash scan:\n"));
-  print_options (out, CMD_SCAN);
-  fprintf (out, _("\nOptions of the other commands:\n"));
-  print_options (out, CMD_ALL & ~CMD_SCAN & ~CMD_REPORT);
+  print_options (out, CMD_SCAN, 0);
+  fprintf (out, _("\nThe other commands take the options of ash scan that "
+                  "apply to them\n('ash help COMMAND' lists them), and:\n"));
+  print_options (out, CMD_ALL & ~CMD_SCAN & ~CMD_REPORT, CMD_SCAN);
   fprintf (out,
            _("\nExit status: 0 clean; 1 incomplete scan or failure; 2 "
              "actionable findings;\n3 configuration error; 5 usage "
@@ -351,7 +352,7 @@ print_command_help (FILE *out, unsigned cmd)
   const struct command *c = command_by_bit (cmd);
   fprintf (out, _("Usage: ash %s%s [OPTION]...\n%s\n\nOptions:\n"), c->name,
            c->args, _(c->summary));
-  print_options (out, cmd);
+  print_options (out, cmd, 0);
 }
 
 /* Values.  */

@@ -75,6 +75,10 @@ tests_unit_test_config_LDADD = $(ASH_LIBS)
 TESTS += tests/unit/test-config
 TESTS += tests/sh/config-resolve.sh
 EXTRA_DIST += tests/sh/config-resolve.sh
+TESTS += tests/sh/cli-usage.sh
+EXTRA_DIST += tests/sh/cli-usage.sh
+TESTS += tests/sh/cli-json-input.sh
+EXTRA_DIST += tests/sh/cli-json-input.sh
 
 check_PROGRAMS += tests/fixtures/escape-probe
 tests_fixtures_escape_probe_SOURCES = tests/fixtures/escape-probe.c
