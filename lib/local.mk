@@ -36,3 +36,4 @@ lib_libash_a_SOURCES += lib/reports/reports.h lib/reports/flat.c
 lib_libash_a_SOURCES += lib/reports/text.c
 lib_libash_a_SOURCES += lib/reports/html.c
 lib_libash_a_SOURCES += lib/scanners/bandit-json.c
+lib_libash_a_SOURCES += lib/progress.c lib/progress.h
