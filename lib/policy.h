@@ -8,6 +8,7 @@
 #ifndef ASH_POLICY_H
 #define ASH_POLICY_H
 
+#include <jansson.h>
 #include <stdbool.h>
 
 #include "error.h"
@@ -67,6 +68,23 @@ struct ash_policy
                                        results directory (removed after) */
   struct ash_strvec warnings;      /* withheld needs, refused mounts */
   char *refusal;                   /* non-NULL: cannot be sandboxed, why */
+  /* Added after the first version of this header.  */
+  struct ash_policy_drop *skipped; /* paths considered and not mounted
+                                      (NAME is the path), with why */
+  size_t n_skipped;
+  struct ash_strvec linked_home_dirs; /* directories a link at the top of a
+                                         home names outside the homes: part
+                                         of the home, hidden with it by
+                                         firejail and sandbox-exec */
+  struct ash_strvec backend_env;   /* names the backend sets itself: HOME,
+                                      TMPDIR (private directories) */
+  struct ash_strvec sandbox_exec_env; /* NAME=VALUE set under sandbox-exec
+                                         only, after the allowlist */
+  char *unpack_dir_env;            /* sandbox-exec points it at a private,
+                                      executable directory per spawn */
+  bool system_trust_roots;         /* sandbox-exec: export the system roots
+                                      and set SSL_CERT_FILE (unless set) */
+  bool staged_input_only;          /* source and output dirs are HIDE */
 };
 
 /* Everything the policy is computed from.  Lists are NULL-terminated
@@ -96,6 +114,11 @@ struct ash_policy_input
   const char *bin_path;            /* ASH's bin directory */
   bool cache_overlay;              /* the backend can throw cache writes
                                       away (bwrap with overlays) */
+  /* Added after the first version of this header; zero means the
+     default.  */
+  const char *root;                /* the directory that plays "/" for the
+                                      host facts (tests); NULL: "/" */
+  char *const *system_dirs;        /* NULL: /usr /etc /opt /nix */
 };
 
 /* Compute the policy.  A scanner that cannot be sandboxed as requested gets
@@ -112,5 +135,24 @@ void ash_policy_add_path (struct ash_policy *p, const char *path,
                           enum ash_access access, bool exec,
                           const char *rule);
 const char *ash_access_name (enum ash_access a);
+void ash_policy_add_drop (struct ash_policy *p, const char *name,
+                          const char *why);
+void ash_policy_add_skipped (struct ash_policy *p, const char *path,
+                             const char *why);
+/* The first refusal wins: "<scanner> cannot be sandboxed as requested:
+   <reason>".  */
+void ash_policy_refuse (struct ash_policy *p, const char *reason);
+/* Look up PATH among the policy's paths, or NULL.  */
+const struct ash_policy_path *ash_policy_find_path (const struct ash_policy *p,
+                                                    const char *path);
+
+/* The policy as JSON (new reference), keys in a fixed order: scanner,
+   network, refusal, results_dir, paths (sorted by path: path, access,
+   exec, rule), private, home, passwd_home, home_links, linked_home_dirs,
+   env (names only), dropped (name, why), skipped (path, why),
+   private_caches (name, dir), sandbox_exec_env, unpack_dir_env,
+   system_trust_roots, staged_input_only, warnings.  No value of a
+   variable appears in it.  */
+json_t *ash_policy_to_json (const struct ash_policy *p);
 
 #endif

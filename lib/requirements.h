@@ -2,15 +2,18 @@
 
    The fields are exactly those of the spec's SandboxRequirements.  Lists are
    NULL-terminated vectors of owned strings; "~" at the start of a path means
-   the home directory.  A scanner that declares nothing gets the strictest
+   the home directory, and "{bin}" at the start means ASH's bin directory
+   (for a bundle installed beside it).  A scanner that declares nothing gets the strictest
    default (ash_requirements_init): no network, nothing extra to read, no
    caches, no variables beyond the baseline allowlist.  */
 
 #ifndef ASH_REQUIREMENTS_H
 #define ASH_REQUIREMENTS_H
 
+#include <jansson.h>
 #include <stdbool.h>
 
+#include "error.h"
 #include "strvec.h"
 
 struct ash_requirements
@@ -34,5 +37,16 @@ void ash_requirements_init (struct ash_requirements *r);
 void ash_requirements_release (struct ash_requirements *r);
 void ash_requirements_copy (struct ash_requirements *dst,
                             const struct ash_requirements *src);
+
+/* Parse a plugin module's sandbox_requirements object (the keys are the
+   field names above; lists are arrays of strings; sandbox_exec_env is an
+   object of strings or an array of [NAME, VALUE] pairs).  Unknown keys and
+   wrong types are errors (-EINVAL, ERR says which key).  OBJ NULL gives the
+   strictest default.  RET is initialised here.  */
+int ash_requirements_from_json (json_t *obj, struct ash_requirements *ret,
+                                struct ash_error *err);
+
+/* The requirements as JSON (new reference), keys in field order.  */
+json_t *ash_requirements_to_json (const struct ash_requirements *r);
 
 #endif

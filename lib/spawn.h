@@ -1,8 +1,16 @@
 /* spawn.h -- the one choke point through which every child process starts.
 
    Scanners, tool version probes, converters and ASH's own git calls all go
-   through ash_cmd_run() / ash_cmd_start().  No other file calls fork(),
-   exec*(), posix_spawn*(), system() or popen() (a test enforces it).
+   through ash_cmd_run().  No other file calls fork(), exec*(),
+   posix_spawn*(), system() or popen() (build-aux/check-spawn-sites enforces
+   it).
+
+   The child leads its own process group, gets exactly CMD->env as its
+   environment, keeps no descriptor above stderr except CMD->pass_fds, and
+   starts with an empty signal mask and default dispositions.  When the
+   program ends, whatever it left running in its process group is killed.
+   Being in its own process group, a child is in the background on a
+   terminal: give it ASH_STDIO_NULL or a file as stdin, not the terminal.
 
    A command carries an explicit environment and a scope:
      - ASH_SCOPE_NONE: one of ASH's own spawns, run as is;
@@ -50,18 +58,27 @@ enum ash_stdio
   ASH_STDIO_INHERIT,  /* ASH's own stream */
 };
 
+/* Descriptors a command may pass to its child besides stdio.  */
+#define ASH_CMD_MAX_PASS_FDS 8
+
 struct ash_cmd
 {
-  struct ash_strvec argv;  /* argv[0] is an absolute path, or a name looked
-                              up with the toolfind rules by the caller */
+  struct ash_strvec argv;  /* argv[0] must be an absolute path (find it
+                              with ash_toolfind()); no PATH search */
   struct ash_strvec env;   /* explicit NAME=VALUE list; never inherited */
   char *cwd;               /* owned; NULL: ASH's working directory */
   enum ash_stdio stdin_mode, stdout_mode, stderr_mode;
   int stdin_fd, stdout_fd, stderr_fd;  /* for ASH_STDIO_FD */
-  struct ash_buf out, err; /* for ASH_STDIO_CAPTURE; set .max to bound */
+  struct ash_buf out, err; /* for ASH_STDIO_CAPTURE (appended to); set .max
+                              to bound, the excess is read and dropped */
   unsigned timeout_sec;    /* 0: none */
   unsigned kill_grace_sec; /* SIGTERM to SIGKILL; 0 means the default 10 */
   const struct ash_scope *scope; /* NULL: ASH_SCOPE_NONE */
+  /* Descriptors the child keeps open under the same number (a backend's
+     wrap() may add some, e.g. bwrap's --seccomp FD).  Not closed by spawn;
+     each must be above 2.  */
+  int pass_fds[ASH_CMD_MAX_PASS_FDS];
+  unsigned n_pass_fds;
 };
 
 struct ash_cmd_result
@@ -70,6 +87,8 @@ struct ash_cmd_result
   int term_signal; /* the signal that ended it, or 0 */
   bool timed_out;  /* killed after its timeout */
   double duration; /* seconds */
+  bool interrupted; /* ended by ash_spawn_terminate_all() */
+  bool out_truncated, err_truncated; /* capture hit the buffer's max */
 };
 
 void ash_cmd_init (struct ash_cmd *cmd);
@@ -77,14 +96,23 @@ void ash_cmd_release (struct ash_cmd *cmd);
 
 /* Run CMD to completion.  Returns 0 when the program ran (whatever its exit
    status, reported in RET), or a negative errno with ERR filled when it
-   could not be started: exec failed (the errno comes back from the child),
-   the scope refuses, or the backend could not wrap it.  */
+   could not be started: exec failed (the errno comes back from the child:
+   "cannot run '/path': No such file or directory"), the working directory
+   could not be entered, argv[0] is not absolute (-EINVAL), the scope
+   refuses (-EPERM, the scope's reason as the message), or the backend could
+   not wrap it (wrap()'s error).  With a sandboxing scope, wrap() rewrites a
+   private copy of CMD, so CMD itself is left as the caller built it; the
+   captured output still lands in CMD->out and CMD->err.  Safe to call from
+   several threads at once (each with its own CMD).  */
 int ash_cmd_run (struct ash_cmd *cmd, struct ash_cmd_result *ret,
                  struct ash_error *err);
 
 /* End every child started through ash_cmd_run() that is still running
-   (SIGTERM to its process group, SIGKILL after the grace period).  Safe to
-   call from any thread; used on SIGINT/SIGTERM.  */
+   (SIGTERM to its process group now; the ash_cmd_run() waiting for it sends
+   SIGKILL after the command's grace period, and reports interrupted).  A
+   command that was being started at that moment is ended too; commands
+   started afterwards run normally.  Safe to call from any thread and from a
+   signal handler (it only uses atomics and kill()).  */
 void ash_spawn_terminate_all (void);
 
 #endif

@@ -40,3 +40,64 @@ tests_unit_test_results_CPPFLAGS = $(tests_unit_cppflags)
 tests_unit_test_results_LDADD = $(ASH_LIBS)
 TESTS += tests/unit/test-results
 EXTRA_DIST += tests/fixtures/bandit/py-small-report.json
+check_PROGRAMS += tests/unit/test-tree
+tests_unit_test_tree_CPPFLAGS = $(tests_unit_cppflags)
+tests_unit_test_tree_LDADD = $(ASH_LIBS)
+TESTS += tests/unit/test-tree
+check_PROGRAMS += tests/unit/test-scanset
+tests_unit_test_scanset_CPPFLAGS = $(tests_unit_cppflags)
+tests_unit_test_scanset_LDADD = $(ASH_LIBS)
+TESTS += tests/unit/test-scanset
+
+check_PROGRAMS += tests/unit/test-sandbox-settings
+tests_unit_test_sandbox_settings_CPPFLAGS = $(tests_unit_cppflags)
+tests_unit_test_sandbox_settings_LDADD = $(ASH_LIBS)
+TESTS += tests/unit/test-sandbox-settings
+EXTRA_DIST += tests/unit/test-config-tier-fixture.h
+
+check_PROGRAMS += tests/unit/test-config-tier
+tests_unit_test_config_tier_CPPFLAGS = $(tests_unit_cppflags)
+tests_unit_test_config_tier_LDADD = $(ASH_LIBS)
+TESTS += tests/unit/test-config-tier
+TESTS += tests/sh/tier-config-errors.sh
+EXTRA_DIST += tests/sh/tier-config-errors.sh
+TESTS += tests/sh/tier-hostile.sh
+EXTRA_DIST += tests/sh/tier-hostile.sh
+check_PROGRAMS += tests/fixtures/spawn-probe
+tests_fixtures_spawn_probe_SOURCES = tests/fixtures/spawn-probe.c
+check_PROGRAMS += tests/unit/test-spawn
+tests_unit_test_spawn_CPPFLAGS = $(tests_unit_cppflags)
+tests_unit_test_spawn_LDADD = $(ASH_LIBS)
+TESTS += tests/unit/test-spawn
+TESTS += tests/sh/choke-point.sh
+EXTRA_DIST += tests/sh/choke-point.sh build-aux/check-spawn-sites
+EXTRA_DIST += tests/fixtures/choke-point/lib/spawn.c
+EXTRA_DIST += tests/fixtures/choke-point/lib/clean.c
+EXTRA_DIST += tests/fixtures/choke-point/linux/bad.c
+check_PROGRAMS += tests/unit/test-toolfind
+tests_unit_test_toolfind_CPPFLAGS = $(tests_unit_cppflags)
+tests_unit_test_toolfind_LDADD = $(ASH_LIBS)
+TESTS += tests/unit/test-toolfind
+TESTS += tests/sh/config-errors.sh
+EXTRA_DIST += tests/sh/config-errors.sh
+EXTRA_DIST += tests/fixtures/config
+check_PROGRAMS += tests/unit/test-config
+tests_unit_test_config_CPPFLAGS = $(tests_unit_cppflags)
+tests_unit_test_config_LDADD = $(ASH_LIBS)
+TESTS += tests/unit/test-config
+TESTS += tests/sh/config-resolve.sh
+EXTRA_DIST += tests/sh/config-resolve.sh
+
+check_PROGRAMS += tests/fixtures/escape-probe
+tests_fixtures_escape_probe_SOURCES = tests/fixtures/escape-probe.c
+
+if ASH_LINUX
+check_PROGRAMS += tests/unit/test-socket-filter
+tests_unit_test_socket_filter_CPPFLAGS = $(tests_unit_cppflags) $(SECCOMP_CFLAGS)
+tests_unit_test_socket_filter_SOURCES = tests/unit/test-socket-filter.c
+tests_unit_test_socket_filter_SOURCES += linux/socket-filter.c linux/socket-filter.h
+tests_unit_test_socket_filter_LDADD = $(SECCOMP_LIBS)
+TESTS += tests/unit/test-socket-filter
+TESTS += tests/sh/landlock-exec.sh
+EXTRA_DIST += tests/sh/landlock-exec.sh
+endif

@@ -1,0 +1,682 @@
+/* scanset.c -- the scan set: walk, ignore files, links that leave the
+   tree.  */
+
+#include <config.h>
+
+#include "scanset.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <fnmatch.h>
+#include <stdio.h>
+#include <sys/stat.h>
+
+#include "buf.h"
+#include "tree.h"
+
+/* Ignore files larger than this are an error rather than read whole.  */
+#define IGNORE_FILE_MAX ((size_t) 1 << 20)
+#define SCANSET_MAX_DEPTH 512
+
+/* ---- Patterns ------------------------------------------------------- */
+
+struct rule
+{
+  char *pattern;  /* without "!", leading "/" and trailing "/" */
+  char *base;     /* directory the rule applies below, relative; "" */
+  char *origin;   /* for the ignore report */
+  bool negate;
+  bool dir_only;
+  bool anchored;  /* the pattern holds a "/": matched from BASE */
+};
+
+struct rules
+{
+  struct rule *v;
+  size_t nr, alloc;
+};
+
+static void
+rules_release (struct rules *rs)
+{
+  for (size_t i = 0; i < rs->nr; i++)
+    {
+      free (rs->v[i].pattern);
+      free (rs->v[i].base);
+      free (rs->v[i].origin);
+    }
+  free (rs->v);
+  rs->v = NULL;
+  rs->nr = rs->alloc = 0;
+}
+
+static void
+rules_truncate (struct rules *rs, size_t nr)
+{
+  while (rs->nr > nr)
+    {
+      struct rule *r = &rs->v[--rs->nr];
+      free (r->pattern);
+      free (r->base);
+      free (r->origin);
+    }
+}
+
+/* Parse one line of an ignore file into RS.  Blank lines and comments add
+   nothing.  */
+static void
+rules_add_line (struct rules *rs, const char *line, const char *base,
+                const char *origin)
+{
+  size_t len = strlen (line);
+  if (len && line[len - 1] == '\r')
+    len--;
+  /* Trailing spaces are dropped unless escaped.  */
+  while (len && line[len - 1] == ' '
+         && !(len >= 2 && line[len - 2] == '\\'))
+    len--;
+  if (len == 0 || line[0] == '#')
+    return;
+  struct rule r = { 0 };
+  const char *p = line;
+  if (p[0] == '!')
+    {
+      r.negate = true;
+      p++;
+      len--;
+    }
+  else if (p[0] == '\\' && (p[1] == '#' || p[1] == '!'))
+    {
+      p++;
+      len--;
+    }
+  if (len && p[len - 1] == '/')
+    {
+      r.dir_only = true;
+      len--;
+    }
+  if (len == 0)
+    return;
+  r.pattern = xstrndup (p, len);
+  if (strchr (r.pattern, '/'))
+    {
+      r.anchored = true;
+      if (r.pattern[0] == '/')
+        memmove (r.pattern, r.pattern + 1, strlen (r.pattern));
+    }
+  if (!*r.pattern)
+    {
+      free (r.pattern);
+      return;
+    }
+  r.base = xstrdup (base);
+  r.origin = xstrdup (origin);
+  if (rs->nr == rs->alloc)
+    {
+      rs->alloc = rs->alloc ? 2 * rs->alloc : 16;
+      rs->v = xreallocarray (rs->v, rs->alloc, sizeof *rs->v);
+    }
+  rs->v[rs->nr++] = r;
+}
+
+/* Match the "/"-separated PAT against the "/"-separated PATH, where a
+   whole segment "**" matches any number of segments (at least one when it
+   is the last segment of the pattern, so that "a/" followed by "**" matches what is
+   inside a, as git has it).  */
+static bool
+match_segments (const char *pat, const char *path)
+{
+  if (!*pat)
+    return !*path;
+  const char *pend = strchrnul (pat, '/');
+  size_t plen = (size_t) (pend - pat);
+  const char *pnext = *pend ? pend + 1 : pend;
+  if (plen == 2 && pat[0] == '*' && pat[1] == '*')
+    {
+      if (!*pnext)
+        return *path != '\0';
+      /* Zero segments, then one more each time.  */
+      const char *q = path;
+      for (;;)
+        {
+          if (match_segments (pnext, q))
+            return true;
+          const char *slash = strchr (q, '/');
+          if (!slash)
+            return false;
+          q = slash + 1;
+        }
+    }
+  if (!*path)
+    return false;
+  const char *send = strchrnul (path, '/');
+  _cleanup_free_ char *pseg = xstrndup (pat, plen);
+  _cleanup_free_ char *sseg = xstrndup (path, (size_t) (send - path));
+  if (fnmatch (pseg, sseg, 0) != 0)
+    return false;
+  if (!*pnext)
+    return !*send;
+  if (!*send)
+    return false;
+  return match_segments (pnext, send + 1);
+}
+
+static bool
+rule_matches (const struct rule *r, const char *rel, bool is_dir)
+{
+  if (r->dir_only && !is_dir)
+    return false;
+  const char *sub = rel;
+  if (*r->base)
+    {
+      size_t lb = strlen (r->base);
+      if (strncmp (rel, r->base, lb) != 0 || rel[lb] != '/')
+        return false;
+      sub = rel + lb + 1;
+    }
+  if (r->anchored)
+    return match_segments (r->pattern, sub);
+  const char *name = strrchr (sub, '/');
+  name = name ? name + 1 : sub;
+  return fnmatch (r->pattern, name, 0) == 0;
+}
+
+/* The last rule of RS that matches REL, or NULL; negated rules count.  */
+static const struct rule *
+rules_match (const struct rules *rs, const char *rel, bool is_dir)
+{
+  for (size_t i = rs->nr; i > 0; i--)
+    if (rule_matches (&rs->v[i - 1], rel, is_dir))
+      return &rs->v[i - 1];
+  return NULL;
+}
+
+/* ---- The walk -------------------------------------------------------- */
+
+struct walk
+{
+  struct ash_scanset *s;
+  struct rules rules;  /* from ignore files, root first */
+  struct rules global; /* from ignore_paths */
+  dev_t out_dev;
+  ino_t out_ino;
+  bool have_out;
+  struct ash_error *err;
+};
+
+static int
+read_ignore_file (struct walk *w, int dfd, const char *rel_dir,
+                  const char *name)
+{
+  _cleanup_close_ int fd
+    = openat (dfd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC
+                           | O_NOCTTY);
+  _cleanup_free_ char *rel
+    = *rel_dir ? xasprintf ("%s/%s", rel_dir, name) : xstrdup (name);
+  if (fd < 0)
+    {
+      /* Missing, or a link (an ignore file is not read through a link,
+         which could name any file), or otherwise unreadable.  */
+      if (errno == ENOENT || errno == ELOOP || errno == ENXIO)
+        return 0;
+      return ash_error_set (w->err, -errno, _("cannot read %s: %s"), rel,
+                            strerror (errno));
+    }
+  struct stat st;
+  if (fstat (fd, &st) < 0 || !S_ISREG (st.st_mode))
+    return 0;
+  struct ash_buf b = ASH_BUF_INIT;
+  b.max = IGNORE_FILE_MAX;
+  int r = ash_buf_read_fd (&b, fd);
+  if (r < 0)
+    {
+      ash_buf_release (&b);
+      return ash_error_set (w->err, r, _("cannot read %s: %s"), rel,
+                            strerror (-r));
+    }
+  char *p = b.buf;
+  int lineno = 0;
+  while (*p || p < b.buf + b.len)
+    {
+      char *nl = memchr (p, '\n', b.len - (size_t) (p - b.buf));
+      if (nl)
+        *nl = '\0';
+      lineno++;
+      _cleanup_free_ char *origin = xasprintf ("%s:%d: %s", rel, lineno, p);
+      rules_add_line (&w->rules, p, rel_dir, origin);
+      if (!nl)
+        break;
+      p = nl + 1;
+    }
+  ash_buf_release (&b);
+  return 0;
+}
+
+static bool
+link_leaves (const struct ash_scanset *s, const char *rel)
+{
+  _cleanup_free_ char *abs = ash_path_join (s->real_source_dir, rel);
+  _cleanup_free_ char *real = realpath (abs, NULL);
+  /* Dangling, looping or unreadable: it cannot be shown to stay, so it
+     counts as leaving.  */
+  if (!real)
+    return true;
+  return !ash_path_is_inside (real, s->real_source_dir);
+}
+
+static int
+name_cmp (const void *a, const void *b)
+{
+  return strcmp (*(char *const *) a, *(char *const *) b);
+}
+
+static int walk_dir (struct walk *w, int dfd, const char *rel_dir,
+                     bool ignored, int depth);
+
+static int
+walk_entry (struct walk *w, int dfd, const char *rel_dir, const char *name,
+            bool ignored, int depth)
+{
+  struct ash_scanset *s = w->s;
+  _cleanup_free_ char *rel
+    = *rel_dir ? xasprintf ("%s/%s", rel_dir, name) : xstrdup (name);
+  struct stat st;
+  if (fstatat (dfd, name, &st, AT_SYMLINK_NOFOLLOW) < 0)
+    {
+      if (errno == ENOENT)
+        return 0;
+      return ash_error_set (w->err, -errno, _("cannot examine %s: %s"), rel,
+                            strerror (errno));
+    }
+  bool is_dir = S_ISDIR (st.st_mode);
+  if (is_dir && streq (name, ".git"))
+    return 0;
+  if (is_dir && w->have_out && st.st_dev == w->out_dev
+      && st.st_ino == w->out_ino)
+    return 0;
+  ash_strvec_push (&s->all, rel);
+
+  if (!ignored)
+    {
+      const struct rule *g = rules_match (&w->global, rel, is_dir);
+      const struct rule *m = g ? g : rules_match (&w->rules, rel, is_dir);
+      if (m && !m->negate)
+        {
+          ignored = true;
+          ash_strvec_pushf (&s->ignored, "%s: %s", rel, m->origin);
+        }
+    }
+
+  if (S_ISLNK (st.st_mode))
+    {
+      if (link_leaves (s, rel))
+        {
+          ash_strvec_push (&s->leaving, rel);
+          if (!ignored)
+            ash_strvec_pushf (&s->warnings,
+                              _("Not scanning '%s': link leaves the scanned "
+                                "tree"),
+                              rel);
+          return 0;
+        }
+      /* A link inside the tree: a file is scanned under the link's name
+         too; a directory's files are already listed under its own.  */
+      _cleanup_free_ char *abs = ash_path_join (s->real_source_dir, rel);
+      struct stat tst;
+      if (!ignored && stat (abs, &tst) == 0 && !S_ISDIR (tst.st_mode))
+        ash_strvec_push (&s->files, rel);
+      return 0;
+    }
+  if (is_dir)
+    {
+      int cfd = openat (dfd, name,
+                        O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+      if (cfd < 0)
+        return ash_error_set (w->err, -errno, _("cannot open %s: %s"), rel,
+                              strerror (errno));
+      return walk_dir (w, cfd, rel, ignored, depth + 1);
+    }
+  if (S_ISREG (st.st_mode) && !ignored)
+    ash_strvec_push (&s->files, rel);
+  return 0;
+}
+
+/* Walk the directory DFD (takes ownership), REL_DIR relative to the
+   source directory ("" for the top).  IGNORED: everything below is
+   ignored already, and only screened for links.  */
+static int
+walk_dir (struct walk *w, int dfd, const char *rel_dir, bool ignored,
+          int depth)
+{
+  if (depth > SCANSET_MAX_DEPTH)
+    {
+      ash_close (dfd);
+      return ash_error_set (w->err, -ELOOP,
+                            _("%s is nested more than %d directories deep"),
+                            rel_dir, SCANSET_MAX_DEPTH);
+    }
+  size_t nrules = w->rules.nr;
+  int r = 0;
+  if (!ignored)
+    {
+      r = read_ignore_file (w, dfd, rel_dir, ".gitignore");
+      if (r == 0)
+        r = read_ignore_file (w, dfd, rel_dir, ".ashignore");
+      if (r < 0)
+        {
+          ash_close (dfd);
+          return r;
+        }
+    }
+  DIR *d = fdopendir (dfd);
+  if (!d)
+    {
+      int e = errno;
+      ash_close (dfd);
+      return ash_error_set (w->err, -e, _("cannot list %s: %s"),
+                            *rel_dir ? rel_dir : ".", strerror (e));
+    }
+  struct ash_strvec names = ASH_STRVEC_INIT;
+  struct dirent *de;
+  errno = 0;
+  while ((de = readdir (d)))
+    {
+      if (!streq (de->d_name, ".") && !streq (de->d_name, ".."))
+        ash_strvec_push (&names, de->d_name);
+      errno = 0;
+    }
+  if (errno)
+    r = ash_error_set (w->err, -errno, _("cannot list %s: %s"),
+                       *rel_dir ? rel_dir : ".", strerror (errno));
+  if (names.nr > 1)
+    qsort (names.v, names.nr, sizeof *names.v, name_cmp);
+  for (size_t i = 0; r == 0 && i < names.nr; i++)
+    r = walk_entry (w, dirfd (d), rel_dir, names.v[i], ignored, depth);
+  ash_strvec_release (&names);
+  closedir (d);
+  rules_truncate (&w->rules, nrules);
+  return r;
+}
+
+void
+ash_scanset_release (struct ash_scanset *s)
+{
+  if (!s)
+    return;
+  free (s->source_dir);
+  free (s->real_source_dir);
+  ash_strvec_release (&s->files);
+  ash_strvec_release (&s->ignored);
+  ash_strvec_release (&s->leaving);
+  ash_strvec_release (&s->warnings);
+  ash_strvec_release (&s->all);
+  s->source_dir = s->real_source_dir = NULL;
+}
+
+int
+ash_scanset_build (int srcfd, const char *source_dir,
+                   const struct ash_scanset_opts *opts,
+                   struct ash_scanset *ret, struct ash_error *err)
+{
+  struct ash_scanset s = ASH_SCANSET_INIT;
+  struct walk w;
+  memset (&w, 0, sizeof w);
+  w.s = &s;
+  w.err = err;
+  s.source_dir = ash_path_absolute (source_dir);
+  s.real_source_dir = realpath (s.source_dir, NULL);
+  if (!s.real_source_dir)
+    {
+      int r = ash_error_set (err, -errno, _("cannot resolve the source "
+                                            "directory %s: %s"),
+                             s.source_dir, strerror (errno));
+      ash_scanset_release (&s);
+      return r;
+    }
+  if (opts && opts->output_dir)
+    {
+      struct stat st;
+      if (stat (opts->output_dir, &st) == 0)
+        {
+          w.have_out = true;
+          w.out_dev = st.st_dev;
+          w.out_ino = st.st_ino;
+        }
+    }
+  for (size_t i = 0; opts && i < opts->n_ignore_paths; i++)
+    {
+      const struct ash_ignore_path *ip = &opts->ignore_paths[i];
+      if (!ip->path)
+        continue;
+      _cleanup_free_ char *origin
+        = ip->reason ? xasprintf ("global_settings.ignore_paths: %s (%s)",
+                                  ip->path, ip->reason)
+                     : xasprintf ("global_settings.ignore_paths: %s",
+                                  ip->path);
+      /* ignore_paths are paths relative to the source directory.  */
+      _cleanup_free_ char *pat = ip->path[0] == '/' || !strchr (ip->path, '/')
+                                   ? xstrdup (ip->path)
+                                   : xasprintf ("/%s", ip->path);
+      rules_add_line (&w.global, pat, "", origin);
+    }
+
+  int dfd = openat (srcfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  int r;
+  if (dfd < 0)
+    r = ash_error_set (err, -errno, _("cannot open %s: %s"), s.source_dir,
+                       strerror (errno));
+  else
+    r = walk_dir (&w, dfd, "", false, 0);
+  rules_release (&w.rules);
+  rules_release (&w.global);
+  if (r < 0)
+    {
+      ash_scanset_release (&s);
+      return r;
+    }
+  ash_strvec_sort (&s.files);
+  ash_strvec_sort (&s.leaving);
+  ash_scanset_release (ret);
+  *ret = s;
+  return 0;
+}
+
+int
+ash_scanset_write_reports (const struct ash_scanset *s, int outdirfd,
+                           struct ash_error *err)
+{
+  struct ash_buf b = ASH_BUF_INIT;
+  for (size_t i = 0; i < s->files.nr; i++)
+    ash_buf_addf (&b, "%s/%s\n", s->source_dir, s->files.v[i]);
+  int r = ash_tree_write_file (outdirfd, "ash-scan-set-files-list.txt", b.buf,
+                               b.len, 0644, err);
+  ash_buf_reset (&b);
+  for (size_t i = 0; r == 0 && i < s->ignored.nr; i++)
+    ash_buf_addf (&b, "%s\n", s->ignored.v[i]);
+  if (r == 0)
+    r = ash_tree_write_file (outdirfd, "ash-ignore-report.txt", b.buf, b.len,
+                             0644, err);
+  ash_buf_release (&b);
+  return r;
+}
+
+/* ---- Exclusion options ----------------------------------------------- */
+
+static int
+not_excludable (struct ash_error *err, const char *scanner, const char *link,
+                const char *why)
+{
+  int r = ash_error_set (err, -EINVAL,
+                         _("%s was not run on the source directory: the "
+                           "link '%s' leaves the scanned tree, and %s"),
+                         scanner, link, why);
+  if (err)
+    err->kind = ASH_KIND_LINK_NOT_EXCLUDABLE;
+  return r;
+}
+
+/* Another path of the tree that holds LINK (as a substring of its
+   absolute or relative form), or NULL.  */
+static const char *
+path_holding (const struct ash_scanset *s, const char *link)
+{
+  for (size_t i = 0; i < s->all.nr; i++)
+    {
+      const char *p = s->all.v[i];
+      if (streq (p, link))
+        continue;
+      if (strstr (p, link))
+        return p;
+      _cleanup_free_ char *abs = ash_path_join (s->source_dir, p);
+      if (strstr (abs, link))
+        return p;
+    }
+  return NULL;
+}
+
+static bool
+has_line_break (const char *p)
+{
+  return strpbrk (p, "\n\r") != NULL;
+}
+
+/* Escape glob characters with a backslash (grype, syft, trivy).  */
+static char *
+glob_escape (const char *p)
+{
+  struct ash_buf b = ASH_BUF_INIT;
+  for (; *p; p++)
+    {
+      if (strchr ("*?[]{}\\", *p))
+        ash_buf_addch (&b, '\\');
+      ash_buf_addch (&b, *p);
+    }
+  return ash_buf_detach (&b);
+}
+
+static int
+substring_scanner (const struct ash_scanset *s, const char *scanner,
+                   const char *option, bool refuse_glob,
+                   struct ash_strvec *ret, struct ash_error *err)
+{
+  struct ash_buf b = ASH_BUF_INIT;
+  for (size_t i = 0; i < s->leaving.nr; i++)
+    {
+      const char *l = s->leaving.v[i];
+      const char *why = NULL;
+      _cleanup_free_ char *why_buf = NULL;
+      if (strchr (l, ','))
+        why = _("its path holds a comma, which separates the values of "
+                "that option");
+      else if (has_line_break (l))
+        why = _("its path holds a line break");
+      else if (refuse_glob && strpbrk (l, "*?["))
+        why = _("its path holds a glob character (* ? [)");
+      else
+        {
+          const char *h = path_holding (s, l);
+          if (h)
+            why = why_buf
+              = xasprintf (_("the path '%s' holds its path, and that "
+                             "option matches any path that holds the "
+                             "value"),
+                           h);
+        }
+      if (why)
+        {
+          ash_buf_release (&b);
+          _cleanup_free_ char *full
+            = xasprintf (_("%s's %s cannot name it alone: %s"), scanner,
+                         option, why);
+          return not_excludable (err, scanner, l, full);
+        }
+      if (b.len)
+        ash_buf_addch (&b, ',');
+      ash_buf_addstr (&b, l);
+    }
+  if (b.len)
+    {
+      ash_strvec_push (ret, option);
+      ash_strvec_push_nodup (ret, ash_buf_detach (&b));
+    }
+  ash_buf_release (&b);
+  return 0;
+}
+
+int
+ash_scanset_exclusion_args (const struct ash_scanset *s, const char *scanner,
+                            struct ash_strvec *ret_args,
+                            struct ash_error *err)
+{
+  struct ash_strvec args = ASH_STRVEC_INIT;
+  int r = 0;
+
+  if (streq (scanner, "bandit"))
+    r = substring_scanner (s, scanner, "--exclude", true, &args, err);
+  else if (streq (scanner, "ferret-scan"))
+    r = substring_scanner (s, scanner, "--exclude", false, &args, err);
+  else if (streq (scanner, "checkov"))
+    for (size_t i = 0; r == 0 && i < s->leaving.nr; i++)
+      {
+        const char *l = s->leaving.v[i];
+        if (l[strspn (l, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+                         "0123456789._/-")]
+            != '\0')
+          {
+            r = not_excludable (
+              err, scanner, l,
+              has_line_break (l)
+                ? _("checkov's --skip-path cannot name it: its path holds a "
+                    "line break")
+                : _("checkov's --skip-path cannot name it: its path holds a "
+                    "character other than letters, digits, '.', '_', '/' "
+                    "and '-', which checkov's module finder would read as "
+                    "part of its one regular expression"));
+            break;
+          }
+        struct ash_buf b = ASH_BUF_INIT;
+        for (const char *p = l; *p; p++)
+          {
+            if (*p == '.')
+              ash_buf_addch (&b, '\\');
+            ash_buf_addch (&b, *p);
+          }
+        ash_strvec_push (&args, "--skip-path");
+        ash_strvec_push_nodup (&args, ash_buf_detach (&b));
+      }
+  else if (streq (scanner, "grype") || streq (scanner, "syft"))
+    for (size_t i = 0; i < s->leaving.nr; i++)
+      {
+        _cleanup_free_ char *e = glob_escape (s->leaving.v[i]);
+        ash_strvec_push (&args, "--exclude");
+        ash_strvec_pushf (&args, "./%s", e);
+      }
+  else if (streq (scanner, "trivy-repo"))
+    for (size_t i = 0; i < s->leaving.nr; i++)
+      {
+        _cleanup_free_ char *e = glob_escape (s->leaving.v[i]);
+        ash_strvec_push (&args, "--skip-files");
+        if (strpbrk (e, ",\"") || has_line_break (e))
+          {
+            /* trivy splits the value as one CSV record.  */
+            struct ash_buf b = ASH_BUF_INIT;
+            ash_buf_addch (&b, '"');
+            for (const char *p = e; *p; p++)
+              {
+                if (*p == '"')
+                  ash_buf_addch (&b, '"');
+                ash_buf_addch (&b, *p);
+              }
+            ash_buf_addch (&b, '"');
+            ash_strvec_push_nodup (&args, ash_buf_detach (&b));
+          }
+        else
+          ash_strvec_push (&args, e);
+      }
+
+  if (r == 0)
+    ash_strvec_pushv (ret_args, args.v);
+  ash_strvec_release (&args);
+  return r;
+}

@@ -1,0 +1,1050 @@
+/* landlock-exec.c -- ash-landlock-exec: run a command under Landlock and
+   the seccomp socket filter, or under the socket filter alone.
+
+   Usage:
+     ash-landlock-exec [OPTION]... -- COMMAND [ARG]...
+         Landlock mode: restrict a child to the given paths, start COMMAND
+         in it, and end every process it leaves behind.
+     ash-landlock-exec --socket-filter [--network] [--new-session]
+                       -- COMMAND [ARG]...
+         Socket-filter mode (inside bwrap and firejail): install the socket
+         filter and exec COMMAND in place.
+     ash-landlock-exec --probe
+         Print what the kernel supports as one JSON line and exit 0, or
+         print why Landlock cannot be used and exit non-zero.
+
+   In Landlock mode the program stays as the parent of COMMAND: it is a
+   child subreaper, so whatever COMMAND forks and abandons is reparented to
+   it, and once COMMAND has exited it kills (SIGKILL) and reaps every
+   descendant left.  The parent itself is not restricted, so that COMMAND,
+   whose Landlock domain is nested below it, can neither signal it (ABI 6)
+   nor read its /proc entries.  On SIGTERM, SIGINT or SIGHUP it sends
+   SIGTERM to COMMAND's whole tree, waits up to the grace period for
+   COMMAND to exit, then kills everything.  ash sends SIGKILL ten seconds
+   after SIGTERM, so the grace period must stay below that.
+
+   Only libc and libseccomp are used: this program is the last step before
+   the scanner runs, and the smaller it is the easier it is to trust.
+   Messages are not translated: ash relays them in its own log.  */
+
+#include <config.h>
+
+#include "landlock-exec.h"
+#include "landlock-uapi.h"
+#include "socket-filter.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <linux/capability.h>
+#include <sys/prctl.h>
+#include <sys/socket.h>
+#include <sys/syscall.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#define PROGRAM "ash-landlock-exec"
+
+/* The lowest ABI ash accepts: the first that controls truncation.  */
+#define MIN_ABI 3
+
+/* Default seconds between the SIGTERM forwarded to the command's tree and
+   the SIGKILL that ends it.  */
+#define DEFAULT_GRACE 5
+
+/* Rights for the read-only paths and for the full-access ones (before
+   masking with what the kernel's ABI handles).  */
+#define RIGHTS_RO                                                            \
+  (LANDLOCK_ACCESS_FS_EXECUTE | LANDLOCK_ACCESS_FS_READ_FILE                 \
+   | LANDLOCK_ACCESS_FS_READ_DIR)
+#define RIGHTS_RW (~0ULL)
+/* Character devices every program expects to write, as in `>/dev/null`
+   (which truncates).  */
+#define RIGHTS_DEV_RW                                                        \
+  (LANDLOCK_ACCESS_FS_READ_FILE | LANDLOCK_ACCESS_FS_WRITE_FILE              \
+   | LANDLOCK_ACCESS_FS_TRUNCATE | LANDLOCK_ACCESS_FS_IOCTL_DEV)
+#define RIGHTS_DEV_RO LANDLOCK_ACCESS_FS_READ_FILE
+#define RIGHTS_PROC                                                          \
+  (LANDLOCK_ACCESS_FS_READ_FILE | LANDLOCK_ACCESS_FS_READ_DIR)
+
+struct path_rule
+{
+  const char *path;
+  unsigned long long rights;
+  bool optional;                /* skip silently when it does not exist */
+};
+
+/* Granted in every Landlock sandbox.  /dev/shm is writable because POSIX
+   semaphores live there (multiprocessing needs them); /proc is readable,
+   and Landlock's ptrace rules keep other processes' entries out of
+   reach.  */
+static const struct path_rule builtin_rules[] = {
+  { "/dev/null", RIGHTS_DEV_RW, true },
+  { "/dev/zero", RIGHTS_DEV_RW, true },
+  { "/dev/full", RIGHTS_DEV_RW, true },
+  { "/dev/random", RIGHTS_DEV_RO, true },
+  { "/dev/urandom", RIGHTS_DEV_RO, true },
+  { "/dev/shm", RIGHTS_RW, true },
+  { "/proc", RIGHTS_PROC, true },
+};
+
+struct options
+{
+  bool probe;
+  bool socket_filter;
+  bool network;
+  bool new_session;
+  bool verbose;
+  unsigned grace;
+  const char *tmpdir;
+  const char *home;
+  struct path_rule *rules;
+  size_t n_rules;
+  char **links;                 /* NAME=TARGET */
+  size_t n_links;
+  char **command;
+};
+
+static bool probe_mode;
+
+__attribute__ ((format (printf, 2, 3), noreturn)) static void
+die (int status, const char *fmt, ...)
+{
+  va_list ap;
+
+  if (!probe_mode)
+    fprintf (stderr, "%s: ", PROGRAM);
+  va_start (ap, fmt);
+  vfprintf (stderr, fmt, ap);
+  va_end (ap);
+  fputc ('\n', stderr);
+  exit (status);
+}
+
+/* The same, for the child between fork and exec.  */
+__attribute__ ((format (printf, 2, 3), noreturn)) static void
+child_die (int status, const char *fmt, ...)
+{
+  va_list ap;
+
+  fprintf (stderr, "%s: ", PROGRAM);
+  va_start (ap, fmt);
+  vfprintf (stderr, fmt, ap);
+  va_end (ap);
+  fputc ('\n', stderr);
+  fflush (stderr);
+  _exit (status);
+}
+
+__attribute__ ((format (printf, 2, 3))) static void
+note (const struct options *o, const char *fmt, ...)
+{
+  va_list ap;
+
+  if (!o->verbose)
+    return;
+  fprintf (stderr, "%s: note: ", PROGRAM);
+  va_start (ap, fmt);
+  vfprintf (stderr, fmt, ap);
+  va_end (ap);
+  fputc ('\n', stderr);
+}
+
+static void *
+xrealloc_array (void *p, size_t n, size_t size)
+{
+  void *q = reallocarray (p, n, size);
+  if (q == NULL)
+    die (ASH_LANDLOCK_EXIT_SETUP, "out of memory");
+  return q;
+}
+
+static void
+usage (FILE *out)
+{
+  fprintf (out,
+           "Usage: %s [OPTION]... -- COMMAND [ARG]...\n"
+           "       %s --socket-filter [--network] [--new-session] -- COMMAND "
+           "[ARG]...\n"
+           "       %s --probe\n"
+           "Run COMMAND restricted by Landlock and the seccomp socket filter.\n"
+           "\n"
+           "  --ro PATH             read and execute beneath PATH\n"
+           "  --rw PATH             full access beneath PATH\n"
+           "  --tmpdir DIR          private TMPDIR (created if missing; full "
+           "access)\n"
+           "  --home DIR            private HOME (created if missing; full "
+           "access)\n"
+           "  --home-link NAME=TARGET  symlink HOME/NAME to TARGET\n"
+           "  --network             allow sockets other than Unix ones\n"
+           "  --no-network          refuse every socket (the default)\n"
+           "  --grace SECONDS       wait between SIGTERM and SIGKILL "
+           "(default %d)\n"
+           "  --verbose             note on stderr what the kernel lacks\n"
+           "  --socket-filter       install only the socket filter and exec\n"
+           "  --new-session         with --socket-filter: start a new "
+           "session\n"
+           "  --probe               print the kernel's Landlock support\n"
+           "\n"
+           "Exit status: the command's, 128+N when signal N ended it, %d "
+           "Landlock\n"
+           "unavailable, %d Landlock ABI below %d, %d usage error, %d setup "
+           "failure,\n"
+           "%d exec failure.\n",
+           PROGRAM, PROGRAM, PROGRAM, DEFAULT_GRACE,
+           ASH_LANDLOCK_EXIT_UNAVAILABLE, ASH_LANDLOCK_EXIT_OLD_ABI, MIN_ABI,
+           ASH_LANDLOCK_EXIT_USAGE, ASH_LANDLOCK_EXIT_SETUP,
+           ASH_LANDLOCK_EXIT_EXEC);
+}
+
+enum
+{
+  OPT_RO = 256,
+  OPT_RW,
+  OPT_TMPDIR,
+  OPT_HOME,
+  OPT_HOME_LINK,
+  OPT_NETWORK,
+  OPT_NO_NETWORK,
+  OPT_GRACE,
+  OPT_VERBOSE,
+  OPT_SOCKET_FILTER,
+  OPT_NEW_SESSION,
+  OPT_PROBE,
+  OPT_HELP,
+};
+
+static void
+add_rule (struct options *o, const char *path, unsigned long long rights)
+{
+  if (path[0] != '/')
+    die (ASH_LANDLOCK_EXIT_USAGE, "'%s' is not an absolute path", path);
+  o->rules = xrealloc_array (o->rules, o->n_rules + 1, sizeof *o->rules);
+  o->rules[o->n_rules].path = path;
+  o->rules[o->n_rules].rights = rights;
+  o->rules[o->n_rules].optional = false;
+  o->n_rules++;
+}
+
+static void
+parse_options (int argc, char **argv, struct options *o)
+{
+  static const struct option longopts[] = {
+    { "ro", required_argument, NULL, OPT_RO },
+    { "rw", required_argument, NULL, OPT_RW },
+    { "tmpdir", required_argument, NULL, OPT_TMPDIR },
+    { "home", required_argument, NULL, OPT_HOME },
+    { "home-link", required_argument, NULL, OPT_HOME_LINK },
+    { "network", no_argument, NULL, OPT_NETWORK },
+    { "no-network", no_argument, NULL, OPT_NO_NETWORK },
+    { "grace", required_argument, NULL, OPT_GRACE },
+    { "verbose", no_argument, NULL, OPT_VERBOSE },
+    { "socket-filter", no_argument, NULL, OPT_SOCKET_FILTER },
+    { "new-session", no_argument, NULL, OPT_NEW_SESSION },
+    { "probe", no_argument, NULL, OPT_PROBE },
+    { "help", no_argument, NULL, OPT_HELP },
+    { NULL, 0, NULL, 0 },
+  };
+  bool landlock_options = false;
+  int c;
+
+  memset (o, 0, sizeof *o);
+  o->grace = DEFAULT_GRACE;
+  opterr = 0;
+
+  /* "+": stop at the first non-option, which starts the command.  */
+  while ((c = getopt_long (argc, argv, "+", longopts, NULL)) != -1)
+    {
+      switch (c)
+        {
+        case OPT_RO:
+          add_rule (o, optarg, RIGHTS_RO);
+          landlock_options = true;
+          break;
+        case OPT_RW:
+          add_rule (o, optarg, RIGHTS_RW);
+          landlock_options = true;
+          break;
+        case OPT_TMPDIR:
+          if (optarg[0] != '/')
+            die (ASH_LANDLOCK_EXIT_USAGE, "'%s' is not an absolute path",
+                 optarg);
+          o->tmpdir = optarg;
+          landlock_options = true;
+          break;
+        case OPT_HOME:
+          if (optarg[0] != '/')
+            die (ASH_LANDLOCK_EXIT_USAGE, "'%s' is not an absolute path",
+                 optarg);
+          o->home = optarg;
+          landlock_options = true;
+          break;
+        case OPT_HOME_LINK:
+          if (strchr (optarg, '=') == NULL)
+            die (ASH_LANDLOCK_EXIT_USAGE,
+                 "--home-link wants NAME=TARGET, not '%s'", optarg);
+          o->links = xrealloc_array (o->links, o->n_links + 1,
+                                     sizeof *o->links);
+          o->links[o->n_links++] = optarg;
+          landlock_options = true;
+          break;
+        case OPT_NETWORK:
+          o->network = true;
+          break;
+        case OPT_NO_NETWORK:
+          o->network = false;
+          break;
+        case OPT_GRACE:
+          {
+            char *end;
+            unsigned long v;
+            errno = 0;
+            v = strtoul (optarg, &end, 10);
+            if (errno != 0 || end == optarg || *end != '\0' || v > 60)
+              die (ASH_LANDLOCK_EXIT_USAGE,
+                   "--grace wants a number of seconds from 0 to 60, not '%s'",
+                   optarg);
+            o->grace = (unsigned) v;
+            landlock_options = true;
+          }
+          break;
+        case OPT_VERBOSE:
+          o->verbose = true;
+          break;
+        case OPT_SOCKET_FILTER:
+          o->socket_filter = true;
+          break;
+        case OPT_NEW_SESSION:
+          o->new_session = true;
+          break;
+        case OPT_PROBE:
+          o->probe = true;
+          probe_mode = true;
+          break;
+        case OPT_HELP:
+          usage (stdout);
+          exit (0);
+        case ':':
+          die (ASH_LANDLOCK_EXIT_USAGE, "option '%s' needs an argument",
+               argv[optind - 1]);
+        default:
+          die (ASH_LANDLOCK_EXIT_USAGE, "unknown option '%s'",
+               argv[optind - 1]);
+        }
+    }
+
+  if (o->probe)
+    {
+      if (optind != argc || o->socket_filter || landlock_options)
+        die (ASH_LANDLOCK_EXIT_USAGE, "--probe takes no other arguments");
+      return;
+    }
+  if (o->socket_filter && landlock_options)
+    die (ASH_LANDLOCK_EXIT_USAGE,
+         "--socket-filter takes only --network, --no-network and "
+         "--new-session");
+  if (!o->socket_filter && o->new_session)
+    die (ASH_LANDLOCK_EXIT_USAGE,
+         "--new-session is for --socket-filter; Landlock mode always starts "
+         "a new session");
+  if (optind >= argc)
+    die (ASH_LANDLOCK_EXIT_USAGE, "no command given");
+  o->command = argv + optind;
+}
+
+/* Ask the kernel for its Landlock ABI; on failure exit with the spec's
+   reason.  */
+static int
+landlock_abi (void)
+{
+  int abi = ash_landlock_create_ruleset (NULL, 0,
+                                         LANDLOCK_CREATE_RULESET_VERSION);
+  if (abi < 0)
+    {
+      int e = errno;
+      if (e == ENOSYS)
+        die (ASH_LANDLOCK_EXIT_UNAVAILABLE,
+             "Landlock is not available (the kernel is built without "
+             "Landlock)");
+      if (e == EOPNOTSUPP)
+        die (ASH_LANDLOCK_EXIT_UNAVAILABLE,
+             "Landlock is not available (the kernel has Landlock, but it is "
+             "not enabled at boot)");
+      die (ASH_LANDLOCK_EXIT_UNAVAILABLE,
+           "Landlock is not available (landlock_create_ruleset: %s)",
+           strerror (e));
+    }
+  if (abi < MIN_ABI)
+    die (ASH_LANDLOCK_EXIT_OLD_ABI,
+         "Landlock ABI %d is below 3 (Linux 6.2), use bwrap, a kernel with "
+         "Landlock ABI 3 or later, or container mode", abi);
+  return abi;
+}
+
+/* The filesystem rights ABI handles: drop what each older version lacks,
+   one version at a time.  */
+static unsigned long long
+fs_rights_for_abi (int abi)
+{
+  unsigned long long rights = ASH_LANDLOCK_FS_ABI5;
+
+  if (abi < 5)
+    rights &= ~LANDLOCK_ACCESS_FS_IOCTL_DEV;
+  if (abi < 3)
+    rights &= ~LANDLOCK_ACCESS_FS_TRUNCATE;
+  if (abi < 2)
+    rights &= ~LANDLOCK_ACCESS_FS_REFER;
+  return rights;
+}
+
+static void
+ruleset_attr_for (const struct options *o, int abi,
+                  struct ash_landlock_ruleset_attr *attr)
+{
+  memset (attr, 0, sizeof *attr);
+  attr->handled_access_fs = fs_rights_for_abi (abi);
+  /* TCP rules are a second layer behind the socket filter: with no
+     network, handle bind and connect and allow no port.  With a network,
+     leave TCP alone.  */
+  if (abi >= 4 && !o->network)
+    attr->handled_access_net = (LANDLOCK_ACCESS_NET_BIND_TCP
+                                | LANDLOCK_ACCESS_NET_CONNECT_TCP);
+  if (abi >= 6)
+    attr->scoped = (LANDLOCK_SCOPE_ABSTRACT_UNIX_SOCKET
+                    | LANDLOCK_SCOPE_SIGNAL);
+}
+
+static int
+create_ruleset (const struct ash_landlock_ruleset_attr *attr)
+{
+  int fd = ash_landlock_create_ruleset (attr, sizeof *attr, 0);
+  if (fd < 0)
+    die (ASH_LANDLOCK_EXIT_SETUP, "cannot create a Landlock ruleset: %s",
+         strerror (errno));
+  return fd;
+}
+
+static void
+add_path_rule (int ruleset_fd, unsigned long long handled,
+               const struct path_rule *rule, const struct options *o)
+{
+  struct ash_landlock_path_beneath_attr pb;
+  struct stat st;
+  int fd;
+
+  fd = open (rule->path, O_PATH | O_CLOEXEC);
+  if (fd < 0)
+    {
+      /* A path that does not exist grants nothing, and one the user cannot
+         reach could not be used anyway.  */
+      if (errno == ENOENT || errno == ENOTDIR || errno == EACCES)
+        {
+          if (!rule->optional)
+            note (o, "not granting '%s': %s", rule->path, strerror (errno));
+          return;
+        }
+      die (ASH_LANDLOCK_EXIT_SETUP, "cannot open '%s': %s", rule->path,
+           strerror (errno));
+    }
+  if (fstat (fd, &st) < 0)
+    die (ASH_LANDLOCK_EXIT_SETUP, "cannot stat '%s': %s", rule->path,
+         strerror (errno));
+
+  memset (&pb, 0, sizeof pb);
+  pb.allowed_access = rule->rights & handled;
+  if (!S_ISDIR (st.st_mode))
+    pb.allowed_access &= ASH_LANDLOCK_FS_FILE_RIGHTS;
+  pb.parent_fd = fd;
+  if (pb.allowed_access != 0
+      && ash_landlock_add_rule (ruleset_fd, LANDLOCK_RULE_PATH_BENEATH, &pb,
+                                0) < 0)
+    die (ASH_LANDLOCK_EXIT_SETUP, "cannot add a Landlock rule for '%s': %s",
+         rule->path, strerror (errno));
+  close (fd);
+}
+
+/* Create DIR (mode 0700) unless it is a directory already.  */
+static void
+ensure_dir (const char *dir)
+{
+  struct stat st;
+
+  if (mkdir (dir, 0700) == 0)
+    return;
+  if (errno != EEXIST)
+    die (ASH_LANDLOCK_EXIT_SETUP, "cannot create '%s': %s", dir,
+         strerror (errno));
+  if (lstat (dir, &st) < 0)
+    die (ASH_LANDLOCK_EXIT_SETUP, "cannot stat '%s': %s", dir,
+         strerror (errno));
+  if (!S_ISDIR (st.st_mode))
+    die (ASH_LANDLOCK_EXIT_SETUP, "'%s' is not a directory", dir);
+}
+
+/* Create HOME/NAME as a symlink to TARGET, creating the directories of
+   NAME inside HOME.  NAME is relative and has no "." or ".." component;
+   every step is taken relative to a directory fd without following links,
+   so nothing is created outside HOME.  */
+static void
+make_home_link (const char *home, const char *spec)
+{
+  const char *eq = strchr (spec, '=');
+  size_t name_len = (size_t) (eq - spec);
+  const char *target = eq + 1;
+  char *name;
+  char *component;
+  char *slash;
+  int dirfd;
+
+  if (name_len == 0 || spec[0] == '/' || target[0] == '\0')
+    die (ASH_LANDLOCK_EXIT_USAGE, "--home-link wants NAME=TARGET with a "
+         "relative NAME, not '%s'", spec);
+  name = strndup (spec, name_len);
+  if (name == NULL)
+    die (ASH_LANDLOCK_EXIT_SETUP, "out of memory");
+
+  dirfd = open (home, O_PATH | O_DIRECTORY | O_CLOEXEC);
+  if (dirfd < 0)
+    die (ASH_LANDLOCK_EXIT_SETUP, "cannot open '%s': %s", home,
+         strerror (errno));
+
+  component = name;
+  for (;;)
+    {
+      slash = strchr (component, '/');
+      if (slash != NULL)
+        *slash = '\0';
+      if (component[0] == '\0' || strcmp (component, ".") == 0
+          || strcmp (component, "..") == 0)
+        die (ASH_LANDLOCK_EXIT_USAGE, "--home-link name '%.*s' has an empty, "
+             "'.' or '..' component", (int) name_len, spec);
+      if (slash == NULL)
+        break;
+      if (mkdirat (dirfd, component, 0700) < 0 && errno != EEXIST)
+        die (ASH_LANDLOCK_EXIT_SETUP, "cannot create '%s' in '%s': %s",
+             component, home, strerror (errno));
+      int sub = openat (dirfd, component,
+                        O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+      if (sub < 0)
+        die (ASH_LANDLOCK_EXIT_SETUP, "cannot open '%s' in '%s': %s",
+             component, home, strerror (errno));
+      close (dirfd);
+      dirfd = sub;
+      component = slash + 1;
+    }
+
+  if (symlinkat (target, dirfd, component) < 0)
+    {
+      char buf[PATH_MAX];
+      ssize_t n;
+
+      /* Already there and the same: fine (the backend may repeat).  */
+      if (errno != EEXIST
+          || (n = readlinkat (dirfd, component, buf, sizeof buf - 1)) < 0
+          || (buf[n] = '\0', strcmp (buf, target) != 0))
+        die (ASH_LANDLOCK_EXIT_SETUP, "cannot create the link '%.*s' in "
+             "'%s': %s", (int) name_len, spec, home,
+             errno == EEXIST || errno == EINVAL ? "a different file is there"
+             : strerror (errno));
+    }
+  close (dirfd);
+  free (name);
+}
+
+/* Fail unless the socket filter really refuses a Unix socket.  A filter
+   that loaded but does not act would otherwise go unnoticed.  */
+static int
+check_filter (void)
+{
+  int fd = socket (AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  if (fd >= 0)
+    {
+      close (fd);
+      return -1;
+    }
+  return 0;
+}
+
+static void
+install_socket_filter_or_die (bool network, bool in_child)
+{
+  char *error = NULL;
+  int r = ash_socket_filter_install (network, &error);
+
+  if (r < 0)
+    {
+      if (in_child)
+        child_die (ASH_LANDLOCK_EXIT_SETUP, "%s",
+                   error ? error : strerror (-r));
+      die (ASH_LANDLOCK_EXIT_SETUP, "%s", error ? error : strerror (-r));
+    }
+  if (check_filter () < 0)
+    {
+      if (in_child)
+        child_die (ASH_LANDLOCK_EXIT_SETUP,
+                   "the socket filter loaded but does not refuse Unix "
+                   "sockets");
+      die (ASH_LANDLOCK_EXIT_SETUP,
+           "the socket filter loaded but does not refuse Unix sockets");
+    }
+}
+
+static int
+run_socket_filter (const struct options *o)
+{
+  if (o->new_session && setsid () < 0)
+    die (ASH_LANDLOCK_EXIT_SETUP, "cannot start a new session: %s",
+         strerror (errno));
+  install_socket_filter_or_die (o->network, false);
+  execvp (o->command[0], o->command);
+  die (ASH_LANDLOCK_EXIT_EXEC, "cannot execute '%s': %s", o->command[0],
+       strerror (errno));
+}
+
+/* --probe: check that a ruleset can be enforced and the socket filter
+   loaded, in a throwaway child, then describe the kernel's support.  */
+static int
+run_probe (void)
+{
+  struct options none;
+  struct ash_landlock_ruleset_attr attr;
+  int abi = landlock_abi ();
+  int ruleset_fd;
+  int pipefd[2];
+  pid_t pid;
+  int status;
+  char msg[512];
+  ssize_t n;
+
+  memset (&none, 0, sizeof none);
+  ruleset_attr_for (&none, abi, &attr);
+  ruleset_fd = create_ruleset (&attr);
+
+  if (pipe2 (pipefd, O_CLOEXEC) < 0)
+    die (ASH_LANDLOCK_EXIT_SETUP, "cannot create a pipe: %s",
+         strerror (errno));
+  fflush (stdout);
+  pid = fork ();
+  if (pid < 0)
+    die (ASH_LANDLOCK_EXIT_SETUP, "cannot fork: %s", strerror (errno));
+  if (pid == 0)
+    {
+      char *error = NULL;
+      const char *what = NULL;
+
+      close (pipefd[0]);
+      if (prctl (PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0
+          || ash_landlock_restrict_self (ruleset_fd, 0) < 0)
+        {
+          snprintf (msg, sizeof msg,
+                    "Landlock is not available (landlock_restrict_self: %s)",
+                    strerror (errno));
+          what = msg;
+        }
+      else if (ash_socket_filter_install (false, &error) < 0)
+        {
+          snprintf (msg, sizeof msg,
+                    "the seccomp socket filter cannot be installed (%s)",
+                    error ? error : "unknown error");
+          what = msg;
+        }
+      else if (check_filter () < 0)
+        what = "the seccomp socket filter cannot be installed (it loaded "
+               "but does not refuse Unix sockets)";
+      if (what != NULL)
+        {
+          if (write (pipefd[1], what, strlen (what)) < 0)
+            _exit (ASH_LANDLOCK_EXIT_SETUP);
+          _exit (what == msg && strncmp (msg, "Landlock", 8) == 0
+                 ? ASH_LANDLOCK_EXIT_UNAVAILABLE : ASH_LANDLOCK_EXIT_SETUP);
+        }
+      _exit (0);
+    }
+  close (pipefd[1]);
+  close (ruleset_fd);
+  n = read (pipefd[0], msg, sizeof msg - 1);
+  msg[n > 0 ? n : 0] = '\0';
+  close (pipefd[0]);
+  while (waitpid (pid, &status, 0) < 0)
+    if (errno != EINTR)
+      die (ASH_LANDLOCK_EXIT_SETUP, "cannot wait for the probe: %s",
+           strerror (errno));
+  if (!WIFEXITED (status) || WEXITSTATUS (status) != 0)
+    die (WIFEXITED (status) ? WEXITSTATUS (status) : ASH_LANDLOCK_EXIT_SETUP,
+         "%s", msg[0] ? msg : "the Landlock probe failed");
+
+  printf ("{\"abi\":%d,\"truncate\":%s,\"ioctl_dev\":%s,\"net_tcp\":%s,"
+          "\"scope_abstract_unix_socket\":%s,\"scope_signal\":%s,"
+          "\"socket_filter\":true}\n",
+          abi, abi >= 3 ? "true" : "false", abi >= 5 ? "true" : "false",
+          abi >= 4 ? "true" : "false", abi >= 6 ? "true" : "false",
+          abi >= 6 ? "true" : "false");
+  if (fflush (stdout) != 0)
+    die (ASH_LANDLOCK_EXIT_SETUP, "cannot write: %s", strerror (errno));
+  return 0;
+}
+
+/* One process: its pid and its parent's.  */
+struct proc
+{
+  pid_t pid;
+  pid_t ppid;
+};
+
+/* Read every process's parent from /proc.  Returns the count, and the
+   array in *RET (to free), or -1.  */
+static ssize_t
+list_processes (struct proc **ret)
+{
+  DIR *d = opendir ("/proc");
+  struct dirent *de;
+  struct proc *procs = NULL;
+  size_t n = 0;
+
+  if (d == NULL)
+    return -1;
+  while ((de = readdir (d)) != NULL)
+    {
+      char path[64];
+      char buf[512];
+      char *end;
+      const char *p;
+      long pid;
+      int fd;
+      ssize_t len;
+      long ppid;
+
+      pid = strtol (de->d_name, &end, 10);
+      if (*end != '\0' || pid <= 0)
+        continue;
+      snprintf (path, sizeof path, "/proc/%ld/stat", pid);
+      fd = open (path, O_RDONLY | O_CLOEXEC);
+      if (fd < 0)
+        continue;
+      len = read (fd, buf, sizeof buf - 1);
+      close (fd);
+      if (len <= 0)
+        continue;
+      buf[len] = '\0';
+      /* "pid (comm) state ppid ...": comm may hold anything, so look for
+         the last ')'.  */
+      p = strrchr (buf, ')');
+      if (p == NULL || p[1] != ' ' || p[2] == '\0' || p[3] != ' ')
+        continue;
+      ppid = strtol (p + 4, &end, 10);
+      if (end == p + 4)
+        continue;
+      procs = xrealloc_array (procs, n + 1, sizeof *procs);
+      procs[n].pid = (pid_t) pid;
+      procs[n].ppid = (pid_t) ppid;
+      n++;
+    }
+  closedir (d);
+  *ret = procs;
+  return (ssize_t) n;
+}
+
+/* Send SIG to every descendant of this process.  Returns how many were
+   found.  Direct children are ours to reap, so their pids cannot be reused
+   under us; deeper ones can in theory exit and be replaced between the
+   scan and the kill, which is why the final sweep works one generation at
+   a time and relies on reparenting to us.  */
+static size_t
+signal_descendants (int sig)
+{
+  struct proc *procs = NULL;
+  ssize_t n = list_processes (&procs);
+  pid_t *tree;
+  size_t n_tree = 0;
+  pid_t self = getpid ();
+
+  if (n <= 0)
+    {
+      free (procs);
+      return 0;
+    }
+  tree = xrealloc_array (NULL, (size_t) n + 1, sizeof *tree);
+  tree[n_tree++] = self;
+  /* Breadth-first: every process whose parent is already in the tree.  */
+  for (size_t i = 0; i < n_tree; i++)
+    for (ssize_t j = 0; j < n; j++)
+      if (procs[j].ppid == tree[i] && procs[j].pid != self)
+        {
+          bool seen = false;
+          for (size_t k = 0; k < n_tree; k++)
+            if (tree[k] == procs[j].pid)
+              seen = true;
+          if (!seen && n_tree < (size_t) n + 1)
+            tree[n_tree++] = procs[j].pid;
+        }
+  for (size_t i = 1; i < n_tree; i++)
+    kill (tree[i], sig);
+  free (tree);
+  free (procs);
+  return n_tree - 1;
+}
+
+static int
+status_to_exit (int status)
+{
+  if (WIFEXITED (status))
+    return WEXITSTATUS (status);
+  if (WIFSIGNALED (status))
+    return 128 + WTERMSIG (status);
+  return ASH_LANDLOCK_EXIT_SETUP;
+}
+
+/* Kill and reap everything below us.  Killing a process reparents its
+   children to us (we are a subreaper), so repeat until no child is left.
+   Records the command's status when it is among the reaped.  */
+static void
+kill_everything (pid_t command, bool *command_done, int *command_status)
+{
+  for (;;)
+    {
+      int status;
+      pid_t pid;
+
+      signal_descendants (SIGKILL);
+      pid = waitpid (-1, &status, __WALL);
+      if (pid < 0)
+        {
+          if (errno == EINTR)
+            continue;
+          break;                /* ECHILD: nothing left */
+        }
+      if (pid == command && !*command_done)
+        {
+          *command_done = true;
+          *command_status = status;
+        }
+    }
+}
+
+/* Drop every capability, for good: the bounding set, the ambient set, and
+   the effective, permitted and inheritable sets, so that not even an exec
+   as root gives any back.  Landlock confines a privileged process too, but
+   not entirely: with CAP_SYS_PTRACE a sandboxed process can read
+   /proc/<pid>/environ of processes outside its domain.  A process that has
+   no capabilities (any ordinary user) cannot drop the bounding set and
+   does not need to, since no_new_privs keeps exec from adding any.  */
+static void
+drop_capabilities (void)
+{
+  struct __user_cap_header_struct header = { _LINUX_CAPABILITY_VERSION_3, 0 };
+  struct __user_cap_data_struct data[2];
+
+  memset (data, 0, sizeof data);
+  if (syscall (SYS_capget, &header, data) < 0)
+    child_die (ASH_LANDLOCK_EXIT_SETUP, "cannot read capabilities: %s",
+               strerror (errno));
+  if (data[0].permitted == 0 && data[1].permitted == 0
+      && data[0].effective == 0 && data[1].effective == 0)
+    return;
+
+  for (int cap = 0; cap < 64; cap++)
+    if (prctl (PR_CAPBSET_DROP, cap, 0, 0, 0) < 0 && errno != EINVAL)
+      child_die (ASH_LANDLOCK_EXIT_SETUP, "cannot drop capability %d: %s",
+                 cap, strerror (errno));
+  if (prctl (PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0) < 0
+      && errno != EINVAL)
+    child_die (ASH_LANDLOCK_EXIT_SETUP, "cannot clear ambient capabilities: "
+               "%s", strerror (errno));
+  memset (data, 0, sizeof data);
+  header.version = _LINUX_CAPABILITY_VERSION_3;
+  header.pid = 0;
+  if (syscall (SYS_capset, &header, data) < 0)
+    child_die (ASH_LANDLOCK_EXIT_SETUP, "cannot drop capabilities: %s",
+               strerror (errno));
+}
+
+static void
+child_exec (const struct options *o, int ruleset_fd, const sigset_t *oldmask)
+{
+  /* A new session: no controlling terminal to inject keystrokes into.
+     The child of a fork is never a process group leader, so this
+     succeeds.  */
+  if (setsid () < 0)
+    child_die (ASH_LANDLOCK_EXIT_SETUP, "cannot start a new session: %s",
+               strerror (errno));
+  /* Should the wrapper itself be killed outright, take the command with
+     it.  */
+  prctl (PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);
+
+  if (o->home != NULL && setenv ("HOME", o->home, 1) < 0)
+    child_die (ASH_LANDLOCK_EXIT_SETUP, "cannot set HOME: %s",
+               strerror (errno));
+  if (o->tmpdir != NULL && setenv ("TMPDIR", o->tmpdir, 1) < 0)
+    child_die (ASH_LANDLOCK_EXIT_SETUP, "cannot set TMPDIR: %s",
+               strerror (errno));
+
+  if (prctl (PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
+    child_die (ASH_LANDLOCK_EXIT_SETUP, "cannot set no_new_privs: %s",
+               strerror (errno));
+  if (ash_landlock_restrict_self (ruleset_fd, 0) < 0)
+    child_die (ASH_LANDLOCK_EXIT_SETUP, "cannot enforce the Landlock "
+               "ruleset: %s", strerror (errno));
+  close (ruleset_fd);
+  install_socket_filter_or_die (o->network, true);
+  drop_capabilities ();
+
+  if (sigprocmask (SIG_SETMASK, oldmask, NULL) < 0)
+    child_die (ASH_LANDLOCK_EXIT_SETUP, "cannot restore the signal mask: %s",
+               strerror (errno));
+  execvp (o->command[0], o->command);
+  child_die (ASH_LANDLOCK_EXIT_EXEC, "cannot execute '%s': %s",
+             o->command[0], strerror (errno));
+}
+
+static int
+run_landlock (const struct options *o)
+{
+  struct ash_landlock_ruleset_attr attr;
+  sigset_t mask, oldmask;
+  int abi = landlock_abi ();
+  int ruleset_fd;
+  pid_t command;
+  bool command_done = false;
+  int command_status = 0;
+  int term_signal = 0;
+  struct timespec deadline = { 0, 0 };
+
+  if (abi < 4 && !o->network)
+    note (o, "Landlock ABI %d has no TCP rules; the socket filter alone "
+          "refuses sockets", abi);
+  if (abi < 6)
+    note (o, "Landlock ABI %d has no scoping: abstract Unix sockets and "
+          "signals to processes outside the sandbox are not restricted", abi);
+
+  if (o->tmpdir != NULL)
+    ensure_dir (o->tmpdir);
+  if (o->home != NULL)
+    {
+      ensure_dir (o->home);
+      for (size_t i = 0; i < o->n_links; i++)
+        make_home_link (o->home, o->links[i]);
+    }
+  else if (o->n_links > 0)
+    die (ASH_LANDLOCK_EXIT_USAGE, "--home-link needs --home");
+
+  ruleset_attr_for (o, abi, &attr);
+  ruleset_fd = create_ruleset (&attr);
+  for (size_t i = 0; i < sizeof builtin_rules / sizeof builtin_rules[0]; i++)
+    add_path_rule (ruleset_fd, attr.handled_access_fs, &builtin_rules[i], o);
+  for (size_t i = 0; i < o->n_rules; i++)
+    add_path_rule (ruleset_fd, attr.handled_access_fs, &o->rules[i], o);
+  if (o->tmpdir != NULL)
+    {
+      struct path_rule r = { o->tmpdir, RIGHTS_RW, false };
+      add_path_rule (ruleset_fd, attr.handled_access_fs, &r, o);
+    }
+  if (o->home != NULL)
+    {
+      struct path_rule r = { o->home, RIGHTS_RW, false };
+      add_path_rule (ruleset_fd, attr.handled_access_fs, &r, o);
+    }
+
+  /* Orphans below us come to us rather than to init, so that none
+     survives the command.  */
+  if (prctl (PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) < 0)
+    die (ASH_LANDLOCK_EXIT_SETUP, "cannot become a child subreaper: %s",
+         strerror (errno));
+
+  /* A SIGCHLD ignored by whoever started us would make the kernel reap
+     our children itself.  */
+  signal (SIGCHLD, SIG_DFL);
+  sigemptyset (&mask);
+  sigaddset (&mask, SIGCHLD);
+  sigaddset (&mask, SIGTERM);
+  sigaddset (&mask, SIGINT);
+  sigaddset (&mask, SIGHUP);
+  if (sigprocmask (SIG_BLOCK, &mask, &oldmask) < 0)
+    die (ASH_LANDLOCK_EXIT_SETUP, "cannot block signals: %s",
+         strerror (errno));
+
+  fflush (NULL);
+  command = fork ();
+  if (command < 0)
+    die (ASH_LANDLOCK_EXIT_SETUP, "cannot fork: %s", strerror (errno));
+  if (command == 0)
+    child_exec (o, ruleset_fd, &oldmask);
+  close (ruleset_fd);
+
+  for (;;)
+    {
+      siginfo_t info;
+      struct timespec timeout, now;
+      int status;
+      pid_t pid;
+      int sig;
+
+      while ((pid = waitpid (-1, &status, WNOHANG | __WALL)) > 0)
+        if (pid == command)
+          {
+            command_done = true;
+            command_status = status;
+          }
+      if (command_done)
+        break;
+
+      if (term_signal != 0)
+        {
+          clock_gettime (CLOCK_MONOTONIC, &now);
+          timeout.tv_sec = deadline.tv_sec - now.tv_sec;
+          timeout.tv_nsec = deadline.tv_nsec - now.tv_nsec;
+          if (timeout.tv_nsec < 0)
+            {
+              timeout.tv_nsec += 1000000000L;
+              timeout.tv_sec--;
+            }
+          if (timeout.tv_sec < 0)
+            break;
+          sig = sigtimedwait (&mask, &info, &timeout);
+        }
+      else
+        sig = sigwaitinfo (&mask, &info);
+
+      if (sig < 0)
+        {
+          if (errno == EAGAIN)
+            break;              /* the grace period is over */
+          continue;
+        }
+      if (sig != SIGCHLD && term_signal == 0)
+        {
+          term_signal = sig;
+          signal_descendants (SIGTERM);
+          clock_gettime (CLOCK_MONOTONIC, &deadline);
+          deadline.tv_sec += o->grace;
+        }
+    }
+
+  kill_everything (command, &command_done, &command_status);
+  if (!command_done)
+    return 128 + (term_signal ? term_signal : SIGKILL);
+  return status_to_exit (command_status);
+}
+
+int
+main (int argc, char **argv)
+{
+  struct options o;
+
+  parse_options (argc, argv, &o);
+  if (o.probe)
+    return run_probe ();
+  if (o.socket_filter)
+    return run_socket_filter (&o);
+  return run_landlock (&o);
+}

@@ -1,0 +1,39 @@
+/* socket-filter.h -- the seccomp socket filter every Linux backend runs.
+
+   Installed into the calling thread (and so into everything it execs and
+   forks afterwards), it makes:
+     - socket(AF_UNIX, ...) fail with EACCES, always;
+     - socket() of every family fail with EACCES when ALLOW_NETWORK is false;
+     - socketpair() of any type other than SOCK_STREAM and SOCK_SEQPACKET
+       (a datagram pair, or SOCK_RAW, which AF_UNIX turns into a datagram
+       pair) fail with EACCES;
+     - io_uring_setup(), io_uring_enter() and io_uring_register() fail with
+       ENOSYS, so that runtimes fall back to ordinary system calls;
+     - on i386, socketcall(SYS_SOCKET) and socketcall(SYS_SOCKETPAIR) fail
+       with EACCES, since their arguments sit in memory that seccomp cannot
+       inspect (the direct socket() and socketpair() calls are filtered as
+       above).
+   int arguments are compared on their low 32 bits, as the kernel reads
+   them, so a family with high bits set is caught as well.  The filter
+   covers every architecture the kernel can run on this machine: the native
+   one, plus i386 and x32 on x86_64 and arm on aarch64; a system call from
+   any other architecture kills the process.  It sets no_new_privs first.
+
+   This file uses only libc and libseccomp, so that the small
+   ash-landlock-exec program can carry it.  */
+
+#ifndef ASH_SOCKET_FILTER_H
+#define ASH_SOCKET_FILTER_H
+
+#include <stdbool.h>
+
+/* Install the filter.  Returns 0, or a negative errno and, when RET_ERROR
+   is not NULL, a newly allocated one-line message (the caller frees it)
+   saying what failed.  */
+int ash_socket_filter_install (bool allow_network, char **ret_error);
+
+/* Write the filter in libseccomp's pseudo-filter-code text form to FD
+   without loading it (for tests and debugging).  Same return convention.  */
+int ash_socket_filter_export (bool allow_network, int fd, char **ret_error);
+
+#endif /* ASH_SOCKET_FILTER_H */

@@ -1,0 +1,414 @@
+/* Unit tests for scanset.c: ignore files, ignore_paths, links that leave
+   the tree and the per-scanner exclusion arguments, on real temporary
+   trees.  */
+
+#include <config.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "scanset.h"
+#include "tap.h"
+#include "tree.h"
+#include "util.h"
+
+static char *base, *src, *outside;
+
+static void
+bail (const char *what)
+{
+  printf ("Bail out! %s: %s\n", what, strerror (errno));
+  exit (99);
+}
+
+static void
+mkparents (const char *path)
+{
+  _cleanup_free_ char *p = xstrdup (path);
+  for (char *s = strchr (p + 1, '/'); s; s = strchr (s + 1, '/'))
+    {
+      *s = '\0';
+      if (mkdir (p, 0755) < 0 && errno != EEXIST)
+        bail (p);
+      *s = '/';
+    }
+}
+
+/* Create SRC/REL with CONTENT.  */
+static void
+mk (const char *rel, const char *content)
+{
+  _cleanup_free_ char *p = ash_path_join (src, rel);
+  mkparents (p);
+  FILE *f = fopen (p, "w");
+  if (!f)
+    bail (p);
+  fputs (content, f);
+  fclose (f);
+}
+
+/* Create the symlink SRC/REL -> TARGET.  */
+static void
+ln (const char *target, const char *rel)
+{
+  _cleanup_free_ char *p = ash_path_join (src, rel);
+  mkparents (p);
+  if (symlink (target, p) < 0)
+    bail (p);
+}
+
+static void
+setup (void)
+{
+  char tmpl[] = "/tmp/ash-test-scanset.XXXXXX";
+  if (!mkdtemp (tmpl))
+    bail ("mkdtemp");
+  base = xstrdup (tmpl);
+  src = xasprintf ("%s/src", base);
+  outside = xasprintf ("%s/outside", base);
+  if (mkdir (src, 0755) < 0 || mkdir (outside, 0755) < 0)
+    bail ("mkdir");
+  _cleanup_free_ char *x = xasprintf ("%s/x.py", outside);
+  FILE *f = fopen (x, "w");
+  if (!f)
+    bail (x);
+  fputs ("import os\n", f);
+  fclose (f);
+}
+
+static void
+teardown (void)
+{
+  _cleanup_free_ char *cmd = xasprintf ("rm -rf '%s'", base);
+  if (system (cmd) != 0)
+    bail ("rm");
+  free (base);
+  free (src);
+  free (outside);
+}
+
+static char *
+joined (const struct ash_strvec *v)
+{
+  struct ash_buf b = ASH_BUF_INIT;
+  for (size_t i = 0; i < v->nr; i++)
+    ash_buf_addf (&b, "%s\n", v->v[i]);
+  return ash_buf_detach (&b);
+}
+
+static int
+build (const struct ash_scanset_opts *opts, struct ash_scanset *s,
+       struct ash_error *e)
+{
+  int fd = open (src, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (fd < 0)
+    bail (src);
+  int r = ash_scanset_build (fd, src, opts, s, e);
+  close (fd);
+  return r;
+}
+
+static void
+test_ignore_rules (void)
+{
+  setup ();
+  mk ("a.py", "");
+  mk ("b.log", "");
+  mk ("keep.log", "");
+  mk ("build/x.py", "");
+  mk ("docs/build", "");
+  mk ("sub/t.tmp", "");
+  mk ("sub/local.py", "");
+  mk ("sub/deeper/local.py", "");
+  mk ("sub/deeper/n.py", "");
+  mk ("t.tmp", "");
+  mk ("secret/a.py", "");
+  mk ("secret/b/c.py", "");
+  mk ("#hash", "");
+  mk ("doc/a.md", "");
+  mk ("doc/x/y/b.md", "");
+  mk ("doc/c.txt", "");
+  mk (".git/config", "");
+  mk (".ash/ash_output/ash.log", "");
+  mk (".ash/.ash.yaml", "");
+  mk ("tests/a.py", "");
+  mk ("tests/deep/b.py", "");
+  mk ("readme.txt ", "");
+  mk (".gitignore", "# comment\n\n*.log\n!keep.log\nbuild/\n\\#hash\n"
+                    "!tests/a.py\nreadme.txt\\ \n");
+  mk ("sub/.gitignore", "*.tmp\n/local.py\n!n.py\n");
+  mk ("sub/deeper/.gitignore", "n.py\n");
+  mk (".ashignore", "secret/**\ndoc/**/*.md\n");
+  static const struct ash_ignore_path ip[]
+    = { { "tests/*", "fixtures" }, { "nothing/there", NULL } };
+  _cleanup_free_ char *outdir = xasprintf ("%s/.ash/ash_output", src);
+  struct ash_scanset_opts opts = { outdir, ip, ARRAY_SIZE (ip) };
+  struct ash_scanset s = ASH_SCANSET_INIT;
+  struct ash_error e = ASH_ERROR_INIT;
+  int r = build (&opts, &s, &e);
+  tap_is_int (r, 0, "ignore rules: the scan set builds");
+  _cleanup_free_ char *files = joined (&s.files);
+  tap_is_str (files,
+              ".ash/.ash.yaml\n.ashignore\n.gitignore\na.py\ndoc/c.txt\n"
+              "docs/build\nkeep.log\nsub/.gitignore\nsub/deeper/.gitignore\n"
+              "sub/deeper/local.py\nt.tmp\n",
+              "ignore rules: the scan set");
+  _cleanup_free_ char *ign = joined (&s.ignored);
+  tap_is_str (ign,
+              "#hash: .gitignore:6: \\#hash\n"
+              "b.log: .gitignore:3: *.log\n"
+              "build: .gitignore:5: build/\n"
+              "doc/a.md: .ashignore:2: doc/**/*.md\n"
+              "doc/x/y/b.md: .ashignore:2: doc/**/*.md\n"
+              "readme.txt : .gitignore:8: readme.txt\\ \n"
+              "secret/a.py: .ashignore:1: secret/**\n"
+              "secret/b: .ashignore:1: secret/**\n"
+              "sub/deeper/n.py: sub/deeper/.gitignore:1: n.py\n"
+              "sub/local.py: sub/.gitignore:2: /local.py\n"
+              "sub/t.tmp: sub/.gitignore:1: *.tmp\n"
+              "tests/a.py: global_settings.ignore_paths: tests/* "
+              "(fixtures)\n"
+              "tests/deep: global_settings.ignore_paths: tests/* "
+              "(fixtures)\n",
+              "ignore rules: the ignore report");
+  ash_scanset_release (&s);
+  ash_error_release (&e);
+  teardown ();
+}
+
+static void
+test_links (void)
+{
+  setup ();
+  mk ("a.py", "x = 1\n");
+  mk ("sub/b.py", "");
+  mk (".gitignore", "node_modules/\n");
+  mk ("node_modules/pkg/index.js", "");
+  ln ("a.py", "lnk-in");
+  ln ("sub", "lnk-dir");
+  ln ("../a.py", "sub/up-in");
+  _cleanup_free_ char *x = xasprintf ("%s/x.py", outside);
+  ln (x, "vendor/config.py");
+  ln ("nowhere", "zz-dangling");
+  ln ("hop", "chain-link");
+  ln (outside, "hop");
+  ln ("../outside/x.py", "rel-out");
+  ln ("../../src/../outside", "sub/dotdot");
+  ln (outside, "node_modules/evil");
+  ln ("loop-b", "loop-a");
+  ln ("loop-a", "loop-b");
+  struct ash_scanset s = ASH_SCANSET_INIT;
+  struct ash_error e = ASH_ERROR_INIT;
+  struct ash_scanset_opts opts = { 0 };
+  int r = build (&opts, &s, &e);
+  tap_is_int (r, 0, "links: the scan set builds");
+  _cleanup_free_ char *files = joined (&s.files);
+  tap_is_str (files, ".gitignore\na.py\nlnk-in\nsub/b.py\nsub/up-in\n",
+              "links: links inside the tree are kept, leaving ones are not");
+  _cleanup_free_ char *leaving = joined (&s.leaving);
+  tap_is_str (leaving,
+              "chain-link\nhop\nloop-a\nloop-b\nnode_modules/evil\n"
+              "rel-out\nsub/dotdot\nvendor/config.py\nzz-dangling\n",
+              "links: every leaving link is recorded, ignored ones too");
+  _cleanup_free_ char *warn = joined (&s.warnings);
+  tap_is_str (warn,
+              "Not scanning 'chain-link': link leaves the scanned tree\n"
+              "Not scanning 'hop': link leaves the scanned tree\n"
+              "Not scanning 'loop-a': link leaves the scanned tree\n"
+              "Not scanning 'loop-b': link leaves the scanned tree\n"
+              "Not scanning 'rel-out': link leaves the scanned tree\n"
+              "Not scanning 'sub/dotdot': link leaves the scanned tree\n"
+              "Not scanning 'vendor/config.py': link leaves the scanned "
+              "tree\n"
+              "Not scanning 'zz-dangling': link leaves the scanned tree\n",
+              "links: the exact warnings");
+  tap_ok (!strstr (warn, outside) && !strstr (warn, "nowhere"),
+          "links: the warnings never name a target");
+
+  static const struct
+  {
+    const char *scanner, *want;
+  } cases[] = {
+    { "bandit", "--exclude\nchain-link,hop,loop-a,loop-b,node_modules/evil,"
+                "rel-out,sub/dotdot,vendor/config.py,zz-dangling\n" },
+    { "ferret-scan",
+      "--exclude\nchain-link,hop,loop-a,loop-b,node_modules/evil,"
+      "rel-out,sub/dotdot,vendor/config.py,zz-dangling\n" },
+    { "checkov", "--skip-path\nchain-link\n--skip-path\nhop\n--skip-path\n"
+                 "loop-a\n--skip-path\nloop-b\n--skip-path\n"
+                 "node_modules/evil\n--skip-path\nrel-out\n--skip-path\n"
+                 "sub/dotdot\n--skip-path\nvendor/config\\.py\n"
+                 "--skip-path\nzz-dangling\n" },
+    { "grype", "--exclude\n./chain-link\n--exclude\n./hop\n--exclude\n"
+               "./loop-a\n--exclude\n./loop-b\n--exclude\n"
+               "./node_modules/evil\n--exclude\n./rel-out\n--exclude\n"
+               "./sub/dotdot\n--exclude\n./vendor/config.py\n--exclude\n"
+               "./zz-dangling\n" },
+    { "syft", "--exclude\n./chain-link\n--exclude\n./hop\n--exclude\n"
+              "./loop-a\n--exclude\n./loop-b\n--exclude\n"
+              "./node_modules/evil\n--exclude\n./rel-out\n--exclude\n"
+              "./sub/dotdot\n--exclude\n./vendor/config.py\n--exclude\n"
+              "./zz-dangling\n" },
+    { "trivy-repo", "--skip-files\nchain-link\n--skip-files\nhop\n"
+                    "--skip-files\nloop-a\n--skip-files\nloop-b\n"
+                    "--skip-files\nnode_modules/evil\n--skip-files\n"
+                    "rel-out\n--skip-files\nsub/dotdot\n--skip-files\n"
+                    "vendor/config.py\n--skip-files\nzz-dangling\n" },
+    { "semgrep", "" },
+  };
+  for (size_t i = 0; i < ARRAY_SIZE (cases); i++)
+    {
+      struct ash_strvec args = ASH_STRVEC_INIT;
+      ash_strvec_push (&args, "--existing");
+      r = ash_scanset_exclusion_args (&s, cases[i].scanner, &args, &e);
+      ash_strvec_remove (&args, 0);
+      _cleanup_free_ char *got = joined (&args);
+      tap_ok (r == 0, "links: %s exclusions succeed", cases[i].scanner);
+      tap_is_str (got, cases[i].want, "links: %s exclusion arguments",
+                  cases[i].scanner);
+      ash_strvec_release (&args);
+    }
+
+  /* The reports, through the writers.  */
+  _cleanup_free_ char *out = xasprintf ("%s/out", base);
+  struct ash_outdir od = ASH_OUTDIR_INIT;
+  r = ash_outdir_open (out, src, &od, &e);
+  if (r == 0)
+    r = ash_scanset_write_reports (&s, od.fd, &e);
+  tap_is_int (r, 0, "links: the reports are written");
+  struct ash_buf b = ASH_BUF_INIT;
+  r = ash_tree_read_file (od.fd, "ash-scan-set-files-list.txt", 1 << 20, &b,
+                          &e);
+  _cleanup_free_ char *want
+    = xasprintf ("%s/.gitignore\n%s/a.py\n%s/lnk-in\n%s/sub/b.py\n"
+                 "%s/sub/up-in\n",
+                 src, src, src, src, src);
+  tap_is_str (b.buf, want, "links: the files list holds absolute paths");
+  r = ash_tree_read_file (od.fd, "ash-ignore-report.txt", 1 << 20, &b, &e);
+  tap_is_str (b.buf, "node_modules: .gitignore:1: node_modules/\n",
+              "links: the ignore report");
+  ash_buf_release (&b);
+  ash_outdir_release (&od);
+  ash_scanset_release (&s);
+  ash_error_release (&e);
+  teardown ();
+}
+
+/* One leaving link named LINK (plus OTHER, a plain file, when not NULL);
+   SCANNER's exclusions must fail naming it with WANT (NULL: succeed).  */
+static void
+check_unrepresentable (const char *link, const char *other,
+                       const char *scanner, const char *want,
+                       const char *want_arg)
+{
+  setup ();
+  mk ("a.py", "");
+  if (other)
+    mk (other, "");
+  ln (outside, link);
+  /* Test names on one line.  */
+  _cleanup_free_ char *shown = xstrdup (link);
+  for (char *p = shown; *p; p++)
+    if (*p == '\n')
+      *p = '~';
+  struct ash_scanset s = ASH_SCANSET_INIT;
+  struct ash_error e = ASH_ERROR_INIT;
+  struct ash_scanset_opts opts = { 0 };
+  int r = build (&opts, &s, &e);
+  struct ash_strvec args = ASH_STRVEC_INIT;
+  if (r == 0)
+    r = ash_scanset_exclusion_args (&s, scanner, &args, &e);
+  if (want)
+    {
+      tap_is_int (r, -EINVAL, "%s refuses the link %s", scanner, shown);
+      if (*want)
+        tap_is_str (e.message, want, "%s: message for %s", scanner, shown);
+      else
+        tap_ok (e.message && strstr (e.message, link),
+                "%s: the message names %s", scanner, shown);
+      tap_is_str (e.kind, "LinkNotExcludable", "%s: kind for %s", scanner,
+                  shown);
+      tap_is_int (args.nr, 0, "%s: no partial arguments for %s", scanner,
+                  shown);
+    }
+  else
+    {
+      tap_is_int (r, 0, "%s can exclude the link %s", scanner, shown);
+      tap_is_str (args.nr == 2 ? args.v[1] : NULL, want_arg,
+                  "%s: argument for %s", scanner, shown);
+    }
+  ash_strvec_release (&args);
+  ash_scanset_release (&s);
+  ash_error_release (&e);
+  teardown ();
+}
+
+static void
+test_unrepresentable (void)
+{
+  check_unrepresentable (
+    "a,b.py", NULL, "bandit",
+    "bandit was not run on the source directory: the link 'a,b.py' leaves "
+    "the scanned tree, and bandit's --exclude cannot name it alone: its "
+    "path holds a comma, which separates the values of that option",
+    NULL);
+  check_unrepresentable (
+    "a,b.py", NULL, "ferret-scan",
+    "ferret-scan was not run on the source directory: the link 'a,b.py' "
+    "leaves the scanned tree, and ferret-scan's --exclude cannot name it "
+    "alone: its path holds a comma, which separates the values of that "
+    "option",
+    NULL);
+  check_unrepresentable ("a,b.py", NULL, "trivy-repo", NULL, "\"a,b.py\"");
+  check_unrepresentable ("a,b.py", NULL, "grype", NULL, "./a,b.py");
+  check_unrepresentable (
+    "x*.py", NULL, "bandit",
+    "bandit was not run on the source directory: the link 'x*.py' leaves "
+    "the scanned tree, and bandit's --exclude cannot name it alone: its "
+    "path holds a glob character (* ? [)",
+    NULL);
+  check_unrepresentable ("x[1].py", NULL, "bandit", "", NULL);
+  check_unrepresentable ("x?.py", NULL, "ferret-scan", NULL, "x?.py");
+  check_unrepresentable ("x*.py", NULL, "syft", NULL, "./x\\*.py");
+  check_unrepresentable (
+    "cfg.py", "cfg.py.bak", "bandit",
+    "bandit was not run on the source directory: the link 'cfg.py' leaves "
+    "the scanned tree, and bandit's --exclude cannot name it alone: the "
+    "path 'cfg.py.bak' holds its path, and that option matches any path "
+    "that holds the value",
+    NULL);
+  check_unrepresentable ("cfg.py", "lib/old-cfg.py", "ferret-scan", "",
+                         NULL);
+  check_unrepresentable ("cfg.py", "cfg.py.bak", "checkov", NULL,
+                         "cfg\\.py");
+  check_unrepresentable ("cfg.py", "cfg.py.bak", "grype", NULL, "./cfg.py");
+  check_unrepresentable ("line\nbreak", NULL, "bandit", "", NULL);
+  check_unrepresentable ("line\nbreak", NULL, "ferret-scan", "", NULL);
+  check_unrepresentable (
+    "line\nbreak", NULL, "checkov",
+    "checkov was not run on the source directory: the link 'line\nbreak' "
+    "leaves the scanned tree, and checkov's --skip-path cannot name it: its "
+    "path holds a line break",
+    NULL);
+  check_unrepresentable (
+    "a+b", NULL, "checkov",
+    "checkov was not run on the source directory: the link 'a+b' leaves "
+    "the scanned tree, and checkov's --skip-path cannot name it: its path "
+    "holds a character other than letters, digits, '.', '_', '/' and '-', "
+    "which checkov's module finder would read as part of its one regular "
+    "expression",
+    NULL);
+  check_unrepresentable ("dir with space/x", NULL, "checkov", "", NULL);
+}
+
+int
+main (void)
+{
+  test_ignore_rules ();
+  test_links ();
+  test_unrepresentable ();
+  return tap_done ();
+}

@@ -1,0 +1,282 @@
+/* test-socket-filter.c -- the seccomp socket filter, with and without a
+   network, against the same calls made without it (the negative control
+   that shows each refused call works otherwise).  */
+
+#include <config.h>
+
+#include "tap.h"
+#include "../linux/socket-filter.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
+#include <sys/prctl.h>
+#include <sys/socket.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+enum
+{
+  C_UNIX_STREAM,
+  C_UNIX_DGRAM,
+  C_UNIX_HIGHBITS,
+  C_INET_STREAM,
+  C_INET6_DGRAM,
+  C_INET_HIGHBITS,
+  C_PAIR_DGRAM,
+  C_PAIR_DGRAM_FLAGS,
+  C_PAIR_RAW,
+  C_PAIR_STREAM,
+  C_PAIR_STREAM_FLAGS,
+  C_PAIR_SEQPACKET,
+  C_IO_URING_SETUP,
+  C_X32_UNIX,
+  C_NNP,
+  C_COUNT
+};
+
+static const char *const names[C_COUNT] = {
+  "socket(AF_UNIX, SOCK_STREAM)",
+  "socket(AF_UNIX, SOCK_DGRAM)",
+  "socket(AF_UNIX | 1 << 32, SOCK_STREAM)",
+  "socket(AF_INET, SOCK_STREAM)",
+  "socket(AF_INET6, SOCK_DGRAM)",
+  "socket(AF_INET | 1 << 32, SOCK_STREAM)",
+  "socketpair(SOCK_DGRAM)",
+  "socketpair(SOCK_DGRAM | SOCK_NONBLOCK | SOCK_CLOEXEC)",
+  "socketpair(SOCK_RAW)",
+  "socketpair(SOCK_STREAM)",
+  "socketpair(SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC)",
+  "socketpair(SOCK_SEQPACKET)",
+  "io_uring_setup",
+  "x32 socket(AF_UNIX)",
+  "no_new_privs",
+};
+
+/* 0 when the call worked, else its errno.  */
+static int
+result_of_fd (long fd)
+{
+  if (fd < 0)
+    return errno;
+  close ((int) fd);
+  return 0;
+}
+
+static int
+pair (int type)
+{
+  int sv[2];
+  if (socketpair (AF_UNIX, type, 0, sv) < 0)
+    return errno;
+  close (sv[0]);
+  close (sv[1]);
+  return 0;
+}
+
+static void
+run_calls (int *r)
+{
+  unsigned char params[120];
+
+  r[C_UNIX_STREAM] = result_of_fd (socket (AF_UNIX, SOCK_STREAM, 0));
+  r[C_UNIX_DGRAM] = result_of_fd (socket (AF_UNIX, SOCK_DGRAM, 0));
+  r[C_UNIX_HIGHBITS] = result_of_fd (syscall (SYS_socket,
+                                              (1ULL << 32) | AF_UNIX,
+                                              (long) SOCK_STREAM, 0L));
+  r[C_INET_STREAM] = result_of_fd (socket (AF_INET, SOCK_STREAM, 0));
+  r[C_INET6_DGRAM] = result_of_fd (socket (AF_INET6, SOCK_DGRAM, 0));
+  r[C_INET_HIGHBITS] = result_of_fd (syscall (SYS_socket,
+                                              (1ULL << 32) | AF_INET,
+                                              (long) SOCK_STREAM, 0L));
+  r[C_PAIR_DGRAM] = pair (SOCK_DGRAM);
+  r[C_PAIR_DGRAM_FLAGS] = pair (SOCK_DGRAM | SOCK_NONBLOCK | SOCK_CLOEXEC);
+  r[C_PAIR_RAW] = pair (SOCK_RAW);
+  r[C_PAIR_STREAM] = pair (SOCK_STREAM);
+  r[C_PAIR_STREAM_FLAGS] = pair (SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC);
+  r[C_PAIR_SEQPACKET] = pair (SOCK_SEQPACKET);
+  memset (params, 0, sizeof params);
+#ifdef SYS_io_uring_setup
+  r[C_IO_URING_SETUP] = result_of_fd (syscall (SYS_io_uring_setup, 1L,
+                                               params));
+#else
+  r[C_IO_URING_SETUP] = ENOSYS;
+#endif
+#if defined __x86_64__ && !defined __ILP32__
+  /* The x32 system call of the same name: a separate table the filter
+     must cover too.  ENOSYS when the kernel has no x32 support.  */
+  r[C_X32_UNIX] = result_of_fd (syscall (0x40000000L + SYS_socket,
+                                         (long) AF_UNIX, (long) SOCK_STREAM,
+                                         0L));
+#else
+  r[C_X32_UNIX] = EACCES;
+#endif
+  r[C_NNP] = prctl (PR_GET_NO_NEW_PRIVS, 0, 0, 0, 0) == 1 ? 0 : EPERM;
+}
+
+/* Make the calls in a child, with the filter (MODE 1: no network, 2:
+   network) or without it (MODE 0).  Returns false when the child
+   failed.  */
+static bool
+calls_in_child (int mode, int *r)
+{
+  int fds[2];
+  pid_t pid;
+  int status;
+
+  if (pipe (fds) < 0)
+    return false;
+  fflush (stdout);
+  pid = fork ();
+  if (pid < 0)
+    return false;
+  if (pid == 0)
+    {
+      char *error = NULL;
+      int res[C_COUNT];
+
+      close (fds[0]);
+      if (mode != 0 && ash_socket_filter_install (mode == 2, &error) < 0)
+        {
+          fprintf (stderr, "# %s\n", error ? error : "install failed");
+          _exit (3);
+        }
+      run_calls (res);
+      if (write (fds[1], res, sizeof res) != (ssize_t) sizeof res)
+        _exit (4);
+      _exit (0);
+    }
+  close (fds[1]);
+  ssize_t n = read (fds[0], r, sizeof (int) * C_COUNT);
+  close (fds[0]);
+  waitpid (pid, &status, 0);
+  return n == (ssize_t) (sizeof (int) * C_COUNT) && WIFEXITED (status)
+         && WEXITSTATUS (status) == 0;
+}
+
+static void
+expect_refused (const int *filtered, const int *bare, int c, int err,
+                const char *mode)
+{
+  if (bare[c] != 0)
+    tap_ok (false, "%s works without the filter (control): %s", names[c],
+            strerror (bare[c]));
+  else
+    tap_ok (true, "%s works without the filter (control)", names[c]);
+  tap_is_int (filtered[c], err, "%s is refused with %s, %s", names[c],
+              err == ENOSYS ? "ENOSYS" : "EACCES", mode);
+}
+
+static void
+expect_allowed (const int *filtered, int c, const char *mode)
+{
+  tap_is_int (filtered[c], 0, "%s still works, %s", names[c], mode);
+}
+
+int
+main (void)
+{
+  int bare[C_COUNT], off[C_COUNT], on[C_COUNT];
+
+  if (!calls_in_child (0, bare))
+    tap_skip_all ("cannot run the calls without a filter");
+  if (!calls_in_child (1, off))
+    {
+      tap_ok (false, "the filter can be installed (no network)");
+      return tap_done ();
+    }
+  if (!calls_in_child (2, on))
+    {
+      tap_ok (false, "the filter can be installed (network)");
+      return tap_done ();
+    }
+
+  const char *offline = "without a network";
+  const char *online = "with a network";
+
+  /* Unix sockets: refused in both modes.  The high-bits family is AF_UNIX
+     to the kernel (the control shows it), so it must be refused too.  */
+  expect_refused (off, bare, C_UNIX_STREAM, EACCES, offline);
+  expect_refused (on, bare, C_UNIX_STREAM, EACCES, online);
+  expect_refused (on, bare, C_UNIX_DGRAM, EACCES, online);
+  expect_refused (on, bare, C_UNIX_HIGHBITS, EACCES, online);
+  expect_refused (off, bare, C_UNIX_HIGHBITS, EACCES, offline);
+
+  /* IP sockets: refused without a network only.  */
+  expect_refused (off, bare, C_INET_STREAM, EACCES, offline);
+  expect_refused (off, bare, C_INET6_DGRAM, EACCES, offline);
+  expect_refused (off, bare, C_INET_HIGHBITS, EACCES, offline);
+  expect_allowed (on, C_INET_STREAM, online);
+  expect_allowed (on, C_INET6_DGRAM, online);
+
+  /* socketpair: datagram (and raw, which is datagram) refused, whatever
+     the flags; stream and seqpacket kept.  */
+  expect_refused (off, bare, C_PAIR_DGRAM, EACCES, offline);
+  expect_refused (on, bare, C_PAIR_DGRAM, EACCES, online);
+  expect_refused (on, bare, C_PAIR_DGRAM_FLAGS, EACCES, online);
+  expect_refused (on, bare, C_PAIR_RAW, EACCES, online);
+  expect_allowed (off, C_PAIR_STREAM, offline);
+  expect_allowed (off, C_PAIR_STREAM_FLAGS, offline);
+  expect_allowed (off, C_PAIR_SEQPACKET, offline);
+  expect_allowed (on, C_PAIR_STREAM, online);
+  expect_allowed (on, C_PAIR_SEQPACKET, online);
+
+  /* io_uring: ENOSYS.  Without the filter it may be disabled by sysctl
+     (EPERM) but never ENOSYS on a kernel that has it.  */
+  if (bare[C_IO_URING_SETUP] == ENOSYS)
+    tap_diag ("this kernel has no io_uring; only the filtered result is "
+              "checked");
+  else
+    tap_ok (true, "io_uring_setup is not ENOSYS without the filter "
+            "(control: %s)", bare[C_IO_URING_SETUP]
+            ? strerror (bare[C_IO_URING_SETUP]) : "works");
+  tap_is_int (off[C_IO_URING_SETUP], ENOSYS,
+              "io_uring_setup fails with ENOSYS, %s", offline);
+  tap_is_int (on[C_IO_URING_SETUP], ENOSYS,
+              "io_uring_setup fails with ENOSYS, %s", online);
+
+  /* x32: refused either by the filter or by a kernel without x32.  */
+  tap_ok (off[C_X32_UNIX] == EACCES || off[C_X32_UNIX] == ENOSYS,
+          "the x32 socket(AF_UNIX) call does not get through (%s)",
+          off[C_X32_UNIX] ? strerror (off[C_X32_UNIX]) : "it worked");
+  tap_ok (on[C_X32_UNIX] == EACCES || on[C_X32_UNIX] == ENOSYS,
+          "the x32 socket(AF_UNIX) call does not get through with a network "
+          "(%s)", on[C_X32_UNIX] ? strerror (on[C_X32_UNIX]) : "it worked");
+
+  if (bare[C_NNP] == 0)
+    tap_diag ("no_new_privs is already set where the tests run");
+  tap_is_int (off[C_NNP], 0, "the filter sets no_new_privs");
+
+  /* The exported filter covers the other architectures this one runs.  */
+  {
+    char path[] = "/tmp/test-socket-filter.XXXXXX";
+    int fd = mkstemp (path);
+    char *error = NULL;
+    char buf[65536];
+    ssize_t n;
+
+    tap_ok (fd >= 0 && ash_socket_filter_export (false, fd, &error) == 0,
+            "the filter can be exported");
+    if (fd >= 0)
+      {
+        lseek (fd, 0, SEEK_SET);
+        n = read (fd, buf, sizeof buf - 1);
+        buf[n > 0 ? n : 0] = '\0';
+        close (fd);
+        unlink (path);
+#if defined __x86_64__
+        tap_ok (strstr (buf, "filter for arch x86 ") != NULL
+                && strstr (buf, "filter for arch x32 ") != NULL,
+                "the filter covers i386 and x32 besides x86_64");
+        tap_ok (strstr (buf, "\"socketcall\" (102)") != NULL,
+                "the i386 part refuses socketcall(2)");
+#elif defined __aarch64__
+        tap_ok (strstr (buf, "filter for arch arm ") != NULL,
+                "the filter covers arm besides aarch64");
+#endif
+      }
+  }
+
+  return tap_done ();
+}

@@ -1,0 +1,639 @@
+/* Unit tests for spawn.c: the one choke point through which every child
+   process starts.  */
+
+#include <config.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+
+#include "backend.h"
+#include "spawn.h"
+#include "tap.h"
+#include "util.h"
+
+static char *probe;  /* absolute path of tests/fixtures/spawn-probe */
+static char *tmpdir;
+
+static void
+sleep_ms (int ms)
+{
+  struct timespec ts = { ms / 1000, (long) (ms % 1000) * 1000000L };
+  nanosleep (&ts, NULL);
+}
+
+/* A command running the probe with ARGS (NULL-terminated).  */
+static void
+probe_cmd (struct ash_cmd *cmd, const char *what, const char *arg)
+{
+  ash_cmd_init (cmd);
+  ash_strvec_push (&cmd->argv, probe);
+  ash_strvec_push (&cmd->argv, what);
+  if (arg)
+    ash_strvec_push (&cmd->argv, arg);
+  ash_strvec_push (&cmd->env, "LC_ALL=C");
+  cmd->stdout_mode = ASH_STDIO_CAPTURE;
+  cmd->stderr_mode = ASH_STDIO_CAPTURE;
+}
+
+static void
+sh_cmd (struct ash_cmd *cmd, const char *script)
+{
+  ash_cmd_init (cmd);
+  ash_strvec_push (&cmd->argv, "/bin/sh");
+  ash_strvec_push (&cmd->argv, "-c");
+  ash_strvec_push (&cmd->argv, script);
+  ash_strvec_push (&cmd->env, "PATH=/usr/bin:/bin");
+  cmd->stdout_mode = ASH_STDIO_CAPTURE;
+  cmd->stderr_mode = ASH_STDIO_CAPTURE;
+}
+
+/* Is process PID gone (or a zombie nobody reaps)?  Waits up to ~10 s for
+   a signal already sent to take effect; the assertion is the outcome.  */
+static bool
+process_gone (pid_t pid)
+{
+  for (int i = 0; i < 1000; i++)
+    {
+      if (kill (pid, 0) < 0 && errno == ESRCH)
+        return true;
+      char path[64], buf[512];
+      snprintf (path, sizeof path, "/proc/%d/stat", (int) pid);
+      FILE *f = fopen (path, "r");
+      if (f)
+        {
+          size_t n = fread (buf, 1, sizeof buf - 1, f);
+          fclose (f);
+          buf[n] = '\0';
+          char *paren = strrchr (buf, ')');
+          if (paren && paren[1] == ' ' && (paren[2] == 'Z' || paren[2] == 'X'))
+            return true;
+        }
+      sleep_ms (10);
+    }
+  return false;
+}
+
+static pid_t
+read_pid (const char *s)
+{
+  return (pid_t) strtol (s, NULL, 10);
+}
+
+static void
+test_status (void)
+{
+  struct ash_cmd cmd;
+  struct ash_cmd_result res;
+  struct ash_error err = ASH_ERROR_INIT;
+
+  probe_cmd (&cmd, "exit", "0");
+  tap_is_int (ash_cmd_run (&cmd, &res, &err), 0, "exit 0 runs");
+  tap_is_int (res.status, 0, "exit 0 is status 0");
+  tap_is_int (res.term_signal, 0, "exit 0 has no signal");
+  tap_ok (!res.timed_out && !res.interrupted, "exit 0 is not timed out");
+  ash_cmd_release (&cmd);
+
+  probe_cmd (&cmd, "exit", "42");
+  tap_is_int (ash_cmd_run (&cmd, &res, &err), 0, "exit 42 runs");
+  tap_is_int (res.status, 42, "exit code 42 is reported");
+  ash_cmd_release (&cmd);
+
+  probe_cmd (&cmd, "raise", "9");
+  tap_is_int (ash_cmd_run (&cmd, &res, &err), 0, "raise 9 runs");
+  tap_is_int (res.status, 128 + 9, "SIGKILL is status 137");
+  tap_is_int (res.term_signal, 9, "term_signal is 9");
+  ash_cmd_release (&cmd);
+
+  probe_cmd (&cmd, "raise", "15");
+  ash_cmd_run (&cmd, &res, &err);
+  tap_is_int (res.status, 128 + 15, "SIGTERM is status 143");
+  ash_cmd_release (&cmd);
+
+  probe_cmd (&cmd, "pgid", NULL);
+  ash_cmd_run (&cmd, &res, &err);
+  tap_is_str (cmd.out.buf, "leader", "the child leads its process group");
+  ash_cmd_release (&cmd);
+  ash_error_release (&err);
+}
+
+static void
+test_exec_failure (void)
+{
+  struct ash_cmd cmd;
+  struct ash_cmd_result res;
+  struct ash_error err = ASH_ERROR_INIT;
+
+  ash_cmd_init (&cmd);
+  ash_strvec_push (&cmd.argv, "/nonexistent/ash-no-such-tool");
+  tap_is_int (ash_cmd_run (&cmd, &res, &err), -ENOENT,
+              "a missing program fails with -ENOENT");
+  tap_is_str (err.message,
+              "cannot run '/nonexistent/ash-no-such-tool': No such file or "
+              "directory",
+              "the ENOENT message names the program");
+  ash_cmd_release (&cmd);
+  ash_error_release (&err);
+
+  _cleanup_free_ char *noexec = ash_path_join (tmpdir, "not-executable");
+  FILE *f = fopen (noexec, "w");
+  fputs ("#!/bin/sh\nexit 0\n", f);
+  fclose (f);
+  chmod (noexec, 0644);
+  ash_cmd_init (&cmd);
+  ash_strvec_push (&cmd.argv, noexec);
+  tap_is_int (ash_cmd_run (&cmd, &res, &err), -EACCES,
+              "a non-executable file fails with -EACCES");
+  _cleanup_free_ char *want
+    = xasprintf ("cannot run '%s': Permission denied", noexec);
+  tap_is_str (err.message, want, "the EACCES message names the program");
+  ash_cmd_release (&cmd);
+  ash_error_release (&err);
+
+  /* Negative control: the same file with its x bit runs.  */
+  chmod (noexec, 0755);
+  ash_cmd_init (&cmd);
+  ash_strvec_push (&cmd.argv, noexec);
+  tap_is_int (ash_cmd_run (&cmd, &res, &err), 0,
+              "the same file runs once executable");
+  ash_cmd_release (&cmd);
+
+  ash_cmd_init (&cmd);
+  ash_strvec_push (&cmd.argv, "sh");
+  tap_is_int (ash_cmd_run (&cmd, &res, &err), -EINVAL,
+              "a relative argv[0] is refused (no PATH search)");
+  ash_cmd_release (&cmd);
+  ash_error_release (&err);
+
+  probe_cmd (&cmd, "cwd", NULL);
+  cmd.cwd = xstrdup ("/nonexistent/dir");
+  tap_is_int (ash_cmd_run (&cmd, &res, &err), -ENOENT,
+              "a missing working directory fails the spawn");
+  tap_ok (err.message && strstr (err.message, "/nonexistent/dir"),
+          "the chdir message names the directory: %s",
+          err.message ? err.message : "(null)");
+  ash_cmd_release (&cmd);
+  ash_error_release (&err);
+}
+
+static void
+test_env (void)
+{
+  struct ash_cmd cmd;
+  struct ash_cmd_result res;
+  struct ash_error err = ASH_ERROR_INIT;
+
+  setenv ("ASH_SPAWN_TEST_LEAK", "leaked", 1);
+  ash_cmd_init (&cmd);
+  ash_strvec_push (&cmd.argv, probe);
+  ash_strvec_push (&cmd.argv, "env");
+  ash_strvec_push (&cmd.env, "A=1");
+  ash_strvec_push (&cmd.env, "B=two words");
+  cmd.stdout_mode = ASH_STDIO_CAPTURE;
+  tap_is_int (ash_cmd_run (&cmd, &res, &err), 0, "env runs");
+  tap_is_str (cmd.out.buf, "A=1\nB=two words\n",
+              "the environment is exactly the one given");
+  ash_cmd_release (&cmd);
+
+  ash_cmd_init (&cmd);
+  ash_strvec_push (&cmd.argv, probe);
+  ash_strvec_push (&cmd.argv, "env");
+  cmd.stdout_mode = ASH_STDIO_CAPTURE;
+  ash_cmd_run (&cmd, &res, &err);
+  tap_is_str (cmd.out.buf, "", "an empty environment stays empty");
+  ash_cmd_release (&cmd);
+  unsetenv ("ASH_SPAWN_TEST_LEAK");
+  ash_error_release (&err);
+}
+
+static void
+test_fds (void)
+{
+  struct ash_cmd cmd;
+  struct ash_cmd_result res;
+  struct ash_error err = ASH_ERROR_INIT;
+
+  /* Not close-on-exec: only spawn's closing keeps it from the child.  */
+  int fd = open ("/dev/null", O_RDONLY);
+  int fd2 = open ("/dev/null", O_RDONLY);
+  tap_ok (fd > 2 && fd2 > 2, "opened descriptors without O_CLOEXEC");
+
+  probe_cmd (&cmd, "fds", NULL);
+  ash_cmd_run (&cmd, &res, &err);
+  tap_is_str (cmd.out.buf, "", "no descriptor above 2 reaches the child");
+  ash_cmd_release (&cmd);
+
+  /* Control: a passed descriptor does reach it, so the probe can see.  */
+  probe_cmd (&cmd, "fds", NULL);
+  cmd.pass_fds[cmd.n_pass_fds++] = fd2;
+  ash_cmd_run (&cmd, &res, &err);
+  _cleanup_free_ char *want = xasprintf ("%d\n", fd2);
+  tap_is_str (cmd.out.buf, want, "a passed descriptor reaches the child");
+  ash_cmd_release (&cmd);
+
+  /* Stdio from an fd.  */
+  _cleanup_free_ char *path = ash_path_join (tmpdir, "out.txt");
+  int out = open (path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  probe_cmd (&cmd, "out", "to a file");
+  cmd.stdout_mode = ASH_STDIO_FD;
+  cmd.stdout_fd = out;
+  tap_is_int (ash_cmd_run (&cmd, &res, &err), 0, "stdout to an fd runs");
+  ash_cmd_release (&cmd);
+  close (out);
+  char buf[64] = "";
+  FILE *f = fopen (path, "r");
+  if (f)
+    {
+      size_t n = fread (buf, 1, sizeof buf - 1, f);
+      buf[n] = '\0';
+      fclose (f);
+    }
+  tap_is_str (buf, "to a file", "ASH_STDIO_FD writes to the given fd");
+
+  /* Stdin from an fd, stdout swapped onto stderr's fd number.  */
+  int in = open (path, O_RDONLY | O_CLOEXEC);
+  probe_cmd (&cmd, "stdin", NULL);
+  cmd.stdin_mode = ASH_STDIO_FD;
+  cmd.stdin_fd = in;
+  ash_cmd_run (&cmd, &res, &err);
+  tap_is_str (cmd.out.buf, "to a file", "ASH_STDIO_FD feeds stdin");
+  ash_cmd_release (&cmd);
+  close (in);
+
+  probe_cmd (&cmd, "stdin", NULL);
+  ash_cmd_run (&cmd, &res, &err);
+  tap_is_str (cmd.out.buf, "", "ASH_STDIO_NULL stdin reads nothing");
+  ash_cmd_release (&cmd);
+
+  close (fd);
+  close (fd2);
+  ash_error_release (&err);
+}
+
+static void
+test_cwd_capture_signals (void)
+{
+  struct ash_cmd cmd;
+  struct ash_cmd_result res;
+  struct ash_error err = ASH_ERROR_INIT;
+
+  probe_cmd (&cmd, "cwd", NULL);
+  cmd.cwd = xstrdup (tmpdir);
+  ash_cmd_run (&cmd, &res, &err);
+  _cleanup_free_ char *real = realpath (tmpdir, NULL);
+  tap_is_str (cmd.out.buf, real, "the child runs in cwd");
+  ash_cmd_release (&cmd);
+
+  probe_cmd (&cmd, "out", "hello");
+  ash_cmd_run (&cmd, &res, &err);
+  tap_is_str (cmd.out.buf, "hello", "stdout is captured");
+  tap_is_str (cmd.err.buf, "", "stderr stays empty");
+  ash_cmd_release (&cmd);
+
+  probe_cmd (&cmd, "err", "oops");
+  ash_cmd_run (&cmd, &res, &err);
+  tap_is_str (cmd.err.buf, "oops", "stderr is captured");
+  tap_is_str (cmd.out.buf, "", "stdout stays empty");
+  ash_cmd_release (&cmd);
+
+  probe_cmd (&cmd, "flood", "1000000");
+  ash_cmd_run (&cmd, &res, &err);
+  tap_is_int (cmd.out.len, 1000000, "a megabyte is captured whole");
+  tap_ok (!res.out_truncated, "and not marked truncated");
+  ash_cmd_release (&cmd);
+
+  probe_cmd (&cmd, "flood", "1000000");
+  cmd.out.max = 10;
+  tap_is_int (ash_cmd_run (&cmd, &res, &err), 0,
+              "a child writing past the bound is not blocked");
+  tap_is_int (res.status, 0, "and exits normally");
+  tap_is_str (cmd.out.buf, "xxxxxxxxxx", "capture stops at out.max");
+  tap_ok (res.out_truncated, "the capture is marked truncated");
+  ash_cmd_release (&cmd);
+
+  /* ASH's own ignored signals and mask do not reach the child.  */
+  struct sigaction ign, old;
+  memset (&ign, 0, sizeof ign);
+  ign.sa_handler = SIG_IGN;
+  sigaction (SIGPIPE, &ign, &old);
+  sigset_t usr1, oldmask;
+  sigemptyset (&usr1);
+  sigaddset (&usr1, SIGUSR1);
+  pthread_sigmask (SIG_BLOCK, &usr1, &oldmask);
+  probe_cmd (&cmd, "signals", NULL);
+  ash_cmd_run (&cmd, &res, &err);
+  tap_is_str (cmd.out.buf, "pipe=dfl usr1=unblocked",
+              "signal dispositions and mask are reset");
+  ash_cmd_release (&cmd);
+  pthread_sigmask (SIG_SETMASK, &oldmask, NULL);
+  sigaction (SIGPIPE, &old, NULL);
+  ash_error_release (&err);
+}
+
+static void
+test_timeout (void)
+{
+  struct ash_cmd cmd;
+  struct ash_cmd_result res;
+  struct ash_error err = ASH_ERROR_INIT;
+
+  /* The grandchild is in the same process group.  */
+  sh_cmd (&cmd, "sleep 1000 & echo $!; wait");
+  cmd.timeout_sec = 1;
+  cmd.kill_grace_sec = 1;
+  tap_is_int (ash_cmd_run (&cmd, &res, &err), 0, "a hanging child runs");
+  tap_ok (res.timed_out, "it is timed out");
+  tap_is_int (res.term_signal, SIGTERM, "it ended by SIGTERM");
+  tap_is_int (res.status, 128 + SIGTERM, "status is 143");
+  pid_t gc = read_pid (cmd.out.buf);
+  tap_ok (gc > 0 && process_gone (gc), "its grandchild (%d) is gone too",
+          (int) gc);
+  ash_cmd_release (&cmd);
+
+  /* Every member ignores SIGTERM: only SIGKILL after the grace ends it.  */
+  sh_cmd (&cmd, "trap '' TERM; sleep 1000 & echo $!; "
+                "while :; do wait; done");
+  cmd.timeout_sec = 1;
+  cmd.kill_grace_sec = 1;
+  tap_is_int (ash_cmd_run (&cmd, &res, &err), 0,
+              "a SIGTERM-ignoring child runs");
+  tap_ok (res.timed_out, "it is timed out");
+  tap_is_int (res.term_signal, SIGKILL, "it ended by SIGKILL");
+  gc = read_pid (cmd.out.buf);
+  tap_ok (gc > 0 && process_gone (gc),
+          "its SIGTERM-ignoring grandchild (%d) is gone too", (int) gc);
+  ash_cmd_release (&cmd);
+
+  /* Control: a child that finishes in time is not timed out.  */
+  probe_cmd (&cmd, "exit", "3");
+  cmd.timeout_sec = 100;
+  ash_cmd_run (&cmd, &res, &err);
+  tap_ok (!res.timed_out && res.status == 3,
+          "a child within its timeout is not timed out");
+  ash_cmd_release (&cmd);
+
+  /* What the leader leaves behind in its group is ended when it exits.  */
+  sh_cmd (&cmd, "sleep 1000 & echo $!");
+  tap_is_int (ash_cmd_run (&cmd, &res, &err), 0,
+              "a leader leaving a background child returns");
+  tap_is_int (res.status, 0, "with its own status");
+  gc = read_pid (cmd.out.buf);
+  tap_ok (gc > 0 && process_gone (gc), "its leftover (%d) is ended",
+          (int) gc);
+  ash_cmd_release (&cmd);
+  ash_error_release (&err);
+}
+
+static bool
+file_exists (const char *path)
+{
+  struct stat st;
+  return lstat (path, &st) == 0;
+}
+
+static int wrap_calls, cleanup_calls;
+static bool cleanup_saw_wrapped;
+
+static int
+fake_wrap (const struct ash_probe *p, const struct ash_policy *policy,
+           struct ash_cmd *cmd, struct ash_error *reterr)
+{
+  wrap_calls++;
+  ash_strvec_insert (&cmd->argv, 0, "/bin/sh");
+  ash_strvec_insert (&cmd->argv, 1, "-c");
+  ash_strvec_insert (&cmd->argv, 2, "printf 'wrapped:%s' \"$*\"");
+  ash_strvec_insert (&cmd->argv, 3, "sh");
+  ash_strvec_setenv (&cmd->env, "WRAPPED", "1");
+  return 0;
+}
+
+static void
+fake_cleanup (const struct ash_probe *p, const struct ash_policy *policy,
+              struct ash_cmd *cmd)
+{
+  cleanup_calls++;
+  cleanup_saw_wrapped = cmd->argv.nr > 0 && streq (cmd->argv.v[0], "/bin/sh");
+}
+
+static int
+failing_wrap (const struct ash_probe *p, const struct ash_policy *policy,
+              struct ash_cmd *cmd, struct ash_error *reterr)
+{
+  wrap_calls++;
+  return ash_error_set (reterr, -EACCES, "the fake backend says no");
+}
+
+static void
+test_scopes (void)
+{
+  struct ash_cmd cmd;
+  struct ash_cmd_result res;
+  struct ash_error err = ASH_ERROR_INIT;
+  _cleanup_free_ char *marker = ash_path_join (tmpdir, "marker");
+  _cleanup_free_ char *script = xasprintf ("echo x > '%s'", marker);
+
+  struct ash_scope refuse = { ASH_SCOPE_REFUSE, NULL, NULL, NULL,
+                              "sandbox refused: no backend works" };
+  sh_cmd (&cmd, script);
+  cmd.scope = &refuse;
+  tap_is_int (ash_cmd_run (&cmd, &res, &err), -EPERM,
+              "a refusing scope fails with -EPERM");
+  tap_is_str (err.message, "sandbox refused: no backend works",
+              "with the scope's reason");
+  tap_ok (!file_exists (marker), "and runs nothing");
+  ash_cmd_release (&cmd);
+  ash_error_release (&err);
+
+  struct ash_scope none = { ASH_SCOPE_NONE, NULL, NULL, NULL, NULL };
+  sh_cmd (&cmd, script);
+  cmd.scope = &none;
+  tap_is_int (ash_cmd_run (&cmd, &res, &err), 0, "a NONE scope runs");
+  tap_ok (file_exists (marker), "control: it creates the marker");
+  ash_cmd_release (&cmd);
+  unlink (marker);
+
+  struct ash_backend fake = { "fake", NULL, fake_wrap, fake_cleanup };
+  struct ash_scope sandbox = { ASH_SCOPE_SANDBOX, &fake, NULL, NULL, NULL };
+  probe_cmd (&cmd, "out", "ignored");
+  cmd.scope = &sandbox;
+  wrap_calls = cleanup_calls = 0;
+  tap_is_int (ash_cmd_run (&cmd, &res, &err), 0, "a sandbox scope runs");
+  _cleanup_free_ char *want = xasprintf ("wrapped:%s out ignored", probe);
+  tap_is_str (cmd.out.buf, want, "wrap() rewrote the command");
+  tap_is_int (wrap_calls, 1, "wrap() was called once");
+  tap_is_int (cleanup_calls, 1, "cleanup() was called once");
+  tap_ok (cleanup_saw_wrapped, "cleanup() saw the wrapped command");
+  tap_is_str (cmd.argv.v[0], probe, "the caller's command is unchanged");
+  tap_ok (ash_strvec_getenv (&cmd.env, "WRAPPED") == NULL,
+          "the caller's environment is unchanged");
+  ash_cmd_release (&cmd);
+
+  struct ash_backend no = { "no", NULL, failing_wrap, fake_cleanup };
+  struct ash_scope sandbox_no = { ASH_SCOPE_SANDBOX, &no, NULL, NULL, NULL };
+  sh_cmd (&cmd, script);
+  cmd.scope = &sandbox_no;
+  wrap_calls = cleanup_calls = 0;
+  tap_is_int (ash_cmd_run (&cmd, &res, &err), -EACCES,
+              "a wrap failure fails the spawn");
+  tap_is_str (err.message, "the fake backend says no",
+              "with the wrap's message");
+  tap_ok (!file_exists (marker), "and runs nothing");
+  tap_is_int (cleanup_calls, 0, "cleanup() is not called after a failure");
+  ash_cmd_release (&cmd);
+  ash_error_release (&err);
+}
+
+struct thread_arg
+{
+  int id;
+  int failures;
+};
+
+static void *
+thread_main (void *p)
+{
+  struct thread_arg *a = p;
+  for (int i = 0; i < 20; i++)
+    {
+      struct ash_cmd cmd;
+      struct ash_cmd_result res;
+      struct ash_error err = ASH_ERROR_INIT;
+      char text[32];
+      snprintf (text, sizeof text, "t%d-%d", a->id, i);
+      probe_cmd (&cmd, "out", text);
+      if (ash_cmd_run (&cmd, &res, &err) < 0 || res.status != 0
+          || !streq (cmd.out.buf, text))
+        a->failures++;
+      ash_cmd_release (&cmd);
+      ash_error_release (&err);
+    }
+  return NULL;
+}
+
+static void
+test_threads (void)
+{
+  pthread_t t[8];
+  struct thread_arg a[8];
+  for (int i = 0; i < 8; i++)
+    {
+      a[i] = (struct thread_arg) { i, 0 };
+      pthread_create (&t[i], NULL, thread_main, &a[i]);
+    }
+  int failures = 0;
+  for (int i = 0; i < 8; i++)
+    {
+      pthread_join (t[i], NULL);
+      failures += a[i].failures;
+    }
+  tap_is_int (failures, 0, "160 runs from 8 threads each get their output");
+}
+
+struct hang_arg
+{
+  const char *script;
+  int rc;
+  struct ash_cmd_result res;
+  char *out;
+};
+
+static void *
+hang_main (void *p)
+{
+  struct hang_arg *a = p;
+  struct ash_cmd cmd;
+  struct ash_error err = ASH_ERROR_INIT;
+  sh_cmd (&cmd, a->script);
+  cmd.kill_grace_sec = 1;
+  a->rc = ash_cmd_run (&cmd, &a->res, &err);
+  a->out = ash_buf_detach (&cmd.out);
+  ash_cmd_release (&cmd);
+  ash_error_release (&err);
+  return NULL;
+}
+
+static void
+test_terminate_all (void)
+{
+  _cleanup_free_ char *m1 = ash_path_join (tmpdir, "started1");
+  _cleanup_free_ char *m2 = ash_path_join (tmpdir, "started2");
+  _cleanup_free_ char *s1
+    = xasprintf ("sleep 1000 & echo $!; : > '%s'; wait", m1);
+  _cleanup_free_ char *s2
+    = xasprintf ("trap '' TERM; : > '%s'; while :; do sleep 1; done", m2);
+  struct hang_arg a1 = { s1, 1, { 0 }, NULL };
+  struct hang_arg a2 = { s2, 1, { 0 }, NULL };
+  pthread_t t1, t2;
+  pthread_create (&t1, NULL, hang_main, &a1);
+  pthread_create (&t2, NULL, hang_main, &a2);
+  for (int i = 0; i < 3000 && !(file_exists (m1) && file_exists (m2)); i++)
+    sleep_ms (10);
+  tap_ok (file_exists (m1) && file_exists (m2), "two children started");
+  ash_spawn_terminate_all ();
+  pthread_join (t1, NULL);
+  pthread_join (t2, NULL);
+  tap_is_int (a1.rc, 0, "the first ran");
+  tap_ok (a1.res.interrupted && !a1.res.timed_out,
+          "it is reported interrupted");
+  tap_is_int (a1.res.term_signal, SIGTERM, "it ended by SIGTERM");
+  pid_t gc = read_pid (a1.out ? a1.out : "");
+  tap_ok (gc > 0 && process_gone (gc), "its grandchild is gone");
+  tap_ok (a2.res.interrupted, "the SIGTERM-ignoring one is interrupted");
+  tap_is_int (a2.res.term_signal, SIGKILL, "and ended by SIGKILL");
+  free (a1.out);
+  free (a2.out);
+
+  /* Commands started afterwards run normally.  */
+  struct ash_cmd cmd;
+  struct ash_cmd_result res;
+  struct ash_error err = ASH_ERROR_INIT;
+  probe_cmd (&cmd, "exit", "5");
+  ash_cmd_run (&cmd, &res, &err);
+  tap_ok (res.status == 5 && !res.interrupted,
+          "a command started after terminate_all runs normally");
+  ash_cmd_release (&cmd);
+}
+
+int
+main (void)
+{
+  const char *b = getenv ("top_builddir");
+  _cleanup_free_ char *builddir = ash_path_absolute (b ? b : ".");
+  probe = ash_path_join (builddir, "tests/fixtures/spawn-probe");
+  if (access (probe, X_OK) < 0)
+    {
+      printf ("Bail out! %s is missing\n", probe);
+      return 99;
+    }
+  char tmpl[] = "/tmp/ash-test-spawn.XXXXXX";
+  tmpdir = mkdtemp (tmpl);
+  if (!tmpdir)
+    return 99;
+
+  test_status ();
+  test_exec_failure ();
+  test_env ();
+  test_fds ();
+  test_cwd_capture_signals ();
+  test_timeout ();
+  test_scopes ();
+  test_threads ();
+  test_terminate_all ();
+
+  struct ash_cmd cmd;
+  struct ash_cmd_result res;
+  ash_cmd_init (&cmd);
+  ash_strvec_push (&cmd.argv, "/bin/rm");
+  ash_strvec_push (&cmd.argv, "-rf");
+  ash_strvec_push (&cmd.argv, tmpdir);
+  ash_cmd_run (&cmd, &res, NULL);
+  ash_cmd_release (&cmd);
+  free (probe);
+  return tap_done ();
+}
