@@ -58,3 +58,4 @@ lib_libash_a_SOURCES += lib/homescreen.c lib/homescreen.h
 lib_libash_a_SOURCES += lib/envfilter.c lib/envfilter.h
 lib_libash_a_SOURCES += lib/policy.c
 lib_libash_a_SOURCES += lib/policy-json.c
+lib_libash_a_SOURCES += lib/plugins.c lib/plugins.h
