@@ -225,6 +225,20 @@ host_init (struct ash_host *host, const struct ash_options *opts)
   host->home = home && home[0] == '/' ? home : NULL;
   host->passwd_home = NULL;
   host->uid = getuid ();
+  /* The directory of the running ash, where a build tree keeps what ash
+     ships (data/plugins beside it); none where /proc is absent.  */
+  static char exe_dir[4096];
+  ssize_t n = readlink ("/proc/self/exe", exe_dir, sizeof exe_dir - 1);
+  if (n > 0)
+    {
+      exe_dir[n] = '\0';
+      char *slash = strrchr (exe_dir, '/');
+      if (slash && slash != exe_dir)
+        {
+          *slash = '\0';
+          host->helper_dir = exe_dir;
+        }
+    }
 }
 
 /* The sandbox of one scanner: backend, policy, scope.  Returns false when
