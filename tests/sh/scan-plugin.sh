@@ -10,6 +10,11 @@ command -v python3 >/dev/null 2>&1 || skip_all "python3 is not installed"
 
 PATH=$top_srcdir/tests/fixtures/tools:$PATH
 export PATH
+# alive PID: the process exists and is not a zombie waiting to be reaped.
+alive () {
+  _st=$(ps -o stat= -p "$1" 2>/dev/null)
+  [ -n "$_st" ] && [ "${_st#Z}" = "$_st" ]
+}
 plugins=$top_srcdir/tests/fixtures/plugins
 src=$TEST_TMP/src
 out=$TEST_TMP/out-dir
@@ -59,7 +64,7 @@ assert_file_contains "no output: ERROR with why" "$TEST_TMP/agg" "fake-silent ER
 assert_file_contains "the reason is in the summary" "$TEST_TMP/out" "fake-hang ERROR: timed out after 1 s"
 for f in self child; do
   pid=$(cat "$out/scanners/fake-hang/source/$f.pid" 2>/dev/null)
-  if [ -n "$pid" ] && ! kill -0 "$pid" 2>/dev/null; then
+  if [ -n "$pid" ] && ! alive "$pid"; then
     ok "the hanging scanner's $f process was ended"
   else
     not_ok "the hanging scanner's $f process was ended"
