@@ -254,6 +254,22 @@ test_link_at_report (void)
           "%s link at a report: a truncating stream leaves the link",
           mode_name);
   check_untouched ("link at a stream");
+
+  /* Negative control: an ordinary open of the same path goes through the
+     link, so the refusals above are real.  */
+  {
+    FILE *f = fopen (l, "w");
+    if (f)
+      {
+        fputs ("through", f);
+        fclose (f);
+      }
+    _cleanup_free_ char *t = pathf ("%s/keep/target", base);
+    _cleanup_free_ char *c = slurp (t);
+    tap_is_str (c, "through",
+                "%s link at a report: a plain fopen writes through it",
+                mode_name);
+  }
   ash_error_release (&e);
   ash_outdir_release (&od);
 }
@@ -280,6 +296,18 @@ test_link_above_report (void)
   _cleanup_free_ char *l = pathf ("%s/reports", out);
   tap_ok (is_link (l), "%s link above a report: the link stays", mode_name);
   check_untouched ("link above a report");
+  {
+    /* Negative control: a plain mkdir + fopen lands outside.  */
+    _cleanup_free_ char *d = pathf ("%s/reports/html", out);
+    _cleanup_free_ char *f = pathf ("%s/reports/html/ash.html", out);
+    FILE *fp = (mkdir (d, 0755) == 0) ? fopen (f, "w") : NULL;
+    if (fp)
+      fclose (fp);
+    tap_is_int (count_entries (outside), 1,
+                "%s link above a report: a plain write lands outside",
+                mode_name);
+    xsystemf ("rm -rf '%s/html'", outside);
+  }
 
   /* Two levels down, the link in the middle.  */
   xsystemf ("rm '%s/reports' && mkdir -p '%s/reports' && ln -s '%s' "
@@ -771,6 +799,11 @@ round_ (bool walker)
 int
 main (void)
 {
+  /* The environment variable forces the walker when nothing else has
+     decided yet.  */
+  setenv ("ASH_TREE_FORCE_WALKER", "1", 1);
+  tap_ok (ash_tree_using_walker (),
+          "ASH_TREE_FORCE_WALKER=1 forces the walker");
   /* Without openat2 both rounds use the walker; say so.  */
   ash_tree_set_walker (false);
   if (ash_tree_using_walker ())

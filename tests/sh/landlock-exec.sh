@@ -1,0 +1,310 @@
+#!/bin/sh
+# ash-landlock-exec: every refusal of the Landlock mode and of the
+# socket-filter mode, each next to its negative control (the same
+# escape-probe attempt succeeding without the wrapper).  As root, the
+# whole set runs again as nobody.
+. "$top_srcdir/tests/libtest.sh"
+
+wrapper_built=$ASH_HELPER_DIR/ash-landlock-exec
+probe_built=$top_builddir/tests/fixtures/escape-probe
+[ -x "$wrapper_built" ] || skip_all "ash-landlock-exec is not built"
+[ -x "$probe_built" ] || skip_all "escape-probe is not built"
+
+if ! probe_json=$("$wrapper_built" --probe 2>"$TEST_TMP/probe.err"); then
+  skip_all "$(cat "$TEST_TMP/probe.err")"
+fi
+abi=$(printf '%s\n' "$probe_json" | sed -n 's/.*"abi":\([0-9]*\).*/\1/p')
+case $abi in
+  [0-9]*) ok "--probe reports ABI $abi: $probe_json" ;;
+  *) not_ok "--probe prints the ABI"; diag "$probe_json" ;;
+esac
+
+# The build tree may not be readable by nobody: copy both programs into a
+# directory everyone can read.
+BIN=$TEST_TMP/bin
+mkdir "$BIN"
+cp "$wrapper_built" "$probe_built" "$BIN/"
+chmod 755 "$BIN" "$BIN/ash-landlock-exec" "$BIN/escape-probe"
+W=$BIN/ash-landlock-exec
+P=$BIN/escape-probe
+
+uniq=$$
+
+# as_user CMD...: run CMD as the user under test.  $as_prefix is the same
+# as a command prefix, for background jobs whose pid must be CMD's own.
+as_user () {
+  $as_prefix "$@"
+}
+
+# sandboxed [WRAPPER-OPTION]... -- CMD...: CMD under the Landlock wrapper
+# with the system directories read-only, D/ro read-only, D/rw writable.
+sandboxed () {
+  as_user "$W" --ro /usr --ro /lib --ro /lib64 --ro /bin --ro /sbin \
+    --ro /etc --ro "$BIN" --ro "$D/ro" --rw "$D/rw" \
+    --tmpdir "$D/private/tmp" --home "$D/private/home" "$@"
+}
+
+# attempt LABEL WANT [WRAPPER-OPTION]... -- PROBE-ARG...: run the attempt
+# sandboxed (LABEL "sandboxed"), filtered only ("filtered") or bare
+# ("bare") and check its RESULT line is WANT ("ok" or "denied[ ERRNO]").
+attempt () {
+  _label=$1
+  _want=$2
+  shift 2
+  _opts=
+  while [ "$1" != -- ]; do
+    _opts="$_opts $1"
+    shift
+  done
+  shift
+  case $_label in
+    sandboxed) sandboxed $_opts -- "$P" "$@" >"$TEST_TMP/att" 2>&1 ;;
+    filtered) as_user "$W" --socket-filter $_opts -- "$P" "$@" \
+                >"$TEST_TMP/att" 2>&1 ;;
+    bare) as_user "$P" "$@" >"$TEST_TMP/att" 2>&1 ;;
+  esac
+  _st=$?
+  _got=$(sed -n "s/^RESULT $1 //p" "$TEST_TMP/att" | tr -d '\r')
+  case $_want in
+    ok) _want_st=0 ;;
+    *) _want_st=1 ;;
+  esac
+  case $_got in
+    "$_want"|"$_want "*)
+      if [ "$_st" -eq "$_want_st" ]; then
+        ok "$who: $* $_label: $_got"
+        return 0
+      fi ;;
+  esac
+  not_ok "$who: $* $_label: want $_want"
+  diag "status $_st" "$(cat "$TEST_TMP/att")"
+  return 1
+}
+
+# wait_for FILE STRING: wait (up to 20 s) until FILE holds STRING.
+wait_for () {
+  _i=0
+  while ! grep -qF -- "$2" "$1" 2>/dev/null; do
+    _i=$((_i + 1))
+    [ "$_i" -gt 200 ] && return 1
+    sleep 0.1
+  done
+  return 0
+}
+
+start_listener () {
+  $as_prefix "$P" "$@" >"$TEST_TMP/listener.$1" 2>&1 &
+  listener_pid=$!
+  wait_for "$TEST_TMP/listener.$1" "RESULT $1 " || bail "$1 did not start"
+  port=$(sed -n 's/^PORT //p' "$TEST_TMP/listener.$1")
+}
+
+stop_listener () {
+  kill "$listener_pid" 2>/dev/null
+  wait "$listener_pid" 2>/dev/null
+}
+
+suite () {
+  D=$TEST_TMP/$who
+  mkdir -p "$D/ro" "$D/rw" "$D/outside" "$D/private"
+  echo original >"$D/ro/file"
+  echo secret >"$D/outside/secret"
+  if [ -n "$run_as" ]; then
+    chown -R "$run_as:$run_group" "$D"
+  fi
+  chmod 755 "$D"
+
+  # Files.
+  attempt sandboxed denied -- read-file "$D/outside/secret"
+  attempt bare ok -- read-file "$D/outside/secret"
+  attempt sandboxed ok -- read-file "$D/ro/file"
+  attempt sandboxed denied -- write-file "$D/ro/file"
+  assert_eq "$who: the read-only file is unchanged" "$(cat "$D/ro/file")" \
+    original
+  attempt sandboxed denied -- append "$D/ro/file"
+  attempt sandboxed denied -- mkdir "$D/ro/newdir"
+  attempt sandboxed denied -- symlink /etc/passwd "$D/ro/link"
+  attempt sandboxed denied -- truncate "$D/ro/file"
+  assert_eq "$who: the read-only file is not truncated" "$(cat "$D/ro/file")" \
+    original
+  attempt bare ok -- truncate "$D/ro/file"
+  attempt bare ok -- write-file "$D/ro/file"
+  attempt bare ok -- mkdir "$D/ro/newdir"
+  attempt bare ok -- symlink /etc/passwd "$D/ro/link"
+  attempt sandboxed ok -- write-file "$D/rw/new"
+  assert_file_contains "$who: the write in --rw landed" "$D/rw/new" \
+    "escape-probe was here"
+  attempt sandboxed ok -- mkdir "$D/rw/dir"
+  attempt sandboxed denied -- write-file "$D/outside/new"
+  attempt sandboxed denied -- write-file "/tmp/ash-escape-$uniq"
+  [ -e "/tmp/ash-escape-$uniq" ] && rm -f "/tmp/ash-escape-$uniq"
+
+  # Unix sockets by path, and a datagram to a journal-like socket.
+  start_listener unix-dgram-listen "$D/rw/log.sock" 120
+  attempt sandboxed denied -- unix-connect "$D/rw/log.sock"
+  attempt sandboxed denied --network -- dev-log "$D/rw/log.sock"
+  attempt filtered denied --network -- dev-log "$D/rw/log.sock"
+  if grep -q RECEIVED "$TEST_TMP/listener.unix-dgram-listen"; then
+    not_ok "$who: no datagram reached the listener from inside"
+  else
+    ok "$who: no datagram reached the listener from inside"
+  fi
+  attempt bare ok -- unix-connect "$D/rw/log.sock"
+  attempt bare ok -- dev-log "$D/rw/log.sock"
+  check "$who: the bare datagram reached the listener" \
+    wait_for "$TEST_TMP/listener.unix-dgram-listen" RECEIVED
+  stop_listener
+
+  # socketpair, socket() with high bits, io_uring.
+  for mode in sandboxed filtered; do
+    attempt $mode denied --network -- socketpair-dgram
+    attempt $mode denied --network -- socketpair-raw
+    attempt $mode ok -- socketpair-stream
+    attempt $mode ok -- socketpair-seqpacket
+    attempt $mode denied --network -- socket-highbits unix
+    attempt $mode denied -- socket-highbits inet
+    attempt $mode "denied ENOSYS" --network -- io-uring
+  done
+  attempt bare ok -- socketpair-dgram
+  attempt bare ok -- socketpair-raw
+  attempt bare ok -- socket-highbits unix
+  attempt bare ok -- socket-highbits inet
+  as_user "$P" io-uring >"$TEST_TMP/att" 2>&1
+  assert_file_lacks "$who: io_uring is not ENOSYS without the wrapper" \
+    "$TEST_TMP/att" "denied ENOSYS"
+
+  # TCP and UDP to loopback listeners.
+  start_listener tcp-listen 127.0.0.1 0 120
+  attempt sandboxed denied -- tcp-connect 127.0.0.1 "$port"
+  attempt filtered denied -- tcp-connect 127.0.0.1 "$port"
+  assert_file_lacks "$who: no TCP connection arrived from inside" \
+    "$TEST_TMP/listener.tcp-listen" RECEIVED
+  attempt sandboxed ok --network -- tcp-connect 127.0.0.1 "$port"
+  check "$who: the TCP connection with --network arrived" \
+    wait_for "$TEST_TMP/listener.tcp-listen" RECEIVED
+  attempt bare ok -- tcp-connect 127.0.0.1 "$port"
+  stop_listener
+  start_listener udp-listen 127.0.0.1 0 120
+  attempt sandboxed denied -- udp-send 127.0.0.1 "$port"
+  attempt filtered denied -- udp-send 127.0.0.1 "$port"
+  assert_file_lacks "$who: no UDP datagram arrived from inside" \
+    "$TEST_TMP/listener.udp-listen" RECEIVED
+  attempt bare ok -- udp-send 127.0.0.1 "$port"
+  check "$who: the bare UDP datagram arrived" \
+    wait_for "$TEST_TMP/listener.udp-listen" RECEIVED
+  stop_listener
+
+  # An abstract socket bound on the host.
+  start_listener unix-bind-abstract "ash-test-$uniq-$who" 120
+  attempt sandboxed denied --network -- abstract-connect "ash-test-$uniq-$who"
+  attempt filtered denied --network -- abstract-connect "ash-test-$uniq-$who"
+  attempt bare ok -- abstract-connect "ash-test-$uniq-$who"
+  stop_listener
+
+  # Other processes: signals (ABI 6) and /proc/<pid>/environ.
+  $as_prefix env ASH_TEST_SECRET=hunter2 sleep 120 &
+  victim=$!
+  attempt sandboxed denied -- read-environ "$victim"
+  if [ "$abi" -ge 6 ]; then
+    attempt sandboxed denied -- signal "$victim" TERM
+    check "$who: the process outside survived the signal" kill -0 "$victim"
+  else
+    diag "Landlock ABI $abi has no signal scoping: not checked"
+  fi
+  attempt bare ok -- read-environ "$victim"
+  attempt bare ok -- signal "$victim" TERM
+  wait "$victim" 2>/dev/null
+  sandboxed -- /bin/sh -c "exec $P read-environ \$PPID" >"$TEST_TMP/att" 2>&1
+  assert_file_contains "$who: the wrapper's own environ is unreadable" \
+    "$TEST_TMP/att" "RESULT read-environ denied"
+
+  # No controlling terminal: /dev/tty is granted, yet cannot be opened.
+  if command -v script >/dev/null 2>&1 \
+     && as_user script -qec "$P open-tty" /dev/null >"$TEST_TMP/tty" 2>&1 \
+     && grep -q "RESULT open-tty ok" "$TEST_TMP/tty"; then
+    ok "$who: open-tty works on a pty without the wrapper (control)"
+    as_user script -qec "$W --ro /usr --ro /lib --ro /lib64 --ro $BIN \
+--rw /dev/tty -- $P open-tty" /dev/null >"$TEST_TMP/tty" 2>&1
+    assert_file_contains "$who: no controlling terminal under the wrapper" \
+      "$TEST_TMP/tty" "RESULT open-tty denied ENXIO"
+  else
+    diag "no pty (script from util-linux): controlling terminal not checked"
+  fi
+
+  # A process left behind is killed when the command exits.
+  planted=$D/rw/planted-$uniq
+  attempt sandboxed ok -- spawn-lingerer 2 "$P" symlink /etc/passwd "$planted"
+  if pgrep -f "$planted" >/dev/null 2>&1; then
+    not_ok "$who: nothing the command left behind is still running"
+  else
+    ok "$who: nothing the command left behind is still running"
+  fi
+  attempt bare ok -- spawn-lingerer 1 "$P" symlink /etc/passwd "$planted.bare"
+  _i=0
+  while [ ! -L "$planted.bare" ] && [ "$_i" -lt 100 ]; do
+    sleep 0.1
+    _i=$((_i + 1))
+  done
+  check "$who: without the wrapper the lingerer plants its link" \
+    test -L "$planted.bare"
+  check_fails "$who: under the wrapper it never did" test -L "$planted"
+
+  # SIGTERM to the wrapper ends the whole tree.
+  $as_prefix "$W" --ro /usr --ro /lib --ro /lib64 --ro /bin --ro "$BIN" \
+    --grace 1 -- /bin/sh -c "trap '' TERM; \
+$P spawn-lingerer 30 $P symlink /etc/passwd $planted.term; \
+echo started; while :; do sleep 1; done" >"$TEST_TMP/term" 2>&1 &
+  wpid=$!
+  wait_for "$TEST_TMP/term" started || bail "the sandboxed shell did not start"
+  kill -TERM "$wpid"
+  wait "$wpid"
+  st=$?
+  assert_eq "$who: a command that ignores SIGTERM is killed after the grace period (137)" "$st" 137
+  if pgrep -f "$planted.term" >/dev/null 2>&1; then
+    not_ok "$who: SIGTERM to the wrapper leaves nothing running"
+  else
+    ok "$who: SIGTERM to the wrapper leaves nothing running"
+  fi
+
+  # Environment, private HOME and its links, exit statuses.
+  sandboxed --home-link .config/tool="$D/ro" -- /bin/sh -c \
+    'echo "HOME=$HOME TMPDIR=$TMPDIR KEEP=$KEEP"; ls "$HOME/.config/tool/"; touch "$TMPDIR/x" "$HOME/y" && echo writable' \
+    >"$TEST_TMP/env" 2>&1
+  assert_file_contains "$who: HOME and TMPDIR are the private ones" \
+    "$TEST_TMP/env" "HOME=$D/private/home TMPDIR=$D/private/tmp"
+  assert_file_contains "$who: the home link leads to its target" \
+    "$TEST_TMP/env" "file"
+  assert_file_contains "$who: the private HOME and TMPDIR are writable" \
+    "$TEST_TMP/env" "writable"
+  KEEP=kept sandboxed -- /bin/sh -c 'echo "KEEP=$KEEP"' >"$TEST_TMP/env" 2>&1
+  assert_file_contains "$who: the rest of the environment is kept" \
+    "$TEST_TMP/env" "KEEP=kept"
+  sandboxed -- /bin/sh -c 'exit 7'
+  assert_eq "$who: the command's exit status is passed on" "$?" 7
+  sandboxed -- /bin/sh -c 'kill -TERM $$'
+  assert_eq "$who: death by a signal is 128 + the signal" "$?" 143
+  sandboxed -- "$D/no-such-program" 2>"$TEST_TMP/err"
+  assert_eq "$who: a command that cannot run exits 127" "$?" 127
+  assert_file_contains "$who: with a message" "$TEST_TMP/err" \
+    "ash-landlock-exec: cannot execute"
+  as_user "$W" --ro /usr 2>"$TEST_TMP/err"
+  assert_eq "$who: no command is a usage error (125)" "$?" 125
+}
+
+who=$(id -un)
+run_as=
+run_group=
+as_prefix=
+suite
+
+if [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null 2>&1; then
+  who=nobody
+  run_as=nobody
+  run_group=$(id -gn nobody)
+  as_prefix="setpriv --reuid=$run_as --regid=$run_group --clear-groups --"
+  suite
+else
+  diag "not root: the suite ran only as $(id -un)"
+fi
+
+done_testing
