@@ -41,8 +41,10 @@
 #include "buf.h"
 #include "cli.h"
 #include "commands.h"
+#include "config-tier.h"
 #include "config.h"
 #include "log.h"
+#include "plugin-tier.h"
 #include "options.h"
 #include "plugins.h"
 #include "policy.h"
@@ -106,6 +108,10 @@ struct scan
   size_t n_jobs;
   struct ash_progress *progress;
   pthread_mutex_t lock;
+  struct ash_scanner **unknown; /* scanners --scanners names that do not
+                                   exist */
+  size_t n_unknown;
+  struct ash_strvec unknown_names;
 };
 
 /* The signal that interrupted the scan, or 0.  */
@@ -715,21 +721,8 @@ load_plugins (struct scan *sc, struct ash_error *err)
   struct ash_strvec entries = ASH_STRVEC_INIT;
   struct ash_strvec dirs = ASH_STRVEC_INIT;
   _cleanup_free_ char *build_dir = NULL;
-  int r = 0;
-
-  /* Plugin modules named on the command line, then by the configuration.
-     The tier rules for modules a repository's config names (plugin-tier.c)
-     filter this list where they are wired in.  */
-  ash_strvec_pushv (&entries, sc->opts->plugin_modules.v);
-  const json_t *cfg = ash_config_get (sc->config, "ash_plugin_modules");
   size_t i;
-  json_t *e;
-  json_array_foreach ((json_t *) cfg, i, e)
-    if (json_is_string (e) && !ash_strvec_contains (&entries,
-                                                    json_string_value (e)))
-      ash_strvec_push (&entries, json_string_value (e));
-  if (entries.nr == 0)
-    goto out;
+  int r = 0;
 
   /* In a build tree, the modules ash ships are in data/plugins beside the
      platform directory the binary is in.  */
@@ -744,6 +737,26 @@ load_plugins (struct scan *sc, struct ash_error *err)
         }
     }
   ash_plugin_search_dirs (getenv ("ASH_PLUGIN_PATH"), build_dir, &dirs);
+
+  /* The modules of --ash-plugin-modules, then those of the configuration
+     that its tier lets load (plugin-tier.c): a config the scanned
+     repository could have written names only installed modules outside
+     the tree, never the reserved ones.  */
+  {
+    struct ash_tier_context ctx = { 0 };
+    char *storage[3] = { NULL, NULL, NULL };
+    struct ash_strvec warnings = ASH_STRVEC_INIT;
+    ash_tier_context_fill (&ctx, sc->source_dir, storage);
+    r = ash_plugin_modules_allowed (sc->config, sc->opts, &ctx, dirs.v,
+                                    &entries, &warnings, err);
+    for (i = 0; i < warnings.nr; i++)
+      ash_warning ("%s", warnings.v[i]);
+    ash_strvec_release (&warnings);
+    for (i = 0; i < ARRAY_SIZE (storage); i++)
+      free (storage[i]);
+    if (r < 0)
+      goto out;
+  }
   for (i = 0; i < entries.nr; i++)
     {
       _cleanup_free_ char *path = NULL;
@@ -780,6 +793,10 @@ scan_release (struct scan *sc)
   for (size_t i = 0; i < sc->n_jobs; i++)
     job_release (&sc->jobs[i]);
   free (sc->jobs);
+  for (size_t i = 0; i < sc->n_unknown; i++)
+    free (sc->unknown[i]);
+  free (sc->unknown);
+  ash_strvec_release (&sc->unknown_names);
   ash_outdir_release (&sc->od);
   free (sc->source_dir);
   free (sc->scan_set_file);
@@ -937,6 +954,7 @@ ash_scan (const struct ash_options *opts, const struct ash_config *config,
   sc.backends = backends;
   sc.platform_note = platform_note;
   sc.od = (struct ash_outdir) ASH_OUTDIR_INIT;
+  ash_strvec_init (&sc.unknown_names);
   ash_sandbox_settings_init (&sc.ss);
   ash_suppressions_init (&sc.sups);
   ash_plugin_set_init (&sc.plugins);
@@ -1056,14 +1074,31 @@ ash_scan (const struct ash_options *opts, const struct ash_config *config,
     add_job (&sc, ash_builtin_scanners[i]);
   for (size_t i = 0; i < sc.plugins.n; i++)
     add_job (&sc, &sc.plugins.v[i]->scanner);
+  /* A scanner asked for by name that does not exist is not silently
+     dropped: it is a MISSING row, so the scan is incomplete.  */
+  size_t n_known = sc.n_jobs;
   for (size_t i = 0; i < opts->scanners.nr; i++)
     {
       bool known = false;
-      for (size_t k = 0; k < sc.n_jobs; k++)
+      for (size_t k = 0; k < n_known; k++)
         known |= streq (sc.jobs[k].scanner->name, opts->scanners.v[i]);
-      if (!known)
-        ash_warning (_("--scanners names '%s', which is not a scanner"),
-                     opts->scanners.v[i]);
+      if (known)
+        continue;
+      struct ash_scanner *u = xzalloc (sizeof *u);
+      u->name = ash_strvec_push (&sc.unknown_names, opts->scanners.v[i]);
+      u->tool = u->name;
+      u->install_hint = "";
+      sc.unknown = xreallocarray (sc.unknown, sc.n_unknown + 1,
+                                  sizeof *sc.unknown);
+      sc.unknown[sc.n_unknown++] = u;
+      add_job (&sc, u);
+      struct job *j = &sc.jobs[sc.n_jobs - 1];
+      set_status (j, ASH_STATUS_MISSING,
+                  xasprintf (_("--scanners names '%s', which is neither a "
+                               "builtin scanner nor one a loaded plugin "
+                               "module defines"),
+                             u->name));
+      ash_err (_("%s not run: %s"), u->name, j->result.reason);
     }
 
   /* From here on an interrupt ends the running scanners and the scan

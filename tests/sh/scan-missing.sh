@@ -60,4 +60,8 @@ run_ash scan --source-dir "$src" --output-dir "$out" --no-progress --sandbox off
   --ash-plugin-modules "$mods" --scanners fake-sarif
 assert_eq "--sandbox off: it runs (exit 2)" "$status" 2
 check "its output is there" test -f "$out/scanners/fake-sarif/source/fake.sarif"
+# A scanner --scanners names that does not exist is MISSING, not dropped.
+run_ash scan --source-dir "$src" --output-dir "$out" --no-progress --scanners no-such-scanner
+assert_eq "an unknown scanner name: exit 1" "$status" 1
+assert_file_contains "it is a MISSING row with the reason" "$TEST_TMP/out" "no-such-scanner MISSING: --scanners names 'no-such-scanner', which is neither a builtin scanner nor one a loaded plugin module defines"
 done_testing
