@@ -127,3 +127,5 @@ TESTS += tests/sh/scan-missing.sh
 EXTRA_DIST += tests/sh/scan-missing.sh
 TESTS += tests/sh/scan-interrupt.sh
 EXTRA_DIST += tests/sh/scan-interrupt.sh
+TESTS += tests/sh/scan-select.sh
+EXTRA_DIST += tests/sh/scan-select.sh
