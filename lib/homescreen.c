@@ -425,6 +425,7 @@ ash_homescreen_interpreter (const struct ash_homescreen *s,
   _cleanup_free_ char *cur = NULL;
   _cleanup_free_ char *real = NULL;
   _cleanup_free_ char *spelled_dir = NULL;
+  _cleanup_free_ char *bindir = NULL;
 
   if (interp[0] != '/')
     {
@@ -497,7 +498,7 @@ ash_homescreen_interpreter (const struct ash_homescreen *s,
         }
     }
 
-  _cleanup_free_ char *bindir = dir_name (real);
+  bindir = dir_name (real);
   if (screen_bindir (s, interp, bindir, &mounts, &rules,
                      _("install prefix of the interpreter"), &why)
       < 0)
