@@ -28,6 +28,7 @@ assert_eq "a high finding: exit 2" "$status" 2
 assert_file_contains "its result is in ash.sarif" "$out/reports/ash.sarif" '"uri": "docs/notes.txt"'
 assert_file_contains "tagged with its scanner" "$out/reports/ash.sarif" '"scanner_name": "fake-sarif"'
 assert_file_contains "{target} and {results_dir} were expanded" "$out/scanners/fake-sarif/source/fake-sarif.stdout.log" "fake-sarif-tool scanned $src"
+assert_file_contains "{scan_set} names the scan-set list" "$out/scanners/fake-sarif/source/fake-sarif.stdout.log" "scan set: $src/docs/notes.txt"
 python3 - "$out/ash_aggregated_results.json" >"$TEST_TMP/agg" <<'PY'
 import json, sys
 a = json.load(open(sys.argv[1]))["scanner_results"]["fake-sarif"]
