@@ -487,6 +487,22 @@ build_env (struct scan *sc _unused_, struct job *j, struct ash_cmd *cmd)
   ash_strvec_pushv (&cmd->env, environ);
 }
 
+/* A sandbox wrapper (bwrap's init, the Landlock wrapper) reports a
+   scanner killed by a signal as its own exit status 128 + N.  Only the
+   signals that mean a crash are read that way.  */
+static int
+crash_signal (const struct job *j, const struct ash_cmd_result *res)
+{
+  static const int crashes[] = { SIGSEGV, SIGABRT, SIGBUS, SIGILL, SIGFPE,
+                                 SIGSYS, SIGKILL };
+  if (!j->sandboxed || res->status <= 128)
+    return 0;
+  for (size_t i = 0; i < ARRAY_SIZE (crashes); i++)
+    if (res->status == 128 + crashes[i])
+      return crashes[i];
+  return 0;
+}
+
 /* The scan phase of one scanner.  */
 static void
 run_job (struct scan *sc, struct job *j)
@@ -549,13 +565,13 @@ run_job (struct scan *sc, struct job *j)
   else if (res.timed_out)
     set_status (j, ASH_STATUS_ERROR,
                 xasprintf (_("timed out after %u s"), j->timeout));
-  else if (res.term_signal)
+  else if (res.term_signal || crash_signal (j, &res))
     {
       _cleanup_free_ char *tail = stderr_tail (j);
+      int sig = res.term_signal ? res.term_signal : crash_signal (j, &res);
       set_status (j, ASH_STATUS_ERROR,
                   xasprintf (_("%s crashed: killed by signal %d (%s)%s%s"),
-                             s->tool, res.term_signal,
-                             signal_name (res.term_signal),
+                             s->tool, sig, signal_name (sig),
                              tail ? ": " : "", tail ? tail : ""));
     }
   else if (s->parse (s, &j->sj, &res, &doc, &err) < 0)
