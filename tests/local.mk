@@ -140,3 +140,5 @@ TESTS += tests/sh/scan-select.sh
 EXTRA_DIST += tests/sh/scan-select.sh
 TESTS += tests/sh/sandbox-explain.sh
 EXTRA_DIST += tests/sh/sandbox-explain.sh
+TESTS += tests/sh/config-explain-tiers.sh
+EXTRA_DIST += tests/sh/config-explain-tiers.sh
