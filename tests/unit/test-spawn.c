@@ -390,6 +390,34 @@ test_timeout (void)
   ash_error_release (&err);
 }
 
+/* A SIGCHLD that ASH inherited ignored (or with SA_NOCLDWAIT) makes the
+   kernel reap children itself: their status would be lost.  */
+static void
+test_sigchld_ignored (void)
+{
+  struct ash_cmd cmd;
+  struct ash_cmd_result res;
+  struct ash_error err = ASH_ERROR_INIT;
+  struct sigaction ign, old;
+
+  memset (&ign, 0, sizeof ign);
+  ign.sa_handler = SIG_IGN;
+  sigemptyset (&ign.sa_mask);
+  sigaction (SIGCHLD, &ign, &old);
+  probe_cmd (&cmd, "exit", "42");
+  tap_is_int (ash_cmd_run (&cmd, &res, &err), 0,
+              "with SIGCHLD ignored, a command runs");
+  tap_is_int (res.status, 42, "and its exit status 42 is reported");
+  ash_cmd_release (&cmd);
+  probe_cmd (&cmd, "raise", "15");
+  ash_cmd_run (&cmd, &res, &err);
+  tap_is_int (res.status, 128 + 15,
+              "and a death by SIGTERM is reported as 143");
+  ash_cmd_release (&cmd);
+  ash_error_release (&err);
+  sigaction (SIGCHLD, &old, NULL);
+}
+
 static bool
 file_exists (const char *path)
 {
@@ -622,6 +650,7 @@ main (void)
   test_fds ();
   test_cwd_capture_signals ();
   test_timeout ();
+  test_sigchld_ignored ();
   test_scopes ();
   test_threads ();
   test_terminate_all ();
