@@ -1040,11 +1040,15 @@ int
 main (int argc, char **argv)
 {
   struct options o;
+  int status;
 
   parse_options (argc, argv, &o);
   if (o.probe)
     return run_probe ();
   if (o.socket_filter)
     return run_socket_filter (&o);
-  return run_landlock (&o);
+  status = run_landlock (&o);
+  free (o.rules);
+  free (o.links);
+  return status;
 }
