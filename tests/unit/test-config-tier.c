@@ -411,6 +411,63 @@ test_detect_secrets (void)
       ash_sandbox_settings_release (&s);
     }
 
+  /* An extra_read_paths entry that is a home or / contains nothing, as
+     the policy does not mount it: a baseline inside it is not read.  */
+  {
+    const char *hops[] = { "d:ds/home/.aws", "f:ds/home/.aws/baseline.json=",
+                           NULL };
+    fx_build (hops);
+    FILE *f = fopen (fx_path ("ds/home/.aws/baseline.json"), "w");
+    fputs (baseline_json, f);
+    fclose (f);
+    _cleanup_free_ char *old_home
+      = getenv ("HOME") ? xstrdup (getenv ("HOME")) : NULL;
+    setenv ("HOME", fx_path ("ds/home"), 1);
+    const char *entries[] = { "ds/home", "/" };
+    for (size_t i = 0; i < ARRAY_SIZE (entries); i++)
+      {
+        struct ash_sandbox_settings s;
+        struct ash_strvec warnings = ASH_STRVEC_INIT;
+        json_t *out = NULL;
+        settings_with (&s, "bwrap",
+                       entries[i][0] == '/' ? entries[i]
+                                            : fx_path (entries[i]),
+                       true);
+        int r = ash_detect_secrets_baseline_load (
+          fx_path ("ds/home/.aws/baseline.json"), NULL, NULL, &ctx, &s,
+          false, true, &out, &warnings, NULL);
+        tap_ok (r == 0 && out == NULL && warnings.nr == 1
+                  && strstr (warnings.v[0], "outside the source tree and "
+                                            "every"),
+                "a baseline in the home is skipped when extra_read_paths "
+                "names %s",
+                entries[i][0] == '/' ? "/" : "the home");
+        json_decref (out);
+        ash_strvec_release (&warnings);
+        ash_sandbox_settings_release (&s);
+      }
+    /* Control: a directory inside the home is a container.  */
+    {
+      struct ash_sandbox_settings s;
+      struct ash_strvec warnings = ASH_STRVEC_INIT;
+      json_t *out = NULL;
+      settings_with (&s, "bwrap", fx_path ("ds/home/.aws"), true);
+      int r = ash_detect_secrets_baseline_load (
+        fx_path ("ds/home/.aws/baseline.json"), NULL, NULL, &ctx, &s, false,
+        true, &out, &warnings, NULL);
+      tap_ok (r == 0 && out != NULL,
+              "a baseline in a directory inside the home that "
+              "extra_read_paths names is read");
+      json_decref (out);
+      ash_strvec_release (&warnings);
+      ash_sandbox_settings_release (&s);
+    }
+    if (old_home)
+      setenv ("HOME", old_home, 1);
+    else
+      unsetenv ("HOME");
+  }
+
   /* Settings in a config file that may not grant.  */
   struct ash_config c;
   struct fx_file cf[] = {
