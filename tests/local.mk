@@ -91,3 +91,9 @@ EXTRA_DIST += tests/sh/landlock-exec.sh
 endif
 TESTS += tests/sh/sandbox-explain.sh
 EXTRA_DIST += tests/sh/sandbox-explain.sh
+if ASH_LINUX
+check_PROGRAMS += tests/unit/test-tree-eperm
+tests_unit_test_tree_eperm_CPPFLAGS = $(tests_unit_cppflags) $(SECCOMP_CFLAGS)
+tests_unit_test_tree_eperm_LDADD = $(ASH_LIBS) $(SECCOMP_LIBS)
+TESTS += tests/unit/test-tree-eperm
+endif
