@@ -1,0 +1,138 @@
+/* bandit.c -- the bandit adapter.
+
+   Debian's bandit (1.6) has no SARIF formatter, so ash runs
+   "bandit -r -f json -o RESULTS/bandit.json TARGET" and maps the JSON
+   report to SARIF 2.1.0 itself.  A bandit whose --help lists "sarif"
+   among its formats writes SARIF directly.  bandit exits 1 when it found
+   issues: that is a successful scan.  */
+
+#include <config.h>
+
+#include <errno.h>
+#include <pthread.h>
+#include <strings.h>
+#include <string.h>
+
+#include "buf.h"
+#include "sarif.h"
+#include "scanner.h"
+#include "strvec.h"
+#include "tree.h"
+#include "util.h"
+
+#define BANDIT_JSON "bandit.json"
+#define BANDIT_SARIF "bandit.sarif"
+
+/* Whether this bandit has a SARIF formatter: asked once per tool path.  */
+static pthread_mutex_t sarif_lock = PTHREAD_MUTEX_INITIALIZER;
+static char *sarif_tool;
+static bool sarif_supported;
+
+static bool
+help_lists_sarif (const char *help)
+{
+  const char *p = strstr (help, "--format {");
+  if (p == NULL)
+    return false;
+  const char *end = strchr (p, '}');
+  const char *s = strstr (p, "sarif");
+  return s != NULL && end != NULL && s < end;
+}
+
+static int
+bandit_prepare (const struct ash_scanner *s _unused_,
+                const struct ash_scan_job *job, struct ash_error *err _unused_)
+{
+  struct ash_cmd cmd;
+  struct ash_cmd_result res;
+  struct ash_error perr = ASH_ERROR_INIT;
+
+  pthread_mutex_lock (&sarif_lock);
+  if (sarif_tool && streq (sarif_tool, job->tool_path))
+    {
+      pthread_mutex_unlock (&sarif_lock);
+      return 0;
+    }
+  ash_cmd_init (&cmd);
+  ash_strvec_push (&cmd.argv, job->tool_path);
+  ash_strvec_push (&cmd.argv, "--help");
+  const char *path = getenv ("PATH");
+  if (path)
+    ash_strvec_setenv (&cmd.env, "PATH", path);
+  ash_strvec_setenv (&cmd.env, "LC_ALL", "C.UTF-8");
+  cmd.stdout_mode = ASH_STDIO_CAPTURE;
+  cmd.out.max = 1 << 20;
+  cmd.timeout_sec = 60;
+  cmd.scope = job->scope;
+  bool supported = (ash_cmd_run (&cmd, &res, &perr) == 0
+                    && help_lists_sarif (cmd.out.buf));
+  free (sarif_tool);
+  sarif_tool = xstrdup (job->tool_path);
+  sarif_supported = supported;
+  pthread_mutex_unlock (&sarif_lock);
+  ash_cmd_release (&cmd);
+  ash_error_release (&perr);
+  return 0;
+}
+
+static bool
+use_sarif (const struct ash_scan_job *job)
+{
+  bool r;
+  pthread_mutex_lock (&sarif_lock);
+  r = sarif_tool && streq (sarif_tool, job->tool_path) && sarif_supported;
+  pthread_mutex_unlock (&sarif_lock);
+  return r;
+}
+
+static int
+bandit_build (const struct ash_scanner *s _unused_,
+              const struct ash_scan_job *job, struct ash_cmd *cmd,
+              struct ash_error *err)
+{
+  bool sarif = use_sarif (job);
+  _cleanup_free_ char *out = ash_path_join (job->results_dir,
+                                            sarif ? BANDIT_SARIF
+                                                  : BANDIT_JSON);
+  return ash_bandit_argv (job->tool_path, job->options, job->excluded_paths,
+                          sarif ? "sarif" : "json", out, job->target,
+                          &cmd->argv, err);
+}
+
+static int
+bandit_parse (const struct ash_scanner *s _unused_,
+              const struct ash_scan_job *job,
+              const struct ash_cmd_result *res, json_t **ret_doc,
+              struct ash_error *err)
+{
+  bool sarif = use_sarif (job);
+  struct ash_buf b = ASH_BUF_INIT;
+  int r;
+
+  if (res->status != 0 && res->status != 1)
+    return ash_error_set (err, -EIO, _("bandit exited with status %d"),
+                          res->status);
+  r = ash_tree_read_file (job->results_fd, sarif ? BANDIT_SARIF : BANDIT_JSON,
+                          job->max_output, &b, err);
+  if (r == -ENOENT)
+    return ash_error_set (err, r, _("bandit wrote no report (%s)"),
+                          sarif ? BANDIT_SARIF : BANDIT_JSON);
+  if (r < 0)
+    return r;
+  if (sarif)
+    r = ash_sarif_parse (b.buf, b.len, ret_doc, err);
+  else
+    r = ash_bandit_json_to_sarif (b.buf, b.len, job->target, ret_doc, err);
+  ash_buf_release (&b);
+  return r;
+}
+
+const struct ash_scanner ash_scanner_bandit = {
+  .name = "bandit",
+  .tool = "bandit",
+  .install_hint = "apt-get install bandit",
+  .description = "Python source code security linter",
+  .build = bandit_build,
+  .parse = bandit_parse,
+  .prepare = bandit_prepare,
+};

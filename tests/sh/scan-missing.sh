@@ -1,0 +1,67 @@
+#!/bin/sh
+# Scanners that cannot run are MISSING with the reason: the tool is not
+# installed (and how to install it), the tool is found only inside the
+# scanned directory, no sandbox backend can be used.  Nothing runs
+# unsandboxed after a sandbox was asked for.
+. "$top_srcdir/tests/libtest.sh"
+
+src=$TEST_TMP/src
+out=$TEST_TMP/out-dir
+mkdir -p "$src/bin"
+printf 'FAKE-FINDING high\n' >"$src/a.txt"
+cp "$top_srcdir/tests/fixtures/tools/fake-sarif-tool" "$src/bin/"
+mods=$top_srcdir/tests/fixtures/plugins/fake-scanners.yaml
+
+PATH=/usr/bin:/bin "$ASH" scan --source-dir "$src" --output-dir "$out" --no-progress \
+  --scanners semgrep,gitleaks >"$TEST_TMP/out" 2>"$TEST_TMP/err"
+assert_eq "MISSING scanners: exit 1" "$?" 1
+assert_file_contains "semgrep named with its install command" "$TEST_TMP/out" "semgrep MISSING: semgrep is not installed (install it with: uv tool install semgrep, or ash dependencies install)"
+assert_file_contains "gitleaks named with its install command" "$TEST_TMP/out" "gitleaks MISSING: gitleaks is not installed (install it with: "
+assert_file_contains "missing_reason recorded" "$out/ash_aggregated_results.json" '"missing_reason": "semgrep is not installed'
+assert_file_contains "logged as the spec shows" "$TEST_TMP/err" "ERROR    semgrep not run: semgrep is not installed"
+
+# A scanner whose tool exists but has no adapter yet says so.
+mkdir -p "$TEST_TMP/tools"
+printf '#!/bin/sh\nexit 0\n' >"$TEST_TMP/tools/zizmor"
+chmod +x "$TEST_TMP/tools/zizmor"
+PATH=$TEST_TMP/tools:/usr/bin:/bin "$ASH" scan --source-dir "$src" --output-dir "$out" --no-progress \
+  --scanners zizmor >"$TEST_TMP/out" 2>"$TEST_TMP/err"
+assert_eq "no adapter: exit 1" "$?" 1
+assert_file_contains "no adapter is said honestly" "$TEST_TMP/out" "zizmor MISSING: ash has no adapter for zizmor yet; its findings would not be read"
+
+# A tool found only inside the scanned directory is not installed...
+PATH=$src/bin:/usr/bin:/bin "$ASH" scan --source-dir "$src" --output-dir "$out" --no-progress \
+  --ash-plugin-modules "$mods" --scanners fake-sarif >"$TEST_TMP/out" 2>"$TEST_TMP/err"
+assert_eq "in-tree tool: exit 1" "$?" 1
+assert_file_contains "in-tree tool: MISSING, naming where" "$TEST_TMP/out" "fake-sarif MISSING: fake-sarif-tool was found only inside the scanned directory"
+check "and it did not run" test ! -e "$out/scanners/fake-sarif/source/fake.sarif"
+# ...unless the operator allows it (the control: the same tool runs).
+PATH=$src/bin:/usr/bin:/bin "$ASH" scan --source-dir "$src" --output-dir "$out" --no-progress \
+  --allow-in-tree-tools --ash-plugin-modules "$mods" --scanners fake-sarif >"$TEST_TMP/out" 2>"$TEST_TMP/err"
+assert_eq "--allow-in-tree-tools: it runs and finds (exit 2)" "$?" 2
+check "its output is there" test -f "$out/scanners/fake-sarif/source/fake.sarif"
+
+# A sandbox that cannot be provided: MISSING with the reason, never run.
+PATH=$top_srcdir/tests/fixtures/tools:/usr/bin:/bin
+export PATH
+run_ash scan --source-dir "$src" --output-dir "$out" --no-progress --sandbox auto \
+  --ash-plugin-modules "$mods" --scanners fake-sarif
+if grep -q "fake-sarif           PASSED\|fake-sarif *FAILED" "$TEST_TMP/out"; then
+  skip_reason="a sandbox backend is usable here"
+  ok "fake-sarif ran sandboxed ($skip_reason) # SKIP"
+else
+  assert_eq "no usable sandbox: exit 1" "$status" 1
+  assert_file_contains "MISSING with the sandbox reason" "$TEST_TMP/out" "fake-sarif MISSING: scanner sandbox unavailable: "
+  assert_file_contains "logged as the spec shows" "$TEST_TMP/err" "ERROR    fake-sarif not run: scanner sandbox unavailable: "
+  check "it did not run unsandboxed" test ! -e "$out/scanners/fake-sarif/source/fake.sarif"
+fi
+# The control: with --sandbox off it runs.
+run_ash scan --source-dir "$src" --output-dir "$out" --no-progress --sandbox off \
+  --ash-plugin-modules "$mods" --scanners fake-sarif
+assert_eq "--sandbox off: it runs (exit 2)" "$status" 2
+check "its output is there" test -f "$out/scanners/fake-sarif/source/fake.sarif"
+# A scanner --scanners names that does not exist is MISSING, not dropped.
+run_ash scan --source-dir "$src" --output-dir "$out" --no-progress --scanners no-such-scanner
+assert_eq "an unknown scanner name: exit 1" "$status" 1
+assert_file_contains "it is a MISSING row with the reason" "$TEST_TMP/out" "no-such-scanner MISSING: --scanners names 'no-such-scanner', which is neither a builtin scanner nor one a loaded plugin module defines"
+done_testing

@@ -1,0 +1,105 @@
+#!/bin/sh
+# Plugin module scanners end to end, and the scanners that fail: one that
+# hangs (killed with its child after scan_timeout), one that crashes, one
+# that writes invalid SARIF and one that writes nothing are ERROR with a
+# reason.  An invalid module is a configuration error (exit 3) naming the
+# file and line.
+. "$top_srcdir/tests/libtest.sh"
+
+command -v python3 >/dev/null 2>&1 || skip_all "python3 is not installed"
+
+PATH=$top_srcdir/tests/fixtures/tools:$PATH
+export PATH
+# alive PID: the process exists and is not a zombie waiting to be reaped.
+alive () {
+  _st=$(ps -o stat= -p "$1" 2>/dev/null)
+  [ -n "$_st" ] && [ "${_st#Z}" = "$_st" ]
+}
+plugins=$top_srcdir/tests/fixtures/plugins
+src=$TEST_TMP/src
+out=$TEST_TMP/out-dir
+mkdir -p "$src/docs"
+printf 'one\nFAKE-FINDING high\nthree FAKE-FINDING low\n' >"$src/docs/notes.txt"
+
+# 1. A working plugin scanner.
+run_ash scan --source-dir "$src" --output-dir "$out" --no-progress \
+  --ash-plugin-modules "$plugins/fake-scanners.yaml" --scanners fake-sarif
+assert_eq "a high finding: exit 2" "$status" 2
+assert_file_contains "its result is in ash.sarif" "$out/reports/ash.sarif" '"uri": "docs/notes.txt"'
+assert_file_contains "tagged with its scanner" "$out/reports/ash.sarif" '"scanner_name": "fake-sarif"'
+assert_file_contains "{target} and {results_dir} were expanded" "$out/scanners/fake-sarif/source/fake-sarif.stdout.log" "fake-sarif-tool scanned $src"
+assert_file_contains "{scan_set} names the scan-set list" "$out/scanners/fake-sarif/source/fake-sarif.stdout.log" "scan set: $src/docs/notes.txt"
+python3 - "$out/ash_aggregated_results.json" >"$TEST_TMP/agg" <<'PY'
+import json, sys
+a = json.load(open(sys.argv[1]))["scanner_results"]["fake-sarif"]
+print(a["status"], a["finding_count"], a["actionable_count"], a["severity_counts"]["high"], a["severity_counts"]["low"], a["exit_code"])
+PY
+assert_file_contains "FAILED, 2 findings, 1 actionable, 1 high, 1 low, tool exit 1" "$TEST_TMP/agg" "FAILED 2 1 1 1 1"
+
+# Found by name on ASH_PLUGIN_PATH.
+ASH_PLUGIN_PATH=$plugins "$ASH" scan --source-dir "$src" --output-dir "$out" --no-progress \
+  --ash-plugin-modules fake-scanners --scanners fake-sarif >"$TEST_TMP/out" 2>"$TEST_TMP/err"
+assert_eq "module found by name on ASH_PLUGIN_PATH" "$?" 2
+
+# 2. Scanners that fail.
+cat >"$TEST_TMP/conf.yaml" <<'EOF2'
+scanners:
+  fake-hang:
+    options:
+      scan_timeout: 1
+EOF2
+run_ash scan --source-dir "$src" --output-dir "$out" --no-progress --config "$TEST_TMP/conf.yaml" \
+  --ash-plugin-modules "$plugins/fake-scanners.yaml" \
+  --scanners fake-hang,fake-crash,fake-invalid,fake-silent
+assert_eq "ERROR scanners make the scan incomplete: exit 1" "$status" 1
+python3 - "$out/ash_aggregated_results.json" >"$TEST_TMP/agg" <<'PY'
+import json, sys
+a = json.load(open(sys.argv[1]))["scanner_results"]
+for n in ("fake-hang", "fake-crash", "fake-invalid", "fake-silent"):
+    print(n, a[n]["status"], a[n].get("error_reason"))
+PY
+assert_file_contains "hang: ERROR timed out" "$TEST_TMP/agg" "fake-hang ERROR timed out after 1 s"
+assert_file_contains "crash: ERROR with the signal" "$TEST_TMP/agg" "fake-crash ERROR fake-crash-tool crashed: killed by signal 11 (SIGSEGV)"
+assert_file_contains "invalid SARIF: ERROR with why" "$TEST_TMP/agg" "fake-invalid ERROR invalid.sarif (exit status 0): the output is not JSON"
+assert_file_contains "no output: ERROR with why" "$TEST_TMP/agg" "fake-silent ERROR fake-silent wrote no output (silent.sarif)"
+assert_file_contains "the reason is in the summary" "$TEST_TMP/out" "fake-hang ERROR: timed out after 1 s"
+for f in self child; do
+  pid=$(cat "$out/scanners/fake-hang/source/$f.pid" 2>/dev/null)
+  if [ -n "$pid" ] && ! alive "$pid"; then
+    ok "the hanging scanner's $f process was ended"
+  else
+    not_ok "the hanging scanner's $f process was ended"
+    [ -n "$pid" ] && kill "$pid" 2>/dev/null
+  fi
+done
+assert_file_contains "ash.log has the reason" "$out/ash.log" "timed out after 1 s"
+
+# 3. Invalid modules: exit 3 naming the file and line.
+run_ash scan --source-dir "$src" --output-dir "$out" --no-progress \
+  --ash-plugin-modules "$plugins/bad-placeholder.yaml"
+assert_eq "unknown placeholder: exit 3" "$status" 3
+assert_file_contains "names the file and line" "$TEST_TMP/err" "$plugins/bad-placeholder.yaml:6:"
+assert_file_contains "names the placeholder" "$TEST_TMP/err" "unknown placeholder '{source}'"
+run_ash scan --source-dir "$src" --output-dir "$out" --no-progress \
+  --ash-plugin-modules "$plugins/bad-format.yaml"
+assert_eq "output format other than sarif: exit 3" "$status" 3
+assert_file_contains "names the file and line of the format" "$TEST_TMP/err" "$plugins/bad-format.yaml:5:"
+run_ash scan --source-dir "$src" --output-dir "$out" --no-progress \
+  --ash-plugin-modules no-such-module
+assert_eq "a module that is not found: exit 3" "$status" 3
+assert_file_contains "says it was not found" "$TEST_TMP/err" "plugin module 'no-such-module' was not found"
+
+# 4. The community modules ash ships load and, their tools missing here,
+# are MISSING with how to install them.
+for m in snyk-code trivy-repo ferret-scan; do
+  ASH_PLUGIN_PATH=$top_srcdir/data/plugins PATH=/usr/bin:/bin "$ASH" scan --source-dir "$src" --output-dir "$out" --no-progress \
+    --ash-plugin-modules "$m" --scanners "$m" >"$TEST_TMP/out" 2>"$TEST_TMP/err"
+  st=$?
+  if command -v "$(sed -n 's/^ *tool: //p' "$top_srcdir/data/plugins/$m.yaml")" >/dev/null 2>&1; then
+    ok "$m: its tool is installed here (# SKIP)"
+  else
+    assert_eq "$m module loads; its tool is missing: exit 1" "$st" 1
+  fi
+  assert_file_contains "$m is named with an install hint" "$TEST_TMP/out" "$m MISSING: "
+done
+done_testing

@@ -1,0 +1,184 @@
+/* test-bandit.c -- bandit's JSON report mapped to SARIF, and its argv.  */
+
+#include <config.h>
+
+#include <jansson.h>
+
+#include "buf.h"
+#include "error.h"
+#include "sarif.h"
+#include "scanner.h"
+#include "strvec.h"
+#include "tap.h"
+
+static json_t *
+result_with_rule (json_t *doc, const char *rule, int nth)
+{
+  json_t *results = json_object_get (
+    json_array_get (json_object_get (doc, "runs"), 0), "results");
+  size_t i;
+  json_t *r;
+  json_array_foreach (results, i, r)
+    if (streq (json_string_value (json_object_get (r, "ruleId")), rule)
+        && nth-- == 0)
+      return r;
+  return NULL;
+}
+
+static void
+test_mapping (void)
+{
+  const char *srcdir = getenv ("top_srcdir");
+  char *path = xasprintf ("%s/tests/fixtures/bandit/py-small-report.json",
+                          srcdir ? srcdir : ".");
+  json_error_t jerr;
+  json_t *raw = json_load_file (path, 0, &jerr);
+  struct ash_error err = ASH_ERROR_INIT;
+  json_t *doc = NULL;
+
+  if (!tap_ok (raw != NULL, "fixture %s loads", path))
+    return;
+  char *text = json_dumps (raw, 0);
+  int r = ash_bandit_json_to_sarif (text, strlen (text), "/src/py-small",
+                                    &doc, &err);
+  tap_is_int (r, 0, "bandit JSON maps to SARIF");
+  if (r < 0)
+    return;
+  tap_is_str (json_string_value (json_object_get (doc, "version")), "2.1.0",
+              "version 2.1.0");
+  json_t *run = json_array_get (json_object_get (doc, "runs"), 0);
+  tap_is_str (json_string_value (json_object_get (
+                json_object_get (json_object_get (run, "tool"), "driver"),
+                "name")),
+              "bandit", "driver name is bandit");
+  tap_is_int (json_array_size (json_object_get (run, "results")), 4,
+              "four results");
+
+  json_t *b602 = result_with_rule (doc, "B602", 0);
+  tap_ok (b602 != NULL, "B602 is a result");
+  int start, end;
+  const char *uri = ash_sarif_result_location (b602, &start, &end);
+  tap_is_str (uri, "pkg/runner.py", "uri is relative to the source dir");
+  tap_is_int (start, 7, "B602 startLine 7");
+  tap_is_int (end, 7, "B602 endLine 7");
+  tap_is_str (json_string_value (json_object_get (b602, "level")), "error",
+              "HIGH severity is level error");
+  json_t *props = json_object_get (b602, "properties");
+  tap_is_str (json_string_value (json_object_get (props, "issue_severity")),
+              "HIGH", "properties.issue_severity");
+  tap_is_str (json_string_value (json_object_get (props,
+                                                  "issue_confidence")),
+              "HIGH", "properties.issue_confidence");
+  json_t *region = json_object_get (json_object_get (
+    json_array_get (json_object_get (b602, "locations"), 0),
+    "physicalLocation"), "region");
+  tap_is_str (json_string_value (json_object_get (
+                json_object_get (region, "snippet"), "text")),
+              "    return subprocess.call(cmd, shell=True)\n",
+              "snippet is the source line without bandit's line number");
+  tap_is_int (ash_sarif_result_severity (b602), ASH_SEVERITY_HIGH,
+              "B602 counts as high");
+
+  json_t *b301 = result_with_rule (doc, "B301", 0);
+  tap_is_str (json_string_value (json_object_get (b301, "level")), "warning",
+              "MEDIUM severity is level warning");
+  json_t *b404 = result_with_rule (doc, "B404", 0);
+  tap_is_str (json_string_value (json_object_get (b404, "level")), "note",
+              "LOW severity is level note");
+  ash_sarif_result_location (b404, &start, &end);
+  tap_is_int (end, 5, "endLine is the last of bandit's line_range");
+
+  json_t *rules = json_object_get (json_object_get (json_object_get (
+    run, "tool"), "driver"), "rules");
+  tap_is_int (json_array_size (rules), 4, "one rule per test id");
+  json_t *rule = json_array_get (
+    rules, (size_t) json_integer_value (json_object_get (b602, "ruleIndex")));
+  tap_is_str (json_string_value (json_object_get (rule, "id")), "B602",
+              "ruleIndex points at the rule");
+  tap_ok (ash_str_has_prefix (json_string_value (json_object_get (rule,
+                                                                  "helpUri")),
+                              "https://bandit.readthedocs.io/"),
+          "rule helpUri from more_info");
+  tap_is_str (json_string_value (json_object_get (rule, "name")),
+              "subprocess_popen_with_shell_equals_true", "rule name");
+
+  json_decref (doc);
+  doc = NULL;
+  r = ash_bandit_json_to_sarif ("{\"errors\": []", 13, "/src", &doc, &err);
+  tap_ok (r < 0 && strstr (err.message, "not JSON") != NULL,
+          "truncated report is an error: %s", err.message);
+  r = ash_bandit_json_to_sarif ("[]", 2, "/src", &doc, &err);
+  tap_ok (r < 0 && strstr (err.message, "results") != NULL,
+          "report without results is an error: %s", err.message);
+  ash_error_release (&err);
+  free (text);
+  json_decref (raw);
+  free (path);
+}
+
+static char *
+joined (struct ash_strvec *v)
+{
+  struct ash_buf b = ASH_BUF_INIT;
+  for (size_t i = 0; i < v->nr; i++)
+    ash_buf_addf (&b, "%s%s", i ? " " : "", v->v[i]);
+  return ash_buf_detach (&b);
+}
+
+static void
+test_argv (void)
+{
+  struct ash_strvec argv = ASH_STRVEC_INIT;
+  struct ash_error err = ASH_ERROR_INIT;
+  json_t *opts = json_pack ("{s:s, s:b, s:[s], s:s}", "confidence_level",
+                            "medium", "ignore_nosec", 1, "excluded_paths",
+                            "tests/*", "config_file", "bandit.yaml");
+  char *const links[] = { (char *) "vendor/link", NULL };
+  int r = ash_bandit_argv ("/usr/bin/bandit", opts, links, "json",
+                           "/out/bandit.json", "/src", &argv, &err);
+  tap_is_int (r, 0, "argv builds");
+  char *s = joined (&argv);
+  tap_is_str (s,
+              "/usr/bin/bandit -r -f json -o /out/bandit.json -ii "
+              "--ignore-nosec -c /src/bandit.yaml --exclude "
+              ".svn,CVS,.bzr,.hg,.git,__pycache__,.tox,.eggs,*.egg,tests/*,"
+              "/src/vendor/link /src",
+              "options map to bandit flags");
+  free (s);
+  ash_strvec_clear (&argv);
+
+  static const char *const levels[][2] = {
+    { "all", "" }, { "low", " -i" }, { "high", " -iii" },
+  };
+  for (size_t i = 0; i < ARRAY_SIZE (levels); i++)
+    {
+      json_t *o = json_pack ("{s:s}", "confidence_level", levels[i][0]);
+      ash_bandit_argv ("bandit", o, NULL, "sarif", "o", "/t", &argv, &err);
+      s = joined (&argv);
+      char *want = xasprintf ("bandit -r -f sarif -o o%s --exclude "
+                              ".svn,CVS,.bzr,.hg,.git,__pycache__,.tox,"
+                              ".eggs,*.egg /t",
+                              levels[i][1]);
+      tap_is_str (s, want, "confidence_level %s", levels[i][0]);
+      free (want);
+      free (s);
+      ash_strvec_clear (&argv);
+      json_decref (o);
+    }
+  json_t *bad = json_pack ("{s:s}", "confidence_level", "extreme");
+  r = ash_bandit_argv ("bandit", bad, NULL, "json", "o", "/t", &argv, &err);
+  tap_ok (r < 0 && strstr (err.message, "extreme") != NULL,
+          "unknown confidence_level is refused: %s", err.message);
+  json_decref (bad);
+  json_decref (opts);
+  ash_strvec_release (&argv);
+  ash_error_release (&err);
+}
+
+int
+main (void)
+{
+  test_mapping ();
+  test_argv ();
+  return tap_done ();
+}

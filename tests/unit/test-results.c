@@ -1,0 +1,160 @@
+/* test-results.c -- counting, statuses, the aggregated document, exit
+   codes and their precedence.  */
+
+#include <config.h>
+
+#include "cli.h"
+#include "reports/reports.h"
+#include "results.h"
+#include "sarif.h"
+#include "tap.h"
+
+static json_t *
+doc_with (const char *const *levels, size_t n, size_t n_suppressed)
+{
+  json_t *doc = ash_sarif_doc_new ();
+  json_t *run = ash_sarif_run_new ("t", NULL, NULL);
+  for (size_t i = 0; i < n; i++)
+    {
+      json_t *r = json_pack ("{s:s, s:s, s:{s:s}}", "ruleId", "R", "level",
+                             levels[i], "message", "text", "m");
+      if (i < n_suppressed)
+        json_object_set_new (r, "suppressions",
+                             json_pack ("[{s:s}]", "kind", "external"));
+      json_array_append_new (json_object_get (run, "results"), r);
+    }
+  json_array_append_new (json_object_get (doc, "runs"), run);
+  return doc;
+}
+
+static int
+code_of (enum ash_scanner_status a, unsigned actionable_a,
+         enum ash_scanner_status b, bool fof, bool foi)
+{
+  struct ash_scanner_result x, y;
+  ash_scanner_result_init (&x, "x");
+  ash_scanner_result_init (&y, "y");
+  x.status = a;
+  x.actionable_count = actionable_a;
+  y.status = b;
+  struct ash_scanner_result *v[] = { &x, &y };
+  int c = ash_results_exit_code (v, 2, fof, foi);
+  ash_scanner_result_release (&x);
+  ash_scanner_result_release (&y);
+  return c;
+}
+
+int
+main (void)
+{
+  static const char *const levels[] = { "error", "error", "warning", "note",
+                                        "none" };
+  struct ash_scanner_result r;
+
+  ash_scanner_result_init (&r, "s");
+  r.sarif = doc_with (levels, 5, 1);
+  ash_scanner_result_count (&r, ASH_SEVERITY_MEDIUM);
+  tap_is_int (r.finding_count, 5, "five findings");
+  tap_is_int (r.suppressed_count, 1, "one suppressed");
+  tap_is_int (r.severity_counts[ASH_SEVERITY_HIGH], 1,
+              "one unsuppressed high");
+  tap_is_int (r.actionable_count, 2, "high and medium actionable at MEDIUM");
+  tap_is_int (r.status, ASH_STATUS_FAILED, "FAILED with actionable findings");
+  ash_scanner_result_count (&r, ASH_SEVERITY_HIGH);
+  tap_is_int (r.actionable_count, 1, "only high actionable at HIGH");
+  ash_scanner_result_count (&r, ASH_SEVERITY_CRITICAL);
+  tap_is_int (r.actionable_count, 0, "nothing actionable at CRITICAL");
+  tap_is_int (r.status, ASH_STATUS_PASSED, "PASSED below the threshold");
+  ash_scanner_result_count (&r, ASH_SEVERITY_INFO);
+  tap_is_int (r.actionable_count, 4, "every unsuppressed finding at ALL");
+
+  struct ash_scanner_result m;
+  ash_scanner_result_init (&m, "semgrep");
+  m.status = ASH_STATUS_MISSING;
+  m.reason = xstrdup ("semgrep is not installed");
+  struct ash_scanner_result sk;
+  ash_scanner_result_init (&sk, "grype");
+  sk.status = ASH_STATUS_SKIPPED;
+  sk.excluded = true;
+  ash_sarif_tag (r.sarif, "s");
+  struct ash_scanner_result *all[] = { &r, &m, &sk };
+  struct ash_scan_summary sum = {
+    .project_name = "p", .generated_at = "2026-01-01T00:00:00Z",
+    .threshold = ASH_SEVERITY_INFO, .fail_on_findings = true,
+    .fail_on_incomplete = true,
+  };
+  json_t *agg = ash_results_aggregate (&sum, all, 3);
+  static const char *const keys[] = { "metadata", "scanner_results", "sarif",
+                                      "converter_results",
+                                      "additional_reports" };
+  for (size_t i = 0; i < ARRAY_SIZE (keys); i++)
+    tap_ok (json_object_get (agg, keys[i]) != NULL, "top-level key %s",
+            keys[i]);
+  json_t *sr = json_object_get (agg, "scanner_results");
+  tap_is_str (json_string_value (json_object_get (
+                json_object_get (sr, "semgrep"), "missing_reason")),
+              "semgrep is not installed", "missing_reason recorded");
+  tap_is_str (json_string_value (json_object_get (
+                json_object_get (sr, "semgrep"), "status")),
+              "MISSING", "status MISSING");
+  tap_ok (json_is_true (json_object_get (json_object_get (sr, "grype"),
+                                         "excluded")),
+          "excluded recorded");
+  json_t *stats = json_object_get (json_object_get (agg, "metadata"),
+                                   "summary_stats");
+  tap_is_int (json_integer_value (json_object_get (stats, "suppressed")), 1,
+              "summary suppressed");
+  tap_is_int (json_integer_value (json_object_get (stats, "actionable")), 4,
+              "summary actionable");
+  tap_is_int (json_integer_value (json_object_get (json_object_get (agg,
+                                                                    "metadata"),
+                                                   "exit_code")),
+              1, "metadata exit_code");
+  tap_is_int (json_array_size (json_object_get (json_object_get (agg, "sarif"),
+                                                "runs")),
+              1, "merged SARIF has the run");
+
+  char *table = ash_report_summary_table (agg, "/out/reports");
+  tap_ok (strstr (table, "semgrep MISSING: semgrep is not installed") != NULL,
+          "summary table gives the reason of a MISSING row");
+  tap_ok (strstr (table, "Reports: /out/reports") != NULL,
+          "summary table says where the reports are");
+  free (table);
+  for (size_t i = 0; ash_report_formats[i].name; i++)
+    {
+      char *text = ash_report_formats[i].render (agg);
+      tap_ok (text != NULL && *text != '\0', "report %s renders",
+              ash_report_formats[i].name);
+      free (text);
+    }
+  char *csv = ash_report_csv (agg);
+  tap_ok (strstr (csv, "\"s\",\"R\",\"high\"") != NULL, "csv row");
+  free (csv);
+  json_decref (agg);
+
+  /* Exit codes.  */
+  tap_is_int (code_of (ASH_STATUS_PASSED, 0, ASH_STATUS_PASSED, true, true),
+              ASH_EXIT_OK, "all passed: 0");
+  tap_is_int (code_of (ASH_STATUS_FAILED, 3, ASH_STATUS_PASSED, true, true),
+              ASH_EXIT_FINDINGS, "actionable findings: 2");
+  tap_is_int (code_of (ASH_STATUS_FAILED, 3, ASH_STATUS_PASSED, false, true),
+              ASH_EXIT_OK, "actionable findings without fail_on_findings: 0");
+  tap_is_int (code_of (ASH_STATUS_PASSED, 0, ASH_STATUS_MISSING, true, true),
+              ASH_EXIT_INCOMPLETE, "MISSING: 1");
+  tap_is_int (code_of (ASH_STATUS_PASSED, 0, ASH_STATUS_ERROR, true, true),
+              ASH_EXIT_INCOMPLETE, "ERROR: 1");
+  tap_is_int (code_of (ASH_STATUS_FAILED, 3, ASH_STATUS_ERROR, true, true),
+              ASH_EXIT_INCOMPLETE, "incomplete wins over findings: 1");
+  tap_is_int (code_of (ASH_STATUS_FAILED, 3, ASH_STATUS_ERROR, true, false),
+              ASH_EXIT_FINDINGS,
+              "without fail_on_incomplete_scanners, findings: 2");
+  tap_is_int (code_of (ASH_STATUS_PASSED, 0, ASH_STATUS_MISSING, true, false),
+              ASH_EXIT_OK, "MISSING without fail_on_incomplete_scanners: 0");
+  tap_is_int (code_of (ASH_STATUS_PASSED, 0, ASH_STATUS_SKIPPED, true, true),
+              ASH_EXIT_OK, "SKIPPED is not incomplete: 0");
+
+  ash_scanner_result_release (&r);
+  ash_scanner_result_release (&m);
+  ash_scanner_result_release (&sk);
+  return tap_done ();
+}

@@ -1,0 +1,130 @@
+/* test-suppress.c -- config suppressions, expiry, inline comments.  */
+
+#include <config.h>
+
+#include "error.h"
+#include "sarif.h"
+#include "strvec.h"
+#include "suppress.h"
+#include "tap.h"
+
+static json_t *
+result (const char *rule, const char *path, int line)
+{
+  return json_pack ("{s:s, s:{s:s}, s:[{s:{s:{s:s}, s:{s:i}}}]}", "ruleId",
+                    rule, "message", "text", "m", "locations",
+                    "physicalLocation", "artifactLocation", "uri", path,
+                    "region", "startLine", line);
+}
+
+int
+main (void)
+{
+  struct ash_suppressions s;
+  struct ash_strvec warnings = ASH_STRVEC_INIT;
+  struct ash_error err = ASH_ERROR_INIT;
+  json_t *list = json_loads (
+    "[{\"rule_id\":\"B6*\",\"path\":\"src/*.py\",\"reason\":\"reviewed\"},"
+    " {\"path\":\"legacy/\",\"reason\":\"old code\"},"
+    " {\"rule_id\":\"B301\",\"path\":\"app.py\",\"line_start\":10,"
+    "  \"line_end\":20,\"reason\":\"range\"},"
+    " {\"rule_id\":\"B101\",\"path\":\"*\",\"reason\":\"expired\","
+    "  \"expiration\":\"2020-01-01\"},"
+    " {\"rule_id\":\"B102\",\"path\":\"*\",\"reason\":\"future\","
+    "  \"expiration\":\"2999-12-31\"}]",
+    0, NULL);
+
+  ash_suppressions_init (&s);
+  int r = ash_suppressions_load (list, "2026-06-01", &s, &warnings, &err);
+  tap_is_int (r, 0, "suppressions load");
+  tap_is_int (s.n, 4, "the expired entry is left out");
+  tap_is_int (warnings.nr, 1, "one warning");
+  tap_ok (warnings.nr == 1 && strstr (warnings.v[0], "B101")
+            && strstr (warnings.v[0], "expired on 2020-01-01"),
+          "warning names the rule and the date: %s",
+          warnings.nr ? warnings.v[0] : "");
+
+  tap_ok (ash_suppressions_match (&s, "B602", "src/a.py", 3) != NULL,
+          "rule glob and path glob match");
+  tap_ok (ash_suppressions_match (&s, "B602", "./src/a.py", 3) != NULL,
+          "a leading ./ does not matter");
+  tap_ok (ash_suppressions_match (&s, "B404", "src/a.py", 3) == NULL,
+          "another rule does not match");
+  tap_ok (ash_suppressions_match (&s, "B602", "lib/a.py", 3) == NULL,
+          "another path does not match");
+  tap_ok (ash_suppressions_match (&s, "X1", "legacy/deep/x.py", 1) != NULL,
+          "a directory covers what is below it");
+  tap_ok (ash_suppressions_match (&s, "B301", "app.py", 10) != NULL,
+          "line range start");
+  tap_ok (ash_suppressions_match (&s, "B301", "app.py", 20) != NULL,
+          "line range end");
+  tap_ok (ash_suppressions_match (&s, "B301", "app.py", 21) == NULL,
+          "outside the line range");
+  tap_ok (ash_suppressions_match (&s, "B301", "app.py", 9) == NULL,
+          "before the line range");
+  tap_ok (ash_suppressions_match (&s, "B101", "x.py", 1) == NULL,
+          "the expired entry does not apply");
+  tap_ok (ash_suppressions_match (&s, "B102", "x.py", 1) != NULL,
+          "an entry that expires later applies");
+
+  json_t *bad = json_loads ("[{\"path\":\"x\",\"expiration\":\"soon\"}]", 0,
+                            NULL);
+  struct ash_suppressions s2;
+  ash_suppressions_init (&s2);
+  r = ash_suppressions_load (bad, "2026-06-01", &s2, &warnings, &err);
+  tap_ok (r < 0 && strstr (err.message, "soon"),
+          "an expiration that is not a date is an error: %s", err.message);
+  json_decref (bad);
+  ash_suppressions_release (&s2);
+
+  const char *text = "a\nb # ash-ignore\n# ash-ignore-next-line\nd\ne\n";
+  tap_ok (!ash_suppress_inline_text (text, 1), "line 1 not suppressed");
+  tap_ok (ash_suppress_inline_text (text, 2), "ash-ignore on the line");
+  tap_ok (!ash_suppress_inline_text (text, 3),
+          "ash-ignore-next-line does not suppress its own line");
+  tap_ok (ash_suppress_inline_text (text, 4),
+          "ash-ignore-next-line suppresses the next line");
+  tap_ok (!ash_suppress_inline_text (text, 5), "line 5 not suppressed");
+  tap_ok (!ash_suppress_inline_text (text, 99), "past the end");
+
+  /* Inline suppressions read the source files.  */
+  char dir[] = "/tmp/ash-test-suppress.XXXXXX";
+  tap_ok (mkdtemp (dir) != NULL, "temporary dir");
+  char *file = xasprintf ("%s/code.py", dir);
+  FILE *f = fopen (file, "w");
+  fputs ("x = 1\ny = eval(s)  # ash-ignore\nz = eval(s)\n", f);
+  fclose (f);
+  json_t *doc = ash_sarif_doc_new ();
+  json_t *run = ash_sarif_run_new ("t", NULL, NULL);
+  json_t *results = json_object_get (run, "results");
+  json_array_append_new (results, result ("E1", "code.py", 2));
+  json_array_append_new (results, result ("E1", "code.py", 3));
+  json_array_append_new (results, result ("B602", "src/y.py", 1));
+  json_array_append_new (json_object_get (doc, "runs"), run);
+  size_t n = ash_suppress_doc (doc, &s, dir, 1 << 20);
+  tap_is_int (n, 2, "two results suppressed");
+  tap_ok (ash_sarif_result_is_suppressed (json_array_get (results, 0)),
+          "inline comment suppresses line 2");
+  tap_is_str (json_string_value (json_object_get (json_array_get (
+                json_object_get (json_array_get (results, 0),
+                                 "suppressions"), 0), "kind")),
+              "inSource", "inline suppression kind inSource");
+  tap_ok (!ash_sarif_result_is_suppressed (json_array_get (results, 1)),
+          "line 3 is not suppressed");
+  json_t *ext = json_array_get (json_object_get (json_array_get (results, 2),
+                                                 "suppressions"), 0);
+  tap_is_str (json_string_value (json_object_get (ext, "kind")), "external",
+              "config suppression kind external");
+  tap_is_str (json_string_value (json_object_get (ext, "justification")),
+              "reviewed", "justification is the reason");
+  unlink (file);
+  rmdir (dir);
+  free (file);
+  json_decref (doc);
+
+  json_decref (list);
+  ash_suppressions_release (&s);
+  ash_strvec_release (&warnings);
+  ash_error_release (&err);
+  return tap_done ();
+}
