@@ -144,5 +144,11 @@ TESTS += tests/sh/scan-select.sh
 EXTRA_DIST += tests/sh/scan-select.sh
 TESTS += tests/sh/sandbox-explain.sh
 EXTRA_DIST += tests/sh/sandbox-explain.sh
+if ASH_LINUX
+check_PROGRAMS += tests/unit/test-tree-eperm
+tests_unit_test_tree_eperm_CPPFLAGS = $(tests_unit_cppflags) $(SECCOMP_CFLAGS)
+tests_unit_test_tree_eperm_LDADD = $(ASH_LIBS) $(SECCOMP_LIBS)
+TESTS += tests/unit/test-tree-eperm
+endif
 TESTS += tests/sh/config-explain-tiers.sh
 EXTRA_DIST += tests/sh/config-explain-tiers.sh
