@@ -298,7 +298,10 @@ firejail_wrap (const struct ash_probe *probe, const struct ash_policy *policy,
   if (policy->results_dir)
     push_opt (&argv, "--read-write", policy->results_dir);
 
-  ash_strvec_push (&argv, "--");
+  /* No "--" before the command: firejail 0.9.72 runs what follows "--"
+     through the account's login shell, which fails for an account whose
+     shell is nologin.  The command is an absolute path, so it cannot be
+     taken for an option.  */
   /* firejail keeps the terminal's session: the wrapper leaves it, so
      that the scanner has no controlling terminal.  */
   ash_linux_filter_prefix (&argv, probe->helper, policy->network, true);
@@ -390,7 +393,7 @@ firejail_probe (const struct ash_host *host, struct ash_probe *ret)
   push_blacklists (&argv);
   ash_strvec_push (&argv, "--private");
   ash_strvec_push (&argv, "--private-tmp");
-  ash_strvec_push (&argv, "--");
+  /* No "--": see firejail_wrap.  */
   ash_strvec_push (&argv, readlink_path);
   ash_strvec_push (&argv, "/proc/self/ns/mnt");
   r = ash_linux_probe_run (argv.v, &out, &errtext, &status);
@@ -436,7 +439,7 @@ firejail_probe (const struct ash_host *host, struct ash_probe *ret)
   push_base_options (&argv, false);
   ash_strvec_push (&argv, "--quiet");
   push_private_showing (&argv, helper, host->passwd_home);
-  ash_strvec_push (&argv, "--");
+  /* No "--": see firejail_wrap.  */
   ash_linux_filter_prefix (&argv, helper, false, true);
   ash_strvec_push (&argv, true_path);
   free (out);

@@ -97,3 +97,25 @@ done_testing () {
   [ "$_tap_failed" -eq 0 ]
   exit $?
 }
+
+# unpriv_user: the account root runs the unprivileged half of a test as.
+# firejail refuses "nobody" and needs a home that exists, so as root a
+# dedicated system account, ash-test, with its home in /var/lib/ash-test,
+# is created when missing (useradd); without useradd the test falls back
+# to nobody.  Prints the name.
+unpriv_user () {
+  if id ash-test >/dev/null 2>&1; then
+    echo ash-test
+  elif [ "$(id -u)" = 0 ] && command -v useradd >/dev/null 2>&1 &&
+       useradd --system --create-home --home-dir /var/lib/ash-test \
+         --shell /usr/sbin/nologin ash-test >/dev/null 2>&1; then
+    echo ash-test
+  else
+    echo nobody
+  fi
+}
+
+# as_unpriv_cmd USER: the setpriv prefix that runs a command as USER.
+as_unpriv_cmd () {
+  echo "setpriv --reuid=$1 --regid=$(id -g "$1") --clear-groups"
+}

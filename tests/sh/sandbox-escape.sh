@@ -13,7 +13,7 @@
 # the source and output directories as data, the results directory
 # writable, private HOME and TMPDIR, PATH and LANG only), wraps the command
 # with the backend's wrap() and starts it through spawn.c.  As root, every
-# attempt runs a second time as nobody.
+# attempt runs a second time as an unprivileged account (unpriv_user).
 
 . "$top_srcdir/tests/libtest.sh"
 
@@ -24,7 +24,6 @@ PROBE=${ESCAPE_PROBE:-$top_builddir/tests/fixtures/escape-probe}
 [ -x "$PROBE" ] || skip_all "tests/fixtures/escape-probe is not built"
 PROBE_DIR=$(cd "$(dirname "$PROBE")" && pwd)
 PROBE=$PROBE_DIR/$(basename "$PROBE")
-NOBODY_AS="setpriv --reuid=nobody --regid=nogroup --clear-groups"
 
 why=$("$RUN" --backend "$B" --results "$TEST_TMP" --probe-only -- /bin/true)
 case $? in
@@ -424,8 +423,8 @@ fi
 round
 
 if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null; then
-  who=nobody
-  as_user=$NOBODY_AS
+  who=$(unpriv_user)
+  as_user=$(as_unpriv_cmd "$who")
   rm -f "$passwd_canary"
   passwd_canary=
   why=$($as_user "$RUN" --backend "$B" --results /tmp --probe-only -- /bin/true)
@@ -433,7 +432,7 @@ if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null; then
     round
   else
     _tap_n=$((_tap_n + 1))
-    echo "ok $_tap_n - # SKIP $B is unavailable to nobody: $why"
+    echo "ok $_tap_n - # SKIP $B is unavailable to $who: $why"
   fi
 fi
 

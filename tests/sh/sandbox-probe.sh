@@ -76,7 +76,7 @@ assert_file_contains "with its fix" "$TEST_TMP/out" \
 
 # A firejail that runs its command without a sandbox, as it does inside a
 # container with its own PID namespace.
-printf '%s\n' '#!/bin/sh' 'while [ "$1" != -- ]; do shift; done' 'shift' \
+printf '%s\n' '#!/bin/sh' 'while case $1 in -*) true ;; *) false ;; esac; do shift; done' \
   'echo "Warning: an existing sandbox was detected. $1 will run without any additional sandboxing features" >&2' \
   'exec "$@"' >"$src/bin/firejail"
 chmod 755 "$src/bin/firejail"
@@ -86,7 +86,7 @@ assert_file_contains "firejail's warning makes it unavailable" "$TEST_TMP/out" \
 assert_file_contains "with its fix" "$TEST_TMP/out" \
   "  fix: Use bwrap or landlock; firejail does not sandbox inside this container."
 # The same without the warning: the namespace gives it away.
-printf '%s\n' '#!/bin/sh' 'while [ "$1" != -- ]; do shift; done' 'shift' 'exec "$@"' \
+printf '%s\n' '#!/bin/sh' 'while case $1 in -*) true ;; *) false ;; esac; do shift; done' 'exec "$@"' \
   >"$src/bin/firejail"
 own_ns=$(readlink /proc/self/ns/mnt)
 PATH=$src/bin:/usr/bin run_ash sandbox probe --source-dir "$src" --allow-in-tree-tools

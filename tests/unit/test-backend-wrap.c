@@ -233,7 +233,7 @@ test_firejail_other_home (void)
     " --whitelist=/home/u/.local/bin --whitelist=/tmp/src"
     " --read-only=/home/u/.local/bin --read-only=/tmp/src"
     " --read-write=/tmp/src/out/scanners/x"
-    " -- " HELPER " --socket-filter --new-session -- /usr/bin/x",
+    " " HELPER " --socket-filter --new-session -- /usr/bin/x",
     (unsigned long) getuid ());
   tap_is_str (got, want, "firejail argv with HOME other than the passwd home");
   tap_is_str (ash_strvec_getenv (&f.cmd.env, "HOME"), "/home/u",
@@ -255,7 +255,7 @@ test_firejail_other_home (void)
   tap_is_int (r, 0, "firejail wrap (nothing in the home) succeeds");
   free (got);
   got = joined (&f.cmd.argv);
-  tap_ok (strstr (got, " --private --private-tmp --read-write=/srv/out/x --")
+  tap_ok (strstr (got, " --private --private-tmp --read-write=/srv/out/x /")
             != NULL,
           "firejail: an empty private home and /tmp when the policy lists "
           "nothing there");
