@@ -10,6 +10,7 @@
 #include <config.h>
 
 #include "cli.h"
+#include "config-tier.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -76,6 +77,7 @@ enum opt_id
   OPT_CLI_JSON_INPUT,
   OPT_FORCE,
   OPT_FORMAT,
+  OPT_EXPLAIN_TIERS,
   OPT_HELP,
   OPT_VERSION,
 };
@@ -180,6 +182,10 @@ static const struct optdef optdefs[] = {
     N_("replace an existing .ashrc.yaml") },
   { "format", required_argument, OPT_FORMAT, 0, CMD_CONFIG_GET, J_NONE, 0,
     "yaml|json", N_("output format of ash config get (default: yaml)") },
+  { "explain-tiers", no_argument, OPT_EXPLAIN_TIERS, 0, CMD_CONFIG_GET,
+    J_NONE, 0, NULL,
+    N_("show each contributing file, whether it may grant sandbox access, "
+       "and why") },
   { "help", no_argument, OPT_HELP, 'h', CMD_ALL, J_NONE, 0, NULL,
     N_("show this help and exit") },
   { "version", no_argument, OPT_VERSION, 0, CMD_ALL, J_NONE, 0, NULL,
@@ -298,12 +304,12 @@ config_error (const struct ash_error *e)
 /* Help.  */
 
 static void
-print_options (FILE *out, unsigned cmd)
+print_options (FILE *out, unsigned cmd, unsigned skip)
 {
   for (size_t i = 0; i < ARRAY_SIZE (optdefs); i++)
     {
       const struct optdef *d = &optdefs[i];
-      if (!(d->cmds & cmd))
+      if (!(d->cmds & cmd) || (d->cmds & skip))
         continue;
       struct ash_buf b = ASH_BUF_INIT;
       if (d->short_opt)
@@ -336,9 +342,10 @@ print_help (FILE *out)
     }
   fprintf (out, "  %-32s%s\n", "help COMMAND", _("show the help of COMMAND"));
   fprintf (out, _("\nOptions of ash scan:\n"));
-  print_options (out, CMD_SCAN);
-  fprintf (out, _("\nOptions of the other commands:\n"));
-  print_options (out, CMD_ALL & ~CMD_SCAN & ~CMD_REPORT);
+  print_options (out, CMD_SCAN, 0);
+  fprintf (out, _("\nThe other commands take the options of ash scan that "
+                  "apply to them\n('ash help COMMAND' lists them), and:\n"));
+  print_options (out, CMD_ALL & ~CMD_SCAN & ~CMD_REPORT, CMD_SCAN);
   fprintf (out,
            _("\nExit status: 0 clean; 1 incomplete scan or failure; 2 "
              "actionable findings;\n3 configuration error; 5 usage "
@@ -351,7 +358,7 @@ print_command_help (FILE *out, unsigned cmd)
   const struct command *c = command_by_bit (cmd);
   fprintf (out, _("Usage: ash %s%s [OPTION]...\n%s\n\nOptions:\n"), c->name,
            c->args, _(c->summary));
-  print_options (out, cmd);
+  print_options (out, cmd, 0);
 }
 
 /* Values.  */
@@ -1036,14 +1043,52 @@ cmd_config_init (const struct ash_options *o, bool force)
   return ASH_EXIT_OK;
 }
 
+/* `ash config get --explain-tiers`: every file the configuration was built
+   from, its tier and the reason (spec: "Who may grant").  */
+static int
+cmd_config_explain_tiers (const struct ash_options *o, struct ash_config *c,
+                          const char *format)
+{
+  char *storage[3] = { NULL, NULL, NULL };
+  struct ash_tier_context ctx;
+  struct ash_error err = ASH_ERROR_INIT;
+  int r = ASH_EXIT_OK;
+
+  ash_tier_context_fill (&ctx, o->source_dir, storage);
+  if (ash_config_tier_judge_all (c, &ctx, &err) < 0)
+    r = config_error (&err);
+  else if (streq (format, "json"))
+    {
+      json_t *j = ash_config_tiers_to_json (c);
+      _cleanup_free_ char *t = ash_config_to_json (j);
+      fputs (t, stdout);
+      json_decref (j);
+    }
+  else
+    {
+      _cleanup_free_ char *t = ash_config_tiers_to_text (c);
+      fputs (t, stdout);
+    }
+  for (size_t i = 0; i < ARRAY_SIZE (storage); i++)
+    free (storage[i]);
+  ash_error_release (&err);
+  return r;
+}
+
 static int
 cmd_config_get (const struct ash_options *o, const char *key,
-                const char *format)
+                const char *format, bool explain_tiers)
 {
   struct ash_config c;
   int r = load_config (o, &c);
   if (r)
     return r;
+  if (explain_tiers)
+    {
+      r = cmd_config_explain_tiers (o, &c, format);
+      ash_config_release (&c);
+      return r;
+    }
   json_t *v = ash_config_get (&c, key);
   if (v == NULL)
     {
@@ -1330,7 +1375,8 @@ ash_main (int argc, char **argv, const struct ash_backend *const *backends,
       r = cmd_config_init (&o, has_opt (&flag_a, OPT_FORCE));
       break;
     case CMD_CONFIG_GET:
-      r = cmd_config_get (&o, pos.nr ? pos.v[0] : NULL, format_of (&flag_a));
+      r = cmd_config_get (&o, pos.nr ? pos.v[0] : NULL, format_of (&flag_a),
+                          has_opt (&flag_a, OPT_EXPLAIN_TIERS));
       break;
     case CMD_CONFIG_VALIDATE:
       r = cmd_config_validate (&o);

@@ -92,6 +92,10 @@ tests_unit_test_config_LDADD = $(ASH_LIBS)
 TESTS += tests/unit/test-config
 TESTS += tests/sh/config-resolve.sh
 EXTRA_DIST += tests/sh/config-resolve.sh
+TESTS += tests/sh/cli-usage.sh
+EXTRA_DIST += tests/sh/cli-usage.sh
+TESTS += tests/sh/cli-json-input.sh
+EXTRA_DIST += tests/sh/cli-json-input.sh
 
 check_PROGRAMS += tests/fixtures/escape-probe
 tests_fixtures_escape_probe_SOURCES = tests/fixtures/escape-probe.c
@@ -138,3 +142,5 @@ TESTS += tests/sh/sandbox-explain.sh
 EXTRA_DIST += tests/sh/sandbox-explain.sh
 TESTS += tests/sh/scan-sandboxed.sh
 EXTRA_DIST += tests/sh/scan-sandboxed.sh
+TESTS += tests/sh/config-explain-tiers.sh
+EXTRA_DIST += tests/sh/config-explain-tiers.sh

@@ -41,7 +41,9 @@ run_ash config validate --config "$TEST_TMP/nope.yaml"
 assert_eq "missing --config exits 3" "$status" 3
 assert_file_contains "missing --config is named" "$TEST_TMP/err" \
   "ash: $TEST_TMP/nope.yaml: cannot open the configuration file: No such file or directory"
-ASH_CONFIG="$TEST_TMP/gone.yaml" run_ash scan --source-dir "$TEST_TMP"
+env ASH_CONFIG="$TEST_TMP/gone.yaml" "$ASH" scan --source-dir "$TEST_TMP" \
+  >"$TEST_TMP/out" 2>"$TEST_TMP/err"
+status=$?
 assert_eq "missing ASH_CONFIG exits 3" "$status" 3
 assert_file_contains "missing ASH_CONFIG is named" "$TEST_TMP/err" \
   "$TEST_TMP/gone.yaml: cannot open the configuration file"
