@@ -592,6 +592,7 @@ run_job (struct scan *sc, struct job *j)
 done:
   j->result.duration = r == 0 && res.duration > 0 ? res.duration
                                                   : ash_now () - t0;
+  ash_progress_pause (sc->progress);
   if (j->result.status == ASH_STATUS_ERROR)
     ash_err (_("%s: %s"), s->name, j->result.reason);
   else
@@ -600,6 +601,7 @@ done:
               s->name, ash_scanner_status_name (j->result.status),
               j->result.finding_count, j->result.actionable_count,
               j->result.suppressed_count, j->result.duration);
+  ash_progress_resume (sc->progress);
   ash_progress_end (sc->progress, s->name,
                     ash_scanner_status_name (j->result.status),
                     j->result.duration);
