@@ -7,6 +7,7 @@ EXTRA_DIST += $(ash_sandbox_parts)
 CLEANFILES += doc/ash-sandbox.7
 doc/ash-sandbox.7: $(ash_sandbox_parts)
 	$(AM_V_GEN)$(MKDIR_P) doc && cat $(addprefix $(srcdir)/,$(ash_sandbox_parts)) > $@
+ash_sandbox_parts += doc/ash-sandbox/30-backends.man
 ash_sandbox_parts += doc/ash-sandbox/32-landlock.man
 dist_man_MANS += doc/ash.1
 dist_man_MANS += doc/ash.yaml.5

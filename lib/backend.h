@@ -57,4 +57,38 @@ struct ash_backend
 
 void ash_probe_release (struct ash_probe *p);
 
+struct ash_options;
+
+/* Fill HOST for this process: PATH and HOME from the environment, the
+   source directory, in-tree rule and bin directory from OPTS (may be NULL),
+   the passwd entry's home, and the directory of the running ash as the
+   helper directory hint (ash_helper_path() falls back to PKGLIBEXECDIR).
+   The strings belong to OPTS, the environment and the process.  */
+void ash_host_init (struct ash_host *host, const struct ash_options *opts);
+
+/* Probe BACKEND once per process and return the cached result (never NULL;
+   read only).  Safe to call from several threads: the first caller probes,
+   the others wait for its result.  */
+const struct ash_probe *ash_backend_probe_cached (
+  const struct ash_backend *backend, const struct ash_host *host);
+
+/* Forget every cached probe (for tests).  */
+void ash_backend_probe_cache_reset (void);
+
+/* The backend of LIST (NULL-terminated) called NAME, or NULL.  */
+const struct ash_backend *ash_backend_find (
+  const struct ash_backend *const *list, const char *name);
+
+/* The backend that sandbox MODE selects from LIST, with its probe in
+   *RET_PROBE: "auto" takes the first usable backend in LIST's order, a
+   backend's name takes that backend only (an unavailable one never falls
+   back).  Returns NULL for "off" (with *RET_REASON NULL), and NULL with
+   *RET_REASON (newly allocated) when no backend can be used: the probe's
+   reason for a named backend, "--sandbox auto found no working sandbox
+   (NAME: REASON; ...)" for auto.  Probes are cached per process.  */
+const struct ash_backend *ash_backend_select (
+  const char *mode, const struct ash_backend *const *list,
+  const struct ash_host *host, const struct ash_probe **ret_probe,
+  char **ret_reason);
+
 #endif

@@ -145,6 +145,8 @@ scanned_dir_of (const char *path, const struct ash_tier_context *ctx)
 {
   const char *spellings[3] = { ctx->source_dir, ctx->source_dir_resolved,
                                ctx->pwd };
+  struct stat sst[3];
+  bool have[3] = { false, false, false };
   for (size_t i = 0; i < ARRAY_SIZE (spellings); i++)
     if (spellings[i] && spellings[i][0] == '/')
       {
@@ -154,8 +156,28 @@ scanned_dir_of (const char *path, const struct ash_tier_context *ctx)
         _cleanup_free_ char *r = realpath (s, NULL);
         if (r && ash_path_is_inside (path, r))
           return spellings[i];
+        have[i] = stat (s, &sst[i]) == 0 && S_ISDIR (sst[i].st_mode);
       }
-  return NULL;
+
+  /* By identity: a directory at or above PATH that is the scanned
+     directory under a spelling no link explains (a bind mount of it, or
+     another case on a file system that ignores case).  A link on the way
+     is left to the caller, which names it.  */
+  _cleanup_free_ char *d = ash_path_normalize (path);
+  for (;;)
+    {
+      struct stat st;
+      if (lstat (d, &st) == 0 && S_ISDIR (st.st_mode))
+        for (size_t i = 0; i < ARRAY_SIZE (spellings); i++)
+          if (have[i] && st.st_dev == sst[i].st_dev
+              && st.st_ino == sst[i].st_ino)
+            return spellings[i];
+      if (streq (d, "/") || !strchr (d, '/'))
+        return NULL;
+      char *up = path_dirname (d);
+      free (d);
+      d = up;
+    }
 }
 
 int

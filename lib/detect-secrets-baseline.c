@@ -7,9 +7,11 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <pwd.h>
 #include <sys/stat.h>
 
 #include "buf.h"
+#include "homescreen.h"
 #include "util.h"
 
 /* A baseline larger than this is refused rather than read.  */
@@ -102,12 +104,24 @@ ash_detect_secrets_baseline_readable (const char *path,
   else if (ash_strvec_contains (&s->read_path_scanners,
                                 ASH_DETECT_SECRETS_NAME))
     {
-      for (size_t i = 0; i < s->extra_read_paths.nr; i++)
+      /* The policy does not mount an entry that is /, a home or a
+         directory holding one, so such an entry contains nothing here
+         either.  */
+      struct passwd *pw = getpwuid (getuid ());
+      struct ash_homescreen hs;
+      ash_homescreen_init (&hs, NULL, getenv ("HOME"),
+                           pw ? pw->pw_dir : NULL, NULL);
+      bool inside = false;
+      for (size_t i = 0; !inside && i < s->extra_read_paths.nr; i++)
         {
           _cleanup_free_ char *e = realpath (s->extra_read_paths.v[i], NULL);
-          if (e && ash_path_is_inside (real, e))
-            return true;
+          if (e && !ash_homescreen_holds_home (&hs, e)
+              && ash_path_is_inside (real, e))
+            inside = true;
         }
+      ash_homescreen_release (&hs);
+      if (inside)
+        return true;
       why = _("it is outside the source tree and every "
               "sandbox.extra_read_paths entry");
     }

@@ -47,6 +47,22 @@ ash_env_credential_word (const char *name)
   return NULL;
 }
 
+/* True when the text from P up to the next white space holds an "@" with
+   a ":" somewhere before it.  A password may hold "/", "?", "#" or "@"
+   itself, and a secret is still there whether or not a URL parser would
+   take it as one, so the whole word counts, not just what a parser would
+   call the authority.  */
+static bool
+word_has_userinfo (const char *p)
+{
+  size_t len = strcspn (p, " \t\r\n");
+  const char *at = NULL;
+  for (const char *q = p; q < p + len; q++)
+    if (*q == '@')
+      at = q;
+  return at && memchr (p, ':', (size_t) (at - p)) != NULL;
+}
+
 bool
 ash_env_value_has_userinfo (const char *value)
 {
@@ -54,9 +70,39 @@ ash_env_value_has_userinfo (const char *value)
   while ((p = strstr (p, "://")) != NULL)
     {
       p += 3;
-      size_t auth = strcspn (p, "/?#@ \t,;");
-      if (p[auth] == '@' && memchr (p, ':', auth) != NULL)
+      if (word_has_userinfo (p))
         return true;
+    }
+  return false;
+}
+
+static bool
+is_proxy_name (const char *name)
+{
+  for (size_t i = 0; i < ARRAY_SIZE (proxy_names); i++)
+    if (c_strcasecmp (name, proxy_names[i]) == 0)
+      return true;
+  return false;
+}
+
+/* A proxy setting may leave out the scheme ("user:pass@proxy:3128"), and
+   curl and pip still read it as a URL.  */
+static bool
+proxy_value_has_userinfo (const char *value)
+{
+  for (const char *p = value; *p;)
+    {
+      p += strspn (p, " \t\r\n");
+      if (!*p)
+        break;
+      size_t len = strcspn (p, " \t\r\n");
+      if (!memmem (p, len, "://", 3))
+        {
+          _cleanup_free_ char *w = xstrndup (p, len);
+          if (word_has_userinfo (w))
+            return true;
+        }
+      p += len;
     }
   return false;
 }
@@ -157,7 +203,8 @@ ash_env_filter (char *const *environ, const struct ash_requirements *req,
               ash_policy_add_drop (p, name, why);
               continue;
             }
-          if (ash_env_value_has_userinfo (value))
+          if (ash_env_value_has_userinfo (value)
+              || (is_proxy_name (name) && proxy_value_has_userinfo (value)))
             {
               ash_policy_add_drop (p, name,
                                    _("value carries user:password@ in a "

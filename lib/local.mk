@@ -25,6 +25,7 @@ lib_libash_a_SOURCES += lib/orchestrator.c
 lib_libash_a_SOURCES += lib/sandbox-probe.c
 lib_libash_a_SOURCES += lib/sandbox-explain.c
 lib_libash_a_SOURCES += lib/sandbox-settings.h
+lib_libash_a_SOURCES += lib/backend-select.c
 lib_libash_a_SOURCES += lib/sarif.c lib/sarif.h
 lib_libash_a_SOURCES += lib/scanner.h
 lib_libash_a_SOURCES += lib/scanners/registry.c

@@ -806,9 +806,14 @@ ash_policy_compute (const struct ash_policy_input *in,
   if (in->extra_read_paths)
     for (char *const *x = in->extra_read_paths; *x; x++)
       {
+        /* An entry that is /, a home or a directory holding one is not
+           mounted, so it contains nothing either: a path the options
+           name inside it stays out.  */
         char *r = ash_homescreen_realpath (*x);
-        if (r)
+        if (r && !ash_homescreen_holds_home (&c.hs, r))
           ash_strvec_push_nodup (&c.extra, r);
+        else
+          free (r);
       }
 
   add_data (&c);

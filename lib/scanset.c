@@ -192,6 +192,50 @@ rules_match (const struct rules *rs, const char *rel, bool is_dir)
   return NULL;
 }
 
+/* Append PATH to B as one line's worth of text: as it is, or, when it
+   holds a control character (a line break above all, which would start a
+   line of its own) or starts with a double quote, in double quotes with
+   C escapes (\\n, \\r, \\t, \\", \\\\, \\ooo).  */
+static void
+add_quoted_path (struct ash_buf *b, const char *path)
+{
+  bool quote = path[0] == '"';
+  for (const unsigned char *p = (const unsigned char *) path; *p && !quote;
+       p++)
+    if (*p < 0x20 || *p == 0x7f)
+      quote = true;
+  if (!quote)
+    {
+      ash_buf_addstr (b, path);
+      return;
+    }
+  ash_buf_addch (b, '"');
+  for (const unsigned char *p = (const unsigned char *) path; *p; p++)
+    switch (*p)
+      {
+      case '\n':
+        ash_buf_addstr (b, "\\n");
+        break;
+      case '\r':
+        ash_buf_addstr (b, "\\r");
+        break;
+      case '\t':
+        ash_buf_addstr (b, "\\t");
+        break;
+      case '"':
+      case '\\':
+        ash_buf_addch (b, '\\');
+        ash_buf_addch (b, (char) *p);
+        break;
+      default:
+        if (*p < 0x20 || *p == 0x7f)
+          ash_buf_addf (b, "\\%03o", *p);
+        else
+          ash_buf_addch (b, (char) *p);
+      }
+  ash_buf_addch (b, '"');
+}
+
 /* ---- The walk -------------------------------------------------------- */
 
 struct walk
@@ -243,7 +287,10 @@ read_ignore_file (struct walk *w, int dfd, const char *rel_dir,
       if (nl)
         *nl = '\0';
       lineno++;
-      _cleanup_free_ char *origin = xasprintf ("%s:%d: %s", rel, lineno, p);
+      struct ash_buf ob = ASH_BUF_INIT;
+      add_quoted_path (&ob, rel);
+      ash_buf_addf (&ob, ":%d: %s", lineno, p);
+      _cleanup_free_ char *origin = ash_buf_detach (&ob);
       rules_add_line (&w->rules, p, rel_dir, origin);
       if (!nl)
         break;
@@ -304,7 +351,10 @@ walk_entry (struct walk *w, int dfd, const char *rel_dir, const char *name,
       if (m && !m->negate)
         {
           ignored = true;
-          ash_strvec_pushf (&s->ignored, "%s: %s", rel, m->origin);
+          struct ash_buf line = ASH_BUF_INIT;
+          add_quoted_path (&line, rel);
+          ash_buf_addf (&line, ": %s", m->origin);
+          ash_strvec_push_nodup (&s->ignored, ash_buf_detach (&line));
         }
     }
 
@@ -488,7 +538,12 @@ ash_scanset_write_reports (const struct ash_scanset *s, int outdirfd,
 {
   struct ash_buf b = ASH_BUF_INIT;
   for (size_t i = 0; i < s->files.nr; i++)
-    ash_buf_addf (&b, "%s/%s\n", s->source_dir, s->files.v[i]);
+    {
+      _cleanup_free_ char *abs
+        = xasprintf ("%s/%s", s->source_dir, s->files.v[i]);
+      add_quoted_path (&b, abs);
+      ash_buf_addch (&b, '\n');
+    }
   int r = ash_tree_write_file (outdirfd, "ash-scan-set-files-list.txt", b.buf,
                                b.len, 0644, err);
   ash_buf_reset (&b);

@@ -22,7 +22,11 @@
    path (relative to the source directory; an ignored directory once, not
    its contents) and the rule that ignored it: "<path>: <origin>", where the
    origin is "<ignore file>:<line>: <pattern>" or
-   "global_settings.ignore_paths: <pattern> (<reason>)".  */
+   "global_settings.ignore_paths: <pattern> (<reason>)".  In both files
+   (and in IGNORED below) a path that holds a control character, such as a
+   line break, or that starts with a double quote is written in double
+   quotes with C escapes ("a\nb"), so that no name adds a line of its
+   own.  */
 
 #ifndef ASH_SCANSET_H
 #define ASH_SCANSET_H

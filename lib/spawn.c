@@ -503,6 +503,32 @@ reap (pid_t pid, int *ret_status)
     *ret_status = st;
 }
 
+/* With SIGCHLD ignored, or with SA_NOCLDWAIT, the kernel reaps children
+   itself, and their exit status is lost: waitid() fails with ECHILD.  Both
+   are inherited across execve(), so ASH may have been started that way.
+   Children are this file's business: restore the default, keeping a
+   handler that someone installed but dropping SA_NOCLDWAIT.  */
+static void
+sigchld_keep_status (void)
+{
+  struct sigaction sa;
+
+  if (sigaction (SIGCHLD, NULL, &sa) < 0)
+    return;
+  if (sa.sa_handler == SIG_IGN)
+    {
+      memset (&sa, 0, sizeof sa);
+      sa.sa_handler = SIG_DFL;
+      sigemptyset (&sa.sa_mask);
+      (void) sigaction (SIGCHLD, &sa, NULL);
+    }
+  else if (sa.sa_flags & SA_NOCLDWAIT)
+    {
+      sa.sa_flags &= ~SA_NOCLDWAIT;
+      (void) sigaction (SIGCHLD, &sa, NULL);
+    }
+}
+
 static int
 spawn_and_wait (struct ash_cmd *cmd, struct ash_cmd_result *ret,
                 struct ash_error *err)
@@ -529,6 +555,8 @@ spawn_and_wait (struct ash_cmd *cmd, struct ash_cmd_result *ret,
                             _("cannot run '%s': descriptor %d cannot be "
                               "passed"),
                             path, cmd->pass_fds[i]);
+
+  sigchld_keep_status ();
 
   r = spawn_fds_open (cmd, &f, err);
   if (r < 0)

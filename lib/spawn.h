@@ -7,7 +7,10 @@
 
    The child leads its own process group, gets exactly CMD->env as its
    environment, keeps no descriptor above stderr except CMD->pass_fds, and
-   starts with an empty signal mask and default dispositions.  When the
+   starts with an empty signal mask and default dispositions.  A SIGCHLD
+   that ASH finds ignored (or set with SA_NOCLDWAIT, as it may inherit
+   either) is set back to the default, since it would make the kernel
+   discard every child's exit status.  When the
    program ends, whatever it left running in its process group is killed.
    Being in its own process group, a child is in the background on a
    terminal: give it ASH_STDIO_NULL or a file as stdin, not the terminal.

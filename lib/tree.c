@@ -125,7 +125,7 @@ ash_tree_path (int dirfd, const char *relpath)
 /* ---- openat2 or the walker ------------------------------------------ */
 
 static int force_walker = -1; /* -1: not decided yet */
-static int openat2_missing;  /* the kernel said ENOSYS */
+static int openat2_missing;  /* the kernel said ENOSYS, or seccomp EPERM */
 
 void
 ash_tree_set_walker (bool force)
@@ -160,7 +160,9 @@ ash_tree_using_walker (void)
       long fd = syscall (SYS_openat2, AT_FDCWD, ".", &how, sizeof how);
       if (fd >= 0)
         ash_close ((int) fd);
-      else if (errno == ENOSYS)
+      else if (errno == ENOSYS || errno == EPERM)
+        /* EPERM: a seccomp profile (a container's) that does not know the
+           call refuses it.  */
         openat2_missing = 1;
     }
   return openat2_missing;
@@ -308,7 +310,7 @@ open_dir_openat2 (int dirfd, const struct ash_strvec *comps, size_t n)
   how.flags = O_RDONLY | O_DIRECTORY | O_CLOEXEC;
   how.resolve = RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS;
   long fd = syscall (SYS_openat2, dirfd, rel, &how, sizeof how);
-  if (fd < 0 && errno == ENOSYS)
+  if (fd < 0 && (errno == ENOSYS || errno == EPERM))
     openat2_missing = 1;
   return (int) fd;
 }

@@ -81,7 +81,8 @@ char *ash_tree_path (int dirfd, const char *relpath);
 
 /* Testing: force the portable walker even where openat2 exists (also set
    by the environment variable ASH_TREE_FORCE_WALKER=1).  True when the
-   walker is forced or openat2 is unavailable.  */
+   walker is forced or openat2 is unavailable (the kernel lacks it, or a
+   seccomp profile refuses it with EPERM).  */
 void ash_tree_set_walker (bool force);
 bool ash_tree_using_walker (void);
 

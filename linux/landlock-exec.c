@@ -13,6 +13,13 @@
          Print what the kernel supports as one JSON line and exit 0, or
          print why Landlock cannot be used and exit non-zero.
 
+   A Landlock rule holds for the file it was opened on: a --ro PATH that is
+   a symlink grants read access beneath the link's target (and not the
+   directory holding the link), as bwrap's --ro-bind does.  A --rw, --tmpdir
+   or --home PATH that is a symlink is refused, since ash never grants write
+   access through a link (a results directory reached through one is
+   refused before it gets here).
+
    In Landlock mode the program stays as the parent of COMMAND: it is a
    child subreaper, so whatever COMMAND forks and abandons is reparented to
    it, and once COMMAND has exited it kills (SIGKILL) and reaps every
@@ -83,6 +90,7 @@ struct path_rule
   const char *path;
   unsigned long long rights;
   bool optional;                /* skip silently when it does not exist */
+  bool no_link;                 /* refuse the path when it is a symlink */
 };
 
 /* Granted in every Landlock sandbox.  /dev/shm is writable because POSIX
@@ -90,13 +98,13 @@ struct path_rule
    and Landlock's ptrace rules keep other processes' entries out of
    reach.  */
 static const struct path_rule builtin_rules[] = {
-  { "/dev/null", RIGHTS_DEV_RW, true },
-  { "/dev/zero", RIGHTS_DEV_RW, true },
-  { "/dev/full", RIGHTS_DEV_RW, true },
-  { "/dev/random", RIGHTS_DEV_RO, true },
-  { "/dev/urandom", RIGHTS_DEV_RO, true },
-  { "/dev/shm", RIGHTS_RW, true },
-  { "/proc", RIGHTS_PROC, true },
+  { "/dev/null", RIGHTS_DEV_RW, true, false },
+  { "/dev/zero", RIGHTS_DEV_RW, true, false },
+  { "/dev/full", RIGHTS_DEV_RW, true, false },
+  { "/dev/random", RIGHTS_DEV_RO, true, false },
+  { "/dev/urandom", RIGHTS_DEV_RO, true, false },
+  { "/dev/shm", RIGHTS_RW, true, false },
+  { "/proc", RIGHTS_PROC, true, false },
 };
 
 struct options
@@ -180,8 +188,11 @@ usage (FILE *out)
            "       %s --probe\n"
            "Run COMMAND restricted by Landlock and the seccomp socket filter.\n"
            "\n"
-           "  --ro PATH             read and execute beneath PATH\n"
-           "  --rw PATH             full access beneath PATH\n"
+           "  --ro PATH             read and execute beneath PATH (beneath "
+           "its target\n"
+           "                        when PATH is a symlink)\n"
+           "  --rw PATH             full access beneath PATH (not a "
+           "symlink)\n"
            "  --tmpdir DIR          private TMPDIR (created if missing; full "
            "access)\n"
            "  --home DIR            private HOME (created if missing; full "
@@ -234,6 +245,10 @@ add_rule (struct options *o, const char *path, unsigned long long rights)
   o->rules[o->n_rules].path = path;
   o->rules[o->n_rules].rights = rights;
   o->rules[o->n_rules].optional = false;
+  /* A read-only path that is a symlink grants what it names, as bwrap's
+     --ro-bind does; write access goes only to a directory named as
+     itself.  */
+  o->rules[o->n_rules].no_link = rights != RIGHTS_RO;
   o->n_rules++;
 }
 
@@ -443,7 +458,9 @@ add_path_rule (int ruleset_fd, unsigned long long handled,
   struct stat st;
   int fd;
 
-  fd = open (rule->path, O_PATH | O_CLOEXEC);
+  /* With O_NOFOLLOW, O_PATH opens a symlink itself rather than failing.  */
+  fd = open (rule->path,
+             O_PATH | O_CLOEXEC | (rule->no_link ? O_NOFOLLOW : 0));
   if (fd < 0)
     {
       /* A path that does not exist grants nothing, and one the user cannot
@@ -460,6 +477,9 @@ add_path_rule (int ruleset_fd, unsigned long long handled,
   if (fstat (fd, &st) < 0)
     die (ASH_LANDLOCK_EXIT_SETUP, "cannot stat '%s': %s", rule->path,
          strerror (errno));
+  if (rule->no_link && S_ISLNK (st.st_mode))
+    die (ASH_LANDLOCK_EXIT_SETUP, "'%s' is a symlink: full access is "
+         "granted only to a path that is not one", rule->path);
 
   memset (&pb, 0, sizeof pb);
   pb.allowed_access = rule->rights & handled;
@@ -946,12 +966,12 @@ run_landlock (const struct options *o)
     add_path_rule (ruleset_fd, attr.handled_access_fs, &o->rules[i], o);
   if (o->tmpdir != NULL)
     {
-      struct path_rule r = { o->tmpdir, RIGHTS_RW, false };
+      struct path_rule r = { o->tmpdir, RIGHTS_RW, false, true };
       add_path_rule (ruleset_fd, attr.handled_access_fs, &r, o);
     }
   if (o->home != NULL)
     {
-      struct path_rule r = { o->home, RIGHTS_RW, false };
+      struct path_rule r = { o->home, RIGHTS_RW, false, true };
       add_path_rule (ruleset_fd, attr.handled_access_fs, &r, o);
     }
 
@@ -1040,11 +1060,15 @@ int
 main (int argc, char **argv)
 {
   struct options o;
+  int status;
 
   parse_options (argc, argv, &o);
   if (o.probe)
     return run_probe ();
   if (o.socket_filter)
     return run_socket_filter (&o);
-  return run_landlock (&o);
+  status = run_landlock (&o);
+  free (o.rules);
+  free (o.links);
+  return status;
 }

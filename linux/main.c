@@ -4,9 +4,13 @@
 #include <config.h>
 
 #include "backend.h"
+#include "backends.h"
 #include "cli.h"
 
 static const struct ash_backend *const linux_backends[] = {
+  &ash_backend_bwrap,
+  &ash_backend_firejail,
+  &ash_backend_landlock,
   NULL,
 };
 

@@ -110,6 +110,10 @@ TESTS += tests/unit/test-socket-filter
 TESTS += tests/sh/landlock-exec.sh
 EXTRA_DIST += tests/sh/landlock-exec.sh
 endif
+check_PROGRAMS += tests/unit/test-backend-select
+tests_unit_test_backend_select_CPPFLAGS = $(tests_unit_cppflags)
+tests_unit_test_backend_select_LDADD = $(ASH_LIBS)
+TESTS += tests/unit/test-backend-select
 TESTS += tests/sh/scan-bandit.sh
 EXTRA_DIST += tests/sh/scan-bandit.sh
 TESTS += tests/sh/scan-plugin.sh
@@ -142,5 +146,11 @@ TESTS += tests/sh/sandbox-explain.sh
 EXTRA_DIST += tests/sh/sandbox-explain.sh
 TESTS += tests/sh/scan-sandboxed.sh
 EXTRA_DIST += tests/sh/scan-sandboxed.sh
+if ASH_LINUX
+check_PROGRAMS += tests/unit/test-tree-eperm
+tests_unit_test_tree_eperm_CPPFLAGS = $(tests_unit_cppflags) $(SECCOMP_CFLAGS)
+tests_unit_test_tree_eperm_LDADD = $(ASH_LIBS) $(SECCOMP_LIBS)
+TESTS += tests/unit/test-tree-eperm
+endif
 TESTS += tests/sh/config-explain-tiers.sh
 EXTRA_DIST += tests/sh/config-explain-tiers.sh

@@ -27,6 +27,18 @@ assert_eq "comments, strings, members and the choke point are not reported" \
 assert_file_lacks "lib/spawn.c itself is allowed" "$TEST_TMP/fixture" \
   "lib/spawn.c:"
 
+# GNU style may break a long call before its parenthesis.
+mkdir -p "$TEST_TMP/split/lib"
+printf '%s\n' '#include <unistd.h>' 'int' 'f (void)' '{' \
+  '  return execvp' '    ("x", 0);' '}' 'int' 'g (void)' '{' \
+  '  return syscall' '    (SYS_clone3, 0);' '}' >"$TEST_TMP/split/lib/split.c"
+python3 "$check" "$TEST_TMP/split" >"$TEST_TMP/split.out" 2>&1
+assert_eq "a call split across lines fails the check" "$?" 1
+assert_file_contains "and is named at the line of its name" \
+  "$TEST_TMP/split.out" "lib/split.c:5: execvp()"
+assert_file_contains "a split syscall (SYS_clone3) is named too" \
+  "$TEST_TMP/split.out" "lib/split.c:11: syscall(SYS_clone3)"
+
 mkdir "$TEST_TMP/empty"
 python3 "$check" "$TEST_TMP/empty" >/dev/null 2>&1
 assert_eq "a tree without sources is an error, not a pass" "$?" 2

@@ -266,6 +266,34 @@ echo started; while :; do sleep 1; done" >"$TEST_TMP/term" 2>&1 &
     ok "$who: SIGTERM to the wrapper leaves nothing running"
   fi
 
+  # Symlinks as rule paths: a --ro link grants its target, not the
+  # directory holding the link; a --rw link is refused and nothing runs.
+  mkdir -p "$D/links/target"
+  echo beside >"$D/links/beside"
+  echo target >"$D/links/target/file"
+  ln -s "$D/links/target" "$D/links/ro-link"
+  ln -s "$D/outside" "$D/links/rw-link"
+  if [ -n "$run_as" ]; then
+    chown -R "$run_as:$run_group" "$D/links"
+  fi
+  attempt sandboxed ok --ro "$D/links/ro-link" -- \
+    read-file "$D/links/target/file"
+  attempt sandboxed ok --ro "$D/links/ro-link" -- \
+    read-file "$D/links/ro-link/file"
+  attempt sandboxed denied --ro "$D/links/ro-link" -- \
+    read-file "$D/links/beside"
+  attempt bare ok -- read-file "$D/links/beside"
+  sandboxed --rw "$D/links/rw-link" -- "$P" write-file "$D/outside/via-link" \
+    >"$TEST_TMP/rwlink" 2>&1
+  assert_eq "$who: a --rw symlink is a setup failure (126)" "$?" 126
+  assert_file_contains "$who: the refusal names the link" "$TEST_TMP/rwlink" \
+    "'$D/links/rw-link' is a symlink"
+  check_fails "$who: nothing was written through the --rw link" \
+    test -e "$D/outside/via-link"
+  attempt sandboxed ok --rw "$D/outside" -- write-file "$D/outside/direct"
+  check "$who: control: a --rw of the directory itself writes there" \
+    test -e "$D/outside/direct"
+
   # Environment, private HOME and its links, exit statuses.
   sandboxed --home-link .config/tool="$D/ro" -- /bin/sh -c \
     'echo "HOME=$HOME TMPDIR=$TMPDIR KEEP=$KEEP"; ls "$HOME/.config/tool/"; touch "$TMPDIR/x" "$HOME/y" && echo writable' \

@@ -9,6 +9,14 @@
 #include "sandbox-settings.h"
 #include "test-config-tier-fixture.h"
 
+#if defined __has_include
+# if __has_include(<sys/mount.h>) && __has_include(<sched.h>)
+#  include <sched.h>
+#  include <sys/mount.h>
+#  define TEST_HAVE_MOUNT 1
+# endif
+#endif
+
 static const char *const tree_ops[] = {
   /* A checkout, and a linked worktree / submodule with a .git file.  */
   "g:co",
@@ -411,6 +419,63 @@ test_detect_secrets (void)
       ash_sandbox_settings_release (&s);
     }
 
+  /* An extra_read_paths entry that is a home or / contains nothing, as
+     the policy does not mount it: a baseline inside it is not read.  */
+  {
+    const char *hops[] = { "d:ds/home/.aws", "f:ds/home/.aws/baseline.json=",
+                           NULL };
+    fx_build (hops);
+    FILE *f = fopen (fx_path ("ds/home/.aws/baseline.json"), "w");
+    fputs (baseline_json, f);
+    fclose (f);
+    _cleanup_free_ char *old_home
+      = getenv ("HOME") ? xstrdup (getenv ("HOME")) : NULL;
+    setenv ("HOME", fx_path ("ds/home"), 1);
+    const char *entries[] = { "ds/home", "/" };
+    for (size_t i = 0; i < ARRAY_SIZE (entries); i++)
+      {
+        struct ash_sandbox_settings s;
+        struct ash_strvec warnings = ASH_STRVEC_INIT;
+        json_t *out = NULL;
+        settings_with (&s, "bwrap",
+                       entries[i][0] == '/' ? entries[i]
+                                            : fx_path (entries[i]),
+                       true);
+        int r = ash_detect_secrets_baseline_load (
+          fx_path ("ds/home/.aws/baseline.json"), NULL, NULL, &ctx, &s,
+          false, true, &out, &warnings, NULL);
+        tap_ok (r == 0 && out == NULL && warnings.nr == 1
+                  && strstr (warnings.v[0], "outside the source tree and "
+                                            "every"),
+                "a baseline in the home is skipped when extra_read_paths "
+                "names %s",
+                entries[i][0] == '/' ? "/" : "the home");
+        json_decref (out);
+        ash_strvec_release (&warnings);
+        ash_sandbox_settings_release (&s);
+      }
+    /* Control: a directory inside the home is a container.  */
+    {
+      struct ash_sandbox_settings s;
+      struct ash_strvec warnings = ASH_STRVEC_INIT;
+      json_t *out = NULL;
+      settings_with (&s, "bwrap", fx_path ("ds/home/.aws"), true);
+      int r = ash_detect_secrets_baseline_load (
+        fx_path ("ds/home/.aws/baseline.json"), NULL, NULL, &ctx, &s, false,
+        true, &out, &warnings, NULL);
+      tap_ok (r == 0 && out != NULL,
+              "a baseline in a directory inside the home that "
+              "extra_read_paths names is read");
+      json_decref (out);
+      ash_strvec_release (&warnings);
+      ash_sandbox_settings_release (&s);
+    }
+    if (old_home)
+      setenv ("HOME", old_home, 1);
+    else
+      unsetenv ("HOME");
+  }
+
   /* Settings in a config file that may not grant.  */
   struct ash_config c;
   struct fx_file cf[] = {
@@ -552,6 +617,49 @@ test_plugin_modules (void)
   fx_config_release (&c);
 }
 
+/* The scanned directory reached by a spelling that no link explains: a
+   bind mount of it (a case-insensitive file system gives the same).  A
+   config inside it is inside the scanned directory all the same.  */
+static void
+test_bind_mount (void)
+{
+#if defined TEST_HAVE_MOUNT && defined CLONE_NEWNS && defined MS_BIND
+  const char *ops[] = { "d:bm/arch/.ash", "f:bm/arch/.ash/.ash.yaml=",
+                        "d:bm/alias", "f:bm/ops.yaml=", NULL };
+  fx_build (ops);
+  _cleanup_free_ char *arch = xstrdup (fx_path ("bm/arch"));
+  _cleanup_free_ char *alias = xstrdup (fx_path ("bm/alias"));
+  if (unshare (CLONE_NEWNS) < 0
+      || mount ("none", "/", "none", MS_REC | MS_PRIVATE, NULL) < 0
+      || mount (arch, alias, "none", MS_BIND, NULL) < 0)
+    {
+      tap_ok (true, "# SKIP bind mount: %s", strerror (errno));
+      return;
+    }
+  struct ash_tier_context ctx = { arch, arch, NULL };
+  bool may = true;
+  char *reason = NULL;
+  int r = ash_config_tier_judge (fx_path ("bm/alias/.ash/.ash.yaml"), &ctx,
+                                 &may, &reason, NULL);
+  _cleanup_free_ char *want
+    = xasprintf ("%s/.ash/.ash.yaml is inside the scanned directory %s",
+                 alias, arch);
+  tap_ok (r == 0 && !may,
+          "a config in a bind mount of the scanned directory may not grant");
+  tap_is_str (reason, want, "bind mount: reason");
+  free (reason);
+  reason = NULL;
+  may = false;
+  r = ash_config_tier_judge (fx_path ("bm/ops.yaml"), &ctx, &may, &reason,
+                             NULL);
+  tap_ok (r == 0 && may, "bind mount: a file beside it may grant (control)");
+  free (reason);
+  (void) umount (alias);
+#else
+  tap_ok (true, "# SKIP bind mount: no mount namespaces here");
+#endif
+}
+
 int
 main (void)
 {
@@ -563,6 +671,7 @@ main (void)
   test_option_file ();
   test_detect_secrets ();
   test_plugin_modules ();
+  test_bind_mount ();
   fx_cleanup ();
   return tap_done ();
 }

@@ -404,11 +404,66 @@ test_unrepresentable (void)
   check_unrepresentable ("dir with space/x", NULL, "checkov", "", NULL);
 }
 
+/* A name with a line break must not add a line of its own to the files
+   list or the ignore report: a directory "evil\n" holding etc/passwd
+   would otherwise list /etc/passwd.  */
+static void
+test_line_breaks (void)
+{
+  setup ();
+  mk ("a.py", "");
+  mk ("evil\n/etc/passwd", "");
+  mk ("skip\n/etc/shadow", "");
+  mk (".gitignore", "skip*\n");
+  struct ash_scanset s = ASH_SCANSET_INIT;
+  struct ash_error e = ASH_ERROR_INIT;
+  struct ash_scanset_opts opts = { 0 };
+  int r = build (&opts, &s, &e);
+  tap_is_int (r, 0, "line breaks: the walk succeeds");
+  tap_ok (ash_strvec_contains (&s.files, "evil\n/etc/passwd"),
+          "line breaks: the file is in the scan set by its own name");
+  _cleanup_free_ char *out = xasprintf ("%s/out", base);
+  struct ash_outdir od = ASH_OUTDIR_INIT;
+  r = ash_outdir_open (out, src, &od, &e);
+  if (r == 0)
+    r = ash_scanset_write_reports (&s, od.fd, &e);
+  tap_is_int (r, 0, "line breaks: the reports are written");
+  struct ash_buf b = ASH_BUF_INIT;
+  r = ash_tree_read_file (od.fd, "ash-scan-set-files-list.txt", 1 << 20, &b,
+                          &e);
+  _cleanup_free_ char *want
+    = xasprintf ("%s/.gitignore\n%s/a.py\n\"%s/evil\\n/etc/passwd\"\n",
+                 src, src, src);
+  tap_is_str (b.buf, want,
+              "line breaks: a path with a line break is one quoted line");
+  bool injected = false;
+  for (char *line = b.buf; line && *line;)
+    {
+      char *nl = strchr (line, '\n');
+      if (nl)
+        *nl = '\0';
+      if (!ash_str_has_prefix (line, src)
+          && !(line[0] == '"' && ash_str_has_prefix (line + 1, src)))
+        injected = true;
+      line = nl ? nl + 1 : NULL;
+    }
+  tap_ok (!injected, "line breaks: every line names a file in the tree");
+  r = ash_tree_read_file (od.fd, "ash-ignore-report.txt", 1 << 20, &b, &e);
+  tap_is_str (b.buf, "\"skip\\n\": .gitignore:1: skip*\n",
+              "line breaks: the ignore report quotes the path");
+  ash_buf_release (&b);
+  ash_outdir_release (&od);
+  ash_scanset_release (&s);
+  ash_error_release (&e);
+  teardown ();
+}
+
 int
 main (void)
 {
   test_ignore_rules ();
   test_links ();
   test_unrepresentable ();
+  test_line_breaks ();
   return tap_done ();
 }

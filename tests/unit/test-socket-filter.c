@@ -31,6 +31,11 @@ enum
   C_PAIR_STREAM_FLAGS,
   C_PAIR_SEQPACKET,
   C_IO_URING_SETUP,
+  C_NETLINK,
+  C_PACKET,
+  C_PAIR_DGRAM_HIGHBITS,
+  C_IO_URING_ENTER,
+  C_IO_URING_REGISTER,
   C_X32_UNIX,
   C_NNP,
   C_COUNT
@@ -50,6 +55,11 @@ static const char *const names[C_COUNT] = {
   "socketpair(SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC)",
   "socketpair(SOCK_SEQPACKET)",
   "io_uring_setup",
+  "socket(AF_NETLINK, NETLINK_ROUTE)",
+  "socket(AF_PACKET, SOCK_RAW)",
+  "socketpair(SOCK_DGRAM | 1 << 32)",
+  "io_uring_enter",
+  "io_uring_register",
   "x32 socket(AF_UNIX)",
   "no_new_privs",
 };
@@ -96,12 +106,41 @@ run_calls (int *r)
   r[C_PAIR_STREAM] = pair (SOCK_STREAM);
   r[C_PAIR_STREAM_FLAGS] = pair (SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC);
   r[C_PAIR_SEQPACKET] = pair (SOCK_SEQPACKET);
+  /* The kernel reads the type as an int: high bits do not hide a
+     datagram pair.  */
+  int sv[2];
+  if (syscall (SYS_socketpair, (long) AF_UNIX, (1ULL << 32) | SOCK_DGRAM,
+               0L, sv) < 0)
+    r[C_PAIR_DGRAM_HIGHBITS] = errno;
+  else
+    {
+      r[C_PAIR_DGRAM_HIGHBITS] = 0;
+      close (sv[0]);
+      close (sv[1]);
+    }
+  /* Protocol 0 is NETLINK_ROUTE; an AF_PACKET socket needs CAP_NET_RAW.  */
+  r[C_NETLINK] = result_of_fd (socket (AF_NETLINK, SOCK_RAW, 0));
+  r[C_PACKET] = result_of_fd (socket (AF_PACKET, SOCK_RAW, 0));
   memset (params, 0, sizeof params);
 #ifdef SYS_io_uring_setup
   r[C_IO_URING_SETUP] = result_of_fd (syscall (SYS_io_uring_setup, 1L,
                                                params));
 #else
   r[C_IO_URING_SETUP] = ENOSYS;
+#endif
+  /* On a descriptor that is not an io_uring: EBADF or EOPNOTSUPP unless
+     the filter answers first.  */
+#ifdef SYS_io_uring_enter
+  r[C_IO_URING_ENTER] = syscall (SYS_io_uring_enter, -1L, 0L, 0L, 0L,
+                                 NULL, 0L) < 0 ? errno : 0;
+#else
+  r[C_IO_URING_ENTER] = ENOSYS;
+#endif
+#ifdef SYS_io_uring_register
+  r[C_IO_URING_REGISTER] = syscall (SYS_io_uring_register, -1L, 0L, NULL,
+                                    0L) < 0 ? errno : 0;
+#else
+  r[C_IO_URING_REGISTER] = ENOSYS;
 #endif
 #if defined __x86_64__ && !defined __ILP32__
   /* The x32 system call of the same name: a separate table the filter
@@ -221,6 +260,19 @@ main (void)
   expect_allowed (off, C_PAIR_SEQPACKET, offline);
   expect_allowed (on, C_PAIR_STREAM, online);
   expect_allowed (on, C_PAIR_SEQPACKET, online);
+  expect_refused (on, bare, C_PAIR_DGRAM_HIGHBITS, EACCES, online);
+
+  /* Other families: refused without a network.  With one, only AF_UNIX is
+     refused by the filter: a netlink socket still opens (what it can do
+     is the kernel's business), and AF_PACKET is left to CAP_NET_RAW.  */
+  expect_refused (off, bare, C_NETLINK, EACCES, offline);
+  expect_allowed (on, C_NETLINK, online);
+  if (bare[C_PACKET] == 0)
+    expect_refused (off, bare, C_PACKET, EACCES, offline);
+  else
+    tap_is_int (off[C_PACKET], EACCES, "%s is refused with EACCES, %s "
+                "(no control: %s without the filter)", names[C_PACKET],
+                offline, strerror (bare[C_PACKET]));
 
   /* io_uring: ENOSYS.  Without the filter it may be disabled by sysctl
      (EPERM) but never ENOSYS on a kernel that has it.  */
@@ -235,6 +287,18 @@ main (void)
               "io_uring_setup fails with ENOSYS, %s", offline);
   tap_is_int (on[C_IO_URING_SETUP], ENOSYS,
               "io_uring_setup fails with ENOSYS, %s", online);
+  for (int c = C_IO_URING_ENTER; c <= C_IO_URING_REGISTER; c++)
+    {
+      if (bare[c] == ENOSYS)
+        tap_diag ("%s is ENOSYS without the filter", names[c]);
+      else
+        tap_ok (true, "%s is not ENOSYS without the filter (control: %s)",
+                names[c], bare[c] ? strerror (bare[c]) : "works");
+      tap_is_int (off[c], ENOSYS, "%s fails with ENOSYS, %s", names[c],
+                  offline);
+      tap_is_int (on[c], ENOSYS, "%s fails with ENOSYS, %s", names[c],
+                  online);
+    }
 
   /* x32: refused either by the filter or by a kernel without x32.  */
   tap_ok (off[C_X32_UNIX] == EACCES || off[C_X32_UNIX] == ENOSYS,

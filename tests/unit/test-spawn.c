@@ -8,6 +8,7 @@
 #include <limits.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -390,6 +391,96 @@ test_timeout (void)
   ash_error_release (&err);
 }
 
+/* A SIGCHLD that ASH inherited ignored (or with SA_NOCLDWAIT) makes the
+   kernel reap children itself: their status would be lost.  */
+static void
+test_sigchld_ignored (void)
+{
+  struct ash_cmd cmd;
+  struct ash_cmd_result res;
+  struct ash_error err = ASH_ERROR_INIT;
+  struct sigaction ign, old;
+
+  memset (&ign, 0, sizeof ign);
+  ign.sa_handler = SIG_IGN;
+  sigemptyset (&ign.sa_mask);
+  sigaction (SIGCHLD, &ign, &old);
+  probe_cmd (&cmd, "exit", "42");
+  tap_is_int (ash_cmd_run (&cmd, &res, &err), 0,
+              "with SIGCHLD ignored, a command runs");
+  tap_is_int (res.status, 42, "and its exit status 42 is reported");
+  ash_cmd_release (&cmd);
+  probe_cmd (&cmd, "raise", "15");
+  ash_cmd_run (&cmd, &res, &err);
+  tap_is_int (res.status, 128 + 15,
+              "and a death by SIGTERM is reported as 143");
+  ash_cmd_release (&cmd);
+  ash_error_release (&err);
+  sigaction (SIGCHLD, &old, NULL);
+}
+
+struct straggler_arg
+{
+  const char *script;
+  int rc;
+  struct ash_cmd_result res;
+  size_t out_len;
+  atomic_bool done;
+};
+
+static void *
+straggler_main (void *p)
+{
+  struct straggler_arg *a = p;
+  struct ash_cmd cmd;
+  struct ash_error err = ASH_ERROR_INIT;
+  sh_cmd (&cmd, a->script);
+  a->rc = ash_cmd_run (&cmd, &a->res, &err);
+  a->out_len = cmd.out.len;
+  ash_cmd_release (&cmd);
+  ash_error_release (&err);
+  atomic_store (&a->done, true);
+  return NULL;
+}
+
+/* A process that left the command's process group and keeps writing to
+   the captured stdout must not keep ash_cmd_run() from returning once the
+   command itself has exited.  */
+static void
+test_straggler_writer (void)
+{
+  _cleanup_free_ char *pidfile = ash_path_join (tmpdir, "straggler.pid");
+  _cleanup_free_ char *script = xasprintf (
+      "setsid /bin/sh -c 'echo $$ > \"$0\"; exec yes' '%s' & "
+      "while [ ! -s '%s' ]; do sleep 0.01; done; echo leader-done",
+      pidfile, pidfile);
+  struct straggler_arg a = { script, 1, { 0 }, 0, false };
+  pthread_t t;
+
+  pthread_create (&t, NULL, straggler_main, &a);
+  /* Up to 30 s for ash_cmd_run() to return on its own; then end the
+     straggler, which lets a stuck one return too.  */
+  for (int i = 0; i < 3000 && !atomic_load (&a.done); i++)
+    sleep_ms (10);
+  bool returned = atomic_load (&a.done);
+  FILE *f = fopen (pidfile, "r");
+  int spid = 0;
+  if (f)
+    {
+      if (fscanf (f, "%d", &spid) != 1)
+        spid = 0;
+      fclose (f);
+    }
+  if (spid > 0)
+    kill (-spid, SIGKILL); /* its session's process group */
+  pthread_join (t, NULL);
+  tap_ok (spid > 0, "the straggler started (%d)", spid);
+  tap_ok (returned, "ash_cmd_run() returned while a straggler outside the "
+          "group still wrote to its stdout");
+  tap_ok (a.rc == 0 && a.res.status == 0, "the command's status is 0");
+  tap_ok (a.out_len > 0, "its output was captured (%zu bytes)", a.out_len);
+}
+
 static bool
 file_exists (const char *path)
 {
@@ -622,6 +713,8 @@ main (void)
   test_fds ();
   test_cwd_capture_signals ();
   test_timeout ();
+  test_sigchld_ignored ();
+  test_straggler_writer ();
   test_scopes ();
   test_threads ();
   test_terminate_all ();

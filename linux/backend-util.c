@@ -1,0 +1,191 @@
+/* backend-util.c -- what the Linux backends share: finding their tools and
+   the wrapper, the wrapper's socket-filter prefix, the environment a
+   sandboxed command gets, and running a probe command.  */
+
+#include <config.h>
+
+#include "backends.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
+
+#include "spawn.h"
+#include "toolfind.h"
+
+void
+ash_linux_filter_prefix (struct ash_strvec *argv, const char *helper,
+                         bool network, bool new_session)
+{
+  ash_strvec_push (argv, helper);
+  ash_strvec_push (argv, "--socket-filter");
+  if (network)
+    ash_strvec_push (argv, "--network");
+  if (new_session)
+    ash_strvec_push (argv, "--new-session");
+  ash_strvec_push (argv, "--");
+}
+
+int
+ash_linux_find_tool (const struct ash_host *host, const char *name,
+                     char **ret_path, char **ret_why)
+{
+  struct ash_toolfind_opts o = {
+    .path_env = host->path_env,
+    .bin_path = host->bin_path,
+    .source_dir = host->source_dir,
+    .allow_in_tree_tools = host->allow_in_tree_tools,
+  };
+  struct ash_error err = ASH_ERROR_INIT;
+  char *path = NULL;
+  int r;
+
+  r = ash_toolfind (name, &o, &path, &err);
+  if (r < 0)
+    {
+      if (ret_why)
+        *ret_why = xstrdup (err.message ? err.message : strerror (-r));
+      ash_error_release (&err);
+      /* A tool found only inside the scanned directory counts as not
+         installed.  */
+      return r == -EPERM ? -ENOENT : r;
+    }
+  *ret_path = path;
+  return 0;
+}
+
+char *
+ash_linux_find_helper (const struct ash_host *host)
+{
+  char *path = ash_helper_path (host->helper_dir, ASH_LANDLOCK_EXEC);
+  char *real;
+
+  /* Mounts and whitelists name the file itself, not a link to it.  */
+  if (path && (real = realpath (path, NULL)))
+    {
+      free (path);
+      path = real;
+    }
+  return path;
+}
+
+const char *
+ash_linux_policy_home (const struct ash_policy *policy)
+{
+  if (policy->home && policy->home[0] == '/' && policy->home[1] != '\0')
+    return policy->home;
+  if (policy->passwd_home && policy->passwd_home[0] == '/'
+      && policy->passwd_home[1] != '\0')
+    return policy->passwd_home;
+  return NULL;
+}
+
+char *
+ash_linux_chomp (char *s)
+{
+  size_t n = strlen (s);
+
+  while (n > 0 && isspace ((unsigned char) s[n - 1]))
+    s[--n] = '\0';
+  return s;
+}
+
+void
+ash_linux_sandbox_env (const struct ash_policy *policy, const char *home,
+                       const char *tmpdir, struct ash_strvec *ret)
+{
+  ash_strvec_clear (ret);
+  ash_strvec_pushv (ret, policy->env.v);
+  if (home)
+    ash_strvec_setenv (ret, "HOME", home);
+  else
+    ash_strvec_unsetenv (ret, "HOME");
+  ash_strvec_setenv (ret, "TMPDIR", tmpdir);
+  for (size_t i = 0; i < policy->private_caches.nr; i++)
+    {
+      const char *kv = policy->private_caches.v[i];
+      const char *eq = strchr (kv, '=');
+      _cleanup_free_ char *name = NULL;
+
+      if (!eq || eq == kv)
+        continue;
+      name = xstrndup (kv, (size_t) (eq - kv));
+      ash_strvec_setenv (ret, name, eq + 1);
+    }
+}
+
+/* Join the lines of S into one, separated by "; ", for a reason that fits
+   on one line.  Newly allocated.  */
+static char *
+one_line (const char *s)
+{
+  struct ash_buf b = ASH_BUF_INIT;
+  const char *p = s;
+
+  while (*p)
+    {
+      const char *nl = strchr (p, '\n');
+      size_t n = nl ? (size_t) (nl - p) : strlen (p);
+
+      while (n > 0 && isspace ((unsigned char) p[n - 1]))
+        n--;
+      if (n > 0)
+        {
+          if (b.len > 0)
+            ash_buf_addstr (&b, "; ");
+          ash_buf_add (&b, p, n);
+        }
+      if (!nl)
+        break;
+      p = nl + 1;
+    }
+  return ash_buf_detach (&b);
+}
+
+int
+ash_linux_probe_run (char *const *argv, char **ret_out, char **ret_err,
+                     int *ret_status)
+{
+  struct ash_cmd cmd;
+  struct ash_cmd_result res = { 0 };
+  struct ash_error err = ASH_ERROR_INIT;
+  int r;
+
+  ash_cmd_init (&cmd);
+  ash_strvec_pushv (&cmd.argv, argv);
+  ash_strvec_push (&cmd.env, "PATH=/usr/local/bin:/usr/bin:/bin");
+  ash_strvec_push (&cmd.env, "LC_ALL=C");
+  cmd.cwd = xstrdup ("/");
+  cmd.stdin_mode = ASH_STDIO_NULL;
+  cmd.stdout_mode = ASH_STDIO_CAPTURE;
+  cmd.stderr_mode = ASH_STDIO_CAPTURE;
+  cmd.out.max = 64 * 1024;
+  cmd.err.max = 64 * 1024;
+  cmd.timeout_sec = 60;
+  cmd.kill_grace_sec = 2;
+  r = ash_cmd_run (&cmd, &res, &err);
+  if (r < 0)
+    {
+      *ret_out = xstrdup ("");
+      *ret_err = xstrdup (err.message ? err.message : strerror (-r));
+      *ret_status = -1;
+      ash_error_release (&err);
+      ash_cmd_release (&cmd);
+      return r;
+    }
+  *ret_out = ash_buf_detach (&cmd.out);
+  {
+    _cleanup_free_ char *e = ash_buf_detach (&cmd.err);
+    *ret_err = one_line (e);
+  }
+  *ret_status = res.timed_out ? -1 : res.status;
+  if (res.timed_out)
+    {
+      char *e = *ret_err;
+      *ret_err = xasprintf ("%s%stimed out", e, *e ? "; " : "");
+      free (e);
+    }
+  ash_cmd_release (&cmd);
+  return 0;
+}

@@ -1,0 +1,63 @@
+/* backends.h -- the Linux sandbox backends: bubblewrap, firejail and
+   Landlock, in the order --sandbox auto tries them.
+
+   Each backend enforces a struct ash_policy exactly as lib/policy.c decided
+   it; none decides anything itself.  All three start the scanner through
+   ash-landlock-exec: in its socket-filter mode under bwrap and firejail
+   (which build the rest of the sandbox), in its Landlock mode otherwise.  */
+
+#ifndef ASH_LINUX_BACKENDS_H
+#define ASH_LINUX_BACKENDS_H
+
+#include "backend.h"
+#include "policy.h"
+#include "strvec.h"
+
+extern const struct ash_backend ash_backend_bwrap;
+extern const struct ash_backend ash_backend_firejail;
+extern const struct ash_backend ash_backend_landlock;
+
+/* The file name of the wrapper, looked up with ash_helper_path().  */
+#define ASH_LANDLOCK_EXEC "ash-landlock-exec"
+
+/* Append to ARGV the words that start a command through the wrapper's
+   socket-filter mode (HELPER is its absolute path): the seccomp socket
+   filter only, refusing every socket() when NETWORK is false, and with
+   NEW_SESSION a new session (for a backend that does not start one
+   itself).  The command itself follows.  */
+void ash_linux_filter_prefix (struct ash_strvec *argv, const char *helper,
+                              bool network, bool new_session);
+
+/* Find the tool NAME (bwrap, firejail, readlink, true) by the toolfind
+   rules of HOST.  On failure returns a negative errno (-ENOENT when it is
+   not installed, counting one found only inside the scanned directory as
+   not installed) and *RET_WHY, when RET_WHY is not NULL, says why.  */
+int ash_linux_find_tool (const struct ash_host *host, const char *name,
+                         char **ret_path, char **ret_why);
+
+/* Find ash-landlock-exec for HOST; NULL when it is not there.  */
+char *ash_linux_find_helper (const struct ash_host *host);
+
+/* The home directory a policy hides and HOME points at: the policy's HOME,
+   else the passwd entry's home, else NULL.  */
+const char *ash_linux_policy_home (const struct ash_policy *policy);
+
+/* Trim trailing white space from S in place and return it.  */
+char *ash_linux_chomp (char *s);
+
+/* Fill RET (cleared first) with the environment of a sandboxed command:
+   the policy's filtered environment, HOME (unset when NULL) and TMPDIR
+   pointing at the backend's private directories, and the private caches
+   the policy names.  */
+void ash_linux_sandbox_env (const struct ash_policy *policy, const char *home,
+                            const char *tmpdir, struct ash_strvec *ret);
+
+/* Run ARGV (argv[0] absolute) as a probe: no sandbox scope, a minimal
+   environment, working directory /, a timeout.  *RET_OUT gets stdout,
+   *RET_ERR stderr joined into one line (both newly allocated), and
+   *RET_STATUS the exit status (-1 when it could not start or timed out).
+   Returns 0 when it ran, else a negative errno with *RET_ERR saying why.  */
+int ash_linux_probe_run (char *const *argv, char **ret_out, char **ret_err,
+                         int *ret_status);
+
+#endif

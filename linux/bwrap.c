@@ -1,0 +1,392 @@
+/* bwrap.c -- the bubblewrap backend.
+
+   bwrap builds the root from an empty tmpfs and mounts into it only what the
+   policy lists, in new user, mount, PID, IPC, UTS, cgroup and (without a
+   network) network namespaces.  The scanner starts through the wrapper's
+   socket-filter mode, because bwrap's mounts do not hide a Unix socket in a
+   directory they show, nor the abstract sockets of a shared network
+   namespace.  */
+
+#include <config.h>
+
+#include "backends.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <sys/stat.h>
+
+#include "log.h"
+
+/* Top-level directories that a merged-/usr host has as links into /usr.
+   They are recreated as the same links, so that #! lines and the dynamic
+   loader's /lib64 keep working; the policy mounts /usr itself.  */
+static const char *const merged_usr_links[] = {
+  "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32",
+};
+
+/* In increasing strength: of two mounts of one path, the stronger is
+   emitted.  */
+enum mount_kind
+{
+  MOUNT_TMPFS,
+  MOUNT_RO,
+  MOUNT_OVERLAY,
+  MOUNT_RW,
+};
+
+struct mount_op
+{
+  const char *path;
+  enum mount_kind kind;
+  size_t seq; /* insertion order, for a stable sort */
+};
+
+static size_t
+path_depth (const char *path)
+{
+  size_t n = 0;
+
+  for (const char *p = path; *p; p++)
+    if (*p == '/' && p[1] != '\0' && p[1] != '/')
+      n++;
+  return n;
+}
+
+/* Parents before children, so that a bind inside another one (the results
+   directory inside the output directory inside the source tree), or inside
+   the private /tmp and $HOME, lands on top.  */
+static int
+mount_op_cmp (const void *a, const void *b)
+{
+  const struct mount_op *x = a, *y = b;
+  size_t dx = path_depth (x->path), dy = path_depth (y->path);
+  int c;
+
+  if (dx != dy)
+    return dx < dy ? -1 : 1;
+  c = strcmp (x->path, y->path);
+  if (c != 0)
+    return c;
+  if (x->kind != y->kind)
+    return x->kind < y->kind ? -1 : 1;
+  return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+static bool
+is_merged_usr_link (const char *path)
+{
+  for (size_t i = 0; i < ARRAY_SIZE (merged_usr_links); i++)
+    if (streq (path, merged_usr_links[i]))
+      {
+        struct stat st;
+        return lstat (path, &st) == 0 && S_ISLNK (st.st_mode);
+      }
+  return false;
+}
+
+static void
+push_merged_usr_links (struct ash_strvec *argv)
+{
+  for (size_t i = 0; i < ARRAY_SIZE (merged_usr_links); i++)
+    {
+      const char *p = merged_usr_links[i];
+      char target[256];
+      struct stat st;
+      ssize_t n;
+
+      if (lstat (p, &st) < 0 || !S_ISLNK (st.st_mode))
+        continue;
+      n = readlink (p, target, sizeof target - 1);
+      if (n <= 0)
+        continue;
+      target[n] = '\0';
+      ash_strvec_push (argv, "--symlink");
+      ash_strvec_push (argv, target);
+      ash_strvec_push (argv, p);
+    }
+}
+
+static void
+push_namespaces (struct ash_strvec *argv, bool network)
+{
+  ash_strvec_push (argv, "--unshare-user");
+  ash_strvec_push (argv, "--unshare-ipc");
+  ash_strvec_push (argv, "--unshare-pid");
+  ash_strvec_push (argv, "--unshare-uts");
+  ash_strvec_push (argv, "--unshare-cgroup-try");
+  if (!network)
+    ash_strvec_push (argv, "--unshare-net");
+  ash_strvec_push (argv, "--die-with-parent");
+  ash_strvec_push (argv, "--new-session");
+  /* As root, bwrap would otherwise keep every capability inside its user
+     namespace, where uid 0 is still mapped to the owner of most files.  */
+  ash_strvec_push (argv, "--cap-drop");
+  ash_strvec_push (argv, "ALL");
+}
+
+static int
+bwrap_wrap (const struct ash_probe *probe, const struct ash_policy *policy,
+            struct ash_cmd *cmd, struct ash_error *err)
+{
+  struct ash_strvec argv = ASH_STRVEC_INIT;
+  struct ash_strvec env = ASH_STRVEC_INIT;
+  _cleanup_free_ struct mount_op *ops = NULL;
+  size_t n_ops = 0;
+  const char *home = ash_linux_policy_home (policy);
+
+  if (policy->refusal)
+    return ash_error_set (err, -EPERM, "%s", policy->refusal);
+  if (!probe || !probe->usable || !probe->tool || !probe->helper)
+    return ash_error_set (err, -EINVAL, _("bwrap is not usable here"));
+  if (cmd->argv.nr == 0 || cmd->argv.v[0][0] != '/')
+    return ash_error_set (err, -EINVAL,
+                          _("a sandboxed command must start with an "
+                            "absolute path"));
+
+  ops = xcalloc (policy->n_paths + 4, sizeof *ops);
+  ops[n_ops++] = (struct mount_op) { "/tmp", MOUNT_TMPFS, n_ops };
+  if (home)
+    ops[n_ops++] = (struct mount_op) { home, MOUNT_TMPFS, n_ops };
+  ops[n_ops++] = (struct mount_op) { probe->helper, MOUNT_RO, n_ops };
+  for (size_t i = 0; i < policy->n_paths; i++)
+    {
+      const struct ash_policy_path *pp = &policy->paths[i];
+      enum mount_kind kind;
+
+      if (pp->path[0] != '/' || streq (pp->path, "/")
+          || is_merged_usr_link (pp->path)
+          || ash_path_is_inside (pp->path, "/proc")
+          || ash_path_is_inside (pp->path, "/dev"))
+        continue;
+      switch (pp->access)
+        {
+        case ASH_ACCESS_WRITE:
+          kind = MOUNT_RW;
+          break;
+        case ASH_ACCESS_CACHE:
+          kind = probe->overlay ? MOUNT_OVERLAY : MOUNT_RO;
+          break;
+        case ASH_ACCESS_HIDE:
+          kind = MOUNT_TMPFS;
+          break;
+        case ASH_ACCESS_READ:
+        case ASH_ACCESS_DATA:
+        default:
+          kind = MOUNT_RO;
+          break;
+        }
+      ops[n_ops++] = (struct mount_op) { pp->path, kind, n_ops };
+    }
+  if (policy->results_dir)
+    ops[n_ops++] = (struct mount_op) { policy->results_dir, MOUNT_RW, n_ops };
+  qsort (ops, n_ops, sizeof *ops, mount_op_cmp);
+
+  ash_strvec_push (&argv, probe->tool);
+  push_namespaces (&argv, policy->network);
+  push_merged_usr_links (&argv);
+  ash_strvec_push (&argv, "--dev");
+  ash_strvec_push (&argv, "/dev");
+  ash_strvec_push (&argv, "--proc");
+  ash_strvec_push (&argv, "/proc");
+  for (size_t i = 0; i < n_ops; i++)
+    {
+      const char *p = ops[i].path;
+
+      /* The same path twice (the results directory is both in the list
+         and named on its own): the stronger mount was sorted last, and
+         only it is emitted.  */
+      if (i + 1 < n_ops && streq (ops[i + 1].path, p)
+          && ops[i].kind != MOUNT_TMPFS)
+        continue;
+      switch (ops[i].kind)
+        {
+        case MOUNT_TMPFS:
+          ash_strvec_push (&argv, "--tmpfs");
+          ash_strvec_push (&argv, p);
+          break;
+        case MOUNT_RO:
+          ash_strvec_push (&argv, "--ro-bind-try");
+          ash_strvec_push (&argv, p);
+          ash_strvec_push (&argv, p);
+          break;
+        case MOUNT_RW:
+          ash_strvec_push (&argv, "--bind");
+          ash_strvec_push (&argv, p);
+          ash_strvec_push (&argv, p);
+          break;
+        case MOUNT_OVERLAY:
+          ash_strvec_push (&argv, "--overlay-src");
+          ash_strvec_push (&argv, p);
+          ash_strvec_push (&argv, "--tmp-overlay");
+          ash_strvec_push (&argv, p);
+          break;
+        default:
+          abort ();
+        }
+    }
+  if (cmd->cwd)
+    {
+      ash_strvec_push (&argv, "--chdir");
+      ash_strvec_push (&argv, cmd->cwd);
+    }
+  ash_strvec_push (&argv, "--");
+  ash_linux_filter_prefix (&argv, probe->helper, policy->network, false);
+  ash_strvec_pushv (&argv, cmd->argv.v);
+
+  /* bwrap passes its own environment on; it needs nothing from it.  */
+  ash_linux_sandbox_env (policy, home, "/tmp", &env);
+
+  ash_strvec_release (&cmd->argv);
+  cmd->argv = argv;
+  ash_strvec_release (&cmd->env);
+  cmd->env = env;
+  return 0;
+}
+
+static bool
+userns_restricted_by_apparmor (const char *stderr_text)
+{
+  FILE *f;
+  int c = '0';
+
+  if (strstr (stderr_text, "setting up uid map")
+      || strstr (stderr_text, "RTM_NEWADDR"))
+    return true;
+  f = fopen ("/proc/sys/kernel/apparmor_restrict_unprivileged_userns", "re");
+  if (f)
+    {
+      c = fgetc (f);
+      fclose (f);
+    }
+  return c == '1' && strstr (stderr_text, "Permission denied");
+}
+
+/* bwrap's own help lists the options it has; ask it rather than compare
+   version numbers.  */
+static bool
+bwrap_has_overlay (const char *tool)
+{
+  char *const argv[] = { (char *) tool, (char *) "--help", NULL };
+  _cleanup_free_ char *out = NULL, *errtext = NULL;
+  int status;
+
+  if (ash_linux_probe_run (argv, &out, &errtext, &status) < 0)
+    return false;
+  return strstr (out, "--overlay-src") && strstr (out, "--tmp-overlay");
+}
+
+static int
+bwrap_probe (const struct ash_host *host, struct ash_probe *ret)
+{
+  struct ash_strvec argv = ASH_STRVEC_INIT;
+  _cleanup_free_ char *tool = NULL, *helper = NULL, *true_path = NULL;
+  _cleanup_free_ char *why = NULL, *out = NULL, *errtext = NULL;
+  size_t base;
+  int status, r;
+
+  memset (ret, 0, sizeof *ret);
+  if (ash_linux_find_tool (host, "bwrap", &tool, NULL) < 0)
+    {
+      ret->reason = xstrdup (_("bwrap is not installed (install the "
+                               "'bubblewrap' package)"));
+      return -ENOENT;
+    }
+  if (ash_linux_find_tool (host, "true", &true_path, &why) < 0)
+    {
+      ret->reason = xasprintf (_("bwrap cannot create a sandbox here (%s)"),
+                               why);
+      return -ENOENT;
+    }
+
+  /* First bwrap alone, so that its own failure is told apart from the
+     filter's.  The root is the host's, read-only: the probe asks whether
+     the namespaces and mounts can be made, not what a policy shows.  */
+  ash_strvec_push (&argv, tool);
+  push_namespaces (&argv, false);
+  ash_strvec_push (&argv, "--ro-bind");
+  ash_strvec_push (&argv, "/");
+  ash_strvec_push (&argv, "/");
+  ash_strvec_push (&argv, "--dev");
+  ash_strvec_push (&argv, "/dev");
+  ash_strvec_push (&argv, "--proc");
+  ash_strvec_push (&argv, "/proc");
+  ash_strvec_push (&argv, "--tmpfs");
+  ash_strvec_push (&argv, "/tmp");
+  ash_strvec_push (&argv, "--");
+  base = argv.nr;
+  ash_strvec_push (&argv, true_path);
+  r = ash_linux_probe_run (argv.v, &out, &errtext, &status);
+  if (r < 0 || status != 0)
+    {
+      if (!*errtext)
+        {
+          free (errtext);
+          errtext = xasprintf (_("exit status %d"), status);
+        }
+      if (userns_restricted_by_apparmor (errtext))
+        ret->reason = xasprintf (
+          _("bwrap cannot create a sandbox here (%s; unprivileged user "
+            "namespaces are restricted by AppArmor: an AppArmor profile "
+            "that grants userns to %s, or sysctl "
+            "kernel.apparmor_restrict_unprivileged_userns=0, lifts it)"),
+          errtext, tool);
+      else
+        ret->reason = xasprintf (_("bwrap cannot create a sandbox here (%s)"),
+                                 errtext);
+      ash_strvec_release (&argv);
+      return -EPERM;
+    }
+
+  helper = ash_linux_find_helper (host);
+  if (!helper)
+    {
+      ret->reason = xasprintf (
+        _("bwrap cannot apply the Unix-socket filter in its sandbox "
+          "(%s was not found next to ash or in %s)"),
+        ASH_LANDLOCK_EXEC, PKGLIBEXECDIR);
+      ash_strvec_release (&argv);
+      return -ENOENT;
+    }
+  /* Drop "-- true" and show the wrapper, which may live in /tmp.  */
+  while (argv.nr > base - 1)
+    ash_strvec_remove (&argv, argv.nr - 1);
+  ash_strvec_push (&argv, "--ro-bind");
+  ash_strvec_push (&argv, helper);
+  ash_strvec_push (&argv, helper);
+  ash_strvec_push (&argv, "--");
+  ash_linux_filter_prefix (&argv, helper, false, false);
+  ash_strvec_push (&argv, true_path);
+  free (out);
+  free (errtext);
+  out = errtext = NULL;
+  r = ash_linux_probe_run (argv.v, &out, &errtext, &status);
+  ash_strvec_release (&argv);
+  if (r < 0 || status != 0)
+    {
+      if (!*errtext)
+        {
+          free (errtext);
+          errtext = xasprintf (_("exit status %d"), status);
+        }
+      ret->reason = xasprintf (
+        _("bwrap cannot apply the Unix-socket filter in its sandbox (%s)"),
+        errtext);
+      return -EPERM;
+    }
+
+  ret->usable = true;
+  ret->tool = TAKE_PTR (tool);
+  ret->helper = TAKE_PTR (helper);
+  ret->overlay = bwrap_has_overlay (ret->tool);
+  if (!ret->overlay)
+    ret->notes = xstrdup (_("throwaway cache overlays: not supported by "
+                            "this bwrap; caches are read-only"));
+  return 0;
+}
+
+const struct ash_backend ash_backend_bwrap = {
+  .name = "bwrap",
+  .probe = bwrap_probe,
+  .wrap = bwrap_wrap,
+  .cleanup = NULL,
+};

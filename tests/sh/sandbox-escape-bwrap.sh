@@ -1,0 +1,4 @@
+#!/bin/sh
+# The escape suite under bwrap (see sandbox-escape.sh).
+SANDBOX_BACKEND=bwrap
+. "$top_srcdir/tests/sh/sandbox-escape.sh"

@@ -1,0 +1,4 @@
+#!/bin/sh
+# The escape suite under firejail (see sandbox-escape.sh).
+SANDBOX_BACKEND=firejail
+. "$top_srcdir/tests/sh/sandbox-escape.sh"

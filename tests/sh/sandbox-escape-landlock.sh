@@ -1,0 +1,4 @@
+#!/bin/sh
+# The escape suite under landlock (see sandbox-escape.sh).
+SANDBOX_BACKEND=landlock
+. "$top_srcdir/tests/sh/sandbox-escape.sh"

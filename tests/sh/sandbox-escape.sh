@@ -1,0 +1,440 @@
+# sandbox-escape.sh -- the escape suite, sourced by sandbox-escape-BACKEND.sh
+# with SANDBOX_BACKEND set.
+#
+# tests/fixtures/escape-probe makes one attempt per run.  Each attempt runs
+# under the backend and with the sandbox off; it must fail sandboxed and
+# succeed unsandboxed (the negative control that proves the attempt is
+# real).  Where it can, the verdict comes from the host side: did the file
+# outside change, did the listener receive anything.  Documented
+# exceptions are recorded as TAP TODO items, never as passes.
+#
+# Commands run through tests/unit/test-backend-run, which computes the
+# baseline policy (system directories and the probe's directory read-only,
+# the source and output directories as data, the results directory
+# writable, private HOME and TMPDIR, PATH and LANG only), wraps the command
+# with the backend's wrap() and starts it through spawn.c.  As root, every
+# attempt runs a second time as nobody.
+
+. "$top_srcdir/tests/libtest.sh"
+
+B=${SANDBOX_BACKEND:?}
+RUN=$top_builddir/tests/unit/test-backend-run
+PROBE=${ESCAPE_PROBE:-$top_builddir/tests/fixtures/escape-probe}
+[ -x "$RUN" ] || bail "$RUN is not built"
+[ -x "$PROBE" ] || skip_all "tests/fixtures/escape-probe is not built"
+PROBE_DIR=$(cd "$(dirname "$PROBE")" && pwd)
+PROBE=$PROBE_DIR/$(basename "$PROBE")
+NOBODY_AS="setpriv --reuid=nobody --regid=nogroup --clear-groups"
+
+why=$("$RUN" --backend "$B" --results "$TEST_TMP" --probe-only -- /bin/true)
+case $? in
+  0) ;;
+  77) skip_all "$why" ;;
+  *) bail "the $B probe failed: $why" ;;
+esac
+
+canary=ash-escape-$$
+passwd_home=$(getent passwd "$(id -u)" | cut -d: -f6)
+# A directory outside $HOME and /tmp (firejail shows such places; it makes
+# /var/tmp private along with /tmp).
+shown=$(cd "$top_builddir" && pwd)/tests/$canary
+cleanup_extra () {
+  rm -rf "$shown"* "/dev/shm/$canary"* 2>/dev/null
+  [ -n "${passwd_canary:-}" ] && rm -f "$passwd_canary"
+  rm -rf "$TEST_TMP"
+}
+trap cleanup_extra EXIT
+
+# setup WHO: a fresh layout owned by WHO, in $base.
+setup () {
+  base=$TEST_TMP/$who
+  rm -rf "$base" "$shown-$who" "/dev/shm/$canary-$who"
+  src=$base/src
+  out=$src/.ash/ash_output
+  res=$out/scanners/escape-probe
+  home=$base/home
+  mkdir -p "$res" "$base/outside" "$home/.ssh" "$base/tmp" "$shown-$who"
+  echo SOURCE >"$src/code.py"
+  echo LOG >"$out/ash.log"
+  echo OUTSIDE-SECRET >"$base/outside/secret.txt"
+  echo SHOWN-SECRET >"$shown-$who/secret.txt"
+  echo "-----BEGIN OPENSSH PRIVATE KEY-----" >"$home/.ssh/id_rsa"
+  ln -s "$base/outside/secret.txt" "$src/link-out"
+  ln -s "$shown-$who/secret.txt" "$src/link-shown"
+  if [ "$who" != "$(id -un)" ]; then
+    chown -R "$who" "$base" "$shown-$who"
+  fi
+  chmod 755 "$TEST_TMP" "$base"
+}
+
+# run MODE [--network] [--env NAME=VALUE] -- PROBE-ARGS...: run the probe
+# as $who under MODE (a backend, or off); output in $rfile, status in $rc.
+run () {
+  _mode=$1
+  shift
+  _opts=
+  while [ "$1" != -- ]; do
+    _opts="$_opts $1"
+    shift
+  done
+  shift
+  rfile=$base/run.out
+  # shellcheck disable=SC2086
+  $as_user env HOME="$home" TMPDIR="$base/tmp" ASH_HELPER_DIR="$ASH_HELPER_DIR" \
+    AWS_SECRET_ACCESS_KEY=$canary-aws GITHUB_TOKEN=$canary-gh \
+    "$RUN" --backend "$_mode" --source "$src" --output "$out" \
+    --results "$res" --cwd "$src" --read "$PROBE_DIR" --timeout 60 $_opts \
+    -- "$PROBE" "$@" >"$rfile" 2>&1
+  rc=$?
+}
+
+# run_sh MODE SCRIPT [TIMEOUT]: run /bin/sh -c SCRIPT as $who under MODE.
+run_sh () {
+  rfile=$base/run.out
+  $as_user env HOME="$home" TMPDIR="$base/tmp" ASH_HELPER_DIR="$ASH_HELPER_DIR" \
+    "$RUN" --backend "$1" --source "$src" --output "$out" --results "$res" \
+    --read "$PROBE_DIR" --timeout "${3:-60}" -- /bin/sh -c "$2" \
+    >"$rfile" 2>&1
+  rc=$?
+}
+
+# judge MODE DESCRIPTION ESCAPED(0/1) [TODO-REASON]
+judge () {
+  _label="$1/$who${net:+/$net}: $2"
+  if [ "$1" = off ]; then
+    if [ "$3" = 1 ]; then
+      ok "$_label succeeds (control)"
+    else
+      not_ok "$_label succeeds (control)"
+      diag "exit $rc" "$(cat "$rfile" 2>/dev/null)"
+    fi
+  elif [ -n "${4:-}" ]; then
+    # A documented exception: expected to get through.
+    _tap_n=$((_tap_n + 1))
+    if [ "$3" = 1 ]; then
+      echo "not ok $_tap_n - $_label gets through # TODO documented: $4"
+    else
+      echo "ok $_tap_n - $_label gets through # TODO documented: $4"
+    fi
+  else
+    if [ "$3" = 0 ]; then
+      ok "$_label is refused"
+    else
+      not_ok "$_label is refused"
+      diag "exit $rc" "$(cat "$rfile" 2>/dev/null)"
+    fi
+  fi
+}
+
+# probe_ok: the attempt reported success.
+probe_ok () {
+  [ "$rc" -eq 0 ] && grep -q '^RESULT .* ok$' "$rfile"
+}
+
+listener_start () {
+  lfile=$base/listener.$_tap_n
+  "$PROBE" "$@" >"$lfile" 2>&1 &
+  lpid=$!
+  _i=0
+  until grep -q '^RESULT' "$lfile" 2>/dev/null || [ $_i -ge 100 ]; do
+    sleep 0.1
+    _i=$((_i + 1))
+  done
+  lport=$(sed -n 's/^PORT //p' "$lfile")
+}
+
+# received: the listener got a connection or datagram (waits up to 3 s).
+received () {
+  _i=0
+  until grep -q '^RECEIVED' "$lfile" 2>/dev/null || [ $_i -ge 30 ]; do
+    sleep 0.1
+    _i=$((_i + 1))
+  done
+  grep -q '^RECEIVED' "$lfile"
+}
+
+listener_stop () {
+  kill "$lpid" 2>/dev/null
+  wait "$lpid" 2>/dev/null
+}
+
+# --- the attempts; each takes the mode ---------------------------------
+
+a_read_ssh_key () {
+  setup
+  run "$1" -- read-file "$home/.ssh/id_rsa"
+  probe_ok && e=1 || e=0
+  judge "$1" "reading \$HOME/.ssh/id_rsa" $e
+}
+
+a_read_passwd_home () {
+  [ -n "$passwd_canary" ] || return 0
+  setup
+  run "$1" -- read-file "$passwd_canary"
+  probe_ok && e=1 || e=0
+  judge "$1" "reading a file in the passwd entry's home" $e
+}
+
+a_read_link_out () {
+  setup
+  run "$1" -- read-file "$src/link-out"
+  probe_ok && e=1 || e=0
+  judge "$1" "reading through a link in the tree to a file outside" $e
+}
+
+a_read_link_shown () {
+  setup
+  run "$1" -- read-file "$src/link-shown"
+  probe_ok && e=1 || e=0
+  if [ "$1" = firejail ]; then
+    judge "$1" "reading through a link to a file outside \$HOME and /tmp" $e \
+      "firejail shows every path outside \$HOME and /tmp that the user can read"
+  else
+    judge "$1" "reading through a link to a file outside \$HOME and /tmp" $e
+  fi
+}
+
+a_write_outside () {
+  setup
+  run "$1" -- write-file "$base/outside/new.txt"
+  [ -e "$base/outside/new.txt" ] && e=1 || e=0
+  judge "$1" "writing outside the output directory" $e
+}
+
+a_write_output () {
+  setup
+  run "$1" -- write-file "$out/ash.log"
+  [ "$(cat "$out/ash.log")" != LOG ] && e=1 || e=0
+  judge "$1" "overwriting ash.log in the output directory" $e
+  setup
+  run "$1" -- write-file "$out/planted.json"
+  [ -e "$out/planted.json" ] && e=1 || e=0
+  judge "$1" "creating a file in the output directory outside the results directory" $e
+}
+
+a_write_source () {
+  setup
+  run "$1" -- write-file "$src/code.py"
+  [ "$(cat "$src/code.py")" != SOURCE ] && e=1 || e=0
+  judge "$1" "overwriting a source file" $e
+  setup
+  run "$1" -- truncate "$src/code.py"
+  [ "$(cat "$src/code.py")" != SOURCE ] && e=1 || e=0
+  judge "$1" "truncating a source file" $e
+  setup
+  run "$1" -- write-file "$src/new.py"
+  [ -e "$src/new.py" ] && e=1 || e=0
+  judge "$1" "creating a file in the source tree" $e
+}
+
+a_write_results () {
+  setup
+  run "$1" -- write-file "$res/report.sarif"
+  if [ -s "$res/report.sarif" ]; then
+    ok "$1/$who: writing the results directory works"
+  else
+    not_ok "$1/$who: writing the results directory works"
+    diag "exit $rc" "$(cat "$rfile")"
+  fi
+}
+
+a_dev_shm () {
+  setup
+  run "$1" -- write-file "/dev/shm/$canary-$who"
+  [ -e "/dev/shm/$canary-$who" ] && e=1 || e=0
+  rm -f "/dev/shm/$canary-$who"
+  if [ "$1" = landlock ]; then
+    judge "$1" "leaving a file in the host's /dev/shm" $e \
+      "Landlock cannot make /dev/shm private"
+  else
+    judge "$1" "leaving a file in the host's /dev/shm" $e
+  fi
+}
+
+a_tcp () {
+  setup
+  listener_start tcp-listen 127.0.0.1 0 20
+  run "$1" -- tcp-connect 127.0.0.1 "$lport"
+  received && e=1 || e=0
+  listener_stop
+  judge "$1" "TCP to a loopback listener" $e
+}
+
+a_udp () {
+  setup
+  listener_start udp-listen 127.0.0.1 0 20
+  run "$1" -- udp-send 127.0.0.1 "$lport"
+  received && e=1 || e=0
+  listener_stop
+  judge "$1" "UDP to a loopback listener" $e
+}
+
+a_unix_path () {
+  setup
+  listener_start unix-dgram-listen "$src/log.sock" 20
+  [ "$who" = root ] || chown "$who" "$src/log.sock"
+  run "$1" $netopt -- unix-connect "$src/log.sock"
+  probe_ok && e=1 || e=0
+  listener_stop
+  judge "$1" "a Unix socket by path in a mounted directory" $e
+}
+
+a_abstract () {
+  setup
+  listener_start unix-bind-abstract "$canary-$who-$_tap_n" 20
+  run "$1" $netopt -- abstract-connect "$canary-$who-$_tap_n"
+  received && e=1 || e=0
+  listener_stop
+  judge "$1" "an abstract Unix socket bound on the host" $e
+}
+
+a_syscalls () {
+  for _a in socketpair-dgram socketpair-raw "socket-highbits unix" io-uring; do
+    setup
+    # shellcheck disable=SC2086
+    run "$1" $netopt -- $_a
+    probe_ok && e=1 || e=0
+    judge "$1" "$_a" $e
+  done
+}
+
+a_tty () {
+  setup
+  # A controlling terminal for the run, from script(1).
+  script -qec "$as_user env HOME='$home' TMPDIR='$base/tmp' ASH_HELPER_DIR='$ASH_HELPER_DIR' '$RUN' --backend '$1' --results '$res' --read '$PROBE_DIR' --timeout 60 -- '$PROBE' open-tty" /dev/null </dev/null >"$base/run.out" 2>&1
+  rc=$?
+  rfile=$base/run.out
+  grep -q 'RESULT open-tty ok' "$rfile" && e=1 || e=0
+  judge "$1" "opening the controlling terminal" $e
+}
+
+a_environ () {
+  setup
+  $as_user env ASH_ESCAPE_SECRET=$canary sleep 30 &
+  _spid=$!
+  sleep 0.2
+  run "$1" -- read-environ "$_spid"
+  probe_ok && e=1 || e=0
+  kill "$_spid" 2>/dev/null
+  wait "$_spid" 2>/dev/null
+  judge "$1" "reading /proc/PID/environ of a process of the same user outside" $e
+}
+
+a_credentials () {
+  setup
+  run "$1" -- getenv AWS_SECRET_ACCESS_KEY
+  probe_ok && e=1 || e=0
+  judge "$1" "AWS_SECRET_ACCESS_KEY in the scanner's environment" $e
+  setup
+  run "$1" -- getenv GITHUB_TOKEN
+  probe_ok && e=1 || e=0
+  judge "$1" "GITHUB_TOKEN in the scanner's environment" $e
+}
+
+# lingering: a process with MARK in its command line is still running.
+lingering () {
+  pgrep -f "$1" >/dev/null 2>&1
+}
+
+a_lingerer () {
+  setup
+  _mark=$res/planted-$_tap_n
+  # The scanner stays a moment after the lingerer is started, so that the
+  # lingerer has left the scanner's process group (which spawn.c ends with
+  # the scanner) before the scanner exits.
+  run_sh "$1" "'$PROBE' spawn-lingerer 2 '$PROBE' symlink /etc/passwd '$_mark'; sleep 0.5"
+  # The lingerer plants its link 2 s after the scanner exits.
+  _i=0
+  until [ -L "$_mark" ] || [ $_i -ge 50 ]; do
+    sleep 0.1
+    _i=$((_i + 1))
+  done
+  [ -L "$_mark" ] && e=1 || e=0
+  lingering "$_mark" && e=1
+  judge "$1" "a process left behind that plants a link later" $e
+  # Nothing of it may be left in either case.
+  pkill -f "$_mark" 2>/dev/null
+}
+
+a_timeout () {
+  setup
+  _mark=$res/late-$_tap_n
+  # The scanner leaves a detached process, then hangs until its timeout.
+  run_sh "$1" "'$PROBE' spawn-lingerer 3 '$PROBE' write-file '$_mark'; exec sleep 60" 1
+  _i=0
+  until [ -e "$_mark" ] || [ $_i -ge 50 ]; do
+    sleep 0.1
+    _i=$((_i + 1))
+  done
+  [ -e "$_mark" ] && e=1 || e=0
+  lingering "$_mark" && e=1
+  judge "$1" "a process left running when the scanner times out" $e
+  pkill -f "$_mark" 2>/dev/null
+}
+
+# --- the rounds ----------------------------------------------------------
+
+round () {
+  # Files and the environment: once, without a network.
+  net=
+  netopt=
+  for _m in off "$B"; do
+    a_write_results "$_m"
+    a_read_ssh_key "$_m"
+    a_read_passwd_home "$_m"
+    a_read_link_out "$_m"
+    a_read_link_shown "$_m"
+    a_write_outside "$_m"
+    a_write_output "$_m"
+    a_write_source "$_m"
+    a_dev_shm "$_m"
+    a_tty "$_m"
+    a_environ "$_m"
+    a_credentials "$_m"
+    a_lingerer "$_m"
+    a_timeout "$_m"
+  done
+  # The network: offline, and a scanner that declares no network online
+  # gets the same policy (network: false).
+  net=offline
+  for _m in off "$B"; do
+    a_tcp "$_m"
+    a_udp "$_m"
+  done
+  # Local IPC: refused with and without a network.
+  for net in offline online; do
+    netopt=
+    [ "$net" = online ] && netopt=--network
+    for _m in off "$B"; do
+      [ "$_m" = off ] && [ "$net" = online ] && continue
+      a_unix_path "$_m"
+      a_abstract "$_m"
+      a_syscalls "$_m"
+    done
+  done
+}
+
+who=$(id -un)
+as_user=
+passwd_canary=
+if [ -n "$passwd_home" ] && [ -d "$passwd_home" ] && [ -w "$passwd_home" ]; then
+  passwd_canary=$passwd_home/.$canary-passwd-home
+  echo PASSWD-HOME-SECRET >"$passwd_canary"
+fi
+round
+
+if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null; then
+  who=nobody
+  as_user=$NOBODY_AS
+  rm -f "$passwd_canary"
+  passwd_canary=
+  why=$($as_user "$RUN" --backend "$B" --results /tmp --probe-only -- /bin/true)
+  if [ $? -eq 0 ]; then
+    round
+  else
+    _tap_n=$((_tap_n + 1))
+    echo "ok $_tap_n - # SKIP $B is unavailable to nobody: $why"
+  fi
+fi
+
+done_testing

@@ -1,0 +1,209 @@
+/* test-backend-run.c -- run one command under one Linux backend, as a
+   scanner would be run, for the shell tests of the sandbox.
+
+   test-backend-run --backend NAME --results DIR [--source DIR]
+                    [--output DIR] [--read PATH]... [--network]
+                    [--env NAME=VALUE]... [--timeout SECONDS] [--cwd DIR]
+                    [--probe-only | --print-argv] -- COMMAND [ARG]...
+
+   NAME is bwrap, firejail, landlock, or off (no sandbox: the command gets
+   this program's whole environment, as a scanner does with --sandbox off).
+   The policy is the one lib/policy.c computes for a plugin scanner that
+   declares nothing but, with --network, a network: the system and tool
+   directories read-only (and each --read, as the operator's
+   sandbox.extra_read_paths), the source and output directories as data,
+   the results directory writable, a private HOME and TMPDIR, and the
+   filtered environment plus the --env variables.  The helper
+   is looked up in $ASH_HELPER_DIR.  --probe-only stops after the probe;
+   --print-argv prints the command line the backend would run, one line
+   with words separated by spaces, and runs nothing (for bench/; the
+   Landlock private directories are then left for that command to use).  Exit status: the command's; 77 with
+   the probe's reason on stdout when the backend is unavailable.  */
+
+#include <config.h>
+
+#include <errno.h>
+#include <getopt.h>
+#include <pwd.h>
+#include <stdio.h>
+#include <sys/stat.h>
+
+#include "backends.h"
+#include "requirements.h"
+#include "spawn.h"
+
+extern char **environ;
+
+int
+main (int argc, char **argv)
+{
+  static const struct option longopts[] = {
+    { "backend", required_argument, NULL, 'b' },
+    { "results", required_argument, NULL, 'r' },
+    { "source", required_argument, NULL, 's' },
+    { "output", required_argument, NULL, 'o' },
+    { "read", required_argument, NULL, 'R' },
+    { "network", no_argument, NULL, 'n' },
+    { "env", required_argument, NULL, 'e' },
+    { "timeout", required_argument, NULL, 't' },
+    { "cwd", required_argument, NULL, 'c' },
+    { "probe-only", no_argument, NULL, 'P' },
+    { "print-argv", no_argument, NULL, 'A' },
+    { NULL, 0, NULL, 0 },
+  };
+  static const struct ash_backend *const backends[] = {
+    &ash_backend_bwrap, &ash_backend_firejail, &ash_backend_landlock, NULL,
+  };
+  const char *backend_name = NULL, *results = NULL, *source = NULL;
+  const char *output = NULL, *cwd = NULL;
+  struct ash_strvec extra_env = ASH_STRVEC_INIT;
+  struct ash_strvec reads = ASH_STRVEC_INIT;
+  bool network = false, probe_only = false, print_argv = false;
+  unsigned timeout = 0;
+  struct ash_policy policy;
+  struct ash_requirements req;
+  struct ash_host host;
+  struct ash_scope scope;
+  struct ash_cmd cmd;
+  struct ash_cmd_result res;
+  struct ash_error err = ASH_ERROR_INIT;
+  const struct ash_backend *backend = NULL;
+  const struct ash_probe *probe = NULL;
+  struct passwd *pw;
+  const char *home = getenv ("HOME");
+  int c, r;
+
+  while ((c = getopt_long (argc, argv, "+", longopts, NULL)) != -1)
+    switch (c)
+      {
+      case 'b': backend_name = optarg; break;
+      case 'r': results = optarg; break;
+      case 's': source = optarg; break;
+      case 'o': output = optarg; break;
+      case 'R': ash_strvec_push (&reads, optarg); break;
+      case 'n': network = true; break;
+      case 'e': ash_strvec_push (&extra_env, optarg); break;
+      case 't': timeout = (unsigned) atoi (optarg); break;
+      case 'c': cwd = optarg; break;
+      case 'P': probe_only = true; break;
+      case 'A': print_argv = true; break;
+      default:
+        fprintf (stderr, "test-backend-run: bad usage\n");
+        return 99;
+      }
+  if (!backend_name || !results || optind >= argc || argv[optind][0] != '/')
+    {
+      fprintf (stderr, "test-backend-run: bad usage\n");
+      return 99;
+    }
+
+  ash_cmd_init (&cmd);
+  ash_strvec_pushv (&cmd.argv, argv + optind);
+  cmd.stdin_mode = ASH_STDIO_INHERIT;
+  cmd.stdout_mode = ASH_STDIO_INHERIT;
+  cmd.stderr_mode = ASH_STDIO_INHERIT;
+  cmd.timeout_sec = timeout;
+  if (cwd)
+    cmd.cwd = xstrdup (cwd);
+
+  if (streq (backend_name, "off"))
+    {
+      ash_strvec_pushv (&cmd.env, environ);
+      for (size_t i = 0; i < extra_env.nr; i++)
+        {
+          char *eq = strchr (extra_env.v[i], '=');
+          if (!eq)
+            continue;
+          *eq = '\0';
+          ash_strvec_setenv (&cmd.env, extra_env.v[i], eq + 1);
+          *eq = '=';
+        }
+      if (probe_only || print_argv)
+        {
+          for (size_t i = 0; print_argv && i < cmd.argv.nr; i++)
+            printf ("%s%s", i ? " " : "", cmd.argv.v[i]);
+          if (print_argv)
+            printf ("\n");
+          return 0;
+        }
+    }
+  else
+    {
+      ash_host_init (&host, NULL);
+      host.helper_dir = getenv ("ASH_HELPER_DIR");
+      backend = ash_backend_select (backend_name, backends, &host, &probe,
+                                    &err.message);
+      if (!backend)
+        {
+          printf ("%s\n", err.message);
+          return 77;
+        }
+      if (probe_only)
+        return 0;
+
+      ash_requirements_init (&req);
+      req.network = network;
+      pw = getpwuid (getuid ());
+      {
+        _cleanup_free_ char *abs_results = ash_path_absolute (results);
+        _cleanup_free_ char *abs_source = source ? ash_path_absolute (source)
+                                                 : NULL;
+        _cleanup_free_ char *abs_output = output ? ash_path_absolute (output)
+                                                 : NULL;
+        struct ash_policy_input in = {
+          .scanner = "escape-probe",
+          .req = &req,
+          .source_dir = abs_source ? abs_source : abs_results,
+          .output_dir = abs_output ? abs_output : abs_results,
+          .results_dir = abs_results,
+          .tool_path = cmd.argv.v[0],
+          .offline = !network,
+          .extra_read_paths = reads.v,
+          .environ = environ,
+          .home = home && home[0] == '/' ? home : NULL,
+          .passwd_home = pw ? pw->pw_dir : NULL,
+          .bin_path = NULL,
+          .cache_overlay = probe->overlay,
+        };
+        r = ash_policy_compute (&in, &policy, &err);
+        if (r < 0)
+          {
+            fprintf (stderr, "test-backend-run: %s\n", err.message);
+            return 98;
+          }
+      }
+      ash_strvec_pushv (&policy.env, extra_env.v);
+
+      scope.kind = ASH_SCOPE_SANDBOX;
+      scope.backend = backend;
+      scope.probe = probe;
+      scope.policy = &policy;
+      scope.reason = NULL;
+      cmd.scope = &scope;
+      if (print_argv)
+        {
+          r = backend->wrap (probe, &policy, &cmd, &err);
+          if (r < 0)
+            {
+              fprintf (stderr, "test-backend-run: %s\n", err.message);
+              return 98;
+            }
+          for (size_t i = 0; i < cmd.argv.nr; i++)
+            printf ("%s%s", i ? " " : "", cmd.argv.v[i]);
+          printf ("\n");
+          return 0;
+        }
+    }
+
+  memset (&res, 0, sizeof res);
+  r = ash_cmd_run (&cmd, &res, &err);
+  if (r < 0)
+    {
+      fprintf (stderr, "test-backend-run: %s\n",
+               err.message ? err.message : strerror (-r));
+      return 98;
+    }
+  if (res.timed_out)
+    fprintf (stderr, "test-backend-run: timed out\n");
+  return res.status;
+}

@@ -1,0 +1,159 @@
+/* test-backend-select.c -- choosing a backend: auto order, no fallback for
+   a named backend, the auto message, one probe per process.  */
+
+#include <config.h>
+
+#include <errno.h>
+#include <pthread.h>
+#include <stdatomic.h>
+
+#include "backend.h"
+#include "tap.h"
+
+static atomic_int probes_a, probes_b, probes_c;
+static bool a_usable, b_usable, c_usable;
+
+static int
+probe_common (bool usable, const char *reason, struct ash_probe *ret)
+{
+  memset (ret, 0, sizeof *ret);
+  if (!usable)
+    {
+      ret->reason = xstrdup (reason);
+      return -ENOENT;
+    }
+  ret->usable = true;
+  return 0;
+}
+
+static int
+probe_a (const struct ash_host *h, struct ash_probe *ret)
+{
+  (void) h;
+  atomic_fetch_add (&probes_a, 1);
+  /* Slow enough that concurrent callers overlap.  */
+  usleep (20000);
+  return probe_common (a_usable, "bwrap is not installed (install the "
+                                 "'bubblewrap' package)", ret);
+}
+
+static int
+probe_b (const struct ash_host *h, struct ash_probe *ret)
+{
+  (void) h;
+  atomic_fetch_add (&probes_b, 1);
+  return probe_common (b_usable, "firejail is not installed", ret);
+}
+
+static int
+probe_c (const struct ash_host *h, struct ash_probe *ret)
+{
+  (void) h;
+  atomic_fetch_add (&probes_c, 1);
+  /* A backend that fails without a reason of its own.  */
+  if (!c_usable)
+    {
+      memset (ret, 0, sizeof *ret);
+      return -EOPNOTSUPP;
+    }
+  return probe_common (true, NULL, ret);
+}
+
+static const struct ash_backend be_a = { "bwrap", probe_a, NULL, NULL };
+static const struct ash_backend be_b = { "firejail", probe_b, NULL, NULL };
+static const struct ash_backend be_c = { "landlock", probe_c, NULL, NULL };
+static const struct ash_backend *const list[] = { &be_a, &be_b, &be_c,
+                                                  NULL };
+static struct ash_host host;
+
+static void *
+thread_probe (void *arg)
+{
+  (void) arg;
+  return (void *) ash_backend_probe_cached (&be_a, &host);
+}
+
+static void
+reset (bool a, bool b, bool c)
+{
+  ash_backend_probe_cache_reset ();
+  a_usable = a;
+  b_usable = b;
+  c_usable = c;
+  probes_a = probes_b = probes_c = 0;
+}
+
+int
+main (void)
+{
+  const struct ash_backend *got;
+  const struct ash_probe *p;
+  char *why = NULL;
+  pthread_t t[8];
+  void *res[8];
+
+  memset (&host, 0, sizeof host);
+
+  reset (false, true, true);
+  got = ash_backend_select ("auto", list, &host, &p, &why);
+  tap_ok (got == &be_b, "auto skips an unusable bwrap and takes firejail");
+  tap_ok (p != NULL && p->usable, "with firejail's probe");
+  tap_ok (why == NULL, "and no reason");
+  tap_is_int (probes_c, 0, "landlock is not probed once firejail works");
+
+  got = ash_backend_select ("auto", list, &host, &p, &why);
+  tap_is_int (probes_a + probes_b, 2, "a second selection probes nothing");
+
+  reset (false, false, false);
+  got = ash_backend_select ("auto", list, &host, &p, &why);
+  tap_ok (got == NULL && p == NULL, "auto with nothing usable selects none");
+  tap_is_str (why,
+              "--sandbox auto found no working sandbox (bwrap: bwrap is not "
+              "installed (install the 'bubblewrap' package); firejail: "
+              "firejail is not installed; landlock: landlock cannot be used "
+              "here (Operation not supported))",
+              "auto lists why each backend failed, in order");
+  free (why);
+  why = NULL;
+
+  reset (false, true, true);
+  got = ash_backend_select ("bwrap", list, &host, &p, &why);
+  tap_ok (got == NULL, "a named backend that is unavailable is not replaced");
+  tap_is_str (why,
+              "bwrap is not installed (install the 'bubblewrap' package)",
+              "its reason is the probe's, word for word");
+  tap_is_int (probes_b + probes_c, 0, "no other backend is probed");
+  free (why);
+  why = NULL;
+
+  got = ash_backend_select ("landlock", list, &host, &p, &why);
+  tap_ok (got == &be_c && p && p->usable, "a named usable backend is used");
+
+  got = ash_backend_select ("off", list, &host, &p, &why);
+  tap_ok (got == NULL && why == NULL, "off selects nothing, with no reason");
+
+  got = ash_backend_select ("sandbox-exec", list, &host, &p, &why);
+  tap_ok (got == NULL && why != NULL,
+          "a backend this platform lacks is unavailable");
+  free (why);
+  why = NULL;
+
+  reset (true, true, true);
+  for (size_t i = 0; i < ARRAY_SIZE (t); i++)
+    pthread_create (&t[i], NULL, thread_probe, NULL);
+  for (size_t i = 0; i < ARRAY_SIZE (t); i++)
+    pthread_join (t[i], &res[i]);
+  tap_is_int (probes_a, 1, "eight threads at once probe a backend once");
+  {
+    bool same = true;
+    for (size_t i = 1; i < ARRAY_SIZE (t); i++)
+      same = same && res[i] == res[0];
+    tap_ok (same && res[0] != NULL, "and all get the same result");
+  }
+
+  tap_ok (ash_backend_find (list, "firejail") == &be_b
+            && ash_backend_find (list, "nope") == NULL,
+          "ash_backend_find");
+  ash_backend_probe_cache_reset ();
+  return tap_done ();
+}

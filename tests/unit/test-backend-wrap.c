@@ -1,0 +1,338 @@
+/* test-backend-wrap.c -- the command lines the Linux backends build for
+   representative policies, word for word.  */
+
+#include <config.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <sys/stat.h>
+
+#include "backends.h"
+#include "buf.h"
+#include "tap.h"
+
+#define HELPER "/usr/libexec/ash/ash-landlock-exec"
+
+struct fixture
+{
+  struct ash_policy policy;
+  struct ash_policy_path paths[8];
+  struct ash_policy_link links[2];
+  struct ash_probe probe;
+  struct ash_cmd cmd;
+};
+
+static void
+add_path (struct fixture *f, const char *path, enum ash_access access)
+{
+  struct ash_policy_path *p = &f->paths[f->policy.n_paths++];
+
+  p->path = (char *) path;
+  p->access = access;
+  p->exec = access == ASH_ACCESS_READ;
+  p->rule = (char *) "test";
+}
+
+/* A bandit-like scanner: the system, its tool, the source tree with the
+   output directory inside it, its results directory, and uv's cache under
+   the home directory.  */
+static void
+fixture_init (struct fixture *f, const char *tool)
+{
+  memset (f, 0, sizeof *f);
+  f->policy.paths = f->paths;
+  f->policy.scanner = (char *) "bandit";
+  add_path (f, "/usr", ASH_ACCESS_READ);
+  add_path (f, "/etc", ASH_ACCESS_READ);
+  add_path (f, "/src", ASH_ACCESS_DATA);
+  add_path (f, "/src/.ash/ash_output", ASH_ACCESS_DATA);
+  add_path (f, "/src/.ash/ash_output/scanners/bandit", ASH_ACCESS_WRITE);
+  add_path (f, "/home/u/.cache/uv", ASH_ACCESS_CACHE);
+  f->policy.results_dir = (char *) "/src/.ash/ash_output/scanners/bandit";
+  f->policy.home = (char *) "/home/u";
+  f->policy.passwd_home = (char *) "/home/u";
+  ash_strvec_init (&f->policy.env);
+  ash_strvec_push (&f->policy.env, "PATH=/usr/bin:/bin");
+  ash_strvec_push (&f->policy.env, "LANG=C.UTF-8");
+  ash_strvec_init (&f->policy.private_caches);
+  ash_strvec_init (&f->policy.warnings);
+  f->probe.usable = true;
+  f->probe.tool = (char *) tool;
+  f->probe.helper = (char *) HELPER;
+  ash_cmd_init (&f->cmd);
+  ash_strvec_push (&f->cmd.argv, "/usr/bin/bandit");
+  ash_strvec_push (&f->cmd.argv, "-r");
+  ash_strvec_push (&f->cmd.argv, "/src");
+  ash_strvec_push (&f->cmd.env, "AWS_SECRET_ACCESS_KEY=leak");
+  ash_strvec_push (&f->cmd.env, "PATH=/usr/bin:/bin");
+  f->cmd.cwd = xstrdup ("/src");
+}
+
+static void
+fixture_release (struct fixture *f)
+{
+  ash_strvec_release (&f->policy.env);
+  ash_strvec_release (&f->policy.private_caches);
+  ash_strvec_release (&f->policy.warnings);
+  ash_cmd_release (&f->cmd);
+}
+
+static char *
+joined (const struct ash_strvec *sv)
+{
+  struct ash_buf b = ASH_BUF_INIT;
+
+  for (size_t i = 0; i < sv->nr; i++)
+    {
+      if (i)
+        ash_buf_addch (&b, ' ');
+      ash_buf_addstr (&b, sv->v[i]);
+    }
+  return ash_buf_detach (&b);
+}
+
+/* The links this host's merged /usr makes bwrap recreate.  */
+static char *
+merged_usr (void)
+{
+  static const char *const links[]
+    = { "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32" };
+  struct ash_buf b = ASH_BUF_INIT;
+
+  for (size_t i = 0; i < ARRAY_SIZE (links); i++)
+    {
+      char t[256];
+      struct stat st;
+      ssize_t n;
+
+      if (lstat (links[i], &st) < 0 || !S_ISLNK (st.st_mode))
+        continue;
+      n = readlink (links[i], t, sizeof t - 1);
+      if (n <= 0)
+        continue;
+      t[n] = '\0';
+      ash_buf_addf (&b, " --symlink %s %s", t, links[i]);
+    }
+  return ash_buf_detach (&b);
+}
+
+static void
+test_bwrap (bool overlay, bool network)
+{
+  struct fixture f;
+  struct ash_error err = ASH_ERROR_INIT;
+  _cleanup_free_ char *got = NULL, *want = NULL, *links = merged_usr ();
+  int r;
+
+  fixture_init (&f, "/usr/bin/bwrap");
+  f.probe.overlay = overlay;
+  f.policy.network = network;
+  r = ash_backend_bwrap.wrap (&f.probe, &f.policy, &f.cmd, &err);
+  tap_is_int (r, 0, "bwrap wrap (overlay %d, network %d) succeeds", overlay,
+              network);
+  got = joined (&f.cmd.argv);
+  want = xasprintf (
+    "/usr/bin/bwrap --unshare-user --unshare-ipc --unshare-pid --unshare-uts"
+    " --unshare-cgroup-try%s --die-with-parent --new-session"
+    " --cap-drop ALL%s"
+    " --dev /dev --proc /proc"
+    " --ro-bind-try /etc /etc --ro-bind-try /src /src --tmpfs /tmp"
+    " --ro-bind-try /usr /usr --tmpfs /home/u"
+    " --ro-bind-try /src/.ash/ash_output /src/.ash/ash_output"
+    " %s"
+    " --ro-bind-try " HELPER " " HELPER
+    " --bind /src/.ash/ash_output/scanners/bandit"
+    " /src/.ash/ash_output/scanners/bandit"
+    " --chdir /src -- " HELPER " --socket-filter%s --"
+    " /usr/bin/bandit -r /src",
+    network ? "" : " --unshare-net", links,
+    overlay ? "--overlay-src /home/u/.cache/uv --tmp-overlay /home/u/.cache/uv"
+            : "--ro-bind-try /home/u/.cache/uv /home/u/.cache/uv",
+    network ? " --network" : "");
+  tap_is_str (got, want, "bwrap argv (overlay %d, network %d)", overlay,
+              network);
+  tap_is_str (ash_strvec_getenv (&f.cmd.env, "HOME"), "/home/u",
+              "bwrap: HOME is the private home at its usual path");
+  tap_is_str (ash_strvec_getenv (&f.cmd.env, "TMPDIR"), "/tmp",
+              "bwrap: TMPDIR is the private /tmp");
+  tap_ok (ash_strvec_getenv (&f.cmd.env, "AWS_SECRET_ACCESS_KEY") == NULL,
+          "bwrap: the environment is the policy's, not the caller's");
+  tap_is_str (ash_strvec_getenv (&f.cmd.env, "LANG"), "C.UTF-8",
+              "bwrap: the policy's variables are passed");
+  ash_error_release (&err);
+  fixture_release (&f);
+}
+
+static void
+test_refusal (const struct ash_backend *b, const char *tool)
+{
+  struct fixture f;
+  struct ash_error err = ASH_ERROR_INIT;
+  int r;
+
+  fixture_init (&f, tool);
+  f.policy.refusal = (char *) "bandit cannot be sandboxed as requested: x";
+  r = b->wrap (&f.probe, &f.policy, &f.cmd, &err);
+  tap_is_int (r, -EPERM, "%s: a refused policy is not wrapped", b->name);
+  tap_is_str (err.message, "bandit cannot be sandboxed as requested: x",
+              "%s: with the policy's reason", b->name);
+  tap_is_str (f.cmd.argv.v[0], "/usr/bin/bandit",
+              "%s: the command is left alone", b->name);
+  ash_error_release (&err);
+  fixture_release (&f);
+}
+
+static void
+test_firejail_other_home (void)
+{
+  struct fixture f;
+  struct ash_error err = ASH_ERROR_INIT;
+  _cleanup_free_ char *got = NULL, *want = NULL;
+  int r;
+
+  memset (&f, 0, sizeof f);
+  f.policy.paths = f.paths;
+  add_path (&f, "/usr", ASH_ACCESS_READ);
+  add_path (&f, "/home/u/.local/bin", ASH_ACCESS_READ);
+  add_path (&f, "/work/h/bin", ASH_ACCESS_READ);
+  add_path (&f, "/tmp/src", ASH_ACCESS_DATA);
+  add_path (&f, "/tmp/src/out/scanners/x", ASH_ACCESS_WRITE);
+  add_path (&f, "/opt/cache", ASH_ACCESS_CACHE);
+  f.policy.results_dir = (char *) "/tmp/src/out/scanners/x";
+  f.policy.home = (char *) "/work/h";
+  f.policy.passwd_home = (char *) "/home/u";
+  ash_strvec_init (&f.policy.env);
+  ash_strvec_push (&f.policy.env, "PATH=/usr/bin");
+  ash_strvec_init (&f.policy.private_caches);
+  ash_strvec_push (&f.policy.private_caches,
+                   "UV_CACHE_DIR=/tmp/src/out/scanners/x/.uv-cache");
+  f.probe.usable = true;
+  f.probe.tool = (char *) "/usr/bin/firejail";
+  f.probe.helper = (char *) HELPER;
+  ash_cmd_init (&f.cmd);
+  ash_strvec_push (&f.cmd.argv, "/usr/bin/x");
+  setenv ("SSH_AUTH_SOCK", "/run/agent.sock", 1);
+
+  r = ash_backend_firejail.wrap (&f.probe, &f.policy, &f.cmd, &err);
+  tap_is_int (r, 0, "firejail wrap succeeds");
+  got = joined (&f.cmd.argv);
+  want = xasprintf (
+    "/usr/bin/firejail --noprofile --deterministic-shutdown"
+    " --deterministic-exit-code --private-dev --nonewprivs"
+    " --caps.drop=all --seccomp --nogroups --dbus-user=none"
+    " --dbus-system=none --net=none --read-only=/ --quiet"
+    " --blacklist=/run/docker.sock --blacklist=/var/run/docker.sock"
+    " --blacklist=/run/docker --blacklist=/var/run/docker"
+    " --blacklist=/run/podman --blacklist=/var/run/podman"
+    " --blacklist=/run/containerd --blacklist=/var/run/containerd"
+    " --blacklist=/run/crio --blacklist=/var/run/crio"
+    " --blacklist=/run/buildkit --blacklist=/var/run/buildkit"
+    " --blacklist=/run/user/%lu --blacklist=/run/agent.sock"
+    " --blacklist=/work/h"
+    " --whitelist=/home/u/.local/bin --whitelist=/tmp/src"
+    " --read-only=/home/u/.local/bin --read-only=/tmp/src"
+    " --read-write=/tmp/src/out/scanners/x"
+    " -- " HELPER " --socket-filter --new-session -- /usr/bin/x",
+    (unsigned long) getuid ());
+  tap_is_str (got, want, "firejail argv with HOME other than the passwd home");
+  tap_is_str (ash_strvec_getenv (&f.cmd.env, "HOME"), "/home/u",
+              "firejail: HOME is the home firejail makes private");
+  tap_is_str (ash_strvec_getenv (&f.cmd.env, "UV_CACHE_DIR"),
+              "/tmp/src/out/scanners/x/.uv-cache",
+              "firejail: a private cache variable is set");
+  ash_error_release (&err);
+  ash_strvec_release (&f.policy.env);
+  ash_strvec_release (&f.policy.private_caches);
+  ash_cmd_release (&f.cmd);
+
+  /* The same home, nothing listed inside it or /tmp.  */
+  fixture_init (&f, "/usr/bin/firejail");
+  f.policy.n_paths = 2;
+  f.policy.results_dir = (char *) "/srv/out/x";
+  unsetenv ("SSH_AUTH_SOCK");
+  r = ash_backend_firejail.wrap (&f.probe, &f.policy, &f.cmd, &err);
+  tap_is_int (r, 0, "firejail wrap (nothing in the home) succeeds");
+  free (got);
+  got = joined (&f.cmd.argv);
+  tap_ok (strstr (got, " --private --private-tmp --read-write=/srv/out/x --")
+            != NULL,
+          "firejail: an empty private home and /tmp when the policy lists "
+          "nothing there");
+  tap_ok (strstr (got, "--blacklist=/home/u") == NULL
+            && strstr (got, "agent.sock") == NULL,
+          "firejail: HOME equal to the passwd home is not blacklisted");
+  tap_ok (strstr (got, "--net=none") != NULL, "firejail: no network");
+  ash_error_release (&err);
+  fixture_release (&f);
+}
+
+static void
+test_landlock (void)
+{
+  struct fixture f;
+  struct ash_error err = ASH_ERROR_INIT;
+  _cleanup_free_ char *got = NULL, *want = NULL, *priv = NULL;
+  _cleanup_free_ char *link_path = NULL;
+  const char *tmpdir, *home;
+  char target[256];
+  ssize_t n;
+  struct stat st;
+  int r;
+
+  fixture_init (&f, NULL);
+  f.links[0].name = (char *) ".cache/uv";
+  f.links[0].target = (char *) "/home/u/.cache/uv";
+  f.policy.home_links = f.links;
+  f.policy.n_home_links = 1;
+  f.policy.network = true;
+  r = ash_backend_landlock.wrap (&f.probe, &f.policy, &f.cmd, &err);
+  tap_is_int (r, 0, "landlock wrap succeeds");
+  tmpdir = ash_strvec_getenv (&f.cmd.env, "TMPDIR");
+  home = ash_strvec_getenv (&f.cmd.env, "HOME");
+  tap_ok (tmpdir && home, "landlock: TMPDIR and HOME are set");
+  if (!tmpdir || !home)
+    return;
+  priv = xstrndup (tmpdir, strlen (tmpdir) - strlen ("/tmp"));
+  tap_is_str (home, (free (want), want = ash_path_join (priv, "home")),
+              "landlock: HOME is next to TMPDIR in one private directory");
+  tap_ok (stat (priv, &st) == 0 && S_ISDIR (st.st_mode)
+            && (st.st_mode & 07777) == 0700,
+          "landlock: the private directory exists with mode 0700");
+  got = joined (&f.cmd.argv);
+  free (want);
+  want = xasprintf (HELPER " --network --ro /usr --ro /etc --ro /src"
+                           " --ro /src/.ash/ash_output --ro /home/u/.cache/uv"
+                           " --rw /src/.ash/ash_output/scanners/bandit"
+                           " --tmpdir %s/tmp --home %s/home -- /usr/bin/bandit"
+                           " -r"
+                           " /src",
+                    priv, priv);
+  tap_is_str (got, want, "landlock argv");
+  link_path = xasprintf ("%s/home/.cache/uv", priv);
+  n = readlink (link_path, target, sizeof target - 1);
+  if (n > 0)
+    target[n] = '\0';
+  tap_ok (n > 0 && streq (target, "/home/u/.cache/uv"),
+          "landlock: a granted path under the real home is linked in the "
+          "private one");
+  ash_backend_landlock.cleanup (&f.probe, &f.policy, &f.cmd);
+  tap_ok (lstat (priv, &st) < 0 && errno == ENOENT,
+          "landlock: cleanup removes the private directory");
+  ash_error_release (&err);
+  fixture_release (&f);
+}
+
+int
+main (void)
+{
+  test_bwrap (false, false);
+  test_bwrap (true, false);
+  test_bwrap (false, true);
+  test_refusal (&ash_backend_bwrap, "/usr/bin/bwrap");
+  test_refusal (&ash_backend_firejail, "/usr/bin/firejail");
+  test_refusal (&ash_backend_landlock, NULL);
+  test_firejail_other_home ();
+  test_landlock ();
+  return tap_done ();
+}
