@@ -197,56 +197,6 @@ set_status (struct job *j, enum ash_scanner_status st, char *reason)
   j->run = false;
 }
 
-/* Until the backend selection (probe once per process, cached) is built
-   in, no backend is ever selected: a sandboxed scan records every scanner
-   MISSING with the reason, and nothing runs unsandboxed.  */
-static const struct ash_backend *
-select_backend (struct scan *sc, const struct ash_probe **ret_probe,
-                char **ret_reason)
-{
-  *ret_probe = NULL;
-  if (streq (sc->mode, "auto"))
-    *ret_reason = xasprintf (_("--sandbox auto found no working sandbox "
-                               "(%s)"),
-                             sc->backends && sc->backends[0]
-                               ? _("this build of ash cannot select a "
-                                   "backend yet")
-                               : _("this build of ash has no sandbox "
-                                   "backend"));
-  else
-    *ret_reason = xasprintf (_("this build of ash has no %s backend"),
-                             sc->mode);
-  return NULL;
-}
-
-static void
-host_init (struct ash_host *host, const struct ash_options *opts)
-{
-  const char *home = getenv ("HOME");
-  memset (host, 0, sizeof *host);
-  host->path_env = getenv ("PATH");
-  host->bin_path = opts->bin_path;
-  host->source_dir = opts->source_dir;
-  host->allow_in_tree_tools = opts->allow_in_tree_tools;
-  host->home = home && home[0] == '/' ? home : NULL;
-  host->passwd_home = NULL;
-  host->uid = getuid ();
-  /* The directory of the running ash, where a build tree keeps what ash
-     ships (data/plugins beside it); none where /proc is absent.  */
-  static char exe_dir[4096];
-  ssize_t n = readlink ("/proc/self/exe", exe_dir, sizeof exe_dir - 1);
-  if (n > 0)
-    {
-      exe_dir[n] = '\0';
-      char *slash = strrchr (exe_dir, '/');
-      if (slash && slash != exe_dir)
-        {
-          *slash = '\0';
-          host->helper_dir = exe_dir;
-        }
-    }
-}
-
 /* The sandbox of one scanner: backend, policy, scope.  Returns false when
    the scanner may not run (its status and reason are set).  */
 static bool
@@ -264,7 +214,7 @@ sandbox_decide (struct scan *sc, struct job *j)
                              sc->platform_note));
       return false;
     }
-  b = select_backend (sc, &probe, &why);
+  b = ash_backend_select (sc->mode, sc->backends, &sc->host, &probe, &why);
   if (b == NULL)
     {
       set_status (j, ASH_STATUS_MISSING,
@@ -592,6 +542,7 @@ run_job (struct scan *sc, struct job *j)
 done:
   j->result.duration = r == 0 && res.duration > 0 ? res.duration
                                                   : ash_now () - t0;
+  ash_progress_pause (sc->progress);
   if (j->result.status == ASH_STATUS_ERROR)
     ash_err (_("%s: %s"), s->name, j->result.reason);
   else
@@ -600,6 +551,7 @@ done:
               s->name, ash_scanner_status_name (j->result.status),
               j->result.finding_count, j->result.actionable_count,
               j->result.suppressed_count, j->result.duration);
+  ash_progress_resume (sc->progress);
   ash_progress_end (sc->progress, s->name,
                     ash_scanner_status_name (j->result.status),
                     j->result.duration);
@@ -1064,7 +1016,7 @@ ash_scan (const struct ash_options *opts, const struct ash_config *config,
   for (size_t i = 0; i < sc.ss.warnings.nr; i++)
     ash_warning ("%s", sc.ss.warnings.v[i]);
   sc.mode = sc.ss.mode ? sc.ss.mode : "off";
-  host_init (&sc.host, opts);
+  ash_host_init (&sc.host, opts);
   if (opts->allow_in_tree_tools)
     sc.host.allow_in_tree_tools = true;
 

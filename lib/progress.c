@@ -144,6 +144,29 @@ ash_progress_end (struct ash_progress *p, const char *name,
 }
 
 void
+ash_progress_pause (struct ash_progress *p)
+{
+  if (p == NULL || p->mode == ASH_PROGRESS_OFF)
+    return;
+  pthread_mutex_lock (&p->lock);
+  if (p->mode == ASH_PROGRESS_LIVE)
+    {
+      clear_live (p);
+      fflush (p->stream);
+    }
+}
+
+void
+ash_progress_resume (struct ash_progress *p)
+{
+  if (p == NULL || p->mode == ASH_PROGRESS_OFF)
+    return;
+  if (p->mode == ASH_PROGRESS_LIVE)
+    draw_live (p);
+  pthread_mutex_unlock (&p->lock);
+}
+
+void
 ash_progress_stop (struct ash_progress *p)
 {
   if (p == NULL)

@@ -32,6 +32,11 @@ void ash_progress_begin (struct ash_progress *p, const char *name);
 /* STATUS: "PASSED", "ERROR", ... ; DETAIL may be NULL.  */
 void ash_progress_end (struct ash_progress *p, const char *name,
                        const char *status, double seconds);
+/* Around terminal output of the caller's own (log lines): the live lines
+   are cleared and the display holds still until ash_progress_resume(),
+   which draws them again.  NULL-safe.  */
+void ash_progress_pause (struct ash_progress *p);
+void ash_progress_resume (struct ash_progress *p);
 /* Stop and free (clears the live lines).  NULL-safe.  */
 void ash_progress_stop (struct ash_progress *p);
 

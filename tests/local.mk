@@ -144,6 +144,8 @@ TESTS += tests/sh/scan-select.sh
 EXTRA_DIST += tests/sh/scan-select.sh
 TESTS += tests/sh/sandbox-explain.sh
 EXTRA_DIST += tests/sh/sandbox-explain.sh
+TESTS += tests/sh/scan-sandboxed.sh
+EXTRA_DIST += tests/sh/scan-sandboxed.sh
 if ASH_LINUX
 check_PROGRAMS += tests/unit/test-tree-eperm
 tests_unit_test_tree_eperm_CPPFLAGS = $(tests_unit_cppflags) $(SECCOMP_CFLAGS)
