@@ -155,3 +155,5 @@ endif
 TESTS += tests/sh/config-explain-tiers.sh
 EXTRA_DIST += tests/sh/config-explain-tiers.sh
 EXTRA_DIST += tests/fixtures/plugins/hostile-probe.yaml
+TESTS += tests/sh/tier-env-config.sh
+EXTRA_DIST += tests/sh/tier-env-config.sh
