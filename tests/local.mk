@@ -154,3 +154,6 @@ TESTS += tests/unit/test-tree-eperm
 endif
 TESTS += tests/sh/config-explain-tiers.sh
 EXTRA_DIST += tests/sh/config-explain-tiers.sh
+EXTRA_DIST += tests/fixtures/plugins/hostile-probe.yaml
+TESTS += tests/sh/tier-env-config.sh
+EXTRA_DIST += tests/sh/tier-env-config.sh
