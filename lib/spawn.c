@@ -28,6 +28,7 @@
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 
 #include "backend.h"
 
@@ -52,9 +53,22 @@ static _Atomic pid_t registry[REGISTRY_SIZE];
    reported as interrupted.  Never cleared: a later user of the slot has
    another pid.  */
 static _Atomic pid_t signalled[REGISTRY_SIZE];
+/* How many ash_spawn_terminate_all() calls are between reading a slot and
+   signalling the process group they read there.  The waiter clears its
+   slot, then waits for this to drop to zero before it reaps the leader:
+   until then the leader stays a zombie and its process group id cannot be
+   given to another process, so a kill() from a call that read the slot
+   just before it was cleared cannot reach a stranger.  */
+static atomic_uint in_use[REGISTRY_SIZE];
 /* Bumped by every ash_spawn_terminate_all(); a command compares it with the
    value it saw before fork() to learn that it was interrupted.  */
 static atomic_uint terminate_gen;
+
+/* Hooks for tests that build this file into themselves to stop at the
+   points where races happen.  */
+#ifndef ASH_SPAWN_TERMINATE_HOOK
+# define ASH_SPAWN_TERMINATE_HOOK(slot, pgid) ((void) 0)
+#endif
 
 static int
 registry_add (pid_t pgid)
@@ -68,11 +82,21 @@ registry_add (pid_t pgid)
   return -1;
 }
 
+/* Clear SLOT, then wait until no ash_spawn_terminate_all() that may have
+   read it before is still about to signal what it read.  Call before
+   reaping the process group's leader.  The wait is short: a caller holds
+   the slot only across one atomic load and one kill().  */
 static void
 registry_remove (int slot)
 {
-  if (slot >= 0)
-    atomic_store (&registry[slot], 0);
+  if (slot < 0)
+    return;
+  atomic_store (&registry[slot], 0);
+  while (atomic_load (&in_use[slot]) != 0)
+    {
+      struct timespec ts = { 0, 100000 };
+      nanosleep (&ts, NULL);
+    }
 }
 
 void
@@ -82,12 +106,16 @@ ash_spawn_terminate_all (void)
   atomic_fetch_add (&terminate_gen, 1);
   for (int i = 0; i < REGISTRY_SIZE; i++)
     {
+      /* Only atomics and kill(): this may run in a signal handler.  */
+      atomic_fetch_add (&in_use[i], 1);
       pid_t pgid = atomic_load (&registry[i]);
       if (pgid > 0)
         {
+          ASH_SPAWN_TERMINATE_HOOK (i, pgid);
           atomic_store (&signalled[i], pgid);
           (void) kill (-pgid, SIGTERM);
         }
+      atomic_fetch_sub (&in_use[i], 1);
     }
   errno = saved;
 }

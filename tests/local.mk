@@ -154,3 +154,7 @@ TESTS += tests/unit/test-tree-eperm
 endif
 TESTS += tests/sh/config-explain-tiers.sh
 EXTRA_DIST += tests/sh/config-explain-tiers.sh
+check_PROGRAMS += tests/unit/test-spawn-races
+tests_unit_test_spawn_races_CPPFLAGS = $(tests_unit_cppflags)
+tests_unit_test_spawn_races_LDADD = $(ASH_LIBS)
+TESTS += tests/unit/test-spawn-races
