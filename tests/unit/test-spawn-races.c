@@ -5,6 +5,7 @@
 #include <config.h>
 
 #include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdatomic.h>
@@ -16,7 +17,9 @@
 #include <unistd.h>
 
 static void terminate_hook (int slot, pid_t pgid);
+static void drain_hook (void);
 #define ASH_SPAWN_TERMINATE_HOOK(slot, pgid) terminate_hook (slot, pgid)
+#define ASH_SPAWN_DRAIN_HOOK() drain_hook ()
 
 #include "spawn.c"
 
@@ -146,6 +149,86 @@ test_terminate_while_reaped (void)
   tap_ok (a.rc == 0 && a.res.interrupted, "the command was interrupted");
 }
 
+/* ---- the final drain --------------------------------------------------- */
+
+static atomic_int drain_fd = -1; /* a write end of the capture pipe */
+static atomic_long drain_calls;
+
+/* Called before each read of the final drain: a straggler that writes
+   more each time ASH has read.  */
+static void
+drain_hook (void)
+{
+  int fd = atomic_load (&drain_fd);
+  if (fd < 0)
+    return;
+  atomic_fetch_add (&drain_calls, 1);
+  static char block[4096];
+  memset (block, 'x', sizeof block);
+  (void) write (fd, block, sizeof block);
+}
+
+static void
+on_alarm (int sig)
+{
+  (void) sig;
+  static const char msg[]
+    = "not ok - the final drain of a fed pipe stopped (hung)\n";
+  (void) write (1, msg, sizeof msg - 1);
+  _exit (1);
+}
+
+static void
+test_drain_bounded (void)
+{
+  _cleanup_free_ char *pidfile = ash_path_join (tmpdir, "drain.pid");
+  _cleanup_free_ char *gofile = ash_path_join (tmpdir, "drain.go");
+  _cleanup_free_ char *script = xasprintf (
+      "echo $$ > '%s.tmp' && mv '%s.tmp' '%s'; "
+      "while [ ! -e '%s' ]; do sleep 0.01; done; echo done",
+      pidfile, pidfile, pidfile, gofile);
+  struct run_arg a = { script, 1, { 0 }, false };
+  pthread_t t;
+
+  pthread_create (&t, NULL, run_main, &a);
+  pid_t pid = wait_pidfile (pidfile);
+  int fd = -1;
+  if (pid > 0)
+    {
+      /* The command's stdout is the capture pipe: open it here, as a
+         writer outside its process group would hold it.  */
+      char path[64];
+      snprintf (path, sizeof path, "/proc/%d/fd/1", (int) pid);
+      fd = open (path, O_WRONLY | O_NONBLOCK | O_CLOEXEC);
+    }
+  tap_ok (fd >= 0, "opened the capture pipe through /proc");
+  if (fd < 0)
+    {
+      FILE *g = fopen (gofile, "w");
+      if (g)
+        fclose (g);
+      pthread_join (t, NULL);
+      return;
+    }
+  atomic_store (&drain_fd, fd);
+  struct sigaction sa;
+  memset (&sa, 0, sizeof sa);
+  sa.sa_handler = on_alarm;
+  sigaction (SIGALRM, &sa, NULL);
+  alarm (60);
+  FILE *g = fopen (gofile, "w");
+  if (g)
+    fclose (g);
+  pthread_join (t, NULL);
+  alarm (0);
+  atomic_store (&drain_fd, -1);
+  close (fd);
+  tap_ok (a.rc == 0 && a.res.status == 0,
+          "ash_cmd_run() returned while a writer kept filling the pipe "
+          "(%ld reads in the final drain)",
+          (long) atomic_load (&drain_calls));
+}
+
 int
 main (void)
 {
@@ -155,9 +238,14 @@ main (void)
     return 99;
 
   test_terminate_while_reaped ();
+  test_drain_bounded ();
 
   _cleanup_free_ char *p1 = ash_path_join (tmpdir, "leader.pid");
+  _cleanup_free_ char *p2 = ash_path_join (tmpdir, "drain.pid");
+  _cleanup_free_ char *p3 = ash_path_join (tmpdir, "drain.go");
   unlink (p1);
+  unlink (p2);
+  unlink (p3);
   rmdir (tmpdir);
   return tap_done ();
 }
