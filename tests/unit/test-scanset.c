@@ -6,6 +6,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -458,6 +459,53 @@ test_line_breaks (void)
   teardown ();
 }
 
+static void
+on_alarm (int sig)
+{
+  (void) sig;
+  static const char msg[] = "not ok - a pathological pattern: the walk "
+                            "did not finish (hung)\n";
+  (void) write (1, msg, sizeof msg - 1);
+  _exit (1);
+}
+
+/* A pattern with many "**" segments and many stars must not take
+   exponential time against a deep path it does not match.  A hang fails
+   by alarm(); no duration is asserted.  */
+static void
+test_pathological_pattern (void)
+{
+  setup ();
+  struct ash_buf rel = ASH_BUF_INIT;
+  ash_buf_addstr (&rel, "a");
+  for (int i = 0; i < 40; i++)
+    ash_buf_addstr (&rel, "/bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb");
+  ash_buf_addstr (&rel, "/bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb.py");
+  mk (rel.buf, "");
+  mk (".gitignore",
+      "a/**/**/**/**/**/**/**/**/**/**/**/**/**/b*c*d*e*f*g*h*i*j*k*l*m*n*o*"
+      "p*q*\n");
+  struct sigaction sa;
+  memset (&sa, 0, sizeof sa);
+  sa.sa_handler = on_alarm;
+  sigaction (SIGALRM, &sa, NULL);
+  alarm (60);
+  struct ash_scanset s = ASH_SCANSET_INIT;
+  struct ash_error e = ASH_ERROR_INIT;
+  struct ash_scanset_opts opts = { 0 };
+  int r = build (&opts, &s, &e);
+  alarm (0);
+  tap_is_int (r, 0, "pathological pattern: the walk finishes");
+  tap_ok (ash_strvec_contains (&s.files, rel.buf),
+          "pathological pattern: the path it does not match is scanned");
+  tap_is_int ((int) s.ignored.nr, 0,
+              "pathological pattern: nothing is ignored");
+  ash_buf_release (&rel);
+  ash_scanset_release (&s);
+  ash_error_release (&e);
+  teardown ();
+}
+
 int
 main (void)
 {
@@ -465,5 +513,6 @@ main (void)
   test_links ();
   test_unrepresentable ();
   test_line_breaks ();
+  test_pathological_pattern ();
   return tap_done ();
 }
