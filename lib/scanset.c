@@ -404,6 +404,15 @@ add_quoted_path (struct ash_buf *b, const char *path)
   ash_buf_addch (b, '"');
 }
 
+/* PATH as add_quoted_path() writes it, in a new string.  */
+static char *
+quoted_path (const char *path)
+{
+  struct ash_buf b = ASH_BUF_INIT;
+  add_quoted_path (&b, path);
+  return ash_buf_detach (&b);
+}
+
 /* ---- The walk -------------------------------------------------------- */
 
 struct walk
@@ -532,10 +541,15 @@ walk_entry (struct walk *w, int dfd, const char *rel_dir, const char *name,
         {
           ash_strvec_push (&s->leaving, rel);
           if (!ignored)
-            ash_strvec_pushf (&s->warnings,
-                              _("Not scanning '%s': link leaves the scanned "
-                                "tree"),
-                              rel);
+            {
+              /* Quoted as in the scan-set list, so that a line break in
+                 the name cannot start a line of the log.  */
+              _cleanup_free_ char *q = quoted_path (rel);
+              ash_strvec_pushf (&s->warnings,
+                                _("Not scanning '%s': link leaves the "
+                                  "scanned tree"),
+                                q);
+            }
           return 0;
         }
       /* A link inside the tree: a file is scanned under the link's name
@@ -730,10 +744,11 @@ static int
 not_excludable (struct ash_error *err, const char *scanner, const char *link,
                 const char *why)
 {
+  _cleanup_free_ char *q = quoted_path (link);
   int r = ash_error_set (err, -EINVAL,
                          _("%s was not run on the source directory: the "
                            "link '%s' leaves the scanned tree, and %s"),
-                         scanner, link, why);
+                         scanner, q, why);
   if (err)
     err->kind = ASH_KIND_LINK_NOT_EXCLUDABLE;
   return r;
@@ -800,11 +815,14 @@ substring_scanner (const struct ash_scanset *s, const char *scanner,
         {
           const char *h = path_holding (s, l);
           if (h)
-            why = why_buf
-              = xasprintf (_("the path '%s' holds its path, and that "
-                             "option matches any path that holds the "
-                             "value"),
-                           h);
+            {
+              _cleanup_free_ char *qh = quoted_path (h);
+              why = why_buf
+                = xasprintf (_("the path '%s' holds its path, and that "
+                               "option matches any path that holds the "
+                               "value"),
+                             qh);
+            }
         }
       if (why)
         {
