@@ -890,7 +890,8 @@ drop_capabilities (void)
 }
 
 static void
-child_exec (const struct options *o, int ruleset_fd, const sigset_t *oldmask)
+child_exec (const struct options *o, int ruleset_fd, const sigset_t *oldmask,
+            pid_t parent)
 {
   /* A new session: no controlling terminal to inject keystrokes into.
      The child of a fork is never a process group leader, so this
@@ -899,8 +900,13 @@ child_exec (const struct options *o, int ruleset_fd, const sigset_t *oldmask)
     child_die (ASH_LANDLOCK_EXIT_SETUP, "cannot start a new session: %s",
                strerror (errno));
   /* Should the wrapper itself be killed outright, take the command with
-     it.  */
-  prctl (PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);
+     it.  Had it died already, between fork() and here, the signal would
+     never come: we would have been reparented, so check.  */
+  if (prctl (PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) < 0)
+    child_die (ASH_LANDLOCK_EXIT_SETUP, "cannot set the parent death "
+               "signal: %s", strerror (errno));
+  if (getppid () != parent)
+    _exit (ASH_LANDLOCK_EXIT_SETUP);
 
   if (o->home != NULL && setenv ("HOME", o->home, 1) < 0)
     child_die (ASH_LANDLOCK_EXIT_SETUP, "cannot set HOME: %s",
@@ -994,11 +1000,12 @@ run_landlock (const struct options *o)
          strerror (errno));
 
   fflush (NULL);
+  pid_t self = getpid ();
   command = fork ();
   if (command < 0)
     die (ASH_LANDLOCK_EXIT_SETUP, "cannot fork: %s", strerror (errno));
   if (command == 0)
-    child_exec (o, ruleset_fd, &oldmask);
+    child_exec (o, ruleset_fd, &oldmask, self);
   close (ruleset_fd);
 
   for (;;)
