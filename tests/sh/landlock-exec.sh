@@ -360,6 +360,39 @@ run_group=
 as_prefix=
 suite
 
+# Without /proc the wrapper cannot list what the command left behind: it
+# must still kill what stayed in the command's process group, and not wait
+# for it forever.  A private mount namespace hides /proc from it.
+if [ "$(id -u)" -eq 0 ] && command -v unshare >/dev/null 2>&1 \
+   && unshare -m true 2>/dev/null; then
+  D=$TEST_TMP/noproc
+  mkdir -p "$D"
+  bounded unshare -m /bin/sh -c 'mount -t tmpfs none /proc || exit 99
+exec "$@"' sh "$W" --ro /usr --ro /lib --ro /lib64 --ro /bin --ro "$BIN" \
+    --rw "$D" -- /bin/sh -c "sleep 300 & echo \$! >'$D/pid'; exit 3" \
+    >"$TEST_TMP/noproc.out" 2>&1
+  assert_eq "without /proc the wrapper ends and passes on the status (3)" \
+    "$?" 3
+  lpid=$(cat "$D/pid" 2>/dev/null)
+  if [ -n "$lpid" ] && ! kill -0 "$lpid" 2>/dev/null; then
+    ok "without /proc what stayed in the command's group was killed"
+  else
+    not_ok "without /proc what stayed in the command's group was killed"
+    diag "pid '$lpid'" "$(cat "$TEST_TMP/noproc.out")"
+    [ -n "$lpid" ] && kill -KILL "$lpid" 2>/dev/null
+  fi
+  # Control: with /proc, the same.
+  bounded "$W" --ro /usr --ro /lib --ro /lib64 --ro /bin --ro "$BIN" \
+    --rw "$D" -- /bin/sh -c "sleep 300 & echo \$! >'$D/pid2'; exit 3" \
+    >"$TEST_TMP/proc.out" 2>&1
+  assert_eq "with /proc the wrapper ends and passes on the status (3)" \
+    "$?" 3
+  lpid=$(cat "$D/pid2" 2>/dev/null)
+  check_fails "with /proc the sleeper was killed" kill -0 "$lpid"
+else
+  diag "not root or no unshare: the wrapper without /proc is not checked"
+fi
+
 if [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null 2>&1; then
   who=nobody
   run_as=nobody
