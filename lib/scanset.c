@@ -8,7 +8,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <fnmatch.h>
+#include <wctype.h>
 #include <stdio.h>
 #include <sys/stat.h>
 
@@ -120,46 +120,214 @@ rules_add_line (struct rules *rs, const char *line, const char *base,
   rs->v[rs->nr++] = r;
 }
 
+/* Does the bracket expression at P (just after its "[") match C?  Sets
+   *END just past its "]", or to NULL when it has none (then the "[" is an
+   ordinary character), or to P itself when a range runs into the end of
+   the pattern (then the pattern matches nothing), as fnmatch has it.  */
+static bool
+bracket_matches (const char *p, unsigned char c, const char **end)
+{
+  const char *start = p;
+  bool negate = *p == '!' || *p == '^';
+  bool found = false;
+  if (negate)
+    p++;
+  for (bool first = true; first || *p != ']'; first = false)
+    {
+      if (!*p)
+        {
+          *end = NULL;
+          return false;
+        }
+      if (p[0] == '[' && p[1] == ':')
+        {
+          const char *close = strstr (p + 2, ":]");
+          if (close)
+            {
+              size_t n = (size_t) (close - (p + 2));
+              char name[16];
+              if (n < sizeof name)
+                {
+                  memcpy (name, p + 2, n);
+                  name[n] = '\0';
+                  wctype_t t = wctype (name);
+                  if (t && iswctype ((wint_t) c, t) && c < 0x80)
+                    found = true;
+                }
+              p = close + 2;
+              continue;
+            }
+        }
+      unsigned char lo = (unsigned char) *p;
+      if (lo == '\\' && p[1])
+        lo = (unsigned char) *++p;
+      p++;
+      unsigned char hi = lo;
+      if (p[0] == '-' && !p[1])
+        {
+          *end = start;
+          return false;
+        }
+      if (p[0] == '-' && p[1] && p[1] != ']')
+        {
+          p++;
+          hi = (unsigned char) *p;
+          if (hi == '\\' && p[1])
+            hi = (unsigned char) *++p;
+          p++;
+        }
+      if (lo <= c && c <= hi)
+        found = true;
+    }
+  *end = p + 1;
+  return found != negate;
+}
+
+/* Match the glob PAT against the whole of STR (LEN bytes), byte by byte:
+   "*" any run of bytes, "?" any byte, "[...]" a set, "\" quotes the next
+   byte.  The usual single backtrack to the last "*" suffices, since each
+   later "*" can absorb whatever an earlier one could: the cost is at most
+   the product of the lengths, never exponential in the number of stars.  */
+static bool
+glob_matches (const char *pat, const char *str, size_t len)
+{
+  const char *star = NULL;  /* just after the last "*" seen */
+  size_t star_at = 0;       /* where in STR that "*" resumes */
+  size_t i = 0;
+  const char *p = pat;
+  for (;;)
+    {
+      if (*p == '*')
+        {
+          while (*p == '*')
+            p++;
+          star = p;
+          star_at = i;
+          continue;
+        }
+      if (i == len)
+        {
+          if (!*p)
+            return true;
+        }
+      else if (*p)
+        {
+          unsigned char c = (unsigned char) str[i];
+          const char *next = p + 1;
+          bool ok;
+          if (*p == '?')
+            ok = true;
+          else if (*p == '[')
+            {
+              const char *end;
+              ok = bracket_matches (p + 1, c, &end);
+              if (end == p + 1)
+                return false;
+              if (end)
+                next = end;
+              else
+                ok = c == '[';
+            }
+          else if (*p == '\\')
+            {
+              if (!p[1])
+                return false;
+              ok = c == (unsigned char) p[1];
+              next = p + 2;
+            }
+          else
+            ok = c == (unsigned char) *p;
+          if (ok)
+            {
+              p = next;
+              i++;
+              continue;
+            }
+        }
+      /* A mismatch: let the last "*" take one byte more.  */
+      if (!star || star_at >= len)
+        return false;
+      p = star;
+      i = ++star_at;
+    }
+}
+
 /* Match the "/"-separated PAT against the "/"-separated PATH, where a
    whole segment "**" matches any number of segments (at least one when it
-   is the last segment of the pattern, so that "a/" followed by "**" matches what is
-   inside a, as git has it).  */
+   is the last segment of the pattern, so that "a/" followed by "**"
+   matches what is inside a, as git has it).  Dynamic programming over
+   (pattern segment, path segment) with each pair decided once, so that a
+   pattern full of "**" costs a polynomial, not an exponential, number of
+   steps.  */
 static bool
 match_segments (const char *pat, const char *path)
 {
-  if (!*pat)
-    return !*path;
-  const char *pend = strchrnul (pat, '/');
-  size_t plen = (size_t) (pend - pat);
-  const char *pnext = *pend ? pend + 1 : pend;
-  if (plen == 2 && pat[0] == '*' && pat[1] == '*')
+  struct seg
+  {
+    const char *s;
+    size_t len;
+  };
+  size_t np = 1, ns = 1;
+  for (const char *q = pat; *q; q++)
+    np += *q == '/';
+  for (const char *q = path; *q; q++)
+    ns += *q == '/';
+  if (!*path)
+    ns = 0;
+  _cleanup_free_ struct seg *ps = xreallocarray (NULL, np, sizeof *ps);
+  _cleanup_free_ struct seg *ss = xreallocarray (NULL, ns ? ns : 1, sizeof *ss);
+  _cleanup_free_ char **pz = xcalloc (np, sizeof *pz);
+  size_t k = 0;
+  for (const char *q = pat;; k++)
     {
-      if (!*pnext)
-        return *path != '\0';
-      /* Zero segments, then one more each time.  */
-      const char *q = path;
-      for (;;)
+      const char *e = strchrnul (q, '/');
+      ps[k].s = q;
+      ps[k].len = (size_t) (e - q);
+      if (!*e)
+        break;
+      q = e + 1;
+    }
+  np = k + 1;
+  k = 0;
+  for (const char *q = path; ns; k++)
+    {
+      const char *e = strchrnul (q, '/');
+      ss[k].s = q;
+      ss[k].len = (size_t) (e - q);
+      if (!*e)
+        break;
+      q = e + 1;
+    }
+  /* Each pattern segment as a string of its own for glob_matches.  */
+  for (size_t i = 0; i < np; i++)
+    pz[i] = xstrndup (ps[i].s, ps[i].len);
+
+  /* M[i][j]: pattern segments i.. match path segments j..  */
+  _cleanup_free_ bool *m = xcalloc ((np + 1) * (ns + 1), sizeof *m);
+#define M(i, j) m[(i) * (ns + 1) + (j)]
+  M (np, ns) = true;
+  for (size_t i = np; i-- > 0;)
+    {
+      bool dstar = ps[i].len == 2 && ps[i].s[0] == '*' && ps[i].s[1] == '*';
+      for (size_t j = ns + 1; j-- > 0;)
         {
-          if (match_segments (pnext, q))
-            return true;
-          const char *slash = strchr (q, '/');
-          if (!slash)
-            return false;
-          q = slash + 1;
+          bool v;
+          if (dstar && i == np - 1)
+            v = j < ns;
+          else if (dstar)
+            /* Zero segments, or one more.  */
+            v = M (i + 1, j) || (j < ns && M (i, j + 1));
+          else
+            v = j < ns && M (i + 1, j + 1)
+                && glob_matches (pz[i], ss[j].s, ss[j].len);
+          M (i, j) = v;
         }
     }
-  if (!*path)
-    return false;
-  const char *send = strchrnul (path, '/');
-  _cleanup_free_ char *pseg = xstrndup (pat, plen);
-  _cleanup_free_ char *sseg = xstrndup (path, (size_t) (send - path));
-  if (fnmatch (pseg, sseg, 0) != 0)
-    return false;
-  if (!*pnext)
-    return !*send;
-  if (!*send)
-    return false;
-  return match_segments (pnext, send + 1);
+  bool r = M (0, 0);
+#undef M
+  for (size_t i = 0; i < np; i++)
+    free (pz[i]);
+  return r;
 }
 
 static bool
@@ -179,7 +347,7 @@ rule_matches (const struct rule *r, const char *rel, bool is_dir)
     return match_segments (r->pattern, sub);
   const char *name = strrchr (sub, '/');
   name = name ? name + 1 : sub;
-  return fnmatch (r->pattern, name, 0) == 0;
+  return glob_matches (r->pattern, name, strlen (name));
 }
 
 /* The last rule of RS that matches REL, or NULL; negated rules count.  */
@@ -234,6 +402,15 @@ add_quoted_path (struct ash_buf *b, const char *path)
           ash_buf_addch (b, (char) *p);
       }
   ash_buf_addch (b, '"');
+}
+
+/* PATH as add_quoted_path() writes it, in a new string.  */
+static char *
+quoted_path (const char *path)
+{
+  struct ash_buf b = ASH_BUF_INIT;
+  add_quoted_path (&b, path);
+  return ash_buf_detach (&b);
 }
 
 /* ---- The walk -------------------------------------------------------- */
@@ -364,10 +541,15 @@ walk_entry (struct walk *w, int dfd, const char *rel_dir, const char *name,
         {
           ash_strvec_push (&s->leaving, rel);
           if (!ignored)
-            ash_strvec_pushf (&s->warnings,
-                              _("Not scanning '%s': link leaves the scanned "
-                                "tree"),
-                              rel);
+            {
+              /* Quoted as in the scan-set list, so that a line break in
+                 the name cannot start a line of the log.  */
+              _cleanup_free_ char *q = quoted_path (rel);
+              ash_strvec_pushf (&s->warnings,
+                                _("Not scanning '%s': link leaves the "
+                                  "scanned tree"),
+                                q);
+            }
           return 0;
         }
       /* A link inside the tree: a file is scanned under the link's name
@@ -562,10 +744,11 @@ static int
 not_excludable (struct ash_error *err, const char *scanner, const char *link,
                 const char *why)
 {
+  _cleanup_free_ char *q = quoted_path (link);
   int r = ash_error_set (err, -EINVAL,
                          _("%s was not run on the source directory: the "
                            "link '%s' leaves the scanned tree, and %s"),
-                         scanner, link, why);
+                         scanner, q, why);
   if (err)
     err->kind = ASH_KIND_LINK_NOT_EXCLUDABLE;
   return r;
@@ -632,11 +815,14 @@ substring_scanner (const struct ash_scanset *s, const char *scanner,
         {
           const char *h = path_holding (s, l);
           if (h)
-            why = why_buf
-              = xasprintf (_("the path '%s' holds its path, and that "
-                             "option matches any path that holds the "
-                             "value"),
-                           h);
+            {
+              _cleanup_free_ char *qh = quoted_path (h);
+              why = why_buf
+                = xasprintf (_("the path '%s' holds its path, and that "
+                               "option matches any path that holds the "
+                               "value"),
+                             qh);
+            }
         }
       if (why)
         {

@@ -28,6 +28,7 @@
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 
 #include "backend.h"
 
@@ -41,6 +42,10 @@
 /* Chunks read from one pipe per wakeup, so that a child writing without
    pause cannot keep us from noticing its timeout.  */
 #define CAPTURE_CHUNKS_PER_WAKEUP 16
+/* What the final drain reads at most from a pipe whose size cannot be
+   asked for: above the usual pipe capacities (64 KiB on Linux and the BSDs,
+   up to 1 MiB when raised).  */
+#define DRAIN_FALLBACK_MAX (1024 * 1024)
 
 /* The registry of running process groups.  Lock-free so that
    ash_spawn_terminate_all() may run in a signal handler: a slot holds the
@@ -52,9 +57,25 @@ static _Atomic pid_t registry[REGISTRY_SIZE];
    reported as interrupted.  Never cleared: a later user of the slot has
    another pid.  */
 static _Atomic pid_t signalled[REGISTRY_SIZE];
+/* How many ash_spawn_terminate_all() calls are between reading a slot and
+   signalling the process group they read there.  The waiter clears its
+   slot, then waits for this to drop to zero before it reaps the leader:
+   until then the leader stays a zombie and its process group id cannot be
+   given to another process, so a kill() from a call that read the slot
+   just before it was cleared cannot reach a stranger.  */
+static atomic_uint in_use[REGISTRY_SIZE];
 /* Bumped by every ash_spawn_terminate_all(); a command compares it with the
    value it saw before fork() to learn that it was interrupted.  */
 static atomic_uint terminate_gen;
+
+/* Hooks for tests that build this file into themselves to stop at the
+   points where races happen.  */
+#ifndef ASH_SPAWN_TERMINATE_HOOK
+# define ASH_SPAWN_TERMINATE_HOOK(slot, pgid) ((void) 0)
+#endif
+#ifndef ASH_SPAWN_DRAIN_HOOK
+# define ASH_SPAWN_DRAIN_HOOK() ((void) 0)
+#endif
 
 static int
 registry_add (pid_t pgid)
@@ -68,11 +89,21 @@ registry_add (pid_t pgid)
   return -1;
 }
 
+/* Clear SLOT, then wait until no ash_spawn_terminate_all() that may have
+   read it before is still about to signal what it read.  Call before
+   reaping the process group's leader.  The wait is short: a caller holds
+   the slot only across one atomic load and one kill().  */
 static void
 registry_remove (int slot)
 {
-  if (slot >= 0)
-    atomic_store (&registry[slot], 0);
+  if (slot < 0)
+    return;
+  atomic_store (&registry[slot], 0);
+  while (atomic_load (&in_use[slot]) != 0)
+    {
+      struct timespec ts = { 0, 100000 };
+      nanosleep (&ts, NULL);
+    }
 }
 
 void
@@ -82,12 +113,16 @@ ash_spawn_terminate_all (void)
   atomic_fetch_add (&terminate_gen, 1);
   for (int i = 0; i < REGISTRY_SIZE; i++)
     {
+      /* Only atomics and kill(): this may run in a signal handler.  */
+      atomic_fetch_add (&in_use[i], 1);
       pid_t pgid = atomic_load (&registry[i]);
       if (pgid > 0)
         {
+          ASH_SPAWN_TERMINATE_HOOK (i, pgid);
           atomic_store (&signalled[i], pgid);
           (void) kill (-pgid, SIGTERM);
         }
+      atomic_fetch_sub (&in_use[i], 1);
     }
   errno = saved;
 }
@@ -314,17 +349,18 @@ cmp_int (const void *a, const void *b)
   return (x > y) - (x < y);
 }
 
-/* Append what can be read now from *FD to B, bounded by B->max (the rest
-   is read and dropped so the child never blocks on a full pipe).  Closes
-   *FD at end of file.  */
-static bool
-capture_read (int *fd, struct ash_buf *b, bool *truncated)
+/* Append what can be read now, up to MAX bytes, from *FD to B, bounded
+   by B->max (the rest is read and dropped so the child never blocks on a
+   full pipe).  Closes *FD at end of file.  Returns the bytes read.  */
+static size_t
+capture_read_upto (int *fd, struct ash_buf *b, bool *truncated, size_t max)
 {
   char chunk[CAPTURE_CHUNK];
-  bool got = false;
-  for (int i = 0; i < CAPTURE_CHUNKS_PER_WAKEUP; i++)
+  size_t got = 0;
+  for (int i = 0; i < CAPTURE_CHUNKS_PER_WAKEUP && got < max; i++)
     {
-      ssize_t n = read (*fd, chunk, sizeof chunk);
+      size_t want = max - got < sizeof chunk ? max - got : sizeof chunk;
+      ssize_t n = read (*fd, chunk, want);
       if (n > 0)
         {
           size_t take = (size_t) n;
@@ -339,7 +375,7 @@ capture_read (int *fd, struct ash_buf *b, bool *truncated)
             }
           if (take > 0 && ash_buf_add (b, chunk, take) < 0)
             *truncated = true;
-          got = true;
+          got += (size_t) n;
           continue;
         }
       if (n < 0 && errno == EINTR)
@@ -352,6 +388,29 @@ capture_read (int *fd, struct ash_buf *b, bool *truncated)
       return got;
     }
   return got;
+}
+
+static bool
+capture_read (int *fd, struct ash_buf *b, bool *truncated)
+{
+  return capture_read_upto (fd, b, truncated, SIZE_MAX) > 0;
+}
+
+/* How much the final drain of the pipe FD reads at most: what the pipe
+   can hold, which is all the program could have written before it exited
+   and we did not read yet.  Whatever comes beyond that comes from a
+   straggler, which must not keep us reading forever.  */
+static size_t
+drain_limit (int fd)
+{
+#ifdef F_GETPIPE_SZ
+  int sz = fcntl (fd, F_GETPIPE_SZ);
+  if (sz > 0)
+    return (size_t) sz;
+#else
+  (void) fd;
+#endif
+  return DRAIN_FALLBACK_MAX;
 }
 
 /* Milliseconds from NOW until WHEN, at least 1, rounded up.  */
@@ -752,8 +811,20 @@ spawn_and_wait (struct ash_cmd *cmd, struct ash_cmd_result *ret,
   /* What the program wrote before it exited is in the pipes now; what a
      straggler outside the group might still write is not waited for.  */
   for (int i = 1; i < 3; i++)
-    while (f.rd[i] >= 0 && capture_read (&f.rd[i], bufs[i], &trunc[i]))
-      ;
+    if (f.rd[i] >= 0)
+      {
+        size_t limit = drain_limit (f.rd[i]);
+        size_t drained = 0;
+        while (f.rd[i] >= 0 && drained < limit)
+          {
+            ASH_SPAWN_DRAIN_HOOK ();
+            size_t got = capture_read_upto (&f.rd[i], bufs[i], &trunc[i],
+                                            limit - drained);
+            if (got == 0)
+              break;
+            drained += got;
+          }
+      }
 
   int st;
   reap (pid, &st);

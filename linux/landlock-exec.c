@@ -776,11 +776,11 @@ list_processes (struct proc **ret)
 }
 
 /* Send SIG to every descendant of this process.  Returns how many were
-   found.  Direct children are ours to reap, so their pids cannot be reused
+   found, or -1 when /proc cannot be read.  Direct children are ours to reap, so their pids cannot be reused
    under us; deeper ones can in theory exit and be replaced between the
    scan and the kill, which is why the final sweep works one generation at
    a time and relies on reparenting to us.  */
-static size_t
+static ssize_t
 signal_descendants (int sig)
 {
   struct proc *procs = NULL;
@@ -792,7 +792,7 @@ signal_descendants (int sig)
   if (n <= 0)
     {
       free (procs);
-      return 0;
+      return n < 0 ? -1 : 0;
     }
   tree = xrealloc_array (NULL, (size_t) n + 1, sizeof *tree);
   tree[n_tree++] = self;
@@ -812,7 +812,7 @@ signal_descendants (int sig)
     kill (tree[i], sig);
   free (tree);
   free (procs);
-  return n_tree - 1;
+  return (ssize_t) n_tree - 1;
 }
 
 static int
@@ -825,25 +825,57 @@ status_to_exit (int status)
   return ASH_LANDLOCK_EXIT_SETUP;
 }
 
+/* How long kill_everything() waits, without /proc, for children it
+   cannot find to exit, in 10 ms steps: 5 seconds.  */
+#define BLIND_WAIT_STEPS 500
+
 /* Kill and reap everything below us.  Killing a process reparents its
    children to us (we are a subreaper), so repeat until no child is left.
-   Records the command's status when it is among the reaped.  */
+   Records the command's status when it is among the reaped.
+
+   The command leads a session and process group of its own whose id is
+   its pid, and run_landlock() leaves the command unreaped, so that id
+   cannot have passed to another process: one kill() of the group ends
+   all of the command's tree that stayed in it, whether or not /proc can
+   be read.  What left the group (setsid, setpgid) is found through /proc.
+   Without /proc such a process cannot be found, and waiting for it could
+   block for good: the wait is then bounded, and it is left behind with a
+   message.  */
 static void
 kill_everything (pid_t command, bool *command_done, int *command_status)
 {
+  int idle = 0;
+
+  if (!*command_done)
+    kill (-command, SIGKILL);
   for (;;)
     {
       int status;
       pid_t pid;
+      ssize_t found = signal_descendants (SIGKILL);
 
-      signal_descendants (SIGKILL);
-      pid = waitpid (-1, &status, __WALL);
+      pid = waitpid (-1, &status, __WALL | (found < 0 ? WNOHANG : 0));
       if (pid < 0)
         {
           if (errno == EINTR)
             continue;
           break;                /* ECHILD: nothing left */
         }
+      if (pid == 0)
+        {
+          struct timespec ts = { 0, 10000000L };
+
+          if (++idle > BLIND_WAIT_STEPS)
+            {
+              fprintf (stderr, "%s: cannot read /proc to find the processes "
+                       "the command left outside its process group; not "
+                       "waiting for them\n", PROGRAM);
+              break;
+            }
+          nanosleep (&ts, NULL);
+          continue;
+        }
+      idle = 0;
       if (pid == command && !*command_done)
         {
           *command_done = true;
@@ -890,7 +922,8 @@ drop_capabilities (void)
 }
 
 static void
-child_exec (const struct options *o, int ruleset_fd, const sigset_t *oldmask)
+child_exec (const struct options *o, int ruleset_fd, const sigset_t *oldmask,
+            pid_t parent)
 {
   /* A new session: no controlling terminal to inject keystrokes into.
      The child of a fork is never a process group leader, so this
@@ -899,8 +932,13 @@ child_exec (const struct options *o, int ruleset_fd, const sigset_t *oldmask)
     child_die (ASH_LANDLOCK_EXIT_SETUP, "cannot start a new session: %s",
                strerror (errno));
   /* Should the wrapper itself be killed outright, take the command with
-     it.  */
-  prctl (PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);
+     it.  Had it died already, between fork() and here, the signal would
+     never come: we would have been reparented, so check.  */
+  if (prctl (PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) < 0)
+    child_die (ASH_LANDLOCK_EXIT_SETUP, "cannot set the parent death "
+               "signal: %s", strerror (errno));
+  if (getppid () != parent)
+    _exit (ASH_LANDLOCK_EXIT_SETUP);
 
   if (o->home != NULL && setenv ("HOME", o->home, 1) < 0)
     child_die (ASH_LANDLOCK_EXIT_SETUP, "cannot set HOME: %s",
@@ -994,11 +1032,12 @@ run_landlock (const struct options *o)
          strerror (errno));
 
   fflush (NULL);
+  pid_t self = getpid ();
   command = fork ();
   if (command < 0)
     die (ASH_LANDLOCK_EXIT_SETUP, "cannot fork: %s", strerror (errno));
   if (command == 0)
-    child_exec (o, ruleset_fd, &oldmask);
+    child_exec (o, ruleset_fd, &oldmask, self);
   close (ruleset_fd);
 
   for (;;)
@@ -1006,16 +1045,27 @@ run_landlock (const struct options *o)
       siginfo_t info;
       struct timespec timeout, now;
       int status;
-      pid_t pid;
       int sig;
 
-      while ((pid = waitpid (-1, &status, WNOHANG | __WALL)) > 0)
-        if (pid == command)
-          {
-            command_done = true;
-            command_status = status;
-          }
-      if (command_done)
+      /* Reap orphans as they exit, but leave the command a zombie: its
+         pid is the id of its process group, which kill_everything()
+         signals, and must not be reused before then.  waitid() with
+         WNOWAIT shows the first exited child without reaping it.  */
+      for (;;)
+        {
+          siginfo_t si;
+
+          memset (&si, 0, sizeof si);
+          if (waitid (P_ALL, 0, &si, WEXITED | WNOHANG | WNOWAIT | __WALL) < 0
+              || si.si_pid == 0 || si.si_pid == command)
+            break;
+          while (waitpid (si.si_pid, &status, __WALL) < 0 && errno == EINTR)
+            ;
+        }
+      memset (&info, 0, sizeof info);
+      if (waitid (P_PID, (id_t) command, &info,
+                  WEXITED | WNOHANG | WNOWAIT | __WALL) == 0
+          && info.si_pid == command)
         break;
 
       if (term_signal != 0)

@@ -157,3 +157,7 @@ EXTRA_DIST += tests/sh/config-explain-tiers.sh
 EXTRA_DIST += tests/fixtures/plugins/hostile-probe.yaml
 TESTS += tests/sh/tier-env-config.sh
 EXTRA_DIST += tests/sh/tier-env-config.sh
+check_PROGRAMS += tests/unit/test-spawn-races
+tests_unit_test_spawn_races_CPPFLAGS = $(tests_unit_cppflags)
+tests_unit_test_spawn_races_LDADD = $(ASH_LIBS)
+TESTS += tests/unit/test-spawn-races

@@ -10,7 +10,8 @@ probe_built=$top_builddir/tests/fixtures/escape-probe
 [ -x "$wrapper_built" ] || skip_all "ash-landlock-exec is not built"
 [ -x "$probe_built" ] || skip_all "escape-probe is not built"
 
-if ! probe_json=$("$wrapper_built" --probe 2>"$TEST_TMP/probe.err"); then
+if ! probe_json=$(timeout -k 5 60 "$wrapper_built" --probe \
+                   2>"$TEST_TMP/probe.err"); then
   skip_all "$(cat "$TEST_TMP/probe.err")"
 fi
 abi=$(printf '%s\n' "$probe_json" | sed -n 's/.*"abi":\([0-9]*\).*/\1/p')
@@ -30,10 +31,43 @@ P=$BIN/escape-probe
 
 uniq=$$
 
-# as_user CMD...: run CMD as the user under test.  $as_prefix is the same
-# as a command prefix, for background jobs whose pid must be CMD's own.
+# Every wait in this file is bounded, so that a wrapper that fails to end
+# its command (or a probe that fails to give up) fails a check instead of
+# hanging the suite.  LIMIT: seconds any one foreground command may take
+# (the probe's own attempts give up after a few); then SIGTERM, and SIGKILL
+# 5 s later.
+LIMIT=60
+bounded () {
+  timeout -k 5 "$LIMIT" "$@"
+}
+
+# as_user CMD...: run CMD as the user under test, bounded.  $as_prefix is
+# the same as a command prefix, for background jobs whose pid must be CMD's
+# own.
 as_user () {
-  $as_prefix "$@"
+  bounded $as_prefix "$@"
+}
+
+# wait_pid PID [SECONDS]: wait for the background job PID to exit, up to
+# SECONDS (default 30); then kill it and return 124.  Otherwise return its
+# status.
+wait_pid () {
+  _i=0
+  _max=$(( ${2:-30} * 10 ))
+  while kill -0 "$1" 2>/dev/null; do
+    # A zombie answers kill -0 too; ps tells.
+    case $(ps -o stat= -p "$1" 2>/dev/null) in
+      Z*) break ;;
+    esac
+    _i=$((_i + 1))
+    if [ "$_i" -gt "$_max" ]; then
+      kill -KILL "$1" 2>/dev/null
+      wait "$1" 2>/dev/null
+      return 124
+    fi
+    sleep 0.1
+  done
+  wait "$1"
 }
 
 # sandboxed [WRAPPER-OPTION]... -- CMD...: CMD under the Landlock wrapper
@@ -101,7 +135,7 @@ start_listener () {
 
 stop_listener () {
   kill "$listener_pid" 2>/dev/null
-  wait "$listener_pid" 2>/dev/null
+  wait_pid "$listener_pid" 10 2>/dev/null
 }
 
 suite () {
@@ -213,7 +247,8 @@ suite () {
   fi
   attempt bare ok -- read-environ "$victim"
   attempt bare ok -- signal "$victim" TERM
-  wait "$victim" 2>/dev/null
+  kill -KILL "$victim" 2>/dev/null
+  wait_pid "$victim" 10 2>/dev/null
   sandboxed -- /bin/sh -c "exec $P read-environ \$PPID" >"$TEST_TMP/att" 2>&1
   assert_file_contains "$who: the wrapper's own environ is unreadable" \
     "$TEST_TMP/att" "RESULT read-environ denied"
@@ -257,7 +292,7 @@ echo started; while :; do sleep 1; done" >"$TEST_TMP/term" 2>&1 &
   wpid=$!
   wait_for "$TEST_TMP/term" started || bail "the sandboxed shell did not start"
   kill -TERM "$wpid"
-  wait "$wpid"
+  wait_pid "$wpid" 30
   st=$?
   assert_eq "$who: a command that ignores SIGTERM is killed after the grace period (137)" "$st" 137
   if pgrep -f "$planted.term" >/dev/null 2>&1; then
@@ -324,6 +359,39 @@ run_as=
 run_group=
 as_prefix=
 suite
+
+# Without /proc the wrapper cannot list what the command left behind: it
+# must still kill what stayed in the command's process group, and not wait
+# for it forever.  A private mount namespace hides /proc from it.
+if [ "$(id -u)" -eq 0 ] && command -v unshare >/dev/null 2>&1 \
+   && unshare -m true 2>/dev/null; then
+  D=$TEST_TMP/noproc
+  mkdir -p "$D"
+  bounded unshare -m /bin/sh -c 'mount -t tmpfs none /proc || exit 99
+exec "$@"' sh "$W" --ro /usr --ro /lib --ro /lib64 --ro /bin --ro "$BIN" \
+    --rw "$D" -- /bin/sh -c "sleep 300 & echo \$! >'$D/pid'; exit 3" \
+    >"$TEST_TMP/noproc.out" 2>&1
+  assert_eq "without /proc the wrapper ends and passes on the status (3)" \
+    "$?" 3
+  lpid=$(cat "$D/pid" 2>/dev/null)
+  if [ -n "$lpid" ] && ! kill -0 "$lpid" 2>/dev/null; then
+    ok "without /proc what stayed in the command's group was killed"
+  else
+    not_ok "without /proc what stayed in the command's group was killed"
+    diag "pid '$lpid'" "$(cat "$TEST_TMP/noproc.out")"
+    [ -n "$lpid" ] && kill -KILL "$lpid" 2>/dev/null
+  fi
+  # Control: with /proc, the same.
+  bounded "$W" --ro /usr --ro /lib --ro /lib64 --ro /bin --ro "$BIN" \
+    --rw "$D" -- /bin/sh -c "sleep 300 & echo \$! >'$D/pid2'; exit 3" \
+    >"$TEST_TMP/proc.out" 2>&1
+  assert_eq "with /proc the wrapper ends and passes on the status (3)" \
+    "$?" 3
+  lpid=$(cat "$D/pid2" 2>/dev/null)
+  check_fails "with /proc the sleeper was killed" kill -0 "$lpid"
+else
+  diag "not root or no unshare: the wrapper without /proc is not checked"
+fi
 
 if [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null 2>&1; then
   who=nobody

@@ -6,6 +6,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -327,8 +328,14 @@ check_unrepresentable (const char *link, const char *other,
       if (*want)
         tap_is_str (e.message, want, "%s: message for %s", scanner, shown);
       else
-        tap_ok (e.message && strstr (e.message, link),
-                "%s: the message names %s", scanner, shown);
+        {
+          /* A name with a line break is quoted as in the scan-set list.  */
+          const char *named
+            = streq (link, "line\nbreak") ? "'\"line\\nbreak\"'" : link;
+          tap_ok (e.message && strstr (e.message, named)
+                    && !strchr (e.message, '\n'),
+                  "%s: the message names %s", scanner, shown);
+        }
       tap_is_str (e.kind, "LinkNotExcludable", "%s: kind for %s", scanner,
                   shown);
       tap_is_int (args.nr, 0, "%s: no partial arguments for %s", scanner,
@@ -389,7 +396,8 @@ test_unrepresentable (void)
   check_unrepresentable ("line\nbreak", NULL, "ferret-scan", "", NULL);
   check_unrepresentable (
     "line\nbreak", NULL, "checkov",
-    "checkov was not run on the source directory: the link 'line\nbreak' "
+    "checkov was not run on the source directory: the link "
+    "'\"line\\nbreak\"' "
     "leaves the scanned tree, and checkov's --skip-path cannot name it: its "
     "path holds a line break",
     NULL);
@@ -458,6 +466,77 @@ test_line_breaks (void)
   teardown ();
 }
 
+/* The warning for a link that leaves the tree quotes a name with a line
+   break, and keeps ordinary names as they are.  */
+static void
+test_link_warning_quoted (void)
+{
+  setup ();
+  ln ("/etc/passwd", "out\nWARNING  forged");
+  ln ("/etc/passwd", "plain");
+  struct ash_scanset s = ASH_SCANSET_INIT;
+  struct ash_error e = ASH_ERROR_INIT;
+  struct ash_scanset_opts opts = { 0 };
+  int r = build (&opts, &s, &e);
+  tap_is_int (r, 0, "quoted warning: the walk succeeds");
+  _cleanup_free_ char *warn = joined (&s.warnings);
+  tap_is_str (warn,
+              "Not scanning '\"out\\nWARNING  forged\"': link leaves the "
+              "scanned tree\n"
+              "Not scanning 'plain': link leaves the scanned tree\n",
+              "quoted warning: the exact warnings");
+  ash_scanset_release (&s);
+  ash_error_release (&e);
+  teardown ();
+}
+
+static void
+on_alarm (int sig)
+{
+  (void) sig;
+  static const char msg[] = "not ok - a pathological pattern: the walk "
+                            "did not finish (hung)\n";
+  (void) write (1, msg, sizeof msg - 1);
+  _exit (1);
+}
+
+/* A pattern with many "**" segments and many stars must not take
+   exponential time against a deep path it does not match.  A hang fails
+   by alarm(); no duration is asserted.  */
+static void
+test_pathological_pattern (void)
+{
+  setup ();
+  struct ash_buf rel = ASH_BUF_INIT;
+  ash_buf_addstr (&rel, "a");
+  for (int i = 0; i < 40; i++)
+    ash_buf_addstr (&rel, "/bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb");
+  ash_buf_addstr (&rel, "/bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb.py");
+  mk (rel.buf, "");
+  mk (".gitignore",
+      "a/**/**/**/**/**/**/**/**/**/**/**/**/**/b*c*d*e*f*g*h*i*j*k*l*m*n*o*"
+      "p*q*\n");
+  struct sigaction sa;
+  memset (&sa, 0, sizeof sa);
+  sa.sa_handler = on_alarm;
+  sigaction (SIGALRM, &sa, NULL);
+  alarm (60);
+  struct ash_scanset s = ASH_SCANSET_INIT;
+  struct ash_error e = ASH_ERROR_INIT;
+  struct ash_scanset_opts opts = { 0 };
+  int r = build (&opts, &s, &e);
+  alarm (0);
+  tap_is_int (r, 0, "pathological pattern: the walk finishes");
+  tap_ok (ash_strvec_contains (&s.files, rel.buf),
+          "pathological pattern: the path it does not match is scanned");
+  tap_is_int ((int) s.ignored.nr, 0,
+              "pathological pattern: nothing is ignored");
+  ash_buf_release (&rel);
+  ash_scanset_release (&s);
+  ash_error_release (&e);
+  teardown ();
+}
+
 int
 main (void)
 {
@@ -465,5 +544,7 @@ main (void)
   test_links ();
   test_unrepresentable ();
   test_line_breaks ();
+  test_pathological_pattern ();
+  test_link_warning_quoted ();
   return tap_done ();
 }
