@@ -154,3 +154,7 @@ TESTS += tests/unit/test-tree-eperm
 endif
 TESTS += tests/sh/config-explain-tiers.sh
 EXTRA_DIST += tests/sh/config-explain-tiers.sh
+TESTS += tests/sh/scan-sandbox-status.sh
+EXTRA_DIST += tests/sh/scan-sandbox-status.sh
+TESTS += tests/sh/scan-run-config.sh
+EXTRA_DIST += tests/sh/scan-run-config.sh
