@@ -158,3 +158,5 @@ TESTS += tests/sh/scan-sandbox-status.sh
 EXTRA_DIST += tests/sh/scan-sandbox-status.sh
 TESTS += tests/sh/scan-run-config.sh
 EXTRA_DIST += tests/sh/scan-run-config.sh
+TESTS += tests/sh/scan-links.sh
+EXTRA_DIST += tests/sh/scan-links.sh
