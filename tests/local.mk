@@ -160,3 +160,5 @@ TESTS += tests/sh/scan-run-config.sh
 EXTRA_DIST += tests/sh/scan-run-config.sh
 TESTS += tests/sh/scan-links.sh
 EXTRA_DIST += tests/sh/scan-links.sh
+TESTS += tests/sh/scan-example.sh
+EXTRA_DIST += tests/sh/scan-example.sh
