@@ -162,3 +162,5 @@ TESTS += tests/sh/scan-links.sh
 EXTRA_DIST += tests/sh/scan-links.sh
 TESTS += tests/sh/scan-example.sh
 EXTRA_DIST += tests/sh/scan-example.sh
+TESTS += tests/sh/scan-unpriv.sh
+EXTRA_DIST += tests/sh/scan-unpriv.sh
