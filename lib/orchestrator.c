@@ -85,6 +85,7 @@ struct job
   struct ash_policy policy;
   struct ash_scope scope;
   struct ash_scan_job sj;
+  char *run_config_dir;        /* the run's 0700 config directory */
 };
 
 struct scan
@@ -197,6 +198,113 @@ set_status (struct job *j, enum ash_scanner_status st, char *reason)
   j->run = false;
 }
 
+/* The system temporary directory for the per-run config directories:
+   $TMPDIR when it is absolute, outside the scanned tree and the output
+   directory, and no other account can change it (owned by us or root,
+   and not writable by others unless sticky); else /tmp.  */
+static const char *
+run_config_base (const struct scan *sc)
+{
+  const char *t = getenv ("TMPDIR");
+  struct stat st;
+
+  if (t == NULL || t[0] != '/'
+      || ash_path_is_inside (t, sc->source_dir)
+      || ash_path_is_inside (t, sc->od.path)
+      || stat (t, &st) < 0 || !S_ISDIR (st.st_mode)
+      || (st.st_uid != getuid () && st.st_uid != 0)
+      || ((st.st_mode & (S_IWGRP | S_IWOTH)) && !(st.st_mode & S_ISVTX)))
+    return "/tmp";
+  return t;
+}
+
+static int
+make_run_config_dir (struct scan *sc, struct job *j, struct ash_error *err)
+{
+  _cleanup_free_ char *tmpl = xasprintf ("%s/ash-%s-XXXXXX",
+                                         run_config_base (sc),
+                                         j->scanner->name);
+  if (mkdtemp (tmpl) == NULL)
+    return ash_error_set (err, -errno,
+                          _("cannot create the config directory of %s "
+                            "in %s: %s"),
+                          j->scanner->name, run_config_base (sc),
+                          strerror (errno));
+  /* mkdtemp makes it 0700 already; say so whatever the umask.  */
+  chmod (tmpl, 0700);
+  j->run_config_dir = TAKE_PTR (tmpl);
+  return 0;
+}
+
+static void
+remove_run_config_dir (struct job *j)
+{
+  if (j->run_config_dir == NULL)
+    return;
+  _cleanup_free_ char *dir = xstrdup (j->run_config_dir);
+  char *slash = strrchr (dir, '/');
+  struct ash_error err = ASH_ERROR_INIT;
+  *slash = '\0';
+  _cleanup_close_ int fd = open (*dir ? dir : "/",
+                                 O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (fd < 0 || ash_tree_remove_all (fd, slash + 1, &err) < 0)
+    ash_warning (_("cannot remove %s: %s"), j->run_config_dir,
+                 fd < 0 ? strerror (errno) : err.message);
+  ash_error_release (&err);
+  free (j->run_config_dir);
+  j->run_config_dir = NULL;
+}
+
+/* The private caches of a sandboxed spawn (policy.private_caches, NAME=DIR
+   below the results directory): made before the spawn, removed after.  */
+static char *
+private_cache_rel (const struct job *j, const char *kv)
+{
+  const char *eq = strchr (kv, '=');
+  const char *dir = eq ? eq + 1 : kv;
+  size_t n = strlen (j->results_abs);
+  if (strncmp (dir, j->results_abs, n) != 0 || dir[n] != '/')
+    return NULL;
+  return xstrdup (dir + n + 1);
+}
+
+static int
+private_caches_make (struct job *j, struct ash_error *err)
+{
+  for (size_t i = 0; i < j->policy.private_caches.nr; i++)
+    {
+      _cleanup_free_ char *rel
+        = private_cache_rel (j, j->policy.private_caches.v[i]);
+      if (rel == NULL)
+        continue;
+      int r = ash_tree_mkdirs (j->results_fd, rel, NULL, err);
+      if (r < 0)
+        return r;
+    }
+  return 0;
+}
+
+static void
+private_caches_remove (struct job *j)
+{
+  for (size_t i = 0; i < j->policy.private_caches.nr; i++)
+    {
+      _cleanup_free_ char *rel
+        = private_cache_rel (j, j->policy.private_caches.v[i]);
+      struct ash_error err = ASH_ERROR_INIT;
+      if (rel == NULL)
+        continue;
+      /* The whole first component (".cache"), which ASH made.  */
+      char *slash = strchr (rel, '/');
+      if (slash)
+        *slash = '\0';
+      if (ash_tree_remove_all (j->results_fd, rel, &err) < 0)
+        ash_warning (_("cannot remove the private cache %s: %s"),
+                     j->policy.private_caches.v[i], err.message);
+      ash_error_release (&err);
+    }
+}
+
 /* The sandbox of one scanner: backend, policy, scope.  Returns false when
    the scanner may not run (its status and reason are set).  */
 static bool
@@ -209,7 +317,8 @@ sandbox_decide (struct scan *sc, struct job *j)
 
   if (sc->platform_note)
     {
-      set_status (j, ASH_STATUS_MISSING,
+      set_status (j, streq (sc->mode, "auto") ? ASH_STATUS_MISSING
+                                              : ASH_STATUS_ERROR,
                   xasprintf (_("scanner sandbox unavailable: %s"),
                              sc->platform_note));
       return false;
@@ -217,7 +326,10 @@ sandbox_decide (struct scan *sc, struct job *j)
   b = ash_backend_select (sc->mode, sc->backends, &sc->host, &probe, &why);
   if (b == NULL)
     {
-      set_status (j, ASH_STATUS_MISSING,
+      /* Under auto, no backend works: MISSING.  A backend the operator
+         named that is unavailable is an ERROR (it never falls back).  */
+      set_status (j, streq (sc->mode, "auto") ? ASH_STATUS_MISSING
+                                              : ASH_STATUS_ERROR,
                   xasprintf (_("scanner sandbox unavailable: %s"),
                              why ? why : _("no backend")));
       j->result.sandbox = json_pack ("{s:s, s:n, s:s}", "mode", sc->mode,
@@ -248,6 +360,7 @@ sandbox_decide (struct scan *sc, struct job *j)
     .passwd_home = sc->host.passwd_home,
     .bin_path = sc->host.bin_path,
     .cache_overlay = probe->overlay,
+    .run_config_dir = j->run_config_dir,
   };
   ash_policy_init (&j->policy);
   j->policy_init = true;
@@ -256,6 +369,9 @@ sandbox_decide (struct scan *sc, struct job *j)
       set_status (j, ASH_STATUS_ERROR,
                   xasprintf (_("%s cannot be sandboxed as requested: %s"),
                              j->scanner->name, err.message));
+      ash_err ("%s", j->result.reason);
+      j->scope.kind = ASH_SCOPE_REFUSE;
+      j->scope.reason = j->result.reason;
       ash_error_release (&err);
       return false;
     }
@@ -271,11 +387,14 @@ sandbox_decide (struct scan *sc, struct job *j)
 
   if (j->policy.refusal)
     {
-      ash_err (_("%s cannot be sandboxed as requested: %s"),
-               j->scanner->name, j->policy.refusal);
-      set_status (j, ASH_STATUS_ERROR,
-                  xasprintf (_("%s cannot be sandboxed as requested: %s"),
-                             j->scanner->name, j->policy.refusal));
+      /* The refusal already reads "NAME cannot be sandboxed as requested:
+         ...".  It is logged now, while the tool is checked, and the
+         scanner's probes get a refusing scope: they fail rather than run
+         unsandboxed.  */
+      ash_err ("%s", j->policy.refusal);
+      set_status (j, ASH_STATUS_ERROR, xstrdup (j->policy.refusal));
+      j->scope.kind = ASH_SCOPE_REFUSE;
+      j->scope.reason = j->policy.refusal;
       return false;
     }
   j->scope.kind = ASH_SCOPE_SANDBOX;
@@ -382,8 +501,39 @@ check_job (struct scan *sc, struct job *j)
       && !streq (sc->od.path, sc->source_dir))
     ash_strvec_push (&j->excluded, sc->od.path);
 
+  /* The per-run config directory: the files ASH writes for the tool
+     (bandit's empty --ini), outside the scanned tree, mode 0700, removed
+     when the run ends.  */
+  r = make_run_config_dir (sc, j, &err);
+  if (r < 0)
+    {
+      set_status (j, ASH_STATUS_ERROR, xstrdup (err.message));
+      goto out;
+    }
+
   if (!streq (sc->mode, "off") && !sandbox_decide (sc, j))
-    goto out;
+    {
+      if (j->scope.kind == ASH_SCOPE_REFUSE && s->prepare)
+        {
+          /* The probes still run through their scope, which refuses:
+             nothing of this scanner runs unsandboxed.  */
+          struct ash_scan_job pj = {
+            .name = s->name,
+            .target = sc->source_dir,
+            .results_dir = j->results_abs,
+            .results_fd = j->results_fd,
+            .tool_path = j->result.tool_path,
+            .options = j->options,
+            .run_config_dir = j->run_config_dir,
+            .scope = &j->scope,
+            .max_output = ASH_TREE_READ_MAX,
+          };
+          struct ash_error perr = ASH_ERROR_INIT;
+          s->prepare (s, &pj, &perr);
+          ash_error_release (&perr);
+        }
+      goto out;
+    }
 
   j->sj = (struct ash_scan_job){
     .name = s->name,
@@ -394,6 +544,7 @@ check_job (struct scan *sc, struct job *j)
     .tool_path = j->result.tool_path,
     .options = j->options,
     .excluded_paths = j->excluded.v,
+    .run_config_dir = j->run_config_dir,
     .scope = j->sandboxed ? &j->scope : NULL,
     .max_output = ASH_TREE_READ_MAX,
   };
@@ -502,9 +653,21 @@ run_job (struct scan *sc, struct job *j)
   cmd.scope = j->sandboxed ? &j->scope : NULL;
   ash_debug ("%s: running %s", s->name, cmd.argv.v[0]);
 
+  if (j->sandboxed)
+    {
+      r = private_caches_make (j, &err);
+      if (r < 0)
+        {
+          set_status (j, ASH_STATUS_ERROR, xstrdup (err.message));
+          goto done;
+        }
+    }
   r = ash_cmd_run (&cmd, &res, &err);
   if (j->sandboxed)
-    sweep (sc, j->results_fd, ".");
+    {
+      private_caches_remove (j);
+      sweep (sc, j->results_fd, ".");
+    }
   j->result.exit_code = r == 0 ? res.status : -1;
   if (r < 0)
     set_status (j, ASH_STATUS_ERROR,
@@ -540,6 +703,7 @@ run_job (struct scan *sc, struct job *j)
     }
 
 done:
+  remove_run_config_dir (j);
   j->result.duration = r == 0 && res.duration > 0 ? res.duration
                                                   : ash_now () - t0;
   ash_progress_pause (sc->progress);
@@ -744,6 +908,7 @@ out:
 static void
 job_release (struct job *j)
 {
+  remove_run_config_dir (j);
   ash_scanner_result_release (&j->result);
   free (j->results_rel);
   free (j->results_abs);
@@ -1067,6 +1232,41 @@ ash_scan (const struct ash_options *opts, const struct ash_config *config,
                                "module defines"),
                              u->name));
       ash_err (_("%s not run: %s"), u->name, j->result.reason);
+    }
+
+  if (!streq (sc.mode, "off"))
+    {
+      /* Grants follow a scanner's own name: a section that renames its
+         scanner leaves that scanner MISSING under a sandbox.  */
+      struct ash_strvec names = ASH_STRVEC_INIT, reasons = ASH_STRVEC_INIT;
+      ash_config_renamed_scanners (config, &names, &reasons);
+      for (size_t i = 0; i < names.nr; i++)
+        for (size_t k = 0; k < sc.n_jobs; k++)
+          {
+            struct job *j = &sc.jobs[k];
+            if (!j->run || !streq (j->scanner->name, names.v[i]))
+              continue;
+            set_status (j, ASH_STATUS_MISSING, xstrdup (reasons.v[i]));
+            ash_err (_("%s not run: %s"), j->scanner->name, j->result.reason);
+          }
+      ash_strvec_release (&names);
+      ash_strvec_release (&reasons);
+
+      /* What the backend's probe had to say (no cache overlays, the
+         Landlock ABI and what it lacks), once.  */
+      bool any = false;
+      for (size_t k = 0; k < sc.n_jobs; k++)
+        any |= sc.jobs[k].run;
+      if (any && !sc.platform_note)
+        {
+          const struct ash_probe *probe = NULL;
+          char *why = NULL;
+          const struct ash_backend *b
+            = ash_backend_select (sc.mode, backends, &sc.host, &probe, &why);
+          if (b && probe && probe->notes)
+            ash_info (_("sandbox %s: %s"), b->name, probe->notes);
+          free (why);
+        }
     }
 
   /* From here on an interrupt ends the running scanners and the scan

@@ -39,6 +39,10 @@ struct ash_scan_job
   const struct ash_scope *scope; /* for probes the adapter runs; NULL:
                                     unsandboxed */
   size_t max_output;         /* cap on a native output file, in bytes */
+  const char *run_config_dir; /* absolute: this run's own 0700 directory
+                                 outside the scanned tree, for the config
+                                 files ASH writes for the tool (removed
+                                 when the run ends), or NULL */
 };
 
 struct ash_scanner

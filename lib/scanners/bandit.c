@@ -9,6 +9,8 @@
 #include <config.h>
 
 #include <errno.h>
+#include <fcntl.h>
+#include <unistd.h>
 #include <pthread.h>
 #include <strings.h>
 #include <string.h>
@@ -22,6 +24,7 @@
 
 #define BANDIT_JSON "bandit.json"
 #define BANDIT_SARIF "bandit.sarif"
+#define BANDIT_INI "bandit.ini"
 
 /* Whether this bandit has a SARIF formatter: asked once per tool path.  */
 static pthread_mutex_t sarif_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -94,9 +97,27 @@ bandit_build (const struct ash_scanner *s _unused_,
   _cleanup_free_ char *out = ash_path_join (job->results_dir,
                                             sarif ? BANDIT_SARIF
                                                   : BANDIT_JSON);
-  return ash_bandit_argv (job->tool_path, job->options, job->excluded_paths,
-                          sarif ? "sarif" : "json", out, job->target,
-                          &cmd->argv, err);
+  int r = ash_bandit_argv (job->tool_path, job->options, job->excluded_paths,
+                           sarif ? "sarif" : "json", out, job->target,
+                           &cmd->argv, err);
+  if (r < 0 || job->run_config_dir == NULL)
+    return r;
+
+  /* Without --ini, bandit walks its target for a .bandit file and takes
+     its skips, tests, exclusions and targets: a repository could turn
+     bandit's checks off.  Give it an empty one of ASH's own.  */
+  _cleanup_free_ char *ini = ash_path_join (job->run_config_dir,
+                                            BANDIT_INI);
+  _cleanup_close_ int fd = open (ini, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW
+                                        | O_CLOEXEC,
+                                 0644);
+  static const char body[] = "[bandit]\n";
+  if (fd < 0 || write (fd, body, sizeof body - 1) != (ssize_t) (sizeof body - 1))
+    return ash_error_set (err, -errno, _("cannot write %s: %s"), ini,
+                          strerror (errno));
+  ash_strvec_insert (&cmd->argv, 1, "--ini");
+  ash_strvec_insert (&cmd->argv, 2, ini);
+  return 0;
 }
 
 static int
