@@ -847,61 +847,20 @@ add_job (struct scan *sc, const struct ash_scanner *s)
                 xstrdup (_("disabled in the configuration")));
 }
 
+/* The modules of --ash-plugin-modules, then those of the configuration
+   that its tier lets load (plugin-tier.c): a config the scanned repository
+   could have written names only installed modules outside the tree, never
+   the reserved ones.  */
 static int
 load_plugins (struct scan *sc, struct ash_error *err)
 {
-  struct ash_strvec entries = ASH_STRVEC_INIT;
-  struct ash_strvec dirs = ASH_STRVEC_INIT;
-  _cleanup_free_ char *build_dir = NULL;
-  size_t i;
-  int r = 0;
-
-  /* In a build tree, the modules ash ships are in data/plugins beside the
-     platform directory the binary is in.  */
-  if (sc->host.helper_dir)
-    {
-      build_dir = xasprintf ("%s/../data/plugins", sc->host.helper_dir);
-      struct stat st;
-      if (stat (build_dir, &st) < 0 || !S_ISDIR (st.st_mode))
-        {
-          free (build_dir);
-          build_dir = NULL;
-        }
-    }
-  ash_plugin_search_dirs (getenv ("ASH_PLUGIN_PATH"), build_dir, &dirs);
-
-  /* The modules of --ash-plugin-modules, then those of the configuration
-     that its tier lets load (plugin-tier.c): a config the scanned
-     repository could have written names only installed modules outside
-     the tree, never the reserved ones.  */
-  {
-    struct ash_tier_context ctx = { 0 };
-    char *storage[3] = { NULL, NULL, NULL };
-    struct ash_strvec warnings = ASH_STRVEC_INIT;
-    ash_tier_context_fill (&ctx, sc->source_dir, storage);
-    r = ash_plugin_modules_allowed (sc->config, sc->opts, &ctx, dirs.v,
-                                    &entries, &warnings, err);
-    for (i = 0; i < warnings.nr; i++)
-      ash_warning ("%s", warnings.v[i]);
-    ash_strvec_release (&warnings);
-    for (i = 0; i < ARRAY_SIZE (storage); i++)
-      free (storage[i]);
-    if (r < 0)
-      goto out;
-  }
-  for (i = 0; i < entries.nr; i++)
-    {
-      _cleanup_free_ char *path = NULL;
-      r = ash_plugin_find (entries.v[i], dirs.v, &path, err);
-      if (r == 0)
-        r = ash_plugin_load_file (path, &sc->plugins, err);
-      if (r < 0)
-        goto out;
-      ash_debug ("loaded plugin module %s", path);
-    }
-out:
-  ash_strvec_release (&entries);
-  ash_strvec_release (&dirs);
+  struct ash_strvec warnings = ASH_STRVEC_INIT;
+  int r = ash_plugin_load_configured (sc->config, sc->opts, sc->source_dir,
+                                      sc->host.helper_dir, &sc->plugins,
+                                      &warnings, err);
+  for (size_t i = 0; i < warnings.nr; i++)
+    ash_warning ("%s", warnings.v[i]);
+  ash_strvec_release (&warnings);
   return r;
 }
 

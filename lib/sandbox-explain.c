@@ -195,7 +195,8 @@ ash_sandbox_explain_command (const struct ash_options *opts,
     .source_dir = source,
     .output_dir = output,
     .results_dir = results,
-    /* The scan passes no per-run config directory yet.  */
+    /* The scan makes a new one per run, with a random name: explain
+       describes it under "run_config_dir" instead of inventing a path.  */
     .run_config_dir = NULL,
     .tool_path = tool_path,
     .offline = opts->offline,
@@ -241,10 +242,14 @@ ash_sandbox_explain_command (const struct ash_options *opts,
                                           why ? why : _("no backend"));
       json_object_set_new (j, "backend_reason", json_string (m));
     }
-  json_object_set_new (j, "run_config_dir",
-                       json_string (_("not created: the scan makes no "
-                                      "per-run config directory for the "
-                                      "scanner yet")));
+  {
+    _cleanup_free_ char *d = xasprintf (
+      _("made per run: a new directory ash-%s-XXXXXX (mode 0700) in "
+        "$TMPDIR or /tmp, readable and not writable by the scanner, "
+        "removed when the run ends"),
+      scanner);
+    json_object_set_new (j, "run_config_dir", json_string (d));
+  }
   json_object_set_new (j, "tool", tool_path ? json_string (tool_path)
                                             : json_null ());
   json_object_set_new (j, "requirements", ash_requirements_to_json (&req));

@@ -133,7 +133,15 @@ if grep -q '^bwrap: usable' "$TEST_TMP/probe"; then
     --source-dir "$TEST_TMP/src" --output-dir "$TEST_TMP/scan-out" \
     >"$TEST_TMP/scan.log" 2>&1
   explain bandit --sandbox auto --output-dir "$TEST_TMP/scan-out"
-  jq -S '.scanner_results.bandit.sandbox' \
+  assert_eq "the scan's record holds the run's config directory, read-only" \
+    "$(jq -r '[.scanner_results.bandit.sandbox.paths[]
+               | select(.rule == "scanner run'"'"'s config directory")
+               | .access] | join(",")' \
+       "$TEST_TMP/scan-out/ash_aggregated_results.json")" read
+  # The per-run config directory has a random name: the scan's record
+  # holds it as a path, explain describes it under run_config_dir.
+  jq -S '.scanner_results.bandit.sandbox
+         | .paths |= map(select(.rule != "scanner run'"'"'s config directory"))' \
     "$TEST_TMP/scan-out/ash_aggregated_results.json" >"$TEST_TMP/scan.json"
   jq -S 'del(.backend_reason, .run_config_dir, .tool, .requirements)' \
     "$TEST_TMP/out" >"$TEST_TMP/explain.json"
