@@ -14,6 +14,8 @@
 
 #include "buf.h"
 #include "config.h"
+#include "log.h"
+#include "plugin-tier.h"
 #include "sarif.h"
 #include "tree.h"
 #include "util.h"
@@ -456,6 +458,55 @@ out:
   json_decref (tree);
   json_decref (positions);
   return r;
+}
+
+int
+ash_plugin_load_configured (const struct ash_config *config,
+                            const struct ash_options *opts,
+                            const char *source_dir, const char *helper_dir,
+                            struct ash_plugin_set *set,
+                            struct ash_strvec *ret_warnings,
+                            struct ash_error *err)
+{
+  struct ash_strvec entries = ASH_STRVEC_INIT;
+  struct ash_strvec dirs = ASH_STRVEC_INIT;
+  _cleanup_free_ char *build_dir = NULL;
+  struct ash_tier_context ctx = { 0 };
+  char *storage[3] = { NULL, NULL, NULL };
+  size_t i;
+  int r;
+
+  /* In a build tree, the modules ash ships are in data/plugins beside the
+     platform directory the binary is in.  */
+  if (helper_dir)
+    {
+      struct stat st;
+      build_dir = xasprintf ("%s/../data/plugins", helper_dir);
+      if (stat (build_dir, &st) < 0 || !S_ISDIR (st.st_mode))
+        {
+          free (build_dir);
+          build_dir = NULL;
+        }
+    }
+  ash_plugin_search_dirs (getenv ("ASH_PLUGIN_PATH"), build_dir, &dirs);
+
+  ash_tier_context_fill (&ctx, source_dir, storage);
+  r = ash_plugin_modules_allowed (config, opts, &ctx, dirs.v, &entries,
+                                  ret_warnings, err);
+  for (i = 0; i < ARRAY_SIZE (storage); i++)
+    free (storage[i]);
+  for (i = 0; r >= 0 && i < entries.nr; i++)
+    {
+      _cleanup_free_ char *path = NULL;
+      r = ash_plugin_find (entries.v[i], dirs.v, &path, err);
+      if (r == 0)
+        r = ash_plugin_load_file (path, set, err);
+      if (r == 0)
+        ash_debug ("loaded plugin module %s", path);
+    }
+  ash_strvec_release (&entries);
+  ash_strvec_release (&dirs);
+  return r < 0 ? r : 0;
 }
 
 char *

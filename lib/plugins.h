@@ -67,6 +67,25 @@ int ash_plugin_find (const char *entry, char *const *dirs, char **ret_path,
 int ash_plugin_load_file (const char *path, struct ash_plugin_set *set,
                           struct ash_error *err);
 
+struct ash_config;
+struct ash_options;
+
+/* Load the modules a scan loads, in the order it loads them: those of
+   --ash-plugin-modules, then those of CONFIG that their tier lets load
+   (ash_plugin_modules_allowed, judged against SOURCE_DIR), each found by
+   ash_plugin_find on ASH_PLUGIN_PATH, HELPER_DIR/../data/plugins when that
+   directory exists (a build tree; HELPER_DIR may be NULL), then
+   PKGDATADIR/plugins.  RET_WARNINGS gets one warning per refused entry.
+   Errors are those of ash_plugin_modules_allowed, ash_plugin_find and
+   ash_plugin_load_file (a configuration error: exit 3).  */
+int ash_plugin_load_configured (const struct ash_config *config,
+                                const struct ash_options *opts,
+                                const char *source_dir,
+                                const char *helper_dir,
+                                struct ash_plugin_set *set,
+                                struct ash_strvec *ret_warnings,
+                                struct ash_error *err);
+
 /* TEMPLATE with its placeholders replaced from JOB.  Newly allocated.  */
 char *ash_plugin_expand (const char *tmpl, const struct ash_scan_job *job);
 

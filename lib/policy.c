@@ -4,6 +4,7 @@
 #include <config.h>
 
 #include "policy.h"
+#include "scanner-reqs.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -641,6 +642,31 @@ add_caches_and_reads (struct ctx *c)
       for (size_t i = 0; i < req->cache_paths.nr; i++)
         add_declared (c, req->cache_paths.v[i], ASH_ACCESS_CACHE,
                       _("declared cache"));
+      /* The database cache grype or trivy reads on this host, which may
+         lie elsewhere than its declared defaults.  */
+      _cleanup_free_ char *db_rule = NULL;
+      _cleanup_free_ char *db = ash_scanner_db_cache_dir (name,
+                                                          c->in->environ,
+                                                          c->in->home,
+                                                          &db_rule);
+      if (db)
+        {
+          _cleanup_free_ char *real = ash_homescreen_realpath (db);
+          const char *cover = NULL;
+          for (size_t i = 0; real && !cover && i < c->p->n_paths; i++)
+            if (c->p->paths[i].access == ASH_ACCESS_CACHE
+                && ash_path_is_inside (real, c->p->paths[i].path))
+              cover = c->p->paths[i].path;
+          if (cover)
+            {
+              _cleanup_free_ char *why
+                = xasprintf (_("%s, inside the declared cache %s"), db_rule,
+                             cover);
+              ash_policy_add_skipped (c->p, db, why);
+            }
+          else
+            add_declared (c, db, ASH_ACCESS_CACHE, db_rule);
+        }
       for (size_t i = 0; i < req->read_paths.nr; i++)
         add_declared (c, req->read_paths.v[i], ASH_ACCESS_READ,
                       _("declared read path"));

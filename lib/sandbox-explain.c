@@ -1,55 +1,64 @@
 /* sandbox-explain.c -- `ash sandbox explain SCANNER`: the policy a scanner
-   would run under, as JSON on stdout.  */
+   would run under, as JSON on stdout.
+
+   It decides the policy the way `ash scan` does (lib/orchestrator.c):
+   the same sandbox settings, the plugin modules the scan would load
+   (ash_plugin_load_configured), the scanner's declared requirements, its
+   tool found with the same host facts, and the backend --sandbox (or the
+   config's sandbox.mode) selects, whose probe says whether caches get a
+   throwaway overlay.  The object printed is the record the scan stores
+   under "sandbox" for the scanner in ash_aggregated_results.json (the
+   policy with "mode" and "backend"), followed by what only explain shows:
+   "backend_reason", "run_config_dir", "tool" and "requirements".  */
 
 #include <config.h>
 
 #include <errno.h>
-#include <pwd.h>
 #include <stdio.h>
 
+#include "backend.h"
+#include "buf.h"
+#include "cli.h"
 #include "commands.h"
 #include "log.h"
+#include "plugins.h"
 #include "policy.h"
 #include "sandbox-settings.h"
 #include "scanner-reqs.h"
+#include "scanner.h"
 #include "toolfind.h"
 
 extern char **environ;
 
-/* The program each scanner ASH ships runs.  */
-static const struct
-{
-  const char *scanner, *tool;
-} tools[] = {
-  { "bandit", "bandit" },
-  { "checkov", "checkov" },
-  { "semgrep", "semgrep" },
-  { "opengrep", "opengrep" },
-  { "grype", "grype" },
-  { "syft", "syft" },
-  { "trivy", "trivy" },
-  { "trivy-repo", "trivy" },
-  { "npm-audit", "npm" },
-  { "cfn-nag", "cfn_nag_scan" },
-  { "detect-secrets", "detect-secrets" },
-  { "cdk-nag", "cdk" },
-  { "actionlint", "actionlint" },
-  { "cfn-lint", "cfn-lint" },
-  { "cfn-guard", "cfn-guard" },
-  { "gitleaks", "gitleaks" },
-  { "zizmor", "zizmor" },
-  { "snyk-code", "snyk" },
-  { "ferret-scan", "ferret-scan" },
-  { "jupyter", "jupyter-nbconvert" },
-};
+/* The jupyter converter is sandboxed like a scanner and has its own
+   requirements, though it is not in the scanner registry.  */
+#define CONVERTER_NAME "jupyter"
+#define CONVERTER_TOOL "jupyter-nbconvert"
 
-static const char *
-tool_of (const char *scanner)
+static const struct ash_scanner *
+find_scanner (const char *name, const struct ash_plugin_set *plugins)
 {
-  for (size_t i = 0; i < ARRAY_SIZE (tools); i++)
-    if (streq (tools[i].scanner, scanner))
-      return tools[i].tool;
+  for (size_t i = 0; ash_builtin_scanners[i]; i++)
+    if (streq (ash_builtin_scanners[i]->name, name))
+      return ash_builtin_scanners[i];
+  for (size_t i = 0; i < plugins->n; i++)
+    if (streq (plugins->v[i]->scanner.name, name))
+      return &plugins->v[i]->scanner;
   return NULL;
+}
+
+/* "a, b, c": every name explain accepts.  */
+static char *
+known_names (const struct ash_plugin_set *plugins)
+{
+  struct ash_buf b = ASH_BUF_INIT;
+  for (size_t i = 0; ash_builtin_scanners[i]; i++)
+    ash_buf_addf (&b, "%s%s", b.len ? ", " : "",
+                    ash_builtin_scanners[i]->name);
+  for (size_t i = 0; i < plugins->n; i++)
+    ash_buf_addf (&b, ", %s", plugins->v[i]->scanner.name);
+  ash_buf_addf (&b, ", %s", CONVERTER_NAME);
+  return ash_buf_detach (&b);
 }
 
 int
@@ -60,36 +69,55 @@ ash_sandbox_explain_command (const struct ash_options *opts,
 {
   struct ash_requirements req;
   struct ash_sandbox_settings settings;
+  struct ash_plugin_set plugins;
+  struct ash_host host;
   struct ash_error err = ASH_ERROR_INIT;
   struct ash_policy policy;
+  struct ash_strvec warnings = ASH_STRVEC_INIT;
+  const struct ash_scanner *s = NULL;
+  const struct ash_backend *backend = NULL;
+  const struct ash_probe *probe = NULL;
   _cleanup_free_ char *source = NULL, *output = NULL, *results = NULL;
-  _cleanup_free_ char *converted = NULL, *tool_path = NULL;
-  int r;
+  _cleanup_free_ char *tool_path = NULL, *why = NULL;
+  const char *tool, *mode;
+  int r, code = ASH_EXIT_OK;
 
-  (void) backends;
   if (!scanner || !*scanner)
     {
       ash_err (_("ash sandbox explain needs a scanner name"));
-      return 5;
+      return ASH_EXIT_USAGE;
     }
 
-  if (ash_builtin_requirements (scanner, &req) == -ENOENT)
-    ash_warning (_("%s is not a scanner ASH ships: showing the strictest "
-                   "default policy"),
-                 scanner);
+  ash_requirements_init (&req);
+  ash_sandbox_settings_init (&settings);
+  ash_plugin_set_init (&plugins);
+  ash_policy_init (&policy);
 
   r = ash_sandbox_settings_resolve (opts, config, &settings, &err);
   if (r < 0)
     {
       ash_err ("%s", err.message ? err.message : strerror (-r));
-      ash_error_release (&err);
-      ash_requirements_release (&req);
-      return 3;
+      code = ASH_EXIT_CONFIG;
+      goto out;
     }
   ash_sandbox_settings_log_warnings (&settings);
+  mode = settings.mode ? settings.mode : "off";
 
-  source = opts->source_dir ? ash_path_absolute (opts->source_dir)
-                            : ash_path_absolute (".");
+  ash_host_init (&host, opts);
+  if (opts->allow_in_tree_tools)
+    host.allow_in_tree_tools = true;
+  {
+    _cleanup_free_ char *cwd = getcwd (NULL, 0);
+    const char *src = opts->source_dir ? opts->source_dir : cwd;
+    if (src == NULL)
+      {
+        ash_err (_("cannot find the working directory: %s"),
+                 strerror (errno));
+        code = ASH_EXIT_INCOMPLETE;
+        goto out;
+      }
+    source = ash_path_absolute (src);
+  }
   if (opts->output_dir)
     output = ash_path_absolute (opts->output_dir);
   else
@@ -97,37 +125,77 @@ ash_sandbox_explain_command (const struct ash_options *opts,
       _cleanup_free_ char *o = ash_path_join (source, ".ash/ash_output");
       output = ash_path_normalize (o);
     }
-  {
-    _cleanup_free_ char *sub = xasprintf ("scanners/%s/source", scanner);
-    results = ash_path_join (output, sub);
-    converted = ash_path_join (output, "converted");
-  }
+  results = xasprintf ("%s/scanners/%s/source", output, scanner);
 
-  const char *tool = tool_of (scanner);
-  if (tool)
+  /* The plugin modules the scan would load, so that a plugin scanner's
+     declared requirements are the ones shown.  */
+  r = ash_plugin_load_configured (config, opts, source, host.helper_dir,
+                                  &plugins, &warnings, &err);
+  for (size_t i = 0; i < warnings.nr; i++)
+    ash_warning ("%s", warnings.v[i]);
+  if (r < 0)
     {
-      struct ash_toolfind_opts tf = {
-        .path_env = getenv ("PATH"),
-        .bin_path = opts->bin_path,
-        .source_dir = source,
-        .allow_in_tree_tools = opts->allow_in_tree_tools,
-      };
-      if (ash_toolfind (tool, &tf, &tool_path, &err) < 0)
-        {
-          ash_warning ("%s", err.message);
-          ash_error_release (&err);
-        }
+      _cleanup_free_ char *m = ash_error_format (&err);
+      ash_err ("%s", m);
+      code = ASH_EXIT_CONFIG;
+      goto out;
     }
 
-  const char *home = getenv ("HOME");
-  struct passwd *pw = getpwuid (getuid ());
+  s = find_scanner (scanner, &plugins);
+  if (s)
+    {
+      tool = s->tool;
+      if (s->req)
+        ash_requirements_copy (&req, s->req);
+      else
+        ash_builtin_requirements (s->name, &req);
+    }
+  else if (streq (scanner, CONVERTER_NAME))
+    {
+      tool = CONVERTER_TOOL;
+      ash_builtin_requirements (scanner, &req);
+    }
+  else
+    {
+      _cleanup_free_ char *names = known_names (&plugins);
+      ash_err (_("unknown scanner '%s': it is neither a builtin scanner nor "
+                 "one a loaded plugin module defines (known: %s)"),
+               scanner, names);
+      code = ASH_EXIT_INCOMPLETE;
+      goto out;
+    }
+
+  {
+    struct ash_toolfind_opts tf = {
+      .path_env = host.path_env,
+      .bin_path = host.bin_path,
+      .source_dir = source,
+      .allow_in_tree_tools = host.allow_in_tree_tools,
+    };
+    if (ash_toolfind (tool, &tf, &tool_path, &err) < 0)
+      {
+        ash_warning ("%s", err.message);
+        ash_error_release (&err);
+      }
+  }
+
+  /* The backend that would enforce the policy, probed as the scan probes
+     it.  */
+  if (!streq (mode, "off"))
+    {
+      backend = ash_backend_select (mode, backends, &host, &probe, &why);
+      if (backend == NULL)
+        ash_warning (_("scanner sandbox unavailable: %s"),
+                     why ? why : _("no backend"));
+    }
+
   struct ash_policy_input in = {
     .scanner = scanner,
     .req = &req,
     .source_dir = source,
     .output_dir = output,
     .results_dir = results,
-    .converted_dir = converted,
+    /* The scan passes no per-run config directory yet.  */
     .run_config_dir = NULL,
     .tool_path = tool_path,
     .offline = opts->offline,
@@ -136,31 +204,49 @@ ash_sandbox_explain_command (const struct ash_options *opts,
     .extra_read_paths = settings.extra_read_paths.v,
     .read_path_scanners = settings.read_path_scanners.v,
     .env_scanners = settings.env_scanners.v,
-    .option_read_paths = NULL,
     .environ = environ,
-    .home = home,
-    .passwd_home = pw ? pw->pw_dir : NULL,
-    .bin_path = opts->bin_path,
-    /* The read-only fallback: what every backend but bwrap with overlays
-       enforces.  */
-    .cache_overlay = false,
+    .home = host.home,
+    .passwd_home = host.passwd_home,
+    .bin_path = host.bin_path,
+    /* Without a backend, the read-only fallback every backend but bwrap
+       with overlays enforces.  */
+    .cache_overlay = probe ? probe->overlay : false,
   };
 
   r = ash_policy_compute (&in, &policy, &err);
   if (r < 0)
     {
       ash_err ("%s", err.message ? err.message : strerror (-r));
-      ash_error_release (&err);
-      ash_sandbox_settings_release (&settings);
-      ash_requirements_release (&req);
-      return 1;
+      code = ASH_EXIT_INCOMPLETE;
+      goto out;
     }
 
   json_t *j = ash_policy_to_json (&policy);
+  if (j == NULL)
+    j = json_object ();
+  json_object_set_new (j, "mode", json_string (mode));
+  json_object_set_new (j, "backend", backend ? json_string (backend->name)
+                                             : json_null ());
+  if (backend)
+    json_object_set_new (j, "backend_reason", json_null ());
+  else if (streq (mode, "off"))
+    json_object_set_new (j, "backend_reason",
+                         json_string (_("the sandbox is off: the scanner "
+                                        "would run unsandboxed, with this "
+                                        "policy unenforced")));
+  else
+    {
+      _cleanup_free_ char *m = xasprintf (_("scanner sandbox unavailable: "
+                                            "%s"),
+                                          why ? why : _("no backend"));
+      json_object_set_new (j, "backend_reason", json_string (m));
+    }
+  json_object_set_new (j, "run_config_dir",
+                       json_string (_("not created: the scan makes no "
+                                      "per-run config directory for the "
+                                      "scanner yet")));
   json_object_set_new (j, "tool", tool_path ? json_string (tool_path)
                                             : json_null ());
-  json_object_set_new (j, "mode", json_string (settings.mode ? settings.mode
-                                                             : "off"));
   json_object_set_new (j, "requirements", ash_requirements_to_json (&req));
   char *text = json_dumps (j, JSON_INDENT (2));
   json_decref (j);
@@ -173,10 +259,17 @@ ash_sandbox_explain_command (const struct ash_options *opts,
   for (size_t i = 0; i < policy.warnings.nr; i++)
     ash_warning ("%s", policy.warnings.v[i]);
   if (policy.refusal)
-    ash_err ("%s", policy.refusal);
+    ash_err (_("%s cannot be sandboxed as requested: %s"), scanner,
+             policy.refusal);
+  if (fflush (stdout) != 0)
+    code = ASH_EXIT_INCOMPLETE;
 
+out:
+  ash_error_release (&err);
+  ash_strvec_release (&warnings);
   ash_policy_release (&policy);
+  ash_plugin_set_release (&plugins);
   ash_sandbox_settings_release (&settings);
   ash_requirements_release (&req);
-  return fflush (stdout) == 0 ? 0 : 1;
+  return code;
 }

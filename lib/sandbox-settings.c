@@ -350,11 +350,23 @@ file_label (const struct ash_config_file *f)
   return ash_config_origin_name (f->origin);
 }
 
+/* ASH_CONFIG's file when --config shadowed it and some file the
+   configuration was built from may not grant: the grants then come from
+   what it writes itself (when it may grant), and its mode is the
+   operator's floor.  */
+struct env_layer
+{
+  json_t *tree;   /* its own values, or NULL when not used */
+  bool may_grant;
+  char *name;
+};
+
 /* ---- the mode ------------------------------------------------------- */
 
 static void
 decide_mode (const struct ash_options *opts, const struct ash_config *c,
-             const bool *may, struct ash_sandbox_settings *s)
+             const bool *may, const struct env_layer *env,
+             struct ash_sandbox_settings *s)
 {
   if (opts->sandbox && *opts->sandbox)
     {
@@ -415,6 +427,13 @@ decide_mode (const struct ash_options *opts, const struct ash_config *c,
       s->mode_source = xstrdup (file_label (&c->files[w]));
       return;
     }
+  json_t *em = env->tree ? own_sandbox_value (env->tree, "mode") : NULL;
+  if (json_is_string (em) && !streq (json_string_value (em), "off"))
+    {
+      s->mode = xstrdup (json_string_value (em));
+      s->mode_source = xstrdup (env->name);
+      return;
+    }
   int rw = mode_winner (c, repo);
   if (rw >= 0)
     {
@@ -451,7 +470,7 @@ decide_mode (const struct ash_options *opts, const struct ash_config *c,
    when it may grant), then the overrides.  New reference or NULL.  */
 static json_t *
 trusted_grant (const struct ash_options *opts, const struct ash_config *c,
-               const bool *may, const char *key)
+               const bool *may, const struct env_layer *env, const char *key)
 {
   static const enum ash_config_origin order[] = {
     ASH_CONFIG_DEFAULTS, ASH_CONFIG_ENV, ASH_CONFIG_DISCOVERED, ASH_CONFIG_CLI,
@@ -459,16 +478,27 @@ trusted_grant (const struct ash_options *opts, const struct ash_config *c,
   json_t *val = NULL;
 
   for (size_t k = 0; k < ARRAY_SIZE (order); k++)
-    for (size_t i = 0; i < c->n_files; i++)
-      if (c->files[i].origin == order[k] && may[i])
+    {
+      for (size_t i = 0; i < c->n_files; i++)
+        if (c->files[i].origin == order[k] && may[i])
+          {
+            json_t *v = own_sandbox_value (c->files[i].tree, key);
+            if (v)
+              {
+                json_decref (val);
+                val = json_deep_copy (v);
+              }
+          }
+      if (order[k] == ASH_CONFIG_ENV && env->tree && env->may_grant)
         {
-          json_t *v = own_sandbox_value (c->files[i].tree, key);
+          json_t *v = own_sandbox_value (env->tree, key);
           if (v)
             {
               json_decref (val);
               val = json_deep_copy (v);
             }
         }
+    }
 
   _cleanup_free_ char *dotted = xasprintf ("sandbox.%s", key);
   for (size_t i = 0; i < opts->config_overrides.nr; i++)
@@ -538,9 +568,42 @@ grant_vec (struct ash_sandbox_settings *s, size_t k)
     }
 }
 
+/* The warning for a file that may not grant and writes NAMES.  */
+static char *
+untrusted_warning (const char *names, const char *file)
+{
+  return xasprintf (_("Ignoring %s from %s: that config is inside a git "
+                      "checkout or the scanned tree, or was delivered by an "
+                      "MCP client. A network_scanners list there still "
+                      "removes network from scanners it does not name, and "
+                      "a sandbox mode there still applies when nothing else "
+                      "turns the sandbox on. To keep a setting, move the "
+                      "file outside every git checkout, or pass the setting "
+                      "with --config-overrides. A file inside the scanned "
+                      "directory has to move out of it as well."),
+                    names, file);
+}
+
+/* "sandbox.a, sandbox.b" for the grants TREE writes itself, or NULL.  */
+static char *
+written_grants (const json_t *tree)
+{
+  char *names = NULL;
+  for (size_t k = 0; k < ARRAY_SIZE (grant_keys); k++)
+    if (own_sandbox_value (tree, grant_keys[k]))
+      {
+        char *n = names ? xasprintf ("%s, sandbox.%s", names, grant_keys[k])
+                        : xasprintf ("sandbox.%s", grant_keys[k]);
+        free (names);
+        names = n;
+      }
+  return names;
+}
+
 static void
 decide_grants (const struct ash_options *opts, const struct ash_config *c,
-               const bool *may, struct ash_sandbox_settings *s)
+               const bool *may, const struct env_layer *env,
+               struct ash_sandbox_settings *s)
 {
   s->any_untrusted = false;
   for (size_t i = 0; i < c->n_files; i++)
@@ -560,7 +623,7 @@ decide_grants (const struct ash_options *opts, const struct ash_config *c,
           json_incref (val);
         }
       else
-        val = trusted_grant (opts, c, may, grant_keys[k]);
+        val = trusted_grant (opts, c, may, env, grant_keys[k]);
       if (val)
         {
           strvec_from_json (grant_vec (s, k), val);
@@ -582,30 +645,12 @@ decide_grants (const struct ash_options *opts, const struct ash_config *c,
                  || f->origin == ASH_CONFIG_DISCOVERED;
       if (may[i] && top)
         continue;
-      _cleanup_free_ char *names = NULL;
-      for (size_t k = 0; k < ARRAY_SIZE (grant_keys); k++)
-        if (own_sandbox_value (f->tree, grant_keys[k]))
-          {
-            char *n = names ? xasprintf ("%s, sandbox.%s", names, grant_keys[k])
-                            : xasprintf ("sandbox.%s", grant_keys[k]);
-            free (names);
-            names = n;
-          }
+      _cleanup_free_ char *names = written_grants (f->tree);
       if (!names)
         continue;
       if (!may[i])
-        ash_strvec_push_nodup (
-          &s->warnings,
-          xasprintf (_("Ignoring %s from %s: that config is inside a git "
-                       "checkout or the scanned tree, or was delivered by an "
-                       "MCP client. A network_scanners list there still "
-                       "removes network from scanners it does not name, and "
-                       "a sandbox mode there still applies when nothing else "
-                       "turns the sandbox on. To keep a setting, move the "
-                       "file outside every git checkout, or pass the setting "
-                       "with --config-overrides. A file inside the scanned "
-                       "directory has to move out of it as well."),
-                     names, file_label (f)));
+        ash_strvec_push_nodup (&s->warnings,
+                               untrusted_warning (names, file_label (f)));
       else
         ash_strvec_push_nodup (
           &s->warnings,
@@ -617,13 +662,30 @@ decide_grants (const struct ash_options *opts, const struct ash_config *c,
                      names, file_label (f)));
     }
 
+  if (env->tree && !env->may_grant)
+    {
+      _cleanup_free_ char *names = written_grants (env->tree);
+      if (names)
+        ash_strvec_push_nodup (&s->warnings,
+                               untrusted_warning (names, env->name));
+    }
+
   /* An in-tree network_scanners list still takes network away: a scanner
      gets a network only when every such list names it.  */
-  for (size_t i = 0; i < c->n_files; i++)
+  for (size_t i = 0; i <= c->n_files; i++)
     {
-      if (may[i])
+      const json_t *tree;
+      if (i == c->n_files)
+        {
+          if (!env->tree || env->may_grant)
+            continue;
+          tree = env->tree;
+        }
+      else if (may[i])
         continue;
-      json_t *v = own_sandbox_value (c->files[i].tree, "network_scanners");
+      else
+        tree = c->files[i].tree;
+      json_t *v = own_sandbox_value (tree, "network_scanners");
       if (!json_is_array (v))
         continue;
       struct ash_strvec list = ASH_STRVEC_INIT;
@@ -641,6 +703,59 @@ decide_grants (const struct ash_options *opts, const struct ash_config *c,
     }
 }
 
+/* Load ASH_CONFIG's file NAME as the grant source behind a --config that
+   shadowed it: its own values only (never its extends bases), judged by
+   the tier rule.  A file that cannot be loaded stops the scan, as any
+   config that was asked for.  */
+static int
+env_layer_load (const char *name, const struct ash_tier_context *ctx,
+                struct env_layer *env, struct ash_error *err)
+{
+  _cleanup_free_ char *abs = ash_path_absolute (name);
+  json_t *tree = NULL, *positions = NULL;
+  int r;
+
+  struct ash_error perr = ASH_ERROR_INIT;
+  r = ash_config_parse_file (abs, &tree, &positions, &perr);
+  if (r < 0)
+    {
+      /* The caller logs only the message: name the file in it.  */
+      _cleanup_free_ char *what = ash_error_format (&perr);
+      ash_error_release (&perr);
+      if (!strstr (what, abs))
+        {
+          char *w = xasprintf ("%s: %s", abs, what);
+          free (what);
+          what = w;
+        }
+      return ash_error_set (err, r, _("cannot load the file ASH_CONFIG "
+                                      "names: %s"),
+                            what);
+    }
+  json_decref (positions);
+  if (!json_is_object (tree))
+    {
+      json_decref (tree);
+      return ash_error_set (err, -EINVAL,
+                            _("%s: the configuration is not a mapping"), abs);
+    }
+  json_t *sb = json_object_get (tree, "sandbox");
+  if (sb && !json_is_object (sb) && !json_is_null (sb))
+    {
+      json_decref (tree);
+      return ash_error_set (err, -EINVAL,
+                            _("%s: sandbox must be a mapping"), abs);
+    }
+  bool may = false;
+  _cleanup_free_ char *why = NULL;
+  if (ash_config_tier_judge (abs, ctx, &may, &why, NULL) < 0)
+    may = false;
+  env->tree = tree;
+  env->may_grant = may;
+  env->name = ash_path_normalize (abs);
+  return 0;
+}
+
 int
 ash_sandbox_settings_resolve_ctx (const struct ash_options *opts,
                                   const struct ash_config *config,
@@ -651,15 +766,28 @@ ash_sandbox_settings_resolve_ctx (const struct ash_options *opts,
   struct ash_sandbox_settings s;
   _cleanup_free_ bool *may = xcalloc (config->n_files + 1, sizeof *may);
 
-  (void) err;
+  struct env_layer env = { NULL, false, NULL };
+  bool any_untrusted = false, has_env = false;
+  int r;
+
   ash_sandbox_settings_init (&s);
   for (size_t i = 0; i < config->n_files; i++)
     {
       _cleanup_free_ char *why = NULL;
       ash_config_tier_judge_file (config, i, ctx, &may[i], &why);
+      any_untrusted |= !may[i];
+      has_env |= config->files[i].origin == ASH_CONFIG_ENV;
     }
-  decide_mode (opts, config, may, &s);
-  decide_grants (opts, config, may, &s);
+  if (any_untrusted && !has_env && opts->env_config && *opts->env_config)
+    {
+      r = env_layer_load (opts->env_config, ctx, &env, err);
+      if (r < 0)
+        return r;
+    }
+  decide_mode (opts, config, may, &env, &s);
+  decide_grants (opts, config, may, &env, &s);
+  json_decref (env.tree);
+  free (env.name);
   *ret = s;
   return 0;
 }

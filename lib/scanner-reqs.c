@@ -134,3 +134,56 @@ ash_builtin_requirements (const char *scanner, struct ash_requirements *ret)
     }
   return -ENOENT;
 }
+
+static const char *
+env_value (char *const *environ, const char *name)
+{
+  size_t n = strlen (name);
+  for (char *const *e = environ; e && *e; e++)
+    if (strneq (*e, name, n) && (*e)[n] == '=')
+      return *e + n + 1;
+  return NULL;
+}
+
+char *
+ash_scanner_db_cache_dir (const char *scanner, char *const *environ,
+                          const char *home, char **ret_rule)
+{
+  const char *var, *sub, *tool;
+  const char *v;
+
+  if (ret_rule)
+    *ret_rule = NULL;
+  if (streq (scanner, "grype"))
+    var = "GRYPE_DB_CACHE_DIR", sub = "grype/db", tool = "grype";
+  else if (streq (scanner, "trivy") || streq (scanner, "trivy-repo"))
+    var = "TRIVY_CACHE_DIR", sub = "trivy", tool = "trivy";
+  else
+    return NULL;
+
+  v = env_value (environ, var);
+  if (v && *v)
+    {
+      /* A relative value is taken against the working directory, as the
+         tool itself would.  */
+      if (ret_rule)
+        *ret_rule = xasprintf (_("%s's database cache ($%s)"), tool, var);
+      return ash_path_absolute (v);
+    }
+  v = env_value (environ, "XDG_CACHE_HOME");
+  if (v && v[0] == '/')
+    {
+      if (ret_rule)
+        *ret_rule = xasprintf (_("%s's database cache ($XDG_CACHE_HOME/%s)"),
+                               tool, sub);
+      _cleanup_free_ char *d = ash_path_join (v, sub);
+      return ash_path_normalize (d);
+    }
+  if (home == NULL || home[0] != '/')
+    return NULL;
+  if (ret_rule)
+    *ret_rule = xasprintf (_("%s's database cache (~/.cache/%s)"), tool, sub);
+  _cleanup_free_ char *cache = ash_path_join (home, ".cache");
+  _cleanup_free_ char *d = ash_path_join (cache, sub);
+  return ash_path_normalize (d);
+}

@@ -156,3 +156,6 @@ TESTS += tests/sh/config-explain-tiers.sh
 EXTRA_DIST += tests/sh/config-explain-tiers.sh
 TESTS += tests/sh/install.sh tests/sh/nls.sh
 EXTRA_DIST += tests/sh/install.sh tests/sh/nls.sh
+EXTRA_DIST += tests/fixtures/plugins/hostile-probe.yaml
+TESTS += tests/sh/tier-env-config.sh
+EXTRA_DIST += tests/sh/tier-env-config.sh

@@ -36,7 +36,18 @@ canary=ash-escape-$$
 passwd_home=$(getent passwd "$(id -u)" | cut -d: -f6)
 # A directory outside $HOME and /tmp (firejail shows such places; it makes
 # /var/tmp private along with /tmp).
-shown=$(cd "$top_builddir" && pwd)/tests/$canary
+# As root that is a directory made in /var/lib for the test; otherwise the
+# build tree, which may itself lie in $HOME or /tmp (a clone in /tmp): then
+# firejail hides it too, and the documented exception does not show.
+if [ "$(id -u)" = 0 ] && [ -d /var/lib ] && [ -w /var/lib ]; then
+  shown=/var/lib/$canary
+else
+  shown=$(cd "$top_builddir" && pwd)/tests/$canary
+fi
+case $shown in
+  /tmp/*|/var/tmp/*|"${HOME:-/nonexistent}"/*) shown_hidden=1 ;;
+  *) shown_hidden=0 ;;
+esac
 cleanup_extra () {
   rm -rf "$shown"* "/dev/shm/$canary"* 2>/dev/null
   [ -n "${passwd_canary:-}" ] && rm -f "$passwd_canary"
@@ -185,7 +196,7 @@ a_read_link_shown () {
   setup
   run "$1" -- read-file "$src/link-shown"
   probe_ok && e=1 || e=0
-  if [ "$1" = firejail ]; then
+  if [ "$1" = firejail ] && [ "$shown_hidden" = 0 ]; then
     judge "$1" "reading through a link to a file outside \$HOME and /tmp" $e \
       "firejail shows every path outside \$HOME and /tmp that the user can read"
   else

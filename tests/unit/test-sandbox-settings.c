@@ -418,6 +418,114 @@ test_override_parse (void)
           "an override without = is refused");
 }
 
+/* --config names a file that may not grant and ASH_CONFIG is set: the
+   grants come from what ASH_CONFIG's file writes itself (when it may
+   grant), else the defaults, plus the overrides; its mode is a floor.  */
+static const char *const env_ops[] = {
+  "f:openv/ash.yaml=extends: missing-base.yaml\n"
+  "sandbox:\n  mode: landlock\n  network_scanners: [trivy]\n"
+  "  extra_read_paths: [/opt/ca]\n",
+  "f:dotfiles/env.yaml=sandbox:\n  mode: bwrap\n"
+  "  network_scanners: [trivy]\n",
+  "f:openv/plain.yaml=sandbox:\n  extra_read_paths: [/opt/plain]\n",
+  "f:openv/bad.yaml=sandbox: [1\n",
+  NULL,
+};
+
+static const struct
+{
+  const char *title;
+  const char *cli;      /* the --config file */
+  const char *cli_json;
+  const char *env;      /* ASH_CONFIG */
+  const char *override;
+  int r;                /* 0, or < 0 when resolving fails */
+  const char *mode, *network, *extra, *restrict_;
+  int n_warnings;
+} env_cases[] = {
+  { "in-tree --config, ASH_CONFIG outside: its grants and its mode",
+    "repo/ci/ash.yaml",
+    "{\"sandbox\": {\"mode\": \"off\", \"network_scanners\": [\"evil\"],"
+    " \"extra_read_paths\": [\"/home\"]}}",
+    "openv/ash.yaml", NULL, 0, "landlock", "trivy", "/opt/ca", "evil", 1 },
+  { "in-tree --config, ASH_CONFIG outside, plus an override",
+    "repo/ci/ash.yaml",
+    "{\"sandbox\": {\"extra_read_paths\": [\"/home\"]}}",
+    "openv/ash.yaml", "sandbox.extra_read_paths+=[/b]", 0, "landlock",
+    "trivy", "/opt/ca,/b", "-", 1 },
+  { "in-tree --config, ASH_CONFIG in a checkout: nothing granted, mode kept",
+    "repo/ci/ash.yaml",
+    "{\"sandbox\": {\"mode\": \"off\", \"network_scanners\": [\"evil\"]}}",
+    "dotfiles/env.yaml", NULL, 0, "bwrap", "-", "", "", 2 },
+  { "in-tree --config, ASH_CONFIG without a mode: the repository's applies",
+    "repo/ci/ash.yaml",
+    "{\"sandbox\": {\"mode\": \"firejail\"}}",
+    "openv/plain.yaml", NULL, 0, "firejail", "-", "/opt/plain", "-", 0 },
+  { "--config outside every checkout shadows ASH_CONFIG",
+    "op/ash.yaml",
+    "{\"sandbox\": {\"network_scanners\": [\"grype\"]}}",
+    "openv/ash.yaml", NULL, 0, "off", "grype", "", "-", 0 },
+  { "in-tree --config, ASH_CONFIG missing: the scan stops",
+    "repo/ci/ash.yaml", "{\"sandbox\": {\"network_scanners\": []}}",
+    "openv/none.yaml", NULL, -1, NULL, NULL, NULL, NULL, 0 },
+  { "in-tree --config, ASH_CONFIG not valid YAML: the scan stops",
+    "repo/ci/ash.yaml", "{\"sandbox\": {\"network_scanners\": []}}",
+    "openv/bad.yaml", NULL, -1, NULL, NULL, NULL, NULL, 0 },
+};
+
+static void
+test_env_shadowed (void)
+{
+  fx_build (env_ops);
+  for (size_t i = 0; i < ARRAY_SIZE (env_cases); i++)
+    {
+      struct fx_file files[2] = {
+        DEFAULTS, { CLI, env_cases[i].cli, -1, NULL, env_cases[i].cli_json }
+      };
+      const char *ov[2] = { env_cases[i].override, NULL };
+      struct ash_config c;
+      struct ash_options o;
+      struct ash_sandbox_settings s;
+      struct ash_error e = ASH_ERROR_INIT;
+      const char *t = env_cases[i].title;
+
+      fx_config (&c, files, 2);
+      opts_init (&o, fx_path ("repo"), NULL, ov);
+      o.env_config = xstrdup (fx_path (env_cases[i].env));
+      ash_sandbox_settings_init (&s);
+      int r = ash_sandbox_settings_resolve (&o, &c, &s, &e);
+      if (env_cases[i].r < 0)
+        {
+          tap_ok (r < 0 && e.message && strstr (e.message, env_cases[i].env),
+                  "%s (%s)", t, e.message ? e.message : "no message");
+        }
+      else
+        {
+          tap_is_int (r, 0, "%s: resolves", t);
+          tap_is_str (s.mode, env_cases[i].mode, "%s: mode", t);
+          _cleanup_free_ char *net = fx_join (&s.network_scanners);
+          tap_is_str (s.network_scanners_set ? net : "-",
+                      env_cases[i].network, "%s: network_scanners", t);
+          _cleanup_free_ char *extra = fx_join (&s.extra_read_paths);
+          tap_is_str (extra, env_cases[i].extra, "%s: extra_read_paths", t);
+          _cleanup_free_ char *rs = fx_join (&s.network_restrict);
+          tap_is_str (s.network_restrict_set ? rs : "-",
+                      env_cases[i].restrict_, "%s: network_restrict", t);
+          tap_is_int (s.warnings.nr, env_cases[i].n_warnings,
+                      "%s: warnings", t);
+          if (env_cases[i].n_warnings == 2)
+            tap_ok (strstr (s.warnings.v[1], fx_path (env_cases[i].env))
+                      != NULL,
+                    "%s: the second warning names ASH_CONFIG's file", t);
+        }
+      free (o.env_config);
+      ash_sandbox_settings_release (&s);
+      opts_release (&o);
+      fx_config_release (&c);
+      ash_error_release (&e);
+    }
+}
+
 int
 main (void)
 {
@@ -425,6 +533,7 @@ main (void)
   fx_build (tree_ops);
   test_grants ();
   test_floor ();
+  test_env_shadowed ();
   test_renamed ();
   test_override_parse ();
   fx_cleanup ();
