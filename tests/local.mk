@@ -154,6 +154,8 @@ TESTS += tests/unit/test-tree-eperm
 endif
 TESTS += tests/sh/config-explain-tiers.sh
 EXTRA_DIST += tests/sh/config-explain-tiers.sh
+TESTS += tests/sh/install.sh tests/sh/nls.sh
+EXTRA_DIST += tests/sh/install.sh tests/sh/nls.sh
 EXTRA_DIST += tests/fixtures/plugins/hostile-probe.yaml
 TESTS += tests/sh/tier-env-config.sh
 EXTRA_DIST += tests/sh/tier-env-config.sh

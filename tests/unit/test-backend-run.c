@@ -56,17 +56,19 @@ main (int argc, char **argv)
   };
   const char *backend_name = NULL, *results = NULL, *source = NULL;
   const char *output = NULL, *cwd = NULL;
-  struct ash_strvec extra_env = ASH_STRVEC_INIT;
-  struct ash_strvec reads = ASH_STRVEC_INIT;
+  /* What the command is built from lives until the program exits, which
+     it does on every path right after running or printing the command.  */
+  static struct ash_strvec extra_env = ASH_STRVEC_INIT;
+  static struct ash_strvec reads = ASH_STRVEC_INIT;
   bool network = false, probe_only = false, print_argv = false;
   unsigned timeout = 0;
-  struct ash_policy policy;
+  static struct ash_policy policy;
   struct ash_requirements req;
-  struct ash_host host;
+  static struct ash_host host;
   struct ash_scope scope;
-  struct ash_cmd cmd;
+  static struct ash_cmd cmd;
   struct ash_cmd_result res;
-  struct ash_error err = ASH_ERROR_INIT;
+  static struct ash_error err = ASH_ERROR_INIT;
   const struct ash_backend *backend = NULL;
   const struct ash_probe *probe = NULL;
   struct passwd *pw;
