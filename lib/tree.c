@@ -1080,6 +1080,28 @@ outdir_link_error (struct ash_error *err, const char *outdir,
                      outdir, link);
 }
 
+/* Push the non-empty components of PATH onto TODO in reverse order, so
+   that the first component is at the end, next to be taken.  */
+static void
+push_components (struct ash_strvec *todo, const char *path)
+{
+  struct ash_strvec comps = ASH_STRVEC_INIT;
+  const char *p = path;
+  while (*p)
+    {
+      while (*p == '/')
+        p++;
+      if (!*p)
+        break;
+      const char *end = strchrnul (p, '/');
+      ash_strvec_push_nodup (&comps, xstrndup (p, (size_t) (end - p)));
+      p = end;
+    }
+  for (size_t i = comps.nr; i > 0; i--)
+    ash_strvec_push (todo, comps.v[i - 1]);
+  ash_strvec_release (&comps);
+}
+
 /* Resolve the absolute path SPELLED as the kernel would, one component at a
    time, into *RET_REAL (components that do not exist yet are appended as
    spelled).  A symlink strictly below REAL_SRC on the way, or a symlink as
@@ -1093,23 +1115,7 @@ resolve_outdir (const char *spelled, const char *outdir, const char *real_src,
   int links = 0;
   int r = 0;
 
-  {
-    struct ash_strvec comps = ASH_STRVEC_INIT;
-    const char *p = spelled;
-    while (*p)
-      {
-        while (*p == '/')
-          p++;
-        if (!*p)
-          break;
-        const char *end = strchrnul (p, '/');
-        ash_strvec_push_nodup (&comps, xstrndup (p, (size_t) (end - p)));
-        p = end;
-      }
-    for (size_t i = comps.nr; i > 0; i--)
-      ash_strvec_push (&todo, comps.v[i - 1]);
-    ash_strvec_release (&comps);
-  }
+  push_components (&todo, spelled);
 
   bool missing = false;
   while (todo.nr > 0)
@@ -1176,21 +1182,7 @@ resolve_outdir (const char *spelled, const char *outdir, const char *real_src,
               free (cur);
               cur = xstrdup ("/");
             }
-          struct ash_strvec tc = ASH_STRVEC_INIT;
-          const char *p = target;
-          while (*p)
-            {
-              while (*p == '/')
-                p++;
-              if (!*p)
-                break;
-              const char *end = strchrnul (p, '/');
-              ash_strvec_push_nodup (&tc, xstrndup (p, (size_t) (end - p)));
-              p = end;
-            }
-          for (size_t i = tc.nr; i > 0; i--)
-            ash_strvec_push (&todo, tc.v[i - 1]);
-          ash_strvec_release (&tc);
+          push_components (&todo, target);
           continue;
         }
       if (!S_ISDIR (st.st_mode) && todo.nr > 0)
