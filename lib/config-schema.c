@@ -169,9 +169,16 @@ unknown_key (struct sctx *s, const char *kpath)
   return fail (s, kpath, _("unknown key '%s'"), kpath);
 }
 
+/* Checks the value X of key K, whose path is KPATH, in a mapping; DATA is
+   what the caller of check_mapping passed.  */
+typedef int (*key_check_fn) (struct sctx *s, const char *kpath, const char *k,
+                             const json_t *x, const void *data);
+
+/* Require V, at KPATH, to be a mapping and pass each of its keys to
+   CHECK, stopping at the first error.  */
 static int
-check_item (struct sctx *s, const char *kpath, const json_t *v,
-            bool suppression)
+check_mapping (struct sctx *s, const char *kpath, const json_t *v,
+               key_check_fn check, const void *data)
 {
   int r = want_object (s, kpath, v);
   if (r < 0)
@@ -181,21 +188,40 @@ check_item (struct sctx *s, const char *kpath, const json_t *v,
   json_object_foreach ((json_t *) v, k, x)
     {
       _cleanup_free_ char *p = child_path (kpath, k);
-      if (streq (k, "path") || streq (k, "reason") || streq (k, "expiration")
-          || (suppression && streq (k, "rule_id")))
-        r = want_string (s, p, x);
-      else if (suppression && (streq (k, "line_start") || streq (k, "line_end")))
-        {
-          r = want_type (s, p, x, json_is_integer (x) || json_is_null (x),
-                         _("an integer"));
-          if (r == 0 && json_is_integer (x) && json_integer_value (x) < 1)
-            r = fail (s, p, _("'%s' must be a line number (1 or more)"), p);
-        }
-      else
-        r = unknown_key (s, p);
+      r = check (s, p, k, x, data);
       if (r < 0)
         return r;
     }
+  return 0;
+}
+
+/* DATA points to a bool: whether the item is a suppression.  */
+static int
+check_item_key (struct sctx *s, const char *p, const char *k, const json_t *x,
+                const void *data)
+{
+  bool suppression = *(const bool *) data;
+  if (streq (k, "path") || streq (k, "reason") || streq (k, "expiration")
+      || (suppression && streq (k, "rule_id")))
+    return want_string (s, p, x);
+  if (suppression && (streq (k, "line_start") || streq (k, "line_end")))
+    {
+      int r = want_type (s, p, x, json_is_integer (x) || json_is_null (x),
+                         _("an integer"));
+      if (r == 0 && json_is_integer (x) && json_integer_value (x) < 1)
+        r = fail (s, p, _("'%s' must be a line number (1 or more)"), p);
+      return r;
+    }
+  return unknown_key (s, p);
+}
+
+static int
+check_item (struct sctx *s, const char *kpath, const json_t *v,
+            bool suppression)
+{
+  int r = check_mapping (s, kpath, v, check_item_key, &suppression);
+  if (r < 0)
+    return r;
   static const char *const required[] = { "path", "reason" };
   for (size_t i = 0; i < ARRAY_SIZE (required); i++)
     if (!json_object_get (v, required[i]))
@@ -224,28 +250,23 @@ check_item_list (struct sctx *s, const char *kpath, const json_t *v,
 }
 
 static int
+check_global_settings_key (struct sctx *s, const char *p, const char *k,
+                           const json_t *x, const void *data)
+{
+  (void) data;
+  if (streq (k, "severity_threshold"))
+    return want_enum (s, p, x, ash_severity_thresholds);
+  if (streq (k, "ignore_paths"))
+    return check_item_list (s, p, x, false);
+  if (streq (k, "suppressions"))
+    return check_item_list (s, p, x, true);
+  return unknown_key (s, p);
+}
+
+static int
 check_global_settings (struct sctx *s, const char *kpath, const json_t *v)
 {
-  int r = want_object (s, kpath, v);
-  if (r < 0)
-    return r;
-  const char *k;
-  json_t *x;
-  json_object_foreach ((json_t *) v, k, x)
-    {
-      _cleanup_free_ char *p = child_path (kpath, k);
-      if (streq (k, "severity_threshold"))
-        r = want_enum (s, p, x, ash_severity_thresholds);
-      else if (streq (k, "ignore_paths"))
-        r = check_item_list (s, p, x, false);
-      else if (streq (k, "suppressions"))
-        r = check_item_list (s, p, x, true);
-      else
-        r = unknown_key (s, p);
-      if (r < 0)
-        return r;
-    }
-  return 0;
+  return check_mapping (s, kpath, v, check_global_settings_key, NULL);
 }
 
 static bool
@@ -260,82 +281,72 @@ valid_component_name (const char *n)
   return true;
 }
 
+/* One key of a component's section: enabled, name or options.  */
+static int
+check_component_key (struct sctx *s, const char *q, const char *k,
+                     const json_t *x, const void *data)
+{
+  (void) data;
+  if (streq (k, "enabled"))
+    return want_bool (s, q, x);
+  if (streq (k, "name"))
+    return want_string (s, q, x);
+  if (streq (k, "options"))
+    {
+      int r = want_object (s, q, x);
+      json_t *t = r == 0 ? json_object_get (x, "scan_timeout") : NULL;
+      if (t)
+        {
+          _cleanup_free_ char *tp = child_path (q, "scan_timeout");
+          if (!json_is_integer (t) || json_integer_value (t) <= 0)
+            r = fail (s, tp, _("'%s' must be a positive integer (seconds)"),
+                      tp);
+        }
+      return r;
+    }
+  return unknown_key (s, q);
+}
+
+/* One component: its NAME and its section SEC.  */
+static int
+check_component (struct sctx *s, const char *p, const char *name,
+                 const json_t *sec, const void *data)
+{
+  (void) data;
+  if (!valid_component_name (name))
+    return fail (s, p,
+                 _("'%s': a name may hold only letters, digits, '-' "
+                   "and '_'"),
+                 p);
+  return check_mapping (s, p, sec, check_component_key, NULL);
+}
+
 /* scanners / converters / reporters: NAME -> {enabled, options, name}.  */
 static int
 check_components (struct sctx *s, const char *kpath, const json_t *v,
                   bool scanners)
 {
-  int r = want_object (s, kpath, v);
-  if (r < 0)
-    return r;
-  const char *name;
-  json_t *sec;
-  json_object_foreach ((json_t *) v, name, sec)
-    {
-      _cleanup_free_ char *p = child_path (kpath, name);
-      if (!valid_component_name (name))
-        return fail (s, p,
-                     _("'%s': a name may hold only letters, digits, '-' "
-                       "and '_'"),
-                     p);
-      r = want_object (s, p, sec);
-      if (r < 0)
-        return r;
-      const char *k;
-      json_t *x;
-      json_object_foreach (sec, k, x)
-        {
-          _cleanup_free_ char *q = child_path (p, k);
-          if (streq (k, "enabled"))
-            r = want_bool (s, q, x);
-          else if (streq (k, "name"))
-            r = want_string (s, q, x);
-          else if (streq (k, "options"))
-            {
-              r = want_object (s, q, x);
-              json_t *t = r == 0 ? json_object_get (x, "scan_timeout") : NULL;
-              if (t)
-                {
-                  _cleanup_free_ char *tp = child_path (q, "scan_timeout");
-                  if (!json_is_integer (t) || json_integer_value (t) <= 0)
-                    r = fail (s, tp,
-                              _("'%s' must be a positive integer (seconds)"),
-                              tp);
-                }
-            }
-          else
-            r = unknown_key (s, q);
-          if (r < 0)
-            return r;
-        }
-    }
   (void) scanners;
-  return 0;
+  return check_mapping (s, kpath, v, check_component, NULL);
+}
+
+static int
+check_sandbox_key (struct sctx *s, const char *p, const char *k,
+                   const json_t *x, const void *data)
+{
+  (void) data;
+  if (streq (k, "mode"))
+    return want_enum (s, p, x, ash_sandbox_modes);
+  if (streq (k, "network_scanners") || streq (k, "extra_read_paths")
+      || streq (k, "read_path_scanners") || streq (k, "env_scanners"))
+    return want_string_list (s, p, x);
+  return unknown_key (s, p);
 }
 
 static int
 check_sandbox (struct sctx *s, const char *kpath, const json_t *v)
 {
-  int r = want_object (s, kpath, v);
-  if (r < 0)
-    return r;
-  const char *k;
-  json_t *x;
-  json_object_foreach ((json_t *) v, k, x)
-    {
-      _cleanup_free_ char *p = child_path (kpath, k);
-      if (streq (k, "mode"))
-        r = want_enum (s, p, x, ash_sandbox_modes);
-      else if (streq (k, "network_scanners") || streq (k, "extra_read_paths")
-               || streq (k, "read_path_scanners")
-               || streq (k, "env_scanners"))
-        r = want_string_list (s, p, x);
-      else
-        r = unknown_key (s, p);
-      if (r < 0)
-        return r;
-    }
-  return 0;
+  return check_mapping (s, kpath, v, check_sandbox_key, NULL);
 }
 
 int
