@@ -259,56 +259,98 @@ result (int verdict, char *real, char **ret_real, char *why, char **ret_why)
   return verdict;
 }
 
+/* Where a directory named by the user lies, for the screens below.  */
+struct place
+{
+  char *real;      /* its real path, NULL when it does not resolve */
+  char *virt;      /* REAL as spelled through the links in a home */
+  bool holds_home; /* REAL is /, a home or a directory holding one */
+  bool in_home;    /* VIRT is inside a home directory, */
+  size_t depth;    /* this many directories below it */
+};
+
+/* Fill P for DIR.  False when DIR does not resolve to a directory; then
+   only P->real may be set.  */
+static bool
+place_find (const struct ash_homescreen *s, const char *dir, struct place *p)
+{
+  memset (p, 0, sizeof *p);
+  p->real = ash_homescreen_realpath (dir);
+  if (!p->real || !is_dir (p->real))
+    return false;
+  p->holds_home = ash_homescreen_holds_home (s, p->real);
+  p->virt = ash_homescreen_virtual (s, p->real);
+  p->in_home = ash_homescreen_home_depth (s, p->virt, &p->depth) >= 0;
+  return true;
+}
+
+static void
+place_release (struct place *p)
+{
+  free (p->real);
+  free (p->virt);
+}
+
+/* result () for the place P, which gives up its real path.  */
+static int
+place_result (int verdict, struct place *p, char **ret_real, char *why,
+              char **ret_why)
+{
+  return result (verdict, TAKE_PTR (p->real), ret_real, why, ret_why);
+}
+
 int
 ash_homescreen_bin_dir (const struct ash_homescreen *s, const char *dir,
                         char **ret_real, char **ret_why)
 {
-  char *real = ash_homescreen_realpath (dir);
-  if (!real || !is_dir (real))
-    return result (ASH_SCREEN_SKIP, real, ret_real,
-                   xasprintf (_("%s is not a directory"), dir), ret_why);
-  if (ash_homescreen_holds_home (s, real))
-    return result (ASH_SCREEN_SKIP, real, ret_real,
-                   xasprintf (_("%s resolves to %s, which is /, a home "
-                                "directory or a directory holding one"),
-                              dir, real),
-                   ret_why);
-  _cleanup_free_ char *virt = ash_homescreen_virtual (s, real);
-  if (ash_homescreen_home_depth (s, virt, NULL) >= 0
-      && !ash_homescreen_is_bin_name (real))
-    return result (ASH_SCREEN_SKIP, real, ret_real,
-                   xasprintf (_("%s is inside a home directory and does not "
-                                "resolve to a bin, sbin or Scripts "
-                                "directory"),
-                              dir),
-                   ret_why);
-  return result (ASH_SCREEN_MOUNT, real, ret_real, NULL, ret_why);
+  _cleanup_ (place_release) struct place p = { .real = NULL };
+
+  if (!place_find (s, dir, &p))
+    return place_result (ASH_SCREEN_SKIP, &p, ret_real,
+                         xasprintf (_("%s is not a directory"), dir),
+                         ret_why);
+  if (p.holds_home)
+    return place_result (ASH_SCREEN_SKIP, &p, ret_real,
+                         xasprintf (_("%s resolves to %s, which is /, a "
+                                      "home directory or a directory "
+                                      "holding one"),
+                                    dir, p.real),
+                         ret_why);
+  if (p.in_home && !ash_homescreen_is_bin_name (p.real))
+    return place_result (ASH_SCREEN_SKIP, &p, ret_real,
+                         xasprintf (_("%s is inside a home directory and "
+                                      "does not resolve to a bin, sbin or "
+                                      "Scripts directory"),
+                                    dir),
+                         ret_why);
+  return place_result (ASH_SCREEN_MOUNT, &p, ret_real, NULL, ret_why);
 }
 
 int
 ash_homescreen_prefix (const struct ash_homescreen *s, const char *prefix,
                        char **ret_real, char **ret_why)
 {
-  char *real = ash_homescreen_realpath (prefix);
-  size_t depth;
+  _cleanup_ (place_release) struct place p = { .real = NULL };
 
-  if (!real || !is_dir (real))
-    return result (ASH_SCREEN_SKIP, real, ret_real,
-                   xasprintf (_("%s is not a directory"), prefix), ret_why);
-  if (ash_homescreen_holds_home (s, real))
-    return result (ASH_SCREEN_SKIP, real, ret_real,
-                   xasprintf (_("the install prefix %s is /, a home "
-                                "directory or a directory holding one"),
-                              real),
-                   ret_why);
-  _cleanup_free_ char *virt = ash_homescreen_virtual (s, real);
-  if (ash_homescreen_home_depth (s, virt, &depth) >= 0 && depth <= 1)
-    return result (ASH_SCREEN_SKIP, real, ret_real,
-                   xasprintf (_("the install prefix %s is not deeper than a "
-                                "directory directly in a home directory"),
-                              virt),
-                   ret_why);
-  return result (ASH_SCREEN_MOUNT, real, ret_real, NULL, ret_why);
+  if (!place_find (s, prefix, &p))
+    return place_result (ASH_SCREEN_SKIP, &p, ret_real,
+                         xasprintf (_("%s is not a directory"), prefix),
+                         ret_why);
+  if (p.holds_home)
+    return place_result (ASH_SCREEN_SKIP, &p, ret_real,
+                         xasprintf (_("the install prefix %s is /, a home "
+                                      "directory or a directory holding "
+                                      "one"),
+                                    p.real),
+                         ret_why);
+  if (p.in_home && p.depth <= 1)
+    return place_result (ASH_SCREEN_SKIP, &p, ret_real,
+                         xasprintf (_("the install prefix %s is not deeper "
+                                      "than a directory directly in a home "
+                                      "directory"),
+                                    p.virt),
+                         ret_why);
+  return place_result (ASH_SCREEN_MOUNT, &p, ret_real, NULL, ret_why);
 }
 
 /* Screen an interpreter's prefix PREFIX (real).  0 to mount, else a
@@ -542,47 +584,44 @@ int
 ash_homescreen_bin_path (const struct ash_homescreen *s, const char *dir,
                          char **ret_real, char **ret_why)
 {
-  char *real = ash_homescreen_realpath (dir);
-  size_t depth;
+  _cleanup_ (place_release) struct place p = { .real = NULL };
 
-  if (!real || !is_dir (real))
-    return result (ASH_SCREEN_SKIP, real, ret_real, NULL, ret_why);
-  if (ash_homescreen_holds_home (s, real))
-    return result (ASH_SCREEN_REFUSE, real, ret_real,
-                   xasprintf (_("ASH_BIN_PATH %s is /, a home directory or "
-                                "a directory holding one"),
-                              dir),
-                   ret_why);
-  _cleanup_free_ char *virt = ash_homescreen_virtual (s, real);
-  if (ash_homescreen_home_depth (s, virt, &depth) >= 0 && depth == 1
-      && !ash_homescreen_is_bin_name (real))
-    return result (ASH_SCREEN_REFUSE, real, ret_real,
-                   xasprintf (_("ASH_BIN_PATH %s is directly in a home "
-                                "directory and is not a bin directory"),
-                              dir),
-                   ret_why);
-  return result (ASH_SCREEN_MOUNT, real, ret_real, NULL, ret_why);
+  if (!place_find (s, dir, &p))
+    return place_result (ASH_SCREEN_SKIP, &p, ret_real, NULL, ret_why);
+  if (p.holds_home)
+    return place_result (ASH_SCREEN_REFUSE, &p, ret_real,
+                         xasprintf (_("ASH_BIN_PATH %s is /, a home "
+                                      "directory or a directory holding "
+                                      "one"),
+                                    dir),
+                         ret_why);
+  if (p.in_home && p.depth == 1 && !ash_homescreen_is_bin_name (p.real))
+    return place_result (ASH_SCREEN_REFUSE, &p, ret_real,
+                         xasprintf (_("ASH_BIN_PATH %s is directly in a "
+                                      "home directory and is not a bin "
+                                      "directory"),
+                                    dir),
+                         ret_why);
+  return place_result (ASH_SCREEN_MOUNT, &p, ret_real, NULL, ret_why);
 }
 
 int
 ash_homescreen_uv_dir (const struct ash_homescreen *s, const char *dir,
                        char **ret_real, char **ret_why)
 {
-  char *real = ash_homescreen_realpath (dir);
-  size_t depth;
+  _cleanup_ (place_release) struct place p = { .real = NULL };
 
-  if (!real || !is_dir (real))
-    return result (ASH_SCREEN_SKIP, real, ret_real, NULL, ret_why);
-  _cleanup_free_ char *virt = ash_homescreen_virtual (s, real);
-  if (ash_homescreen_holds_home (s, real)
-      || (ash_homescreen_home_depth (s, virt, &depth) >= 0 && depth <= 1))
-    return result (ASH_SCREEN_SKIP, real, ret_real,
-                   xasprintf (_("not mounting the uv directory %s: it is /, "
-                                "a home directory, a directory holding one, "
-                                "or a directory directly in one"),
-                              dir),
-                   ret_why);
-  return result (ASH_SCREEN_MOUNT, real, ret_real, NULL, ret_why);
+  if (!place_find (s, dir, &p))
+    return place_result (ASH_SCREEN_SKIP, &p, ret_real, NULL, ret_why);
+  if (p.holds_home || (p.in_home && p.depth <= 1))
+    return place_result (ASH_SCREEN_SKIP, &p, ret_real,
+                         xasprintf (_("not mounting the uv directory %s: it "
+                                      "is /, a home directory, a directory "
+                                      "holding one, or a directory directly "
+                                      "in one"),
+                                    dir),
+                         ret_why);
+  return place_result (ASH_SCREEN_MOUNT, &p, ret_real, NULL, ret_why);
 }
 
 int
@@ -596,18 +635,18 @@ ash_homescreen_read_path_env (const struct ash_homescreen *s,
     return result (ASH_SCREEN_SKIP, NULL, ret_real,
                    xasprintf (_("%s is not an absolute path"), value),
                    ret_why);
-  char *real = ash_homescreen_realpath (value);
-  if (!real)
-    return result (ASH_SCREEN_SKIP, real, ret_real,
-                   xasprintf (_("%s does not exist"), value), ret_why);
-  if (!is_dir (real))
-    return result (ASH_SCREEN_SKIP, real, ret_real,
-                   xasprintf (_("%s is not a directory"), value), ret_why);
-  if (ash_homescreen_holds_home (s, real))
-    return result (ASH_SCREEN_SKIP, real, ret_real,
-                   xasprintf (_("%s is /, a home directory or a directory "
-                                "above one"),
-                              value),
-                   ret_why);
-  return result (ASH_SCREEN_MOUNT, real, ret_real, NULL, ret_why);
+  _cleanup_ (place_release) struct place p = { .real = NULL };
+
+  if (!place_find (s, value, &p))
+    return place_result (ASH_SCREEN_SKIP, &p, ret_real,
+                         p.real ? xasprintf (_("%s is not a directory"), value)
+                                : xasprintf (_("%s does not exist"), value),
+                         ret_why);
+  if (p.holds_home)
+    return place_result (ASH_SCREEN_SKIP, &p, ret_real,
+                         xasprintf (_("%s is /, a home directory or a "
+                                      "directory above one"),
+                                    value),
+                         ret_why);
+  return place_result (ASH_SCREEN_MOUNT, &p, ret_real, NULL, ret_why);
 }

@@ -70,6 +70,20 @@ ash_linux_find_helper (const struct ash_host *host)
   return path;
 }
 
+char *
+ash_linux_probe_helper (const struct ash_host *host, const char *name,
+                        struct ash_probe *ret)
+{
+  char *helper = ash_linux_find_helper (host);
+
+  if (!helper)
+    ret->reason = xasprintf (_("%s cannot apply the Unix-socket filter in "
+                               "its sandbox (%s was not found next to ash "
+                               "or in %s)"),
+                             name, ASH_LANDLOCK_EXEC, PKGLIBEXECDIR);
+  return helper;
+}
+
 const char *
 ash_linux_policy_home (const struct ash_policy *policy)
 {

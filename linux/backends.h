@@ -38,6 +38,11 @@ int ash_linux_find_tool (const struct ash_host *host, const char *name,
 /* Find ash-landlock-exec for HOST; NULL when it is not there.  */
 char *ash_linux_find_helper (const struct ash_host *host);
 
+/* Find ash-landlock-exec for the probe of the backend NAME (bwrap,
+   firejail); when it is not there, fill RET->reason and return NULL.  */
+char *ash_linux_probe_helper (const struct ash_host *host, const char *name,
+                              struct ash_probe *ret);
+
 /* The home directory a policy hides and HOME points at: the policy's HOME,
    else the passwd entry's home, else NULL.  */
 const char *ash_linux_policy_home (const struct ash_policy *policy);

@@ -337,13 +337,9 @@ bwrap_probe (const struct ash_host *host, struct ash_probe *ret)
       return -EPERM;
     }
 
-  helper = ash_linux_find_helper (host);
+  helper = ash_linux_probe_helper (host, "bwrap", ret);
   if (!helper)
     {
-      ret->reason = xasprintf (
-        _("bwrap cannot apply the Unix-socket filter in its sandbox "
-          "(%s was not found next to ash or in %s)"),
-        ASH_LANDLOCK_EXEC, PKGLIBEXECDIR);
       ash_strvec_release (&argv);
       return -ENOENT;
     }

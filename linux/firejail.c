@@ -426,15 +426,9 @@ firejail_probe (const struct ash_host *host, struct ash_probe *ret)
     }
   ash_strvec_release (&argv);
 
-  helper = ash_linux_find_helper (host);
+  helper = ash_linux_probe_helper (host, "firejail", ret);
   if (!helper)
-    {
-      ret->reason = xasprintf (
-        _("firejail cannot apply the Unix-socket filter in its sandbox "
-          "(%s was not found next to ash or in %s)"),
-        ASH_LANDLOCK_EXEC, PKGLIBEXECDIR);
-      return -ENOENT;
-    }
+    return -ENOENT;
   ash_strvec_push (&argv, tool);
   push_base_options (&argv, false);
   ash_strvec_push (&argv, "--quiet");
