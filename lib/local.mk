@@ -1,62 +1,92 @@
-## lib/local.mk: libash, the portable core.  One "+=" line per file, so that
-## lists merge cleanly.
+## lib/local.mk: libash, the portable core, by folder.  lib/README.md says
+## what each folder decides and which folders it may include.  One "+="
+## line per file, so that lists merge cleanly.
 noinst_LIBRARIES += lib/libash.a
 lib_libash_a_CPPFLAGS = $(AM_CPPFLAGS) $(YAML_CFLAGS) $(JANSSON_CFLAGS)
 lib_libash_a_SOURCES =
-lib_libash_a_SOURCES += lib/util.c lib/util.h
-lib_libash_a_SOURCES += lib/error.c lib/error.h
-lib_libash_a_SOURCES += lib/buf.c lib/buf.h
-lib_libash_a_SOURCES += lib/strvec.c lib/strvec.h
-lib_libash_a_SOURCES += lib/cli.c lib/cli.h
-lib_libash_a_SOURCES += lib/options.h
-lib_libash_a_SOURCES += lib/config.h
-lib_libash_a_SOURCES += lib/spawn.h
-lib_libash_a_SOURCES += lib/backend.h
-lib_libash_a_SOURCES += lib/requirements.h
-lib_libash_a_SOURCES += lib/policy.h
-lib_libash_a_SOURCES += lib/tree.h
-lib_libash_a_SOURCES += lib/log.h
 
 ## Everything that links libash needs these.
 ASH_LIBS = lib/libash.a gl/libgnu.a $(YAML_LIBS) $(JANSSON_LIBS) $(LIBINTL) -lpthread
-lib_libash_a_SOURCES += lib/log.c
-lib_libash_a_SOURCES += lib/commands.h
-lib_libash_a_SOURCES += lib/orchestrator.c
-lib_libash_a_SOURCES += lib/sandbox-probe.c
-lib_libash_a_SOURCES += lib/sandbox-explain.c
-lib_libash_a_SOURCES += lib/sandbox-settings.h
-lib_libash_a_SOURCES += lib/backend-select.c
-lib_libash_a_SOURCES += lib/sarif.c lib/sarif.h
-lib_libash_a_SOURCES += lib/scanner.h
-lib_libash_a_SOURCES += lib/scanners/registry.c
-lib_libash_a_SOURCES += lib/scanners/bandit.c
-lib_libash_a_SOURCES += lib/suppress.c lib/suppress.h
-lib_libash_a_SOURCES += lib/results.c lib/results.h
-lib_libash_a_CPPFLAGS += -I$(top_srcdir)/lib
-lib_libash_a_SOURCES += lib/reports/reports.h lib/reports/flat.c
-lib_libash_a_SOURCES += lib/reports/text.c
-lib_libash_a_SOURCES += lib/reports/html.c
+
+## lib/base/ (layer 1)
+lib_libash_a_SOURCES += lib/base/buf.c lib/base/buf.h
+lib_libash_a_SOURCES += lib/base/error.c lib/base/error.h
+lib_libash_a_SOURCES += lib/base/log.c lib/base/log.h
+lib_libash_a_SOURCES += lib/base/strvec.c lib/base/strvec.h
+lib_libash_a_SOURCES += lib/base/util.c lib/base/util.h
+
+## lib/proc/ (layer 2)
+lib_libash_a_SOURCES += lib/proc/spawn.c lib/proc/spawn.h
+lib_libash_a_SOURCES += lib/proc/toolfind.c lib/proc/toolfind.h
+
+## lib/fs/ (layer 2)
+lib_libash_a_SOURCES += lib/fs/scanset.c lib/fs/scanset.h
+lib_libash_a_SOURCES += lib/fs/tree.c lib/fs/tree.h
+
+## lib/config/ (layer 3)
+lib_libash_a_SOURCES += lib/config/ashconfig.c lib/config/ashconfig.h
+lib_libash_a_SOURCES += lib/config/config-default.c
+lib_libash_a_SOURCES += lib/config/config-emit.c
+lib_libash_a_SOURCES += lib/config/config-overrides.c lib/config/config-overrides.h
+lib_libash_a_SOURCES += lib/config/config-parse.c
+lib_libash_a_SOURCES += lib/config/config-schema.c lib/config/config-schema.h
+lib_libash_a_SOURCES += lib/config/config-tier.c lib/config/config-tier.h
+lib_libash_a_SOURCES += lib/config/options.c lib/config/options.h
+lib_libash_a_SOURCES += lib/config/plugin-tier.c lib/config/plugin-tier.h
+lib_libash_a_SOURCES += lib/config/sandbox-settings.c lib/config/sandbox-settings.h
+
+## lib/sandbox/ (layer 4)
+lib_libash_a_SOURCES += lib/sandbox/backend-select.c
+lib_libash_a_SOURCES += lib/sandbox/backend.h
+lib_libash_a_SOURCES += lib/sandbox/envfilter.c lib/sandbox/envfilter.h
+lib_libash_a_SOURCES += lib/sandbox/homescreen.c lib/sandbox/homescreen.h
+lib_libash_a_SOURCES += lib/sandbox/policy-input.c lib/sandbox/policy-input.h
+lib_libash_a_SOURCES += lib/sandbox/policy-json.c
+lib_libash_a_SOURCES += lib/sandbox/policy.c lib/sandbox/policy.h
+lib_libash_a_SOURCES += lib/sandbox/requirements.c lib/sandbox/requirements.h
+lib_libash_a_SOURCES += lib/sandbox/run.c
+lib_libash_a_SOURCES += lib/sandbox/scanner-reqs.c lib/sandbox/scanner-reqs.h
+
+## lib/scan/ (layer 5)
+lib_libash_a_SOURCES += lib/scan/exit-codes.h
+lib_libash_a_SOURCES += lib/scan/job.c lib/scan/job.h
+lib_libash_a_SOURCES += lib/scan/orchestrator.c lib/scan/orchestrator.h
+lib_libash_a_SOURCES += lib/scan/plugins.c lib/scan/plugins.h
+lib_libash_a_SOURCES += lib/scan/pool.c lib/scan/pool.h
+lib_libash_a_SOURCES += lib/scan/progress.c lib/scan/progress.h
+lib_libash_a_SOURCES += lib/scan/results.c lib/scan/results.h
+lib_libash_a_SOURCES += lib/scan/rundir.c lib/scan/rundir.h
+lib_libash_a_SOURCES += lib/scan/sarif.c lib/scan/sarif.h
+lib_libash_a_SOURCES += lib/scan/suppress.c lib/scan/suppress.h
+
+## lib/scanners/ (layer 5)
 lib_libash_a_SOURCES += lib/scanners/bandit-json.c
-lib_libash_a_SOURCES += lib/progress.c lib/progress.h
-lib_libash_a_SOURCES += lib/tree.c
-lib_libash_a_SOURCES += lib/scanset.c lib/scanset.h
-lib_libash_a_SOURCES += lib/config-tier.c lib/config-tier.h
-lib_libash_a_SOURCES += lib/sandbox-settings.c
-lib_libash_a_SOURCES += lib/detect-secrets-baseline.c lib/detect-secrets-baseline.h
-lib_libash_a_SOURCES += lib/plugin-tier.c lib/plugin-tier.h
-lib_libash_a_SOURCES += lib/spawn.c
-lib_libash_a_SOURCES += lib/toolfind.c lib/toolfind.h
-lib_libash_a_SOURCES += lib/options.c
-lib_libash_a_SOURCES += lib/config.c
-lib_libash_a_SOURCES += lib/config-parse.c
-lib_libash_a_SOURCES += lib/config-schema.c lib/config-schema.h
-lib_libash_a_SOURCES += lib/config-overrides.c lib/config-overrides.h
-lib_libash_a_SOURCES += lib/config-default.c
-lib_libash_a_SOURCES += lib/config-emit.c
-lib_libash_a_SOURCES += lib/requirements.c
-lib_libash_a_SOURCES += lib/scanner-reqs.c lib/scanner-reqs.h
-lib_libash_a_SOURCES += lib/homescreen.c lib/homescreen.h
-lib_libash_a_SOURCES += lib/envfilter.c lib/envfilter.h
-lib_libash_a_SOURCES += lib/policy.c
-lib_libash_a_SOURCES += lib/policy-json.c
-lib_libash_a_SOURCES += lib/plugins.c lib/plugins.h
+lib_libash_a_SOURCES += lib/scanners/bandit.c
+lib_libash_a_SOURCES += lib/scanners/detect-secrets-baseline.c lib/scanners/detect-secrets-baseline.h
+lib_libash_a_SOURCES += lib/scanners/registry.c
+lib_libash_a_SOURCES += lib/scanners/scanner.h
+
+## lib/report/ (layer 6)
+lib_libash_a_SOURCES += lib/report/flat.c
+lib_libash_a_SOURCES += lib/report/html.c
+lib_libash_a_SOURCES += lib/report/outputs.c
+lib_libash_a_SOURCES += lib/report/reports.h
+lib_libash_a_SOURCES += lib/report/text.c
+
+## lib/cli/ (layer 7)
+lib_libash_a_SOURCES += lib/cli/cli.c lib/cli/cli.h
+lib_libash_a_SOURCES += lib/cli/commands.h
+lib_libash_a_SOURCES += lib/cli/sandbox-explain.c
+lib_libash_a_SOURCES += lib/cli/sandbox-probe.c
+lib_libash_a_SOURCES += lib/cli/scan-command.c
+
+EXTRA_DIST += lib/README.md
+EXTRA_DIST += lib/base/README.md
+EXTRA_DIST += lib/proc/README.md
+EXTRA_DIST += lib/fs/README.md
+EXTRA_DIST += lib/config/README.md
+EXTRA_DIST += lib/sandbox/README.md
+EXTRA_DIST += lib/scan/README.md
+EXTRA_DIST += lib/scanners/README.md
+EXTRA_DIST += lib/report/README.md
+EXTRA_DIST += lib/cli/README.md

@@ -11,8 +11,8 @@
 #include <limits.h>
 #include <stdlib.h>
 
-#include "spawn.h"
-#include "toolfind.h"
+#include "proc/spawn.h"
+#include "proc/toolfind.h"
 
 void
 ash_linux_filter_prefix (struct ash_strvec *argv, const char *helper,

@@ -1,7 +1,7 @@
 /* backends.h -- the Linux sandbox backends: bubblewrap, firejail and
    Landlock, in the order --sandbox auto tries them.
 
-   Each backend enforces a struct ash_policy exactly as lib/policy.c decided
+   Each backend enforces a struct ash_policy exactly as lib/sandbox/policy.c decided
    it; none decides anything itself.  All three start the scanner through
    ash-landlock-exec: in its socket-filter mode under bwrap and firejail
    (which build the rest of the sandbox), in its Landlock mode otherwise.  */
@@ -9,9 +9,9 @@
 #ifndef ASH_LINUX_BACKENDS_H
 #define ASH_LINUX_BACKENDS_H
 
-#include "backend.h"
-#include "policy.h"
-#include "strvec.h"
+#include "base/strvec.h"
+#include "sandbox/backend.h"
+#include "sandbox/policy.h"
 
 extern const struct ash_backend ash_backend_bwrap;
 extern const struct ash_backend ash_backend_firejail;

@@ -15,7 +15,7 @@
 #include <stdio.h>
 #include <sys/stat.h>
 
-#include "log.h"
+#include "base/log.h"
 
 /* Top-level directories that a merged-/usr host has as links into /usr.
    They are recreated as the same links, so that #! lines and the dynamic

@@ -17,7 +17,7 @@
 #include <stdio.h>
 #include <sys/stat.h>
 
-#include "log.h"
+#include "base/log.h"
 
 /* Container runtime sockets and their directories.  */
 static const char *const runtime_sockets[] = {

@@ -21,7 +21,7 @@
 #include <stdio.h>
 #include <sys/stat.h>
 
-#include "log.h"
+#include "base/log.h"
 
 #define PRIVATE_PREFIX "ash-landlock-"
 

@@ -1,6 +1,6 @@
 ## linux/local.mk: the Linux programs and backends.
 bin_PROGRAMS += linux/ash
-linux_ash_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/lib $(JANSSON_CFLAGS) $(SECCOMP_CFLAGS)
+linux_ash_CPPFLAGS = $(AM_CPPFLAGS) $(JANSSON_CFLAGS) $(SECCOMP_CFLAGS)
 linux_ash_SOURCES =
 linux_ash_SOURCES += linux/main.c
 linux_ash_LDADD = $(ASH_LIBS) $(SECCOMP_LIBS)
@@ -10,12 +10,12 @@ linux_ash_SOURCES += linux/firejail.c
 linux_ash_SOURCES += linux/landlock.c
 check_PROGRAMS += tests/unit/test-backend-wrap
 tests_unit_test_backend_wrap_SOURCES = tests/unit/test-backend-wrap.c linux/backend-util.c linux/bwrap.c linux/firejail.c linux/landlock.c
-tests_unit_test_backend_wrap_CPPFLAGS = $(tests_unit_cppflags) -I$(top_srcdir)/linux
+tests_unit_test_backend_wrap_CPPFLAGS = $(tests_unit_cppflags)
 tests_unit_test_backend_wrap_LDADD = $(ASH_LIBS)
 TESTS += tests/unit/test-backend-wrap
 check_PROGRAMS += tests/unit/test-backend-run
 tests_unit_test_backend_run_SOURCES = tests/unit/test-backend-run.c linux/backend-util.c linux/bwrap.c linux/firejail.c linux/landlock.c
-tests_unit_test_backend_run_CPPFLAGS = $(tests_unit_cppflags) -I$(top_srcdir)/linux
+tests_unit_test_backend_run_CPPFLAGS = $(tests_unit_cppflags)
 tests_unit_test_backend_run_LDADD = $(ASH_LIBS)
 TESTS += tests/sh/sandbox-escape-bwrap.sh
 TESTS += tests/sh/sandbox-escape-firejail.sh

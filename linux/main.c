@@ -3,9 +3,9 @@
 
 #include <config.h>
 
-#include "backend.h"
 #include "backends.h"
-#include "cli.h"
+#include "cli/cli.h"
+#include "sandbox/backend.h"
 
 static const struct ash_backend *const linux_backends[] = {
   &ash_backend_bwrap,

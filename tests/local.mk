@@ -14,7 +14,7 @@ AM_TESTS_ENVIRONMENT = \
 
 EXTRA_DIST += tests/tap.h tests/libtest.sh tests/tap-run
 
-tests_unit_cppflags = $(AM_CPPFLAGS) -I$(top_srcdir)/lib -I$(top_srcdir)/tests $(YAML_CFLAGS) $(JANSSON_CFLAGS)
+tests_unit_cppflags = $(AM_CPPFLAGS) -I$(top_srcdir)/tests $(YAML_CFLAGS) $(JANSSON_CFLAGS)
 
 check_PROGRAMS += tests/unit/test-util
 tests_unit_test_util_CPPFLAGS = $(tests_unit_cppflags)
@@ -75,8 +75,10 @@ tests_unit_test_spawn_CPPFLAGS = $(tests_unit_cppflags)
 tests_unit_test_spawn_LDADD = $(ASH_LIBS)
 TESTS += tests/unit/test-spawn
 TESTS += tests/sh/choke-point.sh
+TESTS += tests/sh/layers.sh
+EXTRA_DIST += tests/sh/layers.sh build-aux/check-layers
 EXTRA_DIST += tests/sh/choke-point.sh build-aux/check-spawn-sites
-EXTRA_DIST += tests/fixtures/choke-point/lib/spawn.c
+EXTRA_DIST += tests/fixtures/choke-point/lib/proc/spawn.c
 EXTRA_DIST += tests/fixtures/choke-point/lib/clean.c
 EXTRA_DIST += tests/fixtures/choke-point/linux/bad.c
 check_PROGRAMS += tests/unit/test-toolfind

@@ -3,8 +3,8 @@
 
 #include <config.h>
 
-#include "backend.h"
-#include "cli.h"
+#include "cli/cli.h"
+#include "sandbox/backend.h"
 
 static const struct ash_backend *const win32_backends[] = {
   NULL,

@@ -7,11 +7,11 @@
 #include <string.h>
 #include <strings.h>
 
-#include "buf.h"
-#include "sarif.h"
-#include "scanner.h"
-#include "strvec.h"
-#include "util.h"
+#include "base/buf.h"
+#include "base/strvec.h"
+#include "base/util.h"
+#include "scan/sarif.h"
+#include "scanners/scanner.h"
 
 /* bandit's own default --exclude list, which an explicit --exclude
    replaces, so ash passes it along with its own.  */

@@ -15,12 +15,13 @@
 #include <strings.h>
 #include <string.h>
 
-#include "buf.h"
-#include "sarif.h"
-#include "scanner.h"
-#include "strvec.h"
-#include "tree.h"
-#include "util.h"
+#include "base/buf.h"
+#include "base/strvec.h"
+#include "base/util.h"
+#include "fs/tree.h"
+#include "sandbox/backend.h"
+#include "scan/sarif.h"
+#include "scanners/scanner.h"
 
 #define BANDIT_JSON "bandit.json"
 #define BANDIT_SARIF "bandit.sarif"
@@ -67,7 +68,7 @@ bandit_prepare (const struct ash_scanner *s _unused_,
   cmd.out.max = 1 << 20;
   cmd.timeout_sec = 60;
   cmd.scope = job->scope;
-  bool supported = (ash_cmd_run (&cmd, &res, &perr) == 0
+  bool supported = (ash_sandbox_run (&cmd, &res, &perr) == 0
                     && help_lists_sarif (cmd.out.buf));
   free (sarif_tool);
   sarif_tool = xstrdup (job->tool_path);

@@ -8,8 +8,9 @@
 
 #include <config.h>
 
-#include "scanner.h"
-#include "util.h"
+#include "base/util.h"
+#include "sandbox/scanner-reqs.h"
+#include "scanners/scanner.h"
 
 #define PENDING(NAME, TOOL, HINT, DESC)                                      \
   static const struct ash_scanner scanner_##NAME = {                         \
@@ -112,4 +113,14 @@ ash_scanner_builtin (const char *name)
     if (streq (ash_builtin_scanners[i]->name, name))
       return ash_builtin_scanners[i];
   return NULL;
+}
+
+void
+ash_scanner_requirements (const struct ash_scanner *s,
+                          struct ash_requirements *req)
+{
+  if (s->req)
+    ash_requirements_copy (req, s->req);
+  else
+    ash_builtin_requirements (s->name, req);
 }

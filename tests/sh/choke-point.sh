@@ -1,5 +1,5 @@
 #!/bin/sh
-# Only lib/spawn.c and linux/landlock-exec.c start processes: the check
+# Only lib/proc/spawn.c and linux/landlock-exec.c start processes: the check
 # passes on the real tree and fails, naming file and line, on a fixture tree
 # that starts one elsewhere.
 
@@ -11,7 +11,7 @@ fixture=$top_srcdir/tests/fixtures/choke-point
 
 python3 "$check" "$top_srcdir" >"$TEST_TMP/real" 2>&1
 status=$?
-assert_eq "the source tree starts processes only through lib/spawn.c" \
+assert_eq "the source tree starts processes only through lib/proc/spawn.c" \
   "$status" 0
 [ "$status" -eq 0 ] || diag "$(cat "$TEST_TMP/real")"
 
@@ -24,8 +24,8 @@ assert_file_contains "syscall (SYS_clone3) is named with its file and line" \
   "$TEST_TMP/fixture" "linux/bad.c:12: syscall(SYS_clone3)"
 assert_eq "comments, strings, members and the choke point are not reported" \
   "$(wc -l <"$TEST_TMP/fixture" | tr -d ' ')" 2
-assert_file_lacks "lib/spawn.c itself is allowed" "$TEST_TMP/fixture" \
-  "lib/spawn.c:"
+assert_file_lacks "lib/proc/spawn.c itself is allowed" "$TEST_TMP/fixture" \
+  "lib/proc/spawn.c:"
 
 # GNU style may break a long call before its parenthesis.
 mkdir -p "$TEST_TMP/split/lib"

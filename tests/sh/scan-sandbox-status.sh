@@ -82,6 +82,18 @@ EOS
   assert_file_contains "error_reason carries it" "$agg" \
     '"error_reason": "bandit cannot be sandboxed as requested: its tool '
   check "neither its probe nor its scan ran unsandboxed" test ! -e "$TEST_TMP/bandit-ran"
+  # explain computes the same policy through the same function, and says
+  # the refusal once.
+  HOME=$home PATH=$home/tools:/usr/bin:/bin "$ASH" sandbox explain bandit \
+    --source-dir "$src" --output-dir "$out" --sandbox bwrap \
+    >"$TEST_TMP/explain" 2>"$TEST_TMP/explain.err"
+  assert_file_contains "explain prints the refusal" "$TEST_TMP/explain.err" \
+    "bandit cannot be sandboxed as requested: its tool $home/tools/bandit cannot be mounted"
+  assert_file_lacks "explain does not say it twice" "$TEST_TMP/explain.err" \
+    "cannot be sandboxed as requested: bandit cannot be sandboxed"
+  assert_file_contains "explain's record carries the same refusal" \
+    "$TEST_TMP/explain" '"refusal": "bandit cannot be sandboxed as requested: its tool '
+  check "explain ran nothing" test ! -e "$TEST_TMP/bandit-ran"
   # The control: with --sandbox off the same tool runs (probe and scan).
   HOME=$home PATH=$home/tools:/usr/bin:/bin "$ASH" scan --source-dir "$src" \
     --output-dir "$out" --no-progress --scanners bandit --sandbox off \

@@ -8,7 +8,7 @@
 
    NAME is bwrap, firejail, landlock, or off (no sandbox: the command gets
    this program's whole environment, as a scanner does with --sandbox off).
-   The policy is the one lib/policy.c computes for a plugin scanner that
+   The policy is the one lib/sandbox/policy.c computes for a plugin scanner that
    declares nothing but, with --network, a network: the system and tool
    directories read-only (and each --read, as the operator's
    sandbox.extra_read_paths), the source and output directories as data,
@@ -28,9 +28,9 @@
 #include <stdio.h>
 #include <sys/stat.h>
 
-#include "backends.h"
-#include "requirements.h"
-#include "spawn.h"
+#include "proc/spawn.h"
+#include "sandbox/requirements.h"
+#include "../../linux/backends.h"
 
 extern char **environ;
 
@@ -198,7 +198,7 @@ main (int argc, char **argv)
     }
 
   memset (&res, 0, sizeof res);
-  r = ash_cmd_run (&cmd, &res, &err);
+  r = ash_sandbox_run (&cmd, &res, &err);
   if (r < 0)
     {
       fprintf (stderr, "test-backend-run: %s\n",

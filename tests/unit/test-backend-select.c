@@ -7,7 +7,7 @@
 #include <pthread.h>
 #include <stdatomic.h>
 
-#include "backend.h"
+#include "sandbox/backend.h"
 #include "tap.h"
 
 static atomic_int probes_a, probes_b, probes_c;

@@ -8,9 +8,9 @@
 #include <stdio.h>
 #include <sys/stat.h>
 
-#include "backends.h"
-#include "buf.h"
+#include "base/buf.h"
 #include "tap.h"
+#include "../../linux/backends.h"
 
 #define HELPER "/usr/libexec/ash/ash-landlock-exec"
 

@@ -4,11 +4,11 @@
 
 #include <jansson.h>
 
-#include "buf.h"
-#include "error.h"
-#include "sarif.h"
-#include "scanner.h"
-#include "strvec.h"
+#include "base/buf.h"
+#include "base/error.h"
+#include "base/strvec.h"
+#include "scan/sarif.h"
+#include "scanners/scanner.h"
 #include "tap.h"
 
 static json_t *

@@ -14,10 +14,10 @@
 #include <stdio.h>
 #include <sys/stat.h>
 
-#include "config.h"
-#include "strvec.h"
+#include "base/strvec.h"
+#include "base/util.h"
+#include "config/ashconfig.h"
 #include "tap.h"
-#include "util.h"
 
 static char *fx_root;
 

@@ -3,10 +3,10 @@
 
 #include <config.h>
 
-#include "config-tier.h"
-#include "detect-secrets-baseline.h"
-#include "plugin-tier.h"
-#include "sandbox-settings.h"
+#include "config/config-tier.h"
+#include "config/plugin-tier.h"
+#include "config/sandbox-settings.h"
+#include "scanners/detect-secrets-baseline.h"
 #include "test-config-tier-fixture.h"
 
 #if defined __has_include

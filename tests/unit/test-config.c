@@ -10,13 +10,13 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-/* "config.h" here would be the build's own config.h; lib/config.h comes
+/* "config.h" here would be the build's own config.h; lib/config/ashconfig.h comes
    in through commands.h, which lib/ resolves first.  */
-#include "commands.h"
-#include "config-overrides.h"
-#include "config-schema.h"
+#include "base/util.h"
+#include "cli/commands.h"
+#include "config/config-overrides.h"
+#include "config/config-schema.h"
 #include "tap.h"
-#include "util.h"
 
 static char tmpdir[] = "/tmp/ash-test-config.XXXXXX";
 

@@ -23,11 +23,11 @@
 #include <stdio.h>
 #include <sys/stat.h>
 
-#include "policy.h"
-#include "requirements.h"
-#include "scanner-reqs.h"
+#include "base/util.h"
+#include "sandbox/policy.h"
+#include "sandbox/requirements.h"
+#include "sandbox/scanner-reqs.h"
 #include "tap.h"
-#include "util.h"
 
 static char *root;
 

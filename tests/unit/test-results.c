@@ -3,10 +3,10 @@
 
 #include <config.h>
 
-#include "cli.h"
-#include "reports/reports.h"
-#include "results.h"
-#include "sarif.h"
+#include "report/reports.h"
+#include "scan/exit-codes.h"
+#include "scan/results.h"
+#include "scan/sarif.h"
 #include "tap.h"
 
 static json_t *

@@ -4,8 +4,8 @@
 
 #include <config.h>
 
-#include "config-tier.h"
-#include "sandbox-settings.h"
+#include "config/config-tier.h"
+#include "config/sandbox-settings.h"
 #include "test-config-tier-fixture.h"
 
 #define D ASH_CONFIG_DEFAULTS

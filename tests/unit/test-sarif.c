@@ -2,8 +2,8 @@
 
 #include <config.h>
 
-#include "error.h"
-#include "sarif.h"
+#include "base/error.h"
+#include "scan/sarif.h"
 #include "tap.h"
 
 static void

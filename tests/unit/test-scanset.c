@@ -11,10 +11,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "scanset.h"
+#include "base/util.h"
+#include "fs/scanset.h"
+#include "fs/tree.h"
 #include "tap.h"
-#include "tree.h"
-#include "util.h"
 
 static char *base, *src, *outside;
 

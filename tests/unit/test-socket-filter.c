@@ -5,7 +5,7 @@
 #include <config.h>
 
 #include "tap.h"
-#include "../linux/socket-filter.h"
+#include "../../linux/socket-filter.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -21,7 +21,7 @@ static void drain_hook (void);
 #define ASH_SPAWN_TERMINATE_HOOK(slot, pgid) terminate_hook (slot, pgid)
 #define ASH_SPAWN_DRAIN_HOOK() drain_hook ()
 
-#include "spawn.c"
+#include "proc/spawn.c"
 
 #include "tap.h"
 

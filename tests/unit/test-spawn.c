@@ -14,10 +14,10 @@
 #include <sys/wait.h>
 #include <time.h>
 
-#include "backend.h"
-#include "spawn.h"
+#include "base/util.h"
+#include "proc/spawn.h"
+#include "sandbox/backend.h"
 #include "tap.h"
-#include "util.h"
 
 static char *probe;  /* absolute path of tests/fixtures/spawn-probe */
 static char *tmpdir;
@@ -149,7 +149,7 @@ test_exec_failure (void)
   chmod (noexec, 0644);
   ash_cmd_init (&cmd);
   ash_strvec_push (&cmd.argv, noexec);
-  tap_is_int (ash_cmd_run (&cmd, &res, &err), -EACCES,
+  tap_is_int (ash_sandbox_run (&cmd, &res, &err), -EACCES,
               "a non-executable file fails with -EACCES");
   _cleanup_free_ char *want
     = xasprintf ("cannot run '%s': Permission denied", noexec);
@@ -533,7 +533,7 @@ test_scopes (void)
                               "sandbox refused: no backend works" };
   sh_cmd (&cmd, script);
   cmd.scope = &refuse;
-  tap_is_int (ash_cmd_run (&cmd, &res, &err), -EPERM,
+  tap_is_int (ash_sandbox_run (&cmd, &res, &err), -EPERM,
               "a refusing scope fails with -EPERM");
   tap_is_str (err.message, "sandbox refused: no backend works",
               "with the scope's reason");
@@ -554,7 +554,12 @@ test_scopes (void)
   probe_cmd (&cmd, "out", "ignored");
   cmd.scope = &sandbox;
   wrap_calls = cleanup_calls = 0;
-  tap_is_int (ash_cmd_run (&cmd, &res, &err), 0, "a sandbox scope runs");
+  tap_is_int (ash_cmd_run (&cmd, &res, &err), -EPERM,
+              "the process layer refuses a sandbox scope");
+  tap_is_int (wrap_calls, 0, "without calling wrap()");
+  tap_is_int ((int) cmd.out.len, 0, "and runs nothing");
+  ash_error_release (&err);
+  tap_is_int (ash_sandbox_run (&cmd, &res, &err), 0, "a sandbox scope runs");
   _cleanup_free_ char *want = xasprintf ("wrapped:%s out ignored", probe);
   tap_is_str (cmd.out.buf, want, "wrap() rewrote the command");
   tap_is_int (wrap_calls, 1, "wrap() was called once");
@@ -570,7 +575,7 @@ test_scopes (void)
   sh_cmd (&cmd, script);
   cmd.scope = &sandbox_no;
   wrap_calls = cleanup_calls = 0;
-  tap_is_int (ash_cmd_run (&cmd, &res, &err), -EACCES,
+  tap_is_int (ash_sandbox_run (&cmd, &res, &err), -EACCES,
               "a wrap failure fails the spawn");
   tap_is_str (err.message, "the fake backend says no",
               "with the wrap's message");

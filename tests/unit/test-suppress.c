@@ -2,10 +2,10 @@
 
 #include <config.h>
 
-#include "error.h"
-#include "sarif.h"
-#include "strvec.h"
-#include "suppress.h"
+#include "base/error.h"
+#include "base/strvec.h"
+#include "scan/sarif.h"
+#include "scan/suppress.h"
 #include "tap.h"
 
 static json_t *

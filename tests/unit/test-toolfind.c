@@ -7,9 +7,9 @@
 #include <stdio.h>
 #include <sys/stat.h>
 
+#include "base/util.h"
+#include "proc/toolfind.h"
 #include "tap.h"
-#include "toolfind.h"
-#include "util.h"
 
 static char *tmp;
 

@@ -13,9 +13,9 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "base/util.h"
+#include "fs/tree.h"
 #include "tap.h"
-#include "tree.h"
-#include "util.h"
 
 static void
 xsystemf (const char *fmt, ...)

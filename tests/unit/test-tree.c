@@ -15,9 +15,9 @@
 #include <sys/un.h>
 #include <unistd.h>
 
+#include "base/util.h"
+#include "fs/tree.h"
 #include "tap.h"
-#include "tree.h"
-#include "util.h"
 
 static char *base;    /* the temporary directory of one round */
 static char *src;     /* BASE/src: the source directory */

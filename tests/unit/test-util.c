@@ -4,10 +4,10 @@
 
 #include <errno.h>
 
-#include "buf.h"
-#include "strvec.h"
+#include "base/buf.h"
+#include "base/strvec.h"
+#include "base/util.h"
 #include "tap.h"
-#include "util.h"
 
 static void
 test_normalize (void)

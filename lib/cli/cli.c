@@ -1,0 +1,1400 @@
+/* cli.c -- the ash command line: commands, options, usage errors.
+
+   Options come from, in increasing precedence: the environment, a
+   --cli-json-input document, and the command line.  Every source is first
+   collected as a list of assignments and then applied in that order; a
+   repeatable option given by a later source replaces the earlier source's
+   list rather than adding to it.  Usage errors print one line naming the
+   problem and a hint, and exit 5, before anything else happens.  */
+
+#include <config.h>
+
+#include "cli/cli.h"
+#include "config/config-tier.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <locale.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+
+#include "base/buf.h"
+#include "base/log.h"
+#include "base/strvec.h"
+#include "base/util.h"
+#include "cli/commands.h"
+#include "config/ashconfig.h"
+#include "config/config-schema.h"
+#include "config/options.h"
+
+/* The commands, as bits, so that each option can list the commands that
+   accept it.  */
+enum
+{
+  CMD_SCAN = 1 << 0,
+  CMD_CONFIG_INIT = 1 << 1,
+  CMD_CONFIG_GET = 1 << 2,
+  CMD_CONFIG_VALIDATE = 1 << 3,
+  CMD_SANDBOX_PROBE = 1 << 4,
+  CMD_SANDBOX_EXPLAIN = 1 << 5,
+  CMD_DEPS_INSTALL = 1 << 6,
+  CMD_REPORT = 1 << 7,
+  CMD_ALL = 0xff,
+  CMD_CONFIG_LOAD = CMD_SCAN | CMD_CONFIG_GET | CMD_CONFIG_VALIDATE
+                    | CMD_SANDBOX_EXPLAIN,
+};
+
+enum opt_id
+{
+  OPT_SOURCE_DIR = 256,
+  OPT_OUTPUT_DIR,
+  OPT_CONFIG,
+  OPT_CONFIG_OVERRIDES,
+  OPT_SCANNERS,
+  OPT_EXCLUDE_SCANNERS,
+  OPT_OFFLINE,
+  OPT_MODE,
+  OPT_SANDBOX,
+  OPT_ALLOW_IN_TREE_TOOLS,
+  OPT_PLUGIN_MODULES,
+  OPT_FAIL_ON_FINDINGS,
+  OPT_NO_FAIL_ON_FINDINGS,
+  OPT_OUTPUT_FORMAT,
+  OPT_STRATEGY,
+  OPT_MAX_WORKERS,
+  OPT_PROGRESS,
+  OPT_NO_PROGRESS,
+  OPT_QUIET,
+  OPT_LOG_LEVEL,
+  OPT_VERBOSE,
+  OPT_DEBUG,
+  OPT_COLOR,
+  OPT_NO_COLOR,
+  OPT_CLI_JSON_INPUT,
+  OPT_FORCE,
+  OPT_FORMAT,
+  OPT_EXPLAIN_TIERS,
+  OPT_HELP,
+  OPT_VERSION,
+};
+
+/* How a key of a --cli-json-input document is read.  */
+enum json_kind
+{
+  J_NONE,   /* not accepted in the document */
+  J_STRING,
+  J_BOOL,   /* true/false; for a pair, false selects the NEG option */
+  J_LIST,   /* a list of strings, or one string */
+  J_INT,
+  J_COUNT,  /* verbose: a boolean or a count */
+};
+
+struct optdef
+{
+  const char *name;
+  int has_arg;
+  int id;
+  int short_opt;
+  unsigned cmds;
+  enum json_kind json;
+  int neg;             /* for J_BOOL pairs: the option false selects */
+  const char *arg;     /* argument name in --help */
+  const char *help;
+};
+
+#define ALL_LOG CMD_ALL
+
+static const struct optdef optdefs[] = {
+  { "source-dir", required_argument, OPT_SOURCE_DIR, 0, CMD_ALL & ~CMD_REPORT,
+    J_STRING, 0, "DIR",
+    N_("directory to scan (default: the working directory; env "
+       "ASH_SOURCE_DIR)") },
+  { "output-dir", required_argument, OPT_OUTPUT_DIR, 0,
+    CMD_SCAN | CMD_SANDBOX_EXPLAIN, J_STRING, 0, "DIR",
+    N_("where results go (default: SOURCE/.ash/ash_output; env "
+       "ASH_OUTPUT_DIR)") },
+  { "config", required_argument, OPT_CONFIG, 'c', CMD_CONFIG_LOAD, J_STRING,
+    0, "FILE", N_("configuration file (env ASH_CONFIG; default: discovered)") },
+  { "config-overrides", required_argument, OPT_CONFIG_OVERRIDES, 0,
+    CMD_CONFIG_LOAD, J_LIST, 0, "KEY=VALUE",
+    N_("override a configuration value; KEY+=[..] appends; repeatable") },
+  { "scanners", required_argument, OPT_SCANNERS, 0, CMD_SCAN, J_LIST, 0,
+    "LIST", N_("run only these scanners (comma-separated; repeatable)") },
+  { "exclude-scanners", required_argument, OPT_EXCLUDE_SCANNERS, 0, CMD_SCAN,
+    J_LIST, 0, "LIST", N_("do not run these scanners (comma-separated)") },
+  { "offline", no_argument, OPT_OFFLINE, 0, CMD_SCAN | CMD_SANDBOX_EXPLAIN,
+    J_BOOL, 0, NULL,
+    N_("no scanner gets a network, nothing is updated (env ASH_OFFLINE)") },
+  { "mode", required_argument, OPT_MODE, 0, CMD_SCAN, J_STRING, 0,
+    "local|container|precommit", N_("how to run the scan (env ASH_MODE)") },
+  { "sandbox", required_argument, OPT_SANDBOX, 0,
+    CMD_SCAN | CMD_SANDBOX_EXPLAIN, J_STRING, 0, "MODE",
+    N_("sandbox every scanner: off, auto, bwrap, firejail, landlock, "
+       "sandbox-exec") },
+  { "allow-in-tree-tools", no_argument, OPT_ALLOW_IN_TREE_TOOLS, 0,
+    CMD_SCAN | CMD_SANDBOX_PROBE | CMD_SANDBOX_EXPLAIN, J_BOOL, 0, NULL,
+    N_("use tools found inside the scanned directory (env "
+       "ASH_ALLOW_IN_TREE_TOOLS)") },
+  { "ash-plugin-modules", required_argument, OPT_PLUGIN_MODULES, 0,
+    CMD_SCAN | CMD_SANDBOX_EXPLAIN, J_LIST, 0, "LIST",
+    N_("plugin module files to load (comma-separated; env "
+       "ASH_PLUGIN_MODULES)") },
+  { "fail-on-findings", no_argument, OPT_FAIL_ON_FINDINGS, 0, CMD_SCAN,
+    J_BOOL, OPT_NO_FAIL_ON_FINDINGS, NULL,
+    N_("exit 2 when there are actionable findings") },
+  { "no-fail-on-findings", no_argument, OPT_NO_FAIL_ON_FINDINGS, 0, CMD_SCAN,
+    J_NONE, 0, NULL, N_("exit 0 despite actionable findings") },
+  { "output-format", required_argument, OPT_OUTPUT_FORMAT, 'f', CMD_SCAN,
+    J_LIST, 0, "LIST",
+    N_("reports to write (comma-separated; repeatable): sarif, markdown, "
+       "html, flat-json, junitxml, text, csv, cyclonedx") },
+  { "strategy", required_argument, OPT_STRATEGY, 0, CMD_SCAN, J_STRING, 0,
+    "parallel|sequential", N_("run scanners in parallel (default) or one "
+                              "by one") },
+  { "max-workers", required_argument, OPT_MAX_WORKERS, 0, CMD_SCAN, J_INT, 0,
+    "N", N_("at most N scanners at a time (default: the number of CPUs)") },
+  { "progress", no_argument, OPT_PROGRESS, 0, CMD_SCAN, J_BOOL,
+    OPT_NO_PROGRESS, NULL, N_("show progress (default: on a terminal, not "
+                              "under CI)") },
+  { "no-progress", no_argument, OPT_NO_PROGRESS, 0, CMD_SCAN, J_NONE, 0, NULL,
+    N_("do not show progress") },
+  { "quiet", no_argument, OPT_QUIET, 0, ALL_LOG, J_BOOL, 0, NULL,
+    N_("print only errors") },
+  { "log-level", required_argument, OPT_LOG_LEVEL, 0, ALL_LOG, J_STRING, 0,
+    "LEVEL", N_("DEBUG, VERBOSE, INFO, WARNING, ERROR or CRITICAL") },
+  { "verbose", no_argument, OPT_VERBOSE, 'v', ALL_LOG, J_COUNT, 0, NULL,
+    N_("more output") },
+  { "debug", no_argument, OPT_DEBUG, 'd', ALL_LOG, J_BOOL, 0, NULL,
+    N_("debug output") },
+  { "color", no_argument, OPT_COLOR, 0, ALL_LOG, J_BOOL, OPT_NO_COLOR, NULL,
+    N_("colour the terminal output") },
+  { "no-color", no_argument, OPT_NO_COLOR, 0, ALL_LOG, J_NONE, 0, NULL,
+    N_("do not colour the terminal output") },
+  { "cli-json-input", required_argument, OPT_CLI_JSON_INPUT, 0, CMD_SCAN,
+    J_NONE, 0, "FILE",
+    N_("read these options from a JSON object (snake_case keys); flags "
+       "win") },
+  { "force", no_argument, OPT_FORCE, 0, CMD_CONFIG_INIT, J_NONE, 0, NULL,
+    N_("replace an existing .ashrc.yaml") },
+  { "format", required_argument, OPT_FORMAT, 0, CMD_CONFIG_GET, J_NONE, 0,
+    "yaml|json", N_("output format of ash config get (default: yaml)") },
+  { "explain-tiers", no_argument, OPT_EXPLAIN_TIERS, 0, CMD_CONFIG_GET,
+    J_NONE, 0, NULL,
+    N_("show each contributing file, whether it may grant sandbox access, "
+       "and why") },
+  { "help", no_argument, OPT_HELP, 'h', CMD_ALL, J_NONE, 0, NULL,
+    N_("show this help and exit") },
+  { "version", no_argument, OPT_VERSION, 0, CMD_ALL, J_NONE, 0, NULL,
+    N_("show the version and exit") },
+};
+
+static const char *const output_formats[] = {
+  "sarif", "markdown", "html", "flat-json", "junitxml", "text", "csv",
+  "cyclonedx", NULL,
+};
+
+struct command
+{
+  unsigned bit;
+  const char *name;    /* "config get" */
+  const char *args;    /* positional arguments in --help */
+  const char *summary;
+};
+
+static const struct command commands[] = {
+  { CMD_SCAN, "scan", "", N_("scan the source directory (the default "
+                             "command)") },
+  { CMD_CONFIG_INIT, "config init", "",
+    N_("write a commented .ashrc.yaml into the source directory") },
+  { CMD_CONFIG_GET, "config get", " [KEY]",
+    N_("print the resolved configuration, or the value at KEY") },
+  { CMD_CONFIG_VALIDATE, "config validate", "",
+    N_("check the configuration and report the first error") },
+  { CMD_SANDBOX_PROBE, "sandbox probe", "",
+    N_("say for each sandbox backend whether it can be used, and why not") },
+  { CMD_SANDBOX_EXPLAIN, "sandbox explain", " SCANNER",
+    N_("print the sandbox policy SCANNER would run under, as JSON") },
+  { CMD_DEPS_INSTALL, "dependencies install", "",
+    N_("print how to install each builtin scanner's tool") },
+  { CMD_REPORT, "report", "", N_("not available in this version") },
+};
+
+/* One assignment from one source.  */
+struct assign
+{
+  int id;
+  char *arg;   /* owned, or NULL */
+  char *where; /* how to name the source in an error: "--mode", "ASH_MODE" */
+};
+
+struct assigns
+{
+  struct assign *v;
+  size_t n;
+};
+
+static void
+assigns_add (struct assigns *a, int id, const char *arg, const char *where)
+{
+  a->v = xreallocarray (a->v, a->n + 1, sizeof *a->v);
+  a->v[a->n].id = id;
+  a->v[a->n].arg = arg ? xstrdup (arg) : NULL;
+  a->v[a->n].where = xstrdup (where);
+  a->n++;
+}
+
+static void
+assigns_release (struct assigns *a)
+{
+  for (size_t i = 0; i < a->n; i++)
+    {
+      free (a->v[i].arg);
+      free (a->v[i].where);
+    }
+  free (a->v);
+  a->v = NULL;
+  a->n = 0;
+}
+
+static const struct optdef *
+optdef_by_id (int id)
+{
+  for (size_t i = 0; i < ARRAY_SIZE (optdefs); i++)
+    if (optdefs[i].id == id)
+      return &optdefs[i];
+  return NULL;
+}
+
+static const struct command *
+command_by_bit (unsigned bit)
+{
+  for (size_t i = 0; i < ARRAY_SIZE (commands); i++)
+    if (commands[i].bit == bit)
+      return &commands[i];
+  return NULL;
+}
+
+static int
+usage_error (const char *fmt, ...) _printf_ (1, 2);
+
+static int
+usage_error (const char *fmt, ...)
+{
+  va_list ap;
+  va_start (ap, fmt);
+  _cleanup_free_ char *m = xvasprintf (fmt, ap);
+  va_end (ap);
+  fprintf (stderr, "ash: %s\n", m);
+  fprintf (stderr, _("Try 'ash --help' for more information.\n"));
+  return ASH_EXIT_USAGE;
+}
+
+static int
+config_error (const struct ash_error *e)
+{
+  _cleanup_free_ char *m = ash_error_format (e);
+  fprintf (stderr, "ash: %s\n", m);
+  return ASH_EXIT_CONFIG;
+}
+
+/* Help.  */
+
+static void
+print_options (FILE *out, unsigned cmd, unsigned skip)
+{
+  for (size_t i = 0; i < ARRAY_SIZE (optdefs); i++)
+    {
+      const struct optdef *d = &optdefs[i];
+      if (!(d->cmds & cmd) || (d->cmds & skip))
+        continue;
+      struct ash_buf b = ASH_BUF_INIT;
+      if (d->short_opt)
+        ash_buf_addf (&b, "-%c, ", d->short_opt);
+      else
+        ash_buf_addstr (&b, "    ");
+      ash_buf_addf (&b, "--%s", d->name);
+      if (d->arg)
+        ash_buf_addf (&b, " %s", d->arg);
+      if (b.len < 32)
+        fprintf (out, "  %-32s%s\n", b.buf, _(d->help));
+      else
+        fprintf (out, "  %s\n  %-32s%s\n", b.buf, "", _(d->help));
+      ash_buf_release (&b);
+    }
+}
+
+static void
+print_help (FILE *out)
+{
+  fprintf (out, _("Usage: ash [COMMAND] [OPTION]...\n"
+                  "Run security scanners over a source tree, each in an "
+                  "OS-level sandbox when asked.\n\n"));
+  fprintf (out, _("Commands:\n"));
+  for (size_t i = 0; i < ARRAY_SIZE (commands); i++)
+    {
+      _cleanup_free_ char *n
+          = xasprintf ("%s%s", commands[i].name, commands[i].args);
+      fprintf (out, "  %-32s%s\n", n, _(commands[i].summary));
+    }
+  fprintf (out, "  %-32s%s\n", "help COMMAND", _("show the help of COMMAND"));
+  fprintf (out, _("\nOptions of ash scan:\n"));
+  print_options (out, CMD_SCAN, 0);
+  fprintf (out, _("\nThe other commands take the options of ash scan that "
+                  "apply to them\n('ash help COMMAND' lists them), and:\n"));
+  print_options (out, CMD_ALL & ~CMD_SCAN & ~CMD_REPORT, CMD_SCAN);
+  fprintf (out,
+           _("\nExit status: 0 clean; 1 incomplete scan or failure; 2 "
+             "actionable findings;\n3 configuration error; 5 usage "
+             "error.\n\nSee ash(1) and ash.yaml(5).\n"));
+}
+
+static void
+print_command_help (FILE *out, unsigned cmd)
+{
+  const struct command *c = command_by_bit (cmd);
+  fprintf (out, _("Usage: ash %s%s [OPTION]...\n%s\n\nOptions:\n"), c->name,
+           c->args, _(c->summary));
+  print_options (out, cmd, 0);
+}
+
+/* Values.  */
+
+static bool
+in_list (const char *s, const char *const *list)
+{
+  for (size_t i = 0; list[i]; i++)
+    if (streq (s, list[i]))
+      return true;
+  return false;
+}
+
+static char *
+join_list (const char *const *list)
+{
+  struct ash_buf b = ASH_BUF_INIT;
+  for (size_t i = 0; list[i]; i++)
+    ash_buf_addf (&b, "%s%s", i ? ", " : "", list[i]);
+  return ash_buf_detach (&b);
+}
+
+static int
+bad_value (const char *where, const char *value, const char *const *list)
+{
+  _cleanup_free_ char *l = join_list (list);
+  return usage_error (_("invalid value '%s' for %s (expected one of: %s)"),
+                      value, where, l);
+}
+
+/* Push each comma-separated item of ARG.  */
+static void
+push_comma_list (struct ash_strvec *sv, const char *arg)
+{
+  _cleanup_free_ char *copy = xstrdup (arg);
+  char *save = NULL;
+  for (char *t = strtok_r (copy, ",", &save); t; t = strtok_r (NULL, ",", &save))
+    {
+      while (*t == ' ')
+        t++;
+      size_t n = strlen (t);
+      while (n > 0 && t[n - 1] == ' ')
+        t[--n] = '\0';
+      if (*t)
+        ash_strvec_push (sv, t);
+    }
+}
+
+static int
+parse_truthy (const char *s, bool *ret)
+{
+  static const char *const yes[] = { "1", "true", "yes", "on" };
+  static const char *const no[] = { "", "0", "false", "no", "off" };
+  for (size_t i = 0; i < ARRAY_SIZE (yes); i++)
+    if (strcasecmp (s, yes[i]) == 0)
+      return *ret = true, 0;
+  for (size_t i = 0; i < ARRAY_SIZE (no); i++)
+    if (strcasecmp (s, no[i]) == 0)
+      return *ret = false, 0;
+  return -EINVAL;
+}
+
+static void
+set_str (char **field, const char *v)
+{
+  free (*field);
+  *field = xstrdup (v);
+}
+
+/* Apply one assignment.  ARG "0"/"1" carries booleans of JSON and the
+   environment; NULL means "given" for a flag.  Returns 0 or an exit
+   code.  */
+static int
+apply_one (struct ash_options *o, const struct assign *a)
+{
+  const char *arg = a->arg;
+  bool on = arg == NULL || streq (arg, "1");
+  switch (a->id)
+    {
+    case OPT_SOURCE_DIR:
+      set_str (&o->source_dir, arg);
+      break;
+    case OPT_OUTPUT_DIR:
+      set_str (&o->output_dir, arg);
+      break;
+    case OPT_CONFIG:
+      set_str (&o->config, arg);
+      break;
+    case OPT_CONFIG_OVERRIDES:
+      ash_strvec_push (&o->config_overrides, arg);
+      break;
+    case OPT_SCANNERS:
+      push_comma_list (&o->scanners, arg);
+      break;
+    case OPT_EXCLUDE_SCANNERS:
+      push_comma_list (&o->exclude_scanners, arg);
+      break;
+    case OPT_PLUGIN_MODULES:
+      push_comma_list (&o->plugin_modules, arg);
+      break;
+    case OPT_OUTPUT_FORMAT:
+      {
+        struct ash_strvec tmp = ASH_STRVEC_INIT;
+        push_comma_list (&tmp, arg);
+        for (size_t i = 0; i < tmp.nr; i++)
+          {
+            if (!in_list (tmp.v[i], output_formats))
+              {
+                int r = bad_value (a->where, tmp.v[i], output_formats);
+                ash_strvec_release (&tmp);
+                return r;
+              }
+            if (!ash_strvec_contains (&o->output_formats, tmp.v[i]))
+              ash_strvec_push (&o->output_formats, tmp.v[i]);
+          }
+        ash_strvec_release (&tmp);
+      }
+      break;
+    case OPT_OFFLINE:
+      o->offline = on;
+      break;
+    case OPT_ALLOW_IN_TREE_TOOLS:
+      o->allow_in_tree_tools = on;
+      break;
+    case OPT_QUIET:
+      o->quiet = on;
+      break;
+    case OPT_DEBUG:
+      o->debug = on;
+      break;
+    case OPT_MODE:
+      {
+        static const char *const modes[] = { "local", "container",
+                                             "precommit", NULL };
+        if (!in_list (arg, modes))
+          return bad_value (a->where, arg, modes);
+        o->mode = streq (arg, "local")       ? ASH_RUN_LOCAL
+                  : streq (arg, "container") ? ASH_RUN_CONTAINER
+                                             : ASH_RUN_PRECOMMIT;
+      }
+      break;
+    case OPT_SANDBOX:
+      if (!in_list (arg, ash_sandbox_modes))
+        return bad_value (a->where, arg, ash_sandbox_modes);
+      set_str (&o->sandbox, arg);
+      break;
+    case OPT_STRATEGY:
+      {
+        static const char *const strategies[] = { "parallel", "sequential",
+                                                  NULL };
+        if (!in_list (arg, strategies))
+          return bad_value (a->where, arg, strategies);
+        o->strategy = streq (arg, "parallel") ? ASH_STRATEGY_PARALLEL
+                                              : ASH_STRATEGY_SEQUENTIAL;
+      }
+      break;
+    case OPT_MAX_WORKERS:
+      {
+        char *end;
+        errno = 0;
+        long n = strtol (arg, &end, 10);
+        if (errno || *arg == '\0' || *end || n < 1 || n > 4096)
+          return usage_error (_("invalid value '%s' for %s (expected a "
+                                "number from 1 to 4096)"),
+                              arg, a->where);
+        o->max_workers = (int) n;
+      }
+      break;
+    case OPT_LOG_LEVEL:
+      {
+        enum ash_log_level l;
+        static const char *const levels[] = { "DEBUG", "VERBOSE", "INFO",
+                                              "WARNING", "ERROR",
+                                              "CRITICAL", NULL };
+        if (ash_log_level_parse (arg, &l) < 0)
+          return bad_value (a->where, arg, levels);
+        set_str (&o->log_level, arg);
+      }
+      break;
+    case OPT_VERBOSE:
+      if (arg == NULL)
+        o->verbose++;
+      else
+        o->verbose = atoi (arg);
+      break;
+    case OPT_FAIL_ON_FINDINGS:
+      o->fail_on_findings = on;
+      break;
+    case OPT_NO_FAIL_ON_FINDINGS:
+      o->fail_on_findings = 0;
+      break;
+    case OPT_PROGRESS:
+      o->progress = on;
+      break;
+    case OPT_NO_PROGRESS:
+      o->progress = 0;
+      break;
+    case OPT_COLOR:
+      o->color = on;
+      break;
+    case OPT_NO_COLOR:
+      o->color = 0;
+      break;
+    case OPT_CLI_JSON_INPUT:
+      set_str (&o->cli_json_input, arg);
+      break;
+    default:
+      break;
+    }
+  return 0;
+}
+
+static struct ash_strvec *
+list_field (struct ash_options *o, int id)
+{
+  switch (id)
+    {
+    case OPT_CONFIG_OVERRIDES:
+      return &o->config_overrides;
+    case OPT_SCANNERS:
+      return &o->scanners;
+    case OPT_EXCLUDE_SCANNERS:
+      return &o->exclude_scanners;
+    case OPT_PLUGIN_MODULES:
+      return &o->plugin_modules;
+    case OPT_OUTPUT_FORMAT:
+      return &o->output_formats;
+    default:
+      return NULL;
+    }
+}
+
+/* Apply a whole source: a list it names replaces the list of an earlier
+   source.  */
+static int
+apply_source (struct ash_options *o, const struct assigns *a)
+{
+  for (size_t i = 0; i < a->n; i++)
+    {
+      struct ash_strvec *l = list_field (o, a->v[i].id);
+      if (l)
+        {
+          bool seen = false;
+          for (size_t j = 0; j < i; j++)
+            if (a->v[j].id == a->v[i].id)
+              seen = true;
+          if (!seen)
+            ash_strvec_clear (l);
+        }
+    }
+  for (size_t i = 0; i < a->n; i++)
+    {
+      int r = apply_one (o, &a->v[i]);
+      if (r)
+        return r;
+    }
+  return 0;
+}
+
+/* The environment.  Only variables for options the command accepts are
+   read.  */
+static int
+collect_env (unsigned cmd, struct assigns *a, struct ash_options *o)
+{
+  static const struct
+  {
+    const char *var;
+    int id;
+    bool boolean;
+  } envs[] = {
+    { "ASH_SOURCE_DIR", OPT_SOURCE_DIR, false },
+    { "ASH_OUTPUT_DIR", OPT_OUTPUT_DIR, false },
+    { "ASH_MODE", OPT_MODE, false },
+    { "ASH_OFFLINE", OPT_OFFLINE, true },
+    { "ASH_PLUGIN_MODULES", OPT_PLUGIN_MODULES, false },
+    { "ASH_ALLOW_IN_TREE_TOOLS", OPT_ALLOW_IN_TREE_TOOLS, true },
+  };
+  for (size_t i = 0; i < ARRAY_SIZE (envs); i++)
+    {
+      const char *v = getenv (envs[i].var);
+      if (v == NULL || !(optdef_by_id (envs[i].id)->cmds & cmd))
+        continue;
+      if (envs[i].boolean)
+        {
+          bool b;
+          if (parse_truthy (v, &b) < 0)
+            return usage_error (_("invalid value '%s' for %s (expected 1, "
+                                  "true, 0 or false)"),
+                                v, envs[i].var);
+          assigns_add (a, envs[i].id, b ? "1" : "0", envs[i].var);
+        }
+      else if (*v)
+        assigns_add (a, envs[i].id, v, envs[i].var);
+    }
+  const char *c = getenv ("ASH_CONFIG");
+  if (c && *c && (cmd & CMD_CONFIG_LOAD))
+    set_str (&o->env_config, c);
+  const char *ci = getenv ("CI");
+  bool b;
+  o->progress_ci = ci && *ci && !(parse_truthy (ci, &b) == 0 && !b);
+  return 0;
+}
+
+/* A --cli-json-input document.  */
+static int
+collect_json (unsigned cmd, const char *file, struct assigns *a)
+{
+  json_error_t jerr;
+  json_t *doc = json_load_file (file, JSON_REJECT_DUPLICATES, &jerr);
+  if (doc == NULL)
+    return usage_error (_("--cli-json-input %s: %s"), file, jerr.text);
+  int r = 0;
+  if (!json_is_object (doc))
+    {
+      r = usage_error (_("--cli-json-input %s: the document must be a JSON "
+                         "object"),
+                       file);
+      goto out;
+    }
+  const char *key;
+  json_t *v;
+  json_object_foreach (doc, key, v)
+    {
+      const struct optdef *d = NULL;
+      for (size_t i = 0; i < ARRAY_SIZE (optdefs); i++)
+        {
+          if (optdefs[i].json == J_NONE)
+            continue;
+          _cleanup_free_ char *snake = xstrdup (optdefs[i].name);
+          for (char *p = snake; *p; p++)
+            if (*p == '-')
+              *p = '_';
+          if (streq (snake, key))
+            d = &optdefs[i];
+        }
+      if (d == NULL)
+        {
+          r = usage_error (_("--cli-json-input %s: unknown key '%s'"), file,
+                           key);
+          goto out;
+        }
+      if (!(d->cmds & cmd))
+        {
+          r = usage_error (_("--cli-json-input %s: '%s' is not accepted by "
+                             "'ash %s'"),
+                           file, key, command_by_bit (cmd)->name);
+          goto out;
+        }
+      _cleanup_free_ char *where = xasprintf ("'%s' in %s", key, file);
+      const char *want = NULL;
+      switch (d->json)
+        {
+        case J_STRING:
+          if (!json_is_string (v))
+            want = _("a string");
+          else
+            assigns_add (a, d->id, json_string_value (v), where);
+          break;
+        case J_BOOL:
+          if (!json_is_boolean (v))
+            want = _("true or false");
+          else if (d->neg && !json_is_true (v))
+            assigns_add (a, d->neg, NULL, where);
+          else
+            assigns_add (a, d->id, json_is_true (v) ? "1" : "0", where);
+          break;
+        case J_INT:
+          if (!json_is_integer (v))
+            want = _("an integer");
+          else
+            {
+              _cleanup_free_ char *n = xasprintf (
+                  "%lld", (long long) json_integer_value (v));
+              assigns_add (a, d->id, n, where);
+            }
+          break;
+        case J_COUNT:
+          if (json_is_boolean (v))
+            assigns_add (a, d->id, json_is_true (v) ? "1" : "0", where);
+          else if (json_is_integer (v) && json_integer_value (v) >= 0
+                   && json_integer_value (v) < 100)
+            {
+              _cleanup_free_ char *n = xasprintf (
+                  "%lld", (long long) json_integer_value (v));
+              assigns_add (a, d->id, n, where);
+            }
+          else
+            want = _("true, false or a count");
+          break;
+        case J_LIST:
+          if (json_is_string (v))
+            assigns_add (a, d->id, json_string_value (v), where);
+          else if (json_is_array (v))
+            {
+              size_t i;
+              json_t *e;
+              json_array_foreach (v, i, e)
+                if (!json_is_string (e))
+                  want = _("a string or a list of strings");
+              if (!want)
+                json_array_foreach (v, i, e)
+                  assigns_add (a, d->id, json_string_value (e), where);
+            }
+          else
+            want = _("a string or a list of strings");
+          break;
+        case J_NONE:
+        default:
+          break;
+        }
+      if (want)
+        {
+          r = usage_error (_("--cli-json-input %s: '%s' must be %s"), file,
+                           key, want);
+          goto out;
+        }
+    }
+out:
+  json_decref (doc);
+  return r;
+}
+
+/* Parse ARGV (ARGV[0] is the command word or "ash") for command CMD.
+   Positional arguments go to POS.  Returns 0, or an exit code; -1 when
+   help or the version was printed.  */
+static int
+parse_argv (int argc, char **argv, unsigned cmd, struct assigns *a,
+            struct ash_strvec *pos)
+{
+  struct option longopts[ARRAY_SIZE (optdefs) + 1];
+  struct ash_buf shortopts = ASH_BUF_INIT;
+  int r = 0;
+
+  ash_buf_addstr (&shortopts, ":");
+  for (size_t i = 0; i < ARRAY_SIZE (optdefs); i++)
+    {
+      longopts[i].name = optdefs[i].name;
+      longopts[i].has_arg = optdefs[i].has_arg;
+      longopts[i].flag = NULL;
+      longopts[i].val = optdefs[i].id;
+      if (optdefs[i].short_opt)
+        ash_buf_addf (&shortopts, "%c%s", optdefs[i].short_opt,
+                      optdefs[i].has_arg ? ":" : "");
+    }
+  memset (&longopts[ARRAY_SIZE (optdefs)], 0, sizeof longopts[0]);
+
+  opterr = 0;
+  optind = 0; /* also resets GNU getopt's state */
+  for (;;)
+    {
+      int c = getopt_long (argc, argv, shortopts.buf, longopts, NULL);
+      if (c == -1)
+        break;
+      const char *given = argv[optind - 1];
+      if (c == '?')
+        {
+          if (optopt)
+            r = usage_error (_("invalid option -- '%c'"), optopt);
+          else
+            r = usage_error (_("unrecognized option '%s'"), given);
+          goto out;
+        }
+      if (c == ':')
+        {
+          if (optopt && optopt < 256)
+            r = usage_error (_("option requires an argument -- '%c'"),
+                             optopt);
+          else
+            r = usage_error (_("option '%s' requires an argument"), given);
+          goto out;
+        }
+      const struct optdef *d = NULL;
+      for (size_t i = 0; i < ARRAY_SIZE (optdefs); i++)
+        if (optdefs[i].id == c || (c < 256 && optdefs[i].short_opt == c))
+          d = &optdefs[i];
+      if (d == NULL)
+        {
+          r = usage_error (_("unrecognized option '%s'"), given);
+          goto out;
+        }
+      if (d->id == OPT_HELP)
+        {
+          if (cmd == CMD_SCAN && streq (argv[0], "ash"))
+            print_help (stdout);
+          else
+            print_command_help (stdout, cmd);
+          r = -1;
+          goto out;
+        }
+      if (d->id == OPT_VERSION)
+        {
+          printf ("ash %s\n", PACKAGE_VERSION);
+          r = -1;
+          goto out;
+        }
+      if (!(d->cmds & cmd))
+        {
+          r = usage_error (_("option '--%s' is not accepted by 'ash %s'"),
+                           d->name, command_by_bit (cmd)->name);
+          goto out;
+        }
+      _cleanup_free_ char *where = xasprintf ("--%s", d->name);
+      assigns_add (a, d->id, optarg, where);
+    }
+  for (int i = optind; i < argc; i++)
+    ash_strvec_push (pos, argv[i]);
+out:
+  ash_buf_release (&shortopts);
+  return r;
+}
+
+static const char *
+format_of (const struct assigns *a)
+{
+  const char *f = "yaml";
+  for (size_t i = 0; i < a->n; i++)
+    if (a->v[i].id == OPT_FORMAT)
+      f = a->v[i].arg;
+  return f;
+}
+
+static bool
+has_opt (const struct assigns *a, int id)
+{
+  for (size_t i = 0; i < a->n; i++)
+    if (a->v[i].id == id)
+      return true;
+  return false;
+}
+
+/* Fill the defaults that depend on the environment.  */
+static int
+finish_options (struct ash_options *o)
+{
+  if (o->source_dir == NULL)
+    {
+      char *cwd = getcwd (NULL, 0);
+      if (cwd == NULL)
+        {
+          fprintf (stderr, _("ash: cannot get the working directory: %s\n"),
+                   strerror (errno));
+          return ASH_EXIT_INCOMPLETE;
+        }
+      o->source_dir = cwd;
+    }
+  char *abs = ash_path_absolute (o->source_dir);
+  free (o->source_dir);
+  o->source_dir = abs;
+  if (o->output_dir == NULL)
+    o->output_dir = ash_path_join (o->source_dir, ".ash/ash_output");
+  else
+    {
+      abs = ash_path_absolute (o->output_dir);
+      free (o->output_dir);
+      o->output_dir = abs;
+    }
+  const char *bin = getenv ("ASH_BIN_PATH");
+  if (bin && *bin)
+    o->bin_path = ash_path_absolute (bin);
+  else
+    {
+      const char *xdg = getenv ("XDG_DATA_HOME");
+      const char *home = getenv ("HOME");
+      if (xdg && xdg[0] == '/')
+        o->bin_path = ash_path_join (xdg, "ash/bin");
+      else if (home && home[0] == '/')
+        o->bin_path = ash_path_join (home, ".local/share/ash/bin");
+    }
+  return 0;
+}
+
+static void
+setup_log (const struct ash_options *o)
+{
+  enum ash_log_level level = ASH_LOG_INFO;
+  if (o->log_level)
+    ash_log_level_parse (o->log_level, &level);
+  else if (o->debug)
+    level = ASH_LOG_DEBUG;
+  else if (o->verbose)
+    level = ASH_LOG_VERBOSE;
+  ash_log_setup (level, o->quiet, o->color);
+}
+
+static int
+load_config (const struct ash_options *o, struct ash_config *c)
+{
+  struct ash_config_request req = {
+    .source_dir = o->source_dir,
+    .config_path = o->config,
+    .env_config = o->env_config,
+    .overrides = o->config_overrides.v,
+  };
+  struct ash_error e = ASH_ERROR_INIT;
+  int r = ash_config_load (&req, c, &e);
+  if (r < 0)
+    {
+      config_error (&e);
+      ash_error_release (&e);
+      return ASH_EXIT_CONFIG;
+    }
+  return 0;
+}
+
+/* `ash config init`.  */
+
+static const char init_template[] =
+  "# ASH configuration (see ash.yaml(5)).  Keys not set here take their\n"
+  "# value from the built-in defaults; 'ash config get' shows the result.\n"
+  "project_name: my-project\n"
+  "\n"
+  "global_settings:\n"
+  "  # Findings below this severity do not fail the scan:\n"
+  "  # ALL, LOW, MEDIUM, HIGH or CRITICAL.\n"
+  "  severity_threshold: MEDIUM\n"
+  "  # Paths no scanner looks at, each with the reason.\n"
+  "  ignore_paths: []\n"
+  "  #  - path: tests/fixtures/**\n"
+  "  #    reason: test data\n"
+  "  # Findings to suppress: rule_id, path, line_start, line_end, reason,\n"
+  "  # expiration (YYYY-MM-DD).\n"
+  "  suppressions: []\n"
+  "\n"
+  "# Exit 2 when there are actionable findings.\n"
+  "fail_on_findings: true\n"
+  "# Exit 1 when a scanner is MISSING or fails.\n"
+  "fail_on_incomplete_scanners: true\n"
+  "\n"
+  "# Every builtin scanner is enabled unless turned off here, e.g.\n"
+  "scanners:\n"
+  "  bandit:\n"
+  "    enabled: true\n"
+  "    # options:\n"
+  "    #   scan_timeout: 600\n"
+  "\n"
+  "reporters:\n"
+  "  sarif:\n"
+  "    enabled: true\n"
+  "\n"
+  "# Run every scanner in an OS-level sandbox: off, auto, bwrap, firejail,\n"
+  "# landlock or sandbox-exec.  Grants (network_scanners, extra_read_paths,\n"
+  "# read_path_scanners, env_scanners) are ignored in a file inside a git\n"
+  "# checkout; see ash-sandbox(7).\n"
+  "sandbox:\n"
+  "  mode: \"off\"\n";
+
+static int
+cmd_config_init (const struct ash_options *o, bool force)
+{
+  _cleanup_free_ char *path = ash_path_join (o->source_dir, ".ashrc.yaml");
+  struct stat st;
+  if (!force && lstat (path, &st) == 0)
+    {
+      fprintf (stderr,
+               _("ash: '%s' already exists; pass --force to replace it\n"),
+               path);
+      return ASH_EXIT_CONFIG;
+    }
+  _cleanup_free_ char *tmp = ash_path_join (o->source_dir,
+                                            ".ashrc.yaml.XXXXXX");
+  int fd = mkostemp (tmp, O_CLOEXEC);
+  if (fd < 0)
+    {
+      fprintf (stderr, _("ash: cannot create '%s': %s\n"), tmp,
+               strerror (errno));
+      return ASH_EXIT_INCOMPLETE;
+    }
+  int r = ash_write_all (fd, init_template, strlen (init_template));
+  if (r == 0 && (fchmod (fd, 0644) < 0 || fsync (fd) < 0))
+    r = -errno;
+  ash_close (fd);
+  if (r == 0 && rename (tmp, path) < 0)
+    r = -errno;
+  if (r < 0)
+    {
+      unlink (tmp);
+      fprintf (stderr, _("ash: cannot write '%s': %s\n"), path,
+               strerror (-r));
+      return ASH_EXIT_INCOMPLETE;
+    }
+  printf (_("wrote %s\n"), path);
+  return ASH_EXIT_OK;
+}
+
+/* `ash config get --explain-tiers`: every file the configuration was built
+   from, its tier and the reason (spec: "Who may grant").  */
+static int
+cmd_config_explain_tiers (const struct ash_options *o, struct ash_config *c,
+                          const char *format)
+{
+  char *storage[3] = { NULL, NULL, NULL };
+  struct ash_tier_context ctx;
+  struct ash_error err = ASH_ERROR_INIT;
+  int r = ASH_EXIT_OK;
+
+  ash_tier_context_fill (&ctx, o->source_dir, storage);
+  if (ash_config_tier_judge_all (c, &ctx, &err) < 0)
+    r = config_error (&err);
+  else if (streq (format, "json"))
+    {
+      json_t *j = ash_config_tiers_to_json (c);
+      _cleanup_free_ char *t = ash_config_to_json (j);
+      fputs (t, stdout);
+      json_decref (j);
+    }
+  else
+    {
+      _cleanup_free_ char *t = ash_config_tiers_to_text (c);
+      fputs (t, stdout);
+    }
+  for (size_t i = 0; i < ARRAY_SIZE (storage); i++)
+    free (storage[i]);
+  ash_error_release (&err);
+  return r;
+}
+
+static int
+cmd_config_get (const struct ash_options *o, const char *key,
+                const char *format, bool explain_tiers)
+{
+  struct ash_config c;
+  int r = load_config (o, &c);
+  if (r)
+    return r;
+  if (explain_tiers)
+    {
+      r = cmd_config_explain_tiers (o, &c, format);
+      ash_config_release (&c);
+      return r;
+    }
+  json_t *v = ash_config_get (&c, key);
+  if (v == NULL)
+    {
+      fprintf (stderr, _("ash: the configuration has no key '%s'\n"), key);
+      ash_config_release (&c);
+      return ASH_EXIT_INCOMPLETE;
+    }
+  _cleanup_free_ char *text = streq (format, "json") ? ash_config_to_json (v)
+                                                     : ash_config_to_yaml (v);
+  fputs (text, stdout);
+  ash_config_release (&c);
+  return ASH_EXIT_OK;
+}
+
+static int
+cmd_config_validate (const struct ash_options *o)
+{
+  struct ash_config c;
+  int r = load_config (o, &c);
+  if (r)
+    return r;
+  if (c.n_files < 2)
+    printf (_("configuration is valid: no file found, the built-in defaults "
+              "apply\n"));
+  else
+    {
+      printf (_("configuration is valid: %s\n"), c.files[1].name);
+      for (size_t i = 2; i < c.n_files; i++)
+        printf (_("  extends %s\n"), c.files[i].name);
+    }
+  ash_config_release (&c);
+  return ASH_EXIT_OK;
+}
+
+static int
+cmd_dependencies_install (void)
+{
+  static const struct
+  {
+    const char *scanner, *tool, *how;
+  } deps[] = {
+    { "bandit", "bandit", "apt-get install bandit" },
+    { "npm-audit", "npm", "apt-get install npm" },
+    { "jupyter (converter)", "jupyter-nbconvert",
+      "apt-get install jupyter-nbconvert" },
+    { "semgrep", "semgrep", "uv tool install semgrep" },
+    { "checkov", "checkov", "uv tool install checkov" },
+    { "detect-secrets", "detect-secrets", "uv tool install detect-secrets" },
+    { "cfn-lint", "cfn-lint", "uv tool install cfn-lint" },
+    { "zizmor", "zizmor", "uv tool install zizmor" },
+    { "cdk-nag", "cdk-nag", "uv tool install cdk-nag (a Python library)" },
+    { "cfn-nag", "cfn_nag_scan",
+      "apt-get install ruby && gem install cfn-nag" },
+    { "cfn-guard", "cfn-guard", "cargo install cfn-guard" },
+    { "opengrep", "opengrep",
+      "no Debian package: a release binary from "
+      "https://github.com/opengrep/opengrep/releases" },
+    { "grype", "grype",
+      "no Debian package: a release binary from "
+      "https://github.com/anchore/grype/releases" },
+    { "syft", "syft",
+      "no Debian package: a release binary from "
+      "https://github.com/anchore/syft/releases" },
+    { "gitleaks", "gitleaks",
+      "no Debian 12 package: a release binary from "
+      "https://github.com/gitleaks/gitleaks/releases" },
+    { "actionlint", "actionlint",
+      "no Debian 12 package: a release binary from "
+      "https://github.com/rhysd/actionlint/releases" },
+  };
+  printf (_("ash dependencies install does not install anything yet: it "
+            "prints how to install each\ntool.  Run these from a trusted "
+            "environment; put binaries on PATH or in ASH_BIN_PATH.\n\n"));
+  for (size_t i = 0; i < ARRAY_SIZE (deps); i++)
+    printf ("%-20s %-18s %s\n", deps[i].scanner, deps[i].tool, deps[i].how);
+  return ASH_EXIT_OK;
+}
+
+/* The command word(s) at ARGV[1..]: sets *CMD and how many words were
+   used.  Returns 0, or an exit code.  */
+static int
+parse_command (int argc, char **argv, unsigned *cmd, int *nwords)
+{
+  *nwords = 0;
+  *cmd = CMD_SCAN;
+  if (argc < 2 || argv[1][0] == '-')
+    return 0;
+  const char *w = argv[1];
+  const char *sub = argc > 2 ? argv[2] : NULL;
+  if (streq (w, "scan"))
+    return *cmd = CMD_SCAN, *nwords = 1, 0;
+  if (streq (w, "report"))
+    return *cmd = CMD_REPORT, *nwords = 1, 0;
+  struct
+  {
+    const char *word;
+    const char *subs[4];
+    unsigned bits[4];
+  } groups[] = {
+    { "config", { "init", "get", "validate", NULL },
+      { CMD_CONFIG_INIT, CMD_CONFIG_GET, CMD_CONFIG_VALIDATE, 0 } },
+    { "sandbox", { "probe", "explain", NULL, NULL },
+      { CMD_SANDBOX_PROBE, CMD_SANDBOX_EXPLAIN, 0, 0 } },
+    { "dependencies", { "install", NULL, NULL, NULL },
+      { CMD_DEPS_INSTALL, 0, 0, 0 } },
+  };
+  for (size_t g = 0; g < ARRAY_SIZE (groups); g++)
+    {
+      if (!streq (w, groups[g].word))
+        continue;
+      _cleanup_free_ char *list = join_list (groups[g].subs);
+      if (sub == NULL || sub[0] == '-')
+        return usage_error (_("'ash %s' needs a subcommand: %s"), w, list);
+      for (size_t s = 0; groups[g].subs[s]; s++)
+        if (streq (sub, groups[g].subs[s]))
+          return *cmd = groups[g].bits[s], *nwords = 2, 0;
+      return usage_error (_("unknown subcommand 'ash %s %s' (expected one "
+                            "of: %s)"),
+                          w, sub, list);
+    }
+  return usage_error (_("unknown command '%s'"), w);
+}
+
+static int
+cmd_help (int argc, char **argv)
+{
+  if (argc < 3)
+    {
+      print_help (stdout);
+      return ASH_EXIT_OK;
+    }
+  /* "ash help config get": the command words follow.  */
+  char *words[4] = { argv[0], NULL, NULL, NULL };
+  int n = 1;
+  for (int i = 2; i < argc && n < 3; i++)
+    words[n++] = argv[i];
+  unsigned cmd;
+  int used;
+  int r = parse_command (n, words, &cmd, &used);
+  if (r)
+    return r;
+  if (used == 0)
+    return usage_error (_("unknown command '%s'"), argv[2]);
+  if (argc - 2 > used)
+    return usage_error (_("unexpected argument '%s'"), argv[2 + used]);
+  print_command_help (stdout, cmd);
+  return ASH_EXIT_OK;
+}
+
+int
+ash_main (int argc, char **argv, const struct ash_backend *const *backends,
+          const char *platform_note)
+{
+  struct ash_options o;
+  struct assigns env_a = { 0 }, json_a = { 0 }, flag_a = { 0 };
+  struct ash_strvec pos = ASH_STRVEC_INIT;
+  unsigned cmd;
+  int nwords;
+  int r;
+
+  setlocale (LC_ALL, "");
+  bindtextdomain (PACKAGE, LOCALEDIR);
+  textdomain (PACKAGE);
+  ash_options_init (&o);
+
+  if (argc >= 2 && streq (argv[1], "help"))
+    {
+      r = cmd_help (argc, argv);
+      goto out;
+    }
+  r = parse_command (argc, argv, &cmd, &nwords);
+  if (r)
+    goto out;
+
+  /* getopt sees the command words as its program name.  */
+  char **sub_argv = argv + nwords;
+  int sub_argc = argc - nwords;
+  char *saved0 = sub_argv[0];
+  if (nwords == 0)
+    sub_argv[0] = (char *) "ash";
+  r = parse_argv (sub_argc, sub_argv, cmd, &flag_a, &pos);
+  sub_argv[0] = saved0;
+  if (r == -1)
+    {
+      r = ASH_EXIT_OK;
+      goto out;
+    }
+  if (r)
+    goto out;
+
+  if (cmd == CMD_REPORT)
+    {
+      r = usage_error (_("'ash report' is not available in this version; "
+                         "'ash scan' writes the reports into "
+                         "OUTPUT/reports"));
+      goto out;
+    }
+
+  /* Positional arguments.  */
+  size_t want_pos = cmd == CMD_SANDBOX_EXPLAIN ? 1 : 0;
+  size_t max_pos = cmd == CMD_CONFIG_GET ? 1 : want_pos;
+  if (pos.nr > max_pos)
+    {
+      r = usage_error (_("unexpected argument '%s'"), pos.v[max_pos]);
+      goto out;
+    }
+  if (pos.nr < want_pos)
+    {
+      r = usage_error (_("'ash %s' needs the name of a scanner"),
+                       command_by_bit (cmd)->name);
+      goto out;
+    }
+
+  r = collect_env (cmd, &env_a, &o);
+  if (r)
+    goto out;
+  r = apply_source (&o, &env_a);
+  if (r)
+    goto out;
+  /* --cli-json-input is looked for among the flags first.  */
+  for (size_t i = 0; i < flag_a.n; i++)
+    if (flag_a.v[i].id == OPT_CLI_JSON_INPUT)
+      set_str (&o.cli_json_input, flag_a.v[i].arg);
+  if (o.cli_json_input)
+    {
+      r = collect_json (cmd, o.cli_json_input, &json_a);
+      if (r)
+        goto out;
+      r = apply_source (&o, &json_a);
+      if (r)
+        goto out;
+    }
+  r = apply_source (&o, &flag_a);
+  if (r)
+    goto out;
+
+  if (cmd == CMD_CONFIG_GET)
+    {
+      const char *f = format_of (&flag_a);
+      static const char *const formats[] = { "yaml", "json", NULL };
+      if (!in_list (f, formats))
+        {
+          r = bad_value ("--format", f, formats);
+          goto out;
+        }
+    }
+
+  /* The spec ("Modes"): --sandbox with any mode but off is refused in
+     container mode, before anything else happens.  */
+  if (o.mode == ASH_RUN_CONTAINER && o.sandbox && !streq (o.sandbox, "off"))
+    {
+      r = usage_error (_("--sandbox %s cannot be used with --mode container: "
+                         "container mode does not sandbox the scanners "
+                         "inside the image, the container is the boundary"),
+                       o.sandbox);
+      goto out;
+    }
+
+  r = finish_options (&o);
+  if (r)
+    goto out;
+  setup_log (&o);
+
+  switch (cmd)
+    {
+    case CMD_SCAN:
+    case CMD_SANDBOX_EXPLAIN:
+      {
+        struct ash_config c;
+        r = load_config (&o, &c);
+        if (r)
+          break;
+        if (cmd == CMD_SCAN)
+          r = ash_scan (&o, &c, backends, platform_note);
+        else
+          r = ash_sandbox_explain_command (&o, &c, pos.v[0], backends);
+        ash_config_release (&c);
+      }
+      break;
+    case CMD_SANDBOX_PROBE:
+      r = ash_sandbox_probe_command (&o, backends, platform_note);
+      break;
+    case CMD_CONFIG_INIT:
+      r = cmd_config_init (&o, has_opt (&flag_a, OPT_FORCE));
+      break;
+    case CMD_CONFIG_GET:
+      r = cmd_config_get (&o, pos.nr ? pos.v[0] : NULL, format_of (&flag_a),
+                          has_opt (&flag_a, OPT_EXPLAIN_TIERS));
+      break;
+    case CMD_CONFIG_VALIDATE:
+      r = cmd_config_validate (&o);
+      break;
+    case CMD_DEPS_INSTALL:
+      r = cmd_dependencies_install ();
+      break;
+    default:
+      r = ASH_EXIT_USAGE;
+      break;
+    }
+
+out:
+  assigns_release (&env_a);
+  assigns_release (&json_a);
+  assigns_release (&flag_a);
+  ash_strvec_release (&pos);
+  ash_options_release (&o);
+  fflush (stdout);
+  return r;
+}

@@ -1,0 +1,30 @@
+/* commands.h -- the commands cli.c dispatches to after parsing options and
+   resolving the configuration.  Each returns the process exit code.  */
+
+#ifndef ASH_COMMANDS_H
+#define ASH_COMMANDS_H
+
+#include "config/ashconfig.h"
+#include "config/options.h"
+#include "sandbox/backend.h"
+
+/* `ash scan` (lib/cli/scan-command.c, over lib/scan/orchestrator.c).
+   CONFIG is resolved and valid.  */
+int ash_scan (const struct ash_options *opts, const struct ash_config *config,
+              const struct ash_backend *const *backends,
+              const char *platform_note);
+
+/* `ash sandbox probe` (lib/cli/sandbox-probe.c): each backend, usable or the
+   exact reason.  */
+int ash_sandbox_probe_command (const struct ash_options *opts,
+                               const struct ash_backend *const *backends,
+                               const char *platform_note);
+
+/* `ash sandbox explain SCANNER` (lib/cli/sandbox-explain.c): the computed
+   policy as JSON on stdout.  */
+int ash_sandbox_explain_command (const struct ash_options *opts,
+                                 const struct ash_config *config,
+                                 const char *scanner,
+                                 const struct ash_backend *const *backends);
+
+#endif

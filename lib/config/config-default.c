@@ -1,0 +1,77 @@
+/* config-default.c -- the built-in default configuration.
+
+   It serves when no configuration file is found, and lies under every file
+   that is: a key a file does not set takes its value from here.  As in
+   upstream ASH, every builtin scanner and reporter is enabled.  */
+
+#include <config.h>
+
+#include "config/ashconfig.h"
+
+const char ash_default_config_yaml[] =
+  "project_name: ash-scan\n"
+  "global_settings:\n"
+  "  severity_threshold: MEDIUM\n"
+  "  ignore_paths: []\n"
+  "  suppressions: []\n"
+  "fail_on_findings: true\n"
+  "fail_on_incomplete_scanners: true\n"
+  "ash_plugin_modules: []\n"
+  "converters:\n"
+  "  archive:\n"
+  "    enabled: true\n"
+  "  jupyter:\n"
+  "    enabled: true\n"
+  "scanners:\n"
+  "  bandit:\n"
+  "    enabled: true\n"
+  "  cdk-nag:\n"
+  "    enabled: true\n"
+  "  cfn-nag:\n"
+  "    enabled: true\n"
+  "  checkov:\n"
+  "    enabled: true\n"
+  "  detect-secrets:\n"
+  "    enabled: true\n"
+  "  grype:\n"
+  "    enabled: true\n"
+  "  npm-audit:\n"
+  "    enabled: true\n"
+  "  opengrep:\n"
+  "    enabled: true\n"
+  "  semgrep:\n"
+  "    enabled: true\n"
+  "  syft:\n"
+  "    enabled: true\n"
+  "  actionlint:\n"
+  "    enabled: true\n"
+  "  cfn-lint:\n"
+  "    enabled: true\n"
+  "  cfn-guard:\n"
+  "    enabled: true\n"
+  "  gitleaks:\n"
+  "    enabled: true\n"
+  "  zizmor:\n"
+  "    enabled: true\n"
+  "reporters:\n"
+  "  sarif:\n"
+  "    enabled: true\n"
+  "  markdown:\n"
+  "    enabled: true\n"
+  "  html:\n"
+  "    enabled: true\n"
+  "  flat-json:\n"
+  "    enabled: true\n"
+  "  junitxml:\n"
+  "    enabled: true\n"
+  "  text:\n"
+  "    enabled: true\n"
+  "  csv:\n"
+  "    enabled: true\n"
+  "  cyclonedx:\n"
+  "    enabled: false\n"
+  "sandbox:\n"
+  "  mode: \"off\"\n";
+/* sandbox.network_scanners and the other grants are left unset on
+   purpose: an unset network_scanners means each scanner's own default,
+   while an empty list means no scanner gets a network.  */

@@ -1,0 +1,392 @@
+/* config-schema.c -- the keys and value types a configuration may hold.
+
+   The schema is that of upstream ASH v3 (DESIGN section 5) plus the
+   sandbox section of the spec.  Every unknown key, wrong type and bad
+   value is an error naming the key path; nothing is dropped.  */
+
+#include <config.h>
+
+#include "config/config-schema.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <string.h>
+
+#include "base/buf.h"
+#include "base/util.h"
+
+const char *const ash_sandbox_modes[] = {
+  "off", "auto", "bwrap", "firejail", "landlock", "sandbox-exec", NULL,
+};
+
+const char *const ash_severity_thresholds[] = {
+  "ALL", "LOW", "MEDIUM", "HIGH", "CRITICAL", NULL,
+};
+
+struct sctx
+{
+  const char *file;
+  const json_t *positions;
+  struct ash_error *err;
+};
+
+const char *
+ash_config_type_name (const json_t *v)
+{
+  switch (json_typeof (v))
+    {
+    case JSON_OBJECT:
+      return _("a mapping");
+    case JSON_ARRAY:
+      return _("a list");
+    case JSON_STRING:
+      return _("a string");
+    case JSON_INTEGER:
+      return _("an integer");
+    case JSON_REAL:
+      return _("a number");
+    case JSON_TRUE:
+    case JSON_FALSE:
+      return _("a boolean");
+    case JSON_NULL:
+    default:
+      return _("null");
+    }
+}
+
+/* Record an error about KPATH, at the position of KPATH or, failing that,
+   of its nearest ancestor that has one.  */
+static int
+fail (struct sctx *s, const char *kpath, const char *fmt, ...)
+  _printf_ (3, 4);
+
+static int
+fail (struct sctx *s, const char *kpath, const char *fmt, ...)
+{
+  va_list ap;
+  va_start (ap, fmt);
+  _cleanup_free_ char *m = xvasprintf (fmt, ap);
+  va_end (ap);
+  int line = 0, column = 0;
+  if (s->positions)
+    {
+      _cleanup_free_ char *p = xstrdup (kpath);
+      for (;;)
+        {
+          json_t *pos = json_object_get (s->positions, p);
+          if (pos)
+            {
+              line = (int) json_integer_value (json_array_get (pos, 0));
+              column = (int) json_integer_value (json_array_get (pos, 1));
+              break;
+            }
+          char *cut = strrchr (p, '.');
+          char *br = strrchr (p, '[');
+          if (br && (!cut || br > cut))
+            cut = br;
+          if (!cut)
+            break;
+          *cut = '\0';
+        }
+    }
+  return ash_error_set_at (s->err, -EINVAL, s->file, line, column, "%s", m);
+}
+
+static char *
+child_path (const char *kpath, const char *key)
+{
+  return *kpath ? xasprintf ("%s.%s", kpath, key) : xstrdup (key);
+}
+
+static int
+want_type (struct sctx *s, const char *kpath, const json_t *v, bool ok,
+           const char *what)
+{
+  if (ok)
+    return 0;
+  return fail (s, kpath, _("'%s' must be %s, not %s"), kpath, what,
+               ash_config_type_name (v));
+}
+
+static int
+want_bool (struct sctx *s, const char *kpath, const json_t *v)
+{
+  return want_type (s, kpath, v, json_is_boolean (v), _("a boolean"));
+}
+
+static int
+want_string (struct sctx *s, const char *kpath, const json_t *v)
+{
+  return want_type (s, kpath, v, json_is_string (v), _("a string"));
+}
+
+static int
+want_object (struct sctx *s, const char *kpath, const json_t *v)
+{
+  return want_type (s, kpath, v, json_is_object (v), _("a mapping"));
+}
+
+static int
+want_string_list (struct sctx *s, const char *kpath, const json_t *v)
+{
+  int r = want_type (s, kpath, v, json_is_array (v), _("a list of strings"));
+  if (r < 0)
+    return r;
+  size_t i;
+  json_t *e;
+  json_array_foreach (v, i, e)
+    if (!json_is_string (e))
+      {
+        _cleanup_free_ char *p = xasprintf ("%s[%zu]", kpath, i);
+        return fail (s, p, _("'%s' must be a string, not %s"), p,
+                     ash_config_type_name (e));
+      }
+  return 0;
+}
+
+static int
+want_enum (struct sctx *s, const char *kpath, const json_t *v,
+           const char *const *values)
+{
+  int r = want_string (s, kpath, v);
+  if (r < 0)
+    return r;
+  for (size_t i = 0; values[i]; i++)
+    if (streq (json_string_value (v), values[i]))
+      return 0;
+  struct ash_buf b = ASH_BUF_INIT;
+  for (size_t i = 0; values[i]; i++)
+    ash_buf_addf (&b, "%s%s", i ? ", " : "", values[i]);
+  r = fail (s, kpath, _("'%s' must be one of %s, not '%s'"), kpath, b.buf,
+            json_string_value (v));
+  ash_buf_release (&b);
+  return r;
+}
+
+static int
+unknown_key (struct sctx *s, const char *kpath)
+{
+  return fail (s, kpath, _("unknown key '%s'"), kpath);
+}
+
+/* Checks the value X of key K, whose path is KPATH, in a mapping; DATA is
+   what the caller of check_mapping passed.  */
+typedef int (*key_check_fn) (struct sctx *s, const char *kpath, const char *k,
+                             const json_t *x, const void *data);
+
+/* Require V, at KPATH, to be a mapping and pass each of its keys to
+   CHECK, stopping at the first error.  */
+static int
+check_mapping (struct sctx *s, const char *kpath, const json_t *v,
+               key_check_fn check, const void *data)
+{
+  int r = want_object (s, kpath, v);
+  if (r < 0)
+    return r;
+  const char *k;
+  json_t *x;
+  json_object_foreach ((json_t *) v, k, x)
+    {
+      _cleanup_free_ char *p = child_path (kpath, k);
+      r = check (s, p, k, x, data);
+      if (r < 0)
+        return r;
+    }
+  return 0;
+}
+
+/* DATA points to a bool: whether the item is a suppression.  */
+static int
+check_item_key (struct sctx *s, const char *p, const char *k, const json_t *x,
+                const void *data)
+{
+  bool suppression = *(const bool *) data;
+  if (streq (k, "path") || streq (k, "reason") || streq (k, "expiration")
+      || (suppression && streq (k, "rule_id")))
+    return want_string (s, p, x);
+  if (suppression && (streq (k, "line_start") || streq (k, "line_end")))
+    {
+      int r = want_type (s, p, x, json_is_integer (x) || json_is_null (x),
+                         _("an integer"));
+      if (r == 0 && json_is_integer (x) && json_integer_value (x) < 1)
+        r = fail (s, p, _("'%s' must be a line number (1 or more)"), p);
+      return r;
+    }
+  return unknown_key (s, p);
+}
+
+static int
+check_item (struct sctx *s, const char *kpath, const json_t *v,
+            bool suppression)
+{
+  int r = check_mapping (s, kpath, v, check_item_key, &suppression);
+  if (r < 0)
+    return r;
+  static const char *const required[] = { "path", "reason" };
+  for (size_t i = 0; i < ARRAY_SIZE (required); i++)
+    if (!json_object_get (v, required[i]))
+      return fail (s, kpath, _("'%s' lacks the required key '%s'"), kpath,
+                   required[i]);
+  return 0;
+}
+
+static int
+check_item_list (struct sctx *s, const char *kpath, const json_t *v,
+                 bool suppression)
+{
+  int r = want_type (s, kpath, v, json_is_array (v), _("a list"));
+  if (r < 0)
+    return r;
+  size_t i;
+  json_t *e;
+  json_array_foreach (v, i, e)
+    {
+      _cleanup_free_ char *p = xasprintf ("%s[%zu]", kpath, i);
+      r = check_item (s, p, e, suppression);
+      if (r < 0)
+        return r;
+    }
+  return 0;
+}
+
+static int
+check_global_settings_key (struct sctx *s, const char *p, const char *k,
+                           const json_t *x, const void *data)
+{
+  (void) data;
+  if (streq (k, "severity_threshold"))
+    return want_enum (s, p, x, ash_severity_thresholds);
+  if (streq (k, "ignore_paths"))
+    return check_item_list (s, p, x, false);
+  if (streq (k, "suppressions"))
+    return check_item_list (s, p, x, true);
+  return unknown_key (s, p);
+}
+
+static int
+check_global_settings (struct sctx *s, const char *kpath, const json_t *v)
+{
+  return check_mapping (s, kpath, v, check_global_settings_key, NULL);
+}
+
+static bool
+valid_component_name (const char *n)
+{
+  if (*n == '\0')
+    return false;
+  for (; *n; n++)
+    if (!((*n >= 'a' && *n <= 'z') || (*n >= 'A' && *n <= 'Z')
+          || (*n >= '0' && *n <= '9') || *n == '-' || *n == '_'))
+      return false;
+  return true;
+}
+
+/* One key of a component's section: enabled, name or options.  */
+static int
+check_component_key (struct sctx *s, const char *q, const char *k,
+                     const json_t *x, const void *data)
+{
+  (void) data;
+  if (streq (k, "enabled"))
+    return want_bool (s, q, x);
+  if (streq (k, "name"))
+    return want_string (s, q, x);
+  if (streq (k, "options"))
+    {
+      int r = want_object (s, q, x);
+      json_t *t = r == 0 ? json_object_get (x, "scan_timeout") : NULL;
+      if (t)
+        {
+          _cleanup_free_ char *tp = child_path (q, "scan_timeout");
+          if (!json_is_integer (t) || json_integer_value (t) <= 0)
+            r = fail (s, tp, _("'%s' must be a positive integer (seconds)"),
+                      tp);
+        }
+      return r;
+    }
+  return unknown_key (s, q);
+}
+
+/* One component: its NAME and its section SEC.  */
+static int
+check_component (struct sctx *s, const char *p, const char *name,
+                 const json_t *sec, const void *data)
+{
+  (void) data;
+  if (!valid_component_name (name))
+    return fail (s, p,
+                 _("'%s': a name may hold only letters, digits, '-' "
+                   "and '_'"),
+                 p);
+  return check_mapping (s, p, sec, check_component_key, NULL);
+}
+
+/* scanners / converters / reporters: NAME -> {enabled, options, name}.  */
+static int
+check_components (struct sctx *s, const char *kpath, const json_t *v,
+                  bool scanners)
+{
+  (void) scanners;
+  return check_mapping (s, kpath, v, check_component, NULL);
+}
+
+static int
+check_sandbox_key (struct sctx *s, const char *p, const char *k,
+                   const json_t *x, const void *data)
+{
+  (void) data;
+  if (streq (k, "mode"))
+    return want_enum (s, p, x, ash_sandbox_modes);
+  if (streq (k, "network_scanners") || streq (k, "extra_read_paths")
+      || streq (k, "read_path_scanners") || streq (k, "env_scanners"))
+    return want_string_list (s, p, x);
+  return unknown_key (s, p);
+}
+
+static int
+check_sandbox (struct sctx *s, const char *kpath, const json_t *v)
+{
+  return check_mapping (s, kpath, v, check_sandbox_key, NULL);
+}
+
+int
+ash_config_schema_check (const json_t *tree, const char *file,
+                         const json_t *positions, struct ash_error *err)
+{
+  struct sctx s = { .file = file, .positions = positions, .err = err };
+  const char *k;
+  json_t *x;
+  int r = 0;
+
+  if (!json_is_object (tree))
+    return ash_error_set_at (err, -EINVAL, file, 0, 0,
+                             _("the configuration must be a mapping"));
+  json_object_foreach ((json_t *) tree, k, x)
+    {
+      if (streq (k, "project_name") || streq (k, "extends"))
+        r = want_string (&s, k, x);
+      else if (streq (k, "fail_on_findings")
+               || streq (k, "fail_on_incomplete_scanners"))
+        r = want_bool (&s, k, x);
+      else if (streq (k, "ash_plugin_modules"))
+        r = want_string_list (&s, k, x);
+      else if (streq (k, "ash_aws_plugins") || streq (k, "ash_snyk_plugins"))
+        {
+          if (!json_is_boolean (x))
+            r = want_string_list (&s, k, x);
+        }
+      else if (streq (k, "global_settings"))
+        r = check_global_settings (&s, k, x);
+      else if (streq (k, "scanners"))
+        r = check_components (&s, k, x, true);
+      else if (streq (k, "converters") || streq (k, "reporters"))
+        r = check_components (&s, k, x, false);
+      else if (streq (k, "sandbox"))
+        r = check_sandbox (&s, k, x);
+      else
+        r = unknown_key (&s, k);
+      if (r < 0)
+        return r;
+    }
+  return 0;
+}

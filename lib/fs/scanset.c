@@ -1,0 +1,923 @@
+/* scanset.c -- the scan set: walk, ignore files, links that leave the
+   tree.  */
+
+#include <config.h>
+
+#include "fs/scanset.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <wctype.h>
+#include <stdio.h>
+#include <sys/stat.h>
+
+#include "base/buf.h"
+#include "fs/tree.h"
+
+/* Ignore files larger than this are an error rather than read whole.  */
+#define IGNORE_FILE_MAX ((size_t) 1 << 20)
+#define SCANSET_MAX_DEPTH 512
+
+/* ---- Patterns ------------------------------------------------------- */
+
+struct rule
+{
+  char *pattern;  /* without "!", leading "/" and trailing "/" */
+  char *base;     /* directory the rule applies below, relative; "" */
+  char *origin;   /* for the ignore report */
+  bool negate;
+  bool dir_only;
+  bool anchored;  /* the pattern holds a "/": matched from BASE */
+};
+
+struct rules
+{
+  struct rule *v;
+  size_t nr, alloc;
+};
+
+static void
+rules_release (struct rules *rs)
+{
+  for (size_t i = 0; i < rs->nr; i++)
+    {
+      free (rs->v[i].pattern);
+      free (rs->v[i].base);
+      free (rs->v[i].origin);
+    }
+  free (rs->v);
+  rs->v = NULL;
+  rs->nr = rs->alloc = 0;
+}
+
+static void
+rules_truncate (struct rules *rs, size_t nr)
+{
+  while (rs->nr > nr)
+    {
+      struct rule *r = &rs->v[--rs->nr];
+      free (r->pattern);
+      free (r->base);
+      free (r->origin);
+    }
+}
+
+/* Parse one line of an ignore file into RS.  Blank lines and comments add
+   nothing.  */
+static void
+rules_add_line (struct rules *rs, const char *line, const char *base,
+                const char *origin)
+{
+  size_t len = strlen (line);
+  if (len && line[len - 1] == '\r')
+    len--;
+  /* Trailing spaces are dropped unless escaped.  */
+  while (len && line[len - 1] == ' '
+         && !(len >= 2 && line[len - 2] == '\\'))
+    len--;
+  if (len == 0 || line[0] == '#')
+    return;
+  struct rule r = { 0 };
+  const char *p = line;
+  if (p[0] == '!')
+    {
+      r.negate = true;
+      p++;
+      len--;
+    }
+  else if (p[0] == '\\' && (p[1] == '#' || p[1] == '!'))
+    {
+      p++;
+      len--;
+    }
+  if (len && p[len - 1] == '/')
+    {
+      r.dir_only = true;
+      len--;
+    }
+  if (len == 0)
+    return;
+  r.pattern = xstrndup (p, len);
+  if (strchr (r.pattern, '/'))
+    {
+      r.anchored = true;
+      if (r.pattern[0] == '/')
+        memmove (r.pattern, r.pattern + 1, strlen (r.pattern));
+    }
+  if (!*r.pattern)
+    {
+      free (r.pattern);
+      return;
+    }
+  r.base = xstrdup (base);
+  r.origin = xstrdup (origin);
+  if (rs->nr == rs->alloc)
+    {
+      rs->alloc = rs->alloc ? 2 * rs->alloc : 16;
+      rs->v = xreallocarray (rs->v, rs->alloc, sizeof *rs->v);
+    }
+  rs->v[rs->nr++] = r;
+}
+
+/* Does the bracket expression at P (just after its "[") match C?  Sets
+   *END just past its "]", or to NULL when it has none (then the "[" is an
+   ordinary character), or to P itself when a range runs into the end of
+   the pattern (then the pattern matches nothing), as fnmatch has it.  */
+static bool
+bracket_matches (const char *p, unsigned char c, const char **end)
+{
+  const char *start = p;
+  bool negate = *p == '!' || *p == '^';
+  bool found = false;
+  if (negate)
+    p++;
+  for (bool first = true; first || *p != ']'; first = false)
+    {
+      if (!*p)
+        {
+          *end = NULL;
+          return false;
+        }
+      if (p[0] == '[' && p[1] == ':')
+        {
+          const char *close = strstr (p + 2, ":]");
+          if (close)
+            {
+              size_t n = (size_t) (close - (p + 2));
+              char name[16];
+              if (n < sizeof name)
+                {
+                  memcpy (name, p + 2, n);
+                  name[n] = '\0';
+                  wctype_t t = wctype (name);
+                  if (t && iswctype ((wint_t) c, t) && c < 0x80)
+                    found = true;
+                }
+              p = close + 2;
+              continue;
+            }
+        }
+      unsigned char lo = (unsigned char) *p;
+      if (lo == '\\' && p[1])
+        lo = (unsigned char) *++p;
+      p++;
+      unsigned char hi = lo;
+      if (p[0] == '-' && !p[1])
+        {
+          *end = start;
+          return false;
+        }
+      if (p[0] == '-' && p[1] && p[1] != ']')
+        {
+          p++;
+          hi = (unsigned char) *p;
+          if (hi == '\\' && p[1])
+            hi = (unsigned char) *++p;
+          p++;
+        }
+      if (lo <= c && c <= hi)
+        found = true;
+    }
+  *end = p + 1;
+  return found != negate;
+}
+
+/* Match the glob PAT against the whole of STR (LEN bytes), byte by byte:
+   "*" any run of bytes, "?" any byte, "[...]" a set, "\" quotes the next
+   byte.  The usual single backtrack to the last "*" suffices, since each
+   later "*" can absorb whatever an earlier one could: the cost is at most
+   the product of the lengths, never exponential in the number of stars.  */
+static bool
+glob_matches (const char *pat, const char *str, size_t len)
+{
+  const char *star = NULL;  /* just after the last "*" seen */
+  size_t star_at = 0;       /* where in STR that "*" resumes */
+  size_t i = 0;
+  const char *p = pat;
+  for (;;)
+    {
+      if (*p == '*')
+        {
+          while (*p == '*')
+            p++;
+          star = p;
+          star_at = i;
+          continue;
+        }
+      if (i == len)
+        {
+          if (!*p)
+            return true;
+        }
+      else if (*p)
+        {
+          unsigned char c = (unsigned char) str[i];
+          const char *next = p + 1;
+          bool ok;
+          if (*p == '?')
+            ok = true;
+          else if (*p == '[')
+            {
+              const char *end;
+              ok = bracket_matches (p + 1, c, &end);
+              if (end == p + 1)
+                return false;
+              if (end)
+                next = end;
+              else
+                ok = c == '[';
+            }
+          else if (*p == '\\')
+            {
+              if (!p[1])
+                return false;
+              ok = c == (unsigned char) p[1];
+              next = p + 2;
+            }
+          else
+            ok = c == (unsigned char) *p;
+          if (ok)
+            {
+              p = next;
+              i++;
+              continue;
+            }
+        }
+      /* A mismatch: let the last "*" take one byte more.  */
+      if (!star || star_at >= len)
+        return false;
+      p = star;
+      i = ++star_at;
+    }
+}
+
+/* Match the "/"-separated PAT against the "/"-separated PATH, where a
+   whole segment "**" matches any number of segments (at least one when it
+   is the last segment of the pattern, so that "a/" followed by "**"
+   matches what is inside a, as git has it).  Dynamic programming over
+   (pattern segment, path segment) with each pair decided once, so that a
+   pattern full of "**" costs a polynomial, not an exponential, number of
+   steps.  */
+static bool
+match_segments (const char *pat, const char *path)
+{
+  struct seg
+  {
+    const char *s;
+    size_t len;
+  };
+  size_t np = 1, ns = 1;
+  for (const char *q = pat; *q; q++)
+    np += *q == '/';
+  for (const char *q = path; *q; q++)
+    ns += *q == '/';
+  if (!*path)
+    ns = 0;
+  _cleanup_free_ struct seg *ps = xreallocarray (NULL, np, sizeof *ps);
+  _cleanup_free_ struct seg *ss = xreallocarray (NULL, ns ? ns : 1, sizeof *ss);
+  _cleanup_free_ char **pz = xcalloc (np, sizeof *pz);
+  size_t k = 0;
+  for (const char *q = pat;; k++)
+    {
+      const char *e = strchrnul (q, '/');
+      ps[k].s = q;
+      ps[k].len = (size_t) (e - q);
+      if (!*e)
+        break;
+      q = e + 1;
+    }
+  np = k + 1;
+  k = 0;
+  for (const char *q = path; ns; k++)
+    {
+      const char *e = strchrnul (q, '/');
+      ss[k].s = q;
+      ss[k].len = (size_t) (e - q);
+      if (!*e)
+        break;
+      q = e + 1;
+    }
+  /* Each pattern segment as a string of its own for glob_matches.  */
+  for (size_t i = 0; i < np; i++)
+    pz[i] = xstrndup (ps[i].s, ps[i].len);
+
+  /* M[i][j]: pattern segments i.. match path segments j..  */
+  _cleanup_free_ bool *m = xcalloc ((np + 1) * (ns + 1), sizeof *m);
+#define M(i, j) m[(i) * (ns + 1) + (j)]
+  M (np, ns) = true;
+  for (size_t i = np; i-- > 0;)
+    {
+      bool dstar = ps[i].len == 2 && ps[i].s[0] == '*' && ps[i].s[1] == '*';
+      for (size_t j = ns + 1; j-- > 0;)
+        {
+          bool v;
+          if (dstar && i == np - 1)
+            v = j < ns;
+          else if (dstar)
+            /* Zero segments, or one more.  */
+            v = M (i + 1, j) || (j < ns && M (i, j + 1));
+          else
+            v = j < ns && M (i + 1, j + 1)
+                && glob_matches (pz[i], ss[j].s, ss[j].len);
+          M (i, j) = v;
+        }
+    }
+  bool r = M (0, 0);
+#undef M
+  for (size_t i = 0; i < np; i++)
+    free (pz[i]);
+  return r;
+}
+
+static bool
+rule_matches (const struct rule *r, const char *rel, bool is_dir)
+{
+  if (r->dir_only && !is_dir)
+    return false;
+  const char *sub = rel;
+  if (*r->base)
+    {
+      size_t lb = strlen (r->base);
+      if (strncmp (rel, r->base, lb) != 0 || rel[lb] != '/')
+        return false;
+      sub = rel + lb + 1;
+    }
+  if (r->anchored)
+    return match_segments (r->pattern, sub);
+  const char *name = strrchr (sub, '/');
+  name = name ? name + 1 : sub;
+  return glob_matches (r->pattern, name, strlen (name));
+}
+
+/* The last rule of RS that matches REL, or NULL; negated rules count.  */
+static const struct rule *
+rules_match (const struct rules *rs, const char *rel, bool is_dir)
+{
+  for (size_t i = rs->nr; i > 0; i--)
+    if (rule_matches (&rs->v[i - 1], rel, is_dir))
+      return &rs->v[i - 1];
+  return NULL;
+}
+
+/* Append PATH to B as one line's worth of text: as it is, or, when it
+   holds a control character (a line break above all, which would start a
+   line of its own) or starts with a double quote, in double quotes with
+   C escapes (\\n, \\r, \\t, \\", \\\\, \\ooo).  */
+static void
+add_quoted_path (struct ash_buf *b, const char *path)
+{
+  bool quote = path[0] == '"';
+  for (const unsigned char *p = (const unsigned char *) path; *p && !quote;
+       p++)
+    if (*p < 0x20 || *p == 0x7f)
+      quote = true;
+  if (!quote)
+    {
+      ash_buf_addstr (b, path);
+      return;
+    }
+  ash_buf_addch (b, '"');
+  for (const unsigned char *p = (const unsigned char *) path; *p; p++)
+    switch (*p)
+      {
+      case '\n':
+        ash_buf_addstr (b, "\\n");
+        break;
+      case '\r':
+        ash_buf_addstr (b, "\\r");
+        break;
+      case '\t':
+        ash_buf_addstr (b, "\\t");
+        break;
+      case '"':
+      case '\\':
+        ash_buf_addch (b, '\\');
+        ash_buf_addch (b, (char) *p);
+        break;
+      default:
+        if (*p < 0x20 || *p == 0x7f)
+          ash_buf_addf (b, "\\%03o", *p);
+        else
+          ash_buf_addch (b, (char) *p);
+      }
+  ash_buf_addch (b, '"');
+}
+
+/* PATH as add_quoted_path() writes it, in a new string.  */
+static char *
+quoted_path (const char *path)
+{
+  struct ash_buf b = ASH_BUF_INIT;
+  add_quoted_path (&b, path);
+  return ash_buf_detach (&b);
+}
+
+/* ---- The walk -------------------------------------------------------- */
+
+struct walk
+{
+  struct ash_scanset *s;
+  struct rules rules;  /* from ignore files, root first */
+  struct rules global; /* from ignore_paths */
+  dev_t out_dev;
+  ino_t out_ino;
+  bool have_out;
+  struct ash_error *err;
+};
+
+static int
+read_ignore_file (struct walk *w, int dfd, const char *rel_dir,
+                  const char *name)
+{
+  _cleanup_close_ int fd
+    = openat (dfd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC
+                           | O_NOCTTY);
+  _cleanup_free_ char *rel
+    = *rel_dir ? xasprintf ("%s/%s", rel_dir, name) : xstrdup (name);
+  if (fd < 0)
+    {
+      /* Missing, or a link (an ignore file is not read through a link,
+         which could name any file), or otherwise unreadable.  */
+      if (errno == ENOENT || errno == ELOOP || errno == ENXIO)
+        return 0;
+      return ash_error_set (w->err, -errno, _("cannot read %s: %s"), rel,
+                            strerror (errno));
+    }
+  struct stat st;
+  if (fstat (fd, &st) < 0 || !S_ISREG (st.st_mode))
+    return 0;
+  struct ash_buf b = ASH_BUF_INIT;
+  b.max = IGNORE_FILE_MAX;
+  int r = ash_buf_read_fd (&b, fd);
+  if (r < 0)
+    {
+      ash_buf_release (&b);
+      return ash_error_set (w->err, r, _("cannot read %s: %s"), rel,
+                            strerror (-r));
+    }
+  char *p = b.buf;
+  int lineno = 0;
+  while (*p || p < b.buf + b.len)
+    {
+      char *nl = memchr (p, '\n', b.len - (size_t) (p - b.buf));
+      if (nl)
+        *nl = '\0';
+      lineno++;
+      struct ash_buf ob = ASH_BUF_INIT;
+      add_quoted_path (&ob, rel);
+      ash_buf_addf (&ob, ":%d: %s", lineno, p);
+      _cleanup_free_ char *origin = ash_buf_detach (&ob);
+      rules_add_line (&w->rules, p, rel_dir, origin);
+      if (!nl)
+        break;
+      p = nl + 1;
+    }
+  ash_buf_release (&b);
+  return 0;
+}
+
+static bool
+link_leaves (const struct ash_scanset *s, const char *rel)
+{
+  _cleanup_free_ char *abs = ash_path_join (s->real_source_dir, rel);
+  _cleanup_free_ char *real = realpath (abs, NULL);
+  /* Dangling, looping or unreadable: it cannot be shown to stay, so it
+     counts as leaving.  */
+  if (!real)
+    return true;
+  return !ash_path_is_inside (real, s->real_source_dir);
+}
+
+static int
+name_cmp (const void *a, const void *b)
+{
+  return strcmp (*(char *const *) a, *(char *const *) b);
+}
+
+static int walk_dir (struct walk *w, int dfd, const char *rel_dir,
+                     bool ignored, int depth);
+
+static int
+walk_entry (struct walk *w, int dfd, const char *rel_dir, const char *name,
+            bool ignored, int depth)
+{
+  struct ash_scanset *s = w->s;
+  _cleanup_free_ char *rel
+    = *rel_dir ? xasprintf ("%s/%s", rel_dir, name) : xstrdup (name);
+  struct stat st;
+  if (fstatat (dfd, name, &st, AT_SYMLINK_NOFOLLOW) < 0)
+    {
+      if (errno == ENOENT)
+        return 0;
+      return ash_error_set (w->err, -errno, _("cannot examine %s: %s"), rel,
+                            strerror (errno));
+    }
+  bool is_dir = S_ISDIR (st.st_mode);
+  if (is_dir && streq (name, ".git"))
+    return 0;
+  if (is_dir && w->have_out && st.st_dev == w->out_dev
+      && st.st_ino == w->out_ino)
+    return 0;
+  ash_strvec_push (&s->all, rel);
+
+  if (!ignored)
+    {
+      const struct rule *g = rules_match (&w->global, rel, is_dir);
+      const struct rule *m = g ? g : rules_match (&w->rules, rel, is_dir);
+      if (m && !m->negate)
+        {
+          ignored = true;
+          struct ash_buf line = ASH_BUF_INIT;
+          add_quoted_path (&line, rel);
+          ash_buf_addf (&line, ": %s", m->origin);
+          ash_strvec_push_nodup (&s->ignored, ash_buf_detach (&line));
+        }
+    }
+
+  if (S_ISLNK (st.st_mode))
+    {
+      if (link_leaves (s, rel))
+        {
+          ash_strvec_push (&s->leaving, rel);
+          if (!ignored)
+            {
+              /* Quoted as in the scan-set list, so that a line break in
+                 the name cannot start a line of the log.  */
+              _cleanup_free_ char *q = quoted_path (rel);
+              ash_strvec_pushf (&s->warnings,
+                                _("Not scanning '%s': link leaves the "
+                                  "scanned tree"),
+                                q);
+            }
+          return 0;
+        }
+      /* A link inside the tree: a file is scanned under the link's name
+         too; a directory's files are already listed under its own.  */
+      _cleanup_free_ char *abs = ash_path_join (s->real_source_dir, rel);
+      struct stat tst;
+      if (!ignored && stat (abs, &tst) == 0 && !S_ISDIR (tst.st_mode))
+        ash_strvec_push (&s->files, rel);
+      return 0;
+    }
+  if (is_dir)
+    {
+      int cfd = openat (dfd, name,
+                        O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+      if (cfd < 0)
+        return ash_error_set (w->err, -errno, _("cannot open %s: %s"), rel,
+                              strerror (errno));
+      return walk_dir (w, cfd, rel, ignored, depth + 1);
+    }
+  if (S_ISREG (st.st_mode) && !ignored)
+    ash_strvec_push (&s->files, rel);
+  return 0;
+}
+
+/* Walk the directory DFD (takes ownership), REL_DIR relative to the
+   source directory ("" for the top).  IGNORED: everything below is
+   ignored already, and only screened for links.  */
+static int
+walk_dir (struct walk *w, int dfd, const char *rel_dir, bool ignored,
+          int depth)
+{
+  if (depth > SCANSET_MAX_DEPTH)
+    {
+      ash_close (dfd);
+      return ash_error_set (w->err, -ELOOP,
+                            _("%s is nested more than %d directories deep"),
+                            rel_dir, SCANSET_MAX_DEPTH);
+    }
+  size_t nrules = w->rules.nr;
+  int r = 0;
+  if (!ignored)
+    {
+      r = read_ignore_file (w, dfd, rel_dir, ".gitignore");
+      if (r == 0)
+        r = read_ignore_file (w, dfd, rel_dir, ".ashignore");
+      if (r < 0)
+        {
+          ash_close (dfd);
+          return r;
+        }
+    }
+  DIR *d = fdopendir (dfd);
+  if (!d)
+    {
+      int e = errno;
+      ash_close (dfd);
+      return ash_error_set (w->err, -e, _("cannot list %s: %s"),
+                            *rel_dir ? rel_dir : ".", strerror (e));
+    }
+  struct ash_strvec names = ASH_STRVEC_INIT;
+  struct dirent *de;
+  errno = 0;
+  while ((de = readdir (d)))
+    {
+      if (!streq (de->d_name, ".") && !streq (de->d_name, ".."))
+        ash_strvec_push (&names, de->d_name);
+      errno = 0;
+    }
+  if (errno)
+    r = ash_error_set (w->err, -errno, _("cannot list %s: %s"),
+                       *rel_dir ? rel_dir : ".", strerror (errno));
+  if (names.nr > 1)
+    qsort (names.v, names.nr, sizeof *names.v, name_cmp);
+  for (size_t i = 0; r == 0 && i < names.nr; i++)
+    r = walk_entry (w, dirfd (d), rel_dir, names.v[i], ignored, depth);
+  ash_strvec_release (&names);
+  closedir (d);
+  rules_truncate (&w->rules, nrules);
+  return r;
+}
+
+void
+ash_scanset_release (struct ash_scanset *s)
+{
+  if (!s)
+    return;
+  free (s->source_dir);
+  free (s->real_source_dir);
+  ash_strvec_release (&s->files);
+  ash_strvec_release (&s->ignored);
+  ash_strvec_release (&s->leaving);
+  ash_strvec_release (&s->warnings);
+  ash_strvec_release (&s->all);
+  s->source_dir = s->real_source_dir = NULL;
+}
+
+int
+ash_scanset_build (int srcfd, const char *source_dir,
+                   const struct ash_scanset_opts *opts,
+                   struct ash_scanset *ret, struct ash_error *err)
+{
+  struct ash_scanset s = ASH_SCANSET_INIT;
+  struct walk w;
+  memset (&w, 0, sizeof w);
+  w.s = &s;
+  w.err = err;
+  s.source_dir = ash_path_absolute (source_dir);
+  s.real_source_dir = realpath (s.source_dir, NULL);
+  if (!s.real_source_dir)
+    {
+      int r = ash_error_set (err, -errno, _("cannot resolve the source "
+                                            "directory %s: %s"),
+                             s.source_dir, strerror (errno));
+      ash_scanset_release (&s);
+      return r;
+    }
+  if (opts && opts->output_dir)
+    {
+      struct stat st;
+      if (stat (opts->output_dir, &st) == 0)
+        {
+          w.have_out = true;
+          w.out_dev = st.st_dev;
+          w.out_ino = st.st_ino;
+        }
+    }
+  for (size_t i = 0; opts && i < opts->n_ignore_paths; i++)
+    {
+      const struct ash_ignore_path *ip = &opts->ignore_paths[i];
+      if (!ip->path)
+        continue;
+      _cleanup_free_ char *origin
+        = ip->reason ? xasprintf ("global_settings.ignore_paths: %s (%s)",
+                                  ip->path, ip->reason)
+                     : xasprintf ("global_settings.ignore_paths: %s",
+                                  ip->path);
+      /* ignore_paths are paths relative to the source directory.  */
+      _cleanup_free_ char *pat = ip->path[0] == '/' || !strchr (ip->path, '/')
+                                   ? xstrdup (ip->path)
+                                   : xasprintf ("/%s", ip->path);
+      rules_add_line (&w.global, pat, "", origin);
+    }
+
+  int dfd = openat (srcfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  int r;
+  if (dfd < 0)
+    r = ash_error_set (err, -errno, _("cannot open %s: %s"), s.source_dir,
+                       strerror (errno));
+  else
+    r = walk_dir (&w, dfd, "", false, 0);
+  rules_release (&w.rules);
+  rules_release (&w.global);
+  if (r < 0)
+    {
+      ash_scanset_release (&s);
+      return r;
+    }
+  ash_strvec_sort (&s.files);
+  ash_strvec_sort (&s.leaving);
+  ash_scanset_release (ret);
+  *ret = s;
+  return 0;
+}
+
+int
+ash_scanset_write_reports (const struct ash_scanset *s, int outdirfd,
+                           struct ash_error *err)
+{
+  struct ash_buf b = ASH_BUF_INIT;
+  for (size_t i = 0; i < s->files.nr; i++)
+    {
+      _cleanup_free_ char *abs
+        = xasprintf ("%s/%s", s->source_dir, s->files.v[i]);
+      add_quoted_path (&b, abs);
+      ash_buf_addch (&b, '\n');
+    }
+  int r = ash_tree_write_file (outdirfd, "ash-scan-set-files-list.txt", b.buf,
+                               b.len, 0644, err);
+  ash_buf_reset (&b);
+  for (size_t i = 0; r == 0 && i < s->ignored.nr; i++)
+    ash_buf_addf (&b, "%s\n", s->ignored.v[i]);
+  if (r == 0)
+    r = ash_tree_write_file (outdirfd, "ash-ignore-report.txt", b.buf, b.len,
+                             0644, err);
+  ash_buf_release (&b);
+  return r;
+}
+
+/* ---- Exclusion options ----------------------------------------------- */
+
+static int
+not_excludable (struct ash_error *err, const char *scanner, const char *link,
+                const char *why)
+{
+  _cleanup_free_ char *q = quoted_path (link);
+  int r = ash_error_set (err, -EINVAL,
+                         _("%s was not run on the source directory: the "
+                           "link '%s' leaves the scanned tree, and %s"),
+                         scanner, q, why);
+  if (err)
+    err->kind = ASH_KIND_LINK_NOT_EXCLUDABLE;
+  return r;
+}
+
+/* Another path of the tree that holds LINK (as a substring of its
+   absolute or relative form), or NULL.  */
+static const char *
+path_holding (const struct ash_scanset *s, const char *link)
+{
+  for (size_t i = 0; i < s->all.nr; i++)
+    {
+      const char *p = s->all.v[i];
+      if (streq (p, link))
+        continue;
+      if (strstr (p, link))
+        return p;
+      _cleanup_free_ char *abs = ash_path_join (s->source_dir, p);
+      if (strstr (abs, link))
+        return p;
+    }
+  return NULL;
+}
+
+static bool
+has_line_break (const char *p)
+{
+  return strpbrk (p, "\n\r") != NULL;
+}
+
+/* Escape glob characters with a backslash (grype, syft, trivy).  */
+static char *
+glob_escape (const char *p)
+{
+  struct ash_buf b = ASH_BUF_INIT;
+  for (; *p; p++)
+    {
+      if (strchr ("*?[]{}\\", *p))
+        ash_buf_addch (&b, '\\');
+      ash_buf_addch (&b, *p);
+    }
+  return ash_buf_detach (&b);
+}
+
+static int
+substring_scanner (const struct ash_scanset *s, const char *scanner,
+                   const char *option, bool refuse_glob,
+                   struct ash_strvec *ret, struct ash_error *err)
+{
+  struct ash_buf b = ASH_BUF_INIT;
+  for (size_t i = 0; i < s->leaving.nr; i++)
+    {
+      const char *l = s->leaving.v[i];
+      const char *why = NULL;
+      _cleanup_free_ char *why_buf = NULL;
+      if (strchr (l, ','))
+        why = _("its path holds a comma, which separates the values of "
+                "that option");
+      else if (has_line_break (l))
+        why = _("its path holds a line break");
+      else if (refuse_glob && strpbrk (l, "*?["))
+        why = _("its path holds a glob character (* ? [)");
+      else
+        {
+          const char *h = path_holding (s, l);
+          if (h)
+            {
+              _cleanup_free_ char *qh = quoted_path (h);
+              why = why_buf
+                = xasprintf (_("the path '%s' holds its path, and that "
+                               "option matches any path that holds the "
+                               "value"),
+                             qh);
+            }
+        }
+      if (why)
+        {
+          ash_buf_release (&b);
+          _cleanup_free_ char *full
+            = xasprintf (_("%s's %s cannot name it alone: %s"), scanner,
+                         option, why);
+          return not_excludable (err, scanner, l, full);
+        }
+      if (b.len)
+        ash_buf_addch (&b, ',');
+      ash_buf_addstr (&b, l);
+    }
+  if (b.len)
+    {
+      ash_strvec_push (ret, option);
+      ash_strvec_push_nodup (ret, ash_buf_detach (&b));
+    }
+  ash_buf_release (&b);
+  return 0;
+}
+
+int
+ash_scanset_exclusion_args (const struct ash_scanset *s, const char *scanner,
+                            struct ash_strvec *ret_args,
+                            struct ash_error *err)
+{
+  struct ash_strvec args = ASH_STRVEC_INIT;
+  int r = 0;
+
+  if (streq (scanner, "bandit"))
+    r = substring_scanner (s, scanner, "--exclude", true, &args, err);
+  else if (streq (scanner, "ferret-scan"))
+    r = substring_scanner (s, scanner, "--exclude", false, &args, err);
+  else if (streq (scanner, "checkov"))
+    for (size_t i = 0; r == 0 && i < s->leaving.nr; i++)
+      {
+        const char *l = s->leaving.v[i];
+        if (l[strspn (l, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+                         "0123456789._/-")]
+            != '\0')
+          {
+            r = not_excludable (
+              err, scanner, l,
+              has_line_break (l)
+                ? _("checkov's --skip-path cannot name it: its path holds a "
+                    "line break")
+                : _("checkov's --skip-path cannot name it: its path holds a "
+                    "character other than letters, digits, '.', '_', '/' "
+                    "and '-', which checkov's module finder would read as "
+                    "part of its one regular expression"));
+            break;
+          }
+        struct ash_buf b = ASH_BUF_INIT;
+        for (const char *p = l; *p; p++)
+          {
+            if (*p == '.')
+              ash_buf_addch (&b, '\\');
+            ash_buf_addch (&b, *p);
+          }
+        ash_strvec_push (&args, "--skip-path");
+        ash_strvec_push_nodup (&args, ash_buf_detach (&b));
+      }
+  else if (streq (scanner, "grype") || streq (scanner, "syft"))
+    for (size_t i = 0; i < s->leaving.nr; i++)
+      {
+        _cleanup_free_ char *e = glob_escape (s->leaving.v[i]);
+        ash_strvec_push (&args, "--exclude");
+        ash_strvec_pushf (&args, "./%s", e);
+      }
+  else if (streq (scanner, "trivy-repo"))
+    for (size_t i = 0; i < s->leaving.nr; i++)
+      {
+        _cleanup_free_ char *e = glob_escape (s->leaving.v[i]);
+        ash_strvec_push (&args, "--skip-files");
+        if (strpbrk (e, ",\"") || has_line_break (e))
+          {
+            /* trivy splits the value as one CSV record.  */
+            struct ash_buf b = ASH_BUF_INIT;
+            ash_buf_addch (&b, '"');
+            for (const char *p = e; *p; p++)
+              {
+                if (*p == '"')
+                  ash_buf_addch (&b, '"');
+                ash_buf_addch (&b, *p);
+              }
+            ash_buf_addch (&b, '"');
+            ash_strvec_push_nodup (&args, ash_buf_detach (&b));
+          }
+        else
+          ash_strvec_push (&args, e);
+      }
+
+  if (r == 0)
+    ash_strvec_pushv (ret_args, args.v);
+  ash_strvec_release (&args);
+  return r;
+}

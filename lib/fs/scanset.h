@@ -1,0 +1,120 @@
+/* scanset.h -- the scan set: which files of the source directory ASH
+   scans.
+
+   The source directory is walked relative to its fd, never following a
+   link.  .gitignore and .ashignore files (git's pattern syntax; a file
+   applies to the directory it is in and everything below it, deeper files
+   and later lines win) and global_settings.ignore_paths (the same syntax,
+   relative to the source directory, applied after every ignore file so
+   that they cannot be negated) leave files out; .git directories and the
+   output directory are always left out.
+
+   A symlink whose target, with every link on the way resolved, is outside
+   the source directory (or cannot be resolved at all) is left out with the
+   warning "Not scanning '<path>': link leaves the scanned tree", naming
+   only the link.  Links that stay inside the tree are kept.  Links inside
+   ignored directories are screened too, since scanners that walk the
+   directory themselves do not read ignore files, and end up in the
+   per-scanner exclusion options (without a warning).
+
+   ash-scan-set-files-list.txt lists the absolute path of every file in the
+   scan set, one a line, sorted.  ash-ignore-report.txt lists each ignored
+   path (relative to the source directory; an ignored directory once, not
+   its contents) and the rule that ignored it: "<path>: <origin>", where the
+   origin is "<ignore file>:<line>: <pattern>" or
+   "global_settings.ignore_paths: <pattern> (<reason>)".  In both files
+   (and in IGNORED below) a path that holds a control character, such as a
+   line break, or that starts with a double quote is written in double
+   quotes with C escapes ("a\nb"), so that no name adds a line of its
+   own.  */
+
+#ifndef ASH_SCANSET_H
+#define ASH_SCANSET_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "base/error.h"
+#include "base/strvec.h"
+
+/* Kind of the error when a link's path cannot be put into a scanner's own
+   exclusion option: that scanner is not run on the directory, and the
+   scan fails naming the link.  */
+#define ASH_KIND_LINK_NOT_EXCLUDABLE "LinkNotExcludable"
+
+struct ash_ignore_path
+{
+  const char *path;   /* pattern, relative to the source directory */
+  const char *reason; /* may be NULL */
+};
+
+struct ash_scanset_opts
+{
+  /* The output directory (any spelling); left out of the walk when it is
+     inside the tree.  May be NULL.  */
+  const char *output_dir;
+  const struct ash_ignore_path *ignore_paths;
+  size_t n_ignore_paths;
+};
+
+struct ash_scanset
+{
+  char *source_dir;            /* absolute, as given (normalised) */
+  char *real_source_dir;       /* realpath of it */
+  struct ash_strvec files;     /* relative paths in the scan set, sorted */
+  struct ash_strvec ignored;   /* "<path>: <origin>" lines, walk order */
+  struct ash_strvec leaving;   /* links that leave the tree, relative,
+                                  sorted (ignored ones included) */
+  struct ash_strvec warnings;  /* one per leaving link in the scan set:
+                                  "Not scanning '<path>': link leaves the
+                                  scanned tree" (log them as warnings) */
+  struct ash_strvec all;       /* every path walked, relative (for the
+                                  substring rules of the exclusions) */
+};
+
+#define ASH_SCANSET_INIT                                                     \
+  {                                                                          \
+    NULL, NULL, ASH_STRVEC_INIT, ASH_STRVEC_INIT, ASH_STRVEC_INIT,           \
+      ASH_STRVEC_INIT, ASH_STRVEC_INIT                                       \
+  }
+
+void ash_scanset_release (struct ash_scanset *s);
+
+/* Walk SRCFD, the directory SOURCE_DIR, into RET.  */
+int ash_scanset_build (int srcfd, const char *source_dir,
+                       const struct ash_scanset_opts *opts,
+                       struct ash_scanset *ret, struct ash_error *err);
+
+/* Write ash-scan-set-files-list.txt and ash-ignore-report.txt below the
+   output directory fd OUTDIRFD through the tree.h writers.  */
+int ash_scanset_write_reports (const struct ash_scanset *s, int outdirfd,
+                               struct ash_error *err);
+
+/* Append to RET_ARGS the arguments that make SCANNER skip every link that
+   leaves the tree (nothing when there is none, or when SCANNER walks no
+   directory itself):
+     bandit       --exclude P1,P2,...  (relative paths; bandit matches
+                  substrings, so callers adding their own exclusions must
+                  join them into this one value)
+     checkov      --skip-path R  for each link (R: the path as a regex,
+                  "." escaped)
+     ferret-scan  --exclude P1,P2,...
+     grype, syft  --exclude ./P  for each link (glob characters escaped)
+     trivy-repo   --skip-files P  for each link (CSV-quoted when it holds a
+                  comma or a quote, glob characters escaped)
+   Paths are relative to the source directory: the scanner must be run on
+   the source directory (absolute path or "."), so that they match.
+   -EINVAL with kind LinkNotExcludable when a link's path cannot be put in
+   the option alone: for bandit a comma, a glob character (* ? [) or a line
+   break, or a path that another path in the tree contains; for checkov a
+   line break or any character outside [A-Za-z0-9._/-] (checkov compiles
+   every --skip-path into one regex in its terraform module finder, and
+   only these are sure to mean themselves there once "." is escaped); for
+   ferret-scan a comma, a line break, or a path another path in the tree
+   contains.  */
+int ash_scanset_exclusion_args (const struct ash_scanset *s,
+                                const char *scanner,
+                                struct ash_strvec *ret_args,
+                                struct ash_error *err);
+
+#endif

@@ -1,0 +1,183 @@
+/* html.c -- ash.html and ash.junit.xml (both XML-escaped markup).  */
+
+#include <config.h>
+
+#include "base/buf.h"
+#include "base/util.h"
+#include "report/reports.h"
+
+static void
+esc (struct ash_buf *b, const char *s)
+{
+  for (; s && *s; s++)
+    switch (*s)
+      {
+      case '<': ash_buf_addstr (b, "&lt;"); break;
+      case '>': ash_buf_addstr (b, "&gt;"); break;
+      case '&': ash_buf_addstr (b, "&amp;"); break;
+      case '"': ash_buf_addstr (b, "&quot;"); break;
+      case '\'': ash_buf_addstr (b, "&#39;"); break;
+      default:
+        /* Control characters are not allowed in XML 1.0.  */
+        if ((unsigned char) *s < 0x20 && *s != '\n' && *s != '\t')
+          ash_buf_addch (b, ' ');
+        else
+          ash_buf_addch (b, *s);
+      }
+}
+
+static const char *
+str (const json_t *o, const char *k)
+{
+  const char *s = json_string_value (json_object_get (o, k));
+  return s ? s : "";
+}
+
+char *
+ash_report_html (const json_t *agg)
+{
+  struct ash_buf b = ASH_BUF_INIT;
+  const json_t *meta = json_object_get (agg, "metadata");
+  const char *name;
+  json_t *sr, *f;
+  size_t i;
+
+  ash_buf_addstr (&b, "<!DOCTYPE html>\n<html lang=\"en\"><head>"
+                      "<meta charset=\"utf-8\"><title>ASH Scan Report"
+                      "</title><style>body{font-family:sans-serif}"
+                      "table{border-collapse:collapse}td,th{border:1px "
+                      "solid #999;padding:2px 6px}</style></head><body>\n"
+                      "<h1>ASH Scan Report</h1>\n<p>Project: ");
+  esc (&b, str (meta, "project_name"));
+  ash_buf_addstr (&b, "<br>Generated: ");
+  esc (&b, str (meta, "generated_at"));
+  ash_buf_addstr (&b, "<br>Sandbox: ");
+  esc (&b, str (meta, "sandbox_mode"));
+  ash_buf_addstr (&b, "</p>\n<h2>Scanners</h2>\n<table><tr><th>Scanner</th>"
+                      "<th>Status</th><th>Findings</th><th>Actionable</th>"
+                      "<th>Suppressed</th><th>Reason</th></tr>\n");
+  json_object_foreach (json_object_get (agg, "scanner_results"), name, sr)
+    {
+      const char *why = json_string_value (json_object_get (sr,
+                                                            "missing_reason"));
+      if (why == NULL)
+        why = json_string_value (json_object_get (sr, "error_reason"));
+      ash_buf_addstr (&b, "<tr><td>");
+      esc (&b, name);
+      ash_buf_addstr (&b, "</td><td>");
+      esc (&b, str (sr, "status"));
+      ash_buf_addf (
+        &b, "</td><td>%lld</td><td>%lld</td><td>%lld</td><td>",
+        (long long) json_integer_value (json_object_get (sr, "finding_count")),
+        (long long) json_integer_value (json_object_get (sr,
+                                                         "actionable_count")),
+        (long long) json_integer_value (json_object_get (sr,
+                                                         "suppressed_count")));
+      esc (&b, why);
+      ash_buf_addstr (&b, "</td></tr>\n");
+    }
+  ash_buf_addstr (&b, "</table>\n<h2>Findings</h2>\n<table><tr>"
+                      "<th>Severity</th><th>Scanner</th><th>Rule</th>"
+                      "<th>Location</th><th>Message</th></tr>\n");
+  json_t *list = ash_report_flat_findings (agg);
+  json_array_foreach (list, i, f)
+    {
+      ash_buf_addstr (&b, "<tr><td>");
+      esc (&b, str (f, "severity"));
+      if (json_is_true (json_object_get (f, "suppressed")))
+        ash_buf_addstr (&b, " (suppressed)");
+      ash_buf_addstr (&b, "</td><td>");
+      esc (&b, str (f, "scanner"));
+      ash_buf_addstr (&b, "</td><td>");
+      esc (&b, str (f, "rule_id"));
+      ash_buf_addstr (&b, "</td><td>");
+      esc (&b, str (f, "file_path"));
+      ash_buf_addf (&b, ":%lld</td><td>",
+                    (long long) json_integer_value (json_object_get (
+                      f, "line_start")));
+      esc (&b, str (f, "message"));
+      ash_buf_addstr (&b, "</td></tr>\n");
+    }
+  json_decref (list);
+  ash_buf_addstr (&b, "</table>\n</body></html>\n");
+  return ash_buf_detach (&b);
+}
+
+char *
+ash_report_junit (const json_t *agg)
+{
+  struct ash_buf b = ASH_BUF_INIT;
+  const char *name;
+  json_t *sr, *f;
+  size_t i;
+  json_t *list = ash_report_flat_findings (agg);
+
+  ash_buf_addstr (&b, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+                      "<testsuites name=\"ASH\">\n");
+  json_object_foreach (json_object_get (agg, "scanner_results"), name, sr)
+    {
+      const char *st = str (sr, "status");
+      long long failures = 0;
+      json_array_foreach (list, i, f)
+        if (streq (str (f, "scanner"), name)
+            && json_is_true (json_object_get (f, "actionable")))
+          failures++;
+      bool err = streq (st, "ERROR") || streq (st, "MISSING");
+      ash_buf_addstr (&b, "  <testsuite name=\"");
+      esc (&b, name);
+      ash_buf_addf (&b, "\" tests=\"%lld\" failures=\"%lld\" errors=\"%d\" "
+                        "skipped=\"%d\" time=\"%.3f\">\n",
+                    failures + 1, failures, err ? 1 : 0,
+                    streq (st, "SKIPPED") ? 1 : 0,
+                    json_number_value (json_object_get (sr, "duration")));
+      ash_buf_addstr (&b, "    <testcase classname=\"");
+      esc (&b, name);
+      ash_buf_addstr (&b, "\" name=\"scanner completed\">");
+      if (err)
+        {
+          const char *why = json_string_value (
+            json_object_get (sr, "missing_reason"));
+          if (why == NULL)
+            why = str (sr, "error_reason");
+          ash_buf_addf (&b, "<error type=\"%s\" message=\"", st);
+          esc (&b, why);
+          ash_buf_addstr (&b, "\"/>");
+        }
+      else if (streq (st, "SKIPPED"))
+        ash_buf_addstr (&b, "<skipped/>");
+      ash_buf_addstr (&b, "</testcase>\n");
+      json_array_foreach (list, i, f)
+        {
+          if (!streq (str (f, "scanner"), name)
+              || !json_is_true (json_object_get (f, "actionable")))
+            continue;
+          ash_buf_addstr (&b, "    <testcase classname=\"");
+          esc (&b, name);
+          ash_buf_addstr (&b, "\" name=\"");
+          esc (&b, str (f, "rule_id"));
+          ash_buf_addf (&b, " %s:%lld\"><failure type=\"", str (f,
+                                                                 "file_path"),
+                        (long long) json_integer_value (
+                          json_object_get (f, "line_start")));
+          esc (&b, str (f, "severity"));
+          ash_buf_addstr (&b, "\" message=\"");
+          esc (&b, str (f, "message"));
+          ash_buf_addstr (&b, "\"/></testcase>\n");
+        }
+      ash_buf_addstr (&b, "  </testsuite>\n");
+    }
+  ash_buf_addstr (&b, "</testsuites>\n");
+  json_decref (list);
+  return ash_buf_detach (&b);
+}
+
+const struct ash_report_format ash_report_formats[] = {
+  { "sarif", "ash.sarif", ash_report_sarif },
+  { "markdown", "ash.summary.md", ash_report_markdown },
+  { "text", "ash.summary.txt", ash_report_text },
+  { "flat-json", "ash.flat.json", ash_report_flat_json },
+  { "html", "ash.html", ash_report_html },
+  { "junitxml", "ash.junit.xml", ash_report_junit },
+  { "csv", "ash.csv", ash_report_csv },
+  { NULL, NULL, NULL },
+};

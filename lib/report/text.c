@@ -1,0 +1,202 @@
+/* text.c -- the terminal summary table, ash.summary.txt and
+   ash.summary.md.  */
+
+#include <config.h>
+
+#include "base/buf.h"
+#include "base/util.h"
+#include "report/reports.h"
+
+static long long
+num (const json_t *o, const char *k)
+{
+  return (long long) json_integer_value (json_object_get (o, k));
+}
+
+static const char *
+str (const json_t *o, const char *k)
+{
+  const char *s = json_string_value (json_object_get (o, k));
+  return s ? s : "";
+}
+
+static const char *
+reason_of (const json_t *sr)
+{
+  const char *r = json_string_value (json_object_get (sr, "missing_reason"));
+  if (r == NULL)
+    r = json_string_value (json_object_get (sr, "error_reason"));
+  if (r == NULL)
+    r = json_string_value (json_object_get (sr, "skipped_reason"));
+  return r;
+}
+
+static void
+table (struct ash_buf *b, const json_t *agg, bool markdown)
+{
+  const json_t *scanners = json_object_get (agg, "scanner_results");
+  const char *name;
+  json_t *sr;
+  static const char *const sevs[] = { "critical", "high", "medium", "low",
+                                      "info" };
+
+  if (markdown)
+    ash_buf_addstr (b, "| Scanner | Status | Critical | High | Medium | "
+                       "Low | Info | Suppressed | Actionable | Time |\n"
+                       "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+  else
+    ash_buf_addf (b, "%-16s %-8s %8s %5s %6s %5s %5s %10s %10s %8s\n",
+                  "Scanner", "Status", "Critical", "High", "Medium", "Low",
+                  "Info", "Suppressed", "Actionable", "Time");
+  json_object_foreach ((json_t *) scanners, name, sr)
+    {
+      const json_t *c = json_object_get (sr, "severity_counts");
+      double t = json_number_value (json_object_get (sr, "duration"));
+      if (markdown)
+        {
+          ash_buf_addf (b, "| %s | %s", name, str (sr, "status"));
+          for (size_t i = 0; i < ARRAY_SIZE (sevs); i++)
+            ash_buf_addf (b, " | %lld", num (c, sevs[i]));
+          ash_buf_addf (b, " | %lld | %lld | %.1fs |\n",
+                        num (c, "suppressed"), num (sr, "actionable_count"),
+                        t);
+        }
+      else
+        ash_buf_addf (b,
+                      "%-16s %-8s %8lld %5lld %6lld %5lld %5lld %10lld %10lld "
+                      "%7.1fs\n",
+                      name, str (sr, "status"), num (c, "critical"),
+                      num (c, "high"), num (c, "medium"), num (c, "low"),
+                      num (c, "info"), num (c, "suppressed"),
+                      num (sr, "actionable_count"), t);
+    }
+  bool any = false;
+  json_object_foreach ((json_t *) scanners, name, sr)
+    {
+      const char *st = str (sr, "status");
+      const char *why = reason_of (sr);
+      if (why == NULL || !(streq (st, "MISSING") || streq (st, "ERROR")))
+        continue;
+      if (!any)
+        ash_buf_addstr (b, markdown ? "\n**Scanners that did not run "
+                                      "or failed:**\n\n"
+                                    : "\n");
+      any = true;
+      if (markdown)
+        ash_buf_addf (b, "- `%s` %s: %s\n", name, st, why);
+      else
+        ash_buf_addf (b, "%s %s: %s\n", name, st, why);
+    }
+}
+
+static void
+totals (struct ash_buf *b, const json_t *agg)
+{
+  const json_t *meta = json_object_get (agg, "metadata");
+  const json_t *s = json_object_get (meta, "summary_stats");
+  ash_buf_addf (b,
+                "%lld findings (%lld actionable at severity %s or above, "
+                "%lld suppressed); %lld scanners passed, %lld failed, "
+                "%lld missing, %lld error, %lld skipped\n",
+                num (s, "total"), num (s, "actionable"),
+                str (s, "severity_threshold"), num (s, "suppressed"),
+                num (s, "passed"), num (s, "failed"), num (s, "missing"),
+                num (s, "error"), num (s, "skipped"));
+}
+
+char *
+ash_report_summary_table (const json_t *agg, const char *reports_dir)
+{
+  struct ash_buf b = ASH_BUF_INIT;
+  table (&b, agg, false);
+  ash_buf_addch (&b, '\n');
+  totals (&b, agg);
+  if (reports_dir)
+    ash_buf_addf (&b, "Reports: %s\n", reports_dir);
+  return ash_buf_detach (&b);
+}
+
+char *
+ash_report_text (const json_t *agg)
+{
+  struct ash_buf b = ASH_BUF_INIT;
+  const json_t *meta = json_object_get (agg, "metadata");
+
+  ash_buf_addf (&b, "ASH scan report\nProject: %s\nSource: %s\n"
+                    "Generated: %s\nash %s, sandbox %s\n\n",
+                str (meta, "project_name"), str (meta, "source_dir"),
+                str (meta, "generated_at"), str (meta, "tool_version"),
+                str (meta, "sandbox_mode"));
+  table (&b, agg, false);
+  ash_buf_addch (&b, '\n');
+  totals (&b, agg);
+
+  json_t *list = ash_report_flat_findings (agg);
+  size_t i;
+  json_t *f;
+  if (json_array_size (list) > 0)
+    ash_buf_addstr (&b, "\nFindings:\n");
+  json_array_foreach (list, i, f)
+    ash_buf_addf (&b, "%s:%lld: [%s] %s %s: %s%s\n", str (f, "file_path"),
+                  num (f, "line_start"), str (f, "scanner"),
+                  str (f, "severity"), str (f, "rule_id"),
+                  str (f, "message"),
+                  json_is_true (json_object_get (f, "suppressed"))
+                    ? " (suppressed)"
+                    : "");
+  json_decref (list);
+  return ash_buf_detach (&b);
+}
+
+static void
+md_escape (struct ash_buf *b, const char *s)
+{
+  for (; *s; s++)
+    {
+      if (*s == '|' || *s == '\\' || *s == '`' || *s == '<' || *s == '*'
+          || *s == '_' || *s == '[' || *s == ']')
+        ash_buf_addch (b, '\\');
+      ash_buf_addch (b, *s == '\n' ? ' ' : *s);
+    }
+}
+
+char *
+ash_report_markdown (const json_t *agg)
+{
+  struct ash_buf b = ASH_BUF_INIT;
+  const json_t *meta = json_object_get (agg, "metadata");
+
+  ash_buf_addstr (&b, "# ASH Scan Report\n\n");
+  ash_buf_addf (&b, "- **Project:** %s\n- **Generated:** %s\n"
+                    "- **ash version:** %s\n- **Sandbox:** %s\n\n",
+                str (meta, "project_name"), str (meta, "generated_at"),
+                str (meta, "tool_version"), str (meta, "sandbox_mode"));
+  ash_buf_addstr (&b, "## Summary\n\n");
+  table (&b, agg, true);
+  ash_buf_addch (&b, '\n');
+  totals (&b, agg);
+
+  json_t *list = ash_report_flat_findings (agg);
+  size_t i;
+  json_t *f;
+  if (json_array_size (list) > 0)
+    ash_buf_addstr (&b, "\n## Findings\n\n| Severity | Scanner | Rule | "
+                        "Location | Message |\n|---|---|---|---|---|\n");
+  json_array_foreach (list, i, f)
+    {
+      ash_buf_addf (&b, "| %s%s | ", str (f, "severity"),
+                    json_is_true (json_object_get (f, "suppressed"))
+                      ? " (suppressed)"
+                      : "");
+      md_escape (&b, str (f, "scanner"));
+      ash_buf_addstr (&b, " | ");
+      md_escape (&b, str (f, "rule_id"));
+      ash_buf_addstr (&b, " | ");
+      md_escape (&b, str (f, "file_path"));
+      ash_buf_addf (&b, ":%lld | ", num (f, "line_start"));
+      md_escape (&b, str (f, "message"));
+      ash_buf_addstr (&b, " |\n");
+    }
+  json_decref (list);
+  return ash_buf_detach (&b);
+}

@@ -1,0 +1,217 @@
+/* envfilter.c -- the environment a sandboxed scanner gets.  */
+
+#include <config.h>
+
+#include "sandbox/envfilter.h"
+
+#include <c-ctype.h>
+#include <c-strcase.h>
+
+static const char *const credential_words[] = {
+  "TOKEN", "PASSWORD", "SECRET", "AUTH", "CREDENTIAL", "API_KEY", "SESSION",
+};
+
+/* Variables that name a local IPC endpoint: never passed.  */
+static const char *const ipc_names[] = {
+  "SSH_AUTH_SOCK", "DBUS_SESSION_BUS_ADDRESS", "DOCKER_HOST",
+  "CONTAINER_HOST", "XDG_RUNTIME_DIR",
+};
+
+static const char *const baseline_names[] = {
+  "PATH", "LANG", "LANGUAGE", "TZ", "TERM", "SSL_CERT_FILE", "SSL_CERT_DIR",
+  "REQUESTS_CA_BUNDLE", "CURL_CA_BUNDLE", "NODE_EXTRA_CA_CERTS",
+};
+
+static const char *const proxy_names[] = {
+  "HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "NO_PROXY",
+};
+
+static const char *const baseline_prefixes[] = { "LC_", "ASH_", "UV_" };
+
+static bool
+contains_nocase (const char *hay, const char *needle)
+{
+  size_t n = strlen (needle);
+  for (; *hay; hay++)
+    if (c_strncasecmp (hay, needle, n) == 0)
+      return true;
+  return false;
+}
+
+const char *
+ash_env_credential_word (const char *name)
+{
+  for (size_t i = 0; i < ARRAY_SIZE (credential_words); i++)
+    if (contains_nocase (name, credential_words[i]))
+      return credential_words[i];
+  return NULL;
+}
+
+/* True when the text from P up to the next white space holds an "@" with
+   a ":" somewhere before it.  A password may hold "/", "?", "#" or "@"
+   itself, and a secret is still there whether or not a URL parser would
+   take it as one, so the whole word counts, not just what a parser would
+   call the authority.  */
+static bool
+word_has_userinfo (const char *p)
+{
+  size_t len = strcspn (p, " \t\r\n");
+  const char *at = NULL;
+  for (const char *q = p; q < p + len; q++)
+    if (*q == '@')
+      at = q;
+  return at && memchr (p, ':', (size_t) (at - p)) != NULL;
+}
+
+bool
+ash_env_value_has_userinfo (const char *value)
+{
+  const char *p = value;
+  while ((p = strstr (p, "://")) != NULL)
+    {
+      p += 3;
+      if (word_has_userinfo (p))
+        return true;
+    }
+  return false;
+}
+
+static bool
+is_proxy_name (const char *name)
+{
+  for (size_t i = 0; i < ARRAY_SIZE (proxy_names); i++)
+    if (c_strcasecmp (name, proxy_names[i]) == 0)
+      return true;
+  return false;
+}
+
+/* A proxy setting may leave out the scheme ("user:pass@proxy:3128"), and
+   curl and pip still read it as a URL.  */
+static bool
+proxy_value_has_userinfo (const char *value)
+{
+  for (const char *p = value; *p;)
+    {
+      p += strspn (p, " \t\r\n");
+      if (!*p)
+        break;
+      size_t len = strcspn (p, " \t\r\n");
+      if (!memmem (p, len, "://", 3))
+        {
+          _cleanup_free_ char *w = xstrndup (p, len);
+          if (word_has_userinfo (w))
+            return true;
+        }
+      p += len;
+    }
+  return false;
+}
+
+bool
+ash_env_name_in_baseline (const char *name)
+{
+  for (size_t i = 0; i < ARRAY_SIZE (baseline_names); i++)
+    if (streq (name, baseline_names[i]))
+      return true;
+  for (size_t i = 0; i < ARRAY_SIZE (proxy_names); i++)
+    if (c_strcasecmp (name, proxy_names[i]) == 0)
+      {
+        /* Only all upper or all lower case, as tools read them.  */
+        bool upper = c_isupper (name[0]);
+        for (const char *c = name; *c; c++)
+          if (c_isalpha (*c) && (bool) c_isupper (*c) != upper)
+            return false;
+        return true;
+      }
+  for (size_t i = 0; i < ARRAY_SIZE (baseline_prefixes); i++)
+    if (ash_str_has_prefix (name, baseline_prefixes[i]))
+      return true;
+  return false;
+}
+
+static bool
+declared_name (const struct ash_requirements *req, const char *name)
+{
+  return req && ash_strvec_contains (&req->env_names, name);
+}
+
+static bool
+declared_prefix (const struct ash_requirements *req, const char *name)
+{
+  if (!req)
+    return false;
+  for (size_t i = 0; i < req->env_prefixes.nr; i++)
+    if (ash_str_has_prefix (name, req->env_prefixes.v[i]))
+      return true;
+  return false;
+}
+
+void
+ash_env_filter (char *const *environ, const struct ash_requirements *req,
+                bool declared, struct ash_policy *p)
+{
+  if (!environ)
+    return;
+  for (char *const *e = environ; *e; e++)
+    {
+      const char *eq = strchr (*e, '=');
+      if (!eq || eq == *e)
+        continue;
+      _cleanup_free_ char *name = xstrndup (*e, eq - *e);
+      const char *value = eq + 1;
+      bool ipc = false;
+
+      if (ash_strvec_getenv (&p->env, name))
+        continue; /* a duplicate: the first one counts */
+      for (size_t i = 0; i < ARRAY_SIZE (ipc_names); i++)
+        if (streq (name, ipc_names[i]))
+          ipc = true;
+      if (ipc)
+        {
+          ash_policy_add_drop (p, name, _("names a local IPC endpoint"));
+          continue;
+        }
+      if (streq (name, "HOME") || streq (name, "TMPDIR"))
+        {
+          ash_policy_add_drop (p, name,
+                               _("set by the sandbox to a private "
+                                 "directory"));
+          continue;
+        }
+      if (streq (name, "XDG_CACHE_HOME"))
+        {
+          ash_policy_add_drop (p, name,
+                               _("not passed: ASH names each cache "
+                                 "directory to the scanner itself"));
+          continue;
+        }
+
+      bool exact = declared && declared_name (req, name);
+      if (!exact && !ash_env_name_in_baseline (name)
+          && !(declared && declared_prefix (req, name)))
+        {
+          ash_policy_add_drop (p, name, _("not in the allowlist"));
+          continue;
+        }
+      if (!exact)
+        {
+          const char *word = ash_env_credential_word (name);
+          if (word)
+            {
+              _cleanup_free_ char *why
+                = xasprintf (_("name contains %s"), word);
+              ash_policy_add_drop (p, name, why);
+              continue;
+            }
+          if (ash_env_value_has_userinfo (value)
+              || (is_proxy_name (name) && proxy_value_has_userinfo (value)))
+            {
+              ash_policy_add_drop (p, name,
+                                   _("value carries user:password@ in a "
+                                     "URL"));
+              continue;
+            }
+        }
+      ash_strvec_push (&p->env, *e);
+    }
+}

@@ -1,0 +1,124 @@
+/* policy-json.c -- a policy as JSON, for `ash sandbox explain` and the
+   sandbox record of the aggregated results.  Never a variable's value.  */
+
+#include <config.h>
+
+#include "sandbox/policy.h"
+
+static json_t *
+str_or_null (const char *s)
+{
+  return s ? json_string (s) : json_null ();
+}
+
+static json_t *
+names_of (const struct ash_strvec *env)
+{
+  json_t *a = json_array ();
+  for (size_t i = 0; i < env->nr; i++)
+    {
+      const char *eq = strchr (env->v[i], '=');
+      size_t n = eq ? (size_t) (eq - env->v[i]) : strlen (env->v[i]);
+      json_array_append_new (a, json_stringn (env->v[i], n));
+    }
+  return a;
+}
+
+static json_t *
+strings (const struct ash_strvec *sv)
+{
+  json_t *a = json_array ();
+  for (size_t i = 0; i < sv->nr; i++)
+    json_array_append_new (a, json_string (sv->v[i]));
+  return a;
+}
+
+static json_t *
+pairs (const struct ash_policy_drop *d, size_t n, const char *k1,
+       const char *k2)
+{
+  json_t *a = json_array ();
+  for (size_t i = 0; i < n; i++)
+    {
+      json_t *o = json_object ();
+      json_object_set_new (o, k1, json_string (d[i].name));
+      json_object_set_new (o, k2, json_string (d[i].why));
+      json_array_append_new (a, o);
+    }
+  return a;
+}
+
+static json_t *
+name_dirs (const struct ash_strvec *sv)
+{
+  json_t *a = json_array ();
+  for (size_t i = 0; i < sv->nr; i++)
+    {
+      const char *eq = strchr (sv->v[i], '=');
+      json_t *o = json_object ();
+      size_t n = eq ? (size_t) (eq - sv->v[i]) : strlen (sv->v[i]);
+      json_object_set_new (o, "name", json_stringn (sv->v[i], n));
+      json_object_set_new (o, "dir", json_string (eq ? eq + 1 : ""));
+      json_array_append_new (a, o);
+    }
+  return a;
+}
+
+json_t *
+ash_policy_to_json (const struct ash_policy *p)
+{
+  json_t *o = json_object ();
+
+  json_object_set_new (o, "scanner", str_or_null (p->scanner));
+  json_object_set_new (o, "network", json_boolean (p->network));
+  json_object_set_new (o, "refusal", str_or_null (p->refusal));
+  json_object_set_new (o, "results_dir", str_or_null (p->results_dir));
+
+  json_t *paths = json_array ();
+  for (size_t i = 0; i < p->n_paths; i++)
+    {
+      json_t *e = json_object ();
+      json_object_set_new (e, "path", json_string (p->paths[i].path));
+      json_object_set_new (e, "access",
+                           json_string (ash_access_name (p->paths[i].access)));
+      json_object_set_new (e, "exec", json_boolean (p->paths[i].exec));
+      json_object_set_new (e, "rule", json_string (p->paths[i].rule));
+      json_array_append_new (paths, e);
+    }
+  json_object_set_new (o, "paths", paths);
+
+  json_t *priv = json_object ();
+  json_object_set_new (priv, "tmp", json_true ());
+  json_object_set_new (priv, "home", json_true ());
+  json_object_set_new (priv, "set_by_backend", strings (&p->backend_env));
+  json_object_set_new (o, "private", priv);
+
+  json_object_set_new (o, "home", str_or_null (p->home));
+  json_object_set_new (o, "passwd_home", str_or_null (p->passwd_home));
+  json_t *links = json_array ();
+  for (size_t i = 0; i < p->n_home_links; i++)
+    {
+      json_t *e = json_object ();
+      json_object_set_new (e, "name", json_string (p->home_links[i].name));
+      json_object_set_new (e, "target",
+                           json_string (p->home_links[i].target));
+      json_array_append_new (links, e);
+    }
+  json_object_set_new (o, "home_links", links);
+  json_object_set_new (o, "linked_home_dirs",
+                       strings (&p->linked_home_dirs));
+  json_object_set_new (o, "env", names_of (&p->env));
+  json_object_set_new (o, "dropped",
+                       pairs (p->dropped, p->n_dropped, "name", "why"));
+  json_object_set_new (o, "skipped",
+                       pairs (p->skipped, p->n_skipped, "path", "why"));
+  json_object_set_new (o, "private_caches", name_dirs (&p->private_caches));
+  json_object_set_new (o, "sandbox_exec_env", strings (&p->sandbox_exec_env));
+  json_object_set_new (o, "unpack_dir_env", str_or_null (p->unpack_dir_env));
+  json_object_set_new (o, "system_trust_roots",
+                       json_boolean (p->system_trust_roots));
+  json_object_set_new (o, "staged_input_only",
+                       json_boolean (p->staged_input_only));
+  json_object_set_new (o, "warnings", strings (&p->warnings));
+  return o;
+}

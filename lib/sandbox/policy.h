@@ -1,0 +1,158 @@
+/* policy.h -- what a scanner's sandbox allows, already decided.
+
+   lib/sandbox/policy.c computes a policy from the scanner's requirements, the
+   operator's grants, --offline and facts about the host.  Backends only
+   enforce it.  Every path carries the rule that put it there, so that
+   `ash sandbox explain` and the aggregated results can show why.  */
+
+#ifndef ASH_POLICY_H
+#define ASH_POLICY_H
+
+#include <jansson.h>
+#include <stdbool.h>
+
+#include "base/error.h"
+#include "base/strvec.h"
+#include "sandbox/requirements.h"
+
+enum ash_access
+{
+  ASH_ACCESS_READ,     /* read-only (and executable, except under
+                          sandbox-exec where EXEC says) */
+  ASH_ACCESS_WRITE,    /* read-write, persistent: the results directory */
+  ASH_ACCESS_CACHE,    /* writable through a throwaway overlay where the
+                          backend can, else read-only */
+  ASH_ACCESS_DATA,     /* readable as data only (nothing runs from it under
+                          sandbox-exec): the source tree, output dir */
+  ASH_ACCESS_HIDE,     /* an empty directory mounted over it (staged input) */
+};
+
+struct ash_policy_path
+{
+  char *path;   /* absolute, normalised */
+  enum ash_access access;
+  bool exec;    /* programs may run from it (for sandbox-exec) */
+  char *rule;   /* why it is there, e.g. "source directory" */
+};
+
+struct ash_policy_link
+{
+  char *name;   /* relative to the private home */
+  char *target; /* absolute path on the host */
+};
+
+struct ash_policy_drop
+{
+  char *name;   /* the variable dropped (never its value) */
+  char *why;
+};
+
+struct ash_policy
+{
+  char *scanner;                   /* the scanner's own name */
+  struct ash_policy_path *paths;
+  size_t n_paths;
+  char *results_dir;               /* the one persistent writable place */
+  char *home;                      /* the real HOME (for links, firejail) */
+  char *passwd_home;               /* the passwd entry's home */
+  struct ash_policy_link *home_links; /* symlinks in the private HOME */
+  size_t n_home_links;
+  struct ash_strvec env;           /* the filtered environment (NAME=VALUE),
+                                      with HOME and TMPDIR still to be set
+                                      by the backend to its private dirs */
+  struct ash_policy_drop *dropped;
+  size_t n_dropped;
+  bool network;
+  struct ash_strvec private_caches; /* NAME=dir: cache_env variables that
+                                       point at a private cache under the
+                                       results directory (removed after) */
+  struct ash_strvec warnings;      /* withheld needs, refused mounts */
+  char *refusal;                   /* non-NULL: cannot be sandboxed, why */
+  /* Added after the first version of this header.  */
+  struct ash_policy_drop *skipped; /* paths considered and not mounted
+                                      (NAME is the path), with why */
+  size_t n_skipped;
+  struct ash_strvec linked_home_dirs; /* directories a link at the top of a
+                                         home names outside the homes: part
+                                         of the home, hidden with it by
+                                         firejail and sandbox-exec */
+  struct ash_strvec backend_env;   /* names the backend sets itself: HOME,
+                                      TMPDIR (private directories) */
+  struct ash_strvec sandbox_exec_env; /* NAME=VALUE set under sandbox-exec
+                                         only, after the allowlist */
+  char *unpack_dir_env;            /* sandbox-exec points it at a private,
+                                      executable directory per spawn */
+  bool system_trust_roots;         /* sandbox-exec: export the system roots
+                                      and set SSL_CERT_FILE (unless set) */
+  bool staged_input_only;          /* source and output dirs are HIDE */
+};
+
+/* Everything the policy is computed from.  Lists are NULL-terminated
+   vectors, or NULL for none.  */
+struct ash_policy_input
+{
+  const char *scanner;             /* the scanner's own name */
+  const struct ash_requirements *req;
+  const char *source_dir;          /* absolute */
+  const char *output_dir;          /* absolute */
+  const char *results_dir;         /* absolute: OUTPUT/scanners/NAME/... */
+  const char *converted_dir;       /* absolute, or NULL */
+  const char *run_config_dir;      /* the per-run 0700 config dir, or NULL */
+  const char *tool_path;           /* absolute path of the scanner's tool */
+  bool offline;
+  /* Grants, already filtered by tier (lib/config/config-tier.c).  */
+  char *const *network_scanners;   /* NULL: the per-scanner defaults */
+  char *const *network_restrict;   /* NULL: none; else only these may have
+                                      a network (an in-tree list) */
+  char *const *extra_read_paths;
+  char *const *read_path_scanners;
+  char *const *env_scanners;
+  char *const *option_read_paths;  /* paths the scanner's options name */
+  char *const *environ;            /* ASH's environment */
+  const char *home;                /* $HOME */
+  const char *passwd_home;         /* the passwd entry's home */
+  const char *bin_path;            /* ASH's bin directory */
+  bool cache_overlay;              /* the backend can throw cache writes
+                                      away (bwrap with overlays) */
+  /* Added after the first version of this header; zero means the
+     default.  */
+  const char *root;                /* the directory that plays "/" for the
+                                      host facts (tests); NULL: "/" */
+  char *const *system_dirs;        /* NULL: /usr /etc /opt /nix */
+};
+
+/* Compute the policy.  A scanner that cannot be sandboxed as requested gets
+   RET->refusal set (and 0 returned); a negative errno only for a failure to
+   compute at all.  */
+int ash_policy_compute (const struct ash_policy_input *in,
+                        struct ash_policy *ret, struct ash_error *err);
+
+void ash_policy_init (struct ash_policy *p);
+void ash_policy_release (struct ash_policy *p);
+/* Add PATH with ACCESS and RULE (copies).  A later add of the same path
+   keeps the stronger access.  */
+void ash_policy_add_path (struct ash_policy *p, const char *path,
+                          enum ash_access access, bool exec,
+                          const char *rule);
+const char *ash_access_name (enum ash_access a);
+void ash_policy_add_drop (struct ash_policy *p, const char *name,
+                          const char *why);
+void ash_policy_add_skipped (struct ash_policy *p, const char *path,
+                             const char *why);
+/* The first refusal wins: "<scanner> cannot be sandboxed as requested:
+   <reason>".  */
+void ash_policy_refuse (struct ash_policy *p, const char *reason);
+/* Look up PATH among the policy's paths, or NULL.  */
+const struct ash_policy_path *ash_policy_find_path (const struct ash_policy *p,
+                                                    const char *path);
+
+/* The policy as JSON (new reference), keys in a fixed order: scanner,
+   network, refusal, results_dir, paths (sorted by path: path, access,
+   exec, rule), private, home, passwd_home, home_links, linked_home_dirs,
+   env (names only), dropped (name, why), skipped (path, why),
+   private_caches (name, dir), sandbox_exec_env, unpack_dir_env,
+   system_trust_roots, staged_input_only, warnings.  No value of a
+   variable appears in it.  */
+json_t *ash_policy_to_json (const struct ash_policy *p);
+
+#endif

@@ -1,0 +1,102 @@
+/* run.c -- start a command confined by its scope.
+
+   The one way a command with a sandboxing scope starts: the backend's
+   wrap() rewrites a private copy of the command, proc/spawn.c starts it,
+   and the backend's cleanup() undoes what wrap() set up on the host.  */
+
+#include <config.h>
+
+#include <errno.h>
+#include <string.h>
+
+#include "base/util.h"
+#include "sandbox/backend.h"
+
+/* A private copy of CMD for a backend to rewrite.  */
+static void
+cmd_copy (struct ash_cmd *dst, const struct ash_cmd *src)
+{
+  ash_cmd_init (dst);
+  ash_strvec_pushv (&dst->argv, src->argv.v);
+  ash_strvec_pushv (&dst->env, src->env.v);
+  dst->cwd = src->cwd ? xstrdup (src->cwd) : NULL;
+  dst->stdin_mode = src->stdin_mode;
+  dst->stdout_mode = src->stdout_mode;
+  dst->stderr_mode = src->stderr_mode;
+  dst->stdin_fd = src->stdin_fd;
+  dst->stdout_fd = src->stdout_fd;
+  dst->stderr_fd = src->stderr_fd;
+  dst->out.max = src->out.max
+                   ? (src->out.len < src->out.max ? src->out.max - src->out.len
+                                                  : 1)
+                   : 0;
+  dst->err.max = src->err.max
+                   ? (src->err.len < src->err.max ? src->err.max - src->err.len
+                                                  : 1)
+                   : 0;
+  dst->timeout_sec = src->timeout_sec;
+  dst->kill_grace_sec = src->kill_grace_sec;
+  dst->scope = NULL;
+  for (size_t i = 0; i < src->n_pass_fds && i < ASH_CMD_MAX_PASS_FDS; i++)
+    dst->pass_fds[i] = src->pass_fds[i];
+  dst->n_pass_fds = src->n_pass_fds;
+}
+
+static void
+capture_move (struct ash_buf *dst, struct ash_buf *src, bool *truncated)
+{
+  size_t take = src->len;
+  if (dst->max)
+    {
+      size_t room = dst->len < dst->max ? dst->max - dst->len : 0;
+      if (take > room)
+        {
+          take = room;
+          *truncated = true;
+        }
+    }
+  if (take > 0 && ash_buf_add (dst, src->buf, take) < 0)
+    *truncated = true;
+}
+
+int
+ash_sandbox_run (struct ash_cmd *cmd, struct ash_cmd_result *ret,
+                 struct ash_error *err)
+{
+  const struct ash_scope *scope = cmd->scope;
+
+  if (!scope || scope->kind != ASH_SCOPE_SANDBOX)
+    return ash_cmd_run (cmd, ret, err);
+
+  if (!scope->backend
+      || !scope->backend->wrap)
+    return ash_error_set (err, -EINVAL,
+                          _("cannot run '%s': no sandbox backend to run it "
+                            "in"),
+                          cmd->argv.nr ? cmd->argv.v[0] : "");
+
+  const struct ash_backend *be = scope->backend;
+  struct ash_cmd w;
+  cmd_copy (&w, cmd);
+  int r = be->wrap (scope->probe, scope->policy, &w, err);
+  if (r < 0)
+    {
+      if (err && !err->message)
+        ash_error_set (err, r, _("cannot run '%s' in the %s sandbox: %s"),
+                       cmd->argv.nr ? cmd->argv.v[0] : "", be->name,
+                       strerror (-r));
+      ash_cmd_release (&w);
+      return r;
+    }
+
+  r = ash_cmd_run (&w, ret, err);
+  if (be->cleanup)
+    be->cleanup (scope->probe, scope->policy, &w);
+  if (r >= 0)
+    {
+      capture_move (&cmd->out, &w.out, &ret->out_truncated);
+      capture_move (&cmd->err, &w.err, &ret->err_truncated);
+    }
+  ash_cmd_release (&w);
+  return r;
+}

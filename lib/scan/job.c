@@ -1,0 +1,624 @@
+/* job.c -- one scanner's part of a scan: its checks, its sandbox, its
+   run, and the reading of its output.
+
+   The sandbox seams.  When the sandbox mode is not off, every scanner gets
+   a scope before anything of its runs: sandbox_decide() selects the
+   backend (probed once per process, cached by ash_backend_select()),
+   computes the scanner's policy from its requirements and the settings
+   (ash_policy_input_fill(), shared with `ash sandbox explain`, then
+   ash_policy_compute()), and builds a sandboxing scope, or leaves the
+   scanner MISSING (no usable backend: "scanner sandbox unavailable: ...")
+   or ERROR (the policy refuses: "NAME cannot be sandboxed as requested:
+   ...").  The scope goes to the probes of the check phase and to the scan
+   itself; ash_sandbox_run() hands it to the backend's wrap().  After each
+   sandboxed spawn, and again after the scan, the results directories are
+   swept.  Nothing falls back to running unsandboxed.  */
+
+#include <config.h>
+
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "base/buf.h"
+#include "base/log.h"
+#include "base/util.h"
+#include "proc/toolfind.h"
+#include "sandbox/policy-input.h"
+#include "scan/job.h"
+#include "scan/rundir.h"
+
+extern char **environ;
+
+#define DEFAULT_SCAN_TIMEOUT 1800
+
+/* Remove J's run directory, with a warning when that fails.  */
+static void
+remove_run_config_dir (struct job *j)
+{
+  struct ash_error err = ASH_ERROR_INIT;
+  if (ash_rundir_remove (&j->run_config_dir, &err) < 0)
+    ash_warning ("%s", err.message);
+  ash_error_release (&err);
+}
+
+/* Config helpers.  */
+
+static const json_t *
+scanner_options (const struct ash_config *c, const char *name)
+{
+  _cleanup_free_ char *k = xasprintf ("scanners.%s.options", name);
+  const json_t *o = ash_config_get (c, k);
+  return json_is_object (o) ? o : NULL;
+}
+
+static bool
+scanner_enabled (const struct ash_config *c, const char *name)
+{
+  _cleanup_free_ char *k = xasprintf ("scanners.%s.enabled", name);
+  return ash_config_get_bool (c, k, true);
+}
+
+static unsigned
+scan_timeout (const json_t *options)
+{
+  json_t *t = json_object_get (options, "scan_timeout");
+  if (json_is_integer (t) && json_integer_value (t) > 0)
+    return (unsigned) json_integer_value (t);
+  if (json_is_real (t) && json_real_value (t) >= 1)
+    return (unsigned) json_real_value (t);
+  return DEFAULT_SCAN_TIMEOUT;
+}
+static const char *
+signal_name (int sig)
+{
+  switch (sig)
+    {
+    case SIGSEGV: return "SIGSEGV";
+    case SIGABRT: return "SIGABRT";
+    case SIGKILL: return "SIGKILL";
+    case SIGTERM: return "SIGTERM";
+    case SIGINT: return "SIGINT";
+    case SIGBUS: return "SIGBUS";
+    case SIGILL: return "SIGILL";
+    case SIGFPE: return "SIGFPE";
+    case SIGPIPE: return "SIGPIPE";
+    case SIGSYS: return "SIGSYS";
+    case SIGHUP: return "SIGHUP";
+    default: return "a signal";
+    }
+}
+
+/* The last non-empty line of the scanner's stderr log, to add to a
+   reason, or NULL.  */
+static char *
+stderr_tail (struct job *j)
+{
+  _cleanup_free_ char *rel = xasprintf ("%s.stderr.log", j->scanner->name);
+  struct ash_buf b = ASH_BUF_INIT;
+  char *ret = NULL;
+
+  if (ash_tree_read_file (j->results_fd, rel, 1 << 20, &b, NULL) == 0)
+    {
+      while (b.len > 0 && (b.buf[b.len - 1] == '\n' || b.buf[b.len - 1] == ' '
+                           || b.buf[b.len - 1] == '\r'))
+        b.buf[--b.len] = '\0';
+      const char *nl = strrchr (b.buf, '\n');
+      const char *line = nl ? nl + 1 : b.buf;
+      if (*line)
+        ret = xstrndup (line, 300);
+    }
+  ash_buf_release (&b);
+  return ret;
+}
+
+void
+ash_job_set_status (struct job *j, enum ash_scanner_status st, char *reason)
+{
+  free (j->result.reason);
+  j->result.reason = reason;
+  j->result.status = st;
+  j->run = false;
+}
+/* The private caches of a sandboxed spawn (policy.private_caches, NAME=DIR
+   below the results directory): made before the spawn, removed after.  */
+static char *
+private_cache_rel (const struct job *j, const char *kv)
+{
+  const char *eq = strchr (kv, '=');
+  const char *dir = eq ? eq + 1 : kv;
+  size_t n = strlen (j->results_abs);
+  if (strncmp (dir, j->results_abs, n) != 0 || dir[n] != '/')
+    return NULL;
+  return xstrdup (dir + n + 1);
+}
+
+static int
+private_caches_make (struct job *j, struct ash_error *err)
+{
+  for (size_t i = 0; i < j->policy.private_caches.nr; i++)
+    {
+      _cleanup_free_ char *rel
+        = private_cache_rel (j, j->policy.private_caches.v[i]);
+      if (rel == NULL)
+        continue;
+      int r = ash_tree_mkdirs (j->results_fd, rel, NULL, err);
+      if (r < 0)
+        return r;
+    }
+  return 0;
+}
+
+static void
+private_caches_remove (struct job *j)
+{
+  for (size_t i = 0; i < j->policy.private_caches.nr; i++)
+    {
+      _cleanup_free_ char *rel
+        = private_cache_rel (j, j->policy.private_caches.v[i]);
+      struct ash_error err = ASH_ERROR_INIT;
+      if (rel == NULL)
+        continue;
+      /* The whole first component (".cache"), which ASH made.  */
+      char *slash = strchr (rel, '/');
+      if (slash)
+        *slash = '\0';
+      if (ash_tree_remove_all (j->results_fd, rel, &err) < 0)
+        ash_warning (_("cannot remove the private cache %s: %s"),
+                     j->policy.private_caches.v[i], err.message);
+      ash_error_release (&err);
+    }
+}
+/* The sandbox of one scanner: backend, policy, scope.  Returns false when
+   the scanner may not run (its status and reason are set).  */
+static bool
+sandbox_decide (struct scan *sc, struct job *j)
+{
+  const struct ash_probe *probe = NULL;
+  char *why = NULL;
+  const struct ash_backend *b;
+  struct ash_error err = ASH_ERROR_INIT;
+
+  if (sc->platform_note)
+    {
+      ash_job_set_status (j, streq (sc->mode, "auto") ? ASH_STATUS_MISSING
+                                              : ASH_STATUS_ERROR,
+                  xasprintf (_("scanner sandbox unavailable: %s"),
+                             sc->platform_note));
+      return false;
+    }
+  b = ash_backend_select (sc->mode, sc->backends, &sc->host, &probe, &why);
+  if (b == NULL)
+    {
+      /* Under auto, no backend works: MISSING.  A backend the operator
+         named that is unavailable is an ERROR (it never falls back).  */
+      ash_job_set_status (j, streq (sc->mode, "auto") ? ASH_STATUS_MISSING
+                                              : ASH_STATUS_ERROR,
+                  xasprintf (_("scanner sandbox unavailable: %s"),
+                             why ? why : _("no backend")));
+      j->result.sandbox = json_pack ("{s:s, s:n, s:s}", "mode", sc->mode,
+                                     "backend", "refusal", j->result.reason);
+      free (why);
+      return false;
+    }
+
+  struct ash_policy_place place = {
+    .source_dir = sc->source_dir,
+    .output_dir = sc->od.path,
+    .results_dir = j->results_abs,
+    .run_config_dir = j->run_config_dir,
+    .tool_path = j->result.tool_path,
+  };
+  struct ash_policy_input in;
+  ash_policy_input_fill (&in, j->scanner->name, &j->req, &sc->ss, &sc->host,
+                         &place, sc->opts->offline, probe);
+  ash_policy_init (&j->policy);
+  j->policy_init = true;
+  if (ash_policy_compute (&in, &j->policy, &err) < 0)
+    {
+      ash_job_set_status (j, ASH_STATUS_ERROR,
+                  xasprintf (_("%s cannot be sandboxed as requested: %s"),
+                             j->scanner->name, err.message));
+      ash_err ("%s", j->result.reason);
+      j->scope.kind = ASH_SCOPE_REFUSE;
+      j->scope.reason = j->result.reason;
+      ash_error_release (&err);
+      return false;
+    }
+  for (size_t i = 0; i < j->policy.warnings.nr; i++)
+    ash_warning ("%s: %s", j->scanner->name, j->policy.warnings.v[i]);
+
+  json_t *rec = ash_policy_to_json (&j->policy);
+  if (rec == NULL)
+    rec = json_object ();
+  json_object_set_new (rec, "mode", json_string (sc->mode));
+  json_object_set_new (rec, "backend", json_string (b->name));
+  j->result.sandbox = rec;
+
+  if (j->policy.refusal)
+    {
+      /* The refusal already reads "NAME cannot be sandboxed as requested:
+         ...".  It is logged now, while the tool is checked, and the
+         scanner's probes get a refusing scope: they fail rather than run
+         unsandboxed.  */
+      ash_err ("%s", j->policy.refusal);
+      ash_job_set_status (j, ASH_STATUS_ERROR, xstrdup (j->policy.refusal));
+      j->scope.kind = ASH_SCOPE_REFUSE;
+      j->scope.reason = j->policy.refusal;
+      return false;
+    }
+  j->scope.kind = ASH_SCOPE_SANDBOX;
+  j->scope.backend = b;
+  j->scope.probe = probe;
+  j->scope.policy = &j->policy;
+  j->sandboxed = true;
+  return true;
+}
+/* The check phase of one scanner.  */
+void
+ash_job_check (struct scan *sc, struct job *j)
+{
+  const struct ash_scanner *s = j->scanner;
+  struct ash_error err = ASH_ERROR_INIT;
+  char *tool = NULL;
+  int r;
+
+  struct ash_toolfind_opts tf = {
+    .path_env = sc->host.path_env,
+    .bin_path = sc->host.bin_path,
+    .source_dir = sc->source_dir,
+    .allow_in_tree_tools = sc->host.allow_in_tree_tools,
+  };
+  r = ash_toolfind (s->tool, &tf, &tool, &err);
+  if (r == -ENOENT)
+    {
+      ash_job_set_status (j, ASH_STATUS_MISSING,
+                  xasprintf (_("%s is not installed (install it with: %s, "
+                               "or ash dependencies install)"),
+                             s->tool, s->install_hint));
+      goto out;
+    }
+  if (r < 0)
+    {
+      ash_job_set_status (j, ASH_STATUS_MISSING, xstrdup (err.message));
+      goto out;
+    }
+  j->result.tool_path = tool;
+  j->result.dependencies_satisfied = true;
+
+  if (s->build == NULL)
+    {
+      ash_job_set_status (j, ASH_STATUS_MISSING,
+                  xasprintf (_("ash has no adapter for %s yet; its findings "
+                               "would not be read (%s is installed at %s)"),
+                             s->name, s->tool, tool));
+      goto out;
+    }
+
+  j->results_rel = xasprintf ("scanners/%s/source", s->name);
+  j->results_abs = xasprintf ("%s/%s", sc->od.path, j->results_rel);
+  r = ash_tree_results_dir_open (sc->od.fd, j->results_rel, &j->results_fd,
+                                 &err);
+  if (r < 0)
+    {
+      bool link = err.kind && streq (err.kind, ASH_KIND_RESULTS_DIR_LINK);
+      ash_job_set_status (j, link ? ASH_STATUS_MISSING : ASH_STATUS_ERROR,
+                  xstrdup (err.message));
+      goto out;
+    }
+  r = ash_tree_check_clean (j->results_fd, ".", &err);
+  if (r < 0)
+    {
+      ash_job_set_status (j, ASH_STATUS_ERROR, xstrdup (err.message));
+      goto out;
+    }
+
+  ash_scanner_requirements (s, &j->req);
+
+  if (sc->have_scanset)
+    {
+      struct ash_strvec args = ASH_STRVEC_INIT;
+      r = ash_scanset_exclusion_args (&sc->scanset, s->name, &args, &err);
+      if (r < 0)
+        {
+          ash_strvec_release (&args);
+          ash_job_set_status (j, ASH_STATUS_ERROR, xstrdup (err.message));
+          goto out;
+        }
+      /* The exclusion values, without the option names, for adapters that
+         build their own option (bandit joins them into one --exclude).  */
+      for (size_t i = 0; i + 1 < args.nr; i += 2)
+        {
+          const char *v = args.v[i + 1];
+          while (*v)
+            {
+              const char *c = strchr (v, ',');
+              size_t n = c ? (size_t) (c - v) : strlen (v);
+              if (n > 0)
+                ash_strvec_push_nodup (&j->excluded, xstrndup (v, n));
+              v += n + (c ? 1 : 0);
+            }
+        }
+      ash_strvec_release (&args);
+    }
+  /* Scanners that walk the tree themselves must not read ASH's output
+     when it lies inside the tree.  */
+  if (ash_path_is_inside (sc->od.path, sc->source_dir)
+      && !streq (sc->od.path, sc->source_dir))
+    ash_strvec_push (&j->excluded, sc->od.path);
+
+  /* The per-run config directory: the files ASH writes for the tool
+     (bandit's empty --ini), outside the scanned tree, mode 0700, removed
+     when the run ends.  */
+  r = ash_rundir_make (ash_rundir_base (sc->source_dir, sc->od.path),
+                       j->scanner->name, &j->run_config_dir, &err);
+  if (r < 0)
+    {
+      ash_job_set_status (j, ASH_STATUS_ERROR, xstrdup (err.message));
+      goto out;
+    }
+
+  if (!streq (sc->mode, "off") && !sandbox_decide (sc, j))
+    {
+      if (j->scope.kind == ASH_SCOPE_REFUSE && s->prepare)
+        {
+          /* The probes still run through their scope, which refuses:
+             nothing of this scanner runs unsandboxed.  */
+          struct ash_scan_job pj = {
+            .name = s->name,
+            .target = sc->source_dir,
+            .results_dir = j->results_abs,
+            .results_fd = j->results_fd,
+            .tool_path = j->result.tool_path,
+            .options = j->options,
+            .run_config_dir = j->run_config_dir,
+            .scope = &j->scope,
+            .max_output = ASH_TREE_READ_MAX,
+          };
+          struct ash_error perr = ASH_ERROR_INIT;
+          s->prepare (s, &pj, &perr);
+          ash_error_release (&perr);
+        }
+      goto out;
+    }
+
+  j->sj = (struct ash_scan_job){
+    .name = s->name,
+    .target = sc->source_dir,
+    .results_dir = j->results_abs,
+    .results_fd = j->results_fd,
+    .scan_set_file = sc->scan_set_file,
+    .tool_path = j->result.tool_path,
+    .options = j->options,
+    .excluded_paths = j->excluded.v,
+    .run_config_dir = j->run_config_dir,
+    .scope = j->sandboxed ? &j->scope : NULL,
+    .max_output = ASH_TREE_READ_MAX,
+  };
+  if (s->prepare && s->prepare (s, &j->sj, &err) < 0)
+    {
+      ash_job_set_status (j, ASH_STATUS_ERROR, xstrdup (err.message));
+      goto out;
+    }
+
+out:
+  if (j->result.status == ASH_STATUS_MISSING
+      || j->result.status == ASH_STATUS_ERROR)
+    ash_err (_("%s not run: %s"), s->name, j->result.reason);
+  ash_error_release (&err);
+}
+void
+ash_job_sweep (struct scan *sc _unused_, int dirfd, const char *rel)
+{
+  struct ash_strvec removed = ASH_STRVEC_INIT;
+  struct ash_error err = ASH_ERROR_INIT;
+  if (ash_tree_sweep (dirfd, rel, &removed, &err) < 0)
+    ash_warning (_("could not sweep %s: %s"), rel, err.message);
+  for (size_t i = 0; i < removed.nr; i++)
+    ash_warning (_("removed %s, which a scanner left in its results "
+                   "directory"),
+                 removed.v[i]);
+  ash_strvec_release (&removed);
+  ash_error_release (&err);
+}
+
+static void
+build_env (struct scan *sc _unused_, struct job *j, struct ash_cmd *cmd)
+{
+  if (j->sandboxed)
+    {
+      ash_strvec_pushv (&cmd->env, j->policy.env.v);
+      return;
+    }
+  /* Unsandboxed, a scanner gets ASH's environment, copied explicitly.  */
+  ash_strvec_pushv (&cmd->env, environ);
+}
+
+/* A sandbox wrapper (bwrap's init, the Landlock wrapper) reports a
+   scanner killed by a signal as its own exit status 128 + N.  Only the
+   signals that mean a crash are read that way.  */
+static int
+crash_signal (const struct job *j, const struct ash_cmd_result *res)
+{
+  static const int crashes[] = { SIGSEGV, SIGABRT, SIGBUS, SIGILL, SIGFPE,
+                                 SIGSYS, SIGKILL };
+  if (!j->sandboxed || res->status <= 128)
+    return 0;
+  for (size_t i = 0; i < ARRAY_SIZE (crashes); i++)
+    if (res->status == 128 + crashes[i])
+      return crashes[i];
+  return 0;
+}
+
+/* The scan phase of one scanner.  */
+void
+ash_job_run (struct scan *sc, struct job *j)
+{
+  const struct ash_scanner *s = j->scanner;
+  struct ash_cmd cmd;
+  struct ash_cmd_result res;
+  struct ash_error err = ASH_ERROR_INIT;
+  _cleanup_close_ int outfd = -1, errfd = -1;
+  _cleanup_free_ char *out_rel = xasprintf ("%s.stdout.log", s->name);
+  _cleanup_free_ char *err_rel = xasprintf ("%s.stderr.log", s->name);
+  json_t *doc = NULL;
+  int r;
+
+  if (atomic_load (&sc->interrupted))
+    {
+      ash_job_set_status (j, ASH_STATUS_ERROR, xstrdup (_("interrupted")));
+      return;
+    }
+  ash_cmd_init (&cmd);
+  memset (&res, 0, sizeof res);
+  ash_progress_begin (sc->progress, s->name);
+  double t0 = ash_now ();
+
+  r = ash_tree_open_stream (j->results_fd, out_rel, true, &outfd, &err);
+  if (r == 0)
+    r = ash_tree_open_stream (j->results_fd, err_rel, true, &errfd, &err);
+  if (r < 0)
+    {
+      ash_job_set_status (j, ASH_STATUS_ERROR, xstrdup (err.message));
+      goto done;
+    }
+  r = s->build (s, &j->sj, &cmd, &err);
+  if (r < 0)
+    {
+      ash_job_set_status (j, ASH_STATUS_ERROR, xstrdup (err.message));
+      goto done;
+    }
+  build_env (sc, j, &cmd);
+  cmd.cwd = xstrdup (sc->source_dir);
+  cmd.stdin_mode = ASH_STDIO_NULL;
+  cmd.stdout_mode = ASH_STDIO_FD;
+  cmd.stdout_fd = outfd;
+  cmd.stderr_mode = ASH_STDIO_FD;
+  cmd.stderr_fd = errfd;
+  cmd.timeout_sec = j->timeout;
+  cmd.scope = j->sandboxed ? &j->scope : NULL;
+  ash_debug ("%s: running %s", s->name, cmd.argv.v[0]);
+
+  if (j->sandboxed)
+    {
+      r = private_caches_make (j, &err);
+      if (r < 0)
+        {
+          ash_job_set_status (j, ASH_STATUS_ERROR, xstrdup (err.message));
+          goto done;
+        }
+    }
+  r = ash_sandbox_run (&cmd, &res, &err);
+  if (j->sandboxed)
+    {
+      private_caches_remove (j);
+      ash_job_sweep (sc, j->results_fd, ".");
+    }
+  j->result.exit_code = r == 0 ? res.status : -1;
+  if (r < 0)
+    ash_job_set_status (j, ASH_STATUS_ERROR,
+                xasprintf (_("%s could not be started: %s"), s->name,
+                           err.message));
+  else if (res.interrupted || atomic_load (&sc->interrupted))
+    ash_job_set_status (j, ASH_STATUS_ERROR, xstrdup (_("interrupted")));
+  else if (res.timed_out)
+    ash_job_set_status (j, ASH_STATUS_ERROR,
+                xasprintf (_("timed out after %u s"), j->timeout));
+  else if (res.term_signal || crash_signal (j, &res))
+    {
+      _cleanup_free_ char *tail = stderr_tail (j);
+      int sig = res.term_signal ? res.term_signal : crash_signal (j, &res);
+      ash_job_set_status (j, ASH_STATUS_ERROR,
+                  xasprintf (_("%s crashed: killed by signal %d (%s)%s%s"),
+                             s->tool, sig, signal_name (sig),
+                             tail ? ": " : "", tail ? tail : ""));
+    }
+  else if (s->parse (s, &j->sj, &res, &doc, &err) < 0)
+    {
+      _cleanup_free_ char *tail = res.status != 0 ? stderr_tail (j) : NULL;
+      ash_job_set_status (j, ASH_STATUS_ERROR,
+                  xasprintf ("%s%s%s", err.message, tail ? ": " : "",
+                             tail ? tail : ""));
+    }
+  else
+    {
+      ash_sarif_tag (doc, s->name);
+      ash_suppress_doc (doc, &sc->sups, sc->source_dir, 64 << 20);
+      j->result.sarif = doc;
+      ash_scanner_result_count (&j->result, sc->threshold);
+    }
+
+done:
+  remove_run_config_dir (j);
+  j->result.duration = r == 0 && res.duration > 0 ? res.duration
+                                                  : ash_now () - t0;
+  ash_progress_pause (sc->progress);
+  if (j->result.status == ASH_STATUS_ERROR)
+    ash_err (_("%s: %s"), s->name, j->result.reason);
+  else
+    ash_info (_("%s: %s, %u findings (%u actionable, %u suppressed) in "
+                "%.1fs"),
+              s->name, ash_scanner_status_name (j->result.status),
+              j->result.finding_count, j->result.actionable_count,
+              j->result.suppressed_count, j->result.duration);
+  ash_progress_resume (sc->progress);
+  ash_progress_end (sc->progress, s->name,
+                    ash_scanner_status_name (j->result.status),
+                    j->result.duration);
+  ash_cmd_release (&cmd);
+  ash_error_release (&err);
+}
+/* Resolve the scanners: builtins in registry order, then plugin scanners.
+   --scanners narrows, --exclude-scanners wins (SKIPPED, excluded), the
+   precommit mode selects upstream's fast set.  */
+void
+ash_job_add (struct scan *sc, const struct ash_scanner *s)
+{
+  const struct ash_options *o = sc->opts;
+  struct job *j;
+
+  sc->jobs = xreallocarray (sc->jobs, sc->n_jobs + 1, sizeof *sc->jobs);
+  j = &sc->jobs[sc->n_jobs++];
+  memset (j, 0, sizeof *j);
+  j->scanner = s;
+  ash_scanner_result_init (&j->result, s->name);
+  j->results_fd = -1;
+  ash_strvec_init (&j->excluded);
+  ash_requirements_init (&j->req);
+  j->options = scanner_options (sc->config, s->name);
+  j->timeout = scan_timeout (j->options);
+  j->run = true;
+  j->result.status = ASH_STATUS_PASSED;
+
+  if (ash_strvec_contains (&o->exclude_scanners, s->name))
+    {
+      j->result.excluded = true;
+      ash_job_set_status (j, ASH_STATUS_SKIPPED,
+                  xstrdup (_("excluded with --exclude-scanners")));
+    }
+  else if (o->scanners.nr > 0 && !ash_strvec_contains (&o->scanners, s->name))
+    ash_job_set_status (j, ASH_STATUS_SKIPPED, xstrdup (_("not named in --scanners")));
+  else if (o->mode == ASH_RUN_PRECOMMIT && o->scanners.nr == 0
+           && !ash_strv_contains ((char *const *) ash_precommit_scanners,
+                                  s->name))
+    ash_job_set_status (j, ASH_STATUS_SKIPPED,
+                xstrdup (_("not one of the precommit mode's scanners")));
+  else if (!scanner_enabled (sc->config, s->name))
+    ash_job_set_status (j, ASH_STATUS_SKIPPED,
+                xstrdup (_("disabled in the configuration")));
+}
+void
+ash_job_release (struct job *j)
+{
+  remove_run_config_dir (j);
+  ash_scanner_result_release (&j->result);
+  free (j->results_rel);
+  free (j->results_abs);
+  if (j->results_fd >= 0)
+    ash_close (j->results_fd);
+  ash_strvec_release (&j->excluded);
+  ash_requirements_release (&j->req);
+  if (j->policy_init)
+    ash_policy_release (&j->policy);
+}

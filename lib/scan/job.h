@@ -1,0 +1,101 @@
+/* job.h -- one scanner's part of a scan, and the scan it belongs to.
+
+   Shared by the phases of `ash scan` (orchestrator.c) and the work done
+   for each scanner (job.c): its checks, its sandbox, its run.  Internal
+   to lib/scan/.  */
+
+#ifndef ASH_JOB_H
+#define ASH_JOB_H
+
+#include <jansson.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+
+#include "base/strvec.h"
+#include "config/ashconfig.h"
+#include "config/options.h"
+#include "config/sandbox-settings.h"
+#include "fs/scanset.h"
+#include "fs/tree.h"
+#include "proc/spawn.h"
+#include "sandbox/backend.h"
+#include "sandbox/policy.h"
+#include "sandbox/requirements.h"
+#include "scan/plugins.h"
+#include "scan/progress.h"
+#include "scan/results.h"
+#include "scan/suppress.h"
+#include "scanners/scanner.h"
+
+struct job
+{
+  const struct ash_scanner *scanner;
+  struct ash_scanner_result result;
+  bool run;                    /* still to run after the checks */
+  const json_t *options;       /* scanners.NAME.options */
+  unsigned timeout;
+  char *results_rel;           /* scanners/NAME/source */
+  char *results_abs;
+  int results_fd;
+  struct ash_strvec excluded;  /* exclusions for the scanner's own walk */
+  struct ash_requirements req;
+  bool sandboxed;
+  bool policy_init;
+  struct ash_policy policy;
+  struct ash_scope scope;
+  struct ash_scan_job sj;
+  char *run_config_dir;        /* the run's 0700 config directory */
+};
+
+struct scan
+{
+  const struct ash_options *opts;
+  const struct ash_config *config;
+  const struct ash_backend *const *backends;
+  const char *platform_note;
+  struct ash_outdir od;
+  char *source_dir;
+  char *scan_set_file;
+  struct ash_scanset scanset;
+  bool have_scanset;
+  struct ash_sandbox_settings ss;
+  const char *mode;
+  struct ash_host host;
+  enum ash_severity threshold;
+  struct ash_suppressions sups;
+  struct ash_plugin_set plugins;
+  struct job *jobs;
+  size_t n_jobs;
+  struct ash_progress *progress;
+  pthread_mutex_t lock;
+  struct ash_scanner **unknown; /* scanners --scanners names that do not
+                                   exist */
+  size_t n_unknown;
+  struct ash_strvec unknown_names;
+  atomic_int interrupted;        /* the signal that interrupted the scan,
+                                    or 0 */
+};
+
+/* A job for scanner S, added to SC->jobs, with its status decided by the
+   options and the configuration (SKIPPED when not to run).  */
+void ash_job_add (struct scan *sc, const struct ash_scanner *s);
+
+/* The check phase of J: find its tool, open its results directory,
+   decide its sandbox, run its probes inside that sandbox.  */
+void ash_job_check (struct scan *sc, struct job *j);
+
+/* The scan phase of J: run the scanner and read its output.  */
+void ash_job_run (struct scan *sc, struct job *j);
+
+/* Set J's status and REASON (taken), and take it off the list to run.  */
+void ash_job_set_status (struct job *j, enum ash_scanner_status st,
+                         char *reason);
+
+/* Remove what a scanner left below REL of DIRFD that a later write could
+   follow, with a warning for each.  */
+void ash_job_sweep (struct scan *sc, int dirfd, const char *rel);
+
+void ash_job_release (struct job *j);
+
+#endif

@@ -1,0 +1,518 @@
+/* orchestrator.c -- the phases of `ash scan`.
+
+   prepare   open the output directory once, attach ash.log and
+             ash.log.jsonl, build the scan set, decide the sandbox settings
+             and the scanners to run;
+   check     once per scanner, concurrently: find its tool, open its
+             results directory, decide its sandbox (policy and scope) and
+             run its probes inside that scope;
+   scan      run the scanners (in parallel, at most --max-workers or the
+             number of CPUs at once, or one by one), each through spawn.c
+             with its own timeout, results directory and scope;
+   aggregate read each native output into SARIF, apply suppressions,
+             count, hand the aggregated results to the outputs (which
+             write ash_aggregated_results.json and the reports), print the
+             summary and decide the exit code.
+
+   The work done for each scanner is in job.c, the worker pool in pool.c,
+   the per-run config directories in rundir.c.  Writing the aggregated
+   results and the reports belongs to the report layer, above this one:
+   the caller hands it in as struct ash_scan_outputs.  */
+
+#include <config.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "base/log.h"
+#include "base/util.h"
+#include "scan/exit-codes.h"
+#include "scan/job.h"
+#include "scan/orchestrator.h"
+#include "scan/pool.h"
+
+static unsigned
+worker_count (const struct ash_options *o)
+{
+  if (o->strategy == ASH_STRATEGY_SEQUENTIAL)
+    return 1;
+  if (o->max_workers > 0)
+    return (unsigned) o->max_workers;
+  long n = sysconf (_SC_NPROCESSORS_ONLN);
+  return n > 0 ? (unsigned) n : 1;
+}
+/* Signals: a thread waits for SIGINT and SIGTERM (blocked everywhere
+   else), ends every running scanner, and lets the scan write what it has.
+   SIGUSR2 tells it to stop.  */
+struct signal_arg
+{
+  sigset_t set;
+  atomic_int *interrupted;
+};
+
+static void *
+signal_thread (void *arg)
+{
+  struct signal_arg *sa = arg;
+  for (;;)
+    {
+      int sig;
+      if (sigwait (&sa->set, &sig) != 0)
+        continue;
+      if (sig == SIGUSR2)
+        return NULL;
+      if (atomic_load (sa->interrupted) == 0)
+        atomic_store (sa->interrupted, sig);
+      ash_spawn_terminate_all ();
+    }
+}
+
+static void
+check_one (void *ctx, void *item)
+{
+  ash_job_check (ctx, item);
+}
+
+static void
+run_one (void *ctx, void *item)
+{
+  ash_job_run (ctx, item);
+}
+/* The modules of --ash-plugin-modules, then those of the configuration
+   that its tier lets load (plugin-tier.c): a config the scanned repository
+   could have written names only installed modules outside the tree, never
+   the reserved ones.  */
+static int
+load_plugins (struct scan *sc, struct ash_error *err)
+{
+  struct ash_strvec warnings = ASH_STRVEC_INIT;
+  int r = ash_plugin_load_configured (sc->config, sc->opts, sc->source_dir,
+                                      sc->host.helper_dir, &sc->plugins,
+                                      &warnings, err);
+  for (size_t i = 0; i < warnings.nr; i++)
+    ash_warning ("%s", warnings.v[i]);
+  ash_strvec_release (&warnings);
+  return r;
+}
+static void
+scan_release (struct scan *sc)
+{
+  for (size_t i = 0; i < sc->n_jobs; i++)
+    ash_job_release (&sc->jobs[i]);
+  free (sc->jobs);
+  for (size_t i = 0; i < sc->n_unknown; i++)
+    free (sc->unknown[i]);
+  free (sc->unknown);
+  ash_strvec_release (&sc->unknown_names);
+  ash_outdir_release (&sc->od);
+  free (sc->source_dir);
+  free (sc->scan_set_file);
+  if (sc->have_scanset)
+    ash_scanset_release (&sc->scanset);
+  ash_sandbox_settings_release (&sc->ss);
+  ash_suppressions_release (&sc->sups);
+  ash_plugin_set_release (&sc->plugins);
+}
+
+static int
+attach_logs (struct scan *sc, struct ash_error *err)
+{
+  int hfd = -1, jfd = -1;
+  int r = ash_tree_open_stream (sc->od.fd, "ash.log", true, &hfd, err);
+  if (r == 0)
+    r = ash_tree_open_stream (sc->od.fd, "ash.log.jsonl", true, &jfd, err);
+  if (r < 0)
+    {
+      if (hfd >= 0)
+        ash_close (hfd);
+      return r;
+    }
+  ash_log_attach (hfd, jfd);
+  return 0;
+}
+
+static int
+build_scanset (struct scan *sc, struct ash_error *err)
+{
+  _cleanup_close_ int srcfd = open (sc->source_dir,
+                                    O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  const json_t *ign = ash_config_get (sc->config,
+                                      "global_settings.ignore_paths");
+  struct ash_ignore_path *ip = NULL;
+  size_t n = 0, i;
+  json_t *e;
+  int r;
+
+  if (srcfd < 0)
+    return ash_error_set (err, -errno, _("cannot open %s: %s"),
+                          sc->source_dir, strerror (errno));
+  json_array_foreach ((json_t *) ign, i, e)
+    {
+      const char *p = json_is_string (e)
+                        ? json_string_value (e)
+                        : json_string_value (json_object_get (e, "path"));
+      if (p == NULL)
+        continue;
+      ip = xreallocarray (ip, n + 1, sizeof *ip);
+      ip[n].path = p;
+      ip[n].reason = json_string_value (json_object_get (e, "reason"));
+      n++;
+    }
+  struct ash_scanset_opts so = {
+    .output_dir = sc->od.path, .ignore_paths = ip, .n_ignore_paths = n,
+  };
+  struct ash_scanset init = ASH_SCANSET_INIT;
+  sc->scanset = init;
+  r = ash_scanset_build (srcfd, sc->source_dir, &so, &sc->scanset, err);
+  free (ip);
+  if (r < 0)
+    return r;
+  sc->have_scanset = true;
+  for (i = 0; i < sc->scanset.warnings.nr; i++)
+    ash_warning ("%s", sc->scanset.warnings.v[i]);
+  r = ash_scanset_write_reports (&sc->scanset, sc->od.fd, err);
+  if (r < 0)
+    return r;
+  sc->scan_set_file = xasprintf ("%s/ash-scan-set-files-list.txt",
+                                 sc->od.path);
+  return 0;
+}
+static char *
+iso_now (void)
+{
+  char buf[32];
+  time_t t = time (NULL);
+  struct tm tm;
+  gmtime_r (&t, &tm);
+  strftime (buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
+  return xstrdup (buf);
+}
+
+int
+ash_scan_run (const struct ash_options *opts, const struct ash_config *config,
+              const struct ash_backend *const *backends,
+              const char *platform_note,
+              const struct ash_scan_outputs *outputs)
+{
+  struct scan sc;
+  struct ash_error err = ASH_ERROR_INIT;
+  int r, code = ASH_EXIT_INCOMPLETE;
+  struct signal_arg sa;
+  sigset_t oldsigs;
+  pthread_t sigthread;
+  bool sigthread_started = false, masked = false;
+  _cleanup_free_ char *generated_at = iso_now ();
+  _cleanup_free_ char *out_default = NULL;
+
+  memset (&sc, 0, sizeof sc);
+  sc.opts = opts;
+  sc.config = config;
+  sc.backends = backends;
+  sc.platform_note = platform_note;
+  sc.od = (struct ash_outdir) ASH_OUTDIR_INIT;
+  ash_strvec_init (&sc.unknown_names);
+  ash_sandbox_settings_init (&sc.ss);
+  ash_suppressions_init (&sc.sups);
+  ash_plugin_set_init (&sc.plugins);
+  pthread_mutex_init (&sc.lock, NULL);
+  atomic_store (&sc.interrupted, 0);
+
+  {
+    _cleanup_free_ char *cwd = getcwd (NULL, 0);
+    const char *src = opts->source_dir ? opts->source_dir : cwd;
+    if (src == NULL)
+      {
+        ash_err (_("cannot find the working directory: %s"),
+                 strerror (errno));
+        goto out;
+      }
+    sc.source_dir = ash_path_absolute (src);
+  }
+  const char *output_dir = opts->output_dir;
+  if (output_dir == NULL)
+    output_dir = out_default = ash_path_join (sc.source_dir,
+                                              ".ash/ash_output");
+
+  /* The output directory, opened once; a link there is a refusal that
+     stops the scan before anything is written (exit 3).  */
+  r = ash_outdir_open (output_dir, sc.source_dir, &sc.od, &err);
+  if (r < 0)
+    {
+      _cleanup_free_ char *m = ash_error_format (&err);
+      ash_err ("%s", m);
+      code = err.kind && streq (err.kind, ASH_KIND_OUTPUT_DIR_LINK)
+               ? ASH_EXIT_CONFIG
+               : ASH_EXIT_INCOMPLETE;
+      goto out;
+    }
+  /* Results of an earlier scan must not be mistaken for this one's.  */
+  static const char *const stale[] = { "scanners", "reports",
+                                       "ash_aggregated_results.json" };
+  for (size_t i = 0; i < ARRAY_SIZE (stale); i++)
+    if (ash_tree_remove_all (sc.od.fd, stale[i], &err) < 0)
+      {
+        _cleanup_free_ char *m = ash_error_format (&err);
+        ash_err ("%s", m);
+        code = err.kind && (streq (err.kind, ASH_KIND_OUTPUT_LINK)
+                            || streq (err.kind, ASH_KIND_OUTPUT_DIR_LINK))
+                 ? ASH_EXIT_CONFIG
+                 : ASH_EXIT_INCOMPLETE;
+        goto out;
+      }
+  r = attach_logs (&sc, &err);
+  if (r < 0)
+    {
+      _cleanup_free_ char *m = ash_error_format (&err);
+      ash_err ("%s", m);
+      code = ASH_EXIT_CONFIG;
+      goto out;
+    }
+  ash_info (_("scanning %s into %s"), sc.source_dir, sc.od.path);
+
+  /* Settings.  */
+  {
+    const char *t = ash_config_get_string (config,
+                                           "global_settings.severity_threshold");
+    sc.threshold = ASH_SEVERITY_MEDIUM;
+    if (t && ash_severity_parse (t, &sc.threshold) < 0)
+      ash_warning (_("unknown severity_threshold '%s'; using MEDIUM"), t);
+  }
+  {
+    char today[11];
+    struct ash_strvec warnings = ASH_STRVEC_INIT;
+    ash_suppress_today (today);
+    r = ash_suppressions_load (ash_config_get (config,
+                                               "global_settings.suppressions"),
+                               today, &sc.sups, &warnings, &err);
+    for (size_t i = 0; i < warnings.nr; i++)
+      ash_warning ("%s", warnings.v[i]);
+    ash_strvec_release (&warnings);
+    if (r < 0)
+      {
+        ash_err ("%s", err.message);
+        code = ASH_EXIT_CONFIG;
+        goto out;
+      }
+  }
+  r = ash_sandbox_settings_resolve (opts, config, &sc.ss, &err);
+  if (r < 0)
+    {
+      ash_err ("%s", err.message);
+      code = ASH_EXIT_CONFIG;
+      goto out;
+    }
+  for (size_t i = 0; i < sc.ss.warnings.nr; i++)
+    ash_warning ("%s", sc.ss.warnings.v[i]);
+  sc.mode = sc.ss.mode ? sc.ss.mode : "off";
+  ash_host_init (&sc.host, opts);
+  if (opts->allow_in_tree_tools)
+    sc.host.allow_in_tree_tools = true;
+
+  r = load_plugins (&sc, &err);
+  if (r < 0)
+    {
+      _cleanup_free_ char *m = ash_error_format (&err);
+      ash_err ("%s", m);
+      code = ASH_EXIT_CONFIG;
+      goto out;
+    }
+
+  r = build_scanset (&sc, &err);
+  if (r < 0)
+    {
+      _cleanup_free_ char *m = ash_error_format (&err);
+      ash_err (_("cannot build the scan set: %s"), m);
+      code = ASH_EXIT_INCOMPLETE;
+      goto out;
+    }
+
+  for (size_t i = 0; ash_builtin_scanners[i]; i++)
+    ash_job_add (&sc, ash_builtin_scanners[i]);
+  for (size_t i = 0; i < sc.plugins.n; i++)
+    ash_job_add (&sc, &sc.plugins.v[i]->scanner);
+  /* A scanner asked for by name that does not exist is not silently
+     dropped: it is a MISSING row, so the scan is incomplete.  */
+  size_t n_known = sc.n_jobs;
+  for (size_t i = 0; i < opts->scanners.nr; i++)
+    {
+      bool known = false;
+      for (size_t k = 0; k < n_known; k++)
+        known |= streq (sc.jobs[k].scanner->name, opts->scanners.v[i]);
+      if (known)
+        continue;
+      struct ash_scanner *u = xzalloc (sizeof *u);
+      u->name = ash_strvec_push (&sc.unknown_names, opts->scanners.v[i]);
+      u->tool = u->name;
+      u->install_hint = "";
+      sc.unknown = xreallocarray (sc.unknown, sc.n_unknown + 1,
+                                  sizeof *sc.unknown);
+      sc.unknown[sc.n_unknown++] = u;
+      ash_job_add (&sc, u);
+      struct job *j = &sc.jobs[sc.n_jobs - 1];
+      ash_job_set_status (j, ASH_STATUS_MISSING,
+                  xasprintf (_("--scanners names '%s', which is neither a "
+                               "builtin scanner nor one a loaded plugin "
+                               "module defines"),
+                             u->name));
+      ash_err (_("%s not run: %s"), u->name, j->result.reason);
+    }
+
+  if (!streq (sc.mode, "off"))
+    {
+      /* Grants follow a scanner's own name: a section that renames its
+         scanner leaves that scanner MISSING under a sandbox.  */
+      struct ash_strvec names = ASH_STRVEC_INIT, reasons = ASH_STRVEC_INIT;
+      ash_config_renamed_scanners (config, &names, &reasons);
+      for (size_t i = 0; i < names.nr; i++)
+        for (size_t k = 0; k < sc.n_jobs; k++)
+          {
+            struct job *j = &sc.jobs[k];
+            if (!j->run || !streq (j->scanner->name, names.v[i]))
+              continue;
+            ash_job_set_status (j, ASH_STATUS_MISSING, xstrdup (reasons.v[i]));
+            ash_err (_("%s not run: %s"), j->scanner->name, j->result.reason);
+          }
+      ash_strvec_release (&names);
+      ash_strvec_release (&reasons);
+
+      /* What the backend's probe had to say (no cache overlays, the
+         Landlock ABI and what it lacks), once.  */
+      bool any = false;
+      for (size_t k = 0; k < sc.n_jobs; k++)
+        any |= sc.jobs[k].run;
+      if (any && !sc.platform_note)
+        {
+          const struct ash_probe *probe = NULL;
+          char *why = NULL;
+          const struct ash_backend *b
+            = ash_backend_select (sc.mode, backends, &sc.host, &probe, &why);
+          if (b && probe && probe->notes)
+            ash_info (_("sandbox %s: %s"), b->name, probe->notes);
+          free (why);
+        }
+    }
+
+  /* From here on an interrupt ends the running scanners and the scan
+     still writes what it gathered.  */
+  sigemptyset (&sa.set);
+  sigaddset (&sa.set, SIGINT);
+  sigaddset (&sa.set, SIGTERM);
+  sigaddset (&sa.set, SIGUSR2);
+  sa.interrupted = &sc.interrupted;
+  pthread_sigmask (SIG_BLOCK, &sa.set, &oldsigs);
+  masked = true;
+  sigthread_started = pthread_create (&sigthread, NULL, signal_thread, &sa)
+                      == 0;
+
+  sc.progress = ash_progress_start (ash_progress_choose (opts->progress,
+                                                         opts->progress_ci
+                                                           || getenv ("CI"),
+                                                         opts->quiet, stderr),
+                                    stderr);
+
+  struct job **todo = xcalloc (sc.n_jobs + 1, sizeof *todo);
+  size_t n_todo = 0;
+  for (size_t i = 0; i < sc.n_jobs; i++)
+    if (sc.jobs[i].run)
+      todo[n_todo++] = &sc.jobs[i];
+  unsigned workers = worker_count (opts);
+  /* Dependency checks, once per scanner, concurrently.  */
+  ash_pool_run ((void *const *) todo, n_todo,
+                n_todo > 0 ? (unsigned) n_todo : 1, check_one, &sc);
+  size_t n_run = 0;
+  for (size_t i = 0; i < n_todo; i++)
+    if (todo[i]->run)
+      todo[n_run++] = todo[i];
+  ash_pool_run ((void *const *) todo, n_run, workers, run_one, &sc);
+  free (todo);
+
+  ash_progress_stop (sc.progress);
+  sc.progress = NULL;
+
+  int sig = atomic_load (&sc.interrupted);
+  for (size_t i = 0; i < sc.n_jobs; i++)
+    if (sc.jobs[i].run && sig)
+      ash_job_set_status (&sc.jobs[i], ASH_STATUS_ERROR, xstrdup (_("interrupted")));
+  /* The second sweep: whatever a scanner left behind that a later write
+     could follow.  */
+  for (size_t i = 0; i < sc.n_jobs; i++)
+    if (sc.jobs[i].sandboxed)
+      {
+        ash_job_sweep (&sc, sc.od.fd, "scanners");
+        break;
+      }
+
+  /* Aggregate.  */
+  {
+    struct ash_scanner_result **rs = xcalloc (sc.n_jobs + 1, sizeof *rs);
+    for (size_t i = 0; i < sc.n_jobs; i++)
+      rs[i] = &sc.jobs[i].result;
+    const char *project = ash_config_get_string (config, "project_name");
+    struct ash_scan_summary sum = {
+      .project_name = project ? project : "",
+      .source_dir = sc.source_dir,
+      .output_dir = sc.od.path,
+      .generated_at = generated_at,
+      .sandbox_mode = sc.mode,
+      .threshold = sc.threshold,
+      .fail_on_findings = opts->fail_on_findings >= 0
+                            ? opts->fail_on_findings > 0
+                            : ash_config_get_bool (config, "fail_on_findings",
+                                                   true),
+      .fail_on_incomplete = ash_config_get_bool (
+        config, "fail_on_incomplete_scanners", true),
+      .interrupted = sig != 0,
+    };
+    json_t *agg = ash_results_aggregate (&sum, rs, sc.n_jobs);
+    code = ash_results_exit_code (rs, sc.n_jobs, sum.fail_on_findings,
+                                  sum.fail_on_incomplete);
+    free (rs);
+    r = outputs->write (sc.od.fd, agg, opts, config, &err);
+    if (r < 0)
+      {
+        _cleanup_free_ char *m = ash_error_format (&err);
+        ash_err (_("cannot write the results: %s"), m);
+        code = err.kind && (streq (err.kind, ASH_KIND_OUTPUT_LINK)
+                            || streq (err.kind, ASH_KIND_OUTPUT_HARD_LINK))
+                 ? ASH_EXIT_CONFIG
+                 : ASH_EXIT_INCOMPLETE;
+      }
+    if (!opts->quiet)
+      {
+        _cleanup_free_ char *reports = xasprintf ("%s/reports", sc.od.path);
+        _cleanup_free_ char *table = outputs->summary (agg, reports);
+        fputs ("\n", stdout);
+        fputs (table, stdout);
+        fflush (stdout);
+      }
+    json_decref (agg);
+  }
+  if (sig)
+    {
+      ash_err (_("the scan was interrupted"));
+      code = 128 + sig;
+    }
+  ash_info (_("ash scan finished with exit code %d"), code);
+
+out:
+  if (sigthread_started)
+    {
+      pthread_kill (sigthread, SIGUSR2);
+      pthread_join (sigthread, NULL);
+    }
+  if (masked)
+    pthread_sigmask (SIG_SETMASK, &oldsigs, NULL);
+  ash_progress_stop (sc.progress);
+  scan_release (&sc);
+  pthread_mutex_destroy (&sc.lock);
+  ash_error_release (&err);
+  ash_log_close ();
+  return code;
+}

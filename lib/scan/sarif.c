@@ -1,0 +1,254 @@
+/* sarif.c -- SARIF 2.1.0 documents.  */
+
+#include <config.h>
+
+#include "scan/sarif.h"
+
+#include <errno.h>
+#include <strings.h>
+
+#include "base/util.h"
+
+static const char *const severity_names[ASH_SEVERITY_COUNT] = {
+  "info", "low", "medium", "high", "critical",
+};
+
+const char *
+ash_severity_name (enum ash_severity s)
+{
+  if ((unsigned) s >= ASH_SEVERITY_COUNT)
+    return "info";
+  return severity_names[s];
+}
+
+int
+ash_severity_parse (const char *s, enum ash_severity *ret)
+{
+  if (s == NULL)
+    return -EINVAL;
+  for (int i = 0; i < ASH_SEVERITY_COUNT; i++)
+    if (strcasecmp (s, severity_names[i]) == 0)
+      {
+        *ret = (enum ash_severity) i;
+        return 0;
+      }
+  if (strcasecmp (s, "all") == 0 || strcasecmp (s, "none") == 0
+      || strcasecmp (s, "informational") == 0
+      || strcasecmp (s, "undefined") == 0)
+    {
+      *ret = ASH_SEVERITY_INFO;
+      return 0;
+    }
+  return -EINVAL;
+}
+
+enum ash_severity
+ash_sarif_result_severity (const json_t *result)
+{
+  json_t *props = json_object_get (result, "properties");
+  static const char *const keys[] = { "issue_severity", "severity" };
+  enum ash_severity s;
+
+  for (size_t i = 0; i < ARRAY_SIZE (keys); i++)
+    {
+      const char *v = json_string_value (json_object_get (props, keys[i]));
+      if (v && ash_severity_parse (v, &s) == 0)
+        return s;
+    }
+  const char *level = json_string_value (json_object_get (result, "level"));
+  if (level == NULL || streq (level, "warning"))
+    return ASH_SEVERITY_MEDIUM;
+  if (streq (level, "error"))
+    return ASH_SEVERITY_HIGH;
+  if (streq (level, "note"))
+    return ASH_SEVERITY_LOW;
+  return ASH_SEVERITY_INFO;
+}
+
+bool
+ash_sarif_result_is_suppressed (const json_t *result)
+{
+  json_t *sups = json_object_get (result, "suppressions");
+  size_t i;
+  json_t *s;
+
+  if (!json_is_array (sups))
+    return false;
+  json_array_foreach (sups, i, s)
+    {
+      const char *status = json_string_value (json_object_get (s, "status"));
+      if (status == NULL || streq (status, "accepted"))
+        return true;
+    }
+  return false;
+}
+
+json_t *
+ash_sarif_doc_new (void)
+{
+  json_t *doc = json_pack ("{s:s, s:s, s:[]}", "$schema", ASH_SARIF_SCHEMA_URI,
+                           "version", "2.1.0", "runs");
+  if (doc == NULL)
+    ash_oom ();
+  return doc;
+}
+
+json_t *
+ash_sarif_run_new (const char *tool, const char *version,
+                   const char *info_uri)
+{
+  json_t *driver = json_pack ("{s:s, s:[]}", "name", tool, "rules");
+  if (driver == NULL)
+    ash_oom ();
+  if (version)
+    json_object_set_new (driver, "version", json_string (version));
+  if (info_uri)
+    json_object_set_new (driver, "informationUri", json_string (info_uri));
+  json_t *run = json_pack ("{s:{s:o}, s:[]}", "tool", "driver", driver,
+                           "results");
+  if (run == NULL)
+    ash_oom ();
+  return run;
+}
+
+static int
+shape_error (struct ash_error *err, const char *what)
+{
+  return ash_error_set (err, -EINVAL,
+                        _("the output is not a SARIF 2.1.0 log: %s"), what);
+}
+
+int
+ash_sarif_parse (const char *text, size_t len, json_t **ret_doc,
+                 struct ash_error *err)
+{
+  json_error_t jerr;
+  json_t *doc = json_loadb (text, len, JSON_REJECT_DUPLICATES, &jerr);
+  size_t i;
+  json_t *run;
+  int r = 0;
+
+  if (doc == NULL)
+    return ash_error_set (err, -EINVAL,
+                          _("the output is not JSON (line %d: %s)"),
+                          jerr.line, jerr.text);
+  if (!json_is_object (doc))
+    {
+      r = shape_error (err, _("it is not a JSON object"));
+      goto fail;
+    }
+  const char *version = json_string_value (json_object_get (doc, "version"));
+  if (version == NULL || !streq (version, "2.1.0"))
+    {
+      r = shape_error (err, _("its version is not \"2.1.0\""));
+      goto fail;
+    }
+  json_t *runs = json_object_get (doc, "runs");
+  if (!json_is_array (runs))
+    {
+      r = shape_error (err, _("it has no \"runs\" array"));
+      goto fail;
+    }
+  json_array_foreach (runs, i, run)
+    {
+      json_t *driver = json_object_get (json_object_get (run, "tool"),
+                                        "driver");
+      if (!json_is_string (json_object_get (driver, "name")))
+        {
+          r = shape_error (err, _("a run has no tool.driver.name"));
+          goto fail;
+        }
+      json_t *results = json_object_get (run, "results");
+      if (results == NULL || json_is_null (results))
+        continue;
+      if (!json_is_array (results))
+        {
+          r = shape_error (err, _("a run's \"results\" is not an array"));
+          goto fail;
+        }
+      size_t j;
+      json_t *res;
+      json_array_foreach (results, j, res)
+        if (!json_is_object (json_object_get (res, "message")))
+          {
+            r = shape_error (err, _("a result has no message"));
+            goto fail;
+          }
+    }
+  *ret_doc = doc;
+  return 0;
+
+fail:
+  json_decref (doc);
+  return r;
+}
+
+static void
+set_scanner_name (json_t *obj, const char *scanner)
+{
+  json_t *props = json_object_get (obj, "properties");
+  if (!json_is_object (props))
+    {
+      props = json_object ();
+      json_object_set_new (obj, "properties", props);
+    }
+  json_object_set_new (props, "scanner_name", json_string (scanner));
+}
+
+void
+ash_sarif_tag (json_t *doc, const char *scanner)
+{
+  size_t i, j;
+  json_t *run, *res;
+
+  json_array_foreach (json_object_get (doc, "runs"), i, run)
+    {
+      set_scanner_name (run, scanner);
+      json_array_foreach (json_object_get (run, "results"), j, res)
+        set_scanner_name (res, scanner);
+    }
+}
+
+void
+ash_sarif_merge (json_t *merged, const json_t *doc)
+{
+  json_t *runs = json_object_get (merged, "runs");
+  size_t i;
+  json_t *run;
+
+  json_array_foreach (json_object_get (doc, "runs"), i, run)
+    json_array_append (runs, run);
+}
+
+const char *
+ash_sarif_result_location (const json_t *result, int *ret_start,
+                           int *ret_end)
+{
+  json_t *loc = json_array_get (json_object_get (result, "locations"), 0);
+  json_t *phys = json_object_get (loc, "physicalLocation");
+  const char *uri = json_string_value (
+    json_object_get (json_object_get (phys, "artifactLocation"), "uri"));
+  json_t *region = json_object_get (phys, "region");
+  int start = (int) json_integer_value (json_object_get (region, "startLine"));
+  int end = (int) json_integer_value (json_object_get (region, "endLine"));
+
+  if (end < start)
+    end = start;
+  if (ret_start)
+    *ret_start = start;
+  if (ret_end)
+    *ret_end = end;
+  if (uri && ash_str_has_prefix (uri, "file://"))
+    uri += strlen ("file://");
+  return uri;
+}
+
+const char *
+ash_sarif_result_rule (const json_t *result)
+{
+  const char *id = json_string_value (json_object_get (result, "ruleId"));
+  if (id == NULL)
+    id = json_string_value (
+      json_object_get (json_object_get (result, "rule"), "id"));
+  return id;
+}

@@ -1,0 +1,81 @@
+/* sarif.h -- SARIF 2.1.0 documents: building, checking what a scanner
+   wrote, severities, and merging the runs of every scanner into one
+   document.
+
+   Ownership follows jansson: functions named _new return a new reference;
+   json_t arguments are borrowed unless the comment says "steals".  */
+
+#ifndef ASH_SARIF_H
+#define ASH_SARIF_H
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "base/error.h"
+
+#define ASH_SARIF_SCHEMA_URI                                                 \
+  "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/"      \
+  "sarif-schema-2.1.0.json"
+
+/* Severities as upstream ASH counts them, lowest first.  */
+enum ash_severity
+{
+  ASH_SEVERITY_INFO = 0,
+  ASH_SEVERITY_LOW,
+  ASH_SEVERITY_MEDIUM,
+  ASH_SEVERITY_HIGH,
+  ASH_SEVERITY_CRITICAL,
+};
+#define ASH_SEVERITY_COUNT 5
+
+/* "info", "low", "medium", "high", "critical".  */
+const char *ash_severity_name (enum ash_severity s);
+/* Parse a severity or threshold name, any case; "ALL" and "NONE" mean
+   info.  0 or -EINVAL.  */
+int ash_severity_parse (const char *s, enum ash_severity *ret);
+
+/* The severity of one SARIF result: properties.issue_severity or
+   properties.severity when present (CRITICAL, HIGH, MEDIUM, LOW, INFO),
+   else from level (error: high, warning: medium, note: low, none: info;
+   absent: warning, as SARIF defaults it).  */
+enum ash_severity ash_sarif_result_severity (const json_t *result);
+
+/* True when the result carries a suppression that is in effect (a
+   "suppressions" entry whose status is absent or "accepted").  */
+bool ash_sarif_result_is_suppressed (const json_t *result);
+
+/* {"$schema", "version": "2.1.0", "runs": []}.  */
+json_t *ash_sarif_doc_new (void);
+/* A run of TOOL (driver name), VERSION and INFO_URI (both may be NULL),
+   with empty rules and results.  */
+json_t *ash_sarif_run_new (const char *tool, const char *version,
+                           const char *info_uri);
+
+/* Parse TEXT as a SARIF 2.1.0 log and check its shape: an object with
+   version "2.1.0" and a "runs" array whose runs have tool.driver.name and,
+   when present, a "results" array of objects with a message.  On success
+   *RET_DOC is the document (new reference).  Errors name what is wrong:
+   "the output is not JSON (line L: ...)", "the output is not a SARIF 2.1.0
+   log: ...".  */
+int ash_sarif_parse (const char *text, size_t len, json_t **ret_doc,
+                     struct ash_error *err);
+
+/* Tag every result of every run of DOC with properties.scanner_name =
+   SCANNER, and the run itself with properties.scanner_name.  */
+void ash_sarif_tag (json_t *doc, const char *scanner);
+
+/* Append the runs of DOC to MERGED's runs (references taken).  */
+void ash_sarif_merge (json_t *merged, const json_t *doc);
+
+/* The artifact path of a result's first location (its
+   physicalLocation.artifactLocation.uri with a "file://" prefix removed),
+   its startLine (0 when none) and its endLine (startLine when none).
+   Returns NULL when the result has no location.  Borrowed string.  */
+const char *ash_sarif_result_location (const json_t *result, int *ret_start,
+                                       int *ret_end);
+
+/* The rule id of a result (ruleId, else rule.id), or NULL.  */
+const char *ash_sarif_result_rule (const json_t *result);
+
+#endif

@@ -1,0 +1,73 @@
+/* suppress.h -- suppressions: global_settings.suppressions entries of the
+   configuration and inline ash-ignore comments in the scanned sources.
+
+   A config entry matches a result when its rule_id glob (if any) matches
+   the result's rule id, its path glob matches the result's file (relative
+   to the source directory), and, when line_start / line_end are given, the
+   result's start line lies in that range.  An entry whose expiration date
+   (YYYY-MM-DD) has passed does not apply, and a warning says so.
+
+   Inline: a result is suppressed when its first line contains
+   "ash-ignore", or the line before it "ash-ignore-next-line" (in any
+   comment syntax; only the marker is looked for).  */
+
+#ifndef ASH_SUPPRESS_H
+#define ASH_SUPPRESS_H
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <time.h>
+
+#include "base/error.h"
+#include "base/strvec.h"
+
+struct ash_suppression
+{
+  char *rule_id;    /* glob, or NULL: any rule */
+  char *path;       /* glob on the path relative to the source dir */
+  int line_start;   /* 0: not given */
+  int line_end;     /* 0: not given */
+  char *reason;
+  char *expiration; /* as written, or NULL */
+};
+
+struct ash_suppressions
+{
+  struct ash_suppression *v;
+  size_t n;
+};
+
+void ash_suppressions_init (struct ash_suppressions *s);
+void ash_suppressions_release (struct ash_suppressions *s);
+
+/* Load the entries of LIST (global_settings.suppressions, may be NULL).
+   Entries expired at TODAY (a "YYYY-MM-DD" string) are left out with a
+   warning appended to WARNINGS; an entry without a path, or with an
+   expiration that is not a date, is an error (-EINVAL).  */
+int ash_suppressions_load (const json_t *list, const char *today,
+                           struct ash_suppressions *ret,
+                           struct ash_strvec *warnings,
+                           struct ash_error *err);
+
+/* The first entry that matches a result of RULE at PATH:LINE, or NULL.  */
+const struct ash_suppression *
+ash_suppressions_match (const struct ash_suppressions *s, const char *rule,
+                        const char *path, int line);
+
+/* Apply config entries S and inline comments (files read below
+   SOURCE_DIR, at most MAX_FILE bytes each; SOURCE_DIR NULL: no inline
+   check) to every result of every run of DOC: a suppressed result gets a
+   "suppressions" entry (kind "external" for config entries with the
+   entry's reason as justification, "inSource" for comments).  Returns the
+   number of results newly suppressed.  */
+size_t ash_suppress_doc (json_t *doc, const struct ash_suppressions *s,
+                         const char *source_dir, size_t max_file);
+
+/* Whether LINE (1-based) of TEXT carries an inline suppression for it:
+   "ash-ignore" on that line or "ash-ignore-next-line" on the one before.  */
+bool ash_suppress_inline_text (const char *text, int line);
+
+/* Today's date as "YYYY-MM-DD" (UTC) into BUF (11 bytes).  */
+void ash_suppress_today (char buf[static 11]);
+
+#endif

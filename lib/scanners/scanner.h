@@ -1,0 +1,105 @@
+/* scanner.h -- the scanner adapter contract (DESIGN section 4).
+
+   A scanner is a name, the tool it runs, the exact command that installs
+   that tool, what it needs from its sandbox, a function that builds the
+   command line for one target, a function that turns the tool's native
+   output into SARIF, and an optional step that runs before the scan.
+   Builtin adapters live in lib/scanners/NAME.c and are listed in
+   lib/scanners/registry.c; plugin module files (lib/scan/plugins.c) make
+   scanners of the same shape at run time.
+
+   A scanner whose tool is known but whose adapter is not built yet has no
+   BUILD function: the orchestrator records it MISSING with a reason that
+   says so, and never pretends to have scanned.  */
+
+#ifndef ASH_SCANNER_H
+#define ASH_SCANNER_H
+
+#include <jansson.h>
+#include <stdbool.h>
+
+#include "base/error.h"
+#include "proc/spawn.h"
+#include "sandbox/requirements.h"
+
+/* Everything an adapter needs for one run against one target.  */
+struct ash_scan_job
+{
+  const char *name;          /* the scanner's own name */
+  const char *target;        /* absolute: the directory scanned */
+  const char *results_dir;   /* absolute: OUTPUT/scanners/NAME/source */
+  int results_fd;            /* O_DIRECTORY fd of RESULTS_DIR */
+  const char *scan_set_file; /* absolute path of the scan-set list (one
+                                path per line), or NULL */
+  const char *tool_path;     /* absolute path of the scanner's tool */
+  const json_t *options;     /* scanners.NAME.options, or NULL */
+  char *const *excluded_paths; /* paths the scan set excludes (links that
+                                  leave the tree), relative to TARGET;
+                                  NULL-terminated, or NULL */
+  const struct ash_scope *scope; /* for probes the adapter runs; NULL:
+                                    unsandboxed */
+  size_t max_output;         /* cap on a native output file, in bytes */
+  const char *run_config_dir; /* absolute: this run's own 0700 directory
+                                 outside the scanned tree, for the config
+                                 files ASH writes for the tool (removed
+                                 when the run ends), or NULL */
+};
+
+struct ash_scanner
+{
+  const char *name;         /* as in the config: scanners.NAME */
+  const char *tool;         /* the program looked up with the toolfind
+                               rules */
+  const char *install_hint; /* the exact command that installs TOOL */
+  const char *description;
+  /* NULL when ash has no adapter for this scanner yet.  Fill CMD->argv
+     (argv[0] is JOB->tool_path); may set CMD->cwd and environment entries
+     of its own.  */
+  int (*build) (const struct ash_scanner *s, const struct ash_scan_job *job,
+                struct ash_cmd *cmd, struct ash_error *err);
+  /* After the tool ran (RES): read its native output below
+     JOB->results_fd and make a SARIF document (*RET_DOC, new reference).
+     An exit status that means failure for this tool, a missing output or
+     one that does not parse is an error whose message is the reason the
+     scanner is ERROR.  */
+  int (*parse) (const struct ash_scanner *s, const struct ash_scan_job *job,
+                const struct ash_cmd_result *res, json_t **ret_doc,
+                struct ash_error *err);
+  /* Optional: runs before BUILD (probes such as "does this bandit have a
+     SARIF formatter"; database updates).  */
+  int (*prepare) (const struct ash_scanner *s, const struct ash_scan_job *job,
+                  struct ash_error *err);
+  /* What the scanner needs from its sandbox; NULL for the strictest
+     default.  */
+  const struct ash_requirements *req;
+  void *data;               /* adapter data (a plugin module's definition) */
+};
+
+/* The builtin scanners of upstream ASH, NULL-terminated, in the order
+   they are reported.  */
+extern const struct ash_scanner *const ash_builtin_scanners[];
+/* The builtin scanner named NAME, or NULL.  */
+const struct ash_scanner *ash_scanner_builtin (const char *name);
+/* The sandbox requirements of S into REQ (initialised by the caller):
+   those its plugin module declared, or the builtin ones of its name.  */
+void ash_scanner_requirements (const struct ash_scanner *s,
+                               struct ash_requirements *req);
+/* The scanners upstream ASH runs with --mode precommit (its fast set),
+   NULL-terminated.  */
+extern const char *const ash_precommit_scanners[];
+
+/* The bandit adapter and its pieces, exposed for the tests.  */
+extern const struct ash_scanner ash_scanner_bandit;
+/* Map bandit's JSON report TEXT to a SARIF document (new reference in
+   *RET_DOC).  File names are made relative to SOURCE_DIR.  */
+int ash_bandit_json_to_sarif (const char *text, size_t len,
+                              const char *source_dir, json_t **ret_doc,
+                              struct ash_error *err);
+/* Build bandit's argv into ARGV: TOOL, -r, the options, output file OUT
+   in FORMAT ("json" or "sarif"), TARGET.  */
+int ash_bandit_argv (const char *tool, const json_t *options,
+                     char *const *excluded_paths, const char *format,
+                     const char *out, const char *target,
+                     struct ash_strvec *argv, struct ash_error *err);
+
+#endif
