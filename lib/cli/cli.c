@@ -1352,6 +1352,19 @@ ash_main (int argc, char **argv, const struct ash_backend *const *backends,
     goto out;
   setup_log (&o);
 
+  /* Container mode is not built yet.  It must never turn into a scan on
+     the host, least of all an unsandboxed one: refuse it (exit 3) before
+     the configuration is read or anything is written.  */
+  if (cmd == CMD_SCAN && o.mode == ASH_RUN_CONTAINER)
+    {
+      ash_err (_("--mode container cannot run: this ash cannot start a scan "
+                 "in a container image yet, and it never scans on the host "
+                 "instead; nothing was scanned (scan locally with --mode "
+                 "local --sandbox auto)"));
+      r = ASH_EXIT_CONFIG;
+      goto out;
+    }
+
   switch (cmd)
     {
     case CMD_SCAN:
