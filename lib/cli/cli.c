@@ -43,7 +43,8 @@ enum
   CMD_SANDBOX_EXPLAIN = 1 << 5,
   CMD_DEPS_INSTALL = 1 << 6,
   CMD_REPORT = 1 << 7,
-  CMD_ALL = 0xff,
+  CMD_COMPLETION = 1 << 8,
+  CMD_ALL = 0x1ff,
   CMD_CONFIG_LOAD = CMD_SCAN | CMD_CONFIG_GET | CMD_CONFIG_VALIDATE
                     | CMD_SANDBOX_EXPLAIN,
 };
@@ -197,6 +198,18 @@ static const char *const output_formats[] = {
   "cyclonedx", NULL,
 };
 
+/* The values of the options that take one of a list (also what the shell
+   completions offer).  */
+static const char *const run_modes[] = { "local", "container", "precommit",
+                                         NULL };
+static const char *const strategies[] = { "parallel", "sequential", NULL };
+static const char *const log_levels[] = { "DEBUG", "VERBOSE", "INFO",
+                                          "WARNING", "ERROR", "CRITICAL",
+                                          NULL };
+static const char *const config_formats[] = { "yaml", "json", NULL };
+static const char *const completion_shells[] = { "bash", "zsh", "fish",
+                                                 NULL };
+
 struct command
 {
   unsigned bit;
@@ -221,6 +234,8 @@ static const struct command commands[] = {
   { CMD_DEPS_INSTALL, "dependencies install", "",
     N_("print how to install each builtin scanner's tool") },
   { CMD_REPORT, "report", "", N_("not available in this version") },
+  { CMD_COMPLETION, "completion", " SHELL",
+    N_("print the completion script for SHELL (bash, zsh or fish)") },
 };
 
 /* One assignment from one source.  */
@@ -491,10 +506,8 @@ apply_one (struct ash_options *o, const struct assign *a)
       break;
     case OPT_MODE:
       {
-        static const char *const modes[] = { "local", "container",
-                                             "precommit", NULL };
-        if (!in_list (arg, modes))
-          return bad_value (a->where, arg, modes);
+        if (!in_list (arg, run_modes))
+          return bad_value (a->where, arg, run_modes);
         o->mode = streq (arg, "local")       ? ASH_RUN_LOCAL
                   : streq (arg, "container") ? ASH_RUN_CONTAINER
                                              : ASH_RUN_PRECOMMIT;
@@ -507,8 +520,6 @@ apply_one (struct ash_options *o, const struct assign *a)
       break;
     case OPT_STRATEGY:
       {
-        static const char *const strategies[] = { "parallel", "sequential",
-                                                  NULL };
         if (!in_list (arg, strategies))
           return bad_value (a->where, arg, strategies);
         o->strategy = streq (arg, "parallel") ? ASH_STRATEGY_PARALLEL
@@ -530,11 +541,8 @@ apply_one (struct ash_options *o, const struct assign *a)
     case OPT_LOG_LEVEL:
       {
         enum ash_log_level l;
-        static const char *const levels[] = { "DEBUG", "VERBOSE", "INFO",
-                                              "WARNING", "ERROR",
-                                              "CRITICAL", NULL };
         if (ash_log_level_parse (arg, &l) < 0)
-          return bad_value (a->where, arg, levels);
+          return bad_value (a->where, arg, log_levels);
         set_str (&o->log_level, arg);
       }
       break;
@@ -851,6 +859,14 @@ parse_argv (int argc, char **argv, unsigned cmd, struct assigns *a,
       if (d->id == OPT_VERSION)
         {
           printf ("ash %s\n", PACKAGE_VERSION);
+          /* TRANSLATORS: the GNU --version lines after the first.  */
+          fputs (_("Copyright (C) 2026 The ash authors.\n"
+                   "License Apache-2.0: Apache License, Version 2.0 "
+                   "<https://www.apache.org/licenses/LICENSE-2.0>.\n"
+                   "This is free software: you are free to change and "
+                   "redistribute it.\n"
+                   "There is NO WARRANTY, to the extent permitted by law.\n"),
+                 stdout);
           r = -1;
           goto out;
         }
@@ -1182,6 +1198,8 @@ parse_command (int argc, char **argv, unsigned *cmd, int *nwords)
     return *cmd = CMD_SCAN, *nwords = 1, 0;
   if (streq (w, "report"))
     return *cmd = CMD_REPORT, *nwords = 1, 0;
+  if (streq (w, "completion"))
+    return *cmd = CMD_COMPLETION, *nwords = 1, 0;
   struct
   {
     const char *word;
@@ -1210,6 +1228,386 @@ parse_command (int argc, char **argv, unsigned *cmd, int *nwords)
                           w, sub, list);
     }
   return usage_error (_("unknown command '%s'"), w);
+}
+
+/* Shell completions, generated from the tables above so that they cannot
+   drift from the options ash accepts.  */
+
+/* The values an option takes from a fixed list, or NULL.  */
+static const char *const *
+option_values (int id)
+{
+  switch (id)
+    {
+    case OPT_MODE: return run_modes;
+    case OPT_SANDBOX: return ash_sandbox_modes;
+    case OPT_STRATEGY: return strategies;
+    case OPT_LOG_LEVEL: return log_levels;
+    case OPT_FORMAT: return config_formats;
+    case OPT_OUTPUT_FORMAT: return output_formats;
+    default: return NULL;
+    }
+}
+
+/* What completes an option's argument: "d" a directory, "f" a file, "w"
+   one of option_values(), "" nothing (free text).  */
+static const char *
+option_arg_kind (const struct optdef *d)
+{
+  if (option_values (d->id))
+    return "w";
+  if (d->arg && streq (d->arg, "DIR"))
+    return "d";
+  if (d->arg && streq (d->arg, "FILE"))
+    return "f";
+  return "";
+}
+
+/* The command's words as the shells see them: "config init" -> "config",
+   "init"; the key under which its options are listed.  */
+static void
+completion_key (const struct command *c, struct ash_buf *key)
+{
+  ash_buf_reset (key);
+  for (const char *p = c->name; *p; p++)
+    ash_buf_addch (key, *p == ' ' ? '_' : *p);
+}
+
+static void
+put_words (FILE *out, const char *const *v)
+{
+  for (size_t i = 0; v[i]; i++)
+    fprintf (out, "%s%s", i ? " " : "", v[i]);
+}
+
+/* The options of CMD, "--name" and "-x", separated by spaces.  */
+static void
+put_options (FILE *out, unsigned cmd)
+{
+  bool first = true;
+  for (size_t i = 0; i < ARRAY_SIZE (optdefs); i++)
+    {
+      const struct optdef *d = &optdefs[i];
+      if (!(d->cmds & cmd))
+        continue;
+      fprintf (out, "%s--%s", first ? "" : " ", d->name);
+      if (d->short_opt)
+        fprintf (out, " -%c", d->short_opt);
+      first = false;
+    }
+}
+
+/* The top-level words and the subcommands of each group.  */
+static void
+put_command_words (FILE *out, const char *group)
+{
+  struct ash_strvec seen = ASH_STRVEC_INIT;
+  size_t glen = group ? strlen (group) : 0;
+  for (size_t i = 0; i < ARRAY_SIZE (commands); i++)
+    {
+      const char *n = commands[i].name;
+      const char *sp = strchr (n, ' ');
+      _cleanup_free_ char *w = NULL;
+      if (group == NULL)
+        w = sp ? xstrndup (n, (size_t) (sp - n)) : xstrdup (n);
+      else if (sp && (size_t) (sp - n) == glen && strncmp (n, group, glen) == 0)
+        w = xstrdup (sp + 1);
+      if (w == NULL || ash_strvec_contains (&seen, w))
+        continue;
+      fprintf (out, "%s%s", seen.nr ? " " : "", w);
+      ash_strvec_push (&seen, w);
+    }
+  if (group == NULL)
+    fprintf (out, " help");
+  ash_strvec_release (&seen);
+}
+
+static void
+completion_bash (FILE *out)
+{
+  struct ash_buf key = ASH_BUF_INIT;
+
+  fputs ("# bash completion for ash(1); generated by 'ash completion bash'"
+         "\n# from the command line's own tables.\n\n", out);
+  fputs ("_ash ()\n{\n"
+         "  local cur prev cmd= i w skip=\n"
+         "  cur=${COMP_WORDS[COMP_CWORD]}\n"
+         "  prev=${COMP_WORDS[COMP_CWORD-1]}\n"
+         "  COMPREPLY=()\n", out);
+  /* The command: the first one or two words that are not options or
+     option values.  */
+  fputs ("  for ((i = 1; i < COMP_CWORD; i++)); do\n"
+         "    w=${COMP_WORDS[i]}\n"
+         "    if [ -n \"$skip\" ]; then skip=; continue; fi\n"
+         "    case $w in\n", out);
+  bool first = true;
+  for (size_t i = 0; i < ARRAY_SIZE (optdefs); i++)
+    if (optdefs[i].has_arg == required_argument)
+      {
+        fprintf (out, "%s--%s", first ? "      " : "|", optdefs[i].name);
+        if (optdefs[i].short_opt)
+          fprintf (out, "|-%c", optdefs[i].short_opt);
+        first = false;
+      }
+  fputs (") skip=1 ;;\n"
+         "      -*) ;;\n"
+         "      *) case $cmd in\n"
+         "           '') cmd=$w ;;\n"
+         "           config|sandbox|dependencies) cmd=${cmd}_$w ;;\n"
+         "           *) ;;\n"
+         "         esac ;;\n"
+         "    esac\n"
+         "  done\n", out);
+  /* Option values.  */
+  fputs ("  case $prev in\n", out);
+  for (size_t i = 0; i < ARRAY_SIZE (optdefs); i++)
+    {
+      const struct optdef *d = &optdefs[i];
+      if (d->has_arg != required_argument)
+        continue;
+      const char *k = option_arg_kind (d);
+      fprintf (out, "    --%s", d->name);
+      if (d->short_opt)
+        fprintf (out, "|-%c", d->short_opt);
+      if (streq (k, "w"))
+        {
+          fputs (") COMPREPLY=($(compgen -W \"", out);
+          put_words (out, option_values (d->id));
+          fputs ("\" -- \"$cur\")); return ;;\n", out);
+        }
+      else if (streq (k, "d"))
+        fputs (") COMPREPLY=($(compgen -d -- \"$cur\")); return ;;\n", out);
+      else if (streq (k, "f"))
+        fputs (") COMPREPLY=($(compgen -f -- \"$cur\")); return ;;\n", out);
+      else
+        fputs (") return ;;\n", out);
+    }
+  fputs ("  esac\n", out);
+  /* Command words.  */
+  fputs ("  case $cmd in\n    '')\n"
+         "      if [[ $cur != -* ]]; then\n"
+         "        COMPREPLY=($(compgen -W \"", out);
+  put_command_words (out, NULL);
+  fputs ("\" -- \"$cur\")); return\n      fi ;;\n", out);
+  static const char *const groups[] = { "config", "sandbox", "dependencies" };
+  for (size_t g = 0; g < ARRAY_SIZE (groups); g++)
+    {
+      fprintf (out, "    %s)\n      COMPREPLY=($(compgen -W \"", groups[g]);
+      put_command_words (out, groups[g]);
+      fputs ("\" -- \"$cur\")); return ;;\n", out);
+    }
+  fputs ("    completion)\n      COMPREPLY=($(compgen -W \"", out);
+  put_words (out, completion_shells);
+  fputs ("\" -- \"$cur\")); return ;;\n  esac\n", out);
+  /* Options of the command.  */
+  fputs ("  case $cmd in\n", out);
+  for (size_t i = 0; i < ARRAY_SIZE (commands); i++)
+    {
+      completion_key (&commands[i], &key);
+      fprintf (out, "    %s%s) COMPREPLY=($(compgen -W \"",
+               commands[i].bit == CMD_SCAN ? "''|" : "", key.buf);
+      put_options (out, commands[i].bit);
+      fputs ("\" -- \"$cur\")) ;;\n", out);
+    }
+  fputs ("  esac\n}\ncomplete -F _ash ash\n", out);
+  ash_buf_release (&key);
+}
+
+static void
+completion_zsh (FILE *out)
+{
+  struct ash_buf key = ASH_BUF_INIT;
+
+  fputs ("#compdef ash\n# zsh completion for ash(1); generated by 'ash "
+         "completion zsh'\n# from the command line's own tables.\n\n", out);
+  fputs ("_ash () {\n"
+         "  local cmd= i w skip= cur=${words[CURRENT]} "
+         "prev=${words[CURRENT-1]}\n"
+         "  for (( i = 2; i < CURRENT; i++ )); do\n"
+         "    w=${words[i]}\n"
+         "    if [[ -n $skip ]]; then skip=; continue; fi\n"
+         "    case $w in\n", out);
+  bool first = true;
+  for (size_t i = 0; i < ARRAY_SIZE (optdefs); i++)
+    if (optdefs[i].has_arg == required_argument)
+      {
+        fprintf (out, "%s--%s", first ? "      " : "|", optdefs[i].name);
+        if (optdefs[i].short_opt)
+          fprintf (out, "|-%c", optdefs[i].short_opt);
+        first = false;
+      }
+  fputs (") skip=1 ;;\n"
+         "      -*) ;;\n"
+         "      *) case $cmd in\n"
+         "           '') cmd=$w ;;\n"
+         "           config|sandbox|dependencies) cmd=${cmd}_$w ;;\n"
+         "         esac ;;\n"
+         "    esac\n"
+         "  done\n"
+         "  case $prev in\n", out);
+  for (size_t i = 0; i < ARRAY_SIZE (optdefs); i++)
+    {
+      const struct optdef *d = &optdefs[i];
+      if (d->has_arg != required_argument)
+        continue;
+      const char *k = option_arg_kind (d);
+      fprintf (out, "    --%s", d->name);
+      if (d->short_opt)
+        fprintf (out, "|-%c", d->short_opt);
+      if (streq (k, "w"))
+        {
+          fputs (") compadd -- ", out);
+          put_words (out, option_values (d->id));
+          fputs ("; return ;;\n", out);
+        }
+      else if (streq (k, "d"))
+        fputs (") _files -/; return ;;\n", out);
+      else if (streq (k, "f"))
+        fputs (") _files; return ;;\n", out);
+      else
+        fputs (") return ;;\n", out);
+    }
+  fputs ("  esac\n  case $cmd in\n    '')\n"
+         "      if [[ $cur != -* ]]; then compadd -- ", out);
+  put_command_words (out, NULL);
+  fputs ("; return; fi ;;\n", out);
+  static const char *const groups[] = { "config", "sandbox", "dependencies" };
+  for (size_t g = 0; g < ARRAY_SIZE (groups); g++)
+    {
+      fprintf (out, "    %s) compadd -- ", groups[g]);
+      put_command_words (out, groups[g]);
+      fputs ("; return ;;\n", out);
+    }
+  fputs ("    completion) compadd -- ", out);
+  put_words (out, completion_shells);
+  fputs ("; return ;;\n  esac\n  case $cmd in\n", out);
+  for (size_t i = 0; i < ARRAY_SIZE (commands); i++)
+    {
+      completion_key (&commands[i], &key);
+      fprintf (out, "    %s%s) compadd -- ",
+               commands[i].bit == CMD_SCAN ? "''|" : "", key.buf);
+      put_options (out, commands[i].bit);
+      fputs (" ;;\n", out);
+    }
+  fputs ("  esac\n}\n_ash \"$@\"\n", out);
+  ash_buf_release (&key);
+}
+
+/* A fish string: single quotes, with \ and ' escaped.  */
+static void
+put_fish_string (FILE *out, const char *s)
+{
+  fputc ('\'', out);
+  for (; *s; s++)
+    {
+      if (*s == '\\' || *s == '\'')
+        fputc ('\\', out);
+      fputc (*s, out);
+    }
+  fputc ('\'', out);
+}
+
+static void
+completion_fish (FILE *out)
+{
+  fputs ("# fish completion for ash(1); generated by 'ash completion fish'\n"
+         "# from the command line's own tables.\n\n"
+         "complete -c ash -f\n", out);
+  /* Top-level commands: offered before any command word.  */
+  fputs ("set -l __ash_cmds ", out);
+  put_command_words (out, NULL);
+  fputs ("\n", out);
+  for (size_t i = 0; i < ARRAY_SIZE (commands); i++)
+    {
+      const char *n = commands[i].name;
+      const char *sp = strchr (n, ' ');
+      if (sp)
+        {
+          _cleanup_free_ char *g = xstrndup (n, (size_t) (sp - n));
+          fprintf (out, "complete -c ash -n '__fish_seen_subcommand_from %s; "
+                   "and not __fish_seen_subcommand_from ", g);
+          put_command_words (out, g);
+          fprintf (out, "' -a %s -d ", sp + 1);
+        }
+      else
+        fprintf (out, "complete -c ash -n 'not __fish_seen_subcommand_from "
+                 "$__ash_cmds' -a %s -d ", n);
+      put_fish_string (out, _(commands[i].summary));
+      fputc ('\n', out);
+    }
+  for (size_t i = 0; i < ARRAY_SIZE (commands); i++)
+    if (strchr (commands[i].name, ' ') && strncmp (commands[i].name,
+                                                    commands[i - 1].name,
+                                                    strcspn (commands[i].name,
+                                                             " ") + 1) != 0)
+      {
+        _cleanup_free_ char *g = xstrndup (commands[i].name,
+                                           strcspn (commands[i].name, " "));
+        fprintf (out, "complete -c ash -n 'not __fish_seen_subcommand_from "
+                 "$__ash_cmds' -a %s\n", g);
+      }
+  fputs ("complete -c ash -n '__fish_seen_subcommand_from completion' -a '",
+         out);
+  put_words (out, completion_shells);
+  fputs ("'\n", out);
+  /* Options: each where one of its commands was named (scan also when no
+     command was).  */
+  for (size_t i = 0; i < ARRAY_SIZE (optdefs); i++)
+    {
+      const struct optdef *d = &optdefs[i];
+      struct ash_buf cond = ASH_BUF_INIT;
+      for (size_t c = 0; c < ARRAY_SIZE (commands); c++)
+        {
+          if (!(d->cmds & commands[c].bit))
+            continue;
+          const char *n = commands[c].name;
+          const char *sp = strchr (n, ' ');
+          if (commands[c].bit == CMD_SCAN)
+            ash_buf_addf (&cond, "%snot __fish_seen_subcommand_from "
+                          "$__ash_cmds; or __fish_seen_subcommand_from scan",
+                          cond.len ? "; or " : "");
+          else
+            ash_buf_addf (&cond, "%s__fish_seen_subcommand_from %s",
+                          cond.len ? "; or " : "", sp ? sp + 1 : n);
+        }
+      if (cond.len == 0)
+        {
+          ash_buf_release (&cond);
+          continue;
+        }
+      fprintf (out, "complete -c ash -n '%s' -l %s", cond.buf, d->name);
+      if (d->short_opt)
+        fprintf (out, " -s %c", d->short_opt);
+      const char *k = d->has_arg == required_argument ? option_arg_kind (d)
+                                                       : NULL;
+      if (k && streq (k, "w"))
+        {
+          fputs (" -x -a '", out);
+          put_words (out, option_values (d->id));
+          fputs ("'", out);
+        }
+      else if (k && (streq (k, "d") || streq (k, "f")))
+        fputs (" -r -F", out);
+      else if (k)
+        fputs (" -x", out);
+      fputs (" -d ", out);
+      put_fish_string (out, _(d->help));
+      fputc ('\n', out);
+      ash_buf_release (&cond);
+    }
+}
+
+static int
+cmd_completion (const char *shell, FILE *out)
+{
+  if (streq (shell, "bash"))
+    completion_bash (out);
+  else if (streq (shell, "zsh"))
+    completion_zsh (out);
+  else
+    completion_fish (out);
+  return fflush (out) == 0 && !ferror (out) ? ASH_EXIT_OK
+                                            : ASH_EXIT_INCOMPLETE;
 }
 
 static int
@@ -1288,6 +1686,19 @@ ash_main (int argc, char **argv, const struct ash_backend *const *backends,
     }
 
   /* Positional arguments.  */
+  if (cmd == CMD_COMPLETION)
+    {
+      if (pos.nr != 1)
+        r = pos.nr ? usage_error (_("unexpected argument '%s'"), pos.v[1])
+                   : usage_error (_("'ash completion' needs a shell: %s"),
+                                  "bash, zsh, fish");
+      else if (!in_list (pos.v[0], completion_shells))
+        r = bad_value ("ash completion", pos.v[0], completion_shells);
+      else
+        r = cmd_completion (pos.v[0], stdout);
+      goto out;
+    }
+
   size_t want_pos = cmd == CMD_SANDBOX_EXPLAIN ? 1 : 0;
   size_t max_pos = cmd == CMD_CONFIG_GET ? 1 : want_pos;
   if (pos.nr > max_pos)
@@ -1328,10 +1739,9 @@ ash_main (int argc, char **argv, const struct ash_backend *const *backends,
   if (cmd == CMD_CONFIG_GET)
     {
       const char *f = format_of (&flag_a);
-      static const char *const formats[] = { "yaml", "json", NULL };
-      if (!in_list (f, formats))
+      if (!in_list (f, config_formats))
         {
-          r = bad_value ("--format", f, formats);
+          r = bad_value ("--format", f, config_formats);
           goto out;
         }
     }

@@ -46,6 +46,9 @@ fi
 for p in "$top_srcdir"/data/plugins/*.yaml; do
   check_installed "a bundled plugin" "$pkgdatadir/plugins/${p##*/}"
 done
+docdir=$(mkvar docdir)
+check_installed "the license, with the documentation" "$docdir/LICENSE"
+check_installed "the notice" "$docdir/NOTICE"
 check_installed "ash(1)" "$mandir/man1/ash.1"
 check_installed "ash.yaml(5)" "$mandir/man5/ash.yaml.5"
 check_installed "ash-sandbox(7)" "$mandir/man7/ash-sandbox.7"
