@@ -46,6 +46,7 @@ lib_libash_a_SOURCES += lib/sandbox/policy.c lib/sandbox/policy.h
 lib_libash_a_SOURCES += lib/sandbox/requirements.c lib/sandbox/requirements.h
 lib_libash_a_SOURCES += lib/sandbox/run.c
 lib_libash_a_SOURCES += lib/sandbox/scanner-reqs.c lib/sandbox/scanner-reqs.h
+lib_libash_a_SOURCES += lib/sandbox/seatbelt.c lib/sandbox/seatbelt.h
 
 ## lib/scan/ (layer 5)
 lib_libash_a_SOURCES += lib/scan/exit-codes.h
