@@ -5,7 +5,7 @@
 #   - `ash.exe --version` prints the version and exits 0;
 #   - `ash.exe scan --sandbox auto` records every scanner it would run
 #     MISSING with the spec's message word for word, runs none, and exits 1;
-#   - with a named backend (bwrap) the same message, ERROR, exit 1;
+#   - with a named backend (bwrap) the same message, MISSING, exit 1;
 #   - --sandbox off starts nothing either: this build has no way to start
 #     a program, and says so.
 . "$top_srcdir/tests/libtest.sh"
@@ -56,5 +56,5 @@ assert_file_contains "sandbox probe gives the message" "$TEST_TMP/out" "auto: un
 
 wine_run scan --source-dir "$src" --output-dir "$outd" --no-progress --sandbox bwrap
 assert_eq "scan --sandbox bwrap: exit 1" "$status" 1
-assert_file_contains "a named backend: the same message" "$TEST_TMP/out" "scanner sandbox unavailable: $msg"
+assert_file_contains "a named backend: MISSING, the same message" "$TEST_TMP/out" "bandit MISSING: scanner sandbox unavailable: $msg"
 done_testing
