@@ -228,8 +228,19 @@ sandbox_exec_wrap (const struct ash_probe *probe,
   ash_strvec_push (&argv, profile);
   for (size_t i = 0; i < sb.params.nr; i++)
     {
+      /* Seatbelt matches the path the kernel resolved (/tmp is
+         /private/tmp), so a rule on a path spelled through a link would
+         never apply: a deny would not deny.  Each existing path is passed
+         resolved.  */
+      const char *kv = sb.params.v[i];
+      const char *eq = strchr (kv, '=');
+      _cleanup_free_ char *real = eq ? realpath (eq + 1, NULL) : NULL;
+
       ash_strvec_push (&argv, "-D");
-      ash_strvec_push (&argv, sb.params.v[i]);
+      if (real && !streq (real, eq + 1))
+        ash_strvec_pushf (&argv, "%.*s=%s", (int) (eq - kv), kv, real);
+      else
+        ash_strvec_push (&argv, kv);
     }
   ash_strvec_pushv (&argv, cmd->argv.v);
   ash_seatbelt_release (&sb);
