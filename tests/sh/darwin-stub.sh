@@ -18,7 +18,9 @@ stub=$top_builddir/tests/darwin/sandbox-exec
 [ -r /proc/self/stat ] || skip_all "the stub needs /proc to tell its session"
 
 msg="sandbox-exec is not present (it has been removed from this macOS)"
-src=$TEST_TMP/src
+# A source directory whose name would end a string and a form if it were
+# pasted into the profile.
+src=$TEST_TMP/'src")(allow default)(x "'
 out=$TEST_TMP/outdir
 mkdir -p "$src"
 printf 'FAKE-FINDING high\n' >"$src/a.txt"
@@ -88,6 +90,17 @@ assert_file_contains "the results directory is a parameter" "$TEST_TMP/values" "
 tmpdir=$(sed -n 's/^tmpdir //p' "$log" | tail -n 1)
 assert_eq "TMPDIR is the private one" "$tmpdir" "$pdir/tmp"
 assert_file_contains "the private TMPDIR is a parameter" "$TEST_TMP/values" "$pdir/tmp"
+# The profile's own directory may be named for its metadata (it is on the
+# way to the private TMPDIR), never in a rule that writes or runs.
+pname=$(awk -v d="$pdir" 'index($0, "param ") == 1 { kv = substr($0, 7); i = index(kv, "="); if (substr(kv, i + 1) == d) print substr(kv, 1, i - 1) }' "$log" | tail -n 1)
+rules=$(awk '/^\(allow (file-write|process-exec)/ { on = 1 } on { print } /\)\)$/ { on = 0 }' "$sb")
+case $rules in
+  *"(param \"$pname\")"*) not_ok "the profile's directory is neither writable nor executable" ;;
+  *) ok "the profile's directory is neither writable nor executable" ;;
+esac
+assert_file_lacks "the hostile source directory name is not in the profile" "$sb" "allow default)(x"
+srcreal=$(cd "$src" && pwd -P)
+assert_file_contains "the source directory is passed as a parameter, as is" "$TEST_TMP/values" "$srcreal"
 assert_file_contains "the scanner leads a new session" "$log" "session-leader yes"
 check "the private directory is removed after the spawn" test ! -e "$pdir"
 done_testing
