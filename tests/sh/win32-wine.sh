@@ -6,8 +6,7 @@
 #   - `ash.exe scan --sandbox auto` records every scanner it would run
 #     MISSING with the spec's message word for word, runs none, and exits 1;
 #   - with a named backend (bwrap) the same message, MISSING, exit 1;
-#   - --sandbox off starts nothing either: this build has no way to start
-#     a program, and says so.
+#   - --sandbox off runs nothing either: this build starts no program.
 . "$top_srcdir/tests/libtest.sh"
 
 exe=${ASH_WIN32_EXE:-}
@@ -20,6 +19,9 @@ WINEPREFIX=$TEST_TMP/wine
 WINEDEBUG=-all
 WINEDLLOVERRIDES="mscoree,mshtml="
 export WINEPREFIX WINEDEBUG WINEDLLOVERRIDES
+# Wait for this prefix's wineserver to end before the prefix is removed.
+# shellcheck disable=SC2064
+trap "wineserver -w 2>/dev/null; rm -rf '$TEST_TMP'" EXIT
 wine_run () { # wine_run ARGS...: ash.exe under wine; output in out/err
   wine "$exe" "$@" >"$TEST_TMP/out" 2>"$TEST_TMP/err" </dev/null
   status=$?
@@ -36,9 +38,11 @@ assert_file_contains "ash.exe --version names ash" "$TEST_TMP/out" "ash "
 
 mkdir -p "$TEST_TMP/src"
 printf 'print("hello")\n' >"$TEST_TMP/src/a.py"
-src=$(winepath -w "$TEST_TMP/src" 2>/dev/null)
-[ -n "$src" ] || src="Z:$(printf %s "$TEST_TMP/src" | tr / '\\')"
-outd="$src\\ash-out"
+# Paths spelled with "/" are on the current drive, Z:, which wine maps
+# to the Unix root when the working directory is a Unix one.
+cd "$TEST_TMP" || bail "cannot enter $TEST_TMP"
+src=$TEST_TMP/src
+outd=$TEST_TMP/src/ash-out
 
 wine_run scan --source-dir "$src" --output-dir "$outd" --no-progress --sandbox auto
 assert_eq "scan --sandbox auto: exit 1 (incomplete scan)" "$status" 1
@@ -57,4 +61,14 @@ assert_file_contains "sandbox probe gives the message" "$TEST_TMP/out" "auto: un
 wine_run scan --source-dir "$src" --output-dir "$outd" --no-progress --sandbox bwrap
 assert_eq "scan --sandbox bwrap: exit 1" "$status" 1
 assert_file_contains "a named backend: MISSING, the same message" "$TEST_TMP/out" "bandit MISSING: scanner sandbox unavailable: $msg"
+
+# --sandbox off: this build starts no program; the scanner is recorded as
+# not run, and the scan is incomplete.
+wine_run scan --source-dir "$src" --output-dir "$outd" --no-progress --sandbox off --scanners bandit
+assert_eq "--sandbox off: incomplete scan (exit 1)" "$status" 1
+if grep -E '^bandit +(PASSED|FAILED) ' "$TEST_TMP/out" >/dev/null; then
+  not_ok "--sandbox off: bandit did not run"
+else
+  ok "--sandbox off: bandit did not run"
+fi
 done_testing
