@@ -3,9 +3,11 @@
 #include <config.h>
 
 #include "cli/cli.h"
+#include "backends.h"
 #include "sandbox/backend.h"
 
 static const struct ash_backend *const darwin_backends[] = {
+  &ash_backend_sandbox_exec,
   NULL,
 };
 

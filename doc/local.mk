@@ -15,3 +15,4 @@ ash_sandbox_parts += doc/ash-sandbox/40-links.man
 ash_sandbox_parts += doc/ash-sandbox/50-grants.man
 ash_sandbox_parts += doc/ash-sandbox/20-policy.man
 ash_sandbox_parts += doc/ash-sandbox/99-see-also.man
+ash_sandbox_parts += doc/ash-sandbox/34-macos-windows.man

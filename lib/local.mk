@@ -16,7 +16,14 @@ lib_libash_a_SOURCES += lib/base/strvec.c lib/base/strvec.h
 lib_libash_a_SOURCES += lib/base/util.c lib/base/util.h
 
 ## lib/proc/ (layer 2)
+## The platform seam: Windows starts no programs (win32/spawn.c) and gets
+## the POSIX that lib/ uses from win32/compat/.
+if ASH_WIN32
+lib_libash_a_SOURCES += win32/spawn.c lib/proc/spawn.h
+lib_libash_a_SOURCES += win32/compat/compat.c win32/compat/ash-win32.h
+else
 lib_libash_a_SOURCES += lib/proc/spawn.c lib/proc/spawn.h
+endif
 lib_libash_a_SOURCES += lib/proc/toolfind.c lib/proc/toolfind.h
 
 ## lib/fs/ (layer 2)
@@ -46,6 +53,7 @@ lib_libash_a_SOURCES += lib/sandbox/policy.c lib/sandbox/policy.h
 lib_libash_a_SOURCES += lib/sandbox/requirements.c lib/sandbox/requirements.h
 lib_libash_a_SOURCES += lib/sandbox/run.c
 lib_libash_a_SOURCES += lib/sandbox/scanner-reqs.c lib/sandbox/scanner-reqs.h
+lib_libash_a_SOURCES += lib/sandbox/seatbelt.c lib/sandbox/seatbelt.h
 
 ## lib/scan/ (layer 5)
 lib_libash_a_SOURCES += lib/scan/exit-codes.h

@@ -189,3 +189,23 @@ TESTS += tests/sh/scan-example.sh
 EXTRA_DIST += tests/sh/scan-example.sh
 TESTS += tests/sh/scan-unpriv.sh
 EXTRA_DIST += tests/sh/scan-unpriv.sh
+check_PROGRAMS += tests/unit/test-seatbelt
+tests_unit_test_seatbelt_CPPFLAGS = $(tests_unit_cppflags)
+tests_unit_test_seatbelt_LDADD = $(ASH_LIBS)
+TESTS += tests/unit/test-seatbelt
+EXTRA_DIST += tests/fixtures/seatbelt
+EXTRA_DIST += tests/sh/darwin-stub.sh tests/fixtures/sandbox-exec-stub
+EXTRA_DIST += tests/README tests/sh/sandbox-escape-sandbox-exec.sh tests/sh/win32-wine.sh
+## The Windows build under wine (tests/README): its own target, since
+## building libyaml and jansson for Windows and ash.exe takes minutes.
+EXTRA_DIST += build-aux/win32-deps build-aux/win32-build
+EXTRA_DIST += win32/compat/ash-win32.h win32/compat/compat.c
+EXTRA_DIST += win32/compat/pwd.h win32/compat/poll.h win32/compat/fnmatch.h
+EXTRA_DIST += win32/compat/sys/wait.h win32/compat/sys/resource.h win32/spawn.c
+WIN32_BUILDDIR = $(abs_top_builddir)/win32-build
+check-win32:
+	$(SHELL) $(top_srcdir)/build-aux/win32-build $(top_srcdir) $(WIN32_BUILDDIR)
+	ASH_WIN32_EXE='$(WIN32_BUILDDIR)/obj/win32/ash.exe' \
+	  $(MAKE) $(AM_MAKEFLAGS) check TESTS=tests/sh/win32-wine.sh
+.PHONY: check-win32
+TESTS += tests/sh/win32-wine.sh

@@ -184,6 +184,7 @@ struct child_plan
   const int *pass_fds;
   size_t n_pass_fds;
   int max_fd;  /* for the close loop when close_range() is missing */
+  bool new_session; /* setsid() rather than setpgid() */
 };
 
 _Noreturn static void
@@ -217,7 +218,7 @@ child_run (const struct child_plan *p)
 {
   int src[3];
 
-  if (setpgid (0, 0) < 0)
+  if (p->new_session ? setsid () < 0 : setpgid (0, 0) < 0)
     child_fail (p->errfd, STAGE_SETUP, errno);
 
   /* A source that sits on another standard descriptor's number would be
@@ -639,6 +640,7 @@ spawn_and_wait (struct ash_cmd *cmd, struct ash_cmd_result *ret,
   plan.pass_fds = cmd->pass_fds;
   plan.n_pass_fds = cmd->n_pass_fds;
   plan.max_fd = open_max_fd ();
+  plan.new_session = cmd->new_session;
 
   /* Block every signal around fork() so that none of ASH's handlers runs
      in the child before it has reset them.  */
@@ -661,7 +663,8 @@ spawn_and_wait (struct ash_cmd *cmd, struct ash_cmd_result *ret,
 
   /* Also from this side, so that the group exists before we may signal
      it; EACCES once the child has exec'd is harmless.  */
-  (void) setpgid (pid, pid);
+  if (!cmd->new_session)
+    (void) setpgid (pid, pid);
   int slot = registry_add (pid);
 
   /* The child has its copies now.  */

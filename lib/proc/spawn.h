@@ -83,6 +83,10 @@ struct ash_cmd
      each must be above 2.  */
   int pass_fds[ASH_CMD_MAX_PASS_FDS];
   unsigned n_pass_fds;
+  /* The child starts a new session (setsid()) rather than only a process
+     group: it has no controlling terminal (sandbox-exec's wrap() sets
+     it).  It still leads its own process group.  */
+  bool new_session;
 };
 
 struct ash_cmd_result

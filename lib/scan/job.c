@@ -182,8 +182,9 @@ sandbox_decide (struct scan *sc, struct job *j)
 
   if (sc->platform_note)
     {
-      ash_job_set_status (j, streq (sc->mode, "auto") ? ASH_STATUS_MISSING
-                                              : ASH_STATUS_ERROR,
+      /* No backend exists on this platform (Windows): whatever mode was
+         asked for, the scanner is MISSING with the platform's reason.  */
+      ash_job_set_status (j, ASH_STATUS_MISSING,
                   xasprintf (_("scanner sandbox unavailable: %s"),
                              sc->platform_note));
       return false;
@@ -263,6 +264,14 @@ ash_job_check (struct scan *sc, struct job *j)
   struct ash_error err = ASH_ERROR_INIT;
   char *tool = NULL;
   int r;
+
+  /* On a platform with no sandbox at all, that is the reason a sandboxed
+     scanner cannot run, ahead of whether its tool is installed.  */
+  if (sc->platform_note && !streq (sc->mode, "off"))
+    {
+      sandbox_decide (sc, j);
+      return;
+    }
 
   struct ash_toolfind_opts tf = {
     .path_env = sc->host.path_env,

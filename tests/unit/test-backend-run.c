@@ -30,7 +30,11 @@
 
 #include "proc/spawn.h"
 #include "sandbox/requirements.h"
-#include "../../linux/backends.h"
+#ifdef __APPLE__
+# include "../../darwin/backends.h"
+#else
+# include "../../linux/backends.h"
+#endif
 
 extern char **environ;
 
@@ -52,7 +56,11 @@ main (int argc, char **argv)
     { NULL, 0, NULL, 0 },
   };
   static const struct ash_backend *const backends[] = {
+#ifdef __APPLE__
+    &ash_backend_sandbox_exec, NULL,
+#else
     &ash_backend_bwrap, &ash_backend_firejail, &ash_backend_landlock, NULL,
+#endif
   };
   const char *backend_name = NULL, *results = NULL, *source = NULL;
   const char *output = NULL, *cwd = NULL;

@@ -1,0 +1,4 @@
+#!/bin/sh
+# The escape suite under sandbox-exec, on macOS (see sandbox-escape.sh).
+SANDBOX_BACKEND=sandbox-exec
+. "$top_srcdir/tests/sh/sandbox-escape.sh"
