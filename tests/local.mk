@@ -152,6 +152,8 @@ TESTS += tests/sh/scan-select.sh
 EXTRA_DIST += tests/sh/scan-select.sh
 TESTS += tests/sh/sandbox-explain.sh
 EXTRA_DIST += tests/sh/sandbox-explain.sh
+TESTS += tests/sh/env-credentials.sh
+EXTRA_DIST += tests/sh/env-credentials.sh
 TESTS += tests/sh/scan-sandboxed.sh
 EXTRA_DIST += tests/sh/scan-sandboxed.sh
 if ASH_LINUX
