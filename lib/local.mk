@@ -28,6 +28,7 @@ lib_libash_a_SOURCES += lib/proc/toolfind.c lib/proc/toolfind.h
 
 ## lib/fs/ (layer 2)
 lib_libash_a_SOURCES += lib/fs/scanset.c lib/fs/scanset.h
+lib_libash_a_SOURCES += lib/fs/outdir.c lib/fs/outdir.h
 lib_libash_a_SOURCES += lib/fs/tree.c lib/fs/tree.h
 
 ## lib/config/ (layer 3)
@@ -71,6 +72,7 @@ lib_libash_a_SOURCES += lib/scan/suppress.c lib/scan/suppress.h
 lib_libash_a_SOURCES += lib/scanners/bandit-json.c
 lib_libash_a_SOURCES += lib/scanners/bandit.c
 lib_libash_a_SOURCES += lib/scanners/detect-secrets-baseline.c lib/scanners/detect-secrets-baseline.h
+lib_libash_a_SOURCES += lib/scanners/option-file.c
 lib_libash_a_SOURCES += lib/scanners/registry.c
 lib_libash_a_SOURCES += lib/scanners/scanner.h
 

@@ -16,6 +16,7 @@
 #include "base/util.h"
 #include "config/config-overrides.h"
 #include "config/config-schema.h"
+#include "config/config-tier.h"
 
 /* DESIGN section 5 lists the names "each in the source root then in
    .ash/".  We read that literally: every name in the source root first, in
@@ -82,10 +83,77 @@ dir_of (const char *path)
   return xstrndup (path, slash - path);
 }
 
-/* Load the file NAME (absolute, lexical) as C->files[INDEX], check it
-   against the schema, then follow its extends entry.  */
+/* The trees a file the repository could have written lives in: the git
+   checkout that holds it, or the scanned directory's spellings.  Empty
+   when the file may grant (it may then extend any file).  */
 static int
-load_chain (struct ash_config *c, size_t index, struct ash_error *err)
+extends_roots (const struct ash_config_file *f,
+               const struct ash_tier_context *ctx, struct ash_strvec *roots,
+               struct ash_error *err)
+{
+  const char *names[2] = { f->name, f->resolved };
+  for (size_t i = 0; i < ARRAY_SIZE (names); i++)
+    {
+      if (names[i] == NULL)
+        continue;
+      struct ash_tier_verdict v;
+      int r = ash_config_tier_judge_full (names[i], ctx, &v, err);
+      if (r < 0)
+        return r;
+      if (!v.may_grant)
+        {
+          if (v.checkout)
+            ash_strvec_push (roots, v.checkout);
+          if (v.in_scanned_tree || v.checkout == NULL)
+            {
+              const char *sp[3] = { ctx->source_dir, ctx->source_dir_resolved,
+                                    ctx->pwd };
+              for (size_t k = 0; k < ARRAY_SIZE (sp); k++)
+                if (sp[k] && sp[k][0] == '/')
+                  ash_strvec_push (roots, sp[k]);
+            }
+          ash_tier_verdict_release (&v);
+          /* An empty list here would let it extend anything.  */
+          if (roots->nr == 0)
+            ash_strvec_push (roots, "/nonexistent/");
+          return 0;
+        }
+      ash_tier_verdict_release (&v);
+    }
+  return 0;
+}
+
+/* Whether PATH lies inside one of ROOTS, by its spelling and by the file
+   it resolves to (so that a link in the tree that leads out of it does
+   not count as inside).  */
+static bool
+inside_roots (const char *path, const struct ash_strvec *roots)
+{
+  /* A base that does not exist is judged by its name, and then reported
+     missing.  */
+  _cleanup_free_ char *real = realpath (path, NULL);
+  bool by_name = false, by_file = real == NULL;
+  for (size_t i = 0; i < roots->nr; i++)
+    {
+      _cleanup_free_ char *n = ash_path_normalize (roots->v[i]);
+      _cleanup_free_ char *rr = realpath (n, NULL);
+      if (ash_path_is_inside (path, n) || (rr && ash_path_is_inside (path, rr)))
+        by_name = true;
+      if (real
+          && (ash_path_is_inside (real, n)
+              || (rr && ash_path_is_inside (real, rr))))
+        by_file = true;
+    }
+  return by_name && by_file;
+}
+
+/* Load the file NAME (absolute, lexical) as C->files[INDEX], check it
+   against the schema, then follow its extends entry.  A file the
+   repository could have written (CTX; see config-tier.h) may extend only
+   files inside the same checkout or scanned directory.  */
+static int
+load_chain (struct ash_config *c, size_t index,
+            const struct ash_tier_context *ctx, struct ash_error *err)
 {
   struct ash_config_file *f = &c->files[index];
   int r;
@@ -174,11 +242,38 @@ load_chain (struct ash_config *c, size_t index, struct ash_error *err)
                                EXTENDS_MAX);
     }
 
+  /* A config the scanned repository could have written may not make ash
+     read a file outside that repository (extends: /etc/shadow as root).  */
+  if (ctx)
+    {
+      struct ash_strvec roots = ASH_STRVEC_INIT;
+      r = extends_roots (f, ctx, &roots, err);
+      if (r < 0)
+        {
+          ash_strvec_release (&roots);
+          free (base);
+          return r;
+        }
+      if (roots.nr > 0 && !inside_roots (base, &roots))
+        {
+          r = ash_error_set_at (err, -EACCES, f->name, line, col,
+                                _("extends: refusing the base configuration "
+                                  "%s: a config file inside a git checkout "
+                                  "or the scanned tree may extend only files "
+                                  "inside %s"),
+                                base, roots.v[0]);
+          ash_strvec_release (&roots);
+          free (base);
+          return r;
+        }
+      ash_strvec_release (&roots);
+    }
+
   struct ash_config_file *b = add_file (c, ASH_CONFIG_EXTENDS);
   b->name = base;
   b->extends_entry = xstrdup (entry);
   b->parent = (int) index;
-  return load_chain (c, c->n_files - 1, err);
+  return load_chain (c, c->n_files - 1, ctx, err);
 }
 
 /* Merge SRC over DST (objects recursively; anything else: SRC wins), and
@@ -276,7 +371,13 @@ ash_config_load (const struct ash_config_request *req,
       struct ash_config_file *f = add_file (&c, origin);
       f->name = ash_path_normalize (name);
       free (name);
-      r = load_chain (&c, 1, err);
+      struct ash_tier_context ctx = { 0 };
+      char *storage[3] = { NULL, NULL, NULL };
+      if (req->source_dir)
+        ash_tier_context_fill (&ctx, req->source_dir, storage);
+      r = load_chain (&c, 1, &ctx, err);
+      for (size_t k = 0; k < ARRAY_SIZE (storage); k++)
+        free (storage[k]);
       if (r < 0)
         goto fail;
     }

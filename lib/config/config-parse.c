@@ -46,6 +46,30 @@ record_pos (struct yctx *y, const char *kpath, const yaml_mark_t *mark)
                                   (int) mark->column + 1));
 }
 
+/* Messages name keys (never values): a key must be short printable
+   text.  */
+#define KEY_MAX 128
+
+static bool
+printable_key (const char *k)
+{
+  size_t n = 0;
+  for (const unsigned char *p = (const unsigned char *) k; *p; p++, n++)
+    if (*p < 0x20 || *p == 0x7f || n >= KEY_MAX)
+      return false;
+  return n > 0;
+}
+
+/* A name that may be quoted in a message: letters, digits, '_', '-', '.',
+   '!' and ':', at most 64 of them.  */
+static bool
+printable_name (const char *s)
+{
+  size_t n = strspn (s, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+                        "0123456789_-.!:");
+  return n > 0 && s[n] == '\0' && n <= 64;
+}
+
 static int
 next_event (struct yctx *y, yaml_event_t *ev)
 {
@@ -186,7 +210,7 @@ env_expand (struct yctx *y, const yaml_event_t *ev, const char *s,
           if (!close)
             {
               ash_buf_release (&b);
-              return at (y, ev, _("!ENV: unterminated '${' in '%s'"), s);
+              return at (y, ev, _("!ENV: unterminated '${'"));
             }
           _cleanup_free_ char *inner = xstrndup (p + 2, close - (p + 2));
           char *colon = strchr (inner, ':');
@@ -199,7 +223,7 @@ env_expand (struct yctx *y, const yaml_event_t *ev, const char *s,
           if (*inner == '\0')
             {
               ash_buf_release (&b);
-              return at (y, ev, _("!ENV: empty variable name in '%s'"), s);
+              return at (y, ev, _("!ENV: empty variable name"));
             }
           const char *v = getenv (inner);
           if (v == NULL)
@@ -207,10 +231,14 @@ env_expand (struct yctx *y, const yaml_event_t *ev, const char *s,
           if (v == NULL)
             {
               ash_buf_release (&b);
+              if (printable_name (inner))
+                return at (y, ev,
+                           _("!ENV: environment variable '%s' is not set "
+                             "and has no default"),
+                           inner);
               return at (y, ev,
-                         _("!ENV: environment variable '%s' is not set and "
-                           "has no default"),
-                         inner);
+                         _("!ENV: an environment variable is not set and "
+                           "has no default"));
             }
           ash_buf_addstr (&b, v);
           p = close + 1;
@@ -255,14 +283,18 @@ scalar_value (struct yctx *y, const yaml_event_t *ev, json_t **ret)
       if (!okay)
         {
           json_decref (j);
-          return at (y, ev, _("'%s' is not a valid %s"), v, tag);
+          return at (y, ev, _("the value is not a valid %s"), tag);
         }
       *ret = j;
     }
   else
-    return at (y, ev, _("unsupported YAML tag '%s'"), tag);
+    {
+      if (printable_name (tag))
+        return at (y, ev, _("unsupported YAML tag '%s'"), tag);
+      return at (y, ev, _("unsupported YAML tag"));
+    }
   if (*ret == NULL)
-    return at (y, ev, _("'%s' is not valid UTF-8 text"), v);
+    return at (y, ev, _("the value is not valid UTF-8 text"));
   return 0;
 }
 
@@ -288,6 +320,16 @@ parse_pair (struct yctx *y, json_t *obj, json_t *merged, const char *kpath,
   if (kev.type != YAML_SCALAR_EVENT)
     {
       r = at (y, &kev, _("a mapping key must be a plain string"));
+      yaml_event_delete (&kev);
+      return r;
+    }
+  if (!printable_key ((const char *) kev.data.scalar.value))
+    {
+      /* Keys are named in messages; the file may not be a configuration
+         at all, so one that is not short printable text is not quoted.  */
+      r = at (y, &kev, _("a mapping key must be printable text of at most "
+                         "%d bytes"),
+              KEY_MAX);
       yaml_event_delete (&kev);
       return r;
     }
@@ -423,8 +465,7 @@ parse_node (struct yctx *y, yaml_event_t *ev, const char *kpath, int depth,
         json_t *a = json_object_get (y->anchors,
                                      (const char *) ev->data.alias.anchor);
         if (a == NULL)
-          r = at (y, ev, _("unknown alias '%s'"),
-                  (const char *) ev->data.alias.anchor);
+          r = at (y, ev, _("unknown alias"));
         else
           val = json_deep_copy (a);
       }
@@ -579,6 +620,11 @@ ash_config_parse_file (const char *path, json_t **ret_tree,
       json_t *tree = json_loadb (b.buf, b.len, JSON_REJECT_DUPLICATES, &jerr);
       if (tree == NULL)
         {
+          /* jansson quotes the text near the error ("invalid token near
+             'xyz'"): keep only its description.  */
+          char *near = strstr (jerr.text, " near ");
+          if (near)
+            *near = '\0';
           r = ash_error_set_at (err, -EINVAL, path, jerr.line > 0 ? jerr.line : 1,
                                 jerr.column > 0 ? jerr.column : 1,
                                 _("JSON syntax error: %s"), jerr.text);

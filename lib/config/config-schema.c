@@ -157,16 +157,29 @@ want_enum (struct sctx *s, const char *kpath, const json_t *v,
   struct ash_buf b = ASH_BUF_INIT;
   for (size_t i = 0; values[i]; i++)
     ash_buf_addf (&b, "%s%s", i ? ", " : "", values[i]);
-  r = fail (s, kpath, _("'%s' must be one of %s, not '%s'"), kpath, b.buf,
-            json_string_value (v));
+  /* The value is not quoted: no message quotes the content of a file,
+     which may not be a configuration at all.  */
+  r = fail (s, kpath, _("'%s' must be one of %s"), kpath, b.buf);
   ash_buf_release (&b);
   return r;
 }
 
+/* An unknown key is not quoted: the file may not be a configuration at
+   all (an extends or --config naming /etc/shadow), and its keys are then
+   its content.  The message names the section the key is in; the line and
+   column name the key.  */
 static int
 unknown_key (struct sctx *s, const char *kpath)
 {
-  return fail (s, kpath, _("unknown key '%s'"), kpath);
+  _cleanup_free_ char *parent = xstrdup (kpath);
+  char *dot = strrchr (parent, '.');
+  char *br = strrchr (parent, '[');
+  if (br && (!dot || br > dot))
+    dot = br;
+  if (dot == NULL)
+    return fail (s, kpath, _("unknown top-level key"));
+  *dot = '\0';
+  return fail (s, kpath, _("unknown key in '%s'"), parent);
 }
 
 /* Checks the value X of key K, whose path is KPATH, in a mapping; DATA is
@@ -314,10 +327,17 @@ check_component (struct sctx *s, const char *p, const char *name,
 {
   (void) data;
   if (!valid_component_name (name))
-    return fail (s, p,
-                 _("'%s': a name may hold only letters, digits, '-' "
-                   "and '_'"),
-                 p);
+    {
+      /* Not quoted, like an unknown key.  */
+      _cleanup_free_ char *parent = xstrdup (p);
+      char *dot = strrchr (parent, '.');
+      if (dot)
+        *dot = '\0';
+      return fail (s, p,
+                   _("a name in '%s' may hold only letters, digits, '-' "
+                     "and '_'"),
+                   parent);
+    }
   return check_mapping (s, p, sec, check_component_key, NULL);
 }
 
@@ -338,7 +358,8 @@ check_sandbox_key (struct sctx *s, const char *p, const char *k,
   if (streq (k, "mode"))
     return want_enum (s, p, x, ash_sandbox_modes);
   if (streq (k, "network_scanners") || streq (k, "extra_read_paths")
-      || streq (k, "read_path_scanners") || streq (k, "env_scanners"))
+      || streq (k, "read_path_scanners") || streq (k, "env_scanners")
+      || streq (k, "env_allow"))
     return want_string_list (s, p, x);
   return unknown_key (s, p);
 }

@@ -95,11 +95,21 @@ refusal (const char *entry, const char *file, const char *why)
                     entry, file, why);
 }
 
+/* Push ENTRY and who named it.  */
+static void
+allow (struct ash_strvec *allowed, struct ash_strvec *named_by,
+       const char *entry, const char *file)
+{
+  ash_strvec_push (allowed, entry);
+  if (named_by)
+    ash_strvec_push (named_by, file ? file : "");
+}
+
 /* Judge an installed module file; push it or a warning.  */
 static void
 judge_module (const char *entry, const char *file, const char *path,
               const struct ash_tier_context *ctx, struct ash_strvec *allowed,
-              struct ash_strvec *warnings)
+              struct ash_strvec *named_by, struct ash_strvec *warnings)
 {
   struct ash_tier_verdict v = { 0 };
   struct ash_error e = ASH_ERROR_INIT;
@@ -110,7 +120,7 @@ judge_module (const char *entry, const char *file, const char *path,
       return;
     }
   if (v.may_grant)
-    ash_strvec_push (allowed, v.resolved ? v.resolved : path);
+    allow (allowed, named_by, v.resolved ? v.resolved : path, file);
   else if (v.checkout)
     {
       _cleanup_free_ char *why
@@ -123,6 +133,19 @@ judge_module (const char *entry, const char *file, const char *path,
   ash_tier_verdict_release (&v);
 }
 
+char *
+ash_plugin_module_refusal (const char *entry, const char *file,
+                           const char *what)
+{
+  return xasprintf (_("Not loading plugin module '%s' named by %s: it "
+                      "declares %s, which only a config file that may grant "
+                      "can enable, and %s is inside a git checkout or the "
+                      "scanned tree, or was delivered by an MCP client. "
+                      "Name it with --ash-plugin-modules, or in a config "
+                      "outside every git checkout and the scanned tree"),
+                    entry, file, what, file);
+}
+
 int
 ash_plugin_modules_allowed (const struct ash_config *c,
                             const struct ash_options *o,
@@ -131,6 +154,20 @@ ash_plugin_modules_allowed (const struct ash_config *c,
                             struct ash_strvec *ret_allowed,
                             struct ash_strvec *ret_warnings,
                             struct ash_error *err)
+{
+  return ash_plugin_modules_allowed_by (c, o, ctx, search_dirs, ret_allowed,
+                                        NULL, ret_warnings, err);
+}
+
+int
+ash_plugin_modules_allowed_by (const struct ash_config *c,
+                               const struct ash_options *o,
+                               const struct ash_tier_context *ctx,
+                               char *const *search_dirs,
+                               struct ash_strvec *ret_allowed,
+                               struct ash_strvec *ret_named_by,
+                               struct ash_strvec *ret_warnings,
+                               struct ash_error *err)
 {
   struct ash_strvec dirs = ASH_STRVEC_INIT;
   (void) err;
@@ -143,7 +180,7 @@ ash_plugin_modules_allowed (const struct ash_config *c,
   /* The operator's own.  */
   if (o)
     for (size_t i = 0; i < o->plugin_modules.nr; i++)
-      ash_strvec_push (ret_allowed, o->plugin_modules.v[i]);
+      allow (ret_allowed, ret_named_by, o->plugin_modules.v[i], NULL);
 
   json_t *list = c && c->root ? json_object_get (c->root, "ash_plugin_modules")
                               : NULL;
@@ -159,7 +196,7 @@ ash_plugin_modules_allowed (const struct ash_config *c,
         continue;
       if (!listed_by_untrusted (c, ctx, entry, &file))
         {
-          ash_strvec_push (ret_allowed, entry);
+          allow (ret_allowed, ret_named_by, entry, NULL);
           continue;
         }
       if (ash_plugin_module_is_reserved (entry))
@@ -194,7 +231,8 @@ ash_plugin_modules_allowed (const struct ash_config *c,
                        _("it is not a module installed on the plugin "
                          "search path")));
           else
-            judge_module (entry, file, entry, ctx, ret_allowed, ret_warnings);
+            judge_module (entry, file, entry, ctx, ret_allowed, ret_named_by,
+                          ret_warnings);
           continue;
         }
       bool found = false;
@@ -210,7 +248,7 @@ ash_plugin_modules_allowed (const struct ash_config *c,
                 {
                   found = true;
                   judge_module (entry, file, p, ctx, ret_allowed,
-                                ret_warnings);
+                                ret_named_by, ret_warnings);
                 }
             }
         }

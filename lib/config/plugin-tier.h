@@ -30,6 +30,27 @@ int ash_plugin_modules_allowed (const struct ash_config *c,
                                 struct ash_strvec *ret_warnings,
                                 struct ash_error *err);
 
+/* The same, and RET_NAMED_BY (may be NULL) gets, for each entry of
+   RET_ALLOWED in the same order, the name of the config file that may
+   not grant which named it, or "" when the operator named it (then the
+   module may grant what it declares).  A module a repository's config
+   names may still be refused once its declaration is read: see
+   ash_plugin_module_refusal().  */
+int ash_plugin_modules_allowed_by (const struct ash_config *c,
+                                   const struct ash_options *o,
+                                   const struct ash_tier_context *ctx,
+                                   char *const *search_dirs,
+                                   struct ash_strvec *ret_allowed,
+                                   struct ash_strvec *ret_named_by,
+                                   struct ash_strvec *ret_warnings,
+                                   struct ash_error *err);
+
+/* The warning for a module ENTRY, named by FILE (a config that may not
+   grant), that declares WHAT (e.g. "a network"): only a config file that
+   may grant can enable such a module.  Newly allocated.  */
+char *ash_plugin_module_refusal (const char *entry, const char *file,
+                                 const char *what);
+
 /* True for ash_aws_plugins and ash_snyk_plugins, by name or file name.  */
 bool ash_plugin_module_is_reserved (const char *entry);
 

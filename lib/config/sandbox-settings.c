@@ -11,13 +11,15 @@
 #include "base/log.h"
 #include "base/util.h"
 
-/* The four settings that grant access, in the order the warning names
-   them.  */
+/* The settings that grant access, in the order the warning names them:
+   the spec's four, and env_allow, which lets named variables through the
+   environment filter's credential screening.  */
 static const char *const grant_keys[] = {
   "network_scanners",
   "extra_read_paths",
   "read_path_scanners",
   "env_scanners",
+  "env_allow",
 };
 
 void
@@ -29,6 +31,7 @@ ash_sandbox_settings_init (struct ash_sandbox_settings *s)
   ash_strvec_init (&s->extra_read_paths);
   ash_strvec_init (&s->read_path_scanners);
   ash_strvec_init (&s->env_scanners);
+  ash_strvec_init (&s->env_allow);
   ash_strvec_init (&s->warnings);
 }
 
@@ -42,6 +45,7 @@ ash_sandbox_settings_release (struct ash_sandbox_settings *s)
   ash_strvec_release (&s->extra_read_paths);
   ash_strvec_release (&s->read_path_scanners);
   ash_strvec_release (&s->env_scanners);
+  ash_strvec_release (&s->env_allow);
   ash_strvec_release (&s->warnings);
   ash_sandbox_settings_init (s);
 }
@@ -563,8 +567,10 @@ grant_vec (struct ash_sandbox_settings *s, size_t k)
       return &s->extra_read_paths;
     case 2:
       return &s->read_path_scanners;
-    default:
+    case 3:
       return &s->env_scanners;
+    default:
+      return &s->env_allow;
     }
 }
 

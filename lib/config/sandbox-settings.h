@@ -2,7 +2,7 @@
    rules: the mode as a floor, grants only from files that may grant.
 
    Grants (network_scanners, extra_read_paths, read_path_scanners,
-   env_scanners) come from the merged configuration when every file it was
+   env_scanners, env_allow) come from the merged configuration when every file it was
    built from may grant.  When any file may not, they come from the
    defaults, then ASH_CONFIG's file, then the --config file (each by what
    its own file writes, never by what it inherits through extends), then
@@ -46,6 +46,8 @@ struct ash_sandbox_settings
   struct ash_strvec extra_read_paths;
   struct ash_strvec read_path_scanners;
   struct ash_strvec env_scanners;
+  struct ash_strvec env_allow;     /* variables passed through the
+                                      credential screening */
   bool any_untrusted;              /* a file the config was built from may
                                       not grant */
   struct ash_strvec warnings;      /* to log, exactly as the spec words them

@@ -1216,6 +1216,132 @@ ash_outdir_release (struct ash_outdir *od)
   od->path = NULL;
 }
 
+/* Whether a directory with ST may be trusted not to change under us: it
+   is owned by root or by us, and no one else may write it unless it is
+   sticky (then they can change only what they own).  */
+static bool
+dir_is_safe (const struct stat *st)
+{
+  uid_t me = geteuid ();
+  if (st->st_uid != 0 && st->st_uid != me)
+    return false;
+  return (st->st_mode & (S_IWGRP | S_IWOTH)) == 0
+         || (st->st_mode & S_ISVTX) != 0;
+}
+
+/* Open REAL (absolute, resolved) from / without following a link at any
+   component, creating missing directories (mode 0755).  A directory on
+   the way that another user could change (ash_outdir_open) is refused,
+   and so is an existing output directory owned by another user.
+   *RET_CREATED tells whether the last component was created here.  */
+static int
+outdir_walk (const char *real, const char *outdir, int *ret_fd,
+             bool *ret_created, struct ash_error *err)
+{
+  struct ash_strvec comps = ASH_STRVEC_INIT;
+  int r = split_relpath (real[0] == '/' ? real + 1 : real, &comps, err);
+  if (r < 0)
+    return r;
+  _cleanup_close_ int cur = open ("/", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  _cleanup_free_ char *at = xstrdup ("/");
+  bool created = false;
+  if (cur < 0)
+    r = -errno;
+  for (size_t i = 0; r >= 0 && i < comps.nr; i++)
+    {
+      struct stat pst;
+      if (fstat (cur, &pst) < 0)
+        {
+          r = -errno;
+          break;
+        }
+      if (!dir_is_safe (&pst))
+        {
+          r = tree_error (err, -EPERM, ASH_KIND_OUTPUT_DIR_UNSAFE,
+                          pst.st_uid != 0 && pst.st_uid != geteuid ()
+                            ? _("refusing the output directory %s: %s on "
+                                "its path is owned by another user, who "
+                                "could replace what is in it with a link; "
+                                "pass --output-dir with a directory on a "
+                                "path only you and root can change")
+                            : _("refusing the output directory %s: %s on "
+                                "its path is writable by other users and "
+                                "not sticky, so they could replace what is "
+                                "in it with a link; pass --output-dir with a "
+                                "directory on a path only you and root can "
+                                "change"),
+                          outdir, at);
+          break;
+        }
+      created = false;
+      int nfd = openat (cur, comps.v[i],
+                        O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+      if (nfd < 0 && errno == ENOENT)
+        {
+          if (mkdirat (cur, comps.v[i], 0755) < 0 && errno != EEXIST)
+            {
+              r = ash_error_set (err, -errno,
+                                 _("cannot create the output directory %s: "
+                                   "%s"),
+                                 outdir, strerror (errno));
+              break;
+            }
+          created = errno != EEXIST;
+          nfd = openat (cur, comps.v[i],
+                        O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+        }
+      char *next = ash_path_join (at, comps.v[i]);
+      free (at);
+      at = next;
+      if (nfd < 0)
+        {
+          if (errno == ELOOP || errno == ENOTDIR)
+            {
+              struct stat lst;
+              if (fstatat (cur, comps.v[i], &lst, AT_SYMLINK_NOFOLLOW) == 0
+                  && S_ISLNK (lst.st_mode))
+                r = outdir_link_error (err, outdir, at);
+              else
+                r = ash_error_set (err, -ENOTDIR,
+                                   _("cannot open the output directory %s: "
+                                     "%s is not a directory"),
+                                   outdir, at);
+            }
+          else
+            r = ash_error_set (err, -errno,
+                               _("cannot open the output directory %s: %s"),
+                               outdir, strerror (errno));
+          break;
+        }
+      ash_close (cur);
+      cur = nfd;
+    }
+  if (r >= 0 && comps.nr > 0)
+    {
+      struct stat st;
+      if (fstat (cur, &st) < 0)
+        r = -errno;
+      else if (st.st_uid != geteuid ())
+        r = tree_error (err, -EPERM, ASH_KIND_OUTPUT_DIR_UNSAFE,
+                        _("refusing the output directory %s: it is owned by "
+                          "another user; pass --output-dir with a directory "
+                          "of your own"),
+                        outdir);
+    }
+  ash_strvec_release (&comps);
+  if (r < 0)
+    {
+      if (err && err->message == NULL)
+        ash_error_set (err, r, _("cannot open the output directory %s: %s"),
+                       outdir, strerror (-r));
+      return r;
+    }
+  *ret_fd = TAKE_FD (cur);
+  if (ret_created)
+    *ret_created = created;
+  return 0;
+}
+
 int
 ash_outdir_open (const char *path, const char *source_dir,
                  struct ash_outdir *ret, struct ash_error *err)
@@ -1261,62 +1387,13 @@ ash_outdir_open (const char *path, const char *source_dir,
                          "that is not a link"),
                        outdir, src);
 
-  _cleanup_close_ int base = -1;
-  _cleanup_free_ char *rel = NULL;
-  if (real_inside)
-    {
-      base = open (real_src, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-      rel = xstrdup (real_out + strlen (real_src));
-    }
-  else
-    {
-      /* Outside the tree: create what is missing from the deepest
-         directory that exists (links above it are the operator's).  */
-      _cleanup_free_ char *top = xstrdup (real_out);
-      for (;;)
-        {
-          char *slash = strrchr (top, '/');
-          if (!slash)
-            break;
-          if (stat (top, &st) == 0 || slash == top)
-            break;
-          *slash = '\0';
-        }
-      if (!*top)
-        strcpy (top, "/");
-      base = open (top, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-      size_t lt = streq (top, "/") ? 0 : strlen (top);
-      rel = xstrdup (real_out + lt);
-    }
-  if (base < 0)
-    return ash_error_set (err, -errno, _("cannot open the output directory "
-                                         "%s: %s"),
-                          outdir, strerror (errno));
-
-  /* The walk below refuses links too, so one planted since the resolution
-     above is still caught.  */
-  {
-    struct ash_strvec comps = ASH_STRVEC_INIT;
-    r = split_relpath (rel[0] == '/' ? rel + 1 : rel, &comps, err);
-    if (r == 0)
-      {
-        struct ash_error e2 = ASH_ERROR_INIT;
-        r = open_dir_components (base, &comps, comps.nr, true, OP_WRITE,
-                                 outdir, &fd, &e2);
-        if (r == -ELOOP)
-          r = outdir_link_error (err, outdir, outdir);
-        else if (r < 0)
-          {
-            r = ash_error_set (err, r, _("cannot create the output "
-                                         "directory %s: %s"),
-                               outdir, strerror (-r));
-          }
-        ash_error_release (&e2);
-      }
-    ash_strvec_release (&comps);
-    if (r < 0)
-      return r;
-  }
+  /* Open the resolved path from / one component at a time, never
+     following a link (one planted since the resolution above is caught),
+     creating what is missing, and refusing to pass through a directory
+     another user could change.  */
+  r = outdir_walk (real_out, outdir, &fd, &ret->created, err);
+  if (r < 0)
+    return r;
 
   for (size_t i = 0; i < ARRAY_SIZE (fixed_names); i++)
     if (fstatat (fd, fixed_names[i], &st, AT_SYMLINK_NOFOLLOW) == 0

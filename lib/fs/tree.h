@@ -47,6 +47,15 @@
 #define ASH_KIND_RESULTS_DIR_LINK "ResultsDirLinkRefused"
 /* A link or hard link already below a results directory: scanner ERROR.  */
 #define ASH_KIND_RESULTS_DIR_UNCLEAN "ResultsDirNotClean"
+/* The output directory, or a directory on its path, could be changed by
+   another user (owned by them, or writable by others and not sticky): the
+   scan exits 3.  */
+#define ASH_KIND_OUTPUT_DIR_UNSAFE "OutputDirUnsafe"
+/* The output directory is a place ash does not write to (/, a home
+   directory, an ancestor of the source directory, a directory inside the
+   tree other than .ash/ash_output) or holds what ash did not write: the
+   scan exits 3.  */
+#define ASH_KIND_OUTPUT_DIR_REFUSED "OutputDirRefused"
 /* A scanner output that is not a regular file or is too large.  */
 #define ASH_KIND_OUTPUT_READ "OutputReadRefused"
 
@@ -57,9 +66,10 @@ struct ash_outdir
 {
   int fd;     /* O_DIRECTORY fd of the output directory, or -1 */
   char *path; /* absolute, normalised path as ASH names it */
+  bool created; /* ash_outdir_open created the directory itself */
 };
 
-#define ASH_OUTDIR_INIT { -1, NULL }
+#define ASH_OUTDIR_INIT { -1, NULL, false }
 
 /* Open (creating it and its missing parents) the output directory PATH for
    the scan of SOURCE_DIR.  Refused (kind OutputDirLinkRefused, -ELOOP; the
@@ -69,7 +79,12 @@ struct ash_outdir
    path, or when analysis, reports, scanners, converted, ash.log,
    ash.log.jsonl or another fixed name ASH writes in it is a symlink.  Links
    at or above the source directory, and above an output directory outside
-   the source tree, are not examined.  */
+   the source tree, are not examined.  The path is then resolved once and
+   opened from / one component at a time without following a link, and a
+   directory on it that another user could change (owned by a user other
+   than root and ASH's, or writable by others and not sticky), or an
+   existing output directory owned by another user, is refused (kind
+   OutputDirUnsafe, -EPERM).  */
 int ash_outdir_open (const char *path, const char *source_dir,
                      struct ash_outdir *ret, struct ash_error *err);
 void ash_outdir_release (struct ash_outdir *od);

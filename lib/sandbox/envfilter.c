@@ -7,8 +7,13 @@
 #include <c-ctype.h>
 #include <c-strcase.h>
 
+/* The spec's list, and the words credentials are also named by (a
+   deploy key, a private key, a passwd).  Matched in any position and any
+   case; the longer words first, so that the reason names API_KEY rather
+   than KEY.  */
 static const char *const credential_words[] = {
-  "TOKEN", "PASSWORD", "SECRET", "AUTH", "CREDENTIAL", "API_KEY", "SESSION",
+  "TOKEN", "PASSWORD", "PASSWD", "SECRET", "AUTH", "CREDENTIAL", "API_KEY",
+  "APIKEY", "PRIVATE", "SESSION", "KEY",
 };
 
 /* Variables that name a local IPC endpoint: never passed.  */
@@ -47,11 +52,12 @@ ash_env_credential_word (const char *name)
   return NULL;
 }
 
-/* True when the text from P up to the next white space holds an "@" with
-   a ":" somewhere before it.  A password may hold "/", "?", "#" or "@"
-   itself, and a secret is still there whether or not a URL parser would
-   take it as one, so the whole word counts, not just what a parser would
-   call the authority.  */
+/* True when the word at P (up to the next white space) carries userinfo:
+   an "@" with a ":" anywhere before it (user:password@; a password may
+   hold "/", "?", "#" or "@" itself, and a secret is still there whether or
+   not a URL parser would take it as one, so the whole word counts), or an
+   "@" before the first "/", "?" or "#" (a user name alone, which is how
+   tokens are put in URLs: https://TOKEN@host/).  */
 static bool
 word_has_userinfo (const char *p)
 {
@@ -60,7 +66,12 @@ word_has_userinfo (const char *p)
   for (const char *q = p; q < p + len; q++)
     if (*q == '@')
       at = q;
-  return at && memchr (p, ':', (size_t) (at - p)) != NULL;
+  if (at == NULL)
+    return false;
+  if (memchr (p, ':', (size_t) (at - p)) != NULL)
+    return true;
+  size_t auth = strcspn (p, "/?# \t\r\n");
+  return memchr (p, '@', auth) != NULL && p[0] != '@';
 }
 
 bool
@@ -130,6 +141,15 @@ ash_env_name_in_baseline (const char *name)
 }
 
 static bool
+in_list (char *const *list, const char *name)
+{
+  for (size_t i = 0; list && list[i]; i++)
+    if (streq (list[i], name))
+      return true;
+  return false;
+}
+
+static bool
 declared_name (const struct ash_requirements *req, const char *name)
 {
   return req && ash_strvec_contains (&req->env_names, name);
@@ -149,6 +169,14 @@ declared_prefix (const struct ash_requirements *req, const char *name)
 void
 ash_env_filter (char *const *environ, const struct ash_requirements *req,
                 bool declared, struct ash_policy *p)
+{
+  ash_env_filter_allow (environ, req, declared, NULL, p);
+}
+
+void
+ash_env_filter_allow (char *const *environ,
+                      const struct ash_requirements *req, bool declared,
+                      char *const *allow, struct ash_policy *p)
 {
   if (!environ)
     return;
@@ -186,7 +214,8 @@ ash_env_filter (char *const *environ, const struct ash_requirements *req,
           continue;
         }
 
-      bool exact = declared && declared_name (req, name);
+      bool exact = (declared && declared_name (req, name))
+                   || in_list (allow, name);
       if (!exact && !ash_env_name_in_baseline (name)
           && !(declared && declared_prefix (req, name)))
         {
@@ -207,8 +236,8 @@ ash_env_filter (char *const *environ, const struct ash_requirements *req,
               || (is_proxy_name (name) && proxy_value_has_userinfo (value)))
             {
               ash_policy_add_drop (p, name,
-                                   _("value carries user:password@ in a "
-                                     "URL"));
+                                   _("value carries user:password@ (or a "
+                                     "user name) in a URL"));
               continue;
             }
         }

@@ -30,6 +30,7 @@ ash_policy_input_fill (struct ash_policy_input *in, const char *scanner,
   in->extra_read_paths = ss->extra_read_paths.v;
   in->read_path_scanners = ss->read_path_scanners.v;
   in->env_scanners = ss->env_scanners.v;
+  in->env_allow = ss->env_allow.v;
   in->environ = environ;
   in->home = host->home;
   in->passwd_home = host->passwd_home;

@@ -744,7 +744,8 @@ add_env (struct ctx *c)
     warn (c, _("%s: not passing the variables its options name: "
                "sandbox.env_scanners does not name it"),
           c->p->scanner);
-  ash_env_filter (c->in->environ, req, declared, c->p);
+  ash_env_filter_allow (c->in->environ, req, declared, c->in->env_allow,
+                        c->p);
 
   if (c->in->cache_overlay)
     return;

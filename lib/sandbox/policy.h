@@ -119,6 +119,9 @@ struct ash_policy_input
   const char *root;                /* the directory that plays "/" for the
                                       host facts (tests); NULL: "/" */
   char *const *system_dirs;        /* NULL: /usr /etc /opt /nix */
+  char *const *env_allow;          /* sandbox.env_allow: exact names the
+                                      operator lets through the credential
+                                      screening; NULL: none */
 };
 
 /* Compute the policy.  A scanner that cannot be sandboxed as requested gets

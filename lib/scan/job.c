@@ -256,6 +256,72 @@ sandbox_decide (struct scan *sc, struct job *j)
   j->sandboxed = true;
   return true;
 }
+/* The scope J's probes run in: J's sandbox, with a fresh results
+   directory of their own (scanners/NAME/probe) as the one writable place,
+   so that a probe can leave nothing in the real one.  RET_FD gets that
+   directory.  */
+static int
+probe_scope_open (struct scan *sc, struct job *j, int *ret_fd,
+                  struct ash_error *err)
+{
+  j->probe_rel = xasprintf ("scanners/%s/probe", j->scanner->name);
+  j->probe_abs = xasprintf ("%s/%s", sc->od.path, j->probe_rel);
+  int r = ash_tree_remove_all (sc->od.fd, j->probe_rel, err);
+  if (r == 0)
+    r = ash_tree_results_dir_open (sc->od.fd, j->probe_rel, ret_fd, err);
+  if (r < 0)
+    return r;
+  struct ash_policy_place place = {
+    .source_dir = sc->source_dir,
+    .output_dir = sc->od.path,
+    .results_dir = j->probe_abs,
+    .run_config_dir = j->run_config_dir,
+    .tool_path = j->result.tool_path,
+  };
+  struct ash_policy_input in;
+  ash_policy_input_fill (&in, j->scanner->name, &j->req, &sc->ss, &sc->host,
+                         &place, sc->opts->offline, j->scope.probe);
+  ash_policy_init (&j->probe_policy);
+  j->probe_policy_init = true;
+  r = ash_policy_compute (&in, &j->probe_policy, err);
+  if (r < 0)
+    return r;
+  if (j->probe_policy.refusal)
+    return ash_error_set (err, -EPERM, "%s", j->probe_policy.refusal);
+  j->probe_scope = j->scope;
+  j->probe_scope.policy = &j->probe_policy;
+  return 0;
+}
+
+/* Run S's probes (prepare) for J: sandboxed, in the throwaway results
+   directory, which is removed after them.  */
+static int
+run_prepare (struct scan *sc, struct job *j, struct ash_error *err)
+{
+  const struct ash_scanner *s = j->scanner;
+  if (!j->sandboxed)
+    return s->prepare (s, &j->sj, err);
+  _cleanup_close_ int pfd = -1;
+  int r = probe_scope_open (sc, j, &pfd, err);
+  if (r < 0)
+    {
+      ash_error_prefix (err, _("cannot set up the sandbox of %s's probes"),
+                        s->name);
+      return r;
+    }
+  struct ash_scan_job pj = j->sj;
+  pj.results_dir = j->probe_abs;
+  pj.results_fd = pfd;
+  pj.scope = &j->probe_scope;
+  r = s->prepare (s, &pj, err);
+  struct ash_error rerr = ASH_ERROR_INIT;
+  if (ash_tree_remove_all (sc->od.fd, j->probe_rel, &rerr) < 0)
+    ash_warning (_("could not remove %s: %s"), j->probe_abs,
+                 rerr.message ? rerr.message : "");
+  ash_error_release (&rerr);
+  return r;
+}
+
 /* The check phase of one scanner.  */
 void
 ash_job_check (struct scan *sc, struct job *j)
@@ -382,6 +448,7 @@ ash_job_check (struct scan *sc, struct job *j)
             .tool_path = j->result.tool_path,
             .options = j->options,
             .run_config_dir = j->run_config_dir,
+            .config = sc->config,
             .scope = &j->scope,
             .max_output = ASH_TREE_READ_MAX,
           };
@@ -402,10 +469,11 @@ ash_job_check (struct scan *sc, struct job *j)
     .options = j->options,
     .excluded_paths = j->excluded.v,
     .run_config_dir = j->run_config_dir,
+    .config = sc->config,
     .scope = j->sandboxed ? &j->scope : NULL,
     .max_output = ASH_TREE_READ_MAX,
   };
-  if (s->prepare && s->prepare (s, &j->sj, &err) < 0)
+  if (s->prepare && run_prepare (sc, j, &err) < 0)
     {
       ash_job_set_status (j, ASH_STATUS_ERROR, xstrdup (err.message));
       goto out;
@@ -630,4 +698,8 @@ ash_job_release (struct job *j)
   ash_requirements_release (&j->req);
   if (j->policy_init)
     ash_policy_release (&j->policy);
+  if (j->probe_policy_init)
+    ash_policy_release (&j->probe_policy);
+  free (j->probe_rel);
+  free (j->probe_abs);
 }

@@ -46,6 +46,13 @@ struct job
   struct ash_scope scope;
   struct ash_scan_job sj;
   char *run_config_dir;        /* the run's 0700 config directory */
+  /* The scanner's probes (prepare) run with a throwaway results
+     directory of their own, removed after them, never the real one.  */
+  char *probe_rel;             /* scanners/NAME/probe */
+  char *probe_abs;
+  bool probe_policy_init;
+  struct ash_policy probe_policy;
+  struct ash_scope probe_scope;
 };
 
 struct scan

@@ -33,6 +33,7 @@
 
 #include "base/log.h"
 #include "base/util.h"
+#include "fs/outdir.h"
 #include "scan/exit-codes.h"
 #include "scan/job.h"
 #include "scan/orchestrator.h"
@@ -235,10 +236,24 @@ ash_scan_run (const struct ash_options *opts, const struct ash_config *config,
       }
     sc.source_dir = ash_path_absolute (src);
   }
-  const char *output_dir = opts->output_dir;
-  if (output_dir == NULL)
-    output_dir = out_default = ash_path_join (sc.source_dir,
-                                              ".ash/ash_output");
+  /* Where the output may go: never /, a home, an ancestor of the tree or
+     a directory inside it but the upstream default; the source directory
+     itself is redirected to the default.  */
+  _cleanup_free_ char *placed_warning = NULL;
+  r = ash_outdir_place (opts->output_dir, sc.source_dir, &out_default,
+                        &placed_warning, &err);
+  if (r < 0)
+    {
+      _cleanup_free_ char *m = ash_error_format (&err);
+      ash_err ("%s", m);
+      code = ASH_EXIT_CONFIG;
+      goto out;
+    }
+  if (placed_warning)
+    ash_warning ("%s", placed_warning);
+  const char *output_dir = out_default;
+  _cleanup_free_ char *default_out = ash_path_join (sc.source_dir,
+                                                    ".ash/ash_output");
 
   /* The output directory, opened once; a link there is a refusal that
      stops the scan before anything is written (exit 3).  */
@@ -247,25 +262,31 @@ ash_scan_run (const struct ash_options *opts, const struct ash_config *config,
     {
       _cleanup_free_ char *m = ash_error_format (&err);
       ash_err ("%s", m);
-      code = err.kind && streq (err.kind, ASH_KIND_OUTPUT_DIR_LINK)
+      code = err.kind && (streq (err.kind, ASH_KIND_OUTPUT_DIR_LINK)
+                          || streq (err.kind, ASH_KIND_OUTPUT_DIR_UNSAFE))
                ? ASH_EXIT_CONFIG
                : ASH_EXIT_INCOMPLETE;
       goto out;
     }
-  /* Results of an earlier scan must not be mistaken for this one's.  */
+  /* Results of an earlier scan must not be mistaken for this one's; ash
+     removes only what a run of its own wrote (the manifest), and refuses
+     a directory it did not create that holds these names.  */
   static const char *const stale[] = { "scanners", "reports",
-                                       "ash_aggregated_results.json" };
-  for (size_t i = 0; i < ARRAY_SIZE (stale); i++)
-    if (ash_tree_remove_all (sc.od.fd, stale[i], &err) < 0)
+                                       "ash_aggregated_results.json", NULL };
+  {
+    _cleanup_free_ char *nd = ash_path_normalize (default_out);
+    if (ash_outdir_claim (&sc.od, streq (sc.od.path, nd), stale, &err) < 0)
       {
         _cleanup_free_ char *m = ash_error_format (&err);
         ash_err ("%s", m);
         code = err.kind && (streq (err.kind, ASH_KIND_OUTPUT_LINK)
-                            || streq (err.kind, ASH_KIND_OUTPUT_DIR_LINK))
+                            || streq (err.kind, ASH_KIND_OUTPUT_DIR_LINK)
+                            || streq (err.kind, ASH_KIND_OUTPUT_DIR_REFUSED))
                  ? ASH_EXIT_CONFIG
                  : ASH_EXIT_INCOMPLETE;
         goto out;
       }
+  }
   r = attach_logs (&sc, &err);
   if (r < 0)
     {

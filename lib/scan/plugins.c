@@ -460,6 +460,34 @@ out:
   return r;
 }
 
+/* What the scanners SET->v[FROM..] declare that only a config file that
+   may grant can give them ("a network, environment variables"), or NULL
+   when nothing.  Newly allocated.  */
+static char *
+declared_grants (const struct ash_plugin_set *set, size_t from)
+{
+  bool net = false, env = false, paths = false;
+  for (size_t i = from; i < set->n; i++)
+    {
+      const struct ash_requirements *q = &set->v[i]->req;
+      net |= q->network;
+      env |= q->env_prefixes.nr > 0 || q->env_names.nr > 0;
+      paths |= q->read_paths.nr > 0 || q->read_path_env.nr > 0
+               || q->cache_paths.nr > 0;
+    }
+  if (!net && !env && !paths)
+    return NULL;
+  struct ash_buf b = ASH_BUF_INIT;
+  if (net)
+    ash_buf_addstr (&b, _("a network"));
+  if (env)
+    ash_buf_addf (&b, "%s%s", b.len ? ", " : "",
+                  _("environment variables"));
+  if (paths)
+    ash_buf_addf (&b, "%s%s", b.len ? ", " : "", _("read paths"));
+  return ash_buf_detach (&b);
+}
+
 int
 ash_plugin_load_configured (const struct ash_config *config,
                             const struct ash_options *opts,
@@ -469,6 +497,7 @@ ash_plugin_load_configured (const struct ash_config *config,
                             struct ash_error *err)
 {
   struct ash_strvec entries = ASH_STRVEC_INIT;
+  struct ash_strvec named_by = ASH_STRVEC_INIT;
   struct ash_strvec dirs = ASH_STRVEC_INIT;
   _cleanup_free_ char *build_dir = NULL;
   struct ash_tier_context ctx = { 0 };
@@ -491,20 +520,38 @@ ash_plugin_load_configured (const struct ash_config *config,
   ash_plugin_search_dirs (getenv ("ASH_PLUGIN_PATH"), build_dir, &dirs);
 
   ash_tier_context_fill (&ctx, source_dir, storage);
-  r = ash_plugin_modules_allowed (config, opts, &ctx, dirs.v, &entries,
-                                  ret_warnings, err);
+  r = ash_plugin_modules_allowed_by (config, opts, &ctx, dirs.v, &entries,
+                                     &named_by, ret_warnings, err);
   for (i = 0; i < ARRAY_SIZE (storage); i++)
     free (storage[i]);
   for (i = 0; r >= 0 && i < entries.nr; i++)
     {
       _cleanup_free_ char *path = NULL;
+      size_t before = set->n;
       r = ash_plugin_find (entries.v[i], dirs.v, &path, err);
       if (r == 0)
         r = ash_plugin_load_file (path, set, err);
-      if (r == 0)
-        ash_debug ("loaded plugin module %s", path);
+      if (r < 0)
+        break;
+      const char *by = i < named_by.nr ? named_by.v[i] : "";
+      _cleanup_free_ char *what = NULL;
+      if (*by)
+        what = declared_grants (set, before);
+      if (what)
+        {
+          /* A repository's config may not enable a module that would be
+             given a network, the operator's variables or host paths.  */
+          ash_strvec_push_nodup (ret_warnings,
+                                 ash_plugin_module_refusal (entries.v[i], by,
+                                                            what));
+          while (set->n > before)
+            plugin_free (set->v[--set->n]);
+          continue;
+        }
+      ash_debug ("loaded plugin module %s", path);
     }
   ash_strvec_release (&entries);
+  ash_strvec_release (&named_by);
   ash_strvec_release (&dirs);
   return r < 0 ? r : 0;
 }

@@ -10,7 +10,9 @@
 #include <sys/stat.h>
 
 #include "base/buf.h"
+#include "base/log.h"
 #include "base/util.h"
+#include "fs/tree.h"
 #include "scan/sarif.h"
 
 void
@@ -196,25 +198,25 @@ ash_suppress_inline_text (const char *text, int line)
   return false;
 }
 
-/* Read a source file for the inline check: never through a link at its
-   last component, regular files only, at most MAX bytes.  */
+/* Read a source file for the inline check through the fd-relative,
+   non-following reader: beneath the scanned directory SRCFD, no link at
+   any component (a link in the tree, or one swapped in while ash reads,
+   would make ash read a file outside it and a scanner could use the
+   suppressions as an oracle on its content), regular files only, at most
+   MAX bytes.  NULL when it may not or cannot be read.  */
 static char *
-read_source (const char *source_dir, const char *rel, size_t max)
+read_source (int srcfd, const char *rel, size_t max)
 {
-  if (rel[0] == '/' || strstr (rel, "..") != NULL)
+  if (srcfd < 0 || rel[0] == '/')
     return NULL;
-  _cleanup_free_ char *path = ash_path_join (source_dir, rel);
-  _cleanup_close_ int fd = open (path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK
-                                         | O_CLOEXEC);
-  struct stat st;
   struct ash_buf b = ASH_BUF_INIT;
-
-  if (fd < 0 || fstat (fd, &st) < 0 || !S_ISREG (st.st_mode)
-      || (size_t) st.st_size > max)
-    return NULL;
-  b.max = max;
-  if (ash_buf_read_fd (&b, fd) < 0)
+  struct ash_error err = ASH_ERROR_INIT;
+  int r = ash_tree_read_file (srcfd, rel, max, &b, &err);
+  if (r < 0)
     {
+      ash_debug ("no inline suppression check of %s: %s", rel,
+                 err.message ? err.message : strerror (-r));
+      ash_error_release (&err);
       ash_buf_release (&b);
       return NULL;
     }
@@ -228,6 +230,9 @@ ash_suppress_doc (json_t *doc, const struct ash_suppressions *s,
   size_t i, j, n = 0;
   json_t *run, *res;
   json_t *cache = json_object (); /* path -> text, or null */
+  _cleanup_close_ int srcfd
+      = source_dir ? open (source_dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+                   : -1;
 
   json_array_foreach (json_object_get (doc, "runs"), i, run)
     json_array_foreach (json_object_get (run, "results"), j, res)
@@ -251,7 +256,7 @@ ash_suppress_doc (json_t *doc, const struct ash_suppressions *s,
             json_t *t = json_object_get (cache, path);
             if (t == NULL)
               {
-                char *text = read_source (source_dir, path, max_file);
+                char *text = read_source (srcfd, path, max_file);
                 t = text ? json_string (text) : json_null ();
                 if (t == NULL)
                   t = json_null (); /* not UTF-8: no inline check */

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "base/buf.h"
+#include "base/log.h"
 #include "base/strvec.h"
 #include "base/util.h"
 #include "fs/tree.h"
@@ -98,9 +99,33 @@ bandit_build (const struct ash_scanner *s _unused_,
   _cleanup_free_ char *out = ash_path_join (job->results_dir,
                                             sarif ? BANDIT_SARIF
                                                   : BANDIT_JSON);
-  int r = ash_bandit_argv (job->tool_path, job->options, job->excluded_paths,
+
+  /* config_file names a file bandit reads its skips and tests from: the
+     option-file rule decides whether bandit gets it.  */
+  json_t *options = json_incref ((json_t *) job->options);
+  const char *cfg = json_string_value (json_object_get (options,
+                                                        "config_file"));
+  if (cfg && *cfg)
+    {
+      _cleanup_free_ char *why = NULL;
+      struct ash_error ferr = ASH_ERROR_INIT;
+      int ok = ash_scan_job_option_file (job, "config_file", cfg, &why,
+                                         &ferr);
+      if (ok <= 0)
+        {
+          ash_warning ("bandit: %s",
+                       ok < 0 ? (ferr.message ? ferr.message : "") : why);
+          json_t *copy = json_copy (options);
+          json_object_del (copy, "config_file");
+          json_decref (options);
+          options = copy;
+        }
+      ash_error_release (&ferr);
+    }
+  int r = ash_bandit_argv (job->tool_path, options, job->excluded_paths,
                            sarif ? "sarif" : "json", out, job->target,
                            &cmd->argv, err);
+  json_decref (options);
   if (r < 0 || job->run_config_dir == NULL)
     return r;
 

@@ -19,6 +19,8 @@
 #include <stdbool.h>
 
 #include "base/error.h"
+#include "config/ashconfig.h"
+#include "config/config-tier.h"
 #include "proc/spawn.h"
 #include "sandbox/requirements.h"
 
@@ -43,7 +45,34 @@ struct ash_scan_job
                                  outside the scanned tree, for the config
                                  files ASH writes for the tool (removed
                                  when the run ends), or NULL */
+  const struct ash_config *config; /* the scan's configuration, for the
+                                      option-file rule; NULL: every option
+                                      counts as set by a file that may not
+                                      grant */
+  const struct ash_tier_context *tier; /* the scanned directory's
+                                          spellings, or NULL (TARGET) */
 };
+
+/* The option-file rule (ash-sandbox(7), "What each tier may set"), for
+   every scanner option that names a file the tool reads (a config_file,
+   a baseline, an ignore file).  OPTION is the option's key below
+   scanners.NAME.options ("config_file"); PATH is its value as written (a
+   relative one is taken against JOB->target).
+
+   When the operator set the option (a config file outside every git
+   checkout and the scanned tree, or --config-overrides) the file may be
+   anywhere.  When a file the scanned repository could have written set
+   it, the file it names is judged like a config file: it must not lie in
+   a git checkout or the scanned tree, by its name, by any link on the way
+   or by the file it resolves to.
+
+   Returns 1 when the tool may be given PATH; 0 when it may not, with
+   *RET_REASON (newly allocated) saying why, for a warning; the adapter
+   then runs the tool as if the option were unset.  A negative errno when
+   the rule could not be applied (ERR says why); treat it as 0.  */
+int ash_scan_job_option_file (const struct ash_scan_job *job,
+                              const char *option, const char *path,
+                              char **ret_reason, struct ash_error *err);
 
 struct ash_scanner
 {

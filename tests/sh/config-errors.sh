@@ -33,7 +33,7 @@ done
 run_ash config validate --config "$cases/unknown-key/input.yaml"
 first=$(head -n 1 "$TEST_TMP/err")
 assert_eq "located error format" "$first" \
-  "ash: $cases/unknown-key/input.yaml:5:5: unknown key 'scanners.bandit.colour'"
+  "ash: $cases/unknown-key/input.yaml:5:5: unknown key in 'scanners.bandit'"
 assert_eq "a config error is one line" "$(wc -l < "$TEST_TMP/err")" 1
 
 # A file that was asked for and is missing: --config and ASH_CONFIG.
