@@ -393,6 +393,7 @@ ash_job_check (struct scan *sc, struct job *j)
     .options = j->options,
     .excluded_paths = j->excluded.v,
     .run_config_dir = j->run_config_dir,
+    .config = sc->config,
     .scope = j->sandboxed ? &j->scope : NULL,
     .max_output = ASH_TREE_READ_MAX,
   };

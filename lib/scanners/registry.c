@@ -10,6 +10,7 @@
 
 #include "base/util.h"
 #include "sandbox/scanner-reqs.h"
+#include "scanners/iac-common.h"
 #include "scanners/scanner.h"
 
 #define PENDING(NAME, TOOL, HINT, DESC)                                      \
@@ -61,12 +62,6 @@ PENDING (syft, "syft",
 PENDING (actionlint, "actionlint",
          "go install github.com/rhysd/actionlint/cmd/actionlint@latest",
          "GitHub Actions workflow linter");
-static const struct ash_scanner scanner_cfn_lint = {
-  .name = "cfn-lint",
-  .tool = "cfn-lint",
-  .install_hint = "uv tool install cfn-lint",
-  .description = "CloudFormation linter",
-};
 static const struct ash_scanner scanner_cfn_guard = {
   .name = "cfn-guard",
   .tool = "cfn-guard",
@@ -91,7 +86,7 @@ const struct ash_scanner *const ash_builtin_scanners[] = {
   &scanner_semgrep,
   &scanner_syft,
   &scanner_actionlint,
-  &scanner_cfn_lint,
+  &ash_scanner_cfn_lint,
   &scanner_cfn_guard,
   &scanner_gitleaks,
   &scanner_zizmor,

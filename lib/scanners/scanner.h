@@ -22,6 +22,8 @@
 #include "proc/spawn.h"
 #include "sandbox/requirements.h"
 
+struct ash_config;
+
 /* Everything an adapter needs for one run against one target.  */
 struct ash_scan_job
 {
@@ -43,6 +45,8 @@ struct ash_scan_job
                                  outside the scanned tree, for the config
                                  files ASH writes for the tool (removed
                                  when the run ends), or NULL */
+  const struct ash_config *config; /* the scan's configuration, for the
+                                      option-file rule; may be NULL */
 };
 
 struct ash_scanner
