@@ -179,6 +179,16 @@ extern const struct ash_scanner ash_scanner_zizmor;
 extern const struct ash_scanner ash_scanner_cfn_guard;
 extern const struct ash_scanner ash_scanner_cdk_nag;
 
+/* checkov's argv: TOOL, its outputs into RESULTS_DIR, TARGET, CONFIG_FILE
+   (may be NULL), the options, and a --skip-path for each of
+   EXCLUDED_PATHS.  */
+int ash_checkov_argv (const char *tool, const json_t *options,
+                      const char *config_file, const char *results_dir,
+                      const char *target, char *const *excluded_paths,
+                      struct ash_strvec *argv, struct ash_error *err);
+/* checkov's JSON report (one, or a list of one per framework) to SARIF.  */
+int ash_checkov_json_to_sarif (const json_t *report, const char *source_dir,
+                               json_t **ret_doc, struct ash_error *err);
 /* cfn-lint's JSON matches (a list) to SARIF.  */
 int ash_cfn_lint_json_to_sarif (const json_t *matches, const char *source_dir,
                                 json_t **ret_doc, struct ash_error *err);

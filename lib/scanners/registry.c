@@ -31,8 +31,6 @@ static const struct ash_scanner scanner_cfn_nag = {
   .install_hint = "gem install cfn-nag",
   .description = "CloudFormation template linter for insecure patterns",
 };
-PENDING (checkov, "checkov", "uv tool install checkov",
-         "infrastructure-as-code misconfiguration scanner");
 static const struct ash_scanner scanner_detect_secrets = {
   .name = "detect-secrets",
   .tool = "detect-secrets",
@@ -78,7 +76,7 @@ const struct ash_scanner *const ash_builtin_scanners[] = {
   &ash_scanner_bandit,
   &scanner_cdk_nag,
   &scanner_cfn_nag,
-  &scanner_checkov,
+  &ash_scanner_checkov,
   &scanner_detect_secrets,
   &scanner_grype,
   &scanner_npm_audit,
