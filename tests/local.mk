@@ -175,3 +175,13 @@ TESTS += tests/sh/scan-example.sh
 EXTRA_DIST += tests/sh/scan-example.sh
 TESTS += tests/sh/scan-unpriv.sh
 EXTRA_DIST += tests/sh/scan-unpriv.sh
+
+## Infrastructure-as-code and workflow scanners.
+TESTS += tests/sh/scan-iac.sh
+EXTRA_DIST += tests/sh/scan-iac.sh
+TESTS += tests/sh/scan-cfn-lint.sh
+EXTRA_DIST += tests/sh/scan-cfn-lint.sh
+EXTRA_DIST += tests/fixtures/repos/iac
+EXTRA_DIST += tests/fixtures/tools/checkov
+EXTRA_DIST += tests/fixtures/tools/cfn_nag_scan
+EXTRA_DIST += tests/fixtures/tools/iac-data

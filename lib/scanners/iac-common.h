@@ -189,6 +189,14 @@ int ash_checkov_argv (const char *tool, const json_t *options,
 /* checkov's JSON report (one, or a list of one per framework) to SARIF.  */
 int ash_checkov_json_to_sarif (const json_t *report, const char *source_dir,
                                json_t **ret_doc, struct ash_error *err);
+/* cfn_nag_scan's argv: TOOL, JSON output, TARGET, and a template pattern
+   naming exactly TEMPLATES (relative to TARGET).  */
+int ash_cfn_nag_argv (const char *tool, const json_t *options,
+                      const char *target, char *const *templates,
+                      struct ash_strvec *argv, struct ash_error *err);
+/* cfn_nag_scan's JSON report to SARIF.  */
+int ash_cfn_nag_json_to_sarif (const json_t *report, const char *source_dir,
+                               json_t **ret_doc, struct ash_error *err);
 /* cfn-lint's JSON matches (a list) to SARIF.  */
 int ash_cfn_lint_json_to_sarif (const json_t *matches, const char *source_dir,
                                 json_t **ret_doc, struct ash_error *err);

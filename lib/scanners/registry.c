@@ -25,12 +25,6 @@ static const struct ash_scanner scanner_cdk_nag = {
   .install_hint = "npm install -g aws-cdk cdk-nag",
   .description = "AWS CDK and CloudFormation rule packs",
 };
-static const struct ash_scanner scanner_cfn_nag = {
-  .name = "cfn-nag",
-  .tool = "cfn_nag_scan",
-  .install_hint = "gem install cfn-nag",
-  .description = "CloudFormation template linter for insecure patterns",
-};
 static const struct ash_scanner scanner_detect_secrets = {
   .name = "detect-secrets",
   .tool = "detect-secrets",
@@ -75,7 +69,7 @@ PENDING (zizmor, "zizmor", "uv tool install zizmor",
 const struct ash_scanner *const ash_builtin_scanners[] = {
   &ash_scanner_bandit,
   &scanner_cdk_nag,
-  &scanner_cfn_nag,
+  &ash_scanner_cfn_nag,
   &ash_scanner_checkov,
   &scanner_detect_secrets,
   &scanner_grype,

@@ -1,0 +1,130 @@
+#!/bin/sh
+# The infrastructure-as-code adapters whose tools this machine cannot
+# install, end to end through their fake tools (tests/fixtures/tools/),
+# which write the tools' recorded outputs: the findings equal what those
+# outputs hold, and are the same with --sandbox off and under every usable
+# backend, as root and as an unprivileged account.  A broken output makes
+# only that scanner ERROR, with a reason naming the file.
+. "$top_srcdir/tests/libtest.sh"
+
+command -v python3 >/dev/null 2>&1 || skip_all "python3 is not installed"
+scanners=${IAC_SCANNERS:-checkov,cfn-nag}
+
+work=$TEST_TMP/work
+mkdir -p "$work/bin"
+cp -R "$top_srcdir/tests/fixtures/repos/iac" "$work/src"
+cp -R "$top_srcdir/tests/fixtures/tools" "$work/tools"
+cp "$ASH" "$work/bin/ash"
+for h in "$(dirname "$ASH")"/ash-landlock-exec; do
+  [ -x "$h" ] && cp "$h" "$work/bin/"
+done
+chmod -R a+rX "$work"
+chmod 755 "$TEST_TMP"
+
+findings () { # OUT: "scanner rule uri line severity", sorted
+  python3 - "$1/ash_aggregated_results.json" <<'PY' | sort
+import json, sys
+a = json.load(open(sys.argv[1]))
+for run in a["sarif"]["runs"]:
+    for x in run["results"]:
+        l = x["locations"][0]["physicalLocation"]
+        print(x["properties"]["scanner_name"], x["ruleId"],
+              l["artifactLocation"]["uri"], l.get("region", {}).get("startLine"),
+              x["properties"]["issue_severity"])
+PY
+}
+status_of () { # OUT SCANNER
+  python3 -c 'import json, sys
+r = json.load(open(sys.argv[1] + "/ash_aggregated_results.json"))["scanner_results"][sys.argv[2]]
+print(r["status"])' "$1" "$2"
+}
+
+# The findings the recorded outputs hold.
+cat >"$TEST_TMP/want" <<'W'
+checkov CKV_AWS_18 test.yaml 4 HIGH
+checkov CKV_AWS_21 test.yaml 4 HIGH
+checkov CKV_AWS_53 test.yaml 4 HIGH
+checkov CKV_AWS_54 test.yaml 4 HIGH
+checkov CKV_AWS_55 test.yaml 4 HIGH
+checkov CKV_AWS_56 test.yaml 4 HIGH
+checkov CKV_DOCKER_2 js/docker/Dockerfile 1 HIGH
+checkov CKV_DOCKER_3 js/docker/Dockerfile 1 HIGH
+checkov CKV_DOCKER_4 js/docker/Dockerfile 10 HIGH
+checkov CKV_DOCKER_4 js/docker/Dockerfile 7 HIGH
+cfn-nag W35 cfn_and_python/test.yaml 5 MEDIUM
+cfn-nag W35 test.yaml 5 MEDIUM
+cfn-nag W41 cfn_and_python/test.yaml 5 MEDIUM
+cfn-nag W41 test.yaml 5 MEDIUM
+cfn-nag W51 cfn_and_python/test.yaml 5 MEDIUM
+cfn-nag W51 test.yaml 5 MEDIUM
+W
+for s in $(echo "$scanners" | tr , ' '); do
+  grep "^$s " "$TEST_TMP/want"
+done | sort >"$TEST_TMP/want.sel"
+
+run_as () { # WHO OUT MODE [ENV...]
+  who=$1 out=$2 mode=$3
+  shift 3
+  if [ "$who" = root ]; then pre=; else pre=$(as_unpriv_cmd "$who"); fi
+  env -i PATH="$work/tools:/usr/bin:/bin" HOME="$home" LANG=C.UTF-8 "$@" $pre \
+    "$work/bin/ash" scan --source-dir "$work/src" --output-dir "$work/$out" \
+    --no-progress --scanners "$scanners" --sandbox "$mode" \
+    >"$TEST_TMP/out" 2>"$TEST_TMP/err"
+}
+
+accounts=$(id -un)
+if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null 2>&1; then
+  accounts="root $(unpriv_user)"
+fi
+for who in $accounts; do
+  if [ "$who" = root ] || [ "$(id -u)" != 0 ]; then
+    home=$HOME
+    [ "$who" = root ] || who=$(id -un)
+  else
+    home=$(getent passwd "$who" | cut -d: -f6)
+    [ -d "$home" ] || home=$work
+    chown -R "$who" "$work"
+  fi
+  [ "$who" = "$(id -un)" ] && who=root
+  run_as "$who" "out-$who-off" off
+  assert_eq "$who, unsandboxed: findings fail the scan (exit 2)" "$status" 2
+  findings "$work/out-$who-off" >"$TEST_TMP/off"
+  check "$who, unsandboxed: the findings the recorded outputs hold" \
+    cmp "$TEST_TMP/want.sel" "$TEST_TMP/off"
+  if [ "$who" = root ]; then
+    probe=$("$work/bin/ash" sandbox probe 2>&1)
+  else
+    probe=$(env -i PATH=/usr/bin:/bin HOME="$home" $(as_unpriv_cmd "$who") "$work/bin/ash" sandbox probe 2>&1)
+  fi
+  for b in bwrap landlock firejail; do
+    if ! echo "$probe" | grep -q "^$b: usable"; then
+      ok "$who, $b # SKIP $b is not usable here"
+      continue
+    fi
+    run_as "$who" "out-$who-$b" "$b"
+    assert_eq "$who, $b: exit 2 as unsandboxed" "$status" 2
+    findings "$work/out-$who-$b" >"$TEST_TMP/$b"
+    check "$who, $b: the same findings as unsandboxed" cmp "$TEST_TMP/off" "$TEST_TMP/$b"
+  done
+done
+chown -R "$(id -un)" "$work" 2>/dev/null
+
+# Broken outputs: only that scanner is ERROR, naming its file; the others'
+# results are kept.
+home=$HOME
+broken () { # SCANNER VAR FILE
+  for m in none empty truncated notjson; do
+    run_as root "out-broken" off "$2=$m" 
+    assert_eq "$1 $m output: exit 1 (incomplete scan)" "$status" 1
+    assert_eq "$1 $m output: $1 is ERROR" "$(status_of "$work/out-broken" "$1")" ERROR
+    assert_file_contains "$1 $m output: the reason names $3" "$TEST_TMP/out" "$3"
+    for s in $(echo "$scanners" | tr , ' '); do
+      [ "$s" = "$1" ] && continue
+      findings "$work/out-broken" >"$TEST_TMP/kept"
+      check "$1 $m output: $s's findings kept" grep -q "^$s " "$TEST_TMP/kept"
+    done
+  done
+}
+case ",$scanners," in *,checkov,*) broken checkov FAKE_CHECKOV_MODE results_json.json ;; esac
+case ",$scanners," in *,cfn-nag,*) broken cfn-nag FAKE_CFN_NAG_MODE cfn-nag.stdout.log ;; esac
+done_testing
