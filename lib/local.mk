@@ -60,6 +60,7 @@ lib_libash_a_SOURCES += lib/scan/sarif.c lib/scan/sarif.h
 lib_libash_a_SOURCES += lib/scan/suppress.c lib/scan/suppress.h
 
 ## lib/scanners/ (layer 5)
+lib_libash_a_SOURCES += lib/scanners/actionlint.c
 lib_libash_a_SOURCES += lib/scanners/bandit-json.c
 lib_libash_a_SOURCES += lib/scanners/bandit.c
 lib_libash_a_SOURCES += lib/scanners/cfn-lint.c

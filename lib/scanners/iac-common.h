@@ -197,6 +197,16 @@ int ash_cfn_nag_argv (const char *tool, const json_t *options,
 /* cfn_nag_scan's JSON report to SARIF.  */
 int ash_cfn_nag_json_to_sarif (const json_t *report, const char *source_dir,
                                json_t **ret_doc, struct ash_error *err);
+/* actionlint's argv: TOOL, SHELLCHECK and PYFLAKES ("" or NULL: off),
+   CONFIG_FILE, ASH's JSON format template, "--", WORKFLOWS.  */
+int ash_actionlint_argv (const char *tool, const json_t *options,
+                         const char *config_file, const char *shellcheck,
+                         const char *pyflakes, char *const *workflows,
+                         struct ash_strvec *argv, struct ash_error *err);
+/* actionlint's {"version", "errors"} report (exit STATUS) to SARIF.  */
+int ash_actionlint_json_to_sarif (const json_t *payload, int status,
+                                  const char *source_dir, json_t **ret_doc,
+                                  struct ash_error *err);
 /* cfn-lint's JSON matches (a list) to SARIF.  */
 int ash_cfn_lint_json_to_sarif (const json_t *matches, const char *source_dir,
                                 json_t **ret_doc, struct ash_error *err);

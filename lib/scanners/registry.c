@@ -51,9 +51,6 @@ PENDING (syft, "syft",
          "curl -sSfL https://raw.githubusercontent.com/anchore/syft/main/"
          "install.sh | sh -s -- -b ~/.local/bin",
          "software bill of materials generator");
-PENDING (actionlint, "actionlint",
-         "go install github.com/rhysd/actionlint/cmd/actionlint@latest",
-         "GitHub Actions workflow linter");
 static const struct ash_scanner scanner_cfn_guard = {
   .name = "cfn-guard",
   .tool = "cfn-guard",
@@ -77,7 +74,7 @@ const struct ash_scanner *const ash_builtin_scanners[] = {
   &scanner_opengrep,
   &scanner_semgrep,
   &scanner_syft,
-  &scanner_actionlint,
+  &ash_scanner_actionlint,
   &ash_scanner_cfn_lint,
   &scanner_cfn_guard,
   &scanner_gitleaks,

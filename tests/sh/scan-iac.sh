@@ -8,7 +8,7 @@
 . "$top_srcdir/tests/libtest.sh"
 
 command -v python3 >/dev/null 2>&1 || skip_all "python3 is not installed"
-scanners=${IAC_SCANNERS:-checkov,cfn-nag}
+scanners=${IAC_SCANNERS:-checkov,cfn-nag,actionlint}
 
 work=$TEST_TMP/work
 mkdir -p "$work/bin"
@@ -51,6 +51,7 @@ checkov CKV_DOCKER_2 js/docker/Dockerfile 1 HIGH
 checkov CKV_DOCKER_3 js/docker/Dockerfile 1 HIGH
 checkov CKV_DOCKER_4 js/docker/Dockerfile 10 HIGH
 checkov CKV_DOCKER_4 js/docker/Dockerfile 7 HIGH
+actionlint expression .github/workflows/ci.yml 10 HIGH
 cfn-nag W35 cfn_and_python/test.yaml 5 MEDIUM
 cfn-nag W35 test.yaml 5 MEDIUM
 cfn-nag W41 cfn_and_python/test.yaml 5 MEDIUM
@@ -58,6 +59,21 @@ cfn-nag W41 test.yaml 5 MEDIUM
 cfn-nag W51 cfn_and_python/test.yaml 5 MEDIUM
 cfn-nag W51 test.yaml 5 MEDIUM
 W
+# actionlint's shellcheck integration, with the real shellcheck: the
+# operator's config (outside the tree) turns it on.
+conf=$work/operator.yaml
+printf 'scanners: {}\n' >"$conf"
+if command -v shellcheck >/dev/null 2>&1; then
+  printf 'scanners:\n  actionlint:\n    options:\n      shellcheck: shellcheck\n' >"$conf"
+  cat >>"$TEST_TMP/want" <<'W'
+actionlint shellcheck .github/workflows/ci.yml 10 LOW
+actionlint shellcheck .github/workflows/ci.yml 12 LOW
+actionlint shellcheck .github/workflows/ci.yml 12 LOW
+actionlint shellcheck .github/workflows/ci.yml 12 LOW
+W
+else
+  ok "actionlint's shellcheck integration # SKIP shellcheck is not installed"
+fi
 for s in $(echo "$scanners" | tr , ' '); do
   grep "^$s " "$TEST_TMP/want"
 done | sort >"$TEST_TMP/want.sel"
@@ -68,8 +84,9 @@ run_as () { # WHO OUT MODE [ENV...]
   if [ "$who" = root ]; then pre=; else pre=$(as_unpriv_cmd "$who"); fi
   env -i PATH="$work/tools:/usr/bin:/bin" HOME="$home" LANG=C.UTF-8 "$@" $pre \
     "$work/bin/ash" scan --source-dir "$work/src" --output-dir "$work/$out" \
-    --no-progress --scanners "$scanners" --sandbox "$mode" \
+    --no-progress --scanners "$scanners" --sandbox "$mode" --config "$conf" \
     >"$TEST_TMP/out" 2>"$TEST_TMP/err"
+  status=$?
 }
 
 accounts=$(id -un)
@@ -126,5 +143,6 @@ broken () { # SCANNER VAR FILE
   done
 }
 case ",$scanners," in *,checkov,*) broken checkov FAKE_CHECKOV_MODE results_json.json ;; esac
+case ",$scanners," in *,actionlint,*) broken actionlint FAKE_ACTIONLINT_MODE actionlint.stdout.log ;; esac
 case ",$scanners," in *,cfn-nag,*) broken cfn-nag FAKE_CFN_NAG_MODE cfn-nag.stdout.log ;; esac
 done_testing
