@@ -69,6 +69,7 @@ lib_libash_a_SOURCES += lib/scanners/checkov.c
 lib_libash_a_SOURCES += lib/scanners/detect-secrets-baseline.c lib/scanners/detect-secrets-baseline.h
 lib_libash_a_SOURCES += lib/scanners/iac-common.c lib/scanners/iac-common.h
 lib_libash_a_SOURCES += lib/scanners/registry.c
+lib_libash_a_SOURCES += lib/scanners/zizmor.c
 lib_libash_a_SOURCES += lib/scanners/scanner.h
 
 ## lib/report/ (layer 6)

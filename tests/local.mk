@@ -183,6 +183,7 @@ TESTS += tests/sh/scan-cfn-lint.sh
 EXTRA_DIST += tests/sh/scan-cfn-lint.sh
 EXTRA_DIST += tests/fixtures/repos/iac
 EXTRA_DIST += tests/fixtures/tools/checkov
+EXTRA_DIST += tests/fixtures/tools/zizmor
 EXTRA_DIST += tests/fixtures/tools/actionlint
 EXTRA_DIST += tests/fixtures/tools/cfn_nag_scan
 EXTRA_DIST += tests/fixtures/tools/iac-data

@@ -207,6 +207,12 @@ int ash_actionlint_argv (const char *tool, const json_t *options,
 int ash_actionlint_json_to_sarif (const json_t *payload, int status,
                                   const char *source_dir, json_t **ret_doc,
                                   struct ash_error *err);
+/* zizmor's argv: TOOL, SARIF, --offline, the persona, CONFIG_FILE (or
+   --no-config when NO_CONFIG), "--", INPUTS.  */
+int ash_zizmor_argv (const char *tool, const json_t *options,
+                     const char *config_file, bool no_config,
+                     char *const *inputs, struct ash_strvec *argv,
+                     struct ash_error *err);
 /* cfn-lint's JSON matches (a list) to SARIF.  */
 int ash_cfn_lint_json_to_sarif (const json_t *matches, const char *source_dir,
                                 json_t **ret_doc, struct ash_error *err);

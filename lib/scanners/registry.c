@@ -60,8 +60,6 @@ static const struct ash_scanner scanner_cfn_guard = {
 PENDING (gitleaks, "gitleaks",
          "go install github.com/zricethezav/gitleaks/v8@latest",
          "secrets detection in files and git history");
-PENDING (zizmor, "zizmor", "uv tool install zizmor",
-         "GitHub Actions security analysis");
 
 const struct ash_scanner *const ash_builtin_scanners[] = {
   &ash_scanner_bandit,
@@ -78,7 +76,7 @@ const struct ash_scanner *const ash_builtin_scanners[] = {
   &ash_scanner_cfn_lint,
   &scanner_cfn_guard,
   &scanner_gitleaks,
-  &scanner_zizmor,
+  &ash_scanner_zizmor,
   NULL,
 };
 

@@ -8,7 +8,7 @@
 . "$top_srcdir/tests/libtest.sh"
 
 command -v python3 >/dev/null 2>&1 || skip_all "python3 is not installed"
-scanners=${IAC_SCANNERS:-checkov,cfn-nag,actionlint}
+scanners=${IAC_SCANNERS:-checkov,cfn-nag,actionlint,zizmor}
 
 work=$TEST_TMP/work
 mkdir -p "$work/bin"
@@ -52,6 +52,9 @@ checkov CKV_DOCKER_3 js/docker/Dockerfile 1 HIGH
 checkov CKV_DOCKER_4 js/docker/Dockerfile 10 HIGH
 checkov CKV_DOCKER_4 js/docker/Dockerfile 7 HIGH
 actionlint expression .github/workflows/ci.yml 10 HIGH
+zizmor zizmor/artipacked .github/workflows/ci.yml 7 MEDIUM
+zizmor zizmor/artipacked .github/workflows/release.yaml 9 MEDIUM
+zizmor zizmor/template-injection .github/workflows/ci.yml 10 HIGH
 cfn-nag W35 cfn_and_python/test.yaml 5 MEDIUM
 cfn-nag W35 test.yaml 5 MEDIUM
 cfn-nag W41 cfn_and_python/test.yaml 5 MEDIUM
@@ -144,5 +147,6 @@ broken () { # SCANNER VAR FILE
 }
 case ",$scanners," in *,checkov,*) broken checkov FAKE_CHECKOV_MODE results_json.json ;; esac
 case ",$scanners," in *,actionlint,*) broken actionlint FAKE_ACTIONLINT_MODE actionlint.stdout.log ;; esac
+case ",$scanners," in *,zizmor,*) broken zizmor FAKE_ZIZMOR_MODE zizmor.stdout.log ;; esac
 case ",$scanners," in *,cfn-nag,*) broken cfn-nag FAKE_CFN_NAG_MODE cfn-nag.stdout.log ;; esac
 done_testing
