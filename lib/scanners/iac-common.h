@@ -213,6 +213,12 @@ int ash_zizmor_argv (const char *tool, const json_t *options,
                      const char *config_file, bool no_config,
                      char *const *inputs, struct ash_strvec *argv,
                      struct ash_error *err);
+/* cfn-guard's argv: TOOL validate, SARIF, the rule sets of the options
+   from BUNDLE, OWN_RULES (the copies of rules_paths), TEMPLATES.  */
+int ash_cfn_guard_argv (const char *tool, const json_t *options,
+                        const char *bundle, char *const *own_rules,
+                        char *const *templates, struct ash_strvec *argv,
+                        struct ash_error *err);
 /* cfn-lint's JSON matches (a list) to SARIF.  */
 int ash_cfn_lint_json_to_sarif (const json_t *matches, const char *source_dir,
                                 json_t **ret_doc, struct ash_error *err);

@@ -51,12 +51,6 @@ PENDING (syft, "syft",
          "curl -sSfL https://raw.githubusercontent.com/anchore/syft/main/"
          "install.sh | sh -s -- -b ~/.local/bin",
          "software bill of materials generator");
-static const struct ash_scanner scanner_cfn_guard = {
-  .name = "cfn-guard",
-  .tool = "cfn-guard",
-  .install_hint = "cargo install cfn-guard",
-  .description = "CloudFormation Guard policy-as-code checks",
-};
 PENDING (gitleaks, "gitleaks",
          "go install github.com/zricethezav/gitleaks/v8@latest",
          "secrets detection in files and git history");
@@ -74,7 +68,7 @@ const struct ash_scanner *const ash_builtin_scanners[] = {
   &scanner_syft,
   &ash_scanner_actionlint,
   &ash_scanner_cfn_lint,
-  &scanner_cfn_guard,
+  &ash_scanner_cfn_guard,
   &scanner_gitleaks,
   &ash_scanner_zizmor,
   NULL,

@@ -24,6 +24,10 @@
 
 struct ash_config;
 
+/* Kind of a PREPARE error that makes the scanner MISSING rather than
+   ERROR (something it needs besides its tool is not installed).  */
+#define ASH_KIND_SCANNER_MISSING "ScannerMissing"
+
 /* Everything an adapter needs for one run against one target.  */
 struct ash_scan_job
 {
@@ -47,6 +51,7 @@ struct ash_scan_job
                                  when the run ends), or NULL */
   const struct ash_config *config; /* the scan's configuration, for the
                                       option-file rule; may be NULL */
+  const char *bin_path;      /* ASH's bin directory, or NULL */
 };
 
 struct ash_scanner

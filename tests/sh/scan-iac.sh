@@ -8,12 +8,13 @@
 . "$top_srcdir/tests/libtest.sh"
 
 command -v python3 >/dev/null 2>&1 || skip_all "python3 is not installed"
-scanners=${IAC_SCANNERS:-checkov,cfn-nag,actionlint,zizmor}
+scanners=${IAC_SCANNERS:-checkov,cfn-nag,actionlint,zizmor,cfn-guard}
 
 work=$TEST_TMP/work
 mkdir -p "$work/bin"
 cp -R "$top_srcdir/tests/fixtures/repos/iac" "$work/src"
 cp -R "$top_srcdir/tests/fixtures/tools" "$work/tools"
+cp -R "$top_srcdir/tests/fixtures/cfn-guard-rules" "$work/rules"
 cp "$ASH" "$work/bin/ash"
 for h in "$(dirname "$ASH")"/ash-landlock-exec; do
   [ -x "$h" ] && cp "$h" "$work/bin/"
@@ -55,6 +56,12 @@ actionlint expression .github/workflows/ci.yml 10 HIGH
 zizmor zizmor/artipacked .github/workflows/ci.yml 7 MEDIUM
 zizmor zizmor/artipacked .github/workflows/release.yaml 9 MEDIUM
 zizmor zizmor/template-injection .github/workflows/ci.yml 10 HIGH
+cfn-guard S3_BUCKET_LOGGING_ENABLED cdk/cfn-to-cdk.template.json 3 HIGH
+cfn-guard S3_BUCKET_LOGGING_ENABLED cfn_and_python/test.yaml 4 HIGH
+cfn-guard S3_BUCKET_LOGGING_ENABLED test.yaml 4 HIGH
+cfn-guard S3_BUCKET_SERVER_SIDE_ENCRYPTION_ENABLED cdk/cfn-to-cdk.template.json 3 HIGH
+cfn-guard S3_BUCKET_SERVER_SIDE_ENCRYPTION_ENABLED cfn_and_python/test.yaml 4 HIGH
+cfn-guard S3_BUCKET_SERVER_SIDE_ENCRYPTION_ENABLED test.yaml 4 HIGH
 cfn-nag W35 cfn_and_python/test.yaml 5 MEDIUM
 cfn-nag W35 test.yaml 5 MEDIUM
 cfn-nag W41 cfn_and_python/test.yaml 5 MEDIUM
@@ -85,7 +92,8 @@ run_as () { # WHO OUT MODE [ENV...]
   who=$1 out=$2 mode=$3
   shift 3
   if [ "$who" = root ]; then pre=; else pre=$(as_unpriv_cmd "$who"); fi
-  env -i PATH="$work/tools:/usr/bin:/bin" HOME="$home" LANG=C.UTF-8 "$@" $pre \
+  env -i PATH="$work/tools:/usr/bin:/bin" HOME="$home" LANG=C.UTF-8 \
+    ASH_CFN_GUARD_RULES_DIR="$work/rules" "$@" $pre \
     "$work/bin/ash" scan --source-dir "$work/src" --output-dir "$work/$out" \
     --no-progress --scanners "$scanners" --sandbox "$mode" --config "$conf" \
     >"$TEST_TMP/out" 2>"$TEST_TMP/err"
@@ -148,5 +156,38 @@ broken () { # SCANNER VAR FILE
 case ",$scanners," in *,checkov,*) broken checkov FAKE_CHECKOV_MODE results_json.json ;; esac
 case ",$scanners," in *,actionlint,*) broken actionlint FAKE_ACTIONLINT_MODE actionlint.stdout.log ;; esac
 case ",$scanners," in *,zizmor,*) broken zizmor FAKE_ZIZMOR_MODE zizmor.stdout.log ;; esac
+case ",$scanners," in *,cfn-guard,*) broken cfn-guard FAKE_CFN_GUARD_MODE cfn-guard.stdout.log ;; esac
 case ",$scanners," in *,cfn-nag,*) broken cfn-nag FAKE_CFN_NAG_MODE cfn-nag.stdout.log ;; esac
+# cfn-guard without a rules bundle is MISSING, saying where it looked.
+env -i PATH="$work/tools:/usr/bin:/bin" HOME="$HOME" LANG=C.UTF-8 ASH_CFN_GUARD_RULES_DIR="$work/no-such-rules" \
+  "$work/bin/ash" scan --source-dir "$work/src" --output-dir "$work/out-nobundle" \
+  --no-progress --scanners cfn-guard >"$TEST_TMP/out" 2>"$TEST_TMP/err"
+assert_eq "no rules bundle: cfn-guard MISSING" "$(status_of "$work/out-nobundle" cfn-guard)" MISSING
+assert_file_contains "the reason names the bundle directory" "$TEST_TMP/out" "cfn-guard's rules bundle is not installed: $work/no-such-rules does not exist"
+
+# The operator's rules_paths are copied into the run's directory: a rules
+# file outside the tree reaches cfn-guard under bwrap without a mount.
+cat >"$work/own.guard" <<'G'
+#fake-check AWS::SQS::Queue KmsMasterKeyId
+rule SQS_QUEUE_ENCRYPTED { Resources.*.Properties.KmsMasterKeyId exists }
+G
+printf 'scanners:\n  cfn-guard:\n    options:\n      rule_sets: []\n      rules_paths: ["%s"]\n' "$work/own.guard" >"$work/own.yaml"
+for m in off bwrap; do
+  env -i PATH="$work/tools:/usr/bin:/bin" HOME="$HOME" LANG=C.UTF-8 ASH_CFN_GUARD_RULES_DIR="$work/rules" \
+    "$work/bin/ash" scan --source-dir "$work/src" --output-dir "$work/out-own-$m" --sandbox $m \
+    --no-progress --scanners cfn-guard --config "$work/own.yaml" >"$TEST_TMP/out" 2>"$TEST_TMP/err"
+  findings "$work/out-own-$m" >"$TEST_TMP/own"
+  assert_eq "$m: rules_paths alone: one finding" "$(cat "$TEST_TMP/own")" "cfn-guard SQS_QUEUE_ENCRYPTED test.yaml 11 HIGH"
+done
+# From a config inside the tree, rules_paths is left out with a warning.
+mkdir -p "$work/src/.ash"
+printf 'scanners:\n  cfn-guard:\n    options:\n      rules_paths: ["%s"]\n' "$work/own.guard" >"$work/src/.ash/.ash.yaml"
+git -C "$work/src" init -q 2>/dev/null
+env -i PATH="$work/tools:/usr/bin:/bin" HOME="$HOME" LANG=C.UTF-8 ASH_CFN_GUARD_RULES_DIR="$work/rules" \
+  "$work/bin/ash" scan --source-dir "$work/src" --output-dir "$work/out-repo" \
+  --no-progress --scanners cfn-guard >"$TEST_TMP/out" 2>"$TEST_TMP/err"
+assert_file_contains "a repository's rules_paths is refused with a warning" "$TEST_TMP/err" "not using scanners.cfn-guard.options.rules_paths"
+findings "$work/out-repo" >"$TEST_TMP/repo"
+assert_file_lacks "the repository's rules did not run" "$TEST_TMP/repo" "SQS_QUEUE_ENCRYPTED"
+rm -rf "$work/src/.ash" "$work/src/.git"
 done_testing
