@@ -63,6 +63,7 @@ lib_libash_a_SOURCES += lib/scan/suppress.c lib/scan/suppress.h
 lib_libash_a_SOURCES += lib/scanners/actionlint.c
 lib_libash_a_SOURCES += lib/scanners/bandit-json.c
 lib_libash_a_SOURCES += lib/scanners/bandit.c
+lib_libash_a_SOURCES += lib/scanners/cdk-nag.c
 lib_libash_a_SOURCES += lib/scanners/cfn-guard.c
 lib_libash_a_SOURCES += lib/scanners/cfn-lint.c
 lib_libash_a_SOURCES += lib/scanners/cfn-nag.c

@@ -219,6 +219,12 @@ int ash_cfn_guard_argv (const char *tool, const json_t *options,
                         const char *bundle, char *const *own_rules,
                         char *const *templates, struct ash_strvec *argv,
                         struct ash_error *err);
+/* cdk-nag's argv: NODE WORKER, MODULES, OUT, the packs of the options,
+   "--", TEMPLATES.  */
+int ash_cdk_nag_argv (const char *node, const char *worker,
+                      const char *modules, const json_t *options,
+                      const char *out, char *const *templates,
+                      struct ash_strvec *argv, struct ash_error *err);
 /* cfn-lint's JSON matches (a list) to SARIF.  */
 int ash_cfn_lint_json_to_sarif (const json_t *matches, const char *source_dir,
                                 json_t **ret_doc, struct ash_error *err);

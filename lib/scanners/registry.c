@@ -19,12 +19,6 @@
   }
 
 /* Names with a dash cannot be C identifiers: spell them by hand.  */
-static const struct ash_scanner scanner_cdk_nag = {
-  .name = "cdk-nag",
-  .tool = "cdk",
-  .install_hint = "npm install -g aws-cdk cdk-nag",
-  .description = "AWS CDK and CloudFormation rule packs",
-};
 static const struct ash_scanner scanner_detect_secrets = {
   .name = "detect-secrets",
   .tool = "detect-secrets",
@@ -57,7 +51,7 @@ PENDING (gitleaks, "gitleaks",
 
 const struct ash_scanner *const ash_builtin_scanners[] = {
   &ash_scanner_bandit,
-  &scanner_cdk_nag,
+  &ash_scanner_cdk_nag,
   &ash_scanner_cfn_nag,
   &ash_scanner_checkov,
   &scanner_detect_secrets,
