@@ -8,7 +8,7 @@
 . "$top_srcdir/tests/libtest.sh"
 
 command -v python3 >/dev/null 2>&1 || skip_all "python3 is not installed"
-scanners=${IAC_SCANNERS:-checkov,cfn-nag,actionlint,zizmor,cfn-guard}
+scanners=${IAC_SCANNERS:-checkov,cfn-nag,actionlint,zizmor,cfn-guard,cdk-nag}
 
 work=$TEST_TMP/work
 mkdir -p "$work/bin"
@@ -16,6 +16,7 @@ cp -R "$top_srcdir/tests/fixtures/repos/iac" "$work/src"
 cp -R "$top_srcdir/tests/fixtures/tools" "$work/tools"
 cp -R "$top_srcdir/tests/fixtures/cfn-guard-rules" "$work/rules"
 cp "$ASH" "$work/bin/ash"
+cp "$top_srcdir/data/cdk-nag-worker.js" "$work/bin/"
 for h in "$(dirname "$ASH")"/ash-landlock-exec; do
   [ -x "$h" ] && cp "$h" "$work/bin/"
 done
@@ -62,6 +63,10 @@ cfn-guard S3_BUCKET_LOGGING_ENABLED test.yaml 4 HIGH
 cfn-guard S3_BUCKET_SERVER_SIDE_ENCRYPTION_ENABLED cdk/cfn-to-cdk.template.json 3 HIGH
 cfn-guard S3_BUCKET_SERVER_SIDE_ENCRYPTION_ENABLED cfn_and_python/test.yaml 4 HIGH
 cfn-guard S3_BUCKET_SERVER_SIDE_ENCRYPTION_ENABLED test.yaml 4 HIGH
+cdk-nag AwsSolutions-S1 cdk/cfn-to-cdk.template.json 3 HIGH
+cdk-nag AwsSolutions-S1 test.yaml 4 HIGH
+cdk-nag AwsSolutions-S10 cdk/cfn-to-cdk.template.json 3 HIGH
+cdk-nag AwsSolutions-S10 test.yaml 4 HIGH
 cfn-nag W35 cfn_and_python/test.yaml 5 MEDIUM
 cfn-nag W35 test.yaml 5 MEDIUM
 cfn-nag W41 cfn_and_python/test.yaml 5 MEDIUM
@@ -141,7 +146,9 @@ chown -R "$(id -un)" "$work" 2>/dev/null
 # results are kept.
 home=$HOME
 broken () { # SCANNER VAR FILE
-  for m in none empty truncated notjson; do
+  for m in none empty truncated notjson notcsv; do
+    [ "$m" = notcsv ] && [ "$1" != cdk-nag ] && continue
+    [ "$m" = notjson ] && [ "$1" = cdk-nag ] && continue
     run_as root "out-broken" off "$2=$m" 
     assert_eq "$1 $m output: exit 1 (incomplete scan)" "$status" 1
     assert_eq "$1 $m output: $1 is ERROR" "$(status_of "$work/out-broken" "$1")" ERROR
@@ -157,6 +164,7 @@ case ",$scanners," in *,checkov,*) broken checkov FAKE_CHECKOV_MODE results_json
 case ",$scanners," in *,actionlint,*) broken actionlint FAKE_ACTIONLINT_MODE actionlint.stdout.log ;; esac
 case ",$scanners," in *,zizmor,*) broken zizmor FAKE_ZIZMOR_MODE zizmor.stdout.log ;; esac
 case ",$scanners," in *,cfn-guard,*) broken cfn-guard FAKE_CFN_GUARD_MODE cfn-guard.stdout.log ;; esac
+case ",$scanners," in *,cdk-nag,*) broken cdk-nag FAKE_CDK_NAG_MODE cdk-nag-out/ ;; esac
 case ",$scanners," in *,cfn-nag,*) broken cfn-nag FAKE_CFN_NAG_MODE cfn-nag.stdout.log ;; esac
 # cfn-guard without a rules bundle is MISSING, saying where it looked.
 env -i PATH="$work/tools:/usr/bin:/bin" HOME="$HOME" LANG=C.UTF-8 ASH_CFN_GUARD_RULES_DIR="$work/no-such-rules" \
