@@ -177,6 +177,10 @@ TESTS += tests/sh/scan-unpriv.sh
 EXTRA_DIST += tests/sh/scan-unpriv.sh
 
 ## Infrastructure-as-code and workflow scanners.
+check_PROGRAMS += tests/unit/test-iac
+tests_unit_test_iac_CPPFLAGS = $(tests_unit_cppflags)
+tests_unit_test_iac_LDADD = $(ASH_LIBS)
+TESTS += tests/unit/test-iac
 TESTS += tests/sh/scan-iac.sh
 EXTRA_DIST += tests/sh/scan-iac.sh
 TESTS += tests/sh/scan-cfn-lint.sh

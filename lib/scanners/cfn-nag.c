@@ -203,7 +203,7 @@ cfn_nag_parse (const struct ash_scanner *s _unused_,
 const struct ash_scanner ash_scanner_cfn_nag = {
   .name = "cfn-nag",
   .tool = "cfn_nag_scan",
-  .install_hint = "gem install cfn-nag",
+  .install_hint = "apt-get install ruby && gem install cfn-nag",
   .description = "CloudFormation template linter for insecure patterns",
   .build = cfn_nag_build,
   .parse = cfn_nag_parse,
