@@ -1,8 +1,10 @@
 /* registry.c -- the builtin scanners of upstream ASH.
 
-   bandit has a real adapter (bandit.c).  The others are registered with
-   their tool and the exact command that installs it, and have no adapter
-   yet: the orchestrator records them MISSING, saying either which tool is
+   bandit (bandit.c) and the infrastructure-as-code and workflow scanners
+   (checkov.c, cfn-nag.c, cfn-lint.c, cfn-guard.c, cdk-nag.c,
+   actionlint.c, zizmor.c) have real adapters.  The others are registered
+   with their tool and the exact command that installs it, and have no
+   adapter yet: the orchestrator records them MISSING, saying either which tool is
    missing and how to install it, or that ash cannot read the tool's
    findings yet.  */
 

@@ -84,4 +84,39 @@ for b in bwrap landlock firejail; do
   findings "$TEST_TMP/$b" >"$TEST_TMP/f-$b"
   check "$b: the same findings as unsandboxed" cmp "$TEST_TMP/f-off" "$TEST_TMP/f-$b"
 done
+
+# All seven together on the tree with CloudFormation, a CDK-style template,
+# a Dockerfile and two workflows: cfn-lint for real, the others through
+# their fake tools; each runs and reports its findings.
+tools=$TEST_TMP/tools
+cp -R "$top_srcdir/tests/fixtures/tools" "$tools"
+mkdir -p "$TEST_TMP/bin"
+cp "$ASH" "$top_srcdir/data/cdk-nag-worker.js" "$TEST_TMP/bin/"
+printf 'scanners:\n  actionlint:\n    options:\n      shellcheck: shellcheck\n' >"$TEST_TMP/all.yaml"
+command -v shellcheck >/dev/null 2>&1 || printf 'scanners: {}\n' >"$TEST_TMP/all.yaml"
+PATH=$tools:$PATH ASH_CFN_GUARD_RULES_DIR=$top_srcdir/tests/fixtures/cfn-guard-rules \
+  "$TEST_TMP/bin/ash" scan --source-dir "$src" --output-dir "$TEST_TMP/all" --no-progress \
+  --scanners checkov,cfn-nag,cfn-lint,cfn-guard,cdk-nag,actionlint,zizmor \
+  --config "$TEST_TMP/all.yaml" >"$TEST_TMP/out" 2>"$TEST_TMP/err"
+assert_eq "all seven: findings fail the scan (exit 2)" "$?" 2
+python3 - "$TEST_TMP/all/ash_aggregated_results.json" >"$TEST_TMP/all.txt" <<'PY'
+import json, sys
+a = json.load(open(sys.argv[1]))
+for n in ("checkov", "cfn-nag", "cfn-lint", "cfn-guard", "cdk-nag", "actionlint", "zizmor"):
+    r = a["scanner_results"][n]
+    print(n, r["status"], r["finding_count"] > 0)
+PY
+for n in checkov cfn-nag cfn-lint cfn-guard cdk-nag actionlint zizmor; do
+  check "all seven: $n ran and found something" grep -Eq "^$n (PASSED|FAILED) True" "$TEST_TMP/all.txt"
+done
+schema=$top_srcdir/../shared/data/sarif-schema-2.1.0.json
+[ -f "$schema" ] || schema=/work/shared/data/sarif-schema-2.1.0.json
+if [ -f "$schema" ] && python3 -c 'import jsonschema' 2>/dev/null; then
+check "all seven: the merged SARIF is valid" python3 -c '
+import json, sys, jsonschema
+jsonschema.validate(json.load(open(sys.argv[1])), json.load(open(sys.argv[2])))' \
+  "$TEST_TMP/all/reports/ash.sarif" "$schema"
+else
+  ok "all seven: the merged SARIF is valid # SKIP no schema or python3-jsonschema"
+fi
 done_testing
