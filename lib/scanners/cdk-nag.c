@@ -350,8 +350,10 @@ cdk_nag_parse (const struct ash_scanner *s _unused_,
         }
       if (e)
         {
+          _cleanup_free_ char *pr = ash_iac_printable (rel);
+          _cleanup_free_ char *pe = ash_iac_printable (e);
           r = ash_error_set (err, -EINVAL,
-                             _("cdk-nag could not check %s: %s"), rel, e);
+                             _("cdk-nag could not check %s: %s"), pr, pe);
           break;
         }
       json_array_foreach (json_object_get (t, "reports"), j, rep)

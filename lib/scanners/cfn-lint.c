@@ -296,10 +296,11 @@ cfn_lint_parse (const struct ash_scanner *s _unused_,
           {
             const char *m = json_string_value (
               json_object_get (json_object_get (result, "message"), "text"));
+            _cleanup_free_ char *pm = ash_iac_printable (m ? m : id);
             r = ash_error_set (err, -EINVAL,
                                _("cfn-lint reported a configuration error: "
                                  "%s"),
-                               m ? m : id);
+                               pm);
             json_decref (doc);
             return r;
           }

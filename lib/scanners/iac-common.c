@@ -377,9 +377,11 @@ ash_iac_read_json (const char *scanner, const struct ash_scan_job *job,
   *ret = json_loadb (b.buf, b.len, 0, &jerr);
   ash_buf_release (&b);
   if (*ret == NULL)
-    return ash_error_set (err, -EINVAL,
-                          _("%s is not JSON (line %d: %s)"), name,
-                          jerr.line, jerr.text);
+    {
+      _cleanup_free_ char *why = ash_iac_printable (jerr.text);
+      return ash_error_set (err, -EINVAL, _("%s is not JSON (line %d: %s)"),
+                            name, jerr.line, why);
+    }
   return 0;
 }
 
@@ -394,7 +396,10 @@ ash_iac_read_sarif (const char *scanner, const struct ash_scan_job *job,
     {
       r = ash_sarif_parse (b.buf, b.len, ret, &e);
       if (r < 0)
-        ash_error_set (err, r, "%s: %s", name, e.message);
+        {
+          _cleanup_free_ char *why = ash_iac_printable (e.message);
+          ash_error_set (err, r, "%s: %s", name, why);
+        }
     }
   ash_buf_release (&b);
   ash_error_release (&e);
@@ -742,4 +747,24 @@ ash_iac_probe (const struct ash_scan_job *job, char *const *argv,
   ash_cmd_release (&cmd);
   ash_error_release (&perr);
   return r;
+}
+
+char *
+ash_iac_printable (const char *text)
+{
+  struct ash_buf b = ASH_BUF_INIT;
+  size_t n = 0;
+  for (const unsigned char *p = (const unsigned char *) text; *p; p++, n++)
+    {
+      if (n >= 300)
+        {
+          ash_buf_addstr (&b, "...");
+          break;
+        }
+      if (*p < 0x20 || *p >= 0x7f || *p == '\\')
+        ash_buf_addf (&b, "\\x%02x", *p);
+      else
+        ash_buf_addch (&b, (char) *p);
+    }
+  return b.buf ? ash_buf_detach (&b) : xstrdup ("");
 }

@@ -170,6 +170,11 @@ const char *ash_iac_security_severity (enum ash_severity sev);
 int ash_iac_probe (const struct ash_scan_job *job, char *const *argv,
                    char **ret_out, int *ret_status);
 
+/* TEXT a tool wrote, fit for a message: control characters and bytes
+   that are not printable ASCII as \xNN, at most 300 bytes of it, with
+   "..." when cut (newly allocated).  */
+char *ash_iac_printable (const char *text);
+
 /* The adapters of this family, and the pieces the tests call.  */
 extern const struct ash_scanner ash_scanner_cfn_lint;
 extern const struct ash_scanner ash_scanner_checkov;
