@@ -254,6 +254,10 @@ main (void)
   tap_ok (!ash_iac_is_workflow ("x.github/workflows/x.yml"),
           "not a directory merely ending in .github");
 
+  _cleanup_free_ char *esc = ash_iac_printable ("a\x1b]0;owned\ab\n");
+  tap_is_str (esc, "a\\x1b]0;owned\\x07b\\x0a",
+              "a tool's control characters are escaped");
+
   printf ("1..%d\n", tap_n);
   return tap_failed ? 1 : 0;
 }
