@@ -198,3 +198,9 @@ EXTRA_DIST += tests/fixtures/tools/zizmor
 EXTRA_DIST += tests/fixtures/tools/actionlint
 EXTRA_DIST += tests/fixtures/tools/cfn_nag_scan
 EXTRA_DIST += tests/fixtures/tools/iac-data
+
+## The npm packages scan-cdk-nag.sh installs for itself.
+clean-local: clean-local-cdk-nag-cache
+clean-local-cdk-nag-cache:
+	rm -rf tests/.cdk-nag-cache
+.PHONY: clean-local-cdk-nag-cache
