@@ -55,9 +55,12 @@ expect (argv_fn fn, const char *options, const char *want, const char *what)
   ash_error_release (&err);
 }
 
-static char *const templates[] = { "a.yaml", "b[1].json", NULL };
-static char *const workflows[] = { ".github/workflows/ci.yml", NULL };
-static char *const excluded[] = { "vendor/x\\.py", "/src/out", NULL };
+static char *const templates[] = { (char *) "a.yaml", (char *) "b[1].json",
+                                   NULL };
+static char *const workflows[] = { (char *) ".github/workflows/ci.yml",
+                                   NULL };
+static char *const excluded[] = { (char *) "vendor/x\\.py",
+                                  (char *) "/src/out", NULL };
 
 static int
 cfn_lint (const json_t *o, struct ash_strvec *v, struct ash_error *e)
