@@ -189,9 +189,11 @@ for m in off bwrap; do
   findings "$work/out-own-$m" >"$TEST_TMP/own"
   assert_eq "$m: rules_paths alone: one finding" "$(cat "$TEST_TMP/own")" "cfn-guard SQS_QUEUE_ENCRYPTED test.yaml 11 HIGH"
 done
-# From a config inside the tree, rules_paths is left out with a warning.
+# From a config inside the tree (a git checkout), rules_paths naming a
+# file of that checkout is left out with a warning.
 mkdir -p "$work/src/.ash"
-printf 'scanners:\n  cfn-guard:\n    options:\n      rules_paths: ["%s"]\n' "$work/own.guard" >"$work/src/.ash/.ash.yaml"
+cp "$work/own.guard" "$work/src/evil.guard"
+printf 'scanners:\n  cfn-guard:\n    options:\n      rules_paths: [evil.guard]\n' >"$work/src/.ash/.ash.yaml"
 git -C "$work/src" init -q 2>/dev/null
 env -i PATH="$work/tools:/usr/bin:/bin" HOME="$HOME" LANG=C.UTF-8 ASH_CFN_GUARD_RULES_DIR="$work/rules" \
   "$work/bin/ash" scan --source-dir "$work/src" --output-dir "$work/out-repo" \
@@ -199,5 +201,5 @@ env -i PATH="$work/tools:/usr/bin:/bin" HOME="$HOME" LANG=C.UTF-8 ASH_CFN_GUARD_
 assert_file_contains "a repository's rules_paths is refused with a warning" "$TEST_TMP/err" "not using scanners.cfn-guard.options.rules_paths"
 findings "$work/out-repo" >"$TEST_TMP/repo"
 assert_file_lacks "the repository's rules did not run" "$TEST_TMP/repo" "SQS_QUEUE_ENCRYPTED"
-rm -rf "$work/src/.ash" "$work/src/.git"
+rm -rf "$work/src/.ash" "$work/src/.git" "$work/src/evil.guard"
 done_testing
