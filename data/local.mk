@@ -22,3 +22,6 @@ data/completions/ash.fish: $(ASH_BUILT_PROGRAM)
 	$(AM_V_GEN)$(MKDIR_P) data/completions && \
 	./$(ASH_BUILT_PROGRAM) completion fish >$@.tmp && mv $@.tmp $@
 endif
+## The cdk-nag worker, run by node under the scanner sandbox.
+pkglibexec_SCRIPTS += data/cdk-nag-worker.js
+EXTRA_DIST += data/cdk-nag-worker.js

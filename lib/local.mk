@@ -69,11 +69,19 @@ lib_libash_a_SOURCES += lib/scan/sarif.c lib/scan/sarif.h
 lib_libash_a_SOURCES += lib/scan/suppress.c lib/scan/suppress.h
 
 ## lib/scanners/ (layer 5)
+lib_libash_a_SOURCES += lib/scanners/actionlint.c
 lib_libash_a_SOURCES += lib/scanners/bandit-json.c
 lib_libash_a_SOURCES += lib/scanners/bandit.c
+lib_libash_a_SOURCES += lib/scanners/cdk-nag.c
+lib_libash_a_SOURCES += lib/scanners/cfn-guard.c
+lib_libash_a_SOURCES += lib/scanners/cfn-lint.c
+lib_libash_a_SOURCES += lib/scanners/cfn-nag.c
+lib_libash_a_SOURCES += lib/scanners/checkov.c
 lib_libash_a_SOURCES += lib/scanners/detect-secrets-baseline.c lib/scanners/detect-secrets-baseline.h
 lib_libash_a_SOURCES += lib/scanners/option-file.c
+lib_libash_a_SOURCES += lib/scanners/iac-common.c lib/scanners/iac-common.h
 lib_libash_a_SOURCES += lib/scanners/registry.c
+lib_libash_a_SOURCES += lib/scanners/zizmor.c
 lib_libash_a_SOURCES += lib/scanners/scanner.h
 
 ## lib/report/ (layer 6)

@@ -229,3 +229,32 @@ check-win32:
 	  $(MAKE) $(AM_MAKEFLAGS) check TESTS=tests/sh/win32-wine.sh
 .PHONY: check-win32
 TESTS += tests/sh/win32-wine.sh
+
+## Infrastructure-as-code and workflow scanners.
+check_PROGRAMS += tests/unit/test-iac
+tests_unit_test_iac_CPPFLAGS = $(tests_unit_cppflags)
+tests_unit_test_iac_LDADD = $(ASH_LIBS)
+TESTS += tests/unit/test-iac
+TESTS += tests/sh/scan-iac.sh
+EXTRA_DIST += tests/sh/scan-iac.sh
+TESTS += tests/sh/scan-cfn-lint.sh
+TESTS += tests/sh/scan-cdk-nag.sh
+TESTS += tests/sh/scan-iac-hostile.sh
+EXTRA_DIST += tests/sh/scan-iac-hostile.sh
+EXTRA_DIST += tests/sh/scan-cdk-nag.sh
+EXTRA_DIST += tests/sh/scan-cfn-lint.sh
+EXTRA_DIST += tests/fixtures/repos/iac
+EXTRA_DIST += tests/fixtures/tools/checkov
+EXTRA_DIST += tests/fixtures/tools/node
+EXTRA_DIST += tests/fixtures/tools/cfn-guard
+EXTRA_DIST += tests/fixtures/cfn-guard-rules
+EXTRA_DIST += tests/fixtures/tools/zizmor
+EXTRA_DIST += tests/fixtures/tools/actionlint
+EXTRA_DIST += tests/fixtures/tools/cfn_nag_scan
+EXTRA_DIST += tests/fixtures/tools/iac-data
+
+## The npm packages scan-cdk-nag.sh installs for itself.
+clean-local: clean-local-cdk-nag-cache
+clean-local-cdk-nag-cache:
+	rm -rf tests/.cdk-nag-cache
+.PHONY: clean-local-cdk-nag-cache

@@ -1155,7 +1155,9 @@ cmd_dependencies_install (void)
     { "detect-secrets", "detect-secrets", "uv tool install detect-secrets" },
     { "cfn-lint", "cfn-lint", "uv tool install cfn-lint" },
     { "zizmor", "zizmor", "uv tool install zizmor" },
-    { "cdk-nag", "cdk-nag", "uv tool install cdk-nag (a Python library)" },
+    { "cdk-nag", "node",
+      "apt-get install nodejs npm && npm install -g aws-cdk-lib constructs "
+      "cdk-nag" },
     { "cfn-nag", "cfn_nag_scan",
       "apt-get install ruby && gem install cfn-nag" },
     { "cfn-guard", "cfn-guard", "cargo install cfn-guard" },
@@ -1172,8 +1174,7 @@ cmd_dependencies_install (void)
       "no Debian 12 package: a release binary from "
       "https://github.com/gitleaks/gitleaks/releases" },
     { "actionlint", "actionlint",
-      "no Debian 12 package: a release binary from "
-      "https://github.com/rhysd/actionlint/releases" },
+      "go install github.com/rhysd/actionlint/cmd/actionlint@latest" },
   };
   printf (_("ash dependencies install does not install anything yet: it "
             "prints how to install each\ntool.  Run these from a trusted "

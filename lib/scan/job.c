@@ -470,12 +470,16 @@ ash_job_check (struct scan *sc, struct job *j)
     .excluded_paths = j->excluded.v,
     .run_config_dir = j->run_config_dir,
     .config = sc->config,
+    .bin_path = sc->host.bin_path,
     .scope = j->sandboxed ? &j->scope : NULL,
     .max_output = ASH_TREE_READ_MAX,
   };
   if (s->prepare && run_prepare (sc, j, &err) < 0)
     {
-      ash_job_set_status (j, ASH_STATUS_ERROR, xstrdup (err.message));
+      ash_job_set_status (j, err.kind && streq (err.kind,
+                                                ASH_KIND_SCANNER_MISSING)
+                               ? ASH_STATUS_MISSING : ASH_STATUS_ERROR,
+                          xstrdup (err.message));
       goto out;
     }
 
@@ -567,7 +571,8 @@ ash_job_run (struct scan *sc, struct job *j)
       goto done;
     }
   build_env (sc, j, &cmd);
-  cmd.cwd = xstrdup (sc->source_dir);
+  if (cmd.cwd == NULL)
+    cmd.cwd = xstrdup (sc->source_dir);
   cmd.stdin_mode = ASH_STDIO_NULL;
   cmd.stdout_mode = ASH_STDIO_FD;
   cmd.stdout_fd = outfd;

@@ -1,8 +1,10 @@
 /* registry.c -- the builtin scanners of upstream ASH.
 
-   bandit has a real adapter (bandit.c).  The others are registered with
-   their tool and the exact command that installs it, and have no adapter
-   yet: the orchestrator records them MISSING, saying either which tool is
+   bandit (bandit.c) and the infrastructure-as-code and workflow scanners
+   (checkov.c, cfn-nag.c, cfn-lint.c, cfn-guard.c, cdk-nag.c,
+   actionlint.c, zizmor.c) have real adapters.  The others are registered
+   with their tool and the exact command that installs it, and have no
+   adapter yet: the orchestrator records them MISSING, saying either which tool is
    missing and how to install it, or that ash cannot read the tool's
    findings yet.  */
 
@@ -10,6 +12,7 @@
 
 #include "base/util.h"
 #include "sandbox/scanner-reqs.h"
+#include "scanners/iac-common.h"
 #include "scanners/scanner.h"
 
 #define PENDING(NAME, TOOL, HINT, DESC)                                      \
@@ -18,20 +21,6 @@
   }
 
 /* Names with a dash cannot be C identifiers: spell them by hand.  */
-static const struct ash_scanner scanner_cdk_nag = {
-  .name = "cdk-nag",
-  .tool = "cdk",
-  .install_hint = "npm install -g aws-cdk cdk-nag",
-  .description = "AWS CDK and CloudFormation rule packs",
-};
-static const struct ash_scanner scanner_cfn_nag = {
-  .name = "cfn-nag",
-  .tool = "cfn_nag_scan",
-  .install_hint = "gem install cfn-nag",
-  .description = "CloudFormation template linter for insecure patterns",
-};
-PENDING (checkov, "checkov", "uv tool install checkov",
-         "infrastructure-as-code misconfiguration scanner");
 static const struct ash_scanner scanner_detect_secrets = {
   .name = "detect-secrets",
   .tool = "detect-secrets",
@@ -58,43 +47,26 @@ PENDING (syft, "syft",
          "curl -sSfL https://raw.githubusercontent.com/anchore/syft/main/"
          "install.sh | sh -s -- -b ~/.local/bin",
          "software bill of materials generator");
-PENDING (actionlint, "actionlint",
-         "go install github.com/rhysd/actionlint/cmd/actionlint@latest",
-         "GitHub Actions workflow linter");
-static const struct ash_scanner scanner_cfn_lint = {
-  .name = "cfn-lint",
-  .tool = "cfn-lint",
-  .install_hint = "uv tool install cfn-lint",
-  .description = "CloudFormation linter",
-};
-static const struct ash_scanner scanner_cfn_guard = {
-  .name = "cfn-guard",
-  .tool = "cfn-guard",
-  .install_hint = "cargo install cfn-guard",
-  .description = "CloudFormation Guard policy-as-code checks",
-};
 PENDING (gitleaks, "gitleaks",
          "go install github.com/zricethezav/gitleaks/v8@latest",
          "secrets detection in files and git history");
-PENDING (zizmor, "zizmor", "uv tool install zizmor",
-         "GitHub Actions security analysis");
 
 const struct ash_scanner *const ash_builtin_scanners[] = {
   &ash_scanner_bandit,
-  &scanner_cdk_nag,
-  &scanner_cfn_nag,
-  &scanner_checkov,
+  &ash_scanner_cdk_nag,
+  &ash_scanner_cfn_nag,
+  &ash_scanner_checkov,
   &scanner_detect_secrets,
   &scanner_grype,
   &scanner_npm_audit,
   &scanner_opengrep,
   &scanner_semgrep,
   &scanner_syft,
-  &scanner_actionlint,
-  &scanner_cfn_lint,
-  &scanner_cfn_guard,
+  &ash_scanner_actionlint,
+  &ash_scanner_cfn_lint,
+  &ash_scanner_cfn_guard,
   &scanner_gitleaks,
-  &scanner_zizmor,
+  &ash_scanner_zizmor,
   NULL,
 };
 

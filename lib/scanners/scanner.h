@@ -24,6 +24,12 @@
 #include "proc/spawn.h"
 #include "sandbox/requirements.h"
 
+struct ash_config;
+
+/* Kind of a PREPARE error that makes the scanner MISSING rather than
+   ERROR (something it needs besides its tool is not installed).  */
+#define ASH_KIND_SCANNER_MISSING "ScannerMissing"
+
 /* Everything an adapter needs for one run against one target.  */
 struct ash_scan_job
 {
@@ -51,6 +57,7 @@ struct ash_scan_job
                                       grant */
   const struct ash_tier_context *tier; /* the scanned directory's
                                           spellings, or NULL (TARGET) */
+  const char *bin_path;      /* ASH's bin directory, or NULL */
 };
 
 /* The option-file rule (ash-sandbox(7), "What each tier may set"), for

@@ -43,6 +43,8 @@ if [ "$platform" = linux ]; then
   check "which is executable" test -x "$stage$pkglibexecdir/ash-landlock-exec"
   check "and not also in bindir" test ! -e "$stage$bindir/ash-landlock-exec"
 fi
+check_installed "the cdk-nag worker" "$pkglibexecdir/cdk-nag-worker.js"
+check "which is executable" test -x "$stage$pkglibexecdir/cdk-nag-worker.js"
 for p in "$top_srcdir"/data/plugins/*.yaml; do
   check_installed "a bundled plugin" "$pkgdatadir/plugins/${p##*/}"
 done

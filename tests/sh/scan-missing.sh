@@ -22,12 +22,12 @@ assert_file_contains "logged as the spec shows" "$TEST_TMP/err" "ERROR    semgre
 
 # A scanner whose tool exists but has no adapter yet says so.
 mkdir -p "$TEST_TMP/tools"
-printf '#!/bin/sh\nexit 0\n' >"$TEST_TMP/tools/zizmor"
-chmod +x "$TEST_TMP/tools/zizmor"
+printf '#!/bin/sh\nexit 0\n' >"$TEST_TMP/tools/syft"
+chmod +x "$TEST_TMP/tools/syft"
 PATH=$TEST_TMP/tools:/usr/bin:/bin "$ASH" scan --source-dir "$src" --output-dir "$out" --no-progress \
-  --scanners zizmor >"$TEST_TMP/out" 2>"$TEST_TMP/err"
+  --scanners syft >"$TEST_TMP/out" 2>"$TEST_TMP/err"
 assert_eq "no adapter: exit 1" "$?" 1
-assert_file_contains "no adapter is said honestly" "$TEST_TMP/out" "zizmor MISSING: ash has no adapter for zizmor yet; its findings would not be read"
+assert_file_contains "no adapter is said honestly" "$TEST_TMP/out" "syft MISSING: ash has no adapter for syft yet; its findings would not be read"
 
 # A tool found only inside the scanned directory is not installed...
 PATH=$src/bin:/usr/bin:/bin "$ASH" scan --source-dir "$src" --output-dir "$out" --no-progress \

@@ -1,0 +1,266 @@
+/* test-iac.c -- the command lines of the infrastructure-as-code adapters
+   for their defaults and for each option, the refusal of options they do
+   not have, and the shared SARIF normalisation.  */
+
+#include <config.h>
+
+#include <stdio.h>
+#include <string.h>
+
+#include "base/strvec.h"
+#include "base/util.h"
+#include "scanners/iac-common.h"
+#include "tap.h"
+
+static char *
+joined (const struct ash_strvec *v)
+{
+  size_t n = 1;
+  for (size_t i = 0; i < v->nr; i++)
+    n += strlen (v->v[i]) + 1;
+  char *s = xzalloc (n);
+  for (size_t i = 0; i < v->nr; i++)
+    {
+      if (i)
+        strcat (s, " ");
+      strcat (s, v->v[i]);
+    }
+  return s;
+}
+
+static json_t *
+opts (const char *text)
+{
+  json_t *o = json_loads (text, 0, NULL);
+  if (o == NULL)
+    abort ();
+  return o;
+}
+
+typedef int (*argv_fn) (const json_t *options, struct ash_strvec *argv,
+                        struct ash_error *err);
+
+static void
+expect (argv_fn fn, const char *options, const char *want, const char *what)
+{
+  struct ash_strvec v = ASH_STRVEC_INIT;
+  struct ash_error err = ASH_ERROR_INIT;
+  json_t *o = options ? opts (options) : NULL;
+  int r = fn (o, &v, &err);
+  _cleanup_free_ char *got = r == 0 ? joined (&v) : xasprintf ("error: %s",
+                                                               err.message);
+  tap_is_str (got, want, "%s", what);
+  json_decref (o);
+  ash_strvec_release (&v);
+  ash_error_release (&err);
+}
+
+static char *const templates[] = { (char *) "a.yaml", (char *) "b[1].json",
+                                   NULL };
+static char *const workflows[] = { (char *) ".github/workflows/ci.yml",
+                                   NULL };
+static char *const excluded[] = { (char *) "vendor/x\\.py",
+                                  (char *) "/src/out", NULL };
+
+static int
+cfn_lint (const json_t *o, struct ash_strvec *v, struct ash_error *e)
+{
+  return ash_cfn_lint_argv ("cfn-lint", o, "sarif", "/run/rc", "/res/o",
+                            templates, v, e);
+}
+static int
+checkov (const json_t *o, struct ash_strvec *v, struct ash_error *e)
+{
+  return ash_checkov_argv ("checkov", o, NULL, "/res", "/src", excluded, v,
+                           e);
+}
+static int
+cfn_nag (const json_t *o, struct ash_strvec *v, struct ash_error *e)
+{
+  return ash_cfn_nag_argv ("cfn_nag_scan", o, "/src", templates, v, e);
+}
+static int
+actionlint (const json_t *o, struct ash_strvec *v, struct ash_error *e)
+{
+  return ash_actionlint_argv ("actionlint", o, "/run/al.yaml", NULL, NULL,
+                              workflows, v, e);
+}
+static int
+zizmor (const json_t *o, struct ash_strvec *v, struct ash_error *e)
+{
+  return ash_zizmor_argv ("zizmor", o, NULL, false, workflows, v, e);
+}
+static int
+cdk_nag (const json_t *o, struct ash_strvec *v, struct ash_error *e)
+{
+  return ash_cdk_nag_argv ("node", "/lib/w.js", "/nm", o, "/res/out",
+                           templates, v, e);
+}
+
+int
+main (void)
+{
+  /* cfn-lint */
+  expect (cfn_lint, NULL,
+          "cfn-lint --format sarif --output-file=/res/o "
+          "--config-file=/run/rc -- a.yaml b[[]1].json",
+          "cfn-lint defaults, glob characters escaped");
+  expect (cfn_lint, "{\"regions\": [\"us-east-1\", \"ALL_REGIONS\"]}",
+          "cfn-lint --format sarif --output-file=/res/o "
+          "--config-file=/run/rc --regions us-east-1 ALL_REGIONS -- a.yaml "
+          "b[[]1].json",
+          "cfn-lint regions");
+  expect (cfn_lint, "{\"ignore_checks\": [\"W2001\"], "
+          "\"include_checks\": [\"I\"]}",
+          "cfn-lint --format sarif --output-file=/res/o "
+          "--config-file=/run/rc --ignore-checks W2001 --include-checks I "
+          "-- a.yaml b[[]1].json",
+          "cfn-lint ignore_checks and include_checks");
+  expect (cfn_lint, "{\"regions\": [\"--update-specs\"]}",
+          "error: scanners.cfn-lint.options.regions: '--update-specs' is "
+          "not a value cfn-lint accepts",
+          "cfn-lint refuses a region that is an option");
+  expect (cfn_lint, "{\"nope\": 1}",
+          "error: scanners.cfn-lint.options.nope is not an option of "
+          "cfn-lint",
+          "cfn-lint refuses an unknown option");
+  expect (cfn_lint, "{\"tool_version\": \">=1\"}",
+          "error: scanners.cfn-lint.options.tool_version is not supported: "
+          "ash runs the cfn-lint it finds and does not install it",
+          "cfn-lint refuses tool_version");
+
+  /* checkov */
+  expect (checkov, NULL,
+          "checkov --output sarif --output json --output cyclonedx_json "
+          "--output-file-path /res --directory /src --framework all "
+          "--skip-path .venv/ --skip-path venv/ --skip-path node_modules/ "
+          "--skip-path vendor/x\\.py --skip-path out",
+          "checkov defaults, links and the output directory skipped");
+  expect (checkov, "{\"frameworks\": [\"cloudformation\", \"dockerfile\"], "
+          "\"skip_frameworks\": [\"secrets\"], \"offline\": true, "
+          "\"additional_formats\": [], \"skip_path\": [\"^tests/\", "
+          "{\"path\": \"fixtures\", \"reason\": \"data\"}]}",
+          "checkov --output sarif --output json --output-file-path /res "
+          "--directory /src --skip-download --framework cloudformation "
+          "--framework dockerfile --skip-framework secrets --skip-path .venv/ "
+          "--skip-path venv/ --skip-path node_modules/ --skip-path ^tests/ "
+          "--skip-path fixtures --skip-path vendor/x\\.py --skip-path out",
+          "checkov options");
+  expect (checkov, "{\"frameworks\": [\"cobol\"]}",
+          "error: scanners.checkov.options.frameworks: 'cobol' is not a "
+          "value checkov accepts",
+          "checkov refuses an unknown framework");
+  expect (checkov, "{\"skip_path\": [\"(\"]}",
+          "error: scanners.checkov.options.skip_path: '(' is not a regular "
+          "expression checkov can use",
+          "checkov refuses a skip_path that is not a regex");
+
+  /* cfn-nag */
+  expect (cfn_nag, NULL,
+          "cfn_nag_scan --output-format json --print-suppression "
+          "--ignore-fatal --input-path /src --template-pattern "
+          "^(/src/a\\.yaml|/src/b\\[1\\]\\.json)$",
+          "cfn-nag: a pattern naming exactly the templates");
+  expect (cfn_nag, "{\"x\": true}",
+          "error: scanners.cfn-nag.options.x is not an option of cfn-nag",
+          "cfn-nag has no options");
+
+  /* actionlint */
+  expect (actionlint, NULL,
+          "actionlint -no-color -shellcheck= -pyflakes= -config-file "
+          "/run/al.yaml -format {\"version\":{{getVersion | json}},"
+          "\"errors\":{{json .}}} -- .github/workflows/ci.yml",
+          "actionlint defaults: shellcheck and pyflakes off");
+
+  /* zizmor */
+  expect (zizmor, NULL,
+          "zizmor --format sarif --no-exit-codes --offline "
+          "--persona=regular -- .github/workflows/ci.yml",
+          "zizmor defaults");
+  expect (zizmor, "{\"persona\": \"auditor\"}",
+          "zizmor --format sarif --no-exit-codes --offline "
+          "--persona=auditor -- .github/workflows/ci.yml",
+          "zizmor persona");
+  expect (zizmor, "{\"online_audits\": true}",
+          "error: scanners.zizmor.options.online_audits is not supported: "
+          "ash gives zizmor neither a network nor a GitHub token",
+          "zizmor refuses online_audits");
+  expect (zizmor, "{\"persona\": \"evil\"}",
+          "error: scanners.zizmor.options.persona must be one of regular, "
+          "pedantic, auditor, not 'evil'",
+          "zizmor refuses an unknown persona");
+
+  /* cdk-nag */
+  expect (cdk_nag, NULL,
+          "node /lib/w.js --modules /nm --out /res/out --packs "
+          "AwsSolutionsChecks -- a.yaml b[1].json",
+          "cdk-nag defaults: AwsSolutions");
+  expect (cdk_nag, "{\"nag_packs\": {\"AwsSolutionsChecks\": false, "
+          "\"HIPAASecurityChecks\": true, \"NIST80053R5Checks\": true}}",
+          "node /lib/w.js --modules /nm --out /res/out --packs "
+          "HIPAASecurityChecks,NIST80053R5Checks -- a.yaml b[1].json",
+          "cdk-nag packs by option");
+  expect (cdk_nag, "{\"nag_packs\": {\"Evil\": true}}",
+          "error: scanners.cdk-nag.options.nag_packs.Evil is not a cdk-nag "
+          "rule pack",
+          "cdk-nag refuses an unknown pack");
+
+  /* Normalisation: driver, severities, rules, relative URIs.  */
+  json_t *doc = opts (
+    "{\"version\": \"2.1.0\", \"runs\": [{\"tool\": {\"driver\": "
+    "{\"name\": \"x\"}}, \"invocations\": [{\"workingDirectory\": "
+    "{\"uri\": \"file:///src\"}}], \"results\": [{\"ruleId\": \"R1\", "
+    "\"level\": \"error\", \"message\": {\"text\": \"m\"}, \"locations\": "
+    "[{\"physicalLocation\": {\"artifactLocation\": {\"uri\": "
+    "\"file:///src/a/b.yaml\"}}}, {\"physicalLocation\": "
+    "{\"artifactLocation\": {\"uri\": \"/etc/secret/host.yaml\"}}}]}]}]}");
+  ash_iac_sarif_normalise (doc, "tool", "1.2", NULL, "/src", NULL);
+  json_t *run = json_array_get (json_object_get (doc, "runs"), 0);
+  json_t *res = json_array_get (json_object_get (run, "results"), 0);
+  json_t *drv = json_object_get (json_object_get (run, "tool"), "driver");
+  tap_is_str (json_string_value (json_object_get (drv, "name")), "tool",
+              "driver name");
+  tap_is_str (json_string_value (json_object_get (drv, "version")), "1.2",
+              "driver version");
+  tap_is_str (json_string_value (json_object_get (
+                json_object_get (res, "properties"), "issue_severity")),
+              "HIGH", "level error is HIGH");
+  json_t *rule = json_array_get (json_object_get (drv, "rules"), 0);
+  tap_is_str (json_string_value (json_object_get (rule, "id")), "R1",
+              "a rule for every result");
+  tap_is_str (json_string_value (json_object_get (
+                json_object_get (rule, "properties"), "security-severity")),
+              "7.0", "security-severity of a HIGH rule");
+  tap_ok (json_is_object (json_object_get (rule, "help")), "rule has help");
+  json_t *locs = json_object_get (res, "locations");
+  tap_is_str (json_string_value (json_object_get (
+                json_object_get (json_object_get (json_array_get (locs, 0),
+                                                  "physicalLocation"),
+                                 "artifactLocation"),
+                "uri")),
+              "a/b.yaml", "URI relative to the source directory");
+  tap_is_str (json_string_value (json_object_get (
+                json_object_get (json_object_get (json_array_get (locs, 1),
+                                                  "physicalLocation"),
+                                 "artifactLocation"),
+                "uri")),
+              "host.yaml", "no absolute host path");
+  tap_ok (json_object_get (run, "invocations") == NULL,
+          "invocations (host paths) removed");
+  json_decref (doc);
+
+  tap_ok (ash_iac_is_workflow (".github/workflows/ci.yml"), "workflow");
+  tap_ok (ash_iac_is_workflow ("sub/.github/workflows/x.yaml"),
+          "nested project's workflow");
+  tap_ok (!ash_iac_is_workflow (".github/workflows/sub/x.yml"),
+          "not in a subdirectory of workflows");
+  tap_ok (!ash_iac_is_workflow ("x.github/workflows/x.yml"),
+          "not a directory merely ending in .github");
+
+  _cleanup_free_ char *esc = ash_iac_printable ("a\x1b]0;owned\ab\n");
+  tap_is_str (esc, "a\\x1b]0;owned\\x07b\\x0a",
+              "a tool's control characters are escaped");
+
+  printf ("1..%d\n", tap_n);
+  return tap_failed ? 1 : 0;
+}
