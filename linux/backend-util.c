@@ -20,8 +20,9 @@ ash_linux_filter_prefix (struct ash_strvec *argv, const char *helper,
 {
   ash_strvec_push (argv, helper);
   ash_strvec_push (argv, "--socket-filter");
-  if (network)
-    ash_strvec_push (argv, "--network");
+  /* Without a network, bwrap and firejail give the command a network
+     namespace of its own: its IP sockets reach only its own loopback.  */
+  ash_strvec_push (argv, network ? "--network" : "--private-network");
   if (new_session)
     ash_strvec_push (argv, "--new-session");
   ash_strvec_push (argv, "--");

@@ -21,8 +21,10 @@ extern const struct ash_backend ash_backend_landlock;
 #define ASH_LANDLOCK_EXEC "ash-landlock-exec"
 
 /* Append to ARGV the words that start a command through the wrapper's
-   socket-filter mode (HELPER is its absolute path): the seccomp socket
-   filter only, refusing every socket() when NETWORK is false, and with
+   socket-filter mode (HELPER is its absolute path): the seccomp sandbox
+   filter only; without NETWORK, the command's own network namespace
+   (which the caller must make) keeps IP sockets for its loopback and
+   every other family is refused; with
    NEW_SESSION a new session (for a backend that does not start one
    itself).  The command itself follows.  */
 void ash_linux_filter_prefix (struct ash_strvec *argv, const char *helper,

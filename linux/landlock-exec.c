@@ -5,7 +5,8 @@
      ash-landlock-exec [OPTION]... -- COMMAND [ARG]...
          Landlock mode: restrict a child to the given paths, start COMMAND
          in it, and end every process it leaves behind.
-     ash-landlock-exec --socket-filter [--network] [--new-session]
+     ash-landlock-exec --socket-filter [--network | --private-network]
+                       [--new-session]
                        -- COMMAND [ARG]...
          Socket-filter mode (inside bwrap and firejail): install the socket
          filter and exec COMMAND in place.
@@ -112,6 +113,8 @@ struct options
   bool probe;
   bool socket_filter;
   bool network;
+  bool private_network; /* --socket-filter in a network namespace of its
+                           own: IP sockets stay, for its loopback */
   bool new_session;
   bool verbose;
   unsigned grace;
@@ -183,7 +186,7 @@ usage (FILE *out)
 {
   fprintf (out,
            "Usage: %s [OPTION]... -- COMMAND [ARG]...\n"
-           "       %s --socket-filter [--network] [--new-session] -- COMMAND "
+           "       %s --socket-filter [--network | --private-network] [--new-session] -- COMMAND "
            "[ARG]...\n"
            "       %s --probe\n"
            "Run COMMAND restricted by Landlock and the seccomp socket filter.\n"
@@ -204,6 +207,12 @@ usage (FILE *out)
            "(default %d)\n"
            "  --verbose             note on stderr what the kernel lacks\n"
            "  --socket-filter       install only the socket filter and exec\n"
+           "  --private-network     with --socket-filter: the command has a "
+           "network\n"
+           "                        namespace of its own; IP sockets stay "
+           "for its\n"
+           "                        loopback, every other family is "
+           "refused\n"
            "  --new-session         with --socket-filter: start a new "
            "session\n"
            "  --probe               print the kernel's Landlock support\n"
@@ -232,6 +241,7 @@ enum
   OPT_VERBOSE,
   OPT_SOCKET_FILTER,
   OPT_NEW_SESSION,
+  OPT_PRIVATE_NETWORK,
   OPT_PROBE,
   OPT_HELP,
 };
@@ -267,6 +277,7 @@ parse_options (int argc, char **argv, struct options *o)
     { "verbose", no_argument, NULL, OPT_VERBOSE },
     { "socket-filter", no_argument, NULL, OPT_SOCKET_FILTER },
     { "new-session", no_argument, NULL, OPT_NEW_SESSION },
+    { "private-network", no_argument, NULL, OPT_PRIVATE_NETWORK },
     { "probe", no_argument, NULL, OPT_PROBE },
     { "help", no_argument, NULL, OPT_HELP },
     { NULL, 0, NULL, 0 },
@@ -343,6 +354,9 @@ parse_options (int argc, char **argv, struct options *o)
         case OPT_NEW_SESSION:
           o->new_session = true;
           break;
+        case OPT_PRIVATE_NETWORK:
+          o->private_network = true;
+          break;
         case OPT_PROBE:
           o->probe = true;
           probe_mode = true;
@@ -367,8 +381,15 @@ parse_options (int argc, char **argv, struct options *o)
     }
   if (o->socket_filter && landlock_options)
     die (ASH_LANDLOCK_EXIT_USAGE,
-         "--socket-filter takes only --network, --no-network and "
-         "--new-session");
+         "--socket-filter takes only --network, --no-network, "
+         "--private-network and --new-session");
+  if (!o->socket_filter && o->private_network)
+    die (ASH_LANDLOCK_EXIT_USAGE,
+         "--private-network is for --socket-filter; under Landlock every "
+         "socket family is refused without a network");
+  if (o->private_network && o->network)
+    die (ASH_LANDLOCK_EXIT_USAGE,
+         "--private-network and --network exclude each other");
   if (!o->socket_filter && o->new_session)
     die (ASH_LANDLOCK_EXIT_USAGE,
          "--new-session is for --socket-filter; Landlock mode always starts "
@@ -597,10 +618,11 @@ check_filter (void)
 }
 
 static void
-install_socket_filter_or_die (bool network, bool in_child)
+install_socket_filter_or_die (enum ash_socket_policy sockets,
+                              bool in_child)
 {
   char *error = NULL;
-  int r = ash_socket_filter_install (network, &error);
+  int r = ash_socket_filter_install (sockets, &error);
 
   if (r < 0)
     {
@@ -626,7 +648,10 @@ run_socket_filter (const struct options *o)
   if (o->new_session && setsid () < 0)
     die (ASH_LANDLOCK_EXIT_SETUP, "cannot start a new session: %s",
          strerror (errno));
-  install_socket_filter_or_die (o->network, false);
+  install_socket_filter_or_die (o->network ? ASH_SOCKETS_NETWORK
+                                : o->private_network ? ASH_SOCKETS_NETNS
+                                : ASH_SOCKETS_NONE,
+                                false);
   execvp (o->command[0], o->command);
   die (ASH_LANDLOCK_EXIT_EXEC, "cannot execute '%s': %s", o->command[0],
        strerror (errno));
@@ -672,7 +697,7 @@ run_probe (void)
                     strerror (errno));
           what = msg;
         }
-      else if (ash_socket_filter_install (false, &error) < 0)
+      else if (ash_socket_filter_install (ASH_SOCKETS_NONE, &error) < 0)
         {
           snprintf (msg, sizeof msg,
                     "the seccomp socket filter cannot be installed (%s)",
@@ -954,7 +979,9 @@ child_exec (const struct options *o, int ruleset_fd, const sigset_t *oldmask,
     child_die (ASH_LANDLOCK_EXIT_SETUP, "cannot enforce the Landlock "
                "ruleset: %s", strerror (errno));
   close (ruleset_fd);
-  install_socket_filter_or_die (o->network, true);
+  install_socket_filter_or_die (o->network ? ASH_SOCKETS_NETWORK
+                                                : ASH_SOCKETS_NONE,
+                                true);
   drop_capabilities ();
 
   if (sigprocmask (SIG_SETMASK, oldmask, NULL) < 0)

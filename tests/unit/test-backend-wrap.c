@@ -137,6 +137,9 @@ test_bwrap (bool overlay, bool network)
     " --unshare-cgroup-try%s --die-with-parent --new-session"
     " --cap-drop ALL%s"
     " --dev /dev --proc /proc"
+    " --ro-bind-try /proc/sys /proc/sys"
+    " --ro-bind-try /proc/sysrq-trigger /proc/sysrq-trigger"
+    " --ro-bind-try /proc/irq /proc/irq --ro-bind-try /proc/bus /proc/bus"
     " --ro-bind-try /etc /etc --ro-bind-try /src /src --tmpfs /tmp"
     " --ro-bind-try /usr /usr --tmpfs /home/u"
     " --ro-bind-try /src/.ash/ash_output /src/.ash/ash_output"
@@ -149,7 +152,7 @@ test_bwrap (bool overlay, bool network)
     network ? "" : " --unshare-net", links,
     overlay ? "--overlay-src /home/u/.cache/uv --tmp-overlay /home/u/.cache/uv"
             : "--ro-bind-try /home/u/.cache/uv /home/u/.cache/uv",
-    network ? " --network" : "");
+    network ? " --network" : " --private-network");
   tap_is_str (got, want, "bwrap argv (overlay %d, network %d)", overlay,
               network);
   tap_is_str (ash_strvec_getenv (&f.cmd.env, "HOME"), "/home/u",
@@ -233,7 +236,8 @@ test_firejail_other_home (void)
     " --whitelist=/home/u/.local/bin --whitelist=/tmp/src"
     " --read-only=/home/u/.local/bin --read-only=/tmp/src"
     " --read-write=/tmp/src/out/scanners/x"
-    " " HELPER " --socket-filter --new-session -- /usr/bin/x",
+    " " HELPER " --socket-filter --private-network --new-session"
+    " -- /usr/bin/x",
     (unsigned long) getuid ());
   tap_is_str (got, want, "firejail argv with HOME other than the passwd home");
   tap_is_str (ash_strvec_getenv (&f.cmd.env, "HOME"), "/home/u",
