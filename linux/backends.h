@@ -26,9 +26,13 @@ extern const struct ash_backend ash_backend_landlock;
    (which the caller must make) keeps IP sockets for its loopback and
    every other family is refused; with
    NEW_SESSION a new session (for a backend that does not start one
-   itself).  The command itself follows.  */
+   itself).  With POLICY (may be NULL), the wrapper first checks that each
+   data directory (the source and output directories) is there in the
+   sandbox and is the same directory as on the host, and refuses to start
+   the command otherwise.  The command itself follows.  */
 void ash_linux_filter_prefix (struct ash_strvec *argv, const char *helper,
-                              bool network, bool new_session);
+                              const struct ash_policy *policy, bool network,
+                              bool new_session);
 
 /* Find the tool NAME (bwrap, firejail, readlink, true) by the toolfind
    rules of HOST.  On failure returns a negative errno (-ENOENT when it is

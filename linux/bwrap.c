@@ -252,7 +252,8 @@ bwrap_wrap (const struct ash_probe *probe, const struct ash_policy *policy,
       ash_strvec_push (&argv, cmd->cwd);
     }
   ash_strvec_push (&argv, "--");
-  ash_linux_filter_prefix (&argv, probe->helper, policy->network, false);
+  ash_linux_filter_prefix (&argv, probe->helper, policy, policy->network,
+                           false);
   ash_strvec_pushv (&argv, cmd->argv.v);
 
   /* bwrap passes its own environment on; it needs nothing from it.  */
@@ -372,7 +373,7 @@ bwrap_probe (const struct ash_host *host, struct ash_probe *ret)
   ash_strvec_push (&argv, helper);
   ash_strvec_push (&argv, helper);
   ash_strvec_push (&argv, "--");
-  ash_linux_filter_prefix (&argv, helper, false, false);
+  ash_linux_filter_prefix (&argv, helper, NULL, false, false);
   ash_strvec_push (&argv, true_path);
   free (out);
   free (errtext);

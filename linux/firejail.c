@@ -304,7 +304,8 @@ firejail_wrap (const struct ash_probe *probe, const struct ash_policy *policy,
      taken for an option.  */
   /* firejail keeps the terminal's session: the wrapper leaves it, so
      that the scanner has no controlling terminal.  */
-  ash_linux_filter_prefix (&argv, probe->helper, policy->network, true);
+  ash_linux_filter_prefix (&argv, probe->helper, policy, policy->network,
+                           true);
   ash_strvec_pushv (&argv, cmd->argv.v);
 
   ash_linux_sandbox_env (policy, hide_home ? fj_home : home, "/tmp", &env);
@@ -434,7 +435,7 @@ firejail_probe (const struct ash_host *host, struct ash_probe *ret)
   ash_strvec_push (&argv, "--quiet");
   push_private_showing (&argv, helper, host->passwd_home);
   /* No "--": see firejail_wrap.  */
-  ash_linux_filter_prefix (&argv, helper, false, true);
+  ash_linux_filter_prefix (&argv, helper, NULL, false, true);
   ash_strvec_push (&argv, true_path);
   free (out);
   free (errtext);

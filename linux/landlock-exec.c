@@ -124,6 +124,8 @@ struct options
   size_t n_rules;
   char **links;                 /* NAME=TARGET */
   size_t n_links;
+  char **expects;               /* PATH=DEV:INO, --expect */
+  size_t n_expects;
   char **command;
 };
 
@@ -207,6 +209,10 @@ usage (FILE *out)
            "(default %d)\n"
            "  --verbose             note on stderr what the kernel lacks\n"
            "  --socket-filter       install only the socket filter and exec\n"
+           "  --expect=PATH=DEV:INO with --socket-filter: refuse to start "
+           "COMMAND\n"
+           "                        unless PATH is the directory DEV:INO "
+           "(repeatable)\n"
            "  --private-network     with --socket-filter: the command has a "
            "network\n"
            "                        namespace of its own; IP sockets stay "
@@ -242,6 +248,7 @@ enum
   OPT_SOCKET_FILTER,
   OPT_NEW_SESSION,
   OPT_PRIVATE_NETWORK,
+  OPT_EXPECT,
   OPT_PROBE,
   OPT_HELP,
 };
@@ -278,6 +285,7 @@ parse_options (int argc, char **argv, struct options *o)
     { "socket-filter", no_argument, NULL, OPT_SOCKET_FILTER },
     { "new-session", no_argument, NULL, OPT_NEW_SESSION },
     { "private-network", no_argument, NULL, OPT_PRIVATE_NETWORK },
+    { "expect", required_argument, NULL, OPT_EXPECT },
     { "probe", no_argument, NULL, OPT_PROBE },
     { "help", no_argument, NULL, OPT_HELP },
     { NULL, 0, NULL, 0 },
@@ -357,6 +365,14 @@ parse_options (int argc, char **argv, struct options *o)
         case OPT_PRIVATE_NETWORK:
           o->private_network = true;
           break;
+        case OPT_EXPECT:
+          if (optarg[0] != '/' || strchr (optarg, '=') == NULL)
+            die (ASH_LANDLOCK_EXIT_USAGE,
+                 "--expect wants PATH=DEV:INO, not '%s'", optarg);
+          o->expects = xrealloc_array (o->expects, o->n_expects + 1,
+                                       sizeof *o->expects);
+          o->expects[o->n_expects++] = optarg;
+          break;
         case OPT_PROBE:
           o->probe = true;
           probe_mode = true;
@@ -382,7 +398,7 @@ parse_options (int argc, char **argv, struct options *o)
   if (o->socket_filter && landlock_options)
     die (ASH_LANDLOCK_EXIT_USAGE,
          "--socket-filter takes only --network, --no-network, "
-         "--private-network and --new-session");
+         "--private-network, --expect and --new-session");
   if (!o->socket_filter && o->private_network)
     die (ASH_LANDLOCK_EXIT_USAGE,
          "--private-network is for --socket-filter; under Landlock every "
@@ -642,9 +658,49 @@ install_socket_filter_or_die (enum ash_socket_policy sockets,
     }
 }
 
+/* --expect PATH=DEV:INO: the sandbox must show the scanner PATH, and the
+   very directory the backend saw on the host (a backend that puts an
+   empty tmpfs over it, as firejail does over /var/tmp, would otherwise
+   have the scanner find nothing and pass).  Opened without following a
+   link.  */
+static void
+check_expects (const struct options *o)
+{
+  for (size_t i = 0; i < o->n_expects; i++)
+    {
+      const char *arg = o->expects[i];
+      const char *eq = strrchr (arg, '=');
+      unsigned long long dev, ino;
+      char *path;
+      struct stat st;
+      int fd;
+
+      if (sscanf (eq + 1, "%llu:%llu", &dev, &ino) != 2)
+        die (ASH_LANDLOCK_EXIT_USAGE, "--expect wants PATH=DEV:INO, not '%s'",
+             arg);
+      path = strndup (arg, (size_t) (eq - arg));
+      if (path == NULL)
+        die (ASH_LANDLOCK_EXIT_SETUP, "out of memory");
+      fd = open (path, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+      if (fd < 0)
+        die (ASH_LANDLOCK_EXIT_SETUP, "the sandbox does not show %s to the "
+             "scanner (%s)", path, strerror (errno));
+      if (fstat (fd, &st) < 0)
+        die (ASH_LANDLOCK_EXIT_SETUP, "cannot examine %s in the sandbox: %s",
+             path, strerror (errno));
+      if ((unsigned long long) st.st_dev != dev
+          || (unsigned long long) st.st_ino != ino)
+        die (ASH_LANDLOCK_EXIT_SETUP, "the sandbox does not show %s to the "
+             "scanner (another file is there in its place)", path);
+      close (fd);
+      free (path);
+    }
+}
+
 static int
 run_socket_filter (const struct options *o)
 {
+  check_expects (o);
   if (o->new_session && setsid () < 0)
     die (ASH_LANDLOCK_EXIT_SETUP, "cannot start a new session: %s",
          strerror (errno));
