@@ -17,6 +17,11 @@ extern const struct ash_backend ash_backend_bwrap;
 extern const struct ash_backend ash_backend_firejail;
 extern const struct ash_backend ash_backend_landlock;
 
+/* The mount table firejail's wrap() makes every mount point read-only
+   from (its own --read-only=/ reaches the root file system only);
+   /proc/self/mountinfo, or a fixture in tests.  */
+extern const char *ash_linux_mountinfo;
+
 /* The file name of the wrapper, looked up with ash_helper_path().  */
 #define ASH_LANDLOCK_EXEC "ash-landlock-exec"
 

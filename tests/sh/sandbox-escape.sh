@@ -412,7 +412,8 @@ a_tty () {
   rc=$?
   rfile=$base/run.out
   grep -q 'RESULT open-tty ok' "$rfile" && e=1 || e=0
-  judge "$1" "opening the controlling terminal" $e "*:ENXIO"
+  judge "$1" "opening the controlling terminal" $e \
+    "bwrap:ENXIO firejail:ENXIO landlock:EACCES,ENXIO"
 }
 
 a_environ () {

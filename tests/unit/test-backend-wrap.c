@@ -217,6 +217,15 @@ test_firejail_other_home (void)
   ash_strvec_push (&f.cmd.argv, "/usr/bin/x");
   setenv ("SSH_AUTH_SOCK", "/run/agent.sock", 1);
 
+  /* Every other mount point of the host is made read-only by name (a
+     fixture mount table: /srv/data and "/mnt/a b"; /proc, /sys, /dev,
+     /tmp and what lies in the hidden home are firejail's own).  */
+  const char *srcdir = getenv ("top_srcdir");
+  static char *mountinfo;
+  if (!mountinfo)
+    mountinfo = xasprintf ("%s/tests/fixtures/mountinfo-sample",
+                           srcdir ? srcdir : ".");
+  ash_linux_mountinfo = mountinfo;
   r = ash_backend_firejail.wrap (&f.probe, &f.policy, &f.cmd, &err);
   tap_is_int (r, 0, "firejail wrap succeeds");
   got = joined (&f.cmd.argv);
@@ -235,6 +244,7 @@ test_firejail_other_home (void)
     " --blacklist=/work/h"
     " --whitelist=/home/u/.local/bin --whitelist=/tmp/src"
     " --read-only=/home/u/.local/bin --read-only=/tmp/src"
+    " --read-only=/srv/data --read-only=/mnt/a b"
     " --read-write=/tmp/src/out/scanners/x"
     " " HELPER " --socket-filter --private-network --new-session"
     " -- /usr/bin/x",
@@ -259,7 +269,9 @@ test_firejail_other_home (void)
   tap_is_int (r, 0, "firejail wrap (nothing in the home) succeeds");
   free (got);
   got = joined (&f.cmd.argv);
-  tap_ok (strstr (got, " --private --private-tmp --read-write=/srv/out/x /")
+  tap_ok (strstr (got, " --private --private-tmp --read-only=/srv/data"
+                       " --read-only=/mnt/a b --read-only=/work/h/mnt"
+                       " --read-write=/srv/out/x /")
             != NULL,
           "firejail: an empty private home and /tmp when the policy lists "
           "nothing there");
