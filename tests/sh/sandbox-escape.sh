@@ -116,33 +116,8 @@ run_sh () {
   rc=$?
 }
 
-# probe_result: the probe's verdict from $rfile and $rc: "ok", an errno
-# name, or "broken" when the report is missing, repeated or does not agree
-# with the exit status.
-probe_result () {
-  _lines=$(grep -c '^RESULT ' "$rfile" 2>/dev/null)
-  [ "${_lines:-0}" -ge 1 ] || { echo broken; return; }
-  _last=$(grep '^RESULT ' "$rfile" | tail -n 1 | tr -d '\r')
-  # shellcheck disable=SC2086
-  set -- $_last
-  case $3:$rc in
-    ok:0) echo ok ;;
-    denied:1) [ -n "${4:-}" ] && [ $# -eq 4 ] && echo "$4" || echo broken ;;
-    *) echo broken ;;
-  esac
-}
-
-# expected SPEC: the outcomes SPEC allows under backend $B.  SPEC is a
-# list of BACKEND:OUTCOME[,OUTCOME...] words, * for any backend; an
-# outcome is an errno name or "ok" (the attempt ran, and the host side
-# shows it reached nothing: a private /dev/shm, a private loopback).
-expected () {
-  for _w in $1; do
-    case $_w in
-      "$B":*|"*":*) echo "${_w#*:}" | tr , ' ' ;;
-    esac
-  done
-}
+# probe_result and expected: how one run is read.
+. "$top_srcdir/tests/sh/sandbox-escape-score.sh"
 
 _broken=0
 # Set while an attempt runs whose control may fail for reasons of the host
