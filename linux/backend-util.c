@@ -10,18 +10,35 @@
 #include <errno.h>
 #include <limits.h>
 #include <stdlib.h>
+#include <sys/stat.h>
 
 #include "proc/spawn.h"
 #include "proc/toolfind.h"
 
 void
 ash_linux_filter_prefix (struct ash_strvec *argv, const char *helper,
-                         bool network, bool new_session)
+                         const struct ash_policy *policy, bool network,
+                         bool new_session)
 {
   ash_strvec_push (argv, helper);
   ash_strvec_push (argv, "--socket-filter");
-  if (network)
-    ash_strvec_push (argv, "--network");
+  /* The scanned data (source and output directories) must be there in the
+     sandbox, the same directories as here.  */
+  for (size_t i = 0; policy && i < policy->n_paths; i++)
+    {
+      const struct ash_policy_path *pp = &policy->paths[i];
+      struct stat st;
+
+      if (pp->access != ASH_ACCESS_DATA || pp->path[0] != '/'
+          || lstat (pp->path, &st) < 0 || !S_ISDIR (st.st_mode))
+        continue;
+      ash_strvec_pushf (argv, "--expect=%s=%llu:%llu", pp->path,
+                        (unsigned long long) st.st_dev,
+                        (unsigned long long) st.st_ino);
+    }
+  /* Without a network, bwrap and firejail give the command a network
+     namespace of its own: its IP sockets reach only its own loopback.  */
+  ash_strvec_push (argv, network ? "--network" : "--private-network");
   if (new_session)
     ash_strvec_push (argv, "--new-session");
   ash_strvec_push (argv, "--");

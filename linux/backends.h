@@ -17,16 +17,27 @@ extern const struct ash_backend ash_backend_bwrap;
 extern const struct ash_backend ash_backend_firejail;
 extern const struct ash_backend ash_backend_landlock;
 
+/* The mount table firejail's wrap() makes every mount point read-only
+   from (its own --read-only=/ reaches the root file system only);
+   /proc/self/mountinfo, or a fixture in tests.  */
+extern const char *ash_linux_mountinfo;
+
 /* The file name of the wrapper, looked up with ash_helper_path().  */
 #define ASH_LANDLOCK_EXEC "ash-landlock-exec"
 
 /* Append to ARGV the words that start a command through the wrapper's
-   socket-filter mode (HELPER is its absolute path): the seccomp socket
-   filter only, refusing every socket() when NETWORK is false, and with
+   socket-filter mode (HELPER is its absolute path): the seccomp sandbox
+   filter only; without NETWORK, the command's own network namespace
+   (which the caller must make) keeps IP sockets for its loopback and
+   every other family is refused; with
    NEW_SESSION a new session (for a backend that does not start one
-   itself).  The command itself follows.  */
+   itself).  With POLICY (may be NULL), the wrapper first checks that each
+   data directory (the source and output directories) is there in the
+   sandbox and is the same directory as on the host, and refuses to start
+   the command otherwise.  The command itself follows.  */
 void ash_linux_filter_prefix (struct ash_strvec *argv, const char *helper,
-                              bool network, bool new_session);
+                              const struct ash_policy *policy, bool network,
+                              bool new_session);
 
 /* Find the tool NAME (bwrap, firejail, readlink, true) by the toolfind
    rules of HOST.  On failure returns a negative errno (-ENOENT when it is

@@ -24,6 +24,29 @@ static const char *const merged_usr_links[] = {
   "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32",
 };
 
+/* The parts of /proc through which a process whose uid is root on the
+   host changes the host (core_pattern, sysrq-trigger, IRQ affinity, bus
+   settings): the kernel checks the file's mode there against the uid, not a
+   capability, and a new user namespace maps root to root.  They are bound
+   read-only over the new /proc, as bwrap itself does only without a user
+   namespace.  */
+static const char *const proc_covered[] = {
+  "/proc/sys", "/proc/sysrq-trigger", "/proc/irq", "/proc/bus",
+};
+
+static void
+push_proc (struct ash_strvec *argv)
+{
+  ash_strvec_push (argv, "--proc");
+  ash_strvec_push (argv, "/proc");
+  for (size_t i = 0; i < ARRAY_SIZE (proc_covered); i++)
+    {
+      ash_strvec_push (argv, "--ro-bind-try");
+      ash_strvec_push (argv, proc_covered[i]);
+      ash_strvec_push (argv, proc_covered[i]);
+    }
+}
+
 /* In increasing strength: of two mounts of one path, the stronger is
    emitted.  */
 enum mount_kind
@@ -186,8 +209,7 @@ bwrap_wrap (const struct ash_probe *probe, const struct ash_policy *policy,
   push_merged_usr_links (&argv);
   ash_strvec_push (&argv, "--dev");
   ash_strvec_push (&argv, "/dev");
-  ash_strvec_push (&argv, "--proc");
-  ash_strvec_push (&argv, "/proc");
+  push_proc (&argv);
   for (size_t i = 0; i < n_ops; i++)
     {
       const char *p = ops[i].path;
@@ -230,7 +252,8 @@ bwrap_wrap (const struct ash_probe *probe, const struct ash_policy *policy,
       ash_strvec_push (&argv, cmd->cwd);
     }
   ash_strvec_push (&argv, "--");
-  ash_linux_filter_prefix (&argv, probe->helper, policy->network, false);
+  ash_linux_filter_prefix (&argv, probe->helper, policy, policy->network,
+                           false);
   ash_strvec_pushv (&argv, cmd->argv.v);
 
   /* bwrap passes its own environment on; it needs nothing from it.  */
@@ -350,7 +373,7 @@ bwrap_probe (const struct ash_host *host, struct ash_probe *ret)
   ash_strvec_push (&argv, helper);
   ash_strvec_push (&argv, helper);
   ash_strvec_push (&argv, "--");
-  ash_linux_filter_prefix (&argv, helper, false, false);
+  ash_linux_filter_prefix (&argv, helper, NULL, false, false);
   ash_strvec_push (&argv, true_path);
   free (out);
   free (errtext);

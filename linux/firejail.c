@@ -185,6 +185,84 @@ wants_whitelist (const char *path, const char *fj_home)
          || (ash_path_is_inside (path, "/tmp") && !streq (path, "/tmp"));
 }
 
+const char *ash_linux_mountinfo = "/proc/self/mountinfo";
+
+/* Undo the octal escapes (\040 and the like) of a path in mountinfo, in
+   place.  */
+static void
+unescape_mountinfo (char *s)
+{
+  char *w = s;
+
+  for (char *r = s; *r; r++)
+    {
+      if (r[0] == '\\' && r[1] >= '0' && r[1] <= '3' && r[2] >= '0'
+          && r[2] <= '7' && r[3] >= '0' && r[3] <= '7')
+        {
+          *w++ = (char) ((r[1] - '0') * 64 + (r[2] - '0') * 8 + (r[3] - '0'));
+          r += 3;
+        }
+      else
+        *w++ = *r;
+    }
+  *w = '\0';
+}
+
+/* --read-only=/ reaches the root file system only: every other mount
+   (a tmpfs, a second disk, /srv on its own file system) stays writable
+   inside the sandbox, and a source tree or output directory there with it.
+   Make each mount point of the host read-only by name, except those
+   firejail replaces itself (/proc, /sys, /dev, /tmp, /run/user) and those
+   inside a home it hides or blacklists.  The results directory is made writable after
+   these.  Fails closed: when the mount table cannot be read, nothing
+   runs.  */
+static int
+push_readonly_mounts (struct ash_strvec *argv, const char *fj_home,
+                      const char *home, struct ash_error *err)
+{
+  static const char *const skipped[] = {
+    "/proc", "/sys", "/dev", "/tmp", "/run/user",
+  };
+  _cleanup_free_ char *line = NULL;
+  size_t n = 0;
+  FILE *f = fopen (ash_linux_mountinfo, "re");
+
+  if (!f)
+    return ash_error_set (err, -errno,
+                          _("firejail: cannot read the mount table: %s"),
+                          strerror (errno));
+  while (getline (&line, &n, f) > 0)
+    {
+      /* ID PARENT MAJOR:MINOR ROOT MOUNTPOINT ...  */
+      char *save = NULL, *mp = NULL;
+      char *tok = strtok_r (line, " ", &save);
+      bool skip = false;
+
+      for (int i = 0; tok && i < 4; i++)
+        tok = strtok_r (NULL, " ", &save);
+      mp = tok;
+      if (!mp || mp[0] != '/')
+        continue;
+      unescape_mountinfo (mp);
+      if (streq (mp, "/"))
+        continue;
+      for (size_t i = 0; i < ARRAY_SIZE (skipped); i++)
+        if (ash_path_is_inside (mp, skipped[i]))
+          skip = true;
+      if ((fj_home && ash_path_is_inside (mp, fj_home))
+          || (home && ash_path_is_inside (mp, home)))
+        skip = true;
+      if (!skip)
+        {
+          _cleanup_free_ char *opt = xasprintf ("--read-only=%s", mp);
+          if (!ash_strvec_contains (argv, opt))
+            ash_strvec_push (argv, opt);
+        }
+    }
+  fclose (f);
+  return 0;
+}
+
 static int
 firejail_wrap (const struct ash_probe *probe, const struct ash_policy *policy,
                struct ash_cmd *cmd, struct ash_error *err)
@@ -290,6 +368,16 @@ firejail_wrap (const struct ash_probe *probe, const struct ash_policy *policy,
     }
   if (wants_whitelist (probe->helper, fj_home))
     push_opt (&argv, "--read-only", probe->helper);
+  {
+    int r = push_readonly_mounts (&argv, fj_home, home, err);
+    if (r < 0)
+      {
+        ash_strvec_release (&argv);
+        ash_strvec_release (&env);
+        ash_strvec_release (&white);
+        return r;
+      }
+  }
   for (size_t i = 0; i < policy->n_paths; i++)
     if (policy->paths[i].access == ASH_ACCESS_WRITE
         && (!policy->results_dir
@@ -304,7 +392,8 @@ firejail_wrap (const struct ash_probe *probe, const struct ash_policy *policy,
      taken for an option.  */
   /* firejail keeps the terminal's session: the wrapper leaves it, so
      that the scanner has no controlling terminal.  */
-  ash_linux_filter_prefix (&argv, probe->helper, policy->network, true);
+  ash_linux_filter_prefix (&argv, probe->helper, policy, policy->network,
+                           true);
   ash_strvec_pushv (&argv, cmd->argv.v);
 
   ash_linux_sandbox_env (policy, hide_home ? fj_home : home, "/tmp", &env);
@@ -434,7 +523,7 @@ firejail_probe (const struct ash_host *host, struct ash_probe *ret)
   ash_strvec_push (&argv, "--quiet");
   push_private_showing (&argv, helper, host->passwd_home);
   /* No "--": see firejail_wrap.  */
-  ash_linux_filter_prefix (&argv, helper, false, true);
+  ash_linux_filter_prefix (&argv, helper, NULL, false, true);
   ash_strvec_push (&argv, true_path);
   free (out);
   free (errtext);

@@ -5,7 +5,8 @@
      ash-landlock-exec [OPTION]... -- COMMAND [ARG]...
          Landlock mode: restrict a child to the given paths, start COMMAND
          in it, and end every process it leaves behind.
-     ash-landlock-exec --socket-filter [--network] [--new-session]
+     ash-landlock-exec --socket-filter [--network | --private-network]
+                       [--new-session]
                        -- COMMAND [ARG]...
          Socket-filter mode (inside bwrap and firejail): install the socket
          filter and exec COMMAND in place.
@@ -112,6 +113,8 @@ struct options
   bool probe;
   bool socket_filter;
   bool network;
+  bool private_network; /* --socket-filter in a network namespace of its
+                           own: IP sockets stay, for its loopback */
   bool new_session;
   bool verbose;
   unsigned grace;
@@ -121,6 +124,8 @@ struct options
   size_t n_rules;
   char **links;                 /* NAME=TARGET */
   size_t n_links;
+  char **expects;               /* PATH=DEV:INO, --expect */
+  size_t n_expects;
   char **command;
 };
 
@@ -183,7 +188,7 @@ usage (FILE *out)
 {
   fprintf (out,
            "Usage: %s [OPTION]... -- COMMAND [ARG]...\n"
-           "       %s --socket-filter [--network] [--new-session] -- COMMAND "
+           "       %s --socket-filter [--network | --private-network] [--new-session] -- COMMAND "
            "[ARG]...\n"
            "       %s --probe\n"
            "Run COMMAND restricted by Landlock and the seccomp socket filter.\n"
@@ -204,6 +209,16 @@ usage (FILE *out)
            "(default %d)\n"
            "  --verbose             note on stderr what the kernel lacks\n"
            "  --socket-filter       install only the socket filter and exec\n"
+           "  --expect=PATH=DEV:INO with --socket-filter: refuse to start "
+           "COMMAND\n"
+           "                        unless PATH is the directory DEV:INO "
+           "(repeatable)\n"
+           "  --private-network     with --socket-filter: the command has a "
+           "network\n"
+           "                        namespace of its own; IP sockets stay "
+           "for its\n"
+           "                        loopback, every other family is "
+           "refused\n"
            "  --new-session         with --socket-filter: start a new "
            "session\n"
            "  --probe               print the kernel's Landlock support\n"
@@ -232,6 +247,8 @@ enum
   OPT_VERBOSE,
   OPT_SOCKET_FILTER,
   OPT_NEW_SESSION,
+  OPT_PRIVATE_NETWORK,
+  OPT_EXPECT,
   OPT_PROBE,
   OPT_HELP,
 };
@@ -267,6 +284,8 @@ parse_options (int argc, char **argv, struct options *o)
     { "verbose", no_argument, NULL, OPT_VERBOSE },
     { "socket-filter", no_argument, NULL, OPT_SOCKET_FILTER },
     { "new-session", no_argument, NULL, OPT_NEW_SESSION },
+    { "private-network", no_argument, NULL, OPT_PRIVATE_NETWORK },
+    { "expect", required_argument, NULL, OPT_EXPECT },
     { "probe", no_argument, NULL, OPT_PROBE },
     { "help", no_argument, NULL, OPT_HELP },
     { NULL, 0, NULL, 0 },
@@ -343,6 +362,17 @@ parse_options (int argc, char **argv, struct options *o)
         case OPT_NEW_SESSION:
           o->new_session = true;
           break;
+        case OPT_PRIVATE_NETWORK:
+          o->private_network = true;
+          break;
+        case OPT_EXPECT:
+          if (optarg[0] != '/' || strchr (optarg, '=') == NULL)
+            die (ASH_LANDLOCK_EXIT_USAGE,
+                 "--expect wants PATH=DEV:INO, not '%s'", optarg);
+          o->expects = xrealloc_array (o->expects, o->n_expects + 1,
+                                       sizeof *o->expects);
+          o->expects[o->n_expects++] = optarg;
+          break;
         case OPT_PROBE:
           o->probe = true;
           probe_mode = true;
@@ -367,8 +397,15 @@ parse_options (int argc, char **argv, struct options *o)
     }
   if (o->socket_filter && landlock_options)
     die (ASH_LANDLOCK_EXIT_USAGE,
-         "--socket-filter takes only --network, --no-network and "
-         "--new-session");
+         "--socket-filter takes only --network, --no-network, "
+         "--private-network, --expect and --new-session");
+  if (!o->socket_filter && o->private_network)
+    die (ASH_LANDLOCK_EXIT_USAGE,
+         "--private-network is for --socket-filter; under Landlock every "
+         "socket family is refused without a network");
+  if (o->private_network && o->network)
+    die (ASH_LANDLOCK_EXIT_USAGE,
+         "--private-network and --network exclude each other");
   if (!o->socket_filter && o->new_session)
     die (ASH_LANDLOCK_EXIT_USAGE,
          "--new-session is for --socket-filter; Landlock mode always starts "
@@ -597,10 +634,11 @@ check_filter (void)
 }
 
 static void
-install_socket_filter_or_die (bool network, bool in_child)
+install_socket_filter_or_die (enum ash_socket_policy sockets,
+                              bool in_child)
 {
   char *error = NULL;
-  int r = ash_socket_filter_install (network, &error);
+  int r = ash_socket_filter_install (sockets, &error);
 
   if (r < 0)
     {
@@ -620,13 +658,56 @@ install_socket_filter_or_die (bool network, bool in_child)
     }
 }
 
+/* --expect PATH=DEV:INO: the sandbox must show the scanner PATH, and the
+   very directory the backend saw on the host (a backend that puts an
+   empty tmpfs over it, as firejail does over /var/tmp, would otherwise
+   have the scanner find nothing and pass).  Opened without following a
+   link.  */
+static void
+check_expects (const struct options *o)
+{
+  for (size_t i = 0; i < o->n_expects; i++)
+    {
+      const char *arg = o->expects[i];
+      const char *eq = strrchr (arg, '=');
+      unsigned long long dev, ino;
+      char *path;
+      struct stat st;
+      int fd;
+
+      if (sscanf (eq + 1, "%llu:%llu", &dev, &ino) != 2)
+        die (ASH_LANDLOCK_EXIT_USAGE, "--expect wants PATH=DEV:INO, not '%s'",
+             arg);
+      path = strndup (arg, (size_t) (eq - arg));
+      if (path == NULL)
+        die (ASH_LANDLOCK_EXIT_SETUP, "out of memory");
+      fd = open (path, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+      if (fd < 0)
+        die (ASH_LANDLOCK_EXIT_SETUP, "the sandbox does not show %s to the "
+             "scanner (%s)", path, strerror (errno));
+      if (fstat (fd, &st) < 0)
+        die (ASH_LANDLOCK_EXIT_SETUP, "cannot examine %s in the sandbox: %s",
+             path, strerror (errno));
+      if ((unsigned long long) st.st_dev != dev
+          || (unsigned long long) st.st_ino != ino)
+        die (ASH_LANDLOCK_EXIT_SETUP, "the sandbox does not show %s to the "
+             "scanner (another file is there in its place)", path);
+      close (fd);
+      free (path);
+    }
+}
+
 static int
 run_socket_filter (const struct options *o)
 {
+  check_expects (o);
   if (o->new_session && setsid () < 0)
     die (ASH_LANDLOCK_EXIT_SETUP, "cannot start a new session: %s",
          strerror (errno));
-  install_socket_filter_or_die (o->network, false);
+  install_socket_filter_or_die (o->network ? ASH_SOCKETS_NETWORK
+                                : o->private_network ? ASH_SOCKETS_NETNS
+                                : ASH_SOCKETS_NONE,
+                                false);
   execvp (o->command[0], o->command);
   die (ASH_LANDLOCK_EXIT_EXEC, "cannot execute '%s': %s", o->command[0],
        strerror (errno));
@@ -672,7 +753,7 @@ run_probe (void)
                     strerror (errno));
           what = msg;
         }
-      else if (ash_socket_filter_install (false, &error) < 0)
+      else if (ash_socket_filter_install (ASH_SOCKETS_NONE, &error) < 0)
         {
           snprintf (msg, sizeof msg,
                     "the seccomp socket filter cannot be installed (%s)",
@@ -954,7 +1035,9 @@ child_exec (const struct options *o, int ruleset_fd, const sigset_t *oldmask,
     child_die (ASH_LANDLOCK_EXIT_SETUP, "cannot enforce the Landlock "
                "ruleset: %s", strerror (errno));
   close (ruleset_fd);
-  install_socket_filter_or_die (o->network, true);
+  install_socket_filter_or_die (o->network ? ASH_SOCKETS_NETWORK
+                                                : ASH_SOCKETS_NONE,
+                                true);
   drop_capabilities ();
 
   if (sigprocmask (SIG_SETMASK, oldmask, NULL) < 0)

@@ -20,7 +20,11 @@ tests_unit_test_backend_run_LDADD = $(ASH_LIBS)
 TESTS += tests/sh/sandbox-escape-bwrap.sh
 TESTS += tests/sh/sandbox-escape-firejail.sh
 TESTS += tests/sh/sandbox-escape-landlock.sh
-EXTRA_DIST += tests/sh/sandbox-escape.sh tests/sh/sandbox-escape-bwrap.sh tests/sh/sandbox-escape-firejail.sh tests/sh/sandbox-escape-landlock.sh
+TESTS += tests/sh/sandbox-escape-input.sh
+TESTS += tests/sh/sandbox-escape-scoring.sh
+EXTRA_DIST += tests/sh/sandbox-escape.sh tests/sh/sandbox-escape-bwrap.sh tests/sh/sandbox-escape-firejail.sh tests/sh/sandbox-escape-landlock.sh \
+	tests/sh/sandbox-escape-input.sh tests/fixtures/mountinfo-sample \
+	tests/sh/sandbox-escape-score.sh tests/sh/sandbox-escape-scoring.sh
 EXTRA_DIST += bench/spawn-cost.sh bench/README.md
 pkglibexec_PROGRAMS += linux/ash-landlock-exec
 linux_ash_landlock_exec_CPPFLAGS = $(AM_CPPFLAGS) $(SECCOMP_CFLAGS)

@@ -88,18 +88,45 @@ add_architectures (scmp_filter_ctx ctx)
   return 0;
 }
 
+/* Families below this are refused one by one under ASH_SOCKETS_NETNS;
+   any value from it up (the kernel knows 46 today) is refused by one
+   comparison.  */
+#define ASH_FAMILY_LIMIT 64
+
 static int
-add_rules (scmp_filter_ctx ctx, bool allow_network, const char **what)
+add_rules (scmp_filter_ctx ctx, enum ash_socket_policy sockets,
+           const char **what)
 {
   int r;
 
   *what = "socket";
-  if (allow_network)
-    r = seccomp_rule_add (ctx, SCMP_ACT_ERRNO (EACCES), SCMP_SYS (socket), 1,
-                          SCMP_A0 (SCMP_CMP_MASKED_EQ, LOW32, AF_UNIX));
-  else
-    r = seccomp_rule_add (ctx, SCMP_ACT_ERRNO (EACCES), SCMP_SYS (socket),
-                          0);
+  switch (sockets)
+    {
+    case ASH_SOCKETS_NETWORK:
+      r = seccomp_rule_add (ctx, SCMP_ACT_ERRNO (EACCES), SCMP_SYS (socket),
+                            1, SCMP_A0 (SCMP_CMP_MASKED_EQ, LOW32, AF_UNIX));
+      break;
+    case ASH_SOCKETS_NETNS:
+      /* "Not AF_INET nor AF_INET6" in rules of one comparison each.  A
+         family with high bits set is at least ASH_FAMILY_LIMIT as a 64-bit
+         number, and so refused.  */
+      r = 0;
+      for (unsigned long long f = 0; f < ASH_FAMILY_LIMIT && r >= 0; f++)
+        if (f != AF_INET && f != AF_INET6)
+          r = seccomp_rule_add (ctx, SCMP_ACT_ERRNO (EACCES),
+                                SCMP_SYS (socket), 1,
+                                SCMP_A0 (SCMP_CMP_MASKED_EQ, LOW32, f));
+      if (r >= 0)
+        r = seccomp_rule_add (ctx, SCMP_ACT_ERRNO (EACCES),
+                              SCMP_SYS (socket), 1,
+                              SCMP_A0 (SCMP_CMP_GE, ASH_FAMILY_LIMIT));
+      break;
+    case ASH_SOCKETS_NONE:
+    default:
+      r = seccomp_rule_add (ctx, SCMP_ACT_ERRNO (EACCES), SCMP_SYS (socket),
+                            0);
+      break;
+    }
   if (r < 0)
     return r;
 
@@ -137,6 +164,143 @@ add_rules (scmp_filter_ctx ctx, bool allow_network, const char **what)
   return 0;
 }
 
+/* The kernel interfaces a scanner has no use for and that reach outside
+   the sandbox, refused with EPERM whatever their arguments, in the manner
+   of the default filters of Flatpak and systemd: the keyrings (a key of
+   the operator's session keyring), other processes' memory, file
+   descriptors and tracing (ptrace, process_vm_*, pidfd_getfd), the kernel's
+   own programmable and debugging interfaces (bpf, perf_event_open,
+   userfaultfd), loading a kernel or a module, mounting, and entering or
+   making namespaces (which would give a process a fresh set of
+   capabilities over a new mount tree).  */
+static const char *const refused_calls[] = {
+  "keyctl", "add_key", "request_key",
+  "ptrace", "process_vm_readv", "process_vm_writev", "pidfd_getfd",
+  "kcmp",
+  "bpf", "perf_event_open", "userfaultfd",
+  "kexec_load", "kexec_file_load",
+  "init_module", "finit_module", "delete_module",
+  "mount", "umount", "umount2", "pivot_root", "move_mount", "open_tree",
+  "fsopen", "fsconfig", "fsmount", "fspick", "mount_setattr",
+  "unshare", "setns",
+  "swapon", "swapoff", "reboot", "acct", "quotactl", "quotactl_fd",
+  "lookup_dcookie", "vhangup",
+};
+
+/* clone() flags that make namespaces.  */
+#define ASH_CLONE_NS_FLAGS                                                   \
+  (0x00020000ULL /* CLONE_NEWNS */ | 0x02000000ULL /* CLONE_NEWCGROUP */    \
+   | 0x04000000ULL /* CLONE_NEWUTS */ | 0x08000000ULL /* CLONE_NEWIPC */    \
+   | 0x10000000ULL /* CLONE_NEWUSER */ | 0x20000000ULL /* CLONE_NEWPID */   \
+   | 0x40000000ULL /* CLONE_NEWNET */ | 0x00000080ULL /* CLONE_NEWTIME */)
+
+/* personality(2): PER_LINUX, PER_LINUX32 and the query 0xffffffff stay;
+   a flag (ADDR_NO_RANDOMIZE, READ_IMPLIES_EXEC, ...: bits 17 to 27) or
+   another execution domain (the low byte, up to PER_HPUX) is refused.  */
+#define ASH_PER_LINUX32 0x0008ULL
+#define ASH_PER_MASK 0x00ffULL
+#define ASH_PER_MAX_DOMAIN 0x0010ULL
+#define ASH_PER_QUERY_BIT 0x80000000ULL
+
+/* ioctl(2) requests that push input into a terminal or reach the
+   console.  */
+#define ASH_TIOCSTI 0x5412ULL
+#define ASH_TIOCLINUX 0x541CULL
+
+/* setpriority(2) WHICH for one process.  */
+#define ASH_PRIO_PROCESS 0ULL
+
+static int
+add_sandbox_rules (scmp_filter_ctx ctx, const char **what)
+{
+  int r;
+
+  for (size_t i = 0; i < sizeof refused_calls / sizeof refused_calls[0]; i++)
+    {
+      int nr = seccomp_syscall_resolve_name (refused_calls[i]);
+
+      *what = refused_calls[i];
+      /* A call this architecture does not have cannot be made.  */
+      if (nr == __NR_SCMP_ERROR)
+        continue;
+      r = seccomp_rule_add (ctx, SCMP_ACT_ERRNO (EPERM), nr, 0);
+      if (r < 0 && r != -EDOM)
+        return r;
+    }
+
+  /* clone3() passes its flags in memory that seccomp cannot read: ENOSYS,
+     so that the C library falls back to clone(), whose flags it can.  */
+  *what = "clone3";
+  r = seccomp_rule_add (ctx, SCMP_ACT_ERRNO (ENOSYS), SCMP_SYS (clone3), 0);
+  if (r < 0)
+    return r;
+  /* clone() with a namespace flag: one rule per flag, each bit alone.  */
+  *what = "clone";
+  for (unsigned long long bit = 1; bit <= 0x80000000ULL; bit <<= 1)
+    {
+      if (!(bit & ASH_CLONE_NS_FLAGS))
+        continue;
+      r = seccomp_rule_add (ctx, SCMP_ACT_ERRNO (EPERM), SCMP_SYS (clone), 1,
+                            SCMP_A0 (SCMP_CMP_MASKED_EQ, bit, bit));
+      if (r < 0)
+        return r;
+    }
+
+  /* Another process's limits or priority: prlimit64 may read any
+     process's limits and set the caller's own (pid 0), setpriority may
+     set the caller's own priority only.  A scanner that set ash's
+     file-size limit to 0 would end the scan.  */
+  *what = "prlimit64";
+  r = seccomp_rule_add (ctx, SCMP_ACT_ERRNO (EPERM), SCMP_SYS (prlimit64), 2,
+                        SCMP_A0 (SCMP_CMP_NE, 0), SCMP_A2 (SCMP_CMP_NE, 0));
+  if (r < 0)
+    return r;
+  *what = "setpriority";
+  r = seccomp_rule_add (ctx, SCMP_ACT_ERRNO (EPERM), SCMP_SYS (setpriority),
+                        1, SCMP_A0 (SCMP_CMP_NE, ASH_PRIO_PROCESS));
+  if (r < 0)
+    return r;
+  r = seccomp_rule_add (ctx, SCMP_ACT_ERRNO (EPERM), SCMP_SYS (setpriority),
+                        1, SCMP_A1 (SCMP_CMP_NE, 0));
+  if (r < 0)
+    return r;
+
+  /* personality(): seccomp cannot say "not one of 0, 8, 0xffffffff" in
+     one rule, so each flag bit and each other execution domain is refused
+     on its own, with bit 31 (set only in the query 0xffffffff) clear.  */
+  *what = "personality";
+  for (unsigned long long bit = 0x0020000ULL; bit <= 0x8000000ULL; bit <<= 1)
+    {
+      r = seccomp_rule_add (ctx, SCMP_ACT_ERRNO (EPERM),
+                            SCMP_SYS (personality), 1,
+                            SCMP_A0 (SCMP_CMP_MASKED_EQ,
+                                     bit | ASH_PER_QUERY_BIT, bit));
+      if (r < 0)
+        return r;
+    }
+  for (unsigned long long domain = 1; domain <= ASH_PER_MAX_DOMAIN; domain++)
+    {
+      if (domain == ASH_PER_LINUX32)
+        continue;
+      r = seccomp_rule_add (ctx, SCMP_ACT_ERRNO (EPERM),
+                            SCMP_SYS (personality), 1,
+                            SCMP_A0 (SCMP_CMP_MASKED_EQ,
+                                     ASH_PER_MASK | ASH_PER_QUERY_BIT,
+                                     domain));
+      if (r < 0)
+        return r;
+    }
+
+  *what = "ioctl";
+  r = seccomp_rule_add (ctx, SCMP_ACT_ERRNO (EPERM), SCMP_SYS (ioctl), 1,
+                        SCMP_A1 (SCMP_CMP_MASKED_EQ, LOW32, ASH_TIOCSTI));
+  if (r < 0)
+    return r;
+  return seccomp_rule_add (ctx, SCMP_ACT_ERRNO (EPERM), SCMP_SYS (ioctl), 1,
+                           SCMP_A1 (SCMP_CMP_MASKED_EQ, LOW32,
+                                    ASH_TIOCLINUX));
+}
+
 /* On i386 (and in the i386 part of an x86_64 filter) socket() and
    socketpair() can also be reached through socketcall(2), whose arguments
    are in memory seccomp cannot read.  libseccomp turns the socket() and
@@ -163,7 +327,7 @@ add_socketcall_rules (scmp_filter_ctx ctx)
 }
 
 static int
-build (bool allow_network, scmp_filter_ctx *ret_ctx, char **ret_error)
+build (enum ash_socket_policy sockets, scmp_filter_ctx *ret_ctx, char **ret_error)
 {
   scmp_filter_ctx ctx;
   const char *what = "";
@@ -192,7 +356,15 @@ build (bool allow_network, scmp_filter_ctx *ret_ctx, char **ret_error)
       goto fail;
     }
 
-  r = add_rules (ctx, allow_network, &what);
+  r = add_rules (ctx, sockets, &what);
+  if (r < 0)
+    {
+      set_error (ret_error, "cannot add the %s rule to the seccomp filter: %s",
+                 what, strerror (-r));
+      goto fail;
+    }
+
+  r = add_sandbox_rules (ctx, &what);
   if (r < 0)
     {
       set_error (ret_error, "cannot add the %s rule to the seccomp filter: %s",
@@ -217,7 +389,7 @@ fail:
 }
 
 int
-ash_socket_filter_install (bool allow_network, char **ret_error)
+ash_socket_filter_install (enum ash_socket_policy sockets, char **ret_error)
 {
   scmp_filter_ctx ctx;
   int r;
@@ -231,7 +403,7 @@ ash_socket_filter_install (bool allow_network, char **ret_error)
       return r;
     }
 
-  r = build (allow_network, &ctx, ret_error);
+  r = build (sockets, &ctx, ret_error);
   if (r < 0)
     return r;
 
@@ -247,12 +419,13 @@ ash_socket_filter_install (bool allow_network, char **ret_error)
 }
 
 int
-ash_socket_filter_export (bool allow_network, int fd, char **ret_error)
+ash_socket_filter_export (enum ash_socket_policy sockets, int fd,
+                          char **ret_error)
 {
   scmp_filter_ctx ctx;
   int r;
 
-  r = build (allow_network, &ctx, ret_error);
+  r = build (sockets, &ctx, ret_error);
   if (r < 0)
     return r;
   r = seccomp_export_pfc (ctx, fd);

@@ -3,7 +3,11 @@
    Installed into the calling thread (and so into everything it execs and
    forks afterwards), it makes:
      - socket(AF_UNIX, ...) fail with EACCES, always;
-     - socket() of every family fail with EACCES when ALLOW_NETWORK is false;
+     - socket() of every family fail with EACCES under ASH_SOCKETS_NONE, and
+       of every family but AF_INET and AF_INET6 under ASH_SOCKETS_NETNS
+       (the command has a network namespace of its own, whose loopback is
+       all an IP socket reaches: "IP sockets are left to the network
+       namespace");
      - socketpair() of any type other than SOCK_STREAM and SOCK_SEQPACKET
        (a datagram pair, or SOCK_RAW, which AF_UNIX turns into a datagram
        pair) fail with EACCES;
@@ -13,6 +17,12 @@
        with EACCES, since their arguments sit in memory that seccomp cannot
        inspect (the direct socket() and socketpair() calls are filtered as
        above).
+     - the kernel interfaces listed in socket-filter.c (keyrings, ptrace
+       and other processes' memory, bpf, perf events, userfaultfd, kexec,
+       modules, mounts, namespaces, personality flags, TIOCSTI and
+       TIOCLINUX, another process's limits and priority) fail with EPERM,
+       clone3() with ENOSYS (so that the C library falls back to clone(),
+       whose namespace flags are refused).
    int arguments are compared on their low 32 bits, as the kernel reads
    them, so a family with high bits set is caught as well.  The filter
    covers every architecture the kernel can run on this machine: the native
@@ -27,13 +37,24 @@
 
 #include <stdbool.h>
 
+/* Which sockets a command may create (never an AF_UNIX one).  */
+enum ash_socket_policy
+{
+  ASH_SOCKETS_NONE = 0,    /* none: no network */
+  ASH_SOCKETS_NETWORK = 1, /* every family but AF_UNIX: a network */
+  ASH_SOCKETS_NETNS = 2,   /* AF_INET and AF_INET6 only: no network, in a
+                              network namespace of its own */
+};
+
 /* Install the filter.  Returns 0, or a negative errno and, when RET_ERROR
    is not NULL, a newly allocated one-line message (the caller frees it)
    saying what failed.  */
-int ash_socket_filter_install (bool allow_network, char **ret_error);
+int ash_socket_filter_install (enum ash_socket_policy sockets,
+                               char **ret_error);
 
 /* Write the filter in libseccomp's pseudo-filter-code text form to FD
    without loading it (for tests and debugging).  Same return convention.  */
-int ash_socket_filter_export (bool allow_network, int fd, char **ret_error);
+int ash_socket_filter_export (enum ash_socket_policy sockets, int fd,
+                              char **ret_error);
 
 #endif /* ASH_SOCKET_FILTER_H */

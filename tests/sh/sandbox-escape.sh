@@ -5,8 +5,16 @@
 # under the backend and with the sandbox off; it must fail sandboxed and
 # succeed unsandboxed (the negative control that proves the attempt is
 # real).  Where it can, the verdict comes from the host side: did the file
-# outside change, did the listener receive anything.  Documented
-# exceptions are recorded as TAP TODO items, never as passes.
+# outside change, did the listener receive anything.  A sandboxed attempt
+# counts as refused only when the probe itself reports the refusal this
+# backend gives for it ("RESULT <attempt> denied EACCES", exit 1): a probe
+# that prints nothing, crashes, dies at exit or reports another errno is
+# never a pass (an unreadable report is a broken test: the suite then ends
+# with exit 99).  Documented exceptions are recorded as TAP TODO items when
+# they get through, and as SKIP with the reason when they do not occur.
+# An attempt whose control fails on this host (the call is refused without
+# a sandbox too, e.g. for an unprivileged account) is a SKIP with the
+# control's errno, since its sandboxed refusal proves nothing.
 #
 # Commands run through tests/unit/test-backend-run, which computes the
 # baseline policy (system directories and the probe's directory read-only,
@@ -108,32 +116,86 @@ run_sh () {
   rc=$?
 }
 
-# judge MODE DESCRIPTION ESCAPED(0/1) [TODO-REASON]
+# probe_result and expected: how one run is read.
+. "$top_srcdir/tests/sh/sandbox-escape-score.sh"
+
+_broken=0
+# Set while an attempt runs whose control may fail for reasons of the host
+# (a call the kernel lacks, a privilege the account lacks): its control is
+# then a SKIP, and so is the sandboxed attempt.
+ctl_may_fail=0
+
+# control_key DESCRIPTION: where the control's outcome is kept.
+control_file () {
+  echo "$TEST_TMP/control-$who-$(echo "$1" | tr -c 'A-Za-z0-9\n' _)"
+}
+
+# judge MODE DESCRIPTION ESCAPED(0/1) EXPECT [TODO-REASON]
+# EXPECT is the spec for expected(), or "-" when the verdict is the host
+# side's alone (the attempt is a process left behind, not one call).
 judge () {
   _label="$1/$who${net:+/$net}: $2"
   if [ "$1" = off ]; then
+    if [ "$4" != - ]; then
+      probe_result >"$(control_file "$2")"
+    fi
     if [ "$3" = 1 ]; then
       ok "$_label succeeds (control)"
+    elif [ "$ctl_may_fail" = 1 ] && [ "$4" != - ] &&
+         [ "$(cat "$(control_file "$2")")" != broken ]; then
+      _tap_n=$((_tap_n + 1))
+      echo "ok $_tap_n - $_label # SKIP refused on this host without a sandbox ($(cat "$(control_file "$2")"))"
     else
       not_ok "$_label succeeds (control)"
       diag "exit $rc" "$(cat "$rfile" 2>/dev/null)"
     fi
-  elif [ -n "${4:-}" ]; then
+    return
+  fi
+  _got=-
+  if [ "$4" != - ]; then
+    _got=$(probe_result)
+    if [ "$_got" = broken ]; then
+      _broken=1
+      not_ok "$_label: the probe's report is unreadable (broken test)"
+      diag "exit $rc" "$(cat "$rfile" 2>/dev/null)"
+      return
+    fi
+  fi
+  _ctl=$(cat "$(control_file "$2")" 2>/dev/null)
+  if [ "$3" = 0 ] && [ "$4" != - ] && [ -n "$_ctl" ] && [ "$_ctl" != ok ]; then
+    _tap_n=$((_tap_n + 1))
+    echo "ok $_tap_n - $_label # SKIP refused on this host without a sandbox too ($_ctl)"
+    return
+  fi
+  if [ -n "${5:-}" ]; then
     # A documented exception: expected to get through.
     _tap_n=$((_tap_n + 1))
     if [ "$3" = 1 ]; then
-      echo "not ok $_tap_n - $_label gets through # TODO documented: $4"
+      echo "not ok $_tap_n - $_label gets through # TODO documented: $5"
     else
-      echo "ok $_tap_n - $_label gets through # TODO documented: $4"
+      echo "ok $_tap_n - $_label # SKIP the documented exception did not occur: $5"
     fi
-  else
-    if [ "$3" = 0 ]; then
-      ok "$_label is refused"
-    else
-      not_ok "$_label is refused"
-      diag "exit $rc" "$(cat "$rfile" 2>/dev/null)"
-    fi
+    return
   fi
+  if [ "$3" = 1 ]; then
+    not_ok "$_label is refused"
+    diag "exit $rc" "$(cat "$rfile" 2>/dev/null)"
+    return
+  fi
+  if [ "$4" = - ]; then
+    ok "$_label is refused"
+    return
+  fi
+  _want=$(expected "$4")
+  for _e in $_want; do
+    if [ "$_got" = "$_e" ]; then
+      ok "$_label is refused ($_got)"
+      return
+    fi
+  done
+  not_ok "$_label is refused"
+  diag "the probe reported $_got; expected under $B: ${_want:-nothing}" \
+    "exit $rc" "$(cat "$rfile" 2>/dev/null)"
 }
 
 # probe_ok: the attempt reported success.
@@ -174,7 +236,7 @@ a_read_ssh_key () {
   setup
   run "$1" -- read-file "$home/.ssh/id_rsa"
   probe_ok && e=1 || e=0
-  judge "$1" "reading \$HOME/.ssh/id_rsa" $e
+  judge "$1" "reading \$HOME/.ssh/id_rsa" $e "bwrap:ENOENT landlock:EACCES firejail:EACCES,ENOENT"
 }
 
 a_read_passwd_home () {
@@ -182,14 +244,14 @@ a_read_passwd_home () {
   setup
   run "$1" -- read-file "$passwd_canary"
   probe_ok && e=1 || e=0
-  judge "$1" "reading a file in the passwd entry's home" $e
+  judge "$1" "reading a file in the passwd entry's home" $e "bwrap:ENOENT landlock:EACCES firejail:EACCES,ENOENT"
 }
 
 a_read_link_out () {
   setup
   run "$1" -- read-file "$src/link-out"
   probe_ok && e=1 || e=0
-  judge "$1" "reading through a link in the tree to a file outside" $e
+  judge "$1" "reading through a link in the tree to a file outside" $e "bwrap:ENOENT landlock:EACCES firejail:EACCES,ENOENT"
 }
 
 a_read_link_shown () {
@@ -198,9 +260,10 @@ a_read_link_shown () {
   probe_ok && e=1 || e=0
   if [ "$1" = firejail ] && [ "$shown_hidden" = 0 ]; then
     judge "$1" "reading through a link to a file outside \$HOME and /tmp" $e \
-      "firejail shows every path outside \$HOME and /tmp that the user can read"
+      "bwrap:ENOENT landlock:EACCES firejail:EACCES,ENOENT" "firejail shows every path outside \$HOME and /tmp that the user can read"
   else
-    judge "$1" "reading through a link to a file outside \$HOME and /tmp" $e
+    judge "$1" "reading through a link to a file outside \$HOME and /tmp" $e \
+      "bwrap:ENOENT landlock:EACCES firejail:EACCES,ENOENT"
   fi
 }
 
@@ -208,33 +271,36 @@ a_write_outside () {
   setup
   run "$1" -- write-file "$base/outside/new.txt"
   [ -e "$base/outside/new.txt" ] && e=1 || e=0
-  judge "$1" "writing outside the output directory" $e
+  judge "$1" "writing outside the output directory" $e \
+    "bwrap:ENOENT landlock:EACCES firejail:ENOENT,EROFS,EACCES"
 }
 
 a_write_output () {
   setup
   run "$1" -- write-file "$out/ash.log"
   [ "$(cat "$out/ash.log")" != LOG ] && e=1 || e=0
-  judge "$1" "overwriting ash.log in the output directory" $e
+  judge "$1" "overwriting ash.log in the output directory" $e \
+    "bwrap:EROFS landlock:EACCES firejail:EROFS,EACCES"
   setup
   run "$1" -- write-file "$out/planted.json"
   [ -e "$out/planted.json" ] && e=1 || e=0
-  judge "$1" "creating a file in the output directory outside the results directory" $e
+  judge "$1" "creating a file in the output directory outside the results directory" \
+    $e "bwrap:EROFS landlock:EACCES firejail:EROFS,EACCES"
 }
 
 a_write_source () {
   setup
   run "$1" -- write-file "$src/code.py"
   [ "$(cat "$src/code.py")" != SOURCE ] && e=1 || e=0
-  judge "$1" "overwriting a source file" $e
+  judge "$1" "overwriting a source file" $e "bwrap:EROFS landlock:EACCES firejail:EROFS,EACCES"
   setup
   run "$1" -- truncate "$src/code.py"
   [ "$(cat "$src/code.py")" != SOURCE ] && e=1 || e=0
-  judge "$1" "truncating a source file" $e
+  judge "$1" "truncating a source file" $e "bwrap:EROFS landlock:EACCES firejail:EROFS,EACCES"
   setup
   run "$1" -- write-file "$src/new.py"
   [ -e "$src/new.py" ] && e=1 || e=0
-  judge "$1" "creating a file in the source tree" $e
+  judge "$1" "creating a file in the source tree" $e "bwrap:EROFS landlock:EACCES firejail:EROFS,EACCES"
 }
 
 a_write_results () {
@@ -254,10 +320,11 @@ a_dev_shm () {
   [ -e "/dev/shm/$canary-$who" ] && e=1 || e=0
   rm -f "/dev/shm/$canary-$who"
   if [ "$1" = landlock ]; then
-    judge "$1" "leaving a file in the host's /dev/shm" $e \
+    judge "$1" "leaving a file in the host's /dev/shm" $e "landlock:EACCES" \
       "Landlock cannot make /dev/shm private"
   else
-    judge "$1" "leaving a file in the host's /dev/shm" $e
+    judge "$1" "leaving a file in the host's /dev/shm" $e \
+      "bwrap:ok firejail:ok"
   fi
 }
 
@@ -267,7 +334,8 @@ a_tcp () {
   run "$1" -- tcp-connect 127.0.0.1 "$lport"
   received && e=1 || e=0
   listener_stop
-  judge "$1" "TCP to a loopback listener" $e
+  judge "$1" "TCP to a loopback listener" $e \
+    "bwrap:ECONNREFUSED firejail:ECONNREFUSED landlock:EACCES"
 }
 
 a_udp () {
@@ -276,7 +344,8 @@ a_udp () {
   run "$1" -- udp-send 127.0.0.1 "$lport"
   received && e=1 || e=0
   listener_stop
-  judge "$1" "UDP to a loopback listener" $e
+  judge "$1" "UDP to a loopback listener" $e \
+    "bwrap:ok firejail:ok landlock:EACCES"
 }
 
 a_unix_path () {
@@ -286,7 +355,7 @@ a_unix_path () {
   run "$1" $netopt -- unix-connect "$src/log.sock"
   probe_ok && e=1 || e=0
   listener_stop
-  judge "$1" "a Unix socket by path in a mounted directory" $e
+  judge "$1" "a Unix socket by path in a mounted directory" $e "*:EACCES"
 }
 
 a_abstract () {
@@ -295,7 +364,7 @@ a_abstract () {
   run "$1" $netopt -- abstract-connect "$canary-$who-$_tap_n"
   received && e=1 || e=0
   listener_stop
-  judge "$1" "an abstract Unix socket bound on the host" $e
+  judge "$1" "an abstract Unix socket bound on the host" $e "*:EACCES"
 }
 
 a_syscalls () {
@@ -304,7 +373,10 @@ a_syscalls () {
     # shellcheck disable=SC2086
     run "$1" $netopt -- $_a
     probe_ok && e=1 || e=0
-    judge "$1" "$_a" $e
+    case $_a in
+      io-uring) judge "$1" "$_a" $e "*:ENOSYS" ;;
+      *) judge "$1" "$_a" $e "*:EACCES" ;;
+    esac
   done
 }
 
@@ -315,7 +387,8 @@ a_tty () {
   rc=$?
   rfile=$base/run.out
   grep -q 'RESULT open-tty ok' "$rfile" && e=1 || e=0
-  judge "$1" "opening the controlling terminal" $e
+  judge "$1" "opening the controlling terminal" $e \
+    "bwrap:ENXIO firejail:ENXIO landlock:EACCES,ENXIO"
 }
 
 a_environ () {
@@ -327,18 +400,19 @@ a_environ () {
   probe_ok && e=1 || e=0
   kill "$_spid" 2>/dev/null
   wait "$_spid" 2>/dev/null
-  judge "$1" "reading /proc/PID/environ of a process of the same user outside" $e
+  judge "$1" "reading /proc/PID/environ of a process of the same user outside" \
+    $e "bwrap:ENOENT landlock:EACCES firejail:ENOENT,EACCES"
 }
 
 a_credentials () {
   setup
   run "$1" -- getenv AWS_SECRET_ACCESS_KEY
   probe_ok && e=1 || e=0
-  judge "$1" "AWS_SECRET_ACCESS_KEY in the scanner's environment" $e
+  judge "$1" "AWS_SECRET_ACCESS_KEY in the scanner's environment" $e "*:ENOENT"
   setup
   run "$1" -- getenv GITHUB_TOKEN
   probe_ok && e=1 || e=0
-  judge "$1" "GITHUB_TOKEN in the scanner's environment" $e
+  judge "$1" "GITHUB_TOKEN in the scanner's environment" $e "*:ENOENT"
 }
 
 # lingering: a process with MARK in its command line is still running.
@@ -361,7 +435,7 @@ a_lingerer () {
   done
   [ -L "$_mark" ] && e=1 || e=0
   lingering "$_mark" && e=1
-  judge "$1" "a process left behind that plants a link later" $e
+  judge "$1" "a process left behind that plants a link later" $e -
   # Nothing of it may be left in either case.
   pkill -f "$_mark" 2>/dev/null
 }
@@ -378,8 +452,54 @@ a_timeout () {
   done
   [ -e "$_mark" ] && e=1 || e=0
   lingering "$_mark" && e=1
-  judge "$1" "a process left running when the scanner times out" $e
+  judge "$1" "a process left running when the scanner times out" $e -
   pkill -f "$_mark" 2>/dev/null
+}
+
+# The kernel interfaces the sandbox filter refuses, each against the
+# process's parent where it takes a process (ash, for a real scanner).
+kernel_attempts="keyctl add-key request-key prlimit:parent setpriority:parent
+process-vm-readv:parent pidfd-getfd:parent ptrace:parent perf-event-open bpf
+userfaultfd kexec-load mount unshare clone-newuser setns personality tiocsti"
+
+a_kernel () {
+  ctl_may_fail=1
+  for _k in $kernel_attempts; do
+    setup
+    # shellcheck disable=SC2046
+    run "$1" -- $(echo "$_k" | tr : ' ')
+    probe_ok && e=1 || e=0
+    judge "$1" "$(echo "$_k" | tr : ' ')" $e "*:EPERM"
+  done
+  ctl_may_fail=0
+}
+
+# Root on the host: a write to a sysctl (core_pattern) as root.  The probe
+# writes back what it read, so that the control changes nothing.
+a_core_pattern () {
+  ctl_may_fail=1
+  setup
+  run "$1" -- rewrite-file /proc/sys/kernel/core_pattern
+  probe_ok && e=1 || e=0
+  judge "$1" "writing /proc/sys/kernel/core_pattern" $e \
+    "bwrap:EROFS landlock:EACCES firejail:EACCES,EROFS"
+  ctl_may_fail=0
+}
+
+# Without a network a scanner keeps its own loopback where it has a network
+# namespace of its own (bwrap, firejail); Landlock refuses every family.
+a_own_loopback () {
+  setup
+  run "$1" -- tcp-loopback
+  if [ "$1" = landlock ]; then
+    probe_ok && e=1 || e=0
+    judge "$1" "a TCP socket on its own loopback" $e "landlock:EACCES"
+  elif probe_ok; then
+    ok "$1/$who${net:+/$net}: a scanner without a network keeps its own loopback"
+  else
+    not_ok "$1/$who${net:+/$net}: a scanner without a network keeps its own loopback"
+    diag "exit $rc" "$(cat "$rfile")"
+  fi
 }
 
 # --- the rounds ----------------------------------------------------------
@@ -403,6 +523,8 @@ round () {
     a_credentials "$_m"
     a_lingerer "$_m"
     a_timeout "$_m"
+    a_kernel "$_m"
+    a_core_pattern "$_m"
   done
   # The network: offline, and a scanner that declares no network online
   # gets the same policy (network: false).
@@ -410,6 +532,7 @@ round () {
   for _m in off "$B"; do
     a_tcp "$_m"
     a_udp "$_m"
+    [ "$_m" = off ] || a_own_loopback "$_m"
   done
   # Local IPC: refused with and without a network.
   for net in offline online; do
@@ -447,4 +570,5 @@ if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null; then
   fi
 fi
 
+[ "$_broken" = 0 ] || bail "an attempt's report was unreadable (see above)"
 done_testing

@@ -137,6 +137,9 @@ test_bwrap (bool overlay, bool network)
     " --unshare-cgroup-try%s --die-with-parent --new-session"
     " --cap-drop ALL%s"
     " --dev /dev --proc /proc"
+    " --ro-bind-try /proc/sys /proc/sys"
+    " --ro-bind-try /proc/sysrq-trigger /proc/sysrq-trigger"
+    " --ro-bind-try /proc/irq /proc/irq --ro-bind-try /proc/bus /proc/bus"
     " --ro-bind-try /etc /etc --ro-bind-try /src /src --tmpfs /tmp"
     " --ro-bind-try /usr /usr --tmpfs /home/u"
     " --ro-bind-try /src/.ash/ash_output /src/.ash/ash_output"
@@ -149,7 +152,7 @@ test_bwrap (bool overlay, bool network)
     network ? "" : " --unshare-net", links,
     overlay ? "--overlay-src /home/u/.cache/uv --tmp-overlay /home/u/.cache/uv"
             : "--ro-bind-try /home/u/.cache/uv /home/u/.cache/uv",
-    network ? " --network" : "");
+    network ? " --network" : " --private-network");
   tap_is_str (got, want, "bwrap argv (overlay %d, network %d)", overlay,
               network);
   tap_is_str (ash_strvec_getenv (&f.cmd.env, "HOME"), "/home/u",
@@ -214,6 +217,15 @@ test_firejail_other_home (void)
   ash_strvec_push (&f.cmd.argv, "/usr/bin/x");
   setenv ("SSH_AUTH_SOCK", "/run/agent.sock", 1);
 
+  /* Every other mount point of the host is made read-only by name (a
+     fixture mount table: /srv/data and "/mnt/a b"; /proc, /sys, /dev,
+     /tmp and what lies in the hidden home are firejail's own).  */
+  const char *srcdir = getenv ("top_srcdir");
+  static char *mountinfo;
+  if (!mountinfo)
+    mountinfo = xasprintf ("%s/tests/fixtures/mountinfo-sample",
+                           srcdir ? srcdir : ".");
+  ash_linux_mountinfo = mountinfo;
   r = ash_backend_firejail.wrap (&f.probe, &f.policy, &f.cmd, &err);
   tap_is_int (r, 0, "firejail wrap succeeds");
   got = joined (&f.cmd.argv);
@@ -232,8 +244,10 @@ test_firejail_other_home (void)
     " --blacklist=/work/h"
     " --whitelist=/home/u/.local/bin --whitelist=/tmp/src"
     " --read-only=/home/u/.local/bin --read-only=/tmp/src"
+    " --read-only=/srv/data --read-only=/mnt/a b"
     " --read-write=/tmp/src/out/scanners/x"
-    " " HELPER " --socket-filter --new-session -- /usr/bin/x",
+    " " HELPER " --socket-filter --private-network --new-session"
+    " -- /usr/bin/x",
     (unsigned long) getuid ());
   tap_is_str (got, want, "firejail argv with HOME other than the passwd home");
   tap_is_str (ash_strvec_getenv (&f.cmd.env, "HOME"), "/home/u",
@@ -255,7 +269,9 @@ test_firejail_other_home (void)
   tap_is_int (r, 0, "firejail wrap (nothing in the home) succeeds");
   free (got);
   got = joined (&f.cmd.argv);
-  tap_ok (strstr (got, " --private --private-tmp --read-write=/srv/out/x /")
+  tap_ok (strstr (got, " --private --private-tmp --read-only=/srv/data"
+                       " --read-only=/mnt/a b --read-only=/work/h/mnt"
+                       " --read-write=/srv/out/x /")
             != NULL,
           "firejail: an empty private home and /tmp when the policy lists "
           "nothing there");

@@ -176,7 +176,9 @@ calls_in_child (int mode, int *r)
       int res[C_COUNT];
 
       close (fds[0]);
-      if (mode != 0 && ash_socket_filter_install (mode == 2, &error) < 0)
+      if (mode != 0 && ash_socket_filter_install (mode == 2 ? ASH_SOCKETS_NETWORK
+                                                        : ASH_SOCKETS_NONE,
+                                             &error) < 0)
         {
           fprintf (stderr, "# %s\n", error ? error : "install failed");
           _exit (3);
@@ -320,7 +322,7 @@ main (void)
     char buf[65536];
     ssize_t n;
 
-    tap_ok (fd >= 0 && ash_socket_filter_export (false, fd, &error) == 0,
+    tap_ok (fd >= 0 && ash_socket_filter_export (ASH_SOCKETS_NONE, fd, &error) == 0,
             "the filter can be exported");
     if (fd >= 0)
       {
