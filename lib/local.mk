@@ -62,8 +62,14 @@ lib_libash_a_SOURCES += lib/scan/suppress.c lib/scan/suppress.h
 ## lib/scanners/ (layer 5)
 lib_libash_a_SOURCES += lib/scanners/bandit-json.c
 lib_libash_a_SOURCES += lib/scanners/bandit.c
+lib_libash_a_SOURCES += lib/scanners/detect-secrets.c
 lib_libash_a_SOURCES += lib/scanners/detect-secrets-baseline.c lib/scanners/detect-secrets-baseline.h
+lib_libash_a_SOURCES += lib/scanners/adapter.c lib/scanners/adapter.h
+lib_libash_a_SOURCES += lib/scanners/gitleaks.c
+lib_libash_a_SOURCES += lib/scanners/grep-common.h
+lib_libash_a_SOURCES += lib/scanners/opengrep.c
 lib_libash_a_SOURCES += lib/scanners/registry.c
+lib_libash_a_SOURCES += lib/scanners/semgrep.c
 lib_libash_a_SOURCES += lib/scanners/scanner.h
 
 ## lib/report/ (layer 6)

@@ -395,6 +395,13 @@ ash_job_check (struct scan *sc, struct job *j)
     .run_config_dir = j->run_config_dir,
     .scope = j->sandboxed ? &j->scope : NULL,
     .max_output = ASH_TREE_READ_MAX,
+    .config = sc->config,
+    .tier = &sc->tier,
+    .settings = &sc->ss,
+    .scanset = sc->have_scanset ? &sc->scanset : NULL,
+    .sandboxed = j->sandboxed,
+    .offline = sc->opts->offline,
+    .network = j->sandboxed ? j->policy.network : !sc->opts->offline,
   };
   if (s->prepare && s->prepare (s, &j->sj, &err) < 0)
     {

@@ -21,6 +21,7 @@
 #include "fs/tree.h"
 #include "sandbox/backend.h"
 #include "scan/sarif.h"
+#include "scanners/adapter.h"
 #include "scanners/scanner.h"
 
 #define BANDIT_JSON "bandit.json"
@@ -98,6 +99,17 @@ bandit_build (const struct ash_scanner *s _unused_,
   _cleanup_free_ char *out = ash_path_join (job->results_dir,
                                             sarif ? BANDIT_SARIF
                                                   : BANDIT_JSON);
+  /* The option-file rule: a config_file a repository's config names must
+     be the operator's, and under a sandbox be mounted.  */
+  const char *cfg = ash_adapter_opt_string (job->options, "config_file");
+  if (cfg)
+    {
+      _cleanup_free_ char *checked = NULL;
+      int cr = ash_adapter_option_file (job, "config_file", cfg, &checked,
+                                        err);
+      if (cr < 0)
+        return cr;
+    }
   int r = ash_bandit_argv (job->tool_path, job->options, job->excluded_paths,
                            sarif ? "sarif" : "json", out, job->target,
                            &cmd->argv, err);
@@ -134,13 +146,13 @@ bandit_parse (const struct ash_scanner *s _unused_,
   if (res->status != 0 && res->status != 1)
     return ash_error_set (err, -EIO, _("bandit exited with status %d"),
                           res->status);
-  r = ash_tree_read_file (job->results_fd, sarif ? BANDIT_SARIF : BANDIT_JSON,
-                          job->max_output, &b, err);
-  if (r == -ENOENT)
-    return ash_error_set (err, r, _("bandit wrote no report (%s)"),
-                          sarif ? BANDIT_SARIF : BANDIT_JSON);
+  r = ash_adapter_read_output (job, sarif ? BANDIT_SARIF : BANDIT_JSON, &b,
+                               err);
   if (r < 0)
-    return r;
+    {
+      ash_buf_release (&b);
+      return r;
+    }
   if (sarif)
     r = ash_sarif_parse (b.buf, b.len, ret_doc, err);
   else

@@ -1,6 +1,7 @@
 /* registry.c -- the builtin scanners of upstream ASH.
 
-   bandit has a real adapter (bandit.c).  The others are registered with
+   bandit, semgrep, opengrep, detect-secrets and gitleaks have real
+   adapters (NAME.c).  The others are registered with
    their tool and the exact command that installs it, and have no adapter
    yet: the orchestrator records them MISSING, saying either which tool is
    missing and how to install it, or that ash cannot read the tool's
@@ -32,12 +33,6 @@ static const struct ash_scanner scanner_cfn_nag = {
 };
 PENDING (checkov, "checkov", "uv tool install checkov",
          "infrastructure-as-code misconfiguration scanner");
-static const struct ash_scanner scanner_detect_secrets = {
-  .name = "detect-secrets",
-  .tool = "detect-secrets",
-  .install_hint = "uv tool install detect-secrets",
-  .description = "secrets detection",
-};
 PENDING (grype, "grype",
          "curl -sSfL https://raw.githubusercontent.com/anchore/grype/main/"
          "install.sh | sh -s -- -b ~/.local/bin",
@@ -48,12 +43,6 @@ static const struct ash_scanner scanner_npm_audit = {
   .install_hint = "apt-get install npm",
   .description = "npm, pnpm and yarn dependency audit",
 };
-PENDING (opengrep, "opengrep",
-         "curl -fsSL https://raw.githubusercontent.com/opengrep/opengrep/"
-         "main/install.sh | bash",
-         "static analysis with Semgrep-compatible rules");
-PENDING (semgrep, "semgrep", "uv tool install semgrep",
-         "static analysis for many languages");
 PENDING (syft, "syft",
          "curl -sSfL https://raw.githubusercontent.com/anchore/syft/main/"
          "install.sh | sh -s -- -b ~/.local/bin",
@@ -73,9 +62,6 @@ static const struct ash_scanner scanner_cfn_guard = {
   .install_hint = "cargo install cfn-guard",
   .description = "CloudFormation Guard policy-as-code checks",
 };
-PENDING (gitleaks, "gitleaks",
-         "go install github.com/zricethezav/gitleaks/v8@latest",
-         "secrets detection in files and git history");
 PENDING (zizmor, "zizmor", "uv tool install zizmor",
          "GitHub Actions security analysis");
 
@@ -84,16 +70,16 @@ const struct ash_scanner *const ash_builtin_scanners[] = {
   &scanner_cdk_nag,
   &scanner_cfn_nag,
   &scanner_checkov,
-  &scanner_detect_secrets,
+  &ash_scanner_detect_secrets,
   &scanner_grype,
   &scanner_npm_audit,
-  &scanner_opengrep,
-  &scanner_semgrep,
+  &ash_scanner_opengrep,
+  &ash_scanner_semgrep,
   &scanner_syft,
   &scanner_actionlint,
   &scanner_cfn_lint,
   &scanner_cfn_guard,
-  &scanner_gitleaks,
+  &ash_scanner_gitleaks,
   &scanner_zizmor,
   NULL,
 };
