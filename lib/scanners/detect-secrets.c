@@ -233,7 +233,16 @@ ds_build (const struct ash_scanner *s _unused_,
 
   r = ds_check_options (job->options, err);
   if (r == 0)
-    r = ds_settings (job, &settings, err);
+    {
+      r = ds_settings (job, &settings, err);
+      if (r < 0 && err && err->path)
+        {
+          /* The reason the scanner is ERROR names the baseline.  */
+          _cleanup_free_ char *m = ash_error_format (err);
+          ash_error_release (err);
+          ash_error_set (err, r, "%s", m);
+        }
+    }
   if (r == 0)
     r = ash_adapter_excluded_paths (job, &excluded, err);
   if (r < 0)

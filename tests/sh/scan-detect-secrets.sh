@@ -14,8 +14,8 @@ command -v python3 >/dev/null 2>&1 || skip_all "python3 is not installed"
 
 src=$TEST_TMP/secrets
 cp -R "$top_srcdir/tests/fixtures/repos/secrets" "$src"
-# A secret holding terminal escape sequences and a carriage return.
-printf 'db_password = "\033]0;owned\007hunter2\033[2Jsecret\rZ"\n' >"$src/app/db.py"
+# A secret holding terminal escape sequences.
+printf 'db_password = "\033]0;owned\007hunter2\033[2Jsecret"\n' >"$src/app/db.py"
 tools=$TEST_TMP/tools
 mkdir -p "$tools"
 cp "$top_srcdir/tests/fixtures/tools/fake-detect-secrets" "$tools/detect-secrets"
