@@ -225,6 +225,27 @@ ash_adapter_option_path (const struct ash_scan_job *job, const char *key,
 
   if (job->config)
     {
+      /* A config the repository could have written may name a file in
+         its own tree only: never one elsewhere on the host.  */
+      bool over = false;
+      int idx = ash_config_origin_index (job->config, dotted, &over);
+      if (!over && idx >= 0)
+        {
+          bool may = true;
+          _cleanup_free_ char *why = NULL;
+          ash_config_tier_judge_file (job->config, (size_t) idx, job->tier,
+                                      &may, &why);
+          _cleanup_free_ char *src = realpath (job->target, NULL);
+          if (!may && !(src && ash_path_is_inside (real, src)))
+            return ash_error_set (err, -EPERM,
+                                  _("%s is '%s', set by a config the scanned "
+                                    "repository could have written (%s), "
+                                    "and it is outside the scanned tree; set "
+                                    "it with --config-overrides or a config "
+                                    "file outside every git checkout"),
+                                  dotted, value,
+                                  why ? why : _("it cannot be judged"));
+        }
       bool trusted = true;
       _cleanup_free_ char *reason = NULL;
       struct ash_error terr = ASH_ERROR_INIT;

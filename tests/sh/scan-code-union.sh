@@ -88,4 +88,19 @@ jsonschema.Draft4Validator(json.load(open(sys.argv[1]))).validate(json.load(open
     ok "# SKIP python3-jsonschema is not installed"
   fi
 done
+# The install hints of the MISSING reasons are the commands `ash
+# dependencies install` prints.
+"$ASH" dependencies install >"$TEST_TMP/deps" 2>&1
+PATH=/usr/bin:/bin "$ASH" scan --source-dir "$src" --output-dir "$TEST_TMP/missing" \
+  --no-progress --sandbox off --scanners gitleaks,semgrep,opengrep,detect-secrets \
+  >/dev/null 2>&1
+for s in gitleaks semgrep opengrep detect-secrets; do
+  hint=$(python3 -c '
+import json, re, sys
+r = json.load(open(sys.argv[1]))["scanner_results"][sys.argv[2]]
+m = re.search(r"install it with: (.*), or ash dependencies install", r.get("missing_reason", ""))
+print(m.group(1) if m else "")' "$TEST_TMP/missing/ash_aggregated_results.json" "$s")
+  check "$s: MISSING names an install command" test -n "$hint"
+  check "$s: ash dependencies install prints the same command" grep -qF -- "$hint" "$TEST_TMP/deps"
+done
 done_testing

@@ -98,6 +98,29 @@ for b in bwrap landlock firejail; do
   no_secret_below "$TEST_TMP/out-$b" "$b"
 done
 
+# GITLEAKS_* variables: never passed into a sandbox, and outside one
+# ash's --config wins over GITLEAKS_CONFIG (which hides everything here).
+cat >"$TEST_TMP/hide-all.toml" <<'EOF2'
+[allowlist]
+paths = ['''.*''']
+EOF2
+for b in off bwrap; do
+  if [ "$b" = bwrap ] && ! case " $(echo $backends) " in *" bwrap "*) true ;; *) false ;; esac; then
+    ok "# SKIP bwrap is not usable here"; ok "# SKIP bwrap is not usable here"; continue
+  fi
+  GITLEAKS_CONFIG=$TEST_TMP/hide-all.toml GITLEAKS_LICENSE=x run_ash scan --source-dir "$src" \
+    --output-dir "$TEST_TMP/env-$b" --no-progress --sandbox "$b" --scanners gitleaks \
+    --config "$TEST_TMP/conf.yaml"
+  assert_eq "$b: GITLEAKS_CONFIG changes nothing" "$(findings "$TEST_TMP/env-$b")" "$want"
+  if [ "$b" = off ]; then
+    assert_file_contains "off: the variable reaches gitleaks (the control)" \
+      "$TEST_TMP/env-$b/scanners/gitleaks/source/gitleaks.stderr.log" "environment has GITLEAKS_CONFIG"
+  else
+    assert_file_lacks "$b: no GITLEAKS_ variable reaches the sandbox" \
+      "$TEST_TMP/env-$b/scanners/gitleaks/source/gitleaks.stderr.log" "environment has GITLEAKS_"
+  fi
+done
+
 # Without ignore_paths, vendor/ is scanned.
 run_ash scan --source-dir "$src" --output-dir "$TEST_TMP/noign" --no-progress \
   --sandbox off --scanners gitleaks

@@ -139,6 +139,24 @@ for b in off bwrap landlock; do
   assert_eq "offline with a rules cache ($b): the same findings" "$(findings "$TEST_TMP/cache-$b" | sort)" "$want"
 done
 
+# A repository's own config naming its own rules in the tree is refused:
+# the rules would be the repository's, not the operator's.
+mkdir -p "$src/.git" "$src/.ash"
+printf 'rules: []\n' >"$src/.semgrep.yml"
+printf 'scanners:\n  %s:\n    options:\n      config: .semgrep.yml\n' "$tool" >"$src/.ash/.ash.yaml"
+run_ash scan --source-dir "$src" --output-dir "$TEST_TMP/tree" --no-progress \
+  --sandbox off --scanners "$tool"
+assert_eq "in-tree config naming in-tree rules: exit 1" "$status" 1
+assert_file_contains "the reason names the option" "$TEST_TMP/tree/ash_aggregated_results.json" \
+  "scanners.$tool.options.config is '.semgrep.yml', set by a config the scanned repository could have written"
+printf 'scanners:\n  %s:\n    options:\n      config: /etc/passwd\n' "$tool" >"$src/.ash/.ash.yaml"
+run_ash scan --source-dir "$src" --output-dir "$TEST_TMP/tree2" --no-progress \
+  --sandbox off --scanners "$tool"
+assert_eq "in-tree config naming rules outside the tree: exit 1" "$status" 1
+assert_file_contains "the reason names the option" "$TEST_TMP/tree2/ash_aggregated_results.json" \
+  "scanners.$tool.options.config is '/etc/passwd', set by a config the scanned repository could have written ("
+rm -rf "$src/.git" "$src/.ash" "$src/.semgrep.yml"
+
 # Broken reports: ERROR naming the file.
 for brk in missing empty truncated garbage; do
   echo "$brk" >"$src/.fake-break"
