@@ -765,9 +765,12 @@ ash_adapter_regex_escape (const char *s)
   for (; *s; s++)
     {
       char c = *s;
-      if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z')
-            || (c >= '0' && c <= '9') || c == '/' || c == '_' || c == '-'
-            || (unsigned char) c >= 0x80))
+      /* Only ASCII punctuation: Go's regexp (gitleaks) refuses a
+         backslash before anything else, a space included.  */
+      if (c > 0x20 && c < 0x7f
+          && !((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z')
+               || (c >= '0' && c <= '9') || c == '/' || c == '_'
+               || c == '-'))
         ash_buf_addch (&b, '\\');
       ash_buf_addch (&b, c);
     }

@@ -140,9 +140,9 @@ int ash_adapter_sarif_normalize (json_t *doc, const struct ash_sarif_norm *n,
 const char *ash_adapter_severity_score (enum ash_severity s);
 enum ash_severity ash_adapter_score_severity (double score);
 
-/* ESCAPE S for a regular expression (RE2 / Python syntax): every
-   character other than letters, digits, '/', '_' and '-' is preceded by
-   a backslash.  Newly allocated.  */
+/* S escaped for a regular expression (Go's regexp and Python's re):
+   every ASCII punctuation character but '/', '_' and '-' is preceded by a
+   backslash.  Newly allocated.  */
 char *ash_adapter_regex_escape (const char *s);
 
 /* Write TEXT into JOB's run directory as NAME (mode 0600, never through a

@@ -84,7 +84,8 @@ test_gitleaks_config (void)
           "the operator's config extended, quoted for TOML");
   tap_ok (b && strstr (b, "\"^(\\\\./)?vendor(/|$)\""),
           "an excluded directory as an anchored regex");
-  tap_ok (b && strstr (b, "a\\\\.b/c\\\\ d"), "regex characters escaped");
+  tap_ok (b && strstr (b, "a\\\\.b/c d"),
+          "regex punctuation escaped, a space left as it is");
   char *bad[] = { (char *) "a\nb", NULL };
   char *c = ash_gitleaks_config_text (NULL, bad, &err);
   tap_ok (c == NULL && err.kind
