@@ -82,6 +82,14 @@ lib_libash_a_SOURCES += lib/scanners/option-file.c
 lib_libash_a_SOURCES += lib/scanners/iac-common.c lib/scanners/iac-common.h
 lib_libash_a_SOURCES += lib/scanners/registry.c
 lib_libash_a_SOURCES += lib/scanners/zizmor.c
+lib_libash_a_SOURCES += lib/scanners/detect-secrets.c
+lib_libash_a_SOURCES += lib/scanners/detect-secrets-baseline.c lib/scanners/detect-secrets-baseline.h
+lib_libash_a_SOURCES += lib/scanners/adapter.c lib/scanners/adapter.h
+lib_libash_a_SOURCES += lib/scanners/gitleaks.c
+lib_libash_a_SOURCES += lib/scanners/grep-common.h
+lib_libash_a_SOURCES += lib/scanners/opengrep.c
+lib_libash_a_SOURCES += lib/scanners/registry.c
+lib_libash_a_SOURCES += lib/scanners/semgrep.c
 lib_libash_a_SOURCES += lib/scanners/scanner.h
 
 ## lib/report/ (layer 6)

@@ -1162,8 +1162,8 @@ cmd_dependencies_install (void)
       "apt-get install ruby && gem install cfn-nag" },
     { "cfn-guard", "cfn-guard", "cargo install cfn-guard" },
     { "opengrep", "opengrep",
-      "no Debian package: a release binary from "
-      "https://github.com/opengrep/opengrep/releases" },
+      "curl -fsSL https://raw.githubusercontent.com/opengrep/opengrep/"
+      "main/install.sh | bash" },
     { "grype", "grype",
       "no Debian package: a release binary from "
       "https://github.com/anchore/grype/releases" },
@@ -1171,8 +1171,7 @@ cmd_dependencies_install (void)
       "no Debian package: a release binary from "
       "https://github.com/anchore/syft/releases" },
     { "gitleaks", "gitleaks",
-      "no Debian 12 package: a release binary from "
-      "https://github.com/gitleaks/gitleaks/releases" },
+      "go install github.com/zricethezav/gitleaks/v8@latest" },
     { "actionlint", "actionlint",
       "go install github.com/rhysd/actionlint/cmd/actionlint@latest" },
   };

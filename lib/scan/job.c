@@ -473,6 +473,13 @@ ash_job_check (struct scan *sc, struct job *j)
     .bin_path = sc->host.bin_path,
     .scope = j->sandboxed ? &j->scope : NULL,
     .max_output = ASH_TREE_READ_MAX,
+    .config = sc->config,
+    .tier = &sc->tier,
+    .settings = &sc->ss,
+    .scanset = sc->have_scanset ? &sc->scanset : NULL,
+    .sandboxed = j->sandboxed,
+    .offline = sc->opts->offline,
+    .network = j->sandboxed ? j->policy.network : !sc->opts->offline,
   };
   if (s->prepare && run_prepare (sc, j, &err) < 0)
     {

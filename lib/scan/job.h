@@ -14,6 +14,7 @@
 
 #include "base/strvec.h"
 #include "config/ashconfig.h"
+#include "config/config-tier.h"
 #include "config/options.h"
 #include "config/sandbox-settings.h"
 #include "fs/scanset.h"
@@ -82,6 +83,8 @@ struct scan
   struct ash_strvec unknown_names;
   atomic_int interrupted;        /* the signal that interrupted the scan,
                                     or 0 */
+  struct ash_tier_context tier;  /* the scanned directory's spellings */
+  char *tier_storage[3];
 };
 
 /* A job for scanner S, added to SC->jobs, with its status decided by the

@@ -118,6 +118,8 @@ scan_release (struct scan *sc)
   if (sc->have_scanset)
     ash_scanset_release (&sc->scanset);
   ash_sandbox_settings_release (&sc->ss);
+  for (size_t i = 0; i < 3; i++)
+    free (sc->tier_storage[i]);
   ash_suppressions_release (&sc->sups);
   ash_plugin_set_release (&sc->plugins);
 }
@@ -235,6 +237,7 @@ ash_scan_run (const struct ash_options *opts, const struct ash_config *config,
         goto out;
       }
     sc.source_dir = ash_path_absolute (src);
+    ash_tier_context_fill (&sc.tier, sc.source_dir, sc.tier_storage);
   }
   /* Where the output may go: never /, a home, an ancestor of the tree or
      a directory inside it but the upstream default; the source directory
@@ -331,6 +334,20 @@ ash_scan_run (const struct ash_options *opts, const struct ash_config *config,
     }
   for (size_t i = 0; i < sc.ss.warnings.nr; i++)
     ash_warning ("%s", sc.ss.warnings.v[i]);
+  /* The options of each builtin scanner that checks its own: an option
+     ash does not support is a configuration error naming it.  */
+  for (size_t i = 0; ash_builtin_scanners[i]; i++)
+    {
+      const struct ash_scanner *bs = ash_builtin_scanners[i];
+      _cleanup_free_ char *k = xasprintf ("scanners.%s.options", bs->name);
+      if (bs->check_options
+          && bs->check_options (ash_config_get (config, k), &err) < 0)
+        {
+          ash_err ("%s", err.message);
+          code = ASH_EXIT_CONFIG;
+          goto out;
+        }
+    }
   sc.mode = sc.ss.mode ? sc.ss.mode : "off";
   ash_host_init (&sc.host, opts);
   if (opts->allow_in_tree_tools)

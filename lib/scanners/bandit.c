@@ -22,6 +22,7 @@
 #include "fs/tree.h"
 #include "sandbox/backend.h"
 #include "scan/sarif.h"
+#include "scanners/adapter.h"
 #include "scanners/scanner.h"
 
 #define BANDIT_JSON "bandit.json"
@@ -159,13 +160,13 @@ bandit_parse (const struct ash_scanner *s _unused_,
   if (res->status != 0 && res->status != 1)
     return ash_error_set (err, -EIO, _("bandit exited with status %d"),
                           res->status);
-  r = ash_tree_read_file (job->results_fd, sarif ? BANDIT_SARIF : BANDIT_JSON,
-                          job->max_output, &b, err);
-  if (r == -ENOENT)
-    return ash_error_set (err, r, _("bandit wrote no report (%s)"),
-                          sarif ? BANDIT_SARIF : BANDIT_JSON);
+  r = ash_adapter_read_output (job, sarif ? BANDIT_SARIF : BANDIT_JSON, &b,
+                               err);
   if (r < 0)
-    return r;
+    {
+      ash_buf_release (&b);
+      return r;
+    }
   if (sarif)
     r = ash_sarif_parse (b.buf, b.len, ret_doc, err);
   else

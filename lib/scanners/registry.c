@@ -1,12 +1,13 @@
 /* registry.c -- the builtin scanners of upstream ASH.
 
-   bandit (bandit.c) and the infrastructure-as-code and workflow scanners
-   (checkov.c, cfn-nag.c, cfn-lint.c, cfn-guard.c, cdk-nag.c,
-   actionlint.c, zizmor.c) have real adapters.  The others are registered
-   with their tool and the exact command that installs it, and have no
-   adapter yet: the orchestrator records them MISSING, saying either which tool is
-   missing and how to install it, or that ash cannot read the tool's
-   findings yet.  */
+   bandit (bandit.c), the code and secret scanners (semgrep.c, opengrep.c,
+   detect-secrets.c, gitleaks.c) and the infrastructure-as-code and
+   workflow scanners (checkov.c, cfn-nag.c, cfn-lint.c, cfn-guard.c,
+   cdk-nag.c, actionlint.c, zizmor.c) have real adapters.  The others are
+   registered with their tool and the exact command that installs it, and
+   have no adapter yet: the orchestrator records them MISSING, saying
+   either which tool is missing and how to install it, or that ash cannot
+   read the tool's findings yet.  */
 
 #include <config.h>
 
@@ -20,52 +21,37 @@
     .name = #NAME, .tool = TOOL, .install_hint = HINT, .description = DESC,  \
   }
 
-/* Names with a dash cannot be C identifiers: spell them by hand.  */
-static const struct ash_scanner scanner_detect_secrets = {
-  .name = "detect-secrets",
-  .tool = "detect-secrets",
-  .install_hint = "uv tool install detect-secrets",
-  .description = "secrets detection",
-};
 PENDING (grype, "grype",
          "curl -sSfL https://raw.githubusercontent.com/anchore/grype/main/"
          "install.sh | sh -s -- -b ~/.local/bin",
          "vulnerability scanner for dependencies");
+/* Names with a dash cannot be C identifiers: spell them by hand.  */
 static const struct ash_scanner scanner_npm_audit = {
   .name = "npm-audit",
   .tool = "npm",
   .install_hint = "apt-get install npm",
   .description = "npm, pnpm and yarn dependency audit",
 };
-PENDING (opengrep, "opengrep",
-         "curl -fsSL https://raw.githubusercontent.com/opengrep/opengrep/"
-         "main/install.sh | bash",
-         "static analysis with Semgrep-compatible rules");
-PENDING (semgrep, "semgrep", "uv tool install semgrep",
-         "static analysis for many languages");
 PENDING (syft, "syft",
          "curl -sSfL https://raw.githubusercontent.com/anchore/syft/main/"
          "install.sh | sh -s -- -b ~/.local/bin",
          "software bill of materials generator");
-PENDING (gitleaks, "gitleaks",
-         "go install github.com/zricethezav/gitleaks/v8@latest",
-         "secrets detection in files and git history");
 
 const struct ash_scanner *const ash_builtin_scanners[] = {
   &ash_scanner_bandit,
   &ash_scanner_cdk_nag,
   &ash_scanner_cfn_nag,
   &ash_scanner_checkov,
-  &scanner_detect_secrets,
+  &ash_scanner_detect_secrets,
   &scanner_grype,
   &scanner_npm_audit,
-  &scanner_opengrep,
-  &scanner_semgrep,
+  &ash_scanner_opengrep,
+  &ash_scanner_semgrep,
   &scanner_syft,
   &ash_scanner_actionlint,
   &ash_scanner_cfn_lint,
   &ash_scanner_cfn_guard,
-  &scanner_gitleaks,
+  &ash_scanner_gitleaks,
   &ash_scanner_zizmor,
   NULL,
 };

@@ -21,6 +21,8 @@
 #include "base/error.h"
 #include "config/ashconfig.h"
 #include "config/config-tier.h"
+#include "config/sandbox-settings.h"
+#include "fs/scanset.h"
 #include "proc/spawn.h"
 #include "sandbox/requirements.h"
 
@@ -58,6 +60,11 @@ struct ash_scan_job
   const struct ash_tier_context *tier; /* the scanned directory's
                                           spellings, or NULL (TARGET) */
   const char *bin_path;      /* ASH's bin directory, or NULL */
+  const struct ash_sandbox_settings *settings; /* or NULL */
+  const struct ash_scanset *scanset; /* the scan set, or NULL */
+  bool sandboxed;            /* the tool runs inside a sandbox */
+  bool offline;              /* --offline */
+  bool network;              /* the tool gets a network */
 };
 
 /* The option-file rule (ash-sandbox(7), "What each tier may set"), for
@@ -105,6 +112,9 @@ struct ash_scanner
      SARIF formatter"; database updates).  */
   int (*prepare) (const struct ash_scanner *s, const struct ash_scan_job *job,
                   struct ash_error *err);
+  /* Optional: check scanners.NAME.options (OPTIONS, may be NULL) before
+     the scan; an error is a configuration error that names the option.  */
+  int (*check_options) (const json_t *options, struct ash_error *err);
   /* What the scanner needs from its sandbox; NULL for the strictest
      default.  */
   const struct ash_requirements *req;
@@ -137,5 +147,44 @@ int ash_bandit_argv (const char *tool, const json_t *options,
                      char *const *excluded_paths, const char *format,
                      const char *out, const char *target,
                      struct ash_strvec *argv, struct ash_error *err);
+
+/* The adapters of the code and secret scanners (adapter.h has what they
+   share).  */
+extern const struct ash_scanner ash_scanner_gitleaks;
+extern const struct ash_scanner ash_scanner_semgrep;
+extern const struct ash_scanner ash_scanner_opengrep;
+extern const struct ash_scanner ash_scanner_detect_secrets;
+
+/* The argv of one gitleaks run into ARGV: SUBCOMMAND is "dir" or
+   "detect" (older releases: detect --no-git), CONFIG the --config file,
+   BASELINE the --baseline-path file or NULL, IGNORE_DIR the
+   --gitleaks-ignore-path directory, OUT the SARIF report, TARGET the
+   path to scan.  */
+void ash_gitleaks_argv (const char *tool, const char *subcommand,
+                        const json_t *options, const char *config,
+                        const char *baseline, const char *ignore_dir,
+                        const char *out, const char *target,
+                        struct ash_strvec *argv);
+/* The gitleaks config ASH writes: gitleaks' default rules (or an
+   extension of the operator's BASE file) and an allowlist of the paths
+   EXCLUDED (relative).  Newly allocated; NULL with ERR when a path cannot
+   be written in TOML.  */
+char *ash_gitleaks_config_text (const char *base, char *const *excluded,
+                                struct ash_error *err);
+
+/* The argv of semgrep (or opengrep, when OPENGREP) into ARGV.  RULES_DIR
+   is $SEMGREP_RULES_CACHE_DIR (or $OPENGREP_RULES_CACHE_DIR), or NULL.  */
+int ash_grep_argv (bool opengrep, const char *tool, const json_t *options,
+                   bool offline, char *const *rule_files,
+                   char *const *excluded, const char *out,
+                   const char *target, struct ash_strvec *argv,
+                   struct ash_error *err);
+
+/* Map a detect-secrets baseline report (TEXT) to SARIF: one result per
+   secret, never its value (the baseline holds only a hash, which is not
+   copied either).  */
+int ash_detect_secrets_to_sarif (const char *text, size_t len,
+                                 const char *source_dir, json_t **ret_doc,
+                                 struct ash_error *err);
 
 #endif

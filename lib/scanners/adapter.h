@@ -1,0 +1,167 @@
+/* adapter.h -- what every scanner adapter needs: checking its options,
+   naming a file an option points at, its exclusions, reading the tool's
+   output, and normalising the SARIF it reads.
+
+   Ownership follows jansson: json_t arguments are borrowed.  Every
+   function returns 0 or a negative errno and fills ERR with a message that
+   is the reason the scanner is ERROR (or, for the option checks, the
+   configuration error).  */
+
+#ifndef ASH_ADAPTER_H
+#define ASH_ADAPTER_H
+
+#include <jansson.h>
+#include <stdbool.h>
+
+#include "base/buf.h"
+#include "base/error.h"
+#include "base/strvec.h"
+#include "scan/sarif.h"
+#include "scanners/scanner.h"
+
+/* The JSON type an option takes.  */
+enum ash_option_type
+{
+  ASH_OPTION_STRING,
+  ASH_OPTION_BOOL,
+  ASH_OPTION_INT,     /* a positive integer */
+  ASH_OPTION_STRLIST, /* a list of strings */
+};
+
+struct ash_option_spec
+{
+  const char *name;
+  enum ash_option_type type;
+  const char *const *choices; /* NULL-terminated values a string (or each
+                                 string of a list) may take, compared
+                                 without case, or NULL for any */
+};
+
+/* Check scanners.SCANNER.options (OPTIONS, may be NULL) against SPEC
+   (terminated by an entry whose name is NULL).  scan_timeout, which the
+   scan itself reads, is accepted for every scanner.  An option not in
+   SPEC is an error naming it and listing the supported ones; a value of
+   the wrong type or outside its choices is an error naming the option.
+   JSON null counts as unset.  */
+int ash_adapter_check_options (const char *scanner, const json_t *options,
+                               const struct ash_option_spec *spec,
+                               struct ash_error *err);
+
+/* The value of option KEY: a string (NULL when unset or empty), a
+   boolean (DEF when unset), a positive integer (0 when unset), a list of
+   strings (pushed onto RET; the list's own items only).  Only after
+   ash_adapter_check_options() accepted OPTIONS.  */
+const char *ash_adapter_opt_string (const json_t *options, const char *key);
+bool ash_adapter_opt_bool (const json_t *options, const char *key, bool def);
+long long ash_adapter_opt_int (const json_t *options, const char *key);
+void ash_adapter_opt_strlist (const json_t *options, const char *key,
+                              struct ash_strvec *ret);
+/* True when OPTIONS sets KEY (to anything but null).  */
+bool ash_adapter_opt_set (const json_t *options, const char *key);
+
+/* The file that option KEY of JOB's scanner names (VALUE, taken against
+   the source directory when relative), under the option-file rules:
+
+   - it must be a regular file (not a directory, socket or device);
+   - when a config file the scanned repository could have written set the
+     option, the file is judged by the tier rule
+     (ash_config_option_file_trusted): one the repository could have
+     written is refused, so a repository cannot hand a tool rules that
+     read outside the tree or turn every rule off;
+   - under a sandbox, a file outside the source tree is not mounted, so it
+     is refused unless it is inside one of the operator's
+     sandbox.extra_read_paths entries.
+
+   On success *RET_PATH is the absolute path to pass to the tool (newly
+   allocated).  */
+int ash_adapter_option_file (const struct ash_scan_job *job, const char *key,
+                             const char *value, char **ret_path,
+                             struct ash_error *err);
+
+/* The same for an option that may also name a directory (ALLOW_DIR).  */
+int ash_adapter_option_path (const struct ash_scan_job *job, const char *key,
+                             const char *value, bool allow_dir,
+                             char **ret_path, struct ash_error *err);
+
+/* The paths JOB's tool must not scan, relative to the source directory:
+   the links that leave the tree, the paths the ignore files and
+   global_settings.ignore_paths leave out, and the output directory when it
+   is inside the tree.  A path whose name holds a control character
+   cannot be put in any tool's exclusion syntax: an error naming it (kind
+   ASH_KIND_LINK_NOT_EXCLUDABLE).  */
+int ash_adapter_excluded_paths (const struct ash_scan_job *job,
+                                struct ash_strvec *ret,
+                                struct ash_error *err);
+
+/* Read the tool's output NAME from JOB's results directory (no link
+   followed, regular files only, at most JOB->max_output bytes).  A missing
+   file, an empty one or one over the cap is an error whose message names
+   the file.  */
+int ash_adapter_read_output (const struct ash_scan_job *job,
+                             const char *name, struct ash_buf *ret,
+                             struct ash_error *err);
+
+/* Read NAME as above and parse it as a SARIF 2.1.0 log (*RET_DOC, new
+   reference).  A truncated or malformed file is an error naming it.  */
+int ash_adapter_read_sarif (const struct ash_scan_job *job, const char *name,
+                            json_t **ret_doc, struct ash_error *err);
+
+/* How ash_adapter_sarif_normalize() rewrites a document.  */
+struct ash_sarif_norm
+{
+  const char *driver_name; /* tool.driver.name of every run */
+  const char *version;     /* tool.driver.version, or NULL to keep the
+                              tool's own */
+  const char *info_uri;    /* informationUri when the tool gave none */
+  const char *source_dir;  /* absolute: locations are made relative to it */
+  /* The ASH severity of RESULT (its rule RULE, NULL when it has none), or
+     NULL for the default: the rule's properties.security-severity score
+     when present, else the result's level (error: high, warning: medium,
+     note: low, none: info).  */
+  enum ash_severity (*severity) (const json_t *result, const json_t *rule);
+  /* Replace every snippet by "REDACTED" (secret scanners).  */
+  bool redact_snippets;
+};
+
+/* Normalise every run of DOC in place: the driver's name and version;
+   every rule a result names exists, with help text and a
+   properties.security-severity score; every result carries its ASH
+   severity as properties.severity (CRITICAL, HIGH, MEDIUM, LOW, INFO) and
+   the matching level; every artifact location is relative to the source
+   directory ("file://" removed); invocations, originalUriBaseIds and any
+   absolute path outside the source directory are dropped (a location
+   outside it keeps only its file name, and the result is marked
+   properties.location_outside_source).  */
+int ash_adapter_sarif_normalize (json_t *doc, const struct ash_sarif_norm *n,
+                                 struct ash_error *err);
+
+/* The SARIF security-severity score ASH gives severity S ("9.5", "8.0",
+   "5.5", "2.0", "0.0"), and the severity a score means (CVSS bands).  */
+const char *ash_adapter_severity_score (enum ash_severity s);
+enum ash_severity ash_adapter_score_severity (double score);
+
+/* S escaped for a regular expression (Go's regexp and Python's re):
+   every ASCII punctuation character but '/', '_' and '-' is preceded by a
+   backslash.  Newly allocated.  */
+char *ash_adapter_regex_escape (const char *s);
+
+/* Write TEXT into JOB's run directory as NAME (mode 0600, never through a
+   link); *RET_PATH is its absolute path (newly allocated).  */
+int ash_adapter_write_run_file (const struct ash_scan_job *job,
+                                const char *name, const char *text,
+                                char **ret_path, struct ash_error *err);
+
+/* Run a probe of JOB's tool (argv ARGV, inside JOB's scope) and capture
+   its stdout (at most 1 MiB) into *RET_OUT (newly allocated).  */
+int ash_adapter_probe (const struct ash_scan_job *job, char *const *argv,
+                       char **ret_out, struct ash_error *err);
+
+/* Run another pass of JOB's tool (ARGV) as the scan itself runs: inside
+   JOB's scope with the sandbox's environment (ASH's own when
+   unsandboxed), from the source directory, stdin from /dev/null and its
+   output discarded; the results directory is swept after a sandboxed
+   run.  *RET gets its exit status.  */
+int ash_adapter_run_tool (const struct ash_scan_job *job, char *const *argv,
+                          struct ash_cmd_result *ret, struct ash_error *err);
+
+#endif

@@ -1,0 +1,167 @@
+#!/bin/sh
+# detect-secrets end to end through the fake detect-secrets (tests/
+# fixtures/tools/fake-detect-secrets: detect-secrets' "scan" command line
+# and its baseline report): the findings are the same with --sandbox off
+# and under every usable backend; the baseline rules of the spec hold (the
+# verification filter removed from an in-tree baseline and offline; no
+# verification without a network, with the warning naming the setting); a
+# baseline that is not JSON, and a broken report, make detect-secrets
+# ERROR naming the file; no planted secret, nor the escape sequences in
+# one, reaches any file below the output directory.
+. "$top_srcdir/tests/libtest.sh"
+
+command -v python3 >/dev/null 2>&1 || skip_all "python3 is not installed"
+
+src=$TEST_TMP/secrets
+cp -R "$top_srcdir/tests/fixtures/repos/secrets" "$src"
+# A secret holding terminal escape sequences.
+printf 'db_password = "\033]0;owned\007hunter2\033[2Jsecret"\n' >"$src/app/db.py"
+tools=$TEST_TMP/tools
+mkdir -p "$tools"
+cp "$top_srcdir/tests/fixtures/tools/fake-detect-secrets" "$tools/detect-secrets"
+chmod 755 "$tools/detect-secrets"
+PATH=$tools:$PATH
+export PATH
+planted="AKIAZZPLANTED2TEST7Q AKIAZZPLANTED3LEGACY ghp_PLANTEDtoken0123456789abcdefghijklmn hunter2"
+
+cat >"$TEST_TMP/conf.yaml" <<'EOF2'
+global_settings:
+  ignore_paths: [{path: vendor/, reason: third-party code}]
+EOF2
+findings () {
+  python3 -c '
+import json, sys
+a = json.load(open(sys.argv[1]))
+for run in a["sarif"]["runs"]:
+    for x in run["results"]:
+        l = x["locations"][0]["physicalLocation"]
+        print(x["properties"]["scanner_name"], x["ruleId"],
+              l["artifactLocation"]["uri"], l["region"]["startLine"],
+              x["properties"]["severity"])' "$1/ash_aggregated_results.json" | sort
+}
+no_secret_below () {
+  for s in $planted; do
+    if grep -rqF -- "$s" "$1"; then
+      not_ok "$2: no planted secret below the output directory ($s in $(grep -rlF -- "$s" "$1" | head -3))"
+      return
+    fi
+  done
+  if grep -rqP '\x1b' "$1"; then
+    not_ok "$2: no escape character below the output directory ($(grep -rlP '\x1b' "$1" | head -3))"
+    return
+  fi
+  ok "$2: no planted secret or escape character below the output directory"
+}
+want="detect-secrets AWS-Access-Key app/legacy.py 2 CRITICAL
+detect-secrets AWS-Access-Key app/settings.py 3 CRITICAL
+detect-secrets GitHub-Token docs/notes.txt 2 CRITICAL
+detect-secrets Private-Key keys/deploy.pem 1 CRITICAL
+detect-secrets Secret-Keyword app/db.py 1 CRITICAL"
+
+run_ash scan --source-dir "$src" --output-dir "$TEST_TMP/off" --no-progress \
+  --sandbox off --scanners detect-secrets --config "$TEST_TMP/conf.yaml"
+assert_eq "unsandboxed: findings, exit 2" "$status" 2
+assert_eq "unsandboxed: one result per secret" "$(findings "$TEST_TMP/off")" "$want"
+no_secret_below "$TEST_TMP/off" "unsandboxed"
+check "no escape character on the terminal" sh -c "! grep -qP '\\x1b' '$TEST_TMP/out' '$TEST_TMP/err'"
+assert_file_lacks "no 'no adapter' message" "$TEST_TMP/err" "no adapter"
+
+"$ASH" sandbox probe >"$TEST_TMP/probe" 2>&1
+backends=$(sed -n 's/^\([a-z-]*\): usable$/\1/p' "$TEST_TMP/probe")
+has_backend () { case " $(echo $backends) " in *" $1 "*) return 0 ;; esac; return 1; }
+for b in bwrap landlock firejail; do
+  if ! has_backend "$b"; then ok "# SKIP $b is not usable here"; continue; fi
+  run_ash scan --source-dir "$src" --output-dir "$TEST_TMP/out-$b" --no-progress \
+    --sandbox "$b" --scanners detect-secrets --config "$TEST_TMP/conf.yaml"
+  assert_eq "$b: exit 2" "$status" 2
+  assert_eq "$b: the same findings as unsandboxed" "$(findings "$TEST_TMP/out-$b")" "$want"
+  no_secret_below "$TEST_TMP/out-$b" "$b"
+done
+
+# An in-tree baseline: its settings are used (only the AWS plugin), its
+# verification filter is removed with a warning, its results are not.
+cat >"$src/.secrets.baseline" <<'EOF2'
+{
+  "version": "1.5.0",
+  "plugins_used": [{"name": "AWSKeyDetector"}],
+  "filters_used": [
+    {"path": "detect_secrets.filters.allowlist.is_line_allowlisted"},
+    {"path": "detect_secrets.filters.common.is_ignored_due_to_verification_policies", "min_level": 2}
+  ],
+  "results": {"app/settings.py": [{"type": "AWS Access Key", "filename": "app/settings.py", "hashed_secret": "0", "is_verified": false, "line_number": 3}]}
+}
+EOF2
+run_ash scan --source-dir "$src" --output-dir "$TEST_TMP/base" --no-progress \
+  --sandbox off --scanners detect-secrets --config "$TEST_TMP/conf.yaml"
+assert_eq "in-tree baseline: exit 2" "$status" 2
+assert_eq "in-tree baseline: its plugins only" "$(findings "$TEST_TMP/base")" "detect-secrets AWS-Access-Key app/legacy.py 2 CRITICAL
+detect-secrets AWS-Access-Key app/settings.py 3 CRITICAL"
+assert_file_contains "in-tree baseline: the verification filter is removed, with a warning" "$TEST_TMP/err" "Removing the detect-secrets verification filter"
+assert_file_lacks "in-tree baseline: detect-secrets did not verify" \
+  "$TEST_TMP/base/scanners/detect-secrets/source/detect-secrets.stderr.log" "would verify"
+python3 -c '
+import json, sys
+b = json.load(open(sys.argv[1]))
+print([f["path"] for f in b["filters_used"]])' \
+  "$TEST_TMP/base/scanners/detect-secrets/source/detect-secrets.baseline.json" >"$TEST_TMP/filters"
+assert_file_lacks "the baseline detect-secrets got has no verification filter" "$TEST_TMP/filters" "verification"
+
+# A baseline that is not JSON: ERROR naming it.
+echo '{"plugins_used": [' >"$src/.secrets.baseline"
+run_ash scan --source-dir "$src" --output-dir "$TEST_TMP/badbase" --no-progress \
+  --sandbox off --scanners detect-secrets --config "$TEST_TMP/conf.yaml"
+assert_eq "baseline not JSON: exit 1" "$status" 1
+assert_file_contains "baseline not JSON: the reason names it" "$TEST_TMP/badbase/ash_aggregated_results.json" ".secrets.baseline"
+rm -f "$src/.secrets.baseline"
+
+# The operator's settings verify; under a sandbox without a network
+# detect-secrets cannot: --no-verify, and the warning names the setting.
+cat >"$TEST_TMP/verify.yaml" <<'EOF2'
+global_settings:
+  ignore_paths: [{path: vendor/, reason: third-party code}]
+scanners:
+  detect-secrets:
+    options:
+      scan_settings:
+        plugins_used: [{name: GitHubTokenDetector}]
+        filters_used:
+          - path: detect_secrets.filters.common.is_ignored_due_to_verification_policies
+            min_level: 2
+EOF2
+if has_backend bwrap; then
+  run_ash scan --source-dir "$src" --output-dir "$TEST_TMP/verify" --no-progress \
+    --sandbox bwrap --scanners detect-secrets --config "$TEST_TMP/verify.yaml"
+  assert_eq "bwrap, verifying settings: exit 2" "$status" 2
+  assert_eq "bwrap: the operator's plugins" "$(findings "$TEST_TMP/verify")" "detect-secrets GitHub-Token docs/notes.txt 2 CRITICAL"
+  assert_file_contains "bwrap: the warning names sandbox.network_scanners" "$TEST_TMP/err" "Name detect-secrets in sandbox.network_scanners"
+  assert_file_lacks "bwrap: no verification attempted" \
+    "$TEST_TMP/verify/scanners/detect-secrets/source/detect-secrets.stderr.log" "would verify"
+else
+  ok "# SKIP bwrap is not usable here"
+fi
+run_ash scan --source-dir "$src" --output-dir "$TEST_TMP/verify-on" --no-progress \
+  --sandbox off --scanners detect-secrets --config "$TEST_TMP/verify.yaml"
+assert_file_contains "online, unsandboxed, the operator's filter verifies (negative control)" \
+  "$TEST_TMP/verify-on/scanners/detect-secrets/source/detect-secrets.stderr.log" "would verify"
+run_ash scan --source-dir "$src" --output-dir "$TEST_TMP/verify-off" --no-progress \
+  --sandbox off --offline --scanners detect-secrets --config "$TEST_TMP/verify.yaml"
+assert_file_lacks "offline the filter is removed from every source" \
+  "$TEST_TMP/verify-off/scanners/detect-secrets/source/detect-secrets.stderr.log" "would verify"
+
+# Unsupported options: configuration errors naming them.
+printf 'scanners:\n  detect-secrets:\n    options:\n      exclude_lines: [x]\n' >"$TEST_TMP/bad.yaml"
+run_ash scan --source-dir "$src" --output-dir "$TEST_TMP/bad" --no-progress \
+  --sandbox off --scanners detect-secrets --config "$TEST_TMP/bad.yaml"
+assert_eq "unsupported option: exit 3" "$status" 3
+assert_file_contains "the error names it" "$TEST_TMP/err" "scanners.detect-secrets.options.exclude_lines"
+
+for brk in empty truncated garbage; do
+  echo "$brk" >"$src/.fake-break"
+  run_ash scan --source-dir "$src" --output-dir "$TEST_TMP/brk" --no-progress \
+    --sandbox off --scanners detect-secrets
+  assert_eq "$brk report: exit 1" "$status" 1
+  assert_file_contains "$brk report: ERROR naming the file" \
+    "$TEST_TMP/brk/ash_aggregated_results.json" "scanners/detect-secrets/source/detect-secrets.stdout.log"
+done
+rm -f "$src/.fake-break"
+done_testing
