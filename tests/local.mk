@@ -175,3 +175,9 @@ TESTS += tests/sh/scan-example.sh
 EXTRA_DIST += tests/sh/scan-example.sh
 TESTS += tests/sh/scan-unpriv.sh
 EXTRA_DIST += tests/sh/scan-unpriv.sh
+
+# Hostile input and runaway scanners (resource limits, escaping).
+check_PROGRAMS += tests/unit/test-config-limits
+tests_unit_test_config_limits_CPPFLAGS = $(tests_unit_cppflags)
+tests_unit_test_config_limits_LDADD = $(ASH_LIBS)
+TESTS += tests/unit/test-config-limits
