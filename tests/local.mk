@@ -181,3 +181,7 @@ check_PROGRAMS += tests/unit/test-config-limits
 tests_unit_test_config_limits_CPPFLAGS = $(tests_unit_cppflags)
 tests_unit_test_config_limits_LDADD = $(ASH_LIBS)
 TESTS += tests/unit/test-config-limits
+TESTS += tests/sh/scan-hostile-output.sh
+EXTRA_DIST += tests/sh/scan-hostile-output.sh
+EXTRA_DIST += tests/fixtures/plugins/hostile-scanners.yaml
+EXTRA_DIST += tests/fixtures/tools/fake-hostile-tool
