@@ -22,6 +22,7 @@
 #include <sys/stat.h>
 
 #include "base/log.h"
+#include "fs/tree.h"
 
 #define PRIVATE_PREFIX "ash-landlock-"
 
@@ -60,50 +61,25 @@ private_unregister (const char *dir)
   return found;
 }
 
-/* Remove everything below the directory DFD (which is closed), never
-   following a link: the scanner could have left links in its TMPDIR.  */
-static void
-remove_below (int dfd, int depth)
-{
-  DIR *d = fdopendir (dfd);
-  struct dirent *de;
-
-  if (!d)
-    {
-      ash_close (dfd);
-      return;
-    }
-  while ((de = readdir (d)))
-    {
-      int fd;
-
-      if (streq (de->d_name, ".") || streq (de->d_name, ".."))
-        continue;
-      if (unlinkat (dirfd (d), de->d_name, 0) == 0)
-        continue;
-      if (depth > 256)
-        continue;
-      fd = openat (dirfd (d), de->d_name,
-                   O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-      if (fd < 0)
-        continue;
-      /* A directory the scanner made unreadable or unwritable.  */
-      fchmod (fd, 0700);
-      remove_below (fd, depth + 1);
-      unlinkat (dirfd (d), de->d_name, AT_REMOVEDIR);
-    }
-  closedir (d);
-}
-
+/* Remove DIR and everything in it, at any depth and whatever modes the
+   scanner left, never following a link: the scanner could have left
+   links in its TMPDIR.  */
 static void
 remove_tree (const char *dir)
 {
-  int fd = open (dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+  struct ash_error e = ASH_ERROR_INIT;
+  _cleanup_free_ char *parent = xstrdup (dir);
+  char *slash = strrchr (parent, '/');
 
-  if (fd >= 0)
-    remove_below (fd, 0);
-  if (rmdir (dir) < 0 && errno != ENOENT)
-    ash_warning (_("cannot remove %s: %s"), dir, strerror (errno));
+  if (slash == NULL)
+    return;
+  *slash = '\0';
+  _cleanup_close_ int pfd = open (*parent ? parent : "/",
+                                  O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (pfd < 0 || ash_tree_remove_all (pfd, slash + 1, &e) < 0)
+    ash_warning (_("cannot remove %s: %s"), dir,
+                 e.message ? e.message : strerror (errno));
+  ash_error_release (&e);
 }
 
 static const char *

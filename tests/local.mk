@@ -185,3 +185,7 @@ TESTS += tests/sh/scan-hostile-output.sh
 EXTRA_DIST += tests/sh/scan-hostile-output.sh
 EXTRA_DIST += tests/fixtures/plugins/hostile-scanners.yaml
 EXTRA_DIST += tests/fixtures/tools/fake-hostile-tool
+check_PROGRAMS += tests/unit/test-tree-remove
+tests_unit_test_tree_remove_CPPFLAGS = $(tests_unit_cppflags)
+tests_unit_test_tree_remove_LDADD = $(ASH_LIBS)
+TESTS += tests/unit/test-tree-remove
