@@ -189,3 +189,7 @@ check_PROGRAMS += tests/unit/test-tree-remove
 tests_unit_test_tree_remove_CPPFLAGS = $(tests_unit_cppflags)
 tests_unit_test_tree_remove_LDADD = $(ASH_LIBS)
 TESTS += tests/unit/test-tree-remove
+TESTS += tests/sh/scan-limits.sh
+EXTRA_DIST += tests/sh/scan-limits.sh
+EXTRA_DIST += tests/fixtures/plugins/hog-scanners.yaml
+EXTRA_DIST += tests/fixtures/tools/fake-hog-tool

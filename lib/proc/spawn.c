@@ -27,6 +27,9 @@
 #include <stdio.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#ifdef HAVE_SYS_PRCTL_H
+# include <sys/prctl.h>
+#endif
 #include <sys/wait.h>
 #include <time.h>
 
@@ -184,7 +187,29 @@ struct child_plan
   const int *pass_fds;
   size_t n_pass_fds;
   int max_fd;  /* for the close loop when close_range() is missing */
+  pid_t parent;
+  struct ash_cmd_limits limits;
 };
+
+/* Set the resource RES to V (soft and hard) unless V is 0.
+   Async-signal-safe.  */
+static int
+child_limit (int res, unsigned long long v)
+{
+  if (v == 0)
+    return 0;
+  struct rlimit rl = { (rlim_t) v, (rlim_t) v };
+  struct rlimit cur;
+  /* Never raise a limit ASH itself runs under.  */
+  if (getrlimit (res, &cur) == 0)
+    {
+      if (cur.rlim_max != RLIM_INFINITY && cur.rlim_max < rl.rlim_max)
+        rl.rlim_max = cur.rlim_max;
+      if (rl.rlim_cur > rl.rlim_max)
+        rl.rlim_cur = rl.rlim_max;
+    }
+  return setrlimit (res, &rl);
+}
 
 _Noreturn static void
 child_fail (int errfd, int stage, int err)
@@ -218,6 +243,21 @@ child_run (const struct child_plan *p)
   int src[3];
 
   if (setpgid (0, 0) < 0)
+    child_fail (p->errfd, STAGE_SETUP, errno);
+
+#ifdef PR_SET_PDEATHSIG
+  /* Should ASH be killed outright (kill -9), take the command with it;
+     the sandbox wrappers pass the signal on to what they start.  Had ASH
+     died already, between fork() and here, the signal would never come:
+     we would have been reparented, so check.  */
+  if (prctl (PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) < 0)
+    child_fail (p->errfd, STAGE_SETUP, errno);
+  if (getppid () != p->parent)
+    _exit (127);
+#endif
+  if (child_limit (RLIMIT_NPROC, p->limits.nproc) < 0
+      || child_limit (RLIMIT_AS, p->limits.as) < 0
+      || child_limit (RLIMIT_FSIZE, p->limits.fsize) < 0)
     child_fail (p->errfd, STAGE_SETUP, errno);
 
   /* A source that sits on another standard descriptor's number would be
@@ -639,6 +679,8 @@ spawn_and_wait (struct ash_cmd *cmd, struct ash_cmd_result *ret,
   plan.pass_fds = cmd->pass_fds;
   plan.n_pass_fds = cmd->n_pass_fds;
   plan.max_fd = open_max_fd ();
+  plan.parent = getpid ();
+  plan.limits = cmd->limits;
 
   /* Block every signal around fork() so that none of ASH's handlers runs
      in the child before it has reset them.  */
