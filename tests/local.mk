@@ -193,3 +193,5 @@ TESTS += tests/sh/scan-limits.sh
 EXTRA_DIST += tests/sh/scan-limits.sh
 EXTRA_DIST += tests/fixtures/plugins/hog-scanners.yaml
 EXTRA_DIST += tests/fixtures/tools/fake-hog-tool
+TESTS += tests/sh/scan-hostile-repo.sh
+EXTRA_DIST += tests/sh/scan-hostile-repo.sh

@@ -794,6 +794,22 @@ walk_entry (struct walk *w, int dfd, const char *rel_dir, const char *name,
         ash_strvec_push (&s->files, rel);
       return 0;
     }
+  if (is_dir && depth + 1 > SCANSET_MAX_DEPTH)
+    {
+      /* A tree built to be deep: what lies below is left out (and the
+         scanners that walk the directory are told to skip it) rather
+         than failing the scan.  */
+      if (!ignored)
+        {
+          _cleanup_free_ char *q = quoted_path (rel);
+          ash_strvec_push (&s->leaving, rel);
+          ash_strvec_pushf (&s->warnings,
+                            _("Not scanning '%s': nested more than %d "
+                              "directories deep"),
+                            q, SCANSET_MAX_DEPTH);
+        }
+      return 0;
+    }
   if (is_dir)
     {
       int cfd = openat (dfd, name,
