@@ -1094,6 +1094,16 @@ run_landlock (const struct options *o)
     die (ASH_LANDLOCK_EXIT_SETUP, "cannot block signals: %s",
          strerror (errno));
 
+  /* Should whoever started us (ash) be killed outright, end the whole
+     tree as for a SIGTERM: the command's detached descendants, which a
+     parent-death signal of their own would not reach, are found and
+     killed by the teardown.  Until here ash's SIGKILL parent-death
+     signal, kept across exec, covered us, so no death can slip between
+     the two.  */
+  if (prctl (PR_SET_PDEATHSIG, SIGTERM, 0, 0, 0) < 0)
+    die (ASH_LANDLOCK_EXIT_SETUP, "cannot set the parent death signal: %s",
+         strerror (errno));
+
   fflush (NULL);
   pid_t self = getpid ();
   command = fork ();

@@ -195,3 +195,6 @@ EXTRA_DIST += tests/fixtures/plugins/hog-scanners.yaml
 EXTRA_DIST += tests/fixtures/tools/fake-hog-tool
 TESTS += tests/sh/scan-hostile-repo.sh
 EXTRA_DIST += tests/sh/scan-hostile-repo.sh
+TESTS += tests/sh/scan-kill9.sh
+EXTRA_DIST += tests/sh/scan-kill9.sh
+EXTRA_DIST += tests/fixtures/tools/fake-lingerer-tool
