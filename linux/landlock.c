@@ -18,7 +18,9 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <sys/stat.h>
 
 #include "base/log.h"
@@ -90,6 +92,55 @@ tmp_base (void)
   return t && t[0] == '/' ? t : "/tmp";
 }
 
+/* Remove the private directories that runs of ash's own user left when
+   they were killed before they could remove them: those whose name
+   carries the pid of an ash that no longer exists.  A pid that has been
+   reused keeps its directory until a later run; names without a pid are
+   left alone.  Once per process.  */
+static void
+remove_stale_private_once (void)
+{
+  const char *base = tmp_base ();
+  DIR *d = opendir (base);
+  struct dirent *de;
+
+  if (d == NULL)
+    return;
+  while ((de = readdir (d)) != NULL)
+    {
+      const char *p = de->d_name;
+      char *end;
+      long pid;
+      struct stat st;
+
+      if (!ash_str_has_prefix (p, PRIVATE_PREFIX))
+        continue;
+      p += strlen (PRIVATE_PREFIX);
+      errno = 0;
+      pid = strtol (p, &end, 10);
+      if (errno || end == p || *end != '-' || pid <= 0 || pid == getpid ())
+        continue;
+      if (fstatat (dirfd (d), de->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0
+          || !S_ISDIR (st.st_mode) || st.st_uid != geteuid ())
+        continue;
+      if (kill ((pid_t) pid, 0) == 0 || errno != ESRCH)
+        continue;
+      _cleanup_free_ char *path = ash_path_join (base, de->d_name);
+      ash_info (_("removing %s, left by a run of ash that was killed"),
+                path);
+      remove_tree (path);
+    }
+  closedir (d);
+}
+
+static void
+remove_stale_private (void)
+{
+  static pthread_once_t once = PTHREAD_ONCE_INIT;
+
+  pthread_once (&once, remove_stale_private_once);
+}
+
 /* Make the link NAME (relative, below the directory HOME_FD) to TARGET,
    creating the directories on the way.  */
 static int
@@ -143,7 +194,11 @@ landlock_wrap (const struct ash_probe *probe,
                           _("a sandboxed command must start with an "
                             "absolute path"));
 
-  priv = xasprintf ("%s/" PRIVATE_PREFIX "XXXXXX", tmp_base ());
+  remove_stale_private ();
+  /* The pid of ash in the name tells a later run whether the run that
+     made it is still alive.  */
+  priv = xasprintf ("%s/" PRIVATE_PREFIX "%ld-XXXXXX", tmp_base (),
+                    (long) getpid ());
   if (!mkdtemp (priv))
     return ash_error_set (err, -errno,
                           _("cannot make a private directory in %s: %s"),

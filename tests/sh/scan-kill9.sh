@@ -60,6 +60,12 @@ else
   diag "$(cat "$TEST_TMP/err")"
 fi
 
+# The private directories of a killed run are removed by the next run.
+# TMPDIR is the test's own, so that no one else's run is involved.
+TMPDIR=$TEST_TMP/tmp
+export TMPDIR
+mkdir -p "$TMPDIR"
+
 for mode in landlock bwrap; do
   "$ASH" sandbox probe 2>/dev/null | grep -q "^$mode: usable" || {
     diag "$mode is not available here: not checked"
@@ -69,6 +75,33 @@ for mode in landlock bwrap; do
     wait_until "$LIMIT" dead "$lpid"
     check "$mode: kill -9 of ash ends the detached process too" dead "$lpid"
     end "$lpid"
+    if [ "$mode" = landlock ]; then
+      # What the killed run left, with a tree the scanner made deep and
+      # unreadable in its private TMPDIR.
+      left=$(ls -d "$TMPDIR/ash-landlock-$apid-"* 2>/dev/null | head -n 1)
+      check "landlock: the killed run left its private directory" test -n "$left"
+      if [ -n "$left" ]; then
+        python3 -c "
+import os
+fd = os.open('$left/tmp', os.O_RDONLY)
+for i in range(300):
+    os.mkdir('d', dir_fd=fd)
+    nfd = os.open('d', os.O_RDONLY, dir_fd=fd)
+    os.close(fd)
+    fd = nfd
+os.chmod('$left/tmp/d', 0)
+"
+        "$ASH" scan --source-dir "$src" --output-dir "$TEST_TMP/out-next" \
+          --no-progress --sandbox landlock --ash-plugin-modules \
+          "$top_srcdir/tests/fixtures/plugins/fake-scanners.yaml" \
+          --scanners fake-sarif >"$TEST_TMP/out" 2>"$TEST_TMP/err"
+        check_fails "landlock: the next run removed it" test -e "$left"
+        assert_file_contains "landlock: and said so" "$TEST_TMP/out-next/ash.log" \
+          "left by a run of ash that was killed"
+        check_fails "landlock: the next run left none of its own" \
+          sh -c "ls -d '$TMPDIR'/ash-landlock-* 2>/dev/null | grep -q ."
+      fi
+    fi
   else
     not_ok "$mode: the scanner started"
     diag "$(cat "$TEST_TMP/err")"
