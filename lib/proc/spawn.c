@@ -255,10 +255,20 @@ child_run (const struct child_plan *p)
   if (getppid () != p->parent)
     _exit (127);
 #endif
-  if (child_limit (RLIMIT_NPROC, p->limits.nproc) < 0
-      || child_limit (RLIMIT_AS, p->limits.as) < 0
-      || child_limit (RLIMIT_FSIZE, p->limits.fsize) < 0)
+  /* A platform without one of these limits is refused the command in
+     ash_cmd_run() before it gets here.  */
+#ifdef RLIMIT_NPROC
+  if (child_limit (RLIMIT_NPROC, p->limits.nproc) < 0)
     child_fail (p->errfd, STAGE_SETUP, errno);
+#endif
+#ifdef RLIMIT_AS
+  if (child_limit (RLIMIT_AS, p->limits.as) < 0)
+    child_fail (p->errfd, STAGE_SETUP, errno);
+#endif
+#ifdef RLIMIT_FSIZE
+  if (child_limit (RLIMIT_FSIZE, p->limits.fsize) < 0)
+    child_fail (p->errfd, STAGE_SETUP, errno);
+#endif
 
   /* A source that sits on another standard descriptor's number would be
      overwritten by that one's dup2(): move it out of the way first.  */
@@ -655,6 +665,16 @@ spawn_and_wait (struct ash_cmd *cmd, struct ash_cmd_result *ret,
                               "passed"),
                             path, cmd->pass_fds[i]);
 
+#if !defined RLIMIT_NPROC || !defined RLIMIT_AS || !defined RLIMIT_FSIZE
+  if (cmd->limits.nproc || cmd->limits.as || cmd->limits.fsize)
+    return ash_error_set (err, -ENOTSUP,
+                          _("cannot run '%s': this system cannot limit "
+                            "a command's processes, memory or file size; "
+                            "set global_settings.max_scanner_processes, "
+                            "max_scanner_memory and max_scanner_output "
+                            "to 0"),
+                          path);
+#endif
   sigchld_keep_status ();
 
   r = spawn_fds_open (cmd, &f, err);
