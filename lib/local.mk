@@ -11,6 +11,7 @@ ASH_LIBS = lib/libash.a gl/libgnu.a $(YAML_LIBS) $(JANSSON_LIBS) $(LIBINTL) -lpt
 ## lib/base/ (layer 1)
 lib_libash_a_SOURCES += lib/base/buf.c lib/base/buf.h
 lib_libash_a_SOURCES += lib/base/error.c lib/base/error.h
+lib_libash_a_SOURCES += lib/base/escape.c lib/base/escape.h
 lib_libash_a_SOURCES += lib/base/log.c lib/base/log.h
 lib_libash_a_SOURCES += lib/base/strvec.c lib/base/strvec.h
 lib_libash_a_SOURCES += lib/base/util.c lib/base/util.h

@@ -18,10 +18,13 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <sys/stat.h>
 
 #include "base/log.h"
+#include "fs/tree.h"
 
 #define PRIVATE_PREFIX "ash-landlock-"
 
@@ -60,50 +63,25 @@ private_unregister (const char *dir)
   return found;
 }
 
-/* Remove everything below the directory DFD (which is closed), never
-   following a link: the scanner could have left links in its TMPDIR.  */
-static void
-remove_below (int dfd, int depth)
-{
-  DIR *d = fdopendir (dfd);
-  struct dirent *de;
-
-  if (!d)
-    {
-      ash_close (dfd);
-      return;
-    }
-  while ((de = readdir (d)))
-    {
-      int fd;
-
-      if (streq (de->d_name, ".") || streq (de->d_name, ".."))
-        continue;
-      if (unlinkat (dirfd (d), de->d_name, 0) == 0)
-        continue;
-      if (depth > 256)
-        continue;
-      fd = openat (dirfd (d), de->d_name,
-                   O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-      if (fd < 0)
-        continue;
-      /* A directory the scanner made unreadable or unwritable.  */
-      fchmod (fd, 0700);
-      remove_below (fd, depth + 1);
-      unlinkat (dirfd (d), de->d_name, AT_REMOVEDIR);
-    }
-  closedir (d);
-}
-
+/* Remove DIR and everything in it, at any depth and whatever modes the
+   scanner left, never following a link: the scanner could have left
+   links in its TMPDIR.  */
 static void
 remove_tree (const char *dir)
 {
-  int fd = open (dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+  struct ash_error e = ASH_ERROR_INIT;
+  _cleanup_free_ char *parent = xstrdup (dir);
+  char *slash = strrchr (parent, '/');
 
-  if (fd >= 0)
-    remove_below (fd, 0);
-  if (rmdir (dir) < 0 && errno != ENOENT)
-    ash_warning (_("cannot remove %s: %s"), dir, strerror (errno));
+  if (slash == NULL)
+    return;
+  *slash = '\0';
+  _cleanup_close_ int pfd = open (*parent ? parent : "/",
+                                  O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (pfd < 0 || ash_tree_remove_all (pfd, slash + 1, &e) < 0)
+    ash_warning (_("cannot remove %s: %s"), dir,
+                 e.message ? e.message : strerror (errno));
+  ash_error_release (&e);
 }
 
 static const char *
@@ -112,6 +90,55 @@ tmp_base (void)
   const char *t = getenv ("TMPDIR");
 
   return t && t[0] == '/' ? t : "/tmp";
+}
+
+/* Remove the private directories that runs of ash's own user left when
+   they were killed before they could remove them: those whose name
+   carries the pid of an ash that no longer exists.  A pid that has been
+   reused keeps its directory until a later run; names without a pid are
+   left alone.  Once per process.  */
+static void
+remove_stale_private_once (void)
+{
+  const char *base = tmp_base ();
+  DIR *d = opendir (base);
+  struct dirent *de;
+
+  if (d == NULL)
+    return;
+  while ((de = readdir (d)) != NULL)
+    {
+      const char *p = de->d_name;
+      char *end;
+      long pid;
+      struct stat st;
+
+      if (!ash_str_has_prefix (p, PRIVATE_PREFIX))
+        continue;
+      p += strlen (PRIVATE_PREFIX);
+      errno = 0;
+      pid = strtol (p, &end, 10);
+      if (errno || end == p || *end != '-' || pid <= 0 || pid == getpid ())
+        continue;
+      if (fstatat (dirfd (d), de->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0
+          || !S_ISDIR (st.st_mode) || st.st_uid != geteuid ())
+        continue;
+      if (kill ((pid_t) pid, 0) == 0 || errno != ESRCH)
+        continue;
+      _cleanup_free_ char *path = ash_path_join (base, de->d_name);
+      ash_info (_("removing %s, left by a run of ash that was killed"),
+                path);
+      remove_tree (path);
+    }
+  closedir (d);
+}
+
+static void
+remove_stale_private (void)
+{
+  static pthread_once_t once = PTHREAD_ONCE_INIT;
+
+  pthread_once (&once, remove_stale_private_once);
 }
 
 /* Make the link NAME (relative, below the directory HOME_FD) to TARGET,
@@ -167,7 +194,11 @@ landlock_wrap (const struct ash_probe *probe,
                           _("a sandboxed command must start with an "
                             "absolute path"));
 
-  priv = xasprintf ("%s/" PRIVATE_PREFIX "XXXXXX", tmp_base ());
+  remove_stale_private ();
+  /* The pid of ash in the name tells a later run whether the run that
+     made it is still alive.  */
+  priv = xasprintf ("%s/" PRIVATE_PREFIX "%ld-XXXXXX", tmp_base (),
+                    (long) getpid ());
   if (!mkdtemp (priv))
     return ash_error_set (err, -errno,
                           _("cannot make a private directory in %s: %s"),

@@ -283,3 +283,26 @@ clean-local: clean-local-cdk-nag-cache
 clean-local-cdk-nag-cache:
 	rm -rf tests/.cdk-nag-cache
 .PHONY: clean-local-cdk-nag-cache
+
+# Hostile input and runaway scanners (resource limits, escaping).
+check_PROGRAMS += tests/unit/test-config-limits
+tests_unit_test_config_limits_CPPFLAGS = $(tests_unit_cppflags)
+tests_unit_test_config_limits_LDADD = $(ASH_LIBS)
+TESTS += tests/unit/test-config-limits
+TESTS += tests/sh/scan-hostile-output.sh
+EXTRA_DIST += tests/sh/scan-hostile-output.sh
+EXTRA_DIST += tests/fixtures/plugins/hostile-scanners.yaml
+EXTRA_DIST += tests/fixtures/tools/fake-hostile-tool
+check_PROGRAMS += tests/unit/test-tree-remove
+tests_unit_test_tree_remove_CPPFLAGS = $(tests_unit_cppflags)
+tests_unit_test_tree_remove_LDADD = $(ASH_LIBS)
+TESTS += tests/unit/test-tree-remove
+TESTS += tests/sh/scan-limits.sh
+EXTRA_DIST += tests/sh/scan-limits.sh
+EXTRA_DIST += tests/fixtures/plugins/hog-scanners.yaml
+EXTRA_DIST += tests/fixtures/tools/fake-hog-tool
+TESTS += tests/sh/scan-hostile-repo.sh
+EXTRA_DIST += tests/sh/scan-hostile-repo.sh
+TESTS += tests/sh/scan-kill9.sh
+EXTRA_DIST += tests/sh/scan-kill9.sh
+EXTRA_DIST += tests/fixtures/tools/fake-lingerer-tool

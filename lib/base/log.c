@@ -13,6 +13,7 @@
 #include <time.h>
 
 #include "base/buf.h"
+#include "base/escape.h"
 #include "base/util.h"
 
 static pthread_mutex_t log_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -98,19 +99,24 @@ log_emit (enum ash_log_level level, bool always, const char *msg)
   gmtime_r (&tv.tv_sec, &tm);
   strftime (stamp, sizeof stamp, "%Y-%m-%dT%H:%M:%S", &tm);
 
+  /* The terminal and ash.log get the message with its control
+     characters shown as text, so that a scanner's stderr or a file name
+     cannot move the cursor, set the title or the clipboard, or start a
+     line of its own; ash.log.jsonl has JSON's own escapes.  */
+  _cleanup_free_ char *shown = ash_escape_control (msg);
   pthread_mutex_lock (&log_lock);
   bool show = always
               || (term_quiet ? level >= ASH_LOG_ERROR : level >= term_level);
   if (show)
     {
-      fprintf (stderr, "%-8s %s\n", name, msg);
+      fprintf (stderr, "%-8s %s\n", name, shown);
       fflush (stderr);
     }
   if (log_fd >= 0)
     {
       _cleanup_free_ char *line
         = xasprintf ("%s.%03ldZ %-8s %s\n", stamp, (long) tv.tv_usec / 1000,
-                     name, msg);
+                     name, shown);
       (void) ash_write_all (log_fd, line, strlen (line));
     }
   if (jsonl_fd >= 0)

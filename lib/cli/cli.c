@@ -22,6 +22,7 @@
 #include <strings.h>
 #include <sys/stat.h>
 
+#include "base/escape.h"
 #include "base/buf.h"
 #include "base/log.h"
 #include "base/strvec.h"
@@ -301,8 +302,9 @@ usage_error (const char *fmt, ...)
 {
   va_list ap;
   va_start (ap, fmt);
-  _cleanup_free_ char *m = xvasprintf (fmt, ap);
+  _cleanup_free_ char *raw = xvasprintf (fmt, ap);
   va_end (ap);
+  _cleanup_free_ char *m = ash_escape_control (raw);
   fprintf (stderr, "ash: %s\n", m);
   fprintf (stderr, _("Try 'ash --help' for more information.\n"));
   return ASH_EXIT_USAGE;
@@ -311,7 +313,8 @@ usage_error (const char *fmt, ...)
 static int
 config_error (const struct ash_error *e)
 {
-  _cleanup_free_ char *m = ash_error_format (e);
+  _cleanup_free_ char *raw = ash_error_format (e);
+  _cleanup_free_ char *m = ash_escape_control (raw);
   fprintf (stderr, "ash: %s\n", m);
   return ASH_EXIT_CONFIG;
 }

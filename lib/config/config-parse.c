@@ -27,6 +27,15 @@
 #define CONFIG_MAX_SIZE (16 * 1024 * 1024)
 #define CONFIG_MAX_DEPTH 64
 
+/* A document of nested aliases (a "billion laughs") is a few hundred
+   bytes that expand to billions of nodes.  Every node of the tree the
+   loader builds, each copy an alias makes included, counts against
+   CONFIG_MAX_NODES, and every byte of its strings against
+   CONFIG_MAX_BYTES, so that what a file expands to stays within a small
+   multiple of what a real configuration needs.  */
+#define CONFIG_MAX_NODES 200000
+#define CONFIG_MAX_BYTES (64 * 1024 * 1024)
+
 struct yctx
 {
   yaml_parser_t parser;
@@ -34,7 +43,73 @@ struct yctx
   json_t *positions; /* may be NULL */
   json_t *anchors;
   struct ash_error *err;
+  size_t nodes;  /* nodes built so far, alias copies included */
+  size_t bytes;  /* bytes of scalar text built so far, likewise */
 };
+
+/* Add the size of V (a node, or a whole copied tree) to Y's totals;
+   false once a limit is passed.  The walk stops as soon as it is, so
+   that its cost is bounded by the limits, not by the size of V.  DEPTH is
+   the depth V sits at; *MAXDEPTH gets the deepest node seen.  */
+static bool
+count_nodes (struct yctx *y, const json_t *v, int depth, int *maxdepth)
+{
+  if (++y->nodes > CONFIG_MAX_NODES)
+    return false;
+  if (depth > *maxdepth)
+    *maxdepth = depth;
+  if (depth > CONFIG_MAX_DEPTH)
+    return false;
+  if (json_is_string (v))
+    {
+      y->bytes += json_string_length (v);
+      return y->bytes <= CONFIG_MAX_BYTES;
+    }
+  if (json_is_object (v))
+    {
+      const char *k;
+      json_t *c;
+      json_object_foreach ((json_t *) v, k, c)
+        {
+          y->bytes += strlen (k);
+          if (y->bytes > CONFIG_MAX_BYTES
+              || !count_nodes (y, c, depth + 1, maxdepth))
+            return false;
+        }
+    }
+  else if (json_is_array (v))
+    {
+      size_t i;
+      json_t *c;
+      json_array_foreach ((json_t *) v, i, c)
+        if (!count_nodes (y, c, depth + 1, maxdepth))
+          return false;
+    }
+  return true;
+}
+
+static int
+too_big (struct yctx *y, const yaml_event_t *ev)
+{
+  if (y->nodes > CONFIG_MAX_NODES)
+    return ash_error_set_at (y->err, -E2BIG, y->name,
+                             (int) ev->start_mark.line + 1,
+                             (int) ev->start_mark.column + 1,
+                             _("the configuration expands to more than %d "
+                               "nodes (are aliases nested?)"),
+                             CONFIG_MAX_NODES);
+  if (y->bytes > CONFIG_MAX_BYTES)
+    return ash_error_set_at (y->err, -E2BIG, y->name,
+                             (int) ev->start_mark.line + 1,
+                             (int) ev->start_mark.column + 1,
+                             _("the configuration expands to more than %d "
+                               "bytes of text (are aliases nested?)"),
+                             CONFIG_MAX_BYTES);
+  return ash_error_set_at (y->err, -E2BIG, y->name,
+                           (int) ev->start_mark.line + 1,
+                           (int) ev->start_mark.column + 1,
+                           _("the configuration is nested too deeply"));
+}
 
 static void
 record_pos (struct yctx *y, const char *kpath, const yaml_mark_t *mark)
@@ -459,6 +534,12 @@ parse_node (struct yctx *y, yaml_event_t *ev, const char *kpath, int depth,
     case YAML_SCALAR_EVENT:
       anchor = (const char *) ev->data.scalar.anchor;
       r = scalar_value (y, ev, &val);
+      if (r == 0)
+        {
+          int d = 0;
+          if (!count_nodes (y, val, depth, &d))
+            r = too_big (y, ev);
+        }
       break;
     case YAML_ALIAS_EVENT:
       {
@@ -467,16 +548,29 @@ parse_node (struct yctx *y, yaml_event_t *ev, const char *kpath, int depth,
         if (a == NULL)
           r = at (y, ev, _("unknown alias"));
         else
-          val = json_deep_copy (a);
+          {
+            /* Count the copy before making it.  */
+            int d = 0;
+            if (!count_nodes (y, a, depth, &d))
+              r = too_big (y, ev);
+            else
+              val = json_deep_copy (a);
+          }
       }
       break;
     case YAML_MAPPING_START_EVENT:
       anchor = (const char *) ev->data.mapping_start.anchor;
-      r = parse_mapping (y, kpath, depth, &val);
+      if (++y->nodes > CONFIG_MAX_NODES)
+        r = too_big (y, ev);
+      else
+        r = parse_mapping (y, kpath, depth, &val);
       break;
     case YAML_SEQUENCE_START_EVENT:
       anchor = (const char *) ev->data.sequence_start.anchor;
-      r = parse_sequence (y, kpath, depth, &val);
+      if (++y->nodes > CONFIG_MAX_NODES)
+        r = too_big (y, ev);
+      else
+        r = parse_sequence (y, kpath, depth, &val);
       break;
     default:
       r = at (y, ev, _("unexpected YAML event"));
@@ -635,6 +729,22 @@ ash_config_parse_file (const char *path, json_t **ret_tree,
           json_decref (tree);
           r = ash_error_set_at (err, -EINVAL, path, 1, 1,
                                 _("the configuration must be a JSON object"));
+          goto out;
+        }
+      struct yctx count = { .name = path, .err = err };
+      int maxdepth = 0;
+      if (!count_nodes (&count, tree, 0, &maxdepth))
+        {
+          json_decref (tree);
+          r = ash_error_set_at (err, -E2BIG, path, 1, 1,
+                                count.nodes > CONFIG_MAX_NODES
+                                  ? _("the configuration has more than "
+                                      "200000 nodes")
+                                  : count.bytes > CONFIG_MAX_BYTES
+                                      ? _("the configuration holds too much "
+                                          "text")
+                                      : _("the configuration is nested too "
+                                          "deeply"));
           goto out;
         }
       json_t *positions = NULL;

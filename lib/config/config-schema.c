@@ -273,6 +273,14 @@ check_global_settings_key (struct sctx *s, const char *p, const char *k,
     return check_item_list (s, p, x, false);
   if (streq (k, "suppressions"))
     return check_item_list (s, p, x, true);
+  if (streq (k, "max_file_size") || streq (k, "max_scanner_processes")
+      || streq (k, "max_scanner_memory") || streq (k, "max_scanner_output"))
+    {
+      int r = want_type (s, p, x, json_is_integer (x), _("an integer"));
+      if (r == 0 && json_integer_value (x) < 0)
+        r = fail (s, p, _("'%s' must be 0 (no limit) or more"), p);
+      return r;
+    }
   return unknown_key (s, p);
 }
 

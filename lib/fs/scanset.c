@@ -15,8 +15,13 @@
 #include "base/buf.h"
 #include "fs/tree.h"
 
-/* Ignore files larger than this are an error rather than read whole.  */
+/* What the walk reads of the repository's ignore files is capped: the
+   bytes of any one file, the bytes of all of them, and the rules they
+   add.  Rules past a cap are not read (a file then scans rather than
+   hides), and the scan's log says so once.  */
 #define IGNORE_FILE_MAX ((size_t) 1 << 20)
+#define IGNORE_TOTAL_MAX ((size_t) 8 << 20)
+#define IGNORE_RULES_MAX 100000
 #define SCANSET_MAX_DEPTH 512
 
 /* ---- Patterns ------------------------------------------------------- */
@@ -29,13 +34,108 @@ struct rule
   bool negate;
   bool dir_only;
   bool anchored;  /* the pattern holds a "/": matched from BASE */
+  char *key;      /* index key ("=name" or "*suffix"), or NULL */
+  ssize_t prev;   /* the previous rule with the same key, or -1 */
+};
+
+/* The rules are indexed, so that finding the last rule that matches a
+   name costs about the length of the name, not the number of rules: a
+   rule whose pattern is a literal file name sits under "=NAME", one that
+   is "*" and a literal suffix under "*SUFFIX", each key naming its latest
+   rule (and each rule the one before it with that key).  Every other rule
+   is on the OTHER list and tried one by one.  */
+struct slot
+{
+  char *key;    /* NULL when empty */
+  ssize_t last; /* latest rule with this key, -1 when none is left */
 };
 
 struct rules
 {
   struct rule *v;
   size_t nr, alloc;
+  struct slot *tab;  /* open addressing, size a power of two */
+  size_t tab_size, tab_used;
+  size_t *other;     /* indices of rules not indexed, increasing */
+  size_t n_other, alloc_other;
 };
+
+static size_t
+key_hash (const char *k)
+{
+  size_t h = 5381;
+  for (; *k; k++)
+    h = h * 33 ^ (unsigned char) *k;
+  return h;
+}
+
+static struct slot *
+slot_find (const struct rules *rs, const char *key)
+{
+  if (rs->tab_size == 0)
+    return NULL;
+  for (size_t i = key_hash (key) & (rs->tab_size - 1);;
+       i = (i + 1) & (rs->tab_size - 1))
+    {
+      struct slot *sl = &rs->tab[i];
+      if (sl->key == NULL)
+        return NULL;
+      if (streq (sl->key, key))
+        return sl;
+    }
+}
+
+static struct slot *
+slot_get (struct rules *rs, const char *key)
+{
+  struct slot *sl = slot_find (rs, key);
+  if (sl)
+    return sl;
+  if (2 * (rs->tab_used + 1) > rs->tab_size)
+    {
+      size_t n = rs->tab_size ? 2 * rs->tab_size : 64;
+      struct slot *old = rs->tab;
+      size_t old_size = rs->tab_size;
+      rs->tab = xcalloc (n, sizeof *rs->tab);
+      rs->tab_size = n;
+      for (size_t i = 0; i < old_size; i++)
+        if (old[i].key)
+          {
+            size_t j = key_hash (old[i].key) & (n - 1);
+            while (rs->tab[j].key)
+              j = (j + 1) & (n - 1);
+            rs->tab[j] = old[i];
+          }
+      free (old);
+    }
+  size_t j = key_hash (key) & (rs->tab_size - 1);
+  while (rs->tab[j].key)
+    j = (j + 1) & (rs->tab_size - 1);
+  rs->tab[j].key = xstrdup (key);
+  rs->tab[j].last = -1;
+  rs->tab_used++;
+  return &rs->tab[j];
+}
+
+/* The index key of a rule's pattern, or NULL when it has to be tried by
+   itself.  A backslash, "?", "[" or "*" anywhere but first makes it
+   unindexed.  */
+static char *
+rule_key (const struct rule *r)
+{
+  if (r->anchored)
+    return NULL;
+  const char *p = r->pattern;
+  if (p[0] == '*')
+    {
+      if (p[1] == '\0' || strpbrk (p + 1, "*?[\\"))
+        return NULL;
+      return xstrdup (p);
+    }
+  if (strpbrk (p, "*?[\\"))
+    return NULL;
+  return xasprintf ("=%s", p);
+}
 
 static void
 rules_release (struct rules *rs)
@@ -45,10 +145,14 @@ rules_release (struct rules *rs)
       free (rs->v[i].pattern);
       free (rs->v[i].base);
       free (rs->v[i].origin);
+      free (rs->v[i].key);
     }
   free (rs->v);
-  rs->v = NULL;
-  rs->nr = rs->alloc = 0;
+  for (size_t i = 0; i < rs->tab_size; i++)
+    free (rs->tab[i].key);
+  free (rs->tab);
+  free (rs->other);
+  memset (rs, 0, sizeof *rs);
 }
 
 static void
@@ -57,10 +161,19 @@ rules_truncate (struct rules *rs, size_t nr)
   while (rs->nr > nr)
     {
       struct rule *r = &rs->v[--rs->nr];
+      if (r->key)
+        {
+          struct slot *sl = slot_find (rs, r->key);
+          if (sl)
+            sl->last = r->prev;
+        }
       free (r->pattern);
       free (r->base);
       free (r->origin);
+      free (r->key);
     }
+  while (rs->n_other && rs->other[rs->n_other - 1] >= nr)
+    rs->n_other--;
 }
 
 /* Parse one line of an ignore file into RS.  Blank lines and comments add
@@ -112,10 +225,28 @@ rules_add_line (struct rules *rs, const char *line, const char *base,
     }
   r.base = xstrdup (base);
   r.origin = xstrdup (origin);
+  r.key = rule_key (&r);
+  r.prev = -1;
   if (rs->nr == rs->alloc)
     {
       rs->alloc = rs->alloc ? 2 * rs->alloc : 16;
       rs->v = xreallocarray (rs->v, rs->alloc, sizeof *rs->v);
+    }
+  if (r.key)
+    {
+      struct slot *sl = slot_get (rs, r.key);
+      r.prev = sl->last;
+      sl->last = (ssize_t) rs->nr;
+    }
+  else
+    {
+      if (rs->n_other == rs->alloc_other)
+        {
+          rs->alloc_other = rs->alloc_other ? 2 * rs->alloc_other : 16;
+          rs->other = xreallocarray (rs->other, rs->alloc_other,
+                                     sizeof *rs->other);
+        }
+      rs->other[rs->n_other++] = rs->nr;
     }
   rs->v[rs->nr++] = r;
 }
@@ -350,14 +481,46 @@ rule_matches (const struct rule *r, const char *rel, bool is_dir)
   return glob_matches (r->pattern, name, strlen (name));
 }
 
+/* The latest rule under KEY that matches, as an index, or -1.  */
+static ssize_t
+chain_match (const struct rules *rs, const char *key, const char *rel,
+             bool is_dir, ssize_t best)
+{
+  const struct slot *sl = slot_find (rs, key);
+  for (ssize_t i = sl ? sl->last : -1; i > best; i = rs->v[i].prev)
+    if (rule_matches (&rs->v[i], rel, is_dir))
+      return i;
+  return best;
+}
+
 /* The last rule of RS that matches REL, or NULL; negated rules count.  */
 static const struct rule *
 rules_match (const struct rules *rs, const char *rel, bool is_dir)
 {
-  for (size_t i = rs->nr; i > 0; i--)
-    if (rule_matches (&rs->v[i - 1], rel, is_dir))
-      return &rs->v[i - 1];
-  return NULL;
+  ssize_t best = -1;
+  for (size_t k = rs->n_other; k > 0; k--)
+    if (rule_matches (&rs->v[rs->other[k - 1]], rel, is_dir))
+      {
+        best = (ssize_t) rs->other[k - 1];
+        break;
+      }
+  if (rs->tab_used)
+    {
+      const char *name = strrchr (rel, '/');
+      name = name ? name + 1 : rel;
+      size_t len = strlen (name);
+      _cleanup_free_ char *key = xmalloc (len + 2);
+      key[0] = '=';
+      memcpy (key + 1, name, len + 1);
+      best = chain_match (rs, key, rel, is_dir, best);
+      key[0] = '*';
+      for (size_t i = 0; i < len; i++)
+        {
+          memcpy (key + 1, name + i, len - i + 1);
+          best = chain_match (rs, key, rel, is_dir, best);
+        }
+    }
+  return best < 0 ? NULL : &rs->v[best];
 }
 
 /* Append PATH to B as one line's worth of text: as it is, or, when it
@@ -424,7 +587,30 @@ struct walk
   ino_t out_ino;
   bool have_out;
   struct ash_error *err;
+  size_t ignore_bytes; /* read from ignore files so far */
+  bool ignore_capped;  /* a cap was hit, and the log told */
+  unsigned long long max_file_size;
 };
+
+/* Say once that the ignore files were not read whole.  */
+static void
+ignore_cap_hit (struct walk *w, const char *rel, int lineno, const char *why)
+{
+  if (w->ignore_capped)
+    return;
+  w->ignore_capped = true;
+  _cleanup_free_ char *q = quoted_path (rel);
+  if (lineno > 0)
+    ash_strvec_pushf (&w->s->warnings,
+                      _("ignore files: %s; the rules from %s line %d on "
+                        "are not read"),
+                      why, q, lineno);
+  else
+    ash_strvec_pushf (&w->s->warnings,
+                      _("ignore files: %s; the rules from %s on are not "
+                        "read"),
+                      why, q);
+}
 
 static int
 read_ignore_file (struct walk *w, int dfd, const char *rel_dir,
@@ -447,15 +633,47 @@ read_ignore_file (struct walk *w, int dfd, const char *rel_dir,
   struct stat st;
   if (fstat (fd, &st) < 0 || !S_ISREG (st.st_mode))
     return 0;
+  if (w->ignore_capped)
+    return 0;
+  size_t room = IGNORE_TOTAL_MAX - w->ignore_bytes;
+  if (room == 0)
+    {
+      _cleanup_free_ char *why
+        = xasprintf (_("more than %zu bytes in all"), IGNORE_TOTAL_MAX);
+      ignore_cap_hit (w, rel, 0, why);
+      return 0;
+    }
+  size_t want = room < IGNORE_FILE_MAX ? room : IGNORE_FILE_MAX;
   struct ash_buf b = ASH_BUF_INIT;
-  b.max = IGNORE_FILE_MAX;
+  b.max = want;
   int r = ash_buf_read_fd (&b, fd);
+  bool truncated = false;
+  if (r == -EFBIG)
+    {
+      /* Read no more than the cap; the rules past it are left out.  */
+      ash_buf_release (&b);
+      b.max = 0;
+      char *chunk = xmalloc (want + 1);
+      ssize_t got = 0, n;
+      while ((size_t) got < want
+             && (n = pread (fd, chunk + got, want - (size_t) got, got)) > 0)
+        got += n;
+      /* Keep only whole lines.  */
+      while (got > 0 && chunk[got - 1] != '\n')
+        got--;
+      chunk[got] = '\0';
+      ash_buf_add (&b, chunk, (size_t) got);
+      free (chunk);
+      truncated = true;
+      r = 0;
+    }
   if (r < 0)
     {
       ash_buf_release (&b);
       return ash_error_set (w->err, r, _("cannot read %s: %s"), rel,
                             strerror (-r));
     }
+  w->ignore_bytes += b.len;
   char *p = b.buf;
   int lineno = 0;
   while (*p || p < b.buf + b.len)
@@ -464,6 +682,13 @@ read_ignore_file (struct walk *w, int dfd, const char *rel_dir,
       if (nl)
         *nl = '\0';
       lineno++;
+      if (w->rules.nr >= IGNORE_RULES_MAX)
+        {
+          _cleanup_free_ char *why
+            = xasprintf (_("more than %d rules"), IGNORE_RULES_MAX);
+          ignore_cap_hit (w, rel, lineno, why);
+          break;
+        }
       struct ash_buf ob = ASH_BUF_INIT;
       add_quoted_path (&ob, rel);
       ash_buf_addf (&ob, ":%d: %s", lineno, p);
@@ -472,6 +697,15 @@ read_ignore_file (struct walk *w, int dfd, const char *rel_dir,
       if (!nl)
         break;
       p = nl + 1;
+    }
+  if (truncated)
+    {
+      _cleanup_free_ char *why
+        = want < IGNORE_FILE_MAX
+            ? xasprintf (_("more than %zu bytes in all"), IGNORE_TOTAL_MAX)
+            : xasprintf (_("%s is larger than %zu bytes"), rel,
+                         IGNORE_FILE_MAX);
+      ignore_cap_hit (w, rel, lineno + 1, why);
     }
   ash_buf_release (&b);
   return 0;
@@ -560,6 +794,22 @@ walk_entry (struct walk *w, int dfd, const char *rel_dir, const char *name,
         ash_strvec_push (&s->files, rel);
       return 0;
     }
+  if (is_dir && depth + 1 > SCANSET_MAX_DEPTH)
+    {
+      /* A tree built to be deep: what lies below is left out (and the
+         scanners that walk the directory are told to skip it) rather
+         than failing the scan.  */
+      if (!ignored)
+        {
+          _cleanup_free_ char *q = quoted_path (rel);
+          ash_strvec_push (&s->leaving, rel);
+          ash_strvec_pushf (&s->warnings,
+                            _("Not scanning '%s': nested more than %d "
+                              "directories deep"),
+                            q, SCANSET_MAX_DEPTH);
+        }
+      return 0;
+    }
   if (is_dir)
     {
       int cfd = openat (dfd, name,
@@ -569,8 +819,35 @@ walk_entry (struct walk *w, int dfd, const char *rel_dir, const char *name,
                               strerror (errno));
       return walk_dir (w, cfd, rel, ignored, depth + 1);
     }
-  if (S_ISREG (st.st_mode) && !ignored)
-    ash_strvec_push (&s->files, rel);
+  if (ignored)
+    return 0;
+  if (!S_ISREG (st.st_mode))
+    {
+      /* A FIFO would block a scanner that opens it, a device could be
+         anything: only regular files are scanned, and the scanners that
+         walk the directory themselves are told to skip these.  */
+      _cleanup_free_ char *q = quoted_path (rel);
+      ash_strvec_push (&s->leaving, rel);
+      ash_strvec_pushf (&s->warnings,
+                        _("Not scanning '%s': not a regular file (%s)"), q,
+                        S_ISFIFO (st.st_mode)   ? _("a FIFO")
+                        : S_ISSOCK (st.st_mode) ? _("a socket")
+                        : S_ISCHR (st.st_mode)  ? _("a character device")
+                        : S_ISBLK (st.st_mode)  ? _("a block device")
+                                                : _("an unknown type"));
+      return 0;
+    }
+  if (w->max_file_size && (unsigned long long) st.st_size > w->max_file_size)
+    {
+      _cleanup_free_ char *q = quoted_path (rel);
+      ash_strvec_push (&s->leaving, rel);
+      ash_strvec_pushf (&s->warnings,
+                        _("Not scanning '%s': %lld bytes is more than "
+                          "global_settings.max_file_size (%llu)"),
+                        q, (long long) st.st_size, w->max_file_size);
+      return 0;
+    }
+  ash_strvec_push (&s->files, rel);
   return 0;
 }
 
@@ -656,6 +933,7 @@ ash_scanset_build (int srcfd, const char *source_dir,
   memset (&w, 0, sizeof w);
   w.s = &s;
   w.err = err;
+  w.max_file_size = opts ? opts->max_file_size : 0;
   s.source_dir = ash_path_absolute (source_dir);
   s.real_source_dir = realpath (s.source_dir, NULL);
   if (!s.real_source_dir)

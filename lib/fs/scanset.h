@@ -9,6 +9,18 @@
    that they cannot be negated) leave files out; .git directories and the
    output directory are always left out.
 
+   Only regular files are in the scan set.  A FIFO, socket or device is
+   left out with the warning "Not scanning '<path>': not a regular file
+   (<kind>)", and a regular file larger than max_file_size with "Not
+   scanning '<path>': <size> bytes is more than
+   global_settings.max_file_size (<max>)"; both are added to LEAVING, so
+   that the scanners that walk the directory themselves skip them too.
+
+   Ignore files are read up to 1 MiB each, 8 MiB and 100000 rules in all;
+   the rules past a cap are not read, and one warning says so.  Rules
+   whose pattern is a literal name or "*" and a literal suffix are
+   indexed, so that matching costs about the length of a name.
+
    A symlink whose target, with every link on the way resolved, is outside
    the source directory (or cannot be resolved at all) is left out with the
    warning "Not scanning '<path>': link leaves the scanned tree", naming
@@ -55,6 +67,9 @@ struct ash_scanset_opts
   const char *output_dir;
   const struct ash_ignore_path *ignore_paths;
   size_t n_ignore_paths;
+  /* Regular files larger than this many bytes are left out of the scan
+     set with a warning; 0 for no limit.  */
+  unsigned long long max_file_size;
 };
 
 struct ash_scanset
@@ -63,8 +78,9 @@ struct ash_scanset
   char *real_source_dir;       /* realpath of it */
   struct ash_strvec files;     /* relative paths in the scan set, sorted */
   struct ash_strvec ignored;   /* "<path>: <origin>" lines, walk order */
-  struct ash_strvec leaving;   /* links that leave the tree, relative,
-                                  sorted (ignored ones included) */
+  struct ash_strvec leaving;   /* links that leave the tree (ignored ones
+                                  included), special files and files
+                                  over the size limit: relative, sorted */
   struct ash_strvec warnings;  /* one per leaving link in the scan set:
                                   "Not scanning '<path>': link leaves the
                                   scanned tree" (log them as warnings) */

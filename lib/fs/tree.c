@@ -38,8 +38,9 @@
 # define ASH_HAVE_OPENAT2 1
 #endif
 
-/* How deep the recursive walks (sweep, check, removal) go before they give
-   up with an error rather than exhaust the stack.  */
+/* How deep the recursive walks (sweep, check) go before they give up with
+   an error rather than exhaust the stack.  Removal has no limit: it walks
+   iteratively (remove_below).  */
 #define TREE_MAX_DEPTH 512
 
 enum tree_op
@@ -944,6 +945,246 @@ walk_dir (struct walk *w, int dfd, const char *path, int depth)
   return r;
 }
 
+/* ---- Removal at any depth -------------------------------------------- */
+
+/* Open the directory NAME below PARENT for removal, never following a
+   link, and fill *RET_ST.  A directory of ash's own user that it may not
+   list, enter or write in (mode 000, 0500 ...) is first given read, write
+   and search permission for its owner: the mode is changed through an
+   O_PATH fd of the very directory, so that a name swapped for a link in
+   between cannot redirect the change.  */
+static int
+open_for_removal (int parent, const char *name, struct stat *ret_st,
+                  int *ret_fd)
+{
+  int fd = openat (parent, name,
+                   O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+  if (fd >= 0)
+    {
+      if (fstat (fd, ret_st) < 0)
+        {
+          int e = errno;
+          ash_close (fd);
+          return -e;
+        }
+      if ((ret_st->st_mode & 0700) != 0700 && ret_st->st_uid == geteuid ())
+        (void) fchmod (fd, (ret_st->st_mode & 07777) | 0700);
+      *ret_fd = fd;
+      return 0;
+    }
+  if (errno != EACCES)
+    return -errno;
+#ifdef TREE_HAVE_O_PATH
+  _cleanup_close_ int pfd
+    = openat (parent, name, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+  if (pfd < 0)
+    return -errno;
+  if (fstat (pfd, ret_st) < 0)
+    return -errno;
+  if (ret_st->st_uid != geteuid ())
+    return -EACCES;
+  char proc[64];
+  snprintf (proc, sizeof proc, "/proc/self/fd/%d", pfd);
+  if (chmod (proc, (ret_st->st_mode & 07777) | 0700) < 0)
+    return errno == ENOENT ? -EACCES : -errno;
+  fd = openat (pfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (fd < 0)
+    return -errno;
+  *ret_fd = fd;
+  return 0;
+#else
+  return -EACCES;
+#endif
+}
+
+struct rframe
+{
+  dev_t dev;
+  ino_t ino;
+  char *name;              /* in the parent; NULL for the top */
+  struct ash_strvec subdirs; /* found by the last listing */
+  size_t next;             /* the next of SUBDIRS to enter */
+};
+
+static char *
+rframes_path (const char *top, const struct rframe *v, size_t n,
+              const char *last)
+{
+  struct ash_buf b = ASH_BUF_INIT;
+  ash_buf_addstr (&b, top);
+  for (size_t i = 1; i < n; i++)
+    ash_buf_addf (&b, "/%s", v[i].name);
+  if (last)
+    ash_buf_addf (&b, "/%s", last);
+  return ash_buf_detach (&b);
+}
+
+/* Remove every entry of the directory CUR but its subdirectories, which
+   go to SUBDIRS.  */
+static int
+unlink_entries (int cur, struct ash_strvec *subdirs)
+{
+  int lfd = openat (cur, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (lfd < 0)
+    return -errno;
+  DIR *d = fdopendir (lfd);
+  if (!d)
+    {
+      int e = errno;
+      ash_close (lfd);
+      return -e;
+    }
+  int r = 0;
+  for (;;)
+    {
+      errno = 0;
+      struct dirent *de = readdir (d);
+      if (!de)
+        {
+          r = -errno;
+          break;
+        }
+      if (streq (de->d_name, ".") || streq (de->d_name, ".."))
+        continue;
+      if (de->d_type == DT_DIR)
+        {
+          ash_strvec_push (subdirs, de->d_name);
+          continue;
+        }
+      if (unlinkat (cur, de->d_name, 0) == 0 || errno == ENOENT)
+        continue;
+      if (errno == EISDIR || errno == EPERM)
+        {
+          struct stat st;
+          if (fstatat (cur, de->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0
+              && S_ISDIR (st.st_mode))
+            {
+              ash_strvec_push (subdirs, de->d_name);
+              continue;
+            }
+          errno = EPERM;
+        }
+      r = -errno;
+      break;
+    }
+  closedir (d);
+  return r;
+}
+
+/* Remove everything below the directory FD (named TOP; taken over), at
+   any depth, holding two fds at most: a walk down one directory at a
+   time, and back up through "..", checked against the device and inode
+   recorded on the way down, so that a directory moved meanwhile stops the
+   removal instead of redirecting it.  Each directory is listed twice: to
+   remove its files and find its subdirectories, and once they are gone to
+   see that it is empty.  */
+static int
+remove_below (int fd, const char *top, struct ash_error *err)
+{
+  struct rframe *v = NULL;
+  size_t n = 0, alloc = 0;
+  int cur = fd, r = 0;
+  struct stat st;
+
+  if (fstat (cur, &st) < 0)
+    {
+      r = ash_error_set (err, -errno, _("cannot examine %s: %s"), top,
+                         strerror (errno));
+      ash_close (cur);
+      return r;
+    }
+  v = xreallocarray (NULL, alloc = 16, sizeof *v);
+  v[n++] = (struct rframe){ st.st_dev, st.st_ino, NULL, ASH_STRVEC_INIT, 0 };
+  while (r == 0)
+    {
+      struct rframe *f = &v[n - 1];
+      if (f->next == f->subdirs.nr)
+        {
+          ash_strvec_release (&f->subdirs);
+          f->next = 0;
+          r = unlink_entries (cur, &f->subdirs);
+          if (r < 0)
+            {
+              _cleanup_free_ char *p = rframes_path (top, v, n, NULL);
+              r = ash_error_set (err, r, _("cannot remove the contents of "
+                                           "%s: %s"),
+                                 p, strerror (-r));
+              break;
+            }
+          if (f->subdirs.nr == 0)
+            {
+              if (n == 1)
+                break;
+              int up = openat (cur, "..", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+              if (up < 0 || fstat (up, &st) < 0 || st.st_dev != v[n - 2].dev
+                  || st.st_ino != v[n - 2].ino)
+                {
+                  if (up >= 0)
+                    ash_close (up);
+                  _cleanup_free_ char *p = rframes_path (top, v, n, NULL);
+                  r = ash_error_set (err, -ESTALE,
+                                     _("cannot remove %s: its directory "
+                                       "was moved during the removal"),
+                                     p);
+                  break;
+                }
+              ash_close (cur);
+              cur = up;
+              if (unlinkat (cur, f->name, AT_REMOVEDIR) < 0
+                  && errno != ENOENT)
+                {
+                  _cleanup_free_ char *p = rframes_path (top, v, n, NULL);
+                  r = ash_error_set (err, -errno, _("cannot remove %s: %s"),
+                                     p, strerror (errno));
+                  break;
+                }
+              free (f->name);
+              ash_strvec_release (&f->subdirs);
+              n--;
+              continue;
+            }
+        }
+      const char *name = f->subdirs.v[f->next++];
+      int child;
+      r = open_for_removal (cur, name, &st, &child);
+      if (r == -ENOENT)
+        {
+          r = 0;
+          continue;
+        }
+      if (r == -ENOTDIR || r == -ELOOP)
+        {
+          /* Replaced by a file or a link since the listing.  */
+          r = 0;
+          if (unlinkat (cur, name, 0) < 0 && errno != ENOENT)
+            r = -errno;
+          else
+            continue;
+        }
+      if (r < 0)
+        {
+          _cleanup_free_ char *p = rframes_path (top, v, n, name);
+          r = ash_error_set (err, r, _("cannot open %s: %s"), p,
+                             strerror (-r));
+          break;
+        }
+      if (n == alloc)
+        v = xreallocarray (v, alloc *= 2, sizeof *v);
+      v[n++] = (struct rframe){ st.st_dev, st.st_ino, xstrdup (name),
+                                ASH_STRVEC_INIT, 0 };
+      ash_close (cur);
+      cur = child;
+    }
+  ash_close (cur);
+  for (size_t i = 0; i < n; i++)
+    {
+      free (v[i].name);
+      ash_strvec_release (&v[i].subdirs);
+    }
+  free (v);
+  return r;
+}
+
 static int
 walk_rel (int dirfd, const char *relpath, enum walk_mode mode,
           struct ash_strvec *removed, struct ash_error *err)
@@ -964,7 +1205,8 @@ walk_rel (int dirfd, const char *relpath, enum walk_mode mode,
                                mode == WALK_CHECK ? OP_RESULTS : OP_WRITE,
                                top, &fd, err);
       if (r == 0)
-        r = walk_dir (&w, fd, top, 0);
+        r = mode == WALK_REMOVE ? remove_below (fd, top, err)
+                                : walk_dir (&w, fd, top, 0);
       ash_strvec_release (&comps);
       return r;
     }
@@ -1010,14 +1252,29 @@ walk_rel (int dirfd, const char *relpath, enum walk_mode mode,
         }
       goto out;
     }
-  fd = openat (parent, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-  if (fd < 0)
+  if (mode == WALK_REMOVE)
     {
-      r = ash_error_set (err, -errno, _("cannot open %s: %s"), top,
-                         strerror (errno));
-      goto out;
+      r = open_for_removal (parent, name, &st, &fd);
+      if (r < 0)
+        {
+          r = ash_error_set (err, r, _("cannot open %s: %s"), top,
+                             strerror (-r));
+          goto out;
+        }
+      r = remove_below (fd, top, err);
     }
-  r = walk_dir (&w, fd, top, 0);
+  else
+    {
+      fd = openat (parent, name,
+                   O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+      if (fd < 0)
+        {
+          r = ash_error_set (err, -errno, _("cannot open %s: %s"), top,
+                             strerror (errno));
+          goto out;
+        }
+      r = walk_dir (&w, fd, top, 0);
+    }
   if (r == 0 && mode == WALK_REMOVE
       && unlinkat (parent, name, AT_REMOVEDIR) < 0 && errno != ENOENT)
     r = ash_error_set (err, -errno, _("cannot remove %s: %s"), top,

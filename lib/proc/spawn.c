@@ -27,6 +27,9 @@
 #include <stdio.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#ifdef HAVE_SYS_PRCTL_H
+# include <sys/prctl.h>
+#endif
 #include <sys/wait.h>
 #include <time.h>
 
@@ -185,7 +188,29 @@ struct child_plan
   size_t n_pass_fds;
   int max_fd;  /* for the close loop when close_range() is missing */
   bool new_session; /* setsid() rather than setpgid() */
+  pid_t parent;
+  struct ash_cmd_limits limits;
 };
+
+/* Set the resource RES to V (soft and hard) unless V is 0.
+   Async-signal-safe.  */
+static int
+child_limit (int res, unsigned long long v)
+{
+  if (v == 0)
+    return 0;
+  struct rlimit rl = { (rlim_t) v, (rlim_t) v };
+  struct rlimit cur;
+  /* Never raise a limit ASH itself runs under.  */
+  if (getrlimit (res, &cur) == 0)
+    {
+      if (cur.rlim_max != RLIM_INFINITY && cur.rlim_max < rl.rlim_max)
+        rl.rlim_max = cur.rlim_max;
+      if (rl.rlim_cur > rl.rlim_max)
+        rl.rlim_cur = rl.rlim_max;
+    }
+  return setrlimit (res, &rl);
+}
 
 _Noreturn static void
 child_fail (int errfd, int stage, int err)
@@ -220,6 +245,31 @@ child_run (const struct child_plan *p)
 
   if (p->new_session ? setsid () < 0 : setpgid (0, 0) < 0)
     child_fail (p->errfd, STAGE_SETUP, errno);
+
+#ifdef PR_SET_PDEATHSIG
+  /* Should ASH be killed outright (kill -9), take the command with it;
+     the sandbox wrappers pass the signal on to what they start.  Had ASH
+     died already, between fork() and here, the signal would never come:
+     we would have been reparented, so check.  */
+  if (prctl (PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) < 0)
+    child_fail (p->errfd, STAGE_SETUP, errno);
+  if (getppid () != p->parent)
+    _exit (127);
+#endif
+  /* A platform without one of these limits is refused the command in
+     ash_cmd_run() before it gets here.  */
+#ifdef RLIMIT_NPROC
+  if (child_limit (RLIMIT_NPROC, p->limits.nproc) < 0)
+    child_fail (p->errfd, STAGE_SETUP, errno);
+#endif
+#ifdef RLIMIT_AS
+  if (child_limit (RLIMIT_AS, p->limits.as) < 0)
+    child_fail (p->errfd, STAGE_SETUP, errno);
+#endif
+#ifdef RLIMIT_FSIZE
+  if (child_limit (RLIMIT_FSIZE, p->limits.fsize) < 0)
+    child_fail (p->errfd, STAGE_SETUP, errno);
+#endif
 
   /* A source that sits on another standard descriptor's number would be
      overwritten by that one's dup2(): move it out of the way first.  */
@@ -616,6 +666,16 @@ spawn_and_wait (struct ash_cmd *cmd, struct ash_cmd_result *ret,
                               "passed"),
                             path, cmd->pass_fds[i]);
 
+#if !defined RLIMIT_NPROC || !defined RLIMIT_AS || !defined RLIMIT_FSIZE
+  if (cmd->limits.nproc || cmd->limits.as || cmd->limits.fsize)
+    return ash_error_set (err, -ENOTSUP,
+                          _("cannot run '%s': this system cannot limit "
+                            "a command's processes, memory or file size; "
+                            "set global_settings.max_scanner_processes, "
+                            "max_scanner_memory and max_scanner_output "
+                            "to 0"),
+                          path);
+#endif
   sigchld_keep_status ();
 
   r = spawn_fds_open (cmd, &f, err);
@@ -641,6 +701,8 @@ spawn_and_wait (struct ash_cmd *cmd, struct ash_cmd_result *ret,
   plan.n_pass_fds = cmd->n_pass_fds;
   plan.max_fd = open_max_fd ();
   plan.new_session = cmd->new_session;
+  plan.parent = getpid ();
+  plan.limits = cmd->limits;
 
   /* Block every signal around fork() so that none of ASH's handlers runs
      in the child before it has reset them.  */

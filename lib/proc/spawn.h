@@ -65,6 +65,18 @@ enum ash_stdio
 /* Descriptors a command may pass to its child besides stdio.  */
 #define ASH_CMD_MAX_PASS_FDS 8
 
+/* Resource limits set in the child before it runs the program (each
+   both soft and hard, so that it cannot raise them; 0: left as it is).
+   They hold for everything the program starts, a sandbox wrapper and the
+   scanner alike.  */
+struct ash_cmd_limits
+{
+  unsigned long long nproc; /* RLIMIT_NPROC: processes of its real uid (per
+                               user namespace since Linux 5.14) */
+  unsigned long long as;    /* RLIMIT_AS: bytes of address space */
+  unsigned long long fsize; /* RLIMIT_FSIZE: bytes of any file it writes */
+};
+
 struct ash_cmd
 {
   struct ash_strvec argv;  /* argv[0] must be an absolute path (find it
@@ -87,6 +99,7 @@ struct ash_cmd
      group: it has no controlling terminal (sandbox-exec's wrap() sets
      it).  It still leads its own process group.  */
   bool new_session;
+  struct ash_cmd_limits limits;
 };
 
 struct ash_cmd_result

@@ -2,6 +2,7 @@
 
 #include <config.h>
 
+#include "base/escape.h"
 #include "base/buf.h"
 #include "base/util.h"
 #include "report/reports.h"
@@ -81,10 +82,13 @@ ash_report_flat_json (const json_t *agg)
 }
 
 static void
-csv_field (struct ash_buf *b, const char *s)
+csv_field (struct ash_buf *b, const char *in)
 {
-  /* Quote every field; a leading =, +, - or @ is prefixed with a quote so
-     that a spreadsheet does not run it as a formula.  */
+  /* Control characters are shown as text (escape.h), as in every text
+     report.  Quote every field; a leading =, +, - or @ is prefixed with a
+     quote so that a spreadsheet does not run it as a formula.  */
+  _cleanup_free_ char *shown = ash_escape_control (in);
+  const char *s = shown;
   ash_buf_addch (b, '"');
   if (*s == '=' || *s == '+' || *s == '-' || *s == '@')
     ash_buf_addch (b, '\'');

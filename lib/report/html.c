@@ -3,13 +3,28 @@
 #include <config.h>
 
 #include "base/buf.h"
+#include "base/escape.h"
 #include "base/util.h"
 #include "report/reports.h"
 
+/* S as XML text or attribute value: control characters shown as text
+   (escape.h; a line break stays one in the markup), then the markup
+   characters as entities.  */
 static void
-esc (struct ash_buf *b, const char *s)
+esc (struct ash_buf *b, const char *in)
 {
-  for (; s && *s; s++)
+  struct ash_buf shown = ASH_BUF_INIT;
+  for (const char *l = in ? in : ""; *l;)
+    {
+      const char *nl = strchrnul (l, '\n');
+      _cleanup_free_ char *line = xstrndup (l, (size_t) (nl - l));
+      ash_escape_control_add (&shown, line, true);
+      if (!*nl)
+        break;
+      ash_buf_addch (&shown, '\n');
+      l = nl + 1;
+    }
+  for (const char *s = shown.buf; *s; s++)
     switch (*s)
       {
       case '<': ash_buf_addstr (b, "&lt;"); break;
@@ -24,6 +39,7 @@ esc (struct ash_buf *b, const char *s)
         else
           ash_buf_addch (b, *s);
       }
+  ash_buf_release (&shown);
 }
 
 static const char *
@@ -139,7 +155,9 @@ ash_report_junit (const json_t *agg)
             json_object_get (sr, "missing_reason"));
           if (why == NULL)
             why = str (sr, "error_reason");
-          ash_buf_addf (&b, "<error type=\"%s\" message=\"", st);
+          ash_buf_addstr (&b, "<error type=\"");
+          esc (&b, st);
+          ash_buf_addstr (&b, "\" message=\"");
           esc (&b, why);
           ash_buf_addstr (&b, "\"/>");
         }
@@ -155,8 +173,9 @@ ash_report_junit (const json_t *agg)
           esc (&b, name);
           ash_buf_addstr (&b, "\" name=\"");
           esc (&b, str (f, "rule_id"));
-          ash_buf_addf (&b, " %s:%lld\"><failure type=\"", str (f,
-                                                                 "file_path"),
+          ash_buf_addch (&b, ' ');
+          esc (&b, str (f, "file_path"));
+          ash_buf_addf (&b, ":%lld\"><failure type=\"",
                         (long long) json_integer_value (
                           json_object_get (f, "line_start")));
           esc (&b, str (f, "severity"));

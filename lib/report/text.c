@@ -4,8 +4,25 @@
 #include <config.h>
 
 #include "base/buf.h"
+#include "base/escape.h"
+#include "base/strvec.h"
 #include "base/util.h"
 #include "report/reports.h"
+
+/* Every string in these reports comes from the aggregated results, which
+   hold what scanners and the repository wrote: each is shown with its
+   control characters as text (T), and in Markdown with its punctuation
+   escaped too (md_escape).  POOL keeps T's strings until the report is
+   done.  */
+static struct ash_strvec pool = ASH_STRVEC_INIT;
+
+static const char *
+T (const char *s)
+{
+  char *e = ash_escape_control (s);
+  ash_strvec_push_nodup (&pool, e);
+  return e;
+}
 
 static long long
 num (const json_t *o, const char *k)
@@ -14,11 +31,19 @@ num (const json_t *o, const char *k)
 }
 
 static const char *
-str (const json_t *o, const char *k)
+raw (const json_t *o, const char *k)
 {
   const char *s = json_string_value (json_object_get (o, k));
   return s ? s : "";
 }
+
+static const char *
+str (const json_t *o, const char *k)
+{
+  return T (raw (o, k));
+}
+
+static void md_escape (struct ash_buf *b, const char *s);
 
 static const char *
 reason_of (const json_t *sr)
@@ -54,7 +79,10 @@ table (struct ash_buf *b, const json_t *agg, bool markdown)
       double t = json_number_value (json_object_get (sr, "duration"));
       if (markdown)
         {
-          ash_buf_addf (b, "| %s | %s", name, str (sr, "status"));
+          ash_buf_addstr (b, "| ");
+          md_escape (b, name);
+          ash_buf_addstr (b, " | ");
+          md_escape (b, raw (sr, "status"));
           for (size_t i = 0; i < ARRAY_SIZE (sevs); i++)
             ash_buf_addf (b, " | %lld", num (c, sevs[i]));
           ash_buf_addf (b, " | %lld | %lld | %.1fs |\n",
@@ -65,7 +93,7 @@ table (struct ash_buf *b, const json_t *agg, bool markdown)
         ash_buf_addf (b,
                       "%-16s %-8s %8lld %5lld %6lld %5lld %5lld %10lld %10lld "
                       "%7.1fs\n",
-                      name, str (sr, "status"), num (c, "critical"),
+                      T (name), str (sr, "status"), num (c, "critical"),
                       num (c, "high"), num (c, "medium"), num (c, "low"),
                       num (c, "info"), num (c, "suppressed"),
                       num (sr, "actionable_count"), t);
@@ -73,7 +101,7 @@ table (struct ash_buf *b, const json_t *agg, bool markdown)
   bool any = false;
   json_object_foreach ((json_t *) scanners, name, sr)
     {
-      const char *st = str (sr, "status");
+      const char *st = raw (sr, "status");
       const char *why = reason_of (sr);
       if (why == NULL || !(streq (st, "MISSING") || streq (st, "ERROR")))
         continue;
@@ -83,9 +111,15 @@ table (struct ash_buf *b, const json_t *agg, bool markdown)
                                     : "\n");
       any = true;
       if (markdown)
-        ash_buf_addf (b, "- `%s` %s: %s\n", name, st, why);
+        {
+          ash_buf_addstr (b, "- ");
+          md_escape (b, name);
+          ash_buf_addf (b, " %s: ", st);
+          md_escape (b, why);
+          ash_buf_addch (b, '\n');
+        }
       else
-        ash_buf_addf (b, "%s %s: %s\n", name, st, why);
+        ash_buf_addf (b, "%s %s: %s\n", T (name), st, T (why));
     }
 }
 
@@ -112,7 +146,8 @@ ash_report_summary_table (const json_t *agg, const char *reports_dir)
   ash_buf_addch (&b, '\n');
   totals (&b, agg);
   if (reports_dir)
-    ash_buf_addf (&b, "Reports: %s\n", reports_dir);
+    ash_buf_addf (&b, "Reports: %s\n", T (reports_dir));
+  ash_strvec_release (&pool);
   return ash_buf_detach (&b);
 }
 
@@ -145,18 +180,23 @@ ash_report_text (const json_t *agg)
                     ? " (suppressed)"
                     : "");
   json_decref (list);
+  ash_strvec_release (&pool);
   return ash_buf_detach (&b);
 }
 
+/* S as Markdown text: control characters shown as text first, then
+   every ASCII punctuation character backslash-escaped (CommonMark lets
+   any be), so that nothing in S can open a link, an image, a code span,
+   a table cell or an HTML tag.  */
 static void
 md_escape (struct ash_buf *b, const char *s)
 {
-  for (; *s; s++)
+  _cleanup_free_ char *e = ash_escape_control (s);
+  for (const char *p = e; *p; p++)
     {
-      if (*s == '|' || *s == '\\' || *s == '`' || *s == '<' || *s == '*'
-          || *s == '_' || *s == '[' || *s == ']')
+      if (strchr ("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~", *p))
         ash_buf_addch (b, '\\');
-      ash_buf_addch (b, *s == '\n' ? ' ' : *s);
+      ash_buf_addch (b, *p);
     }
 }
 
@@ -167,10 +207,15 @@ ash_report_markdown (const json_t *agg)
   const json_t *meta = json_object_get (agg, "metadata");
 
   ash_buf_addstr (&b, "# ASH Scan Report\n\n");
-  ash_buf_addf (&b, "- **Project:** %s\n- **Generated:** %s\n"
-                    "- **ash version:** %s\n- **Sandbox:** %s\n\n",
-                str (meta, "project_name"), str (meta, "generated_at"),
-                str (meta, "tool_version"), str (meta, "sandbox_mode"));
+  ash_buf_addstr (&b, "- **Project:** ");
+  md_escape (&b, raw (meta, "project_name"));
+  ash_buf_addstr (&b, "\n- **Generated:** ");
+  md_escape (&b, raw (meta, "generated_at"));
+  ash_buf_addstr (&b, "\n- **ash version:** ");
+  md_escape (&b, raw (meta, "tool_version"));
+  ash_buf_addstr (&b, "\n- **Sandbox:** ");
+  md_escape (&b, raw (meta, "sandbox_mode"));
+  ash_buf_addstr (&b, "\n\n");
   ash_buf_addstr (&b, "## Summary\n\n");
   table (&b, agg, true);
   ash_buf_addch (&b, '\n');
@@ -184,19 +229,22 @@ ash_report_markdown (const json_t *agg)
                         "Location | Message |\n|---|---|---|---|---|\n");
   json_array_foreach (list, i, f)
     {
-      ash_buf_addf (&b, "| %s%s | ", str (f, "severity"),
+      ash_buf_addstr (&b, "| ");
+      md_escape (&b, raw (f, "severity"));
+      ash_buf_addf (&b, "%s | ",
                     json_is_true (json_object_get (f, "suppressed"))
                       ? " (suppressed)"
                       : "");
-      md_escape (&b, str (f, "scanner"));
+      md_escape (&b, raw (f, "scanner"));
       ash_buf_addstr (&b, " | ");
-      md_escape (&b, str (f, "rule_id"));
+      md_escape (&b, raw (f, "rule_id"));
       ash_buf_addstr (&b, " | ");
-      md_escape (&b, str (f, "file_path"));
+      md_escape (&b, raw (f, "file_path"));
       ash_buf_addf (&b, ":%lld | ", num (f, "line_start"));
-      md_escape (&b, str (f, "message"));
+      md_escape (&b, raw (f, "message"));
       ash_buf_addstr (&b, " |\n");
     }
   json_decref (list);
+  ash_strvec_release (&pool);
   return ash_buf_detach (&b);
 }

@@ -40,6 +40,7 @@ cmd_copy (struct ash_cmd *dst, const struct ash_cmd *src)
   for (size_t i = 0; i < src->n_pass_fds && i < ASH_CMD_MAX_PASS_FDS; i++)
     dst->pass_fds[i] = src->pass_fds[i];
   dst->n_pass_fds = src->n_pass_fds;
+  dst->limits = src->limits;
 }
 
 static void

@@ -86,6 +86,7 @@ signal_name (int sig)
     case SIGPIPE: return "SIGPIPE";
     case SIGSYS: return "SIGSYS";
     case SIGHUP: return "SIGHUP";
+    case SIGXFSZ: return "SIGXFSZ";
     default: return "a signal";
     }
 }
@@ -530,13 +531,61 @@ static int
 crash_signal (const struct job *j, const struct ash_cmd_result *res)
 {
   static const int crashes[] = { SIGSEGV, SIGABRT, SIGBUS, SIGILL, SIGFPE,
-                                 SIGSYS, SIGKILL };
+                                 SIGSYS, SIGKILL, SIGXFSZ };
   if (!j->sandboxed || res->status <= 128)
     return 0;
   for (size_t i = 0; i < ARRAY_SIZE (crashes); i++)
     if (res->status == 128 + crashes[i])
       return crashes[i];
   return 0;
+}
+
+static unsigned long long
+limit_of (const struct scan *sc, const char *key)
+{
+  const json_t *v = ash_config_get (sc->config, key);
+  return json_is_integer (v) && json_integer_value (v) > 0
+           ? (unsigned long long) json_integer_value (v)
+           : 0;
+}
+
+/* The resource limits of one scanner (global_settings.max_scanner_*),
+   and a line in the log that says how each is enforced.  */
+static void
+set_limits (struct scan *sc, struct job *j, struct ash_cmd *cmd)
+{
+  struct ash_cmd_limits *l = &cmd->limits;
+  l->nproc = limit_of (sc, "global_settings.max_scanner_processes");
+  l->as = limit_of (sc, "global_settings.max_scanner_memory");
+  l->fsize = limit_of (sc, "global_settings.max_scanner_output");
+  const char *backend = j->sandboxed && j->scope.backend
+                          ? j->scope.backend->name
+                          : NULL;
+  const char *how
+    = l->nproc == 0 ? _("no process limit")
+      : geteuid () == 0
+        ? _("RLIMIT_NPROC, which the kernel does not enforce for root")
+      : backend && streq (backend, "bwrap")
+        ? _("RLIMIT_NPROC, counted in the scanner's own user namespace")
+        : _("RLIMIT_NPROC, counted over every process of ash's account");
+  ash_info (_("%s: at most %llu processes (%s), %llu bytes of memory "
+              "(RLIMIT_AS), %llu bytes per file written (RLIMIT_FSIZE)"),
+            j->scanner->name, l->nproc, how, l->as, l->fsize);
+}
+
+/* Why a scanner that ended abnormally may have: the limit it ran into,
+   as a clause to add to the reason, or "".  */
+static const char *
+limit_hint (const struct ash_cmd *cmd, int sig)
+{
+  if (sig == SIGXFSZ && cmd->limits.fsize)
+    return _(" (it wrote a file larger than global_settings."
+             "max_scanner_output)");
+  if ((sig == SIGSEGV || sig == SIGABRT || sig == SIGKILL || sig == SIGBUS)
+      && cmd->limits.as)
+    return _(" (its memory is limited by global_settings."
+             "max_scanner_memory)");
+  return "";
 }
 
 /* The scan phase of one scanner.  */
@@ -587,6 +636,7 @@ ash_job_run (struct scan *sc, struct job *j)
   cmd.stderr_fd = errfd;
   cmd.timeout_sec = j->timeout;
   cmd.scope = j->sandboxed ? &j->scope : NULL;
+  set_limits (sc, j, &cmd);
   ash_debug ("%s: running %s", s->name, cmd.argv.v[0]);
 
   if (j->sandboxed)
@@ -619,9 +669,10 @@ ash_job_run (struct scan *sc, struct job *j)
       _cleanup_free_ char *tail = stderr_tail (j);
       int sig = res.term_signal ? res.term_signal : crash_signal (j, &res);
       ash_job_set_status (j, ASH_STATUS_ERROR,
-                  xasprintf (_("%s crashed: killed by signal %d (%s)%s%s"),
+                  xasprintf (_("%s crashed: killed by signal %d (%s)%s%s%s"),
                              s->tool, sig, signal_name (sig),
-                             tail ? ": " : "", tail ? tail : ""));
+                             limit_hint (&cmd, sig), tail ? ": " : "",
+                             tail ? tail : ""));
     }
   else if (s->parse (s, &j->sj, &res, &doc, &err) < 0)
     {

@@ -168,8 +168,13 @@ build_scanset (struct scan *sc, struct ash_error *err)
       ip[n].reason = json_string_value (json_object_get (e, "reason"));
       n++;
     }
+  const json_t *mfs = ash_config_get (sc->config,
+                                      "global_settings.max_file_size");
   struct ash_scanset_opts so = {
     .output_dir = sc->od.path, .ignore_paths = ip, .n_ignore_paths = n,
+    .max_file_size = json_is_integer (mfs)
+                       ? (unsigned long long) json_integer_value (mfs)
+                       : 0,
   };
   struct ash_scanset init = ASH_SCANSET_INIT;
   sc->scanset = init;

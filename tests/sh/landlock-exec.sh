@@ -115,16 +115,22 @@ attempt () {
   return 1
 }
 
-# wait_for FILE STRING: wait (up to 20 s) until FILE holds STRING.
+# wait_for FILE STRING: wait until FILE holds STRING.  The wait is for
+# the event, not for a time: the bound (LIMIT) is there only so that a
+# listener that never hears anything fails the check instead of hanging.
 wait_for () {
   _i=0
   while ! grep -qF -- "$2" "$1" 2>/dev/null; do
     _i=$((_i + 1))
-    [ "$_i" -gt 200 ] && return 1
+    [ "$_i" -gt $((LIMIT * 10)) ] && return 1
     sleep 0.1
   done
   return 0
 }
+
+# Listeners live until stop_listener ends them; their own alarm only
+# keeps one that is forgotten from living for ever.
+LISTEN=3600
 
 start_listener () {
   $as_prefix "$P" "$@" >"$TEST_TMP/listener.$1" 2>&1 &
@@ -174,7 +180,7 @@ suite () {
   [ -e "/tmp/ash-escape-$uniq" ] && rm -f "/tmp/ash-escape-$uniq"
 
   # Unix sockets by path, and a datagram to a journal-like socket.
-  start_listener unix-dgram-listen "$D/rw/log.sock" 120
+  start_listener unix-dgram-listen "$D/rw/log.sock" "$LISTEN"
   attempt sandboxed denied -- unix-connect "$D/rw/log.sock"
   attempt sandboxed denied --network -- dev-log "$D/rw/log.sock"
   attempt filtered denied --network -- dev-log "$D/rw/log.sock"
@@ -208,7 +214,7 @@ suite () {
     "$TEST_TMP/att" "denied ENOSYS"
 
   # TCP and UDP to loopback listeners.
-  start_listener tcp-listen 127.0.0.1 0 120
+  start_listener tcp-listen 127.0.0.1 0 "$LISTEN"
   attempt sandboxed denied -- tcp-connect 127.0.0.1 "$port"
   attempt filtered denied -- tcp-connect 127.0.0.1 "$port"
   assert_file_lacks "$who: no TCP connection arrived from inside" \
@@ -218,7 +224,7 @@ suite () {
     wait_for "$TEST_TMP/listener.tcp-listen" RECEIVED
   attempt bare ok -- tcp-connect 127.0.0.1 "$port"
   stop_listener
-  start_listener udp-listen 127.0.0.1 0 120
+  start_listener udp-listen 127.0.0.1 0 "$LISTEN"
   attempt sandboxed denied -- udp-send 127.0.0.1 "$port"
   attempt filtered denied -- udp-send 127.0.0.1 "$port"
   assert_file_lacks "$who: no UDP datagram arrived from inside" \
@@ -229,7 +235,7 @@ suite () {
   stop_listener
 
   # An abstract socket bound on the host.
-  start_listener unix-bind-abstract "ash-test-$uniq-$who" 120
+  start_listener unix-bind-abstract "ash-test-$uniq-$who" "$LISTEN"
   attempt sandboxed denied --network -- abstract-connect "ash-test-$uniq-$who"
   attempt filtered denied --network -- abstract-connect "ash-test-$uniq-$who"
   attempt bare ok -- abstract-connect "ash-test-$uniq-$who"
@@ -292,7 +298,7 @@ echo started; while :; do sleep 1; done" >"$TEST_TMP/term" 2>&1 &
   wpid=$!
   wait_for "$TEST_TMP/term" started || bail "the sandboxed shell did not start"
   kill -TERM "$wpid"
-  wait_pid "$wpid" 30
+  wait_pid "$wpid" "$LIMIT"
   st=$?
   assert_eq "$who: a command that ignores SIGTERM is killed after the grace period (137)" "$st" 137
   if pgrep -f "$planted.term" >/dev/null 2>&1; then
@@ -300,6 +306,16 @@ echo started; while :; do sleep 1; done" >"$TEST_TMP/term" 2>&1 &
   else
     ok "$who: SIGTERM to the wrapper leaves nothing running"
   fi
+
+  # Zombies: a command that leaves 300 children unreaped, then dies.  The
+  # teardown reaps them all (in one pass before it reads /proc again) and
+  # reports the command's own status.  Kept small: the machine is shared.
+  sandboxed -- /bin/sh -c "for i in \$(seq 300); do /bin/true & done; \
+exec $P spawn-lingerer 30 $P symlink /etc/passwd $planted.zombie" \
+    >"$TEST_TMP/zombies" 2>&1
+  assert_eq "$who: a command that leaves zombies exits with its own status" \
+    "$?" 0
+  check_fails "$who: nothing of it is left" pgrep -f "$planted.zombie"
 
   # Symlinks as rule paths: a --ro link grants its target, not the
   # directory holding the link; a --rw link is refused and nothing runs.

@@ -537,6 +537,121 @@ test_pathological_pattern (void)
   teardown ();
 }
 
+/* FIFOs, sockets and files over max_file_size are left out of the scan
+   set with a warning, and the scanners that walk the directory are told
+   to skip them.  */
+static void
+test_special_files (void)
+{
+  setup ();
+  mk ("a.py", "import os\n");
+  mk ("small.py", "x = 1\n");
+  _cleanup_free_ char *fifo = ash_path_join (src, "fifo.py");
+  if (mkfifo (fifo, 0644) < 0)
+    bail (fifo);
+  _cleanup_free_ char *big = ash_path_join (src, "big.py");
+  int fd = open (big, O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
+  /* Sparse: 3 GB that take no room.  */
+  if (fd < 0 || ftruncate (fd, 3000000000LL) < 0)
+    bail (big);
+  close (fd);
+  struct ash_scanset_opts opts = { .max_file_size = 1000 };
+  struct ash_scanset s = ASH_SCANSET_INIT;
+  struct ash_error e = ASH_ERROR_INIT;
+  tap_is_int (build (&opts, &s, &e), 0, "special files: the scan set builds");
+  _cleanup_free_ char *files = joined (&s.files);
+  tap_is_str (files, "a.py\nsmall.py\n",
+              "special files: only regular files within the size limit");
+  _cleanup_free_ char *warn = joined (&s.warnings);
+  tap_ok (strstr (warn, "Not scanning 'fifo.py': not a regular file (a "
+                        "FIFO)")
+            != NULL,
+          "special files: the FIFO is named in a warning");
+  tap_ok (strstr (warn, "Not scanning 'big.py': 3000000000 bytes is more "
+                        "than global_settings.max_file_size (1000)")
+            != NULL,
+          "special files: the large file is named in a warning");
+  struct ash_strvec args = ASH_STRVEC_INIT;
+  tap_is_int (ash_scanset_exclusion_args (&s, "bandit", &args, &e), 0,
+              "special files: bandit can be told to skip them");
+  _cleanup_free_ char *a = joined (&args);
+  tap_is_str (a, "--exclude\nbig.py,fifo.py\n",
+              "special files: bandit's --exclude names both");
+  ash_strvec_release (&args);
+  ash_scanset_release (&s);
+
+  /* Negative control: without a limit the large file is scanned.  */
+  struct ash_scanset_opts none = { 0 };
+  tap_is_int (build (&none, &s, &e), 0, "no size limit: builds");
+  _cleanup_free_ char *f2 = joined (&s.files);
+  tap_is_str (f2, "a.py\nbig.py\nsmall.py\n",
+              "no size limit: the large file is in the scan set");
+  ash_scanset_release (&s);
+  ash_error_release (&e);
+  teardown ();
+}
+
+/* Ignore files are read up to their caps, a warning says so, and the
+   indexed rules keep git's "last rule wins" order.  */
+static void
+test_ignore_caps (void)
+{
+  setup ();
+  struct ash_buf b = ASH_BUF_INIT;
+  for (int i = 0; i < 150000; i++)
+    ash_buf_addf (&b, "n%d.py\n", i);
+  mk (".gitignore", b.buf);
+  mk ("n5.py", "");
+  mk ("n149999.py", "");
+  ash_buf_reset (&b);
+  /* Ten nested 1 MB files.  */
+  struct ash_buf dir = ASH_BUF_INIT;
+  for (int d = 0; d < 10; d++)
+    {
+      ash_buf_addf (&dir, "%sd%d", d ? "/" : "", d);
+      ash_buf_reset (&b);
+      while (b.len < 1000000)
+        ash_buf_addf (&b, "r%zu_%d\n", b.len, d);
+      _cleanup_free_ char *gi = xasprintf ("%s/.gitignore", dir.buf);
+      mk (gi, b.buf);
+      _cleanup_free_ char *f = xasprintf ("%s/x.py", dir.buf);
+      mk (f, "");
+    }
+  struct ash_scanset s = ASH_SCANSET_INIT;
+  struct ash_error e = ASH_ERROR_INIT;
+  tap_is_int (build (NULL, &s, &e), 0, "ignore caps: the scan set builds");
+  tap_ok (!ash_strvec_contains (&s.files, "n5.py"),
+          "ignore caps: a rule before the cap applies");
+  tap_ok (ash_strvec_contains (&s.files, "n149999.py"),
+          "ignore caps: a rule past the cap is not read");
+  _cleanup_free_ char *warn = joined (&s.warnings);
+  tap_ok (strstr (warn, "ignore files: more than 100000 rules; the rules "
+                        "from .gitignore line 100001 on are not read")
+            != NULL,
+          "ignore caps: the log says where (%s)", warn);
+  ash_scanset_release (&s);
+  ash_buf_release (&dir);
+  ash_buf_release (&b);
+  teardown ();
+
+  /* Ordering across indexed and unindexed rules.  */
+  setup ();
+  mk ("a.log", "");
+  mk ("b.log", "");
+  mk ("c.log", "");
+  mk ("d.txt", "");
+  mk ("sub/b.log", "");
+  mk (".gitignore", "*.log\n!b.log\n!c*\nc.log\nd.txt\n!d.tx?\n");
+  mk ("sub/.gitignore", "b.log\n");
+  tap_is_int (build (NULL, &s, &e), 0, "indexed rules: builds");
+  _cleanup_free_ char *files = joined (&s.files);
+  tap_is_str (files, ".gitignore\nb.log\nd.txt\nsub/.gitignore\n",
+              "indexed rules: the last matching rule wins");
+  ash_scanset_release (&s);
+  ash_error_release (&e);
+  teardown ();
+}
+
 int
 main (void)
 {
@@ -546,5 +661,7 @@ main (void)
   test_line_breaks ();
   test_pathological_pattern ();
   test_link_warning_quoted ();
+  test_special_files ();
+  test_ignore_caps ();
   return tap_done ();
 }

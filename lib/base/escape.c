@@ -1,0 +1,105 @@
+/* escape.c -- control characters shown as text.  */
+
+#include <config.h>
+
+#include "base/escape.h"
+
+#include <string.h>
+
+/* The length of the valid UTF-8 sequence at P (1 to 4) and its code
+   point, or 0 when P does not start one.  Overlong forms and surrogates
+   are not valid.  */
+static size_t
+utf8_seq (const unsigned char *p, unsigned *ret_cp)
+{
+  unsigned cp;
+  size_t n;
+  if (p[0] < 0x80)
+    {
+      *ret_cp = p[0];
+      return 1;
+    }
+  if (p[0] >= 0xc2 && p[0] <= 0xdf)
+    cp = p[0] & 0x1f, n = 2;
+  else if (p[0] >= 0xe0 && p[0] <= 0xef)
+    cp = p[0] & 0x0f, n = 3;
+  else if (p[0] >= 0xf0 && p[0] <= 0xf4)
+    cp = p[0] & 0x07, n = 4;
+  else
+    return 0;
+  for (size_t i = 1; i < n; i++)
+    {
+      if ((p[i] & 0xc0) != 0x80)
+        return 0;
+      cp = (cp << 6) | (p[i] & 0x3f);
+    }
+  if ((n == 3 && cp < 0x800) || (n == 4 && (cp < 0x10000 || cp > 0x10ffff))
+      || (cp >= 0xd800 && cp <= 0xdfff))
+    return 0;
+  *ret_cp = cp;
+  return n;
+}
+
+static bool
+shown_as_code (unsigned cp)
+{
+  return (cp >= 0x80 && cp <= 0x9f) || (cp >= 0x202a && cp <= 0x202e)
+         || (cp >= 0x2066 && cp <= 0x2069);
+}
+
+void
+ash_escape_control_add (struct ash_buf *b, const char *s, bool keep_tabs)
+{
+  const unsigned char *p = (const unsigned char *) (s ? s : "");
+  while (*p)
+    {
+      unsigned cp;
+      size_t n = utf8_seq (p, &cp);
+      if (n == 0)
+        {
+          ash_buf_addf (b, "\\x%02x", *p);
+          p++;
+          continue;
+        }
+      if (n == 1 && (cp < 0x20 || cp == 0x7f))
+        {
+          switch (cp)
+            {
+            case 0x1b:
+              ash_buf_addstr (b, "\\e");
+              break;
+            case '\n':
+              ash_buf_addstr (b, "\\n");
+              break;
+            case '\r':
+              ash_buf_addstr (b, "\\r");
+              break;
+            case '\t':
+              ash_buf_addstr (b, keep_tabs ? "\t" : "\\t");
+              break;
+            default:
+              ash_buf_addf (b, "\\x%02x", cp);
+            }
+        }
+      else if (shown_as_code (cp))
+        ash_buf_addf (b, "\\u%04X", cp);
+      else
+        ash_buf_add (b, p, n);
+      p += n;
+    }
+}
+
+char *
+ash_escape_control (const char *s)
+{
+  struct ash_buf b = ASH_BUF_INIT;
+  ash_escape_control_add (&b, s, false);
+  return ash_buf_detach (&b);
+}
+
+bool
+ash_has_control (const char *s)
+{
+  _cleanup_free_ char *e = ash_escape_control (s);
+  return !streq (e, s ? s : "");
+}

@@ -1,0 +1,33 @@
+/* escape.h -- text from scanners and repositories made safe to show.
+
+   Anything a scanner or the scanned repository wrote (a scanner's stderr,
+   a file name, an in-tree project_name) may hold terminal control
+   sequences: an OSC that sets the window title or the clipboard, a screen
+   clear, a carriage return that overwrites a line with a fake "PASSED".
+   Everything ash prints to a terminal or writes to a text report goes
+   through ash_escape_control(), and the Markdown and HTML reports through
+   their own escapes, which apply it first.  */
+
+#ifndef ASH_ESCAPE_H
+#define ASH_ESCAPE_H
+
+#include <stdbool.h>
+
+#include "base/buf.h"
+
+/* Append S to B with every control character shown in text: ESC as
+   "\e", line feed, carriage return and tab as "\n", "\r", "\t" (a tab is
+   kept when KEEP_TABS), any other C0 control, DEL and a byte that is not
+   part of valid UTF-8 as "\xHH", a C1 control (U+0080 to U+009F) and a
+   bidirectional override or isolate (U+202A to U+202E, U+2066 to U+2069)
+   as "\uHHHH".  Everything else, backslashes included, is copied.  */
+void ash_escape_control_add (struct ash_buf *b, const char *s,
+                             bool keep_tabs);
+
+/* The same into a new string (never NULL; S NULL gives "").  */
+char *ash_escape_control (const char *s);
+
+/* Does S hold anything ash_escape_control() would change?  */
+bool ash_has_control (const char *s);
+
+#endif
