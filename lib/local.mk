@@ -62,7 +62,9 @@ lib_libash_a_SOURCES += lib/scan/suppress.c lib/scan/suppress.h
 ## lib/scanners/ (layer 5)
 lib_libash_a_SOURCES += lib/scanners/bandit-json.c
 lib_libash_a_SOURCES += lib/scanners/bandit.c
+lib_libash_a_SOURCES += lib/scanners/deps-common.c lib/scanners/deps-common.h
 lib_libash_a_SOURCES += lib/scanners/detect-secrets-baseline.c lib/scanners/detect-secrets-baseline.h
+lib_libash_a_SOURCES += lib/scanners/npm-audit.c
 lib_libash_a_SOURCES += lib/scanners/registry.c
 lib_libash_a_SOURCES += lib/scanners/scanner.h
 

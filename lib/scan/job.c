@@ -395,10 +395,15 @@ ash_job_check (struct scan *sc, struct job *j)
     .run_config_dir = j->run_config_dir,
     .scope = j->sandboxed ? &j->scope : NULL,
     .max_output = ASH_TREE_READ_MAX,
+    .scan_set_files = sc->have_scanset ? sc->scanset.files.v : NULL,
+    .offline = sc->opts->offline,
+    .config = sc->config,
   };
   if (s->prepare && s->prepare (s, &j->sj, &err) < 0)
     {
-      ash_job_set_status (j, ASH_STATUS_ERROR, xstrdup (err.message));
+      bool missing = err.kind && streq (err.kind, ASH_KIND_SCANNER_MISSING);
+      ash_job_set_status (j, missing ? ASH_STATUS_MISSING : ASH_STATUS_ERROR,
+                          xstrdup (err.message));
       goto out;
     }
 
@@ -423,16 +428,34 @@ ash_job_sweep (struct scan *sc _unused_, int dirfd, const char *rel)
   ash_error_release (&err);
 }
 
+/* Add the entries of V to ENV, except those whose name the adapter set
+   itself (GRYPE_DB_AUTO_UPDATE=false), which win.  */
+static void
+env_add_missing (struct ash_strvec *env, size_t n_own, char *const *v)
+{
+  for (; v && *v; v++)
+    {
+      const char *eq = strchr (*v, '=');
+      size_t n = eq ? (size_t) (eq - *v) : strlen (*v);
+      bool own = false;
+      for (size_t i = 0; i < n_own && !own; i++)
+        own = strneq (env->v[i], *v, n) && env->v[i][n] == '=';
+      if (!own)
+        ash_strvec_push (env, *v);
+    }
+}
+
 static void
 build_env (struct scan *sc _unused_, struct job *j, struct ash_cmd *cmd)
 {
+  size_t n_own = cmd->env.nr;
   if (j->sandboxed)
     {
-      ash_strvec_pushv (&cmd->env, j->policy.env.v);
+      env_add_missing (&cmd->env, n_own, j->policy.env.v);
       return;
     }
   /* Unsandboxed, a scanner gets ASH's environment, copied explicitly.  */
-  ash_strvec_pushv (&cmd->env, environ);
+  env_add_missing (&cmd->env, n_own, environ);
 }
 
 /* A sandbox wrapper (bwrap's init, the Landlock wrapper) reports a
@@ -490,7 +513,10 @@ ash_job_run (struct scan *sc, struct job *j)
       goto done;
     }
   build_env (sc, j, &cmd);
-  cmd.cwd = xstrdup (sc->source_dir);
+  /* An adapter may run its tool from a directory of its own (trivy-repo,
+     from its run directory outside the tree).  */
+  if (cmd.cwd == NULL)
+    cmd.cwd = xstrdup (sc->source_dir);
   cmd.stdin_mode = ASH_STDIO_NULL;
   cmd.stdout_mode = ASH_STDIO_FD;
   cmd.stdout_fd = outfd;
@@ -509,7 +535,8 @@ ash_job_run (struct scan *sc, struct job *j)
           goto done;
         }
     }
-  r = ash_sandbox_run (&cmd, &res, &err);
+  r = s->run ? s->run (s, &j->sj, &cmd, &res, &err)
+             : ash_sandbox_run (&cmd, &res, &err);
   if (j->sandboxed)
     {
       private_caches_remove (j);

@@ -42,12 +42,6 @@ PENDING (grype, "grype",
          "curl -sSfL https://raw.githubusercontent.com/anchore/grype/main/"
          "install.sh | sh -s -- -b ~/.local/bin",
          "vulnerability scanner for dependencies");
-static const struct ash_scanner scanner_npm_audit = {
-  .name = "npm-audit",
-  .tool = "npm",
-  .install_hint = "apt-get install npm",
-  .description = "npm, pnpm and yarn dependency audit",
-};
 PENDING (opengrep, "opengrep",
          "curl -fsSL https://raw.githubusercontent.com/opengrep/opengrep/"
          "main/install.sh | bash",
@@ -86,7 +80,7 @@ const struct ash_scanner *const ash_builtin_scanners[] = {
   &scanner_checkov,
   &scanner_detect_secrets,
   &scanner_grype,
-  &scanner_npm_audit,
+  &ash_scanner_npm_audit,
   &scanner_opengrep,
   &scanner_semgrep,
   &scanner_syft,

@@ -22,6 +22,8 @@
 #include "proc/spawn.h"
 #include "sandbox/requirements.h"
 
+struct ash_config;
+
 /* Everything an adapter needs for one run against one target.  */
 struct ash_scan_job
 {
@@ -43,7 +45,18 @@ struct ash_scan_job
                                  outside the scanned tree, for the config
                                  files ASH writes for the tool (removed
                                  when the run ends), or NULL */
+  char *const *scan_set_files; /* the scan set, relative to TARGET, sorted,
+                                  NULL-terminated; or NULL */
+  bool offline;              /* --offline: no scanner gets a network */
+  const struct ash_config *config; /* the scan's configuration (for the
+                                      tier of an option naming a file),
+                                      or NULL */
 };
+
+/* An ERR kind a scanner's PREPARE or BUILD sets when the scanner cannot
+   run for a reason that makes it MISSING rather than ERROR (npm-audit
+   offline with a lockfile).  */
+#define ASH_KIND_SCANNER_MISSING "ScannerMissing"
 
 struct ash_scanner
 {
@@ -69,6 +82,12 @@ struct ash_scanner
      SARIF formatter"; database updates).  */
   int (*prepare) (const struct ash_scanner *s, const struct ash_scan_job *job,
                   struct ash_error *err);
+  /* Optional: run the command BUILD made, once or more (npm-audit audits
+     each lockfile on its own).  CMD has its environment, stdio, timeout
+     and scope set; RES is what PARSE then gets.  NULL: CMD runs once.  */
+  int (*run) (const struct ash_scanner *s, const struct ash_scan_job *job,
+              struct ash_cmd *cmd, struct ash_cmd_result *res,
+              struct ash_error *err);
   /* What the scanner needs from its sandbox; NULL for the strictest
      default.  */
   const struct ash_requirements *req;
@@ -101,5 +120,16 @@ int ash_bandit_argv (const char *tool, const json_t *options,
                      char *const *excluded_paths, const char *format,
                      const char *out, const char *target,
                      struct ash_strvec *argv, struct ash_error *err);
+
+/* The dependency and SBOM adapters (npm-audit.c, grype.c, syft.c,
+   trivy.c).  */
+extern const struct ash_scanner ash_scanner_npm_audit;
+/* Map the npm audit reports TEXTS[i] (LENS[i] bytes) of the lockfiles
+   LOCKS[i] (relative to JOB->target; NULL-terminated) to one SARIF
+   document (new reference in *RET_DOC).  */
+int ash_npm_audit_to_sarif (const struct ash_scan_job *job,
+                            char *const *locks, char *const *texts,
+                            const size_t *lens, const char *version,
+                            json_t **ret_doc, struct ash_error *err);
 
 #endif
