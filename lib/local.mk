@@ -48,6 +48,7 @@ lib_libash_a_SOURCES += lib/sandbox/run.c
 lib_libash_a_SOURCES += lib/sandbox/scanner-reqs.c lib/sandbox/scanner-reqs.h
 
 ## lib/scan/ (layer 5)
+lib_libash_a_SOURCES += lib/scan/dbphase.c lib/scan/dbphase.h
 lib_libash_a_SOURCES += lib/scan/exit-codes.h
 lib_libash_a_SOURCES += lib/scan/job.c lib/scan/job.h
 lib_libash_a_SOURCES += lib/scan/orchestrator.c lib/scan/orchestrator.h
@@ -64,6 +65,7 @@ lib_libash_a_SOURCES += lib/scanners/bandit-json.c
 lib_libash_a_SOURCES += lib/scanners/bandit.c
 lib_libash_a_SOURCES += lib/scanners/deps-common.c lib/scanners/deps-common.h
 lib_libash_a_SOURCES += lib/scanners/detect-secrets-baseline.c lib/scanners/detect-secrets-baseline.h
+lib_libash_a_SOURCES += lib/scanners/grype.c
 lib_libash_a_SOURCES += lib/scanners/npm-audit.c
 lib_libash_a_SOURCES += lib/scanners/registry.c
 lib_libash_a_SOURCES += lib/scanners/scanner.h

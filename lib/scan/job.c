@@ -451,6 +451,18 @@ build_env (struct scan *sc _unused_, struct job *j, struct ash_cmd *cmd)
   size_t n_own = cmd->env.nr;
   if (j->sandboxed)
     {
+      /* The backends build the sandbox's environment from the policy:
+         the adapter's own settings (constants of ASH's choosing, never
+         values from the tree) go into it.  */
+      for (size_t i = 0; i < n_own; i++)
+        {
+          const char *eq = strchr (cmd->env.v[i], '=');
+          if (eq == NULL)
+            continue;
+          _cleanup_free_ char *name = xstrndup (cmd->env.v[i],
+                                                (size_t) (eq - cmd->env.v[i]));
+          ash_strvec_setenv (&j->policy.env, name, eq + 1);
+        }
       env_add_missing (&cmd->env, n_own, j->policy.env.v);
       return;
     }

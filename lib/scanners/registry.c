@@ -38,10 +38,6 @@ static const struct ash_scanner scanner_detect_secrets = {
   .install_hint = "uv tool install detect-secrets",
   .description = "secrets detection",
 };
-PENDING (grype, "grype",
-         "curl -sSfL https://raw.githubusercontent.com/anchore/grype/main/"
-         "install.sh | sh -s -- -b ~/.local/bin",
-         "vulnerability scanner for dependencies");
 PENDING (opengrep, "opengrep",
          "curl -fsSL https://raw.githubusercontent.com/opengrep/opengrep/"
          "main/install.sh | bash",
@@ -79,7 +75,7 @@ const struct ash_scanner *const ash_builtin_scanners[] = {
   &scanner_cfn_nag,
   &scanner_checkov,
   &scanner_detect_secrets,
-  &scanner_grype,
+  &ash_scanner_grype,
   &ash_scanner_npm_audit,
   &scanner_opengrep,
   &scanner_semgrep,

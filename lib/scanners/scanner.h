@@ -131,5 +131,14 @@ int ash_npm_audit_to_sarif (const struct ash_scan_job *job,
                             char *const *locks, char *const *texts,
                             const size_t *lens, const char *version,
                             json_t **ret_doc, struct ash_error *err);
+extern const struct ash_scanner ash_scanner_grype;
+/* grype's argv for JOB with config file CONFIG into ARGV.  */
+int ash_grype_argv (const struct ash_scan_job *job, const char *config,
+                    struct ash_strvec *argv, struct ash_error *err);
+/* Map grype's JSON report TEXT to SARIF (new reference in *RET_DOC);
+   VERSION may be NULL (the report's descriptor version is used).  */
+int ash_grype_json_to_sarif (const char *text, size_t len,
+                             const char *version, const char *source_dir,
+                             json_t **ret_doc, struct ash_error *err);
 
 #endif

@@ -89,6 +89,7 @@ for b in $backends; do
   assert_eq "$b: exit 2" "$status" 2
   findings "$TEST_TMP/out-$b" >"$TEST_TMP/got-$b"
   check "$b: the same findings as unsandboxed" cmp -s "$TEST_TMP/got-$b" "$TEST_TMP/want"
+  assert_file_contains "$b: the registry is npm's, not the tree's .npmrc" "$TEST_TMP/out-$b/scanners/npm-audit/source/npm-audit.stderr.log" "registry=https://registry.npmjs.org/ "
   assert_file_lacks "$b: the real home is not npm's" "$TEST_TMP/out-$b/scanners/npm-audit/source/npm-audit.stderr.log" "home=$HOME "
 done
 [ -n "$backends" ] || ok "# SKIP no sandbox backend is usable here"
