@@ -44,10 +44,6 @@ PENDING (opengrep, "opengrep",
          "static analysis with Semgrep-compatible rules");
 PENDING (semgrep, "semgrep", "uv tool install semgrep",
          "static analysis for many languages");
-PENDING (syft, "syft",
-         "curl -sSfL https://raw.githubusercontent.com/anchore/syft/main/"
-         "install.sh | sh -s -- -b ~/.local/bin",
-         "software bill of materials generator");
 PENDING (actionlint, "actionlint",
          "go install github.com/rhysd/actionlint/cmd/actionlint@latest",
          "GitHub Actions workflow linter");
@@ -79,7 +75,7 @@ const struct ash_scanner *const ash_builtin_scanners[] = {
   &ash_scanner_npm_audit,
   &scanner_opengrep,
   &scanner_semgrep,
-  &scanner_syft,
+  &ash_scanner_syft,
   &scanner_actionlint,
   &scanner_cfn_lint,
   &scanner_cfn_guard,

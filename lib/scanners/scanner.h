@@ -140,5 +140,13 @@ int ash_grype_argv (const struct ash_scan_job *job, const char *config,
 int ash_grype_json_to_sarif (const char *text, size_t len,
                              const char *version, const char *source_dir,
                              json_t **ret_doc, struct ash_error *err);
+extern const struct ash_scanner ash_scanner_syft;
+/* syft's argv for JOB with config file CONFIG into ARGV.  */
+int ash_syft_argv (const struct ash_scan_job *job, const char *config,
+                   struct ash_strvec *argv, struct ash_error *err);
+/* Check that TEXT is a CycloneDX JSON SBOM; *RET_COMPONENTS counts its
+   components.  */
+int ash_syft_sbom_check (const char *text, size_t len,
+                         size_t *ret_components, struct ash_error *err);
 
 #endif
