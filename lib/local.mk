@@ -81,6 +81,7 @@ lib_libash_a_SOURCES += lib/report/text.c
 ## lib/cli/ (layer 7)
 lib_libash_a_SOURCES += lib/cli/cli.c lib/cli/cli.h
 lib_libash_a_SOURCES += lib/cli/commands.h
+lib_libash_a_SOURCES += lib/cli/deps-install.c
 lib_libash_a_SOURCES += lib/cli/sandbox-explain.c
 lib_libash_a_SOURCES += lib/cli/sandbox-probe.c
 lib_libash_a_SOURCES += lib/cli/scan-command.c

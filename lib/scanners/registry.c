@@ -39,8 +39,7 @@ static const struct ash_scanner scanner_detect_secrets = {
   .description = "secrets detection",
 };
 PENDING (opengrep, "opengrep",
-         "curl -fsSL https://raw.githubusercontent.com/opengrep/opengrep/"
-         "main/install.sh | bash",
+         "a release binary from https://github.com/opengrep/opengrep/releases",
          "static analysis with Semgrep-compatible rules");
 PENDING (semgrep, "semgrep", "uv tool install semgrep",
          "static analysis for many languages");
