@@ -69,6 +69,7 @@ lib_libash_a_SOURCES += lib/scanners/grype.c
 lib_libash_a_SOURCES += lib/scanners/npm-audit.c
 lib_libash_a_SOURCES += lib/scanners/registry.c
 lib_libash_a_SOURCES += lib/scanners/syft.c
+lib_libash_a_SOURCES += lib/scanners/trivy.c
 lib_libash_a_SOURCES += lib/scanners/scanner.h
 
 ## lib/report/ (layer 6)

@@ -148,5 +148,14 @@ int ash_syft_argv (const struct ash_scan_job *job, const char *config,
    components.  */
 int ash_syft_sbom_check (const char *text, size_t len,
                          size_t *ret_components, struct ash_error *err);
+extern const struct ash_scanner ash_scanner_trivy_repo;
+/* trivy-repo's argv into ARGV (CACHE may be NULL).  */
+int ash_trivy_repo_argv (const struct ash_scan_job *job, const char *cache,
+                         const char *config, const char *ignore,
+                         const char *secret, const char *modules,
+                         struct ash_strvec *argv, struct ash_error *err);
+/* The adapter a plugin module's "adapter: NAME" names (trivy-repo), or
+   NULL.  */
+const struct ash_scanner *ash_scanner_adapter (const char *name);
 
 #endif
