@@ -96,6 +96,10 @@ for b in $backends; do
 done
 [ -n "$backends" ] || ok "# SKIP no sandbox backend is usable here"
 
+"$ASH" sandbox explain grype --sandbox auto >"$TEST_TMP/explain" 2>/dev/null
+assert_match "explain grype: the database cache" "$TEST_TMP/explain" "\"path\": \"$GRYPE_DB_CACHE_DIR\""
+assert_match "explain grype: a network" "$TEST_TMP/explain" '"network": *true'
+
 # Two scans started together take turns.
 : >"$GRYPE_FAKE_LOG"
 GRYPE_FAKE_SLEEP=2 "$ASH" scan --source-dir "$src" --output-dir "$TEST_TMP/c1" --no-progress --sandbox off --scanners grype >/dev/null 2>&1 &
