@@ -82,6 +82,17 @@ for rule in run["tool"]["driver"]["rules"]:
 ' "$TEST_TMP/off/reports/ash.sarif"
 check "driver version, rule help and security-severity" test $? -eq 0
 
+# The merged ash.sarif is valid SARIF 2.1.0.
+schema=/work/shared/data/sarif-schema-2.1.0.json
+[ -f "$top_srcdir/../shared/data/sarif-schema-2.1.0.json" ] && schema=$top_srcdir/../shared/data/sarif-schema-2.1.0.json
+if python3 -c 'import jsonschema' 2>/dev/null && [ -f "$schema" ]; then
+  python3 -c '
+import json, sys, jsonschema
+jsonschema.Draft4Validator(json.load(open(sys.argv[1]))).validate(json.load(open(sys.argv[2])))' "$schema" "$TEST_TMP/off/reports/ash.sarif"
+  check "ash.sarif validates against the SARIF 2.1.0 schema" test $? -eq 0
+else
+  ok "# SKIP python3-jsonschema or the SARIF schema is not available"
+fi
 "$ASH" sandbox probe >"$TEST_TMP/probe" 2>&1
 backends=$(sed -n 's/^\([a-z-]*\): usable$/\1/p' "$TEST_TMP/probe")
 for b in $backends; do

@@ -63,6 +63,17 @@ printf '%s\n' "CVE-2021-44906 package-lock.json 15 CRITICAL" "aws-access-key-id 
 check "rule ids, files, lines and severities are trivy's" cmp -s "$TEST_TMP/want" "$TEST_TMP/expect"
 assert_file_lacks "no host path in the report" "$TEST_TMP/off/reports/ash.sarif" "file://$src"
 
+# The merged ash.sarif is valid SARIF 2.1.0.
+schema=/work/shared/data/sarif-schema-2.1.0.json
+[ -f "$top_srcdir/../shared/data/sarif-schema-2.1.0.json" ] && schema=$top_srcdir/../shared/data/sarif-schema-2.1.0.json
+if python3 -c 'import jsonschema' 2>/dev/null && [ -f "$schema" ]; then
+  python3 -c '
+import json, sys, jsonschema
+jsonschema.Draft4Validator(json.load(open(sys.argv[1]))).validate(json.load(open(sys.argv[2])))' "$schema" "$TEST_TMP/off/reports/ash.sarif"
+  check "ash.sarif validates against the SARIF 2.1.0 schema" test $? -eq 0
+else
+  ok "# SKIP python3-jsonschema or the SARIF schema is not available"
+fi
 "$ASH" sandbox probe >"$TEST_TMP/probe" 2>&1
 backends=$(sed -n 's/^\([a-z-]*\): usable$/\1/p' "$TEST_TMP/probe")
 for b in $backends; do
