@@ -58,6 +58,7 @@ lib_libash_a_SOURCES += lib/sandbox/scanner-reqs.c lib/sandbox/scanner-reqs.h
 lib_libash_a_SOURCES += lib/sandbox/seatbelt.c lib/sandbox/seatbelt.h
 
 ## lib/scan/ (layer 5)
+lib_libash_a_SOURCES += lib/scan/dbphase.c lib/scan/dbphase.h
 lib_libash_a_SOURCES += lib/scan/exit-codes.h
 lib_libash_a_SOURCES += lib/scan/job.c lib/scan/job.h
 lib_libash_a_SOURCES += lib/scan/orchestrator.c lib/scan/orchestrator.h
@@ -91,6 +92,13 @@ lib_libash_a_SOURCES += lib/scanners/grep-common.h
 lib_libash_a_SOURCES += lib/scanners/opengrep.c
 lib_libash_a_SOURCES += lib/scanners/registry.c
 lib_libash_a_SOURCES += lib/scanners/semgrep.c
+lib_libash_a_SOURCES += lib/scanners/deps-common.c lib/scanners/deps-common.h
+lib_libash_a_SOURCES += lib/scanners/detect-secrets-baseline.c lib/scanners/detect-secrets-baseline.h
+lib_libash_a_SOURCES += lib/scanners/grype.c
+lib_libash_a_SOURCES += lib/scanners/npm-audit.c
+lib_libash_a_SOURCES += lib/scanners/registry.c
+lib_libash_a_SOURCES += lib/scanners/syft.c
+lib_libash_a_SOURCES += lib/scanners/trivy.c
 lib_libash_a_SOURCES += lib/scanners/scanner.h
 
 ## lib/report/ (layer 6)
@@ -103,6 +111,7 @@ lib_libash_a_SOURCES += lib/report/text.c
 ## lib/cli/ (layer 7)
 lib_libash_a_SOURCES += lib/cli/cli.c lib/cli/cli.h
 lib_libash_a_SOURCES += lib/cli/commands.h
+lib_libash_a_SOURCES += lib/cli/deps-install.c
 lib_libash_a_SOURCES += lib/cli/sandbox-explain.c
 lib_libash_a_SOURCES += lib/cli/sandbox-probe.c
 lib_libash_a_SOURCES += lib/cli/scan-command.c

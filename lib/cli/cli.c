@@ -78,6 +78,7 @@ enum opt_id
   OPT_NO_COLOR,
   OPT_CLI_JSON_INPUT,
   OPT_FORCE,
+  OPT_DRY_RUN,
   OPT_FORMAT,
   OPT_EXPLAIN_TIERS,
   OPT_HELP,
@@ -124,8 +125,10 @@ static const struct optdef optdefs[] = {
   { "config-overrides", required_argument, OPT_CONFIG_OVERRIDES, 0,
     CMD_CONFIG_LOAD, J_LIST, 0, "KEY=VALUE",
     N_("override a configuration value; KEY+=[..] appends; repeatable") },
-  { "scanners", required_argument, OPT_SCANNERS, 0, CMD_SCAN, J_LIST, 0,
-    "LIST", N_("run only these scanners (comma-separated; repeatable)") },
+  { "scanners", required_argument, OPT_SCANNERS, 0, CMD_SCAN | CMD_DEPS_INSTALL,
+    J_LIST, 0, "LIST",
+    N_("run (or install the tools of) only these scanners "
+       "(comma-separated; repeatable)") },
   { "exclude-scanners", required_argument, OPT_EXCLUDE_SCANNERS, 0, CMD_SCAN,
     J_LIST, 0, "LIST", N_("do not run these scanners (comma-separated)") },
   { "offline", no_argument, OPT_OFFLINE, 0, CMD_SCAN | CMD_SANDBOX_EXPLAIN,
@@ -180,6 +183,8 @@ static const struct optdef optdefs[] = {
     J_NONE, 0, "FILE",
     N_("read these options from a JSON object (snake_case keys); flags "
        "win") },
+  { "dry-run", no_argument, OPT_DRY_RUN, 0, CMD_DEPS_INSTALL, J_NONE, 0,
+    NULL, N_("print the install commands without running them") },
   { "force", no_argument, OPT_FORCE, 0, CMD_CONFIG_INIT, J_NONE, 0, NULL,
     N_("replace an existing .ashrc.yaml") },
   { "format", required_argument, OPT_FORMAT, 0, CMD_CONFIG_GET, J_NONE, 0,
@@ -233,7 +238,8 @@ static const struct command commands[] = {
   { CMD_SANDBOX_EXPLAIN, "sandbox explain", " SCANNER",
     N_("print the sandbox policy SCANNER would run under, as JSON") },
   { CMD_DEPS_INSTALL, "dependencies install", "",
-    N_("print how to install each builtin scanner's tool") },
+    N_("install the scanners' tools into ASH's bin directory (npm, uv or "
+       "pipx), and print how to install the rest") },
   { CMD_REPORT, "report", "", N_("not available in this version") },
   { CMD_COMPLETION, "completion", " SHELL",
     N_("print the completion script for SHELL (bash, zsh or fish)") },
@@ -1142,50 +1148,6 @@ cmd_config_validate (const struct ash_options *o)
   return ASH_EXIT_OK;
 }
 
-static int
-cmd_dependencies_install (void)
-{
-  static const struct
-  {
-    const char *scanner, *tool, *how;
-  } deps[] = {
-    { "bandit", "bandit", "apt-get install bandit" },
-    { "npm-audit", "npm", "apt-get install npm" },
-    { "jupyter (converter)", "jupyter-nbconvert",
-      "apt-get install jupyter-nbconvert" },
-    { "semgrep", "semgrep", "uv tool install semgrep" },
-    { "checkov", "checkov", "uv tool install checkov" },
-    { "detect-secrets", "detect-secrets", "uv tool install detect-secrets" },
-    { "cfn-lint", "cfn-lint", "uv tool install cfn-lint" },
-    { "zizmor", "zizmor", "uv tool install zizmor" },
-    { "cdk-nag", "node",
-      "apt-get install nodejs npm && npm install -g aws-cdk-lib constructs "
-      "cdk-nag" },
-    { "cfn-nag", "cfn_nag_scan",
-      "apt-get install ruby && gem install cfn-nag" },
-    { "cfn-guard", "cfn-guard", "cargo install cfn-guard" },
-    { "opengrep", "opengrep",
-      "curl -fsSL https://raw.githubusercontent.com/opengrep/opengrep/"
-      "main/install.sh | bash" },
-    { "grype", "grype",
-      "no Debian package: a release binary from "
-      "https://github.com/anchore/grype/releases" },
-    { "syft", "syft",
-      "no Debian package: a release binary from "
-      "https://github.com/anchore/syft/releases" },
-    { "gitleaks", "gitleaks",
-      "go install github.com/zricethezav/gitleaks/v8@latest" },
-    { "actionlint", "actionlint",
-      "go install github.com/rhysd/actionlint/cmd/actionlint@latest" },
-  };
-  printf (_("ash dependencies install does not install anything yet: it "
-            "prints how to install each\ntool.  Run these from a trusted "
-            "environment; put binaries on PATH or in ASH_BIN_PATH.\n\n"));
-  for (size_t i = 0; i < ARRAY_SIZE (deps); i++)
-    printf ("%-20s %-18s %s\n", deps[i].scanner, deps[i].tool, deps[i].how);
-  return ASH_EXIT_OK;
-}
-
 /* The command word(s) at ARGV[1..]: sets *CMD and how many words were
    used.  Returns 0, or an exit code.  */
 static int
@@ -1808,7 +1770,8 @@ ash_main (int argc, char **argv, const struct ash_backend *const *backends,
       r = cmd_config_validate (&o);
       break;
     case CMD_DEPS_INSTALL:
-      r = cmd_dependencies_install ();
+      r = ash_dependencies_install_command (&o, has_opt (&flag_a,
+                                                         OPT_DRY_RUN));
       break;
     default:
       r = ASH_EXIT_USAGE;

@@ -27,4 +27,10 @@ int ash_sandbox_explain_command (const struct ash_options *opts,
                                  const char *scanner,
                                  const struct ash_backend *const *backends);
 
+/* `ash dependencies install` (lib/cli/deps-install.c): install the tools
+   of the scanners OPTS->scanners names (all when empty) into
+   OPTS->bin_path; with DRY_RUN, print the commands only.  */
+int ash_dependencies_install_command (const struct ash_options *opts,
+                                      bool dry_run);
+
 #endif

@@ -54,6 +54,7 @@ static const struct builtin builtins[] = {
     .env_prefixes = { "GRYPE_" } },
   { .name = "syft",
     .cache_paths = { "~/.cache/syft", "~/Library/Caches/syft" },
+    .cache_env = { "SYFT_CACHE_DIR" },
     .env_prefixes = { "SYFT_" } },
   { .name = "trivy",
     .network = true,

@@ -481,6 +481,7 @@ ash_job_check (struct scan *sc, struct job *j)
     .sandboxed = j->sandboxed,
     .offline = sc->opts->offline,
     .network = j->sandboxed ? j->policy.network : !sc->opts->offline,
+    .scan_set_files = sc->have_scanset ? sc->scanset.files.v : NULL,
   };
   if (s->prepare && run_prepare (sc, j, &err) < 0)
     {
@@ -512,16 +513,46 @@ ash_job_sweep (struct scan *sc _unused_, int dirfd, const char *rel)
   ash_error_release (&err);
 }
 
+/* Add the entries of V to ENV, except those whose name the adapter set
+   itself (GRYPE_DB_AUTO_UPDATE=false), which win.  */
+static void
+env_add_missing (struct ash_strvec *env, size_t n_own, char *const *v)
+{
+  for (; v && *v; v++)
+    {
+      const char *eq = strchr (*v, '=');
+      size_t n = eq ? (size_t) (eq - *v) : strlen (*v);
+      bool own = false;
+      for (size_t i = 0; i < n_own && !own; i++)
+        own = strneq (env->v[i], *v, n) && env->v[i][n] == '=';
+      if (!own)
+        ash_strvec_push (env, *v);
+    }
+}
+
 static void
 build_env (struct scan *sc _unused_, struct job *j, struct ash_cmd *cmd)
 {
+  size_t n_own = cmd->env.nr;
   if (j->sandboxed)
     {
-      ash_strvec_pushv (&cmd->env, j->policy.env.v);
+      /* The backends build the sandbox's environment from the policy:
+         the adapter's own settings (constants of ASH's choosing, never
+         values from the tree) go into it.  */
+      for (size_t i = 0; i < n_own; i++)
+        {
+          const char *eq = strchr (cmd->env.v[i], '=');
+          if (eq == NULL)
+            continue;
+          _cleanup_free_ char *name = xstrndup (cmd->env.v[i],
+                                                (size_t) (eq - cmd->env.v[i]));
+          ash_strvec_setenv (&j->policy.env, name, eq + 1);
+        }
+      env_add_missing (&cmd->env, n_own, j->policy.env.v);
       return;
     }
   /* Unsandboxed, a scanner gets ASH's environment, copied explicitly.  */
-  ash_strvec_pushv (&cmd->env, environ);
+  env_add_missing (&cmd->env, n_own, environ);
 }
 
 /* A sandbox wrapper (bwrap's init, the Landlock wrapper) reports a
@@ -627,6 +658,8 @@ ash_job_run (struct scan *sc, struct job *j)
       goto done;
     }
   build_env (sc, j, &cmd);
+  /* An adapter may run its tool from a directory of its own (trivy-repo,
+     from its run directory outside the tree).  */
   if (cmd.cwd == NULL)
     cmd.cwd = xstrdup (sc->source_dir);
   cmd.stdin_mode = ASH_STDIO_NULL;
@@ -648,7 +681,8 @@ ash_job_run (struct scan *sc, struct job *j)
           goto done;
         }
     }
-  r = ash_sandbox_run (&cmd, &res, &err);
+  r = s->run ? s->run (s, &j->sj, &cmd, &res, &err)
+             : ash_sandbox_run (&cmd, &res, &err);
   if (j->sandboxed)
     {
       private_caches_remove (j);

@@ -34,6 +34,7 @@
 #include "base/log.h"
 #include "base/util.h"
 #include "fs/outdir.h"
+#include "scan/dbphase.h"
 #include "scan/exit-codes.h"
 #include "scan/job.h"
 #include "scan/orchestrator.h"
@@ -469,12 +470,15 @@ ash_scan_run (const struct ash_options *opts, const struct ash_config *config,
   /* Dependency checks, once per scanner, concurrently.  */
   ash_pool_run ((void *const *) todo, n_todo,
                 n_todo > 0 ? (unsigned) n_todo : 1, check_one, &sc);
+  /* grype's and trivy's databases, outside the sandbox (dbphase.c).  */
+  ash_dbphase_update (&sc);
   size_t n_run = 0;
   for (size_t i = 0; i < n_todo; i++)
     if (todo[i]->run)
       todo[n_run++] = todo[i];
   ash_pool_run ((void *const *) todo, n_run, workers, run_one, &sc);
   free (todo);
+  ash_dbphase_check (&sc);
 
   ash_progress_stop (sc.progress);
   sc.progress = NULL;

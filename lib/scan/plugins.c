@@ -382,6 +382,16 @@ load_scanner (struct mctx *m, const char *name, json_t *def,
         }
       else if (streq (k, "sandbox_requirements"))
         r = load_requirements (m, q, x, &p->req);
+      else if (streq (k, "adapter"))
+        {
+          /* A builtin adapter builds the command line and reads the
+             output (trivy-repo); the module declares the scanner.  */
+          const char *a = json_string_value (x);
+          p->adapter = a ? ash_scanner_adapter (a) : NULL;
+          if (p->adapter == NULL)
+            r = fail (m, q, _("%s: ash has no adapter named '%s'"), q,
+                      a ? a : "?");
+        }
       else
         r = fail (m, q, _("unknown key '%s'"), q);
       if (r < 0)
@@ -389,7 +399,7 @@ load_scanner (struct mctx *m, const char *name, json_t *def,
     }
   if (r == 0 && p->tool == NULL)
     r = fail (m, kp, _("%s has no tool"), kp);
-  if (r == 0 && p->output_path == NULL)
+  if (r == 0 && p->output_path == NULL && p->adapter == NULL)
     r = fail (m, kp, _("%s has no output.path"), kp);
   if (r < 0)
     {
@@ -403,8 +413,10 @@ load_scanner (struct mctx *m, const char *name, json_t *def,
   p->scanner.tool = p->tool;
   p->scanner.install_hint = p->install_hint;
   p->scanner.description = p->description;
-  p->scanner.build = plugin_build;
-  p->scanner.parse = plugin_parse;
+  p->scanner.build = p->adapter ? p->adapter->build : plugin_build;
+  p->scanner.parse = p->adapter ? p->adapter->parse : plugin_parse;
+  p->scanner.prepare = p->adapter ? p->adapter->prepare : NULL;
+  p->scanner.run = p->adapter ? p->adapter->run : NULL;
   p->scanner.req = &p->req;
   p->scanner.data = p;
   set->v = xreallocarray (set->v, set->n + 1, sizeof *set->v);

@@ -10,6 +10,9 @@
        sandbox_requirements: { network: false, env_prefixes: [MYTOOL_] }
        install_hint: "pipx install my-tool"    # optional
        description: "..."                      # optional
+       adapter: trivy-repo   # optional: a builtin adapter builds the
+                             # command and reads the output (args and
+                             # output are then not used)
 
    Placeholders in args and output.path: {target} (absolute path of the
    directory scanned), {results_dir} (the scanner's results directory),
@@ -35,6 +38,9 @@ struct ash_plugin_scanner
   char *description;
   struct ash_strvec args;     /* templates */
   char *output_path;          /* template, below {results_dir} */
+  const struct ash_scanner *adapter; /* "adapter: NAME": the builtin
+                                        adapter that builds the command and
+                                        reads the output, or NULL */
   struct ash_requirements req;
   char *module;               /* the file it came from */
   int line;                   /* where its entry starts */

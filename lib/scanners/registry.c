@@ -3,11 +3,9 @@
    bandit (bandit.c), the code and secret scanners (semgrep.c, opengrep.c,
    detect-secrets.c, gitleaks.c) and the infrastructure-as-code and
    workflow scanners (checkov.c, cfn-nag.c, cfn-lint.c, cfn-guard.c,
-   cdk-nag.c, actionlint.c, zizmor.c) have real adapters.  The others are
-   registered with their tool and the exact command that installs it, and
-   have no adapter yet: the orchestrator records them MISSING, saying
-   either which tool is missing and how to install it, or that ash cannot
-   read the tool's findings yet.  */
+   cdk-nag.c, actionlint.c, zizmor.c) and the dependency and SBOM scanners
+   (grype.c, syft.c, npm-audit.c) have real adapters.  A scanner whose
+   tool is missing is MISSING with the command that installs it.  */
 
 #include <config.h>
 
@@ -16,38 +14,17 @@
 #include "scanners/iac-common.h"
 #include "scanners/scanner.h"
 
-#define PENDING(NAME, TOOL, HINT, DESC)                                      \
-  static const struct ash_scanner scanner_##NAME = {                         \
-    .name = #NAME, .tool = TOOL, .install_hint = HINT, .description = DESC,  \
-  }
-
-PENDING (grype, "grype",
-         "curl -sSfL https://raw.githubusercontent.com/anchore/grype/main/"
-         "install.sh | sh -s -- -b ~/.local/bin",
-         "vulnerability scanner for dependencies");
-/* Names with a dash cannot be C identifiers: spell them by hand.  */
-static const struct ash_scanner scanner_npm_audit = {
-  .name = "npm-audit",
-  .tool = "npm",
-  .install_hint = "apt-get install npm",
-  .description = "npm, pnpm and yarn dependency audit",
-};
-PENDING (syft, "syft",
-         "curl -sSfL https://raw.githubusercontent.com/anchore/syft/main/"
-         "install.sh | sh -s -- -b ~/.local/bin",
-         "software bill of materials generator");
-
 const struct ash_scanner *const ash_builtin_scanners[] = {
   &ash_scanner_bandit,
   &ash_scanner_cdk_nag,
   &ash_scanner_cfn_nag,
   &ash_scanner_checkov,
   &ash_scanner_detect_secrets,
-  &scanner_grype,
-  &scanner_npm_audit,
+  &ash_scanner_grype,
+  &ash_scanner_npm_audit,
   &ash_scanner_opengrep,
   &ash_scanner_semgrep,
-  &scanner_syft,
+  &ash_scanner_syft,
   &ash_scanner_actionlint,
   &ash_scanner_cfn_lint,
   &ash_scanner_cfn_guard,

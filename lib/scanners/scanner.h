@@ -65,6 +65,8 @@ struct ash_scan_job
   bool sandboxed;            /* the tool runs inside a sandbox */
   bool offline;              /* --offline */
   bool network;              /* the tool gets a network */
+  char *const *scan_set_files; /* the scan set, relative to TARGET, sorted,
+                                  NULL-terminated; or NULL */
 };
 
 /* The option-file rule (ash-sandbox(7), "What each tier may set"), for
@@ -115,6 +117,12 @@ struct ash_scanner
   /* Optional: check scanners.NAME.options (OPTIONS, may be NULL) before
      the scan; an error is a configuration error that names the option.  */
   int (*check_options) (const json_t *options, struct ash_error *err);
+  /* Optional: run the command BUILD made, once or more (npm-audit audits
+     each lockfile on its own).  CMD has its environment, stdio, timeout
+     and scope set; RES is what PARSE then gets.  NULL: CMD runs once.  */
+  int (*run) (const struct ash_scanner *s, const struct ash_scan_job *job,
+              struct ash_cmd *cmd, struct ash_cmd_result *res,
+              struct ash_error *err);
   /* What the scanner needs from its sandbox; NULL for the strictest
      default.  */
   const struct ash_requirements *req;
@@ -186,5 +194,41 @@ int ash_grep_argv (bool opengrep, const char *tool, const json_t *options,
 int ash_detect_secrets_to_sarif (const char *text, size_t len,
                                  const char *source_dir, json_t **ret_doc,
                                  struct ash_error *err);
+/* The dependency and SBOM adapters (npm-audit.c, grype.c, syft.c,
+   trivy.c).  */
+extern const struct ash_scanner ash_scanner_npm_audit;
+/* Map the npm audit reports TEXTS[i] (LENS[i] bytes) of the lockfiles
+   LOCKS[i] (relative to JOB->target; NULL-terminated) to one SARIF
+   document (new reference in *RET_DOC).  */
+int ash_npm_audit_to_sarif (const struct ash_scan_job *job,
+                            char *const *locks, char *const *texts,
+                            const size_t *lens, const char *version,
+                            json_t **ret_doc, struct ash_error *err);
+extern const struct ash_scanner ash_scanner_grype;
+/* grype's argv for JOB with config file CONFIG into ARGV.  */
+int ash_grype_argv (const struct ash_scan_job *job, const char *config,
+                    struct ash_strvec *argv, struct ash_error *err);
+/* Map grype's JSON report TEXT to SARIF (new reference in *RET_DOC);
+   VERSION may be NULL (the report's descriptor version is used).  */
+int ash_grype_json_to_sarif (const char *text, size_t len,
+                             const char *version, const char *source_dir,
+                             json_t **ret_doc, struct ash_error *err);
+extern const struct ash_scanner ash_scanner_syft;
+/* syft's argv for JOB with config file CONFIG into ARGV.  */
+int ash_syft_argv (const struct ash_scan_job *job, const char *config,
+                   struct ash_strvec *argv, struct ash_error *err);
+/* Check that TEXT is a CycloneDX JSON SBOM; *RET_COMPONENTS counts its
+   components.  */
+int ash_syft_sbom_check (const char *text, size_t len,
+                         size_t *ret_components, struct ash_error *err);
+extern const struct ash_scanner ash_scanner_trivy_repo;
+/* trivy-repo's argv into ARGV (CACHE may be NULL).  */
+int ash_trivy_repo_argv (const struct ash_scan_job *job, const char *cache,
+                         const char *config, const char *ignore,
+                         const char *secret, const char *modules,
+                         struct ash_strvec *argv, struct ash_error *err);
+/* The adapter a plugin module's "adapter: NAME" names (trivy-repo), or
+   NULL.  */
+const struct ash_scanner *ash_scanner_adapter (const char *name);
 
 #endif

@@ -1,0 +1,113 @@
+#!/bin/sh
+# syft end to end through a fake syft that writes the real syft SBOM: the
+# CycloneDX SBOM is kept under the scanner's results (ash has no CycloneDX
+# report), syft contributes no findings, it gets ash's empty config and a
+# private cache, the same under every usable backend; a broken SBOM is an
+# ERROR naming it; options reach syft's command line.
+. "$top_srcdir/tests/libtest.sh"
+
+command -v python3 >/dev/null 2>&1 || skip_all "python3 is not installed"
+
+src=$TEST_TMP/src
+mkdir -p "$src/js" "$src/vendor"
+printf 'GEM\n  specs:\n    addressable (2.7.0)\n' >"$src/js/Gemfile.lock"
+printf 'exclude: ["./js"]\n' >"$src/.syft.yaml"
+tools=$TEST_TMP/tools
+mkdir -p "$tools"
+cp "$top_srcdir/tests/fixtures/tools/fake-syft" "$tools/syft"
+cp "$top_srcdir/tests/fixtures/deps/syft.json" "$tools/"
+PATH=$tools:$PATH
+export PATH
+unset SYFT_FAKE_MODE SYFT_CACHE_DIR || :
+
+status_of () {
+  python3 -c '
+import json, sys
+r = json.load(open(sys.argv[1]))["scanner_results"][sys.argv[2]]
+print(r["status"], r.get("error_reason") or r.get("missing_reason") or "", r["finding_count"])' "$1/ash_aggregated_results.json" "$2"
+}
+components () {
+  python3 -c '
+import json, sys
+print(len(json.load(open(sys.argv[1]))["components"]))' "$1/scanners/syft/source/syft.cdx.json"
+}
+
+run_ash scan --source-dir "$src" --output-dir "$TEST_TMP/off" --no-progress --sandbox off --scanners syft
+assert_eq "an SBOM only: exit 0" "$status" 0
+assert_eq "PASSED with no findings" "$(status_of "$TEST_TMP/off" syft)" "PASSED  0"
+assert_eq "the CycloneDX SBOM is kept, with the 33 packages" "$(components "$TEST_TMP/off")" 33
+check "syft's own JSON SBOM is kept" test -s "$TEST_TMP/off/scanners/syft/source/syft.json"
+check "the default additional output (syft-table) is kept" test -s "$TEST_TMP/off/scanners/syft/source/syft.cdx.json.syft-table.txt"
+assert_file_contains "the log says where the SBOM is and why it is not merged" "$TEST_TMP/err" "syft: the CycloneDX SBOM (33 components) is kept at scanners/syft/source/syft.cdx.json; ash has no CycloneDX report"
+log=$TEST_TMP/off/scanners/syft/source/syft.stderr.log
+assert_file_contains "dir:SOURCE with its base path" "$log" "argv=dir:$src --base-path $src --config "
+assert_file_lacks "the tree's .syft.yaml is never passed" "$log" "$src/.syft.yaml"
+assert_file_contains "no update check" "$log" "update=false"
+python3 -c '
+import json, sys
+run = [r for r in json.load(open(sys.argv[1]))["runs"] if r["tool"]["driver"]["name"] == "syft"][0]
+assert run["tool"]["driver"]["version"] == "1.22.0"
+assert run["properties"]["sbom"] == "scanners/syft/source/syft.cdx.json"
+assert run["properties"]["sbom_components"] == 33
+assert run["results"] == []
+' "$TEST_TMP/off/reports/ash.sarif"
+check "the SARIF run names the SBOM and has no results" test $? -eq 0
+
+# The merged ash.sarif is valid SARIF 2.1.0.
+schema=/work/shared/data/sarif-schema-2.1.0.json
+[ -f "$top_srcdir/../shared/data/sarif-schema-2.1.0.json" ] && schema=$top_srcdir/../shared/data/sarif-schema-2.1.0.json
+if python3 -c 'import jsonschema' 2>/dev/null && [ -f "$schema" ]; then
+  python3 -c '
+import json, sys, jsonschema
+jsonschema.Draft4Validator(json.load(open(sys.argv[1]))).validate(json.load(open(sys.argv[2])))' "$schema" "$TEST_TMP/off/reports/ash.sarif"
+  check "ash.sarif validates against the SARIF 2.1.0 schema" test $? -eq 0
+else
+  ok "# SKIP python3-jsonschema or the SARIF schema is not available"
+fi
+"$ASH" sandbox probe >"$TEST_TMP/probe" 2>&1
+backends=$(sed -n 's/^\([a-z-]*\): usable$/\1/p' "$TEST_TMP/probe")
+for b in $backends; do
+  run_ash scan --source-dir "$src" --output-dir "$TEST_TMP/out-$b" --no-progress --sandbox "$b" --scanners syft
+  assert_eq "$b: exit 0" "$status" 0
+  assert_eq "$b: the same SBOM" "$(components "$TEST_TMP/out-$b")" 33
+  check "$b: the SBOM is the same as unsandboxed" cmp -s "$TEST_TMP/out-$b/scanners/syft/source/syft.cdx.json" "$TEST_TMP/off/scanners/syft/source/syft.cdx.json"
+done
+[ -n "$backends" ] || ok "# SKIP no sandbox backend is usable here"
+
+for mode in empty truncated notjson none exit3; do
+  SYFT_FAKE_MODE=$mode run_ash scan --source-dir "$src" --output-dir "$TEST_TMP/bad-$mode" --no-progress --sandbox off --scanners syft
+  assert_eq "$mode: exit 1" "$status" 1
+  case $(status_of "$TEST_TMP/bad-$mode" syft) in
+    "ERROR syft exited with status 3"*|ERROR*syft.cdx.json*) ok "$mode: ERROR naming the SBOM or the status" ;;
+    *) not_ok "$mode: ERROR naming the SBOM: $(status_of "$TEST_TMP/bad-$mode" syft)" ;;
+  esac
+done
+
+cat >"$TEST_TMP/opts.yaml" <<'EOC'
+global_settings:
+  ignore_paths:
+    - path: vendor
+      reason: third party
+scanners:
+  syft:
+    options:
+      exclude:
+        - path: js/old
+          reason: legacy
+      additional_outputs: [spdx-json]
+EOC
+run_ash scan --source-dir "$src" --output-dir "$TEST_TMP/opts" --no-progress --sandbox off --scanners syft --config "$TEST_TMP/opts.yaml"
+log=$TEST_TMP/opts/scanners/syft/source/syft.stderr.log
+assert_file_contains "exclude becomes --exclude" "$log" "--exclude=./js/old"
+assert_file_contains "ignore_paths becomes --exclude" "$log" "--exclude=./vendor"
+assert_file_contains "additional_outputs becomes -o" "$log" "-o spdx-json=$TEST_TMP/opts/scanners/syft/source/syft.cdx.json.spdx-json.json"
+check "the additional output is kept" test -s "$TEST_TMP/opts/scanners/syft/source/syft.cdx.json.spdx-json.json"
+cat >"$TEST_TMP/unk.yaml" <<'EOC'
+scanners:
+  syft:
+    options:
+      scope: all-layers
+EOC
+run_ash scan --source-dir "$src" --output-dir "$TEST_TMP/unk" --no-progress --sandbox off --scanners syft --config "$TEST_TMP/unk.yaml"
+assert_file_contains "unknown option named" "$TEST_TMP/unk/ash_aggregated_results.json" "unknown option 'scope'"
+done_testing

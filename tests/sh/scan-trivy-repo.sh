@@ -1,0 +1,133 @@
+#!/bin/sh
+# trivy-repo (the plugin module ash ships, with ash's adapter) through a
+# fake trivy that records every call: the database update runs once,
+# outside the sandbox, under the lock, before the scan; trivy runs from a
+# private directory with ash's own config and ignore file, so a trivy.yaml
+# and .trivyignore in the tree change nothing; its cache is in memory and
+# it never updates a database itself; findings are the same under every
+# usable backend; offline nothing is updated; a stale database is an ERROR.
+. "$top_srcdir/tests/libtest.sh"
+
+command -v python3 >/dev/null 2>&1 || skip_all "python3 is not installed"
+command -v flock >/dev/null 2>&1 || skip_all "flock (util-linux) is not installed"
+
+src=$TEST_TMP/src
+mkdir -p "$src/config"
+cp "$top_srcdir/tests/fixtures/repos/npm-small/package-lock.json" "$src/"
+printf 'x\nAWS_ACCESS_KEY_ID=AKIAEXAMPLEEXAMPLE12\n' >"$src/config/keys.txt"
+printf 'severity: [LOW]\ncache:\n  dir: /tmp/evil\n' >"$src/trivy.yaml"
+printf 'CVE-2021-44906\n' >"$src/.trivyignore"
+tools=$TEST_TMP/tools
+mkdir -p "$tools"
+cp "$top_srcdir/tests/fixtures/tools/fake-trivy" "$tools/trivy"
+PATH=$tools:$PATH
+TRIVY_CACHE_DIR=$TEST_TMP/cache/trivy
+TRIVY_FAKE_LOG=$TEST_TMP/calls.log
+export PATH TRIVY_CACHE_DIR TRIVY_FAKE_LOG
+unset TRIVY_FAKE_MODE TRIVY_FAKE_UPDATED TRIVY_FAKE_SLEEP || :
+mods="--ash-plugin-modules trivy-repo"
+
+assert_match () {
+  if grep -qE -- "$3" "$2" 2>/dev/null; then ok "$1"; else not_ok "$1"; diag "'$3' not matched in $2"; sed 's/^/#   /' "$2" | head -20; fi
+}
+findings () {
+  python3 -c '
+import json, sys
+a = json.load(open(sys.argv[1]))
+for run in a["sarif"]["runs"]:
+  for x in run["results"]:
+    l = x["locations"][0]["physicalLocation"]
+    print(x["ruleId"], l["artifactLocation"]["uri"], l["region"]["startLine"], x["properties"]["severity"])
+' "$1/ash_aggregated_results.json" | sort
+}
+status_of () {
+  python3 -c '
+import json, sys
+r = json.load(open(sys.argv[1]))["scanner_results"][sys.argv[2]]
+print(r["status"], r.get("error_reason") or r.get("missing_reason") or "")' "$1/ash_aggregated_results.json" "$2"
+}
+
+: >"$TRIVY_FAKE_LOG"
+run_ash scan --source-dir "$src" --output-dir "$TEST_TMP/off" --no-progress --sandbox off $mods --scanners trivy-repo
+assert_eq "findings: exit 2" "$status" 2
+assert_eq "one update" "$(grep -c '^update-start' "$TRIVY_FAKE_LOG")" 1
+assert_eq "the update came first" "$(sed -n '1s/ .*//p' "$TRIVY_FAKE_LOG")" update-start
+assert_match "the update: download-db-only into the cache, explicit config, under the lock" "$TRIVY_FAKE_LOG" "^update-start argv=image --download-db-only --no-progress --cache-dir $TRIVY_CACHE_DIR --config /[^ ]*/trivy.yaml cwd=/[^ ]*ash-trivy-db-.* lock=held"
+assert_match "the scan ran from a directory outside the tree" "$TRIVY_FAKE_LOG" "^scan .*cwd=/[^ ]*/ash-trivy-repo-[^/ ]* "
+assert_match "memory cache, no database update, no Java database" "$TRIVY_FAKE_LOG" "^scan argv=repository --format sarif --output [^ ]* --cache-backend=memory --skip-db-update --skip-java-db-update --cache-dir $TRIVY_CACHE_DIR "
+assert_match "ash's own config, ignore file, secret config and module dir" "$TRIVY_FAKE_LOG" "^scan .*--config /[^ ]*/ash-trivy-repo-[^/ ]*/trivy.yaml --ignorefile /[^ ]*/trivyignore --secret-config /[^ ]*/trivy-secret.yaml --module-dir /[^ ]*/trivy-modules "
+assert_file_lacks "the tree's trivy.yaml and .trivyignore are never passed" "$TRIVY_FAKE_LOG" "$src/trivy.yaml"
+assert_match "upstream's defaults" "$TRIVY_FAKE_LOG" "^scan .*--scanners vuln,secret,misconfig,license --license-full --ignore-unfixed --disable-telemetry $src"
+findings "$TEST_TMP/off" >"$TEST_TMP/want"
+printf '%s\n' "CVE-2021-44906 package-lock.json 15 CRITICAL" "aws-access-key-id config/keys.txt 2 CRITICAL" | sort >"$TEST_TMP/expect"
+check "rule ids, files, lines and severities are trivy's" cmp -s "$TEST_TMP/want" "$TEST_TMP/expect"
+assert_file_lacks "no host path in the report" "$TEST_TMP/off/reports/ash.sarif" "file://$src"
+
+# The merged ash.sarif is valid SARIF 2.1.0.
+schema=/work/shared/data/sarif-schema-2.1.0.json
+[ -f "$top_srcdir/../shared/data/sarif-schema-2.1.0.json" ] && schema=$top_srcdir/../shared/data/sarif-schema-2.1.0.json
+if python3 -c 'import jsonschema' 2>/dev/null && [ -f "$schema" ]; then
+  python3 -c '
+import json, sys, jsonschema
+jsonschema.Draft4Validator(json.load(open(sys.argv[1]))).validate(json.load(open(sys.argv[2])))' "$schema" "$TEST_TMP/off/reports/ash.sarif"
+  check "ash.sarif validates against the SARIF 2.1.0 schema" test $? -eq 0
+else
+  ok "# SKIP python3-jsonschema or the SARIF schema is not available"
+fi
+"$ASH" sandbox probe >"$TEST_TMP/probe" 2>&1
+backends=$(sed -n 's/^\([a-z-]*\): usable$/\1/p' "$TEST_TMP/probe")
+for b in $backends; do
+  : >"$TRIVY_FAKE_LOG"
+  run_ash scan --source-dir "$src" --output-dir "$TEST_TMP/out-$b" --no-progress --sandbox "$b" $mods --scanners trivy-repo
+  assert_eq "$b: exit 2" "$status" 2
+  findings "$TEST_TMP/out-$b" >"$TEST_TMP/got-$b"
+  check "$b: the same findings as unsandboxed" cmp -s "$TEST_TMP/got-$b" "$TEST_TMP/want"
+  assert_eq "$b: one update, outside the sandbox" "$(grep -c '^update-start' "$TRIVY_FAKE_LOG")" 1
+done
+[ -n "$backends" ] || ok "# SKIP no sandbox backend is usable here"
+"$ASH" sandbox explain trivy-repo $mods >"$TEST_TMP/explain" 2>&1
+assert_file_contains "explain: the trivy cache" "$TEST_TMP/explain" "$TRIVY_CACHE_DIR"
+assert_match "explain: a network" "$TEST_TMP/explain" '"network": *true'
+
+: >"$TRIVY_FAKE_LOG"
+run_ash scan --source-dir "$src" --output-dir "$TEST_TMP/offline" --no-progress --sandbox off $mods --scanners trivy-repo --offline
+assert_eq "offline, fresh database: exit 2" "$status" 2
+check_fails "offline: nothing updated" grep -q '^update' "$TRIVY_FAKE_LOG"
+assert_match "offline: --offline-scan" "$TRIVY_FAKE_LOG" "^scan .*--offline-scan --skip-check-update"
+printf '{"Version":2,"UpdatedAt":"2020-01-01T00:00:00Z"}\n' >"$TRIVY_CACHE_DIR/db/metadata.json"
+run_ash scan --source-dir "$src" --output-dir "$TEST_TMP/stale" --no-progress --sandbox off $mods --scanners trivy-repo --offline
+assert_eq "stale database: exit 1" "$status" 1
+case $(status_of "$TEST_TMP/stale" trivy-repo) in
+  "ERROR the trivy database in $TRIVY_CACHE_DIR was built "*"(2020-01-01T00:00:00Z), past its bound of 5 days"*"trivy image --download-db-only"*) ok "stale database: ERROR with the age and the fix" ;;
+  *) not_ok "stale database: ERROR with the age and the fix: $(status_of "$TEST_TMP/stale" trivy-repo)" ;;
+esac
+
+for mode in empty notjson none; do
+  TRIVY_FAKE_MODE=$mode run_ash scan --source-dir "$src" --output-dir "$TEST_TMP/bad-$mode" --no-progress --sandbox off $mods --scanners trivy-repo
+  case $(status_of "$TEST_TMP/bad-$mode" trivy-repo) in
+    ERROR*trivy-repo.sarif*) ok "$mode: ERROR naming the report" ;;
+    *) not_ok "$mode: ERROR naming the report: $(status_of "$TEST_TMP/bad-$mode" trivy-repo)" ;;
+  esac
+done
+
+cat >"$TEST_TMP/opts.yaml" <<'EOC'
+scanners:
+  trivy-repo:
+    options:
+      scanners: [vuln]
+      license_full: false
+      ignore_unfixed: false
+      severity_threshold: HIGH
+EOC
+: >"$TRIVY_FAKE_LOG"
+run_ash scan --source-dir "$src" --output-dir "$TEST_TMP/opts" --no-progress --sandbox off $mods --scanners trivy-repo --config "$TEST_TMP/opts.yaml"
+assert_match "options reach trivy" "$TRIVY_FAKE_LOG" "^scan .*--scanners vuln --disable-telemetry --severity HIGH,CRITICAL $src"
+cat >"$TEST_TMP/unk.yaml" <<'EOC'
+scanners:
+  trivy-repo:
+    options:
+      list_all_pkgs: true
+EOC
+run_ash scan --source-dir "$src" --output-dir "$TEST_TMP/unk" --no-progress --sandbox off $mods --scanners trivy-repo --config "$TEST_TMP/unk.yaml"
+assert_file_contains "unknown option named" "$TEST_TMP/unk/ash_aggregated_results.json" "unknown option 'list_all_pkgs'"
+done_testing
