@@ -474,7 +474,6 @@ ash_job_check (struct scan *sc, struct job *j)
     .bin_path = sc->host.bin_path,
     .scope = j->sandboxed ? &j->scope : NULL,
     .max_output = ASH_TREE_READ_MAX,
-    .config = sc->config,
     .tier = &sc->tier,
     .settings = &sc->ss,
     .scanset = sc->have_scanset ? &sc->scanset : NULL,
