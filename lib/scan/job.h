@@ -16,6 +16,7 @@
 #include "config/ashconfig.h"
 #include "config/options.h"
 #include "config/sandbox-settings.h"
+#include "converters/phase.h"
 #include "fs/scanset.h"
 #include "fs/tree.h"
 #include "proc/spawn.h"
@@ -46,6 +47,9 @@ struct job
   struct ash_scope scope;
   struct ash_scan_job sj;
   char *run_config_dir;        /* the run's 0700 config directory */
+  bool converted;              /* runs on OUTPUT/converted, for the job
+                                  PARENT of the same scanner */
+  size_t parent;
 };
 
 struct scan
@@ -75,11 +79,18 @@ struct scan
   struct ash_strvec unknown_names;
   atomic_int interrupted;        /* the signal that interrupted the scan,
                                     or 0 */
+  struct ash_convert_phase conv; /* the convert phase's outcome */
+  bool conv_failed;              /* the work directory could not be made */
 };
 
 /* A job for scanner S, added to SC->jobs, with its status decided by the
    options and the configuration (SKIPPED when not to run).  */
 void ash_job_add (struct scan *sc, const struct ash_scanner *s);
+
+/* A job that runs the scanner of SC->jobs[PARENT] on the converted files
+   (results in scanners/NAME/converted); its findings are merged into the
+   parent's, at the originals.  */
+void ash_job_add_converted (struct scan *sc, size_t parent);
 
 /* The check phase of J: find its tool, open its results directory,
    decide its sandbox, run its probes inside that sandbox.  */
