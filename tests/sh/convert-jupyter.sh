@@ -59,15 +59,15 @@ for m in off $backends; do
   scan "$m" "$w/good/src" "$out"
   assert_eq "$m: a notebook with vulnerable code: exit 2" "$status" 2
   assert_eq "$m: the notebook is converted" "$(agg "$out" "c['status'], [x['original'] for x in c['converted_files']]")" \
-    "('PASSED', ['nb/analysis.ipynb'])"
+    "PASSED ['nb/analysis.ipynb']"
   case $(locs "$out") in
-    "nb/analysis.ipynb 2 converted/jupyter/nb/analysis.py B602"*) ok "$m: bandit's finding points at the notebook and its code cell" ;;
-    *) not_ok "$m: bandit's finding points at the notebook and its code cell"; locs "$out" | diag ;;
+    *"nb/analysis.ipynb 2 converted/jupyter/nb/analysis.py B602"*) ok "$m: bandit's finding points at the notebook and its code cell" ;;
+    *) not_ok "$m: bandit's finding points at the notebook and its code cell"; diag "$(locs "$out")" ;;
   esac
   if [ "$m" != off ]; then
     assert_eq "$m: the converter's enforced policy is recorded" \
       "$(agg "$out" "c['sandbox']['backend'], c['sandbox']['staged_input_only'], c['sandbox']['network']")" \
-      "('$m', True, False)"
+      "$m True False"
   fi
 
   out=$TEST_TMP/all-$m
@@ -93,7 +93,7 @@ scan off "$w/all/src" "$TEST_TMP/ign" --config "$TEST_TMP/ignore.yaml"
 assert_eq "ignore_paths leaves the malformed notebook out: exit 2" "$status" 2
 assert_eq "the ignored notebook is not an input" \
   "$(agg "$TEST_TMP/ign" "sorted(x['original'] for x in c['converted_files']), c['failed_inputs']")" \
-  "(['hostile/--template=x;touch PWNED.ipynb', 'nb/analysis.ipynb'], [])"
+  "['hostile/--template=x;touch PWNED.ipynb', 'nb/analysis.ipynb'] []"
 
 # A converter taken over by its input.
 port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
@@ -126,7 +126,8 @@ for m in off $backends; do
     check "$m: the converter ran" test -f "$conv"
     assert_file_lacks "$m: cannot read the scanned tree" "$conv" "SRC-CANARY"
     assert_file_lacks "$m: cannot read the home directory" "$conv" "HOME-CANARY"
-    assert_file_lacks "$m: cannot write into the tree" "$conv" "write-src: yes"
+    # bwrap mounts a throwaway directory over the tree, so the write may
+    # succeed in there: what counts is that the tree is unchanged.
     check_fails "$m: the tree is unchanged" test -e "$w/fake/src/written-by-converter"
     assert_file_lacks "$m: no network" "$conv" "network: yes"
     if grep -q 'read-out: .' "$conv" 2>/dev/null; then
@@ -159,7 +160,7 @@ if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null 2>&1 && [ -n "$backends" 
       --no-progress --scanners bandit --sandbox "$m" >"$TEST_TMP/out" 2>"$TEST_TMP/err"
     assert_eq "$m as $user: exit 2" "$?" 2
     case $(locs "$u/out-$m") in
-      "nb/analysis.ipynb 2 "*B602*) ok "$m as $user: the finding points at the notebook" ;;
+      *"nb/analysis.ipynb 2 "*B602*) ok "$m as $user: the finding points at the notebook" ;;
       *) not_ok "$m as $user: the finding points at the notebook"; diag "$(cat "$TEST_TMP/err")" ;;
     esac
   done
