@@ -94,5 +94,6 @@ EXTRA_DIST += lib/config/README.md
 EXTRA_DIST += lib/sandbox/README.md
 EXTRA_DIST += lib/scan/README.md
 EXTRA_DIST += lib/scanners/README.md
+EXTRA_DIST += lib/converters/README.md
 EXTRA_DIST += lib/report/README.md
 EXTRA_DIST += lib/cli/README.md

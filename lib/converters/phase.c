@@ -5,8 +5,8 @@
    archive out on purpose, and a link that leaves the tree is never read.
    The archive converter runs first, in ASH's process; the jupyter
    converter's notebooks then run in parallel, within the scan's worker
-   limit.  Notebooks found inside archives are not converted: they would
-   hand nbconvert what an archive produced, and are listed as skipped.  */
+   limit.  A notebook extracted from an archive is not converted: the
+   jupyter converter's inputs are the scan set's notebooks only.  */
 
 #include <config.h>
 
