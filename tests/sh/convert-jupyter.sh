@@ -95,6 +95,14 @@ assert_eq "the ignored notebook is not an input" \
   "$(agg "$TEST_TMP/ign" "sorted(x['original'] for x in c['converted_files']), c['failed_inputs']")" \
   "['hostile/--template=x;touch PWNED.ipynb', 'nb/analysis.ipynb'] []"
 
+# No backend can plan the spawn (sandbox-exec does not exist on Linux):
+# the notebook is refused with the reason, nbconvert never runs.
+scan sandbox-exec "$w/good/src" "$TEST_TMP/refused"
+assert_eq "no backend for the converter: exit 1" "$status" 1
+assert_eq "the notebook is in refused_inputs with the reason" \
+  "$(agg "$TEST_TMP/refused" "[(x['path'], x['reason'].startswith('converter sandbox unavailable: ')) for x in c['refused_inputs']], c['converted_files']")" \
+  "[('nb/analysis.ipynb', True)] []"
+
 # A converter taken over by its input.
 port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 python3 -c '
