@@ -115,6 +115,13 @@ while True:
     except Exception:
         break' "$port" &
 listener=$!
+# Wait until it listens, so that the control's attempt is a real one.
+tries=0
+until python3 -c 'import socket, sys; socket.create_connection(("127.0.0.1", int(sys.argv[1])), 1)' "$port" 2>/dev/null; do
+  tries=$((tries + 1))
+  [ "$tries" -le 120 ] || bail "the test's listener on port $port did not start"
+  sleep 1
+done
 mkdir -p "$TEST_TMP/tools" "$w/fake/src"
 echo "SRC-CANARY-91bc" >"$w/fake/src/secret.txt"
 cp "$w/good/src/nb/analysis.ipynb" "$w/fake/src/"
