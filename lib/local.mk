@@ -2,11 +2,11 @@
 ## what each folder decides and which folders it may include.  One "+="
 ## line per file, so that lists merge cleanly.
 noinst_LIBRARIES += lib/libash.a
-lib_libash_a_CPPFLAGS = $(AM_CPPFLAGS) $(YAML_CFLAGS) $(JANSSON_CFLAGS)
+lib_libash_a_CPPFLAGS = $(AM_CPPFLAGS) $(YAML_CFLAGS) $(JANSSON_CFLAGS) $(LIBARCHIVE_CFLAGS)
 lib_libash_a_SOURCES =
 
 ## Everything that links libash needs these.
-ASH_LIBS = lib/libash.a gl/libgnu.a $(YAML_LIBS) $(JANSSON_LIBS) $(LIBINTL) -lpthread
+ASH_LIBS = lib/libash.a gl/libgnu.a $(YAML_LIBS) $(JANSSON_LIBS) $(LIBARCHIVE_LIBS) $(LIBINTL) -lpthread
 
 ## lib/base/ (layer 1)
 lib_libash_a_SOURCES += lib/base/buf.c lib/base/buf.h
@@ -101,6 +101,12 @@ lib_libash_a_SOURCES += lib/scanners/syft.c
 lib_libash_a_SOURCES += lib/scanners/trivy.c
 lib_libash_a_SOURCES += lib/scanners/scanner.h
 
+## lib/converters/ (layer 5)
+lib_libash_a_SOURCES += lib/converters/archive.c
+lib_libash_a_SOURCES += lib/converters/converter.c lib/converters/converter.h
+lib_libash_a_SOURCES += lib/converters/jupyter.c
+lib_libash_a_SOURCES += lib/converters/phase.c lib/converters/phase.h
+
 ## lib/report/ (layer 6)
 lib_libash_a_SOURCES += lib/report/flat.c
 lib_libash_a_SOURCES += lib/report/html.c
@@ -124,5 +130,6 @@ EXTRA_DIST += lib/config/README.md
 EXTRA_DIST += lib/sandbox/README.md
 EXTRA_DIST += lib/scan/README.md
 EXTRA_DIST += lib/scanners/README.md
+EXTRA_DIST += lib/converters/README.md
 EXTRA_DIST += lib/report/README.md
 EXTRA_DIST += lib/cli/README.md

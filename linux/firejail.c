@@ -360,7 +360,14 @@ firejail_wrap (const struct ash_probe *probe, const struct ash_policy *policy,
     {
       const struct ash_policy_path *pp = &policy->paths[i];
 
-      if (pp->access == ASH_ACCESS_HIDE)
+      /* A hidden directory holding the results directory (a staged
+         converter's output directory, or a source tree holding it) is not
+         blacklisted: firejail would hide the results directory with it.
+         Inside the home or /tmp the whitelists hide it already; elsewhere
+         it stays readable, as ash-sandbox(7) says.  */
+      if (pp->access == ASH_ACCESS_HIDE
+          && !(policy->results_dir
+               && ash_path_is_inside (policy->results_dir, pp->path)))
         push_opt (&argv, "--blacklist", pp->path);
       else if (pp->access != ASH_ACCESS_WRITE
                && wants_whitelist (pp->path, fj_home))

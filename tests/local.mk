@@ -226,6 +226,17 @@ TESTS += tests/sh/sandbox-explain.sh
 EXTRA_DIST += tests/sh/sandbox-explain.sh
 TESTS += tests/sh/env-credentials.sh
 EXTRA_DIST += tests/sh/env-credentials.sh
+TESTS += tests/sh/convert-archive.sh
+EXTRA_DIST += tests/sh/convert-archive.sh
+TESTS += tests/sh/convert-jupyter.sh
+EXTRA_DIST += tests/sh/convert-jupyter.sh
+TESTS += tests/sh/convert-e2e.sh
+EXTRA_DIST += tests/sh/convert-e2e.sh
+EXTRA_DIST += tests/fixtures/converters/make-archives.py
+EXTRA_DIST += tests/fixtures/converters/make-notebooks.py
+EXTRA_DIST += tests/fixtures/converters/fake-nbconvert.in
+EXTRA_DIST += tests/fixtures/converters/vuln.py
+EXTRA_DIST += tests/fixtures/converters/vuln2.py
 TESTS += tests/sh/scan-sandboxed.sh
 EXTRA_DIST += tests/sh/scan-sandboxed.sh
 if ASH_LINUX

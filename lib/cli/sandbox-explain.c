@@ -151,6 +151,10 @@ ash_sandbox_explain_command (const struct ash_options *opts,
     {
       tool = CONVERTER_TOOL;
       ash_builtin_requirements (scanner, &req);
+      /* nbconvert writes only below the converter's own directory (each
+         spawn in a directory of its own there).  */
+      free (results);
+      results = xasprintf ("%s/converted/%s", output, scanner);
     }
   else
     {

@@ -358,6 +358,63 @@ check_components (struct sctx *s, const char *kpath, const json_t *v,
   return check_mapping (s, kpath, v, check_component, NULL);
 }
 
+/* converters.archive.options and converters.jupyter.options: DATA is the
+   converter's name.  */
+static int
+check_converter_option (struct sctx *s, const char *p, const char *k,
+                        const json_t *x, const void *data)
+{
+  const char *conv = data;
+  bool archive = streq (conv, "archive");
+  if ((!archive && streq (k, "scan_timeout"))
+      || (archive && (streq (k, "max_total_size") || streq (k, "max_entries")
+                      || streq (k, "max_ratio"))))
+    {
+      if (!json_is_integer (x) || json_integer_value (x) <= 0)
+        return fail (s, p, _("'%s' must be a positive integer"), p);
+      return 0;
+    }
+  if (archive && streq (k, "max_depth"))
+    {
+      if (!json_is_integer (x) || json_integer_value (x) < 0)
+        return fail (s, p, _("'%s' must be an integer of 0 or more"), p);
+      return 0;
+    }
+  return unknown_key (s, p);
+}
+
+static int
+check_converter_key (struct sctx *s, const char *q, const char *k,
+                     const json_t *x, const void *data)
+{
+  if (streq (k, "enabled"))
+    return want_bool (s, q, x);
+  if (streq (k, "name"))
+    {
+      int r = want_string (s, q, x);
+      if (r == 0 && !streq (json_string_value (x), (const char *) data))
+        return fail (s, q, _("'%s': the converter's name is '%s'"), q,
+                     (const char *) data);
+      return r;
+    }
+  if (streq (k, "options"))
+    return check_mapping (s, q, x, check_converter_option, data);
+  return unknown_key (s, q);
+}
+
+static int
+check_converter (struct sctx *s, const char *p, const char *name,
+                 const json_t *sec, const void *data)
+{
+  (void) data;
+  if (!streq (name, "archive") && !streq (name, "jupyter"))
+    return fail (s, p,
+                 _("unknown converter '%s': ash has the converters archive "
+                   "and jupyter"),
+                 name);
+  return check_mapping (s, p, sec, check_converter_key, name);
+}
+
 static int
 check_sandbox_key (struct sctx *s, const char *p, const char *k,
                    const json_t *x, const void *data)
@@ -408,7 +465,9 @@ ash_config_schema_check (const json_t *tree, const char *file,
         r = check_global_settings (&s, k, x);
       else if (streq (k, "scanners"))
         r = check_components (&s, k, x, true);
-      else if (streq (k, "converters") || streq (k, "reporters"))
+      else if (streq (k, "converters"))
+        r = check_mapping (&s, k, x, check_converter, NULL);
+      else if (streq (k, "reporters"))
         r = check_components (&s, k, x, false);
       else if (streq (k, "sandbox"))
         r = check_sandbox (&s, k, x);

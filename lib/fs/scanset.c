@@ -576,6 +576,12 @@ quoted_path (const char *path)
   return ash_buf_detach (&b);
 }
 
+char *
+ash_scanset_quote_path (const char *path)
+{
+  return quoted_path (path);
+}
+
 /* ---- The walk -------------------------------------------------------- */
 
 struct walk

@@ -106,6 +106,11 @@ int ash_scanset_build (int srcfd, const char *source_dir,
 int ash_scanset_write_reports (const struct ash_scanset *s, int outdirfd,
                                struct ash_error *err);
 
+/* PATH as one line of ash-scan-set-files-list.txt writes it (quoted with
+   C escapes when it holds a control character or starts with a double
+   quote), newly allocated.  The converted files' list uses it too.  */
+char *ash_scanset_quote_path (const char *path);
+
 /* Append to RET_ARGS the arguments that make SCANNER skip every link that
    leaves the tree (nothing when there is none, or when SCANNER walks no
    directory itself):

@@ -215,6 +215,7 @@ sandbox_decide (struct scan *sc, struct job *j)
   struct ash_policy_input in;
   ash_policy_input_fill (&in, j->scanner->name, &j->req, &sc->ss, &sc->host,
                          &place, sc->opts->offline, probe);
+  in.converted_dir = sc->conv.work_abs;
   ash_policy_init (&j->policy);
   j->policy_init = true;
   if (ash_policy_compute (&in, &j->policy, &err) < 0)
@@ -372,7 +373,8 @@ ash_job_check (struct scan *sc, struct job *j)
       goto out;
     }
 
-  j->results_rel = xasprintf ("scanners/%s/source", s->name);
+  j->results_rel = xasprintf ("scanners/%s/%s", s->name,
+                              j->converted ? "converted" : "source");
   j->results_abs = xasprintf ("%s/%s", sc->od.path, j->results_rel);
   r = ash_tree_results_dir_open (sc->od.fd, j->results_rel, &j->results_fd,
                                  &err);
@@ -392,7 +394,7 @@ ash_job_check (struct scan *sc, struct job *j)
 
   ash_scanner_requirements (s, &j->req);
 
-  if (sc->have_scanset)
+  if (sc->have_scanset && !j->converted)
     {
       struct ash_strvec args = ASH_STRVEC_INIT;
       r = ash_scanset_exclusion_args (&sc->scanset, s->name, &args, &err);
@@ -420,7 +422,7 @@ ash_job_check (struct scan *sc, struct job *j)
     }
   /* Scanners that walk the tree themselves must not read ASH's output
      when it lies inside the tree.  */
-  if (ash_path_is_inside (sc->od.path, sc->source_dir)
+  if (!j->converted && ash_path_is_inside (sc->od.path, sc->source_dir)
       && !streq (sc->od.path, sc->source_dir))
     ash_strvec_push (&j->excluded, sc->od.path);
 
@@ -443,7 +445,7 @@ ash_job_check (struct scan *sc, struct job *j)
              nothing of this scanner runs unsandboxed.  */
           struct ash_scan_job pj = {
             .name = s->name,
-            .target = sc->source_dir,
+            .target = j->converted ? sc->conv.work_abs : sc->source_dir,
             .results_dir = j->results_abs,
             .results_fd = j->results_fd,
             .tool_path = j->result.tool_path,
@@ -462,10 +464,10 @@ ash_job_check (struct scan *sc, struct job *j)
 
   j->sj = (struct ash_scan_job){
     .name = s->name,
-    .target = sc->source_dir,
+    .target = j->converted ? sc->conv.work_abs : sc->source_dir,
     .results_dir = j->results_abs,
     .results_fd = j->results_fd,
-    .scan_set_file = sc->scan_set_file,
+    .scan_set_file = j->converted ? sc->conv.list_file : sc->scan_set_file,
     .tool_path = j->result.tool_path,
     .options = j->options,
     .excluded_paths = j->excluded.v,
@@ -717,6 +719,9 @@ ash_job_run (struct scan *sc, struct job *j)
   else
     {
       ash_sarif_tag (doc, s->name);
+      /* Findings in converted files are reported at their originals.  */
+      if (j->converted)
+        ash_converters_map_sarif (doc, sc->conv.map, sc->conv.workfd);
       ash_suppress_doc (doc, &sc->sups, sc->source_dir, 64 << 20);
       j->result.sarif = doc;
       ash_scanner_result_count (&j->result, sc->threshold);
@@ -781,6 +786,15 @@ ash_job_add (struct scan *sc, const struct ash_scanner *s)
     ash_job_set_status (j, ASH_STATUS_SKIPPED,
                 xstrdup (_("disabled in the configuration")));
 }
+void
+ash_job_add_converted (struct scan *sc, size_t parent)
+{
+  ash_job_add (sc, sc->jobs[parent].scanner);
+  struct job *j = &sc->jobs[sc->n_jobs - 1];
+  j->converted = true;
+  j->parent = parent;
+}
+
 void
 ash_job_release (struct job *j)
 {

@@ -17,6 +17,7 @@
 #include "config/config-tier.h"
 #include "config/options.h"
 #include "config/sandbox-settings.h"
+#include "converters/phase.h"
 #include "fs/scanset.h"
 #include "fs/tree.h"
 #include "proc/spawn.h"
@@ -54,6 +55,9 @@ struct job
   bool probe_policy_init;
   struct ash_policy probe_policy;
   struct ash_scope probe_scope;
+  bool converted;              /* runs on OUTPUT/converted, for the job
+                                  PARENT of the same scanner */
+  size_t parent;
 };
 
 struct scan
@@ -85,11 +89,18 @@ struct scan
                                     or 0 */
   struct ash_tier_context tier;  /* the scanned directory's spellings */
   char *tier_storage[3];
+  struct ash_convert_phase conv; /* the convert phase's outcome */
+  bool conv_failed;              /* the work directory could not be made */
 };
 
 /* A job for scanner S, added to SC->jobs, with its status decided by the
    options and the configuration (SKIPPED when not to run).  */
 void ash_job_add (struct scan *sc, const struct ash_scanner *s);
+
+/* A job that runs the scanner of SC->jobs[PARENT] on the converted files
+   (results in scanners/NAME/converted); its findings are merged into the
+   parent's, at the originals.  */
+void ash_job_add_converted (struct scan *sc, size_t parent);
 
 /* The check phase of J: find its tool, open its results directory,
    decide its sandbox, run its probes inside that sandbox.  */

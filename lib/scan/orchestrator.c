@@ -3,6 +3,10 @@
    prepare   open the output directory once, attach ash.log and
              ash.log.jsonl, build the scan set, decide the sandbox settings
              and the scanners to run;
+   convert   the converters (lib/converters/) write notebooks as scripts
+             and archive members as files into OUTPUT/converted/; each
+             scanner then also runs on that directory, read-only, and its
+             findings there are reported at the notebook or archive;
    check     once per scanner, concurrently: find its tool, open its
              results directory, decide its sandbox (policy and scope) and
              run its probes inside that scope;
@@ -35,6 +39,7 @@
 #include "base/util.h"
 #include "fs/outdir.h"
 #include "scan/dbphase.h"
+#include "converters/phase.h"
 #include "scan/exit-codes.h"
 #include "scan/job.h"
 #include "scan/orchestrator.h"
@@ -123,6 +128,82 @@ scan_release (struct scan *sc)
     free (sc->tier_storage[i]);
   ash_suppressions_release (&sc->sups);
   ash_plugin_set_release (&sc->plugins);
+  ash_convert_phase_release (&sc->conv);
+}
+
+/* The convert phase: converters over the scan set, then, when they wrote
+   anything, one more job per scanner to run on the converted files.  */
+static void
+convert (struct scan *sc)
+{
+  struct ash_error err = ASH_ERROR_INIT;
+  _cleanup_close_ int srcfd = open (sc->source_dir,
+                                    O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  struct ash_strvec none = ASH_STRVEC_INIT;
+  struct ash_convert_input in = {
+    .config = sc->config,
+    .files = sc->have_scanset ? &sc->scanset.files : &none,
+    .srcfd = srcfd,
+    .source_dir = sc->source_dir,
+    .outfd = sc->od.fd,
+    .output_dir = sc->od.path,
+    .mode = sc->mode,
+    .backends = sc->backends,
+    .platform_note = sc->platform_note,
+    .host = &sc->host,
+    .ss = &sc->ss,
+    .offline = sc->opts->offline,
+    .workers = worker_count (sc->opts),
+  };
+  if (srcfd < 0 || ash_convert_phase_run (&in, &sc->conv, &err) < 0)
+    {
+      _cleanup_free_ char *m = srcfd < 0 ? xstrdup (strerror (errno))
+                                         : ash_error_format (&err);
+      ash_err (_("the convert phase failed: %s"), m);
+      sc->conv_failed = true;
+    }
+  ash_error_release (&err);
+  if (sc->conv.n_converted == 0)
+    return;
+  size_t n = sc->n_jobs;
+  for (size_t i = 0; i < n; i++)
+    if (sc->jobs[i].run && !sc->jobs[i].converted)
+      ash_job_add_converted (sc, i);
+}
+
+/* Fold each converted-files job into its scanner's row: its findings
+   (already at the originals) join the scanner's, and its failure is the
+   scanner's.  */
+static void
+merge_converted (struct scan *sc)
+{
+  for (size_t i = 0; i < sc->n_jobs; i++)
+    {
+      struct job *c = &sc->jobs[i];
+      if (!c->converted)
+        continue;
+      struct ash_scanner_result *pr = &sc->jobs[c->parent].result;
+      struct ash_scanner_result *cr = &c->result;
+      bool parent_ok = pr->status == ASH_STATUS_PASSED
+                       || pr->status == ASH_STATUS_FAILED;
+      if (cr->status == ASH_STATUS_ERROR || cr->status == ASH_STATUS_MISSING)
+        {
+          if (parent_ok)
+            {
+              free (pr->reason);
+              pr->reason = xasprintf (_("on the converted files: %s"),
+                                      cr->reason ? cr->reason : "");
+              pr->status = cr->status;
+            }
+          continue;
+        }
+      if (cr->sarif && pr->sarif && parent_ok)
+        {
+          ash_sarif_merge (pr->sarif, cr->sarif);
+          ash_scanner_result_count (pr, sc->threshold);
+        }
+      pr->duration += cr->duration;
+    }
 }
 
 static int
@@ -230,6 +311,7 @@ ash_scan_run (const struct ash_options *opts, const struct ash_config *config,
   ash_sandbox_settings_init (&sc.ss);
   ash_suppressions_init (&sc.sups);
   ash_plugin_set_init (&sc.plugins);
+  ash_convert_phase_init (&sc.conv);
   pthread_mutex_init (&sc.lock, NULL);
   atomic_store (&sc.interrupted, 0);
 
@@ -461,6 +543,8 @@ ash_scan_run (const struct ash_options *opts, const struct ash_config *config,
                                                          opts->quiet, stderr),
                                     stderr);
 
+  convert (&sc);
+
   struct job **todo = xcalloc (sc.n_jobs + 1, sizeof *todo);
   size_t n_todo = 0;
   for (size_t i = 0; i < sc.n_jobs; i++)
@@ -497,10 +581,14 @@ ash_scan_run (const struct ash_options *opts, const struct ash_config *config,
       }
 
   /* Aggregate.  */
+  merge_converted (&sc);
   {
     struct ash_scanner_result **rs = xcalloc (sc.n_jobs + 1, sizeof *rs);
+    size_t n_rs = 0;
     for (size_t i = 0; i < sc.n_jobs; i++)
-      rs[i] = &sc.jobs[i].result;
+      if (!sc.jobs[i].converted)
+        rs[n_rs++] = &sc.jobs[i].result;
+    json_t *conv_results = ash_convert_phase_json (&sc.conv);
     const char *project = ash_config_get_string (config, "project_name");
     struct ash_scan_summary sum = {
       .project_name = project ? project : "",
@@ -516,10 +604,16 @@ ash_scan_run (const struct ash_options *opts, const struct ash_config *config,
       .fail_on_incomplete = ash_config_get_bool (
         config, "fail_on_incomplete_scanners", true),
       .interrupted = sig != 0,
+      .converter_results = conv_results,
+      .converters_incomplete = sc.conv_failed
+                               || ash_convert_phase_incomplete (&sc.conv),
     };
-    json_t *agg = ash_results_aggregate (&sum, rs, sc.n_jobs);
-    code = ash_results_exit_code (rs, sc.n_jobs, sum.fail_on_findings,
+    json_t *agg = ash_results_aggregate (&sum, rs, n_rs);
+    code = ash_results_exit_code (rs, n_rs, sum.fail_on_findings,
                                   sum.fail_on_incomplete);
+    if (sum.converters_incomplete && sum.fail_on_incomplete)
+      code = ASH_EXIT_INCOMPLETE;
+    json_decref (conv_results);
     free (rs);
     r = outputs->write (sc.od.fd, agg, opts, config, &err);
     if (r < 0)

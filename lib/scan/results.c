@@ -155,6 +155,8 @@ ash_results_aggregate (const struct ash_scan_summary *sum,
 
   int code = ash_results_exit_code (results, n, sum->fail_on_findings,
                                     sum->fail_on_incomplete);
+  if (sum->converters_incomplete && sum->fail_on_incomplete)
+    code = ASH_EXIT_INCOMPLETE;
   json_t *meta = json_pack (
     "{s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:o, s:i, s:b}",
     "report_id", sum->generated_at, "generated_at", sum->generated_at,
@@ -167,11 +169,14 @@ ash_results_aggregate (const struct ash_scan_summary *sum,
   if (meta == NULL)
     ash_oom ();
 
+  json_t *conv = sum->converter_results
+                   ? json_deep_copy (sum->converter_results)
+                   : json_object ();
   json_t *doc = json_pack (
-    "{s:s, s:s, s:o, s:o, s:o, s:{}, s:{}}", "name", "ASH Scan Report",
+    "{s:s, s:s, s:o, s:o, s:o, s:o, s:{}}", "name", "ASH Scan Report",
     "description", "Automated Security Helper - aggregated results",
     "metadata", meta, "scanner_results", scanners, "sarif", merged,
-    "converter_results", "additional_reports");
+    "converter_results", conv, "additional_reports");
   if (doc == NULL)
     ash_oom ();
   return doc;

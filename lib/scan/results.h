@@ -67,6 +67,10 @@ struct ash_scan_summary
   bool fail_on_findings;
   bool fail_on_incomplete;
   bool interrupted;
+  const json_t *converter_results; /* converter_results, or NULL for {} */
+  bool converters_incomplete;      /* a converter refused, failed or is
+                                      MISSING with inputs: exit 1 under
+                                      FAIL_ON_INCOMPLETE */
 };
 
 /* The aggregated results document (new reference).  */
