@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # spawn-cost.sh -- what one sandboxed spawn of `true` costs under each Linux
 # backend, against a bare spawn and against the bare backend command with
 # the same mounts.  Medians of many runs, measured with hyperfine.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* backends.h -- the macOS sandbox backend: sandbox-exec.  */
 
 #ifndef ASH_DARWIN_BACKENDS_H

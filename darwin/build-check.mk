@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 ## darwin/build-check.mk: darwin/ compiled on Linux in make check, with a
 ## stub's path for sandbox-exec (tests/darwin/sandbox-exec, which
 ## tests/sh/darwin-stub.sh makes and removes), so that a change that breaks

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 ## darwin/local.mk: ash on macOS, with the sandbox-exec backend.
 bin_PROGRAMS += darwin/ash
 darwin_ash_CPPFLAGS = $(AM_CPPFLAGS) $(JANSSON_CFLAGS)

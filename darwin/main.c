@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* main.c -- ash on macOS: the command line with the sandbox-exec backend.  */
 
 #include <config.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* sandbox-exec.c -- the macOS backend: a Seatbelt profile per spawn, applied
    by /usr/bin/sandbox-exec.
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 ## data/local.mk: files installed in $(pkgdatadir).
 dist_pkgdataplugins_DATA += data/plugins/snyk-code.yaml
 dist_pkgdataplugins_DATA += data/plugins/trivy-repo.yaml

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 ## doc/local.mk: man pages.  ash-sandbox(7) is assembled from the fragments
 ## in doc/ash-sandbox/, one per topic, in name order.
 man_MANS = doc/ash-sandbox.7

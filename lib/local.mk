@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 ## lib/local.mk: libash, the portable core, by folder.  lib/README.md says
 ## what each folder decides and which folders it may include.  One "+="
 ## line per file, so that lists merge cleanly.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* backend-util.c -- what the Linux backends share: finding their tools and
    the wrapper, the wrapper's socket-filter prefix, the environment a
    sandboxed command gets, and running a probe command.  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* backends.h -- the Linux sandbox backends: bubblewrap, firejail and
    Landlock, in the order --sandbox auto tries them.
 

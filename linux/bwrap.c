@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* bwrap.c -- the bubblewrap backend.
 
    bwrap builds the root from an empty tmpfs and mounts into it only what the

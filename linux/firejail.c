@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* firejail.c -- the firejail backend.
 
    firejail shows everything and then restricts: / is made read-only, the

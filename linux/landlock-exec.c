@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* landlock-exec.c -- ash-landlock-exec: run a command under Landlock and
    the seccomp socket filter, or under the socket filter alone.
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* landlock-exec.h -- the exit statuses of the ash-landlock-exec program,
    for the backends that start it.
 

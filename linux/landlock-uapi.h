@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* landlock-uapi.h -- our own copy of the Landlock user-space interface.
 
    The distribution's <linux/landlock.h> can be older than the running

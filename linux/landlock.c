@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* landlock.c -- the Landlock backend.
 
    The command is rewritten to start ash-landlock-exec, which restricts

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 ## linux/local.mk: the Linux programs and backends.
 bin_PROGRAMS += linux/ash
 linux_ash_CPPFLAGS = $(AM_CPPFLAGS) $(JANSSON_CFLAGS) $(SECCOMP_CFLAGS)

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* main.c -- ash on Linux: the command line with the Linux backends, in the
    order --sandbox auto tries them.  */
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* socket-filter.c -- build and load the seccomp socket filter.
 
    See socket-filter.h for what the filter does.  Why each rule exists:

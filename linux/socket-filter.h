@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* socket-filter.h -- the seccomp socket filter every Linux backend runs.
 
    Installed into the calling thread (and so into everything it execs and

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # libtest.sh -- a small TAP library for the shell tests.  Source it:
 #   . "$top_srcdir/tests/libtest.sh"
 # then call ok/not_ok/assert_* and finally done_testing.

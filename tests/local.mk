@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 ## tests/local.mk: the test suite (TAP through automake's tap-driver.sh).
 ## One "+=" line per test so that lists merge cleanly.
 LOG_DRIVER = env AM_TAP_AWK='$(AWK)' $(SHELL) $(top_srcdir)/build-aux/tap-driver.sh

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* tap.h -- a tiny TAP producer for the C unit tests.
 
    Each test program prints a plan ("1..N", or "1..0 # SKIP reason" and exit

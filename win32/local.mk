@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 ## win32/local.mk: ash on Windows, which has no sandbox backend.
 bin_PROGRAMS += win32/ash
 win32_ash_CPPFLAGS = $(AM_CPPFLAGS) $(JANSSON_CFLAGS)

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* main.c -- ash on Windows.  There is no sandbox backend: with a sandbox
    mode other than off, every scanner is MISSING with the spec's message.  */
 

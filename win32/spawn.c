@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* spawn.c -- proc/spawn.h for Windows, in place of lib/proc/spawn.c.
 
    Windows has no sandbox backend, and this build starts no program at all:

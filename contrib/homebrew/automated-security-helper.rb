@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Homebrew formula for ash, built from the release tarball with the
 # darwin (sandbox-exec) backend.  The release process fills in url and
 # sha256 for each release; tests/sh/homebrew-formula.sh checks that the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* buf.h -- a growable string buffer.
 
    Invariants: BUF is never NULL (an empty buffer points at a static empty

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* error.c -- errors returned to the caller.  */
 
 #include <config.h>

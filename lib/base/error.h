@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* error.h -- errors returned to the caller, never printed by the library.
 
    Library functions return 0 or a negative errno and, when the caller passes

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* escape.c -- control characters shown as text.  */
 
 #include <config.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* escape.h -- text from scanners and repositories made safe to show.
 
    Anything a scanner or the scanned repository wrote (a scanner's stderr,

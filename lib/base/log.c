@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* log.c -- ash.log, ash.log.jsonl and the terminal.  */
 
 #include <config.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* log.h -- ash.log, ash.log.jsonl and the terminal.
 
    Terminal lines look like "WARNING  message" (the level name left-aligned

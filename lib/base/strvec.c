@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* strvec.c -- a growable, NULL-terminated vector of owned strings.  */
 
 #include <config.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* strvec.h -- a growable, NULL-terminated vector of owned strings, for argv
    and environment vectors.  V is never NULL (an empty vector points at a
    static NULL slot), and V[NR] is always NULL.  */

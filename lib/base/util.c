@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* util.c -- small helpers every file of ash uses.  */
 
 #include <config.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* util.h -- small helpers every file of ash uses.
 
    Cleanup attributes, checked allocation, and ownership transfer.  An

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* cli.c -- the ash command line: commands, options, usage errors.
 
    Options come from, in increasing precedence: the environment, a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* cli.h -- the ash command line.  */
 
 #ifndef ASH_CLI_H

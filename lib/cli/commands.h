@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* commands.h -- the commands cli.c dispatches to after parsing options and
    resolving the configuration.  Each returns the process exit code.  */
 

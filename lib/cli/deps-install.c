@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* deps-install.c -- `ash dependencies install`.
 
    Installs what can be installed without a shell pipe from the internet,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* sandbox-explain.c -- `ash sandbox explain SCANNER`: the policy a scanner
    would run under, as JSON on stdout.
 

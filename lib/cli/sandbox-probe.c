@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* sandbox-probe.c -- `ash sandbox probe`: each backend of this platform,
    usable or the exact reason it is not, with what fixes it.  */
 

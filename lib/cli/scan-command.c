@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* scan-command.c -- `ash scan`: the scan layer's phases, with the report
    layer's outputs.  */
 

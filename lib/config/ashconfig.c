@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* ashconfig.c -- resolve the configuration: --config, ASH_CONFIG, discovery,
    extends, the built-in defaults and --config-overrides; remember where
    every file was found and where every value came from.  */

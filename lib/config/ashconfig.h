@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* ashconfig.h -- the resolved configuration and where each value came from.
 
    Files are YAML (libyaml) or JSON (.json, jansson) and are loaded into one

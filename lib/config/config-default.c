@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* config-default.c -- the built-in default configuration.
 
    It serves when no configuration file is found, and lies under every file

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* config-emit.c -- the resolved configuration as YAML or JSON text.  */
 
 #include <config.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* config-overrides.c -- --config-overrides 'a.b=v' and 'a.b+=[..]'.  */
 
 #include <config.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* config-overrides.h -- --config-overrides 'a.b=v' and 'a.b+=[..]'.  */
 
 #ifndef ASH_CONFIG_OVERRIDES_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* config-parse.c -- YAML and JSON configuration files into a jansson tree.
 
    YAML is read with libyaml's event API, so that the line and column of

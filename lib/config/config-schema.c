@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* config-schema.c -- the keys and value types a configuration may hold.
 
    The schema is that of upstream ASH v3 (DESIGN section 5) plus the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* config-schema.h -- the keys and value types a configuration may hold
    (DESIGN section 5).  */
 

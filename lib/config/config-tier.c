@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* config-tier.c -- which files may grant sandbox access.
 
    See "Who may grant" in ash-sandbox(7).  A file is judged by every

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* config-tier.h -- which files may grant sandbox access.
 
    A file the scanned repository could have written may not grant: one

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* options.c -- the parsed options of `ash scan`.  */
 
 #include <config.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* options.h -- the parsed options of `ash scan` (and the commands that
    accept some of them: config, sandbox explain).
 

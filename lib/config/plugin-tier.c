@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* plugin-tier.c -- plugin modules named by a configuration, under the
    tier rules.  See "Out of scope: Plugin modules" in ash-sandbox(7).  */
 

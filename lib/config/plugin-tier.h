@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* plugin-tier.h -- which plugin modules a configuration may name.
 
    A config file that may not grant (inside a git checkout or the scanned

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* sandbox-settings.c -- the mode as a floor, grants only from files that
    may grant.  See "Who may grant" in ash-sandbox(7).  */
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* sandbox-settings.h -- the sandbox settings of a scan, after the tier
    rules: the mode as a floor, grants only from files that may grant.
 

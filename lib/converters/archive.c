@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* archive.c -- the archive converter: zip and tar (gzip, bzip2, xz)
    extracted in ASH's own process with libarchive.
 

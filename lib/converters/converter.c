@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* converter.c -- what every converter shares: its result row, the map
    from converted files back to their originals, and the escaping of names
    taken from the scanned tree.  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* converter.h -- the convert phase: notebooks and archives made into files
    the scanners can read.
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* jupyter.c -- the jupyter converter: jupyter-nbconvert --to script, one
    spawn per notebook.
 

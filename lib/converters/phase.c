@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* phase.c -- the convert phase: jupyter and archive over the scan set,
    into OUTPUT/converted/.
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* phase.h -- the convert phase of `ash scan`: which converters run, on
    which inputs of the scan set, and what the scanners are then given.  */
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* outdir.c -- where the output directory may be, and what ash may clear
    in it.  */
 

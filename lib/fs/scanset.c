@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* scanset.c -- the scan set: walk, ignore files, links that leave the
    tree.  */
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* scanset.h -- the scan set: which files of the source directory ASH
    scans.
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* tree.c -- fd-relative access below the output directory.
 
    Everything here works relative to a directory fd and never follows a

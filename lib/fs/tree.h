@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* tree.h -- fd-relative access below the output directory.
 
    Every file ASH writes below its output directory is written relative to

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* spawn.c -- the one choke point through which every child process starts.
 
    The parent prepares everything the child needs (argv, environment,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* spawn.h -- the one choke point through which every child process starts.
 
    Scanners, tool version probes, converters and ASH's own git calls all go

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* toolfind.c -- finding the programs ASH runs.  */
 
 #include <config.h>

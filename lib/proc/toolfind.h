@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* toolfind.h -- finding the programs ASH runs.
 
    A tool (a scanner's program, bwrap, firejail, and the readlink and true

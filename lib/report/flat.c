@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* flat.c -- the flat findings list: ash.flat.json and ash.csv.  */
 
 #include <config.h>

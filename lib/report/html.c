@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* html.c -- ash.html and ash.junit.xml (both XML-escaped markup).  */
 
 #include <config.h>

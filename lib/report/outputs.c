@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* outputs.c -- what a scan leaves in its output directory:
    ash_aggregated_results.json and the enabled reports under reports/.  */
 

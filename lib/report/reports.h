@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* reports.h -- the reports, each rendered from the aggregated results
    document alone (results.h), as newly allocated text.  */
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* text.c -- the terminal summary table, ash.summary.txt and
    ash.summary.md.  */
 

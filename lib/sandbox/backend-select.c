@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* backend-select.c -- probing backends once per process and choosing the
    one a sandbox mode names.  */
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* backend.h -- the sandbox backend table.
 
    Each platform's main.c hands its backends, in the order --sandbox auto

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* envfilter.c -- the environment a sandboxed scanner gets.  */
 
 #include <config.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* envfilter.h -- the environment a sandboxed scanner gets.
 
    An allowlist: locale (LANG, LANGUAGE, LC_*), PATH, TZ, TERM, the TLS

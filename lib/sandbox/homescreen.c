@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* homescreen.c -- which directories a sandbox may mount.  */
 
 #include <config.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* homescreen.h -- which directories a sandbox may mount.
 
    The spec's home-directory rules: a home, a directory holding one, or /

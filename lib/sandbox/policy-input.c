@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* policy-input.c -- what a scanner's policy is computed from.  */
 
 #include <config.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* policy-input.h -- what a scanner's policy is computed from.
 
    `ash scan` and `ash sandbox explain` both fill a scanner's policy input

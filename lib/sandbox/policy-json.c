@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* policy-json.c -- a policy as JSON, for `ash sandbox explain` and the
    sandbox record of the aggregated results.  Never a variable's value.  */
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* policy.c -- from a scanner's requirements, the operator's grants,
    --offline and the host's facts to exactly what its sandbox allows.  */
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* policy.h -- what a scanner's sandbox allows, already decided.
 
    lib/sandbox/policy.c computes a policy from the scanner's requirements, the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* requirements.c -- what a scanner declares it needs from its sandbox.  */
 
 #include <config.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* requirements.h -- what a scanner declares it needs from its sandbox.
 
    The fields are exactly those of the spec's SandboxRequirements.  Lists are

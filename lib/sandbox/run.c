@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* run.c -- start a command confined by its scope.
 
    The one way a command with a sandboxing scope starts: the backend's

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* scanner-reqs.c -- the sandbox requirements of the scanners ASH ships.
 
    Each entry follows the per-scanner table of ash-sandbox(7).  The uv

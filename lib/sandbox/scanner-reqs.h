@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* scanner-reqs.h -- the sandbox requirements every scanner ASH ships
    declares: the builtin scanners, the community plugin scanners and the
    jupyter converter, as the per-scanner table of ash-sandbox(7) says.  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* seatbelt.c -- build the SBPL profile and its parameters for one spawn.
 
    See seatbelt.h for the rules.  Every path the profile refers to, the

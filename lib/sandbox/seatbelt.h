@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* seatbelt.h -- the Seatbelt (SBPL) profile that sandbox-exec applies.
 
    Portable: the profile is text, built and tested on every platform; only

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* dbphase.c -- updating and checking grype's and trivy's databases.  */
 
 #include <config.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* dbphase.h -- the vulnerability databases of grype and trivy.
 
    grype and trivy cannot update their databases from inside a sandbox, so

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* exit-codes.h -- the exit codes of ash (DESIGN section 5).
 
    They live in the scan layer, the lowest that decides one (results.c

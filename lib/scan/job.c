@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* job.c -- one scanner's part of a scan: its checks, its sandbox, its
    run, and the reading of its output.
 

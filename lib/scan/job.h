@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* job.h -- one scanner's part of a scan, and the scan it belongs to.
 
    Shared by the phases of `ash scan` (orchestrator.c) and the work done

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* orchestrator.c -- the phases of `ash scan`.
 
    prepare   open the output directory once, attach ash.log and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* orchestrator.h -- `ash scan`: prepare, check, scan, aggregate.  */
 
 #ifndef ASH_ORCHESTRATOR_H

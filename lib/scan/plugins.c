@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* plugins.c -- plugin module files.
 
    Modules are YAML, read with the configuration's own parser

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* plugins.h -- plugin module files: declarative scanners (DESIGN section
    4).  No plugin code runs inside ASH: a module names a tool, its
    arguments and where it writes SARIF.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* pool.h -- a small worker pool.
 
    N threads take the next item until none is left; the call returns when

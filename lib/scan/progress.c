@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* progress.c -- the live display and the plain progress lines.  */
 
 #include <config.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* progress.h -- what the scan is doing, while it does it.
 
    On a terminal: one line per running scanner with its elapsed time,

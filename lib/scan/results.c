@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* results.c -- per-scanner results, the aggregated document, the exit
    code.  */
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* results.h -- per-scanner results, ash_aggregated_results.json and the
    exit code.
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* rundir.c -- the per-run config directory of a scanner.  */
 
 #include <config.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* rundir.h -- the per-run config directory of a scanner.
 
    The files ASH writes for a tool (bandit's empty --ini) go into a new

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* sarif.c -- SARIF 2.1.0 documents.  */
 
 #include <config.h>

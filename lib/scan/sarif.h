@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* sarif.h -- SARIF 2.1.0 documents: building, checking what a scanner
    wrote, severities, and merging the runs of every scanner into one
    document.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* suppress.c -- config suppressions and inline ash-ignore comments.  */
 
 #include <config.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* suppress.h -- suppressions: global_settings.suppressions entries of the
    configuration and inline ash-ignore comments in the scanned sources.
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* actionlint.c -- the actionlint adapter.
 
    "actionlint -no-color -shellcheck=PROG -pyflakes=PROG -config-file CFG

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* adapter.c -- the pieces every scanner adapter shares.  */
 
 #include <config.h>

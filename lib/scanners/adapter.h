@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* adapter.h -- what every scanner adapter needs: checking its options,
    naming a file an option points at, its exclusions, reading the tool's
    output, and normalising the SARIF it reads.

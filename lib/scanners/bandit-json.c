@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* bandit-json.c -- bandit's command line and its JSON report mapped to
    SARIF 2.1.0 (the pieces of the bandit adapter that start nothing).  */
 

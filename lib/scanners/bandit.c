@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* bandit.c -- the bandit adapter.
 
    Debian's bandit (1.6) has no SARIF formatter, so ash runs

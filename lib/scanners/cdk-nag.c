@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* cdk-nag.c -- the cdk-nag adapter.
 
    cdk-nag is a library, so ash runs a worker of its own

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* cfn-guard.c -- the cfn-guard adapter.
 
    "cfn-guard validate --output-format sarif --show-summary none

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* cfn-lint.c -- the cfn-lint adapter.
 
    "cfn-lint --format sarif --output-file=RESULTS/cfn-lint.sarif

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* cfn-nag.c -- the cfn-nag adapter.
 
    "cfn_nag_scan --output-format json --print-suppression --ignore-fatal

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* checkov.c -- the checkov adapter.
 
    "checkov --output sarif --output json [--output FORMAT...]

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* deps-common.c -- what the dependency and SBOM adapters share.  */
 
 #include <config.h>

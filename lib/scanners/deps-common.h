@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* deps-common.h -- what the dependency and SBOM adapters share (grype,
    syft, npm-audit, trivy-repo).
 

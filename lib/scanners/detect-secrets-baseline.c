@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* detect-secrets-baseline.c -- the detect-secrets verification filter and
    baseline file under the tier rules.  */
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* detect-secrets-baseline.h -- the detect-secrets settings ASH reads and
    passes on, after the tier rules.
 

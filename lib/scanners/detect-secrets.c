@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* detect-secrets.c -- the detect-secrets adapter.
 
    detect-secrets runs as its own process, its command-line tool, never

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* gitleaks.c -- the gitleaks adapter.
 
    ash runs "gitleaks dir" (releases before 8.19: "gitleaks detect

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* grep-common.h -- what the semgrep and opengrep adapters share
    (semgrep.c): opengrep keeps semgrep's command line, options and SARIF.
    NAME is "semgrep" or "opengrep"; OPENGREP selects opengrep's

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* grype.c -- the grype adapter.
 
    "grype dir:TARGET -o sarif=RESULTS/grype.sarif -o json=RESULTS/grype.json

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* iac-common.c -- what the infrastructure-as-code and workflow adapters
    share (see iac-common.h).  */
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* iac-common.h -- what the infrastructure-as-code and workflow adapters
    (checkov, cfn-nag, cfn-lint, cfn-guard, cdk-nag, actionlint, zizmor)
    share.

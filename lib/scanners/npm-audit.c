@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* npm-audit.c -- the npm-audit adapter.
 
    Discovery follows upstream ASH: every package.json in the scan set

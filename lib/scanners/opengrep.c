@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* opengrep.c -- the opengrep adapter.
 
    opengrep is a fork of semgrep that keeps its command line, options and

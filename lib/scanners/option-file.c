@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* option-file.c -- the option-file rule for adapters: may a scanner be
    given the file one of its options names?  */
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* registry.c -- the builtin scanners of upstream ASH.
 
    bandit (bandit.c), the code and secret scanners (semgrep.c, opengrep.c,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* scanner.h -- the scanner adapter contract (DESIGN section 4).
 
    A scanner is a name, the tool it runs, the exact command that installs

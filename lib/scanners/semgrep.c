@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* semgrep.c -- the semgrep adapter, and the command line it shares with
    opengrep (opengrep.c), a fork that keeps semgrep's flags.
 

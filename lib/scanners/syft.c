@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* syft.c -- the syft adapter: an SBOM, not findings.
 
    "syft dir:TARGET --base-path TARGET --config CONFIG

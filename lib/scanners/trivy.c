@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* trivy.c -- the trivy-repo adapter.
 
    trivy-repo ships as a plugin module file (data/plugins/trivy-repo.yaml)

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* zizmor.c -- the zizmor adapter.
 
    "zizmor --format sarif --no-exit-codes --offline --persona P

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # Only lib/proc/spawn.c and linux/landlock-exec.c start processes: the check
 # passes on the real tree and fails, naming file and line, on a fixture tree
 # that starts one elsewhere.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # --cli-json-input: a flag beats the document, the document beats the
 # environment; unknown keys and wrong types are usage errors.  The resolved
 # options are observed through what they change: --config-overrides and

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # Usage errors: one line naming the problem, then the hint; exit 5, before
 # anything is read or scanned.  Plus --help, help COMMAND and --version.
 . "$top_srcdir/tests/libtest.sh"

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # Shell completions come from the command line's own tables: bash
 # completes `ash scan --sa` to `--sandbox` and the value of --sandbox to
 # the modes; every option of --help is offered; zsh and fish scripts are

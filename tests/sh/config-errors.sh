@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # Every configuration error class exits 3 with file:line:column (or the
 # override text) and the message, from `ash config validate` and from
 # `ash scan` before anything is scanned.  One directory per case under

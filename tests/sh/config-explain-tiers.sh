@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # ash config get --explain-tiers names each contributing file, its tier and
 # the reason.
 . "$top_srcdir/tests/libtest.sh"

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # A repository's config may extend only files inside its own tree, and no
 # configuration error quotes the content of the file it read: a
 # .ash/.ash.yaml with "extends: <a root-only file>" (directly, or through a

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # How the configuration is resolved: discovery order, --config and
 # ASH_CONFIG precedence, extends chains, !ENV, overrides, config get/init.
 . "$top_srcdir/tests/libtest.sh"

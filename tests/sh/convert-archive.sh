@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # The archive converter: the members of zip and tar archives are scanned
 # like plain files and reported at the archive, and what could escape the
 # work directory (zip slip, links, devices, FIFOs) or exhaust the disk (a

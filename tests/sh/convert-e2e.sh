@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # End to end: a tree holding a notebook and an archive with vulnerable
 # Python gets the same bandit findings as the same code as plain files,
 # reported at the notebook and at the archive's members.

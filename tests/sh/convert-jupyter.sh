@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # The jupyter converter with the real jupyter-nbconvert, unsandboxed and
 # under each usable Linux backend (as root and as an unprivileged
 # account): bandit finds the issue in a notebook's code cell and the SARIF

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # darwin/ compiled on Linux (configure's darwin build check), its
 # sandbox-exec path pointing at tests/darwin/sandbox-exec:
 #   - with nothing there, the probe gives the spec's message word for word,

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # The Debian package: built with dpkg-buildpackage, clean under lintian,
 # installed next to Debian's own ash package, running the example scan
 # (build-aux/check-debian does the work).  It installs and removes

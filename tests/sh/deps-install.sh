@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # ash dependencies install: npm packages into ASH's bin directory with npm
 # --prefix, Python tools with uv tool install, the rest printed with the
 # same hint a MISSING reason names; --dry-run runs nothing; --scanners

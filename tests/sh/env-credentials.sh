@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # Credentials in the environment are screened by value as well as by name:
 # a proxy URL with user:password, one with a user name alone and no
 # scheme, a package index URL with a token as its user, and names holding

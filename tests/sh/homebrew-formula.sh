@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # contrib/homebrew: the formula parses as Ruby, builds from the release
 # tarball of the version configure.ac declares, depends on exactly the
 # libraries configure looks for on macOS, and passes configure only

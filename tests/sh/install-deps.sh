@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # build-aux/install-deps: building needs only the build packages and the
 # example scan's; --test adds what the suite needs.  --print lists them
 # without installing, so this test changes nothing on the machine.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # make install DESTDIR=...: the program, its helper in pkglibexecdir, the
 # bundled plugins, the man pages and the German catalogue land where the
 # configured directories say; and the installed ash finds its installed

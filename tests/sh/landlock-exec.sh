@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # ash-landlock-exec: every refusal of the Landlock mode and of the
 # socket-filter mode, each next to its negative control (the same
 # escape-probe attempt succeeding without the wrapper).  As root, the

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # lib/ is layered (lib/README.md): a file includes headers of its own layer
 # and the layers below, never above.  The check passes on the real tree and
 # fails, naming file and line, on scratch copies of it with one deliberate

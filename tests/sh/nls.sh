@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # The installed ash speaks German from its installed catalogue: a usage
 # error under LANGUAGE=de is the translated one, and with LANGUAGE unset it
 # is the English original.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # The option-file rule for bandit: a repository's .ash/.ash.yaml whose
 # scanners.bandit.options.config_file names a file in the tree that skips
 # every test does not silence bandit: ash warns and runs bandit without it,

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # Where the output directory may be, and what ash clears there.  The
 # source directory itself is redirected to .ash/ash_output (the tree's own
 # reports/ and scanners/ survive); /, a home directory, an ancestor of the

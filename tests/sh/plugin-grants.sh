@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # A plugin module that declares a network, environment variables or read
 # paths may be enabled only by a config file that may grant them.  A
 # repository's .ash/.ash.yaml naming installed modules that declare each

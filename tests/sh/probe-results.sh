@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # A scanner's capability probe (bandit --help) runs with a throwaway
 # results directory, removed after it, never the real one: a bandit that
 # plants a file in its results directory while it answers --help leaves

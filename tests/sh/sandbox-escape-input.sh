@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # A sandbox that cannot show the scanner its input must not let it run on
 # nothing: firejail puts an empty tmpfs over /var/tmp, so a source tree
 # there would be scanned as empty and pass.  Under every Linux backend the

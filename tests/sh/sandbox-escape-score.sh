@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # sandbox-escape-score.sh -- how the escape suite reads one probe run.
 # Sourced by sandbox-escape.sh and tested by sandbox-escape-scoring.sh.
 

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # The escape suite's scoring cannot be fooled: a probe run counts as a
 # refusal only with one well-formed report that agrees with the exit
 # status; a probe that read a file and then crashed, printed nothing,

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # sandbox-escape.sh -- the escape suite, sourced by sandbox-escape-BACKEND.sh
 # with SANDBOX_BACKEND set.
 #

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # `ash sandbox explain bandit` on this machine: bandit's Python prefix
 # read-only, no home, no network, a filtered environment.
 . "$top_srcdir/tests/libtest.sh"

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # ash sandbox probe: every backend usable or the exact reason and fix; the
 # tool rules (a bwrap found only inside the scanned directory counts as not
 # installed); the exit status.

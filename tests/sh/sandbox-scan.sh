@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # Whole scans under each Linux backend:
 #  - bandit's findings on the example repository are the same sandboxed
 #    under bwrap, firejail and landlock as unsandboxed;

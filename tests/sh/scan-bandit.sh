@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # bandit end to end on a small repository: it really runs, its findings are
 # in reports/ash.sarif with the right locations, inline ash-ignore comments
 # suppress, and the exit code follows the findings.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # cdk-nag for real: aws-cdk-lib and cdk-nag installed from the npm registry
 # into a cache of the test suite's own, ash's worker run by node over the
 # scan set's templates, unsandboxed and under each usable backend, with

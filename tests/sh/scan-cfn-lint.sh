@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # cfn-lint for real: the templates of the scan set (and only those) are
 # linted, with ASH's empty config rather than the repository's .cfnlintrc,
 # the findings are the same unsandboxed and under each usable backend, and

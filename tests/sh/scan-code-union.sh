@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # bandit plus the code and secret scanners (gitleaks, semgrep, opengrep,
 # detect-secrets, through their fakes) over one example repository: the
 # merged ash.sarif holds the union of what each finds alone, with

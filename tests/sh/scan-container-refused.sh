@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # --mode container is refused (exit 3) until ash can run a scan in a
 # container: it never falls back to a scan on the host, which with
 # --sandbox off would run every scanner unconfined over an untrusted tree.

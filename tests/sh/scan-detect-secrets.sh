@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # detect-secrets end to end through the fake detect-secrets (tests/
 # fixtures/tools/fake-detect-secrets: detect-secrets' "scan" command line
 # and its baseline report): the findings are the same with --sandbox off

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # The README's first command, as written (with a temporary output
 # directory): bandit scans the bundled example sandboxed, its findings are
 # in reports/ash.sarif, the scanners whose tools are not installed are

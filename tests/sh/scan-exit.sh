@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # The exit code: 0 clean, 1 incomplete (MISSING or ERROR under
 # fail_on_incomplete_scanners), 2 actionable findings (fail_on_findings),
 # 3 configuration error, 5 usage error; when several apply the first in

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # gitleaks end to end through the fake gitleaks (tests/fixtures/tools/
 # fake-gitleaks, which keeps gitleaks' flags, exit codes, .gitleaksignore
 # and SARIF): its findings with --sandbox off and under every usable

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # grype end to end through a fake grype that writes the real grype JSON
 # report and records every call: the database update runs once, outside
 # the sandbox, under the lock, from a directory outside the tree, before

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # Terminal and report injection: what a scanner writes (its stderr, its
 # findings' messages), a file name from the repository and an in-tree
 # project_name reach the terminal, ash.log and the reports with their

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # A repository built to hurt, scanned with bandit alone: the scan
 # completes, with bandit's results and every report written.  It holds a
 # FIFO named fifo.py (bandit would block on it until the scan timeout), a

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # Hostile trees for the infrastructure-as-code scanners (through their fake
 # tools): a workflow that is a link leaving the tree is excluded with the
 # warning and reaches neither actionlint nor zizmor (the control: a link

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # The infrastructure-as-code adapters whose tools this machine cannot
 # install, end to end through their fake tools (tests/fixtures/tools/),
 # which write the tools' recorded outputs: the findings equal what those

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # SIGINT and SIGTERM end the running scanners, the results gathered so far
 # are written with the unfinished scanners ERROR "interrupted", and ash
 # exits 130 / 143.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # kill -9 of ash: nothing the scan started outlives it.  Under Landlock
 # the wrapper gets a parent-death signal and ends the whole tree,
 # detached descendants included; under bwrap the pid namespace dies with

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # Per-scanner resource limits (global_settings.max_scanner_output,
 # max_scanner_memory, max_scanner_processes): a scanner over its limit is
 # stopped there and is ERROR with the reason, the other scanners' results

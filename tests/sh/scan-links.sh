@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # Links below the output directory, with the sandbox off (issue "tree
 # safety"): a link at ash.log or a linked output directory stops the scan
 # with exit 3 before it starts; a symlink, a hard link or a FIFO where a

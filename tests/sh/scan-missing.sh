@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # Scanners that cannot run are MISSING with the reason: the tool is not
 # installed (and how to install it), the tool is found only inside the
 # scanned directory, no sandbox backend can be used.  Nothing runs

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # npm-audit end to end through a fake npm that writes the real npm audit
 # report (npm's audit endpoint is not reachable from the test machines):
 # one result per advisory and package at each lockfile, the same findings

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # Plugin module scanners end to end, and the scanners that fail: one that
 # hangs (killed with its child after scan_timeout), one that crashes, one
 # that writes invalid SARIF and one that writes nothing are ERROR with a

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # The config files ASH writes for a scanner's tool: a directory of the run's
 # own, outside the scanned tree, mode 0700, removed when the run ends.
 # bandit gets an empty --ini from it, so a .bandit committed to the

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # The status of a scanner that cannot be sandboxed (spec "Scan a repository
 # you do not trust"): a backend the operator named that is unavailable is
 # ERROR; --sandbox auto with no working backend is MISSING; a policy that

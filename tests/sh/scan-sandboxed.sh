@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # bandit and a plugin scanner run under each usable sandbox backend find
 # what they find unsandboxed (the control), and the enforced policy is
 # recorded per scanner in the aggregated results.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # reports/ash.sarif validates against the official SARIF 2.1.0 schema, for
 # a scan with findings, suppressions, ERROR and MISSING scanners, and for an
 # empty one.

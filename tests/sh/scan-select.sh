@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # Which scanners run: --scanners narrows, --exclude-scanners wins (SKIPPED
 # with excluded: true), scanners.NAME.enabled: false skips, --mode
 # precommit keeps upstream's fast set, and --strategy sequential runs the

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # semgrep end to end through the fake semgrep (tests/fixtures/tools/
 # fake-semgrep, which keeps semgrep's flags and writes the findings of a
 # real semgrep 1.116.0 run, semgrep-data/semgrep.src.json, as SARIF): the

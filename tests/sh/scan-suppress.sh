@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # global_settings.severity_threshold and config suppressions (rule glob,
 # path glob, line range, expiration) decide what is actionable.
 . "$top_srcdir/tests/libtest.sh"

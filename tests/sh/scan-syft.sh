@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # syft end to end through a fake syft that writes the real syft SBOM: the
 # CycloneDX SBOM is kept under the scanner's results (ash has no CycloneDX
 # report), syft contributes no findings, it gets ash's empty config and a

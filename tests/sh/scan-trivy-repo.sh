@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # trivy-repo (the plugin module ash ships, with ash's adapter) through a
 # fake trivy that records every call: the database update runs once,
 # outside the sandbox, under the lock, before the scan; trivy runs from a

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # bandit scanned sandboxed under bwrap and under Landlock as an
 # unprivileged account (the other scan tests run as whoever runs make
 # check, root on the build machine), with the same findings as the

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # A config that was asked for (--config, ASH_CONFIG, discovery) and cannot
 # be loaded stops the scan with exit 3: it never runs with the defaults,
 # whose sandbox mode is off.

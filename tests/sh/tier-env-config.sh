@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # --config names a file inside the scanned checkout and ASH_CONFIG names
 # the operator's file: the grants come from ASH_CONFIG's file when it may
 # grant (outside every checkout), and its mode is a floor the in-tree

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # A hostile repository whose .ash/.ash.yaml tries to grant itself a network
 # and a read path and to turn the sandbox off, scanned with --sandbox auto
 # --config <operator file outside every checkout> (and again with the

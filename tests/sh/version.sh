@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # ash --version prints the package version, then the GNU copyright and
 # license lines, and exits 0.  The license is in the tree.
 . "$top_srcdir/tests/libtest.sh"

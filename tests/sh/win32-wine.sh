@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # ash.exe, the Windows build (cross-compiled with mingw-w64 by
 # build-aux/win32-build; `make check-win32` builds it and runs this test
 # with ASH_WIN32_EXE set), run under wine:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* test-backend-run.c -- run one command under one Linux backend, as a
    scanner would be run, for the shell tests of the sandbox.
 

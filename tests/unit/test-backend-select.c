@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* test-backend-select.c -- choosing a backend: auto order, no fallback for
    a named backend, the auto message, one probe per process.  */
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* test-backend-wrap.c -- the command lines the Linux backends build for
    representative policies, word for word.  */
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* test-bandit.c -- bandit's JSON report mapped to SARIF, and its argv.  */
 
 #include <config.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* test-code-scanners.c -- the command lines of gitleaks, semgrep and
    opengrep for their defaults and each option, the option checks, the
    gitleaks config ash writes, detect-secrets' report mapped to SARIF, and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* test-config-limits.c -- the configuration loaders refuse documents that
    expand beyond their limits (nested aliases, too many nodes, too deep)
    instead of building them.  The test runs under a 512 MiB address-space

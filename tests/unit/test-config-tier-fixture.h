@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* test-config-tier-fixture.h -- real directory trees and hand-built
    configurations for the tier tests.
 

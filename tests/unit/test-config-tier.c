@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Unit tests for config-tier.c, detect-secrets-baseline.c and
    plugin-tier.c, on real directory trees.  */
 

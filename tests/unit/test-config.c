@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* test-config.c -- the configuration parser, overrides, schema, extends
    and provenance.  */
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* test-iac.c -- the command lines of the infrastructure-as-code adapters
    for their defaults and for each option, the refusal of options they do
    not have, and the shared SARIF normalisation.  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* test-outdir-race.c -- the output directory is opened without following
    a link: while it is swapped again and again between a real directory
    and a link to another one (what a user who can write the directory

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Table-driven tests of the sandbox policy.
 
    Each directory under tests/fixtures/policy/ is one case: input.json

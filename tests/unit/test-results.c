@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* test-results.c -- counting, statuses, the aggregated document, exit
    codes and their precedence.  */
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Unit tests for sandbox-settings.c: grants only from files that may
    grant, the warning, the in-tree network_scanners list, the mode as a
    floor, overrides, renamed scanner sections.  */

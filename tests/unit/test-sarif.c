@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* test-sarif.c -- checking what a scanner wrote, severities, merging.  */
 
 #include <config.h>

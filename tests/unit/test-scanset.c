@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Unit tests for scanset.c: ignore files, ignore_paths, links that leave
    the tree and the per-scanner exclusion arguments, on real temporary
    trees.  */

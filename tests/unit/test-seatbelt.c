@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Tests of the Seatbelt profile generator (lib/sandbox/seatbelt.c).
 
    For every builtin scanner, offline and online, the policy is computed

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* test-socket-filter.c -- the seccomp socket filter, with and without a
    network, against the same calls made without it (the negative control
    that shows each refused call works otherwise).  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Races in spawn.c that a test can only reach by stopping the code at the
    point where they happen: this program builds spawn.c into itself with
    hooks there.  */

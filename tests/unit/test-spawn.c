@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Unit tests for spawn.c: the one choke point through which every child
    process starts.  */
 

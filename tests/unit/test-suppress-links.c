@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* test-suppress-links.c -- ash's inline-suppression check reads source
    files beneath the scanned tree only: never through a link at any
    component, neither a link committed in the tree nor one swapped in while

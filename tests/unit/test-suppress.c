@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* test-suppress.c -- config suppressions, expiry, inline comments.  */
 
 #include <config.h>

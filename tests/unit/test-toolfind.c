@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Unit tests for toolfind.c: where ASH looks for the programs it runs.  */
 
 #include <config.h>

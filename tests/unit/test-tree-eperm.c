@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The writers below the output directory in a process whose seccomp
    filter answers openat2 with EPERM, as container runtimes do for a
    system call their profile does not know: the walker takes over, and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* test-tree-remove.c -- ash_tree_remove_all at any depth and through any
    mode ash's own user can change: a previous run's results that hold a
    directory 5,000 levels deep (far past PATH_MAX) or directories with

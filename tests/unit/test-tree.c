@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Unit tests for tree.c: the non-following writers, the results-directory
    checks and the sweep, on real temporary trees, through the openat2 path
    and through the portable walker.  */

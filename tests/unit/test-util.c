@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Unit tests for util.c, buf.c and strvec.c.  */
 
 #include <config.h>

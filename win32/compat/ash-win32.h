@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* ash-win32.h -- the POSIX that lib/ uses, for the Windows build.
 
    Forced into every compilation of the Windows build (configure adds

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* compat.c -- the POSIX that lib/ uses, emulated for the Windows build
    (see ash-win32.h).  */
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* fnmatch.h -- shell pattern matching for the Windows build.  */
 #ifndef ASH_W32_FNMATCH_H
 #define ASH_W32_FNMATCH_H

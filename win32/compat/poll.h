@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* poll.h -- declared for the Windows build, which starts no programs and
    so never waits on a pipe: poll() fails with ENOSYS.  */
 #ifndef ASH_W32_POLL_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* pwd.h -- Windows has no passwd database: every lookup finds nothing.  */
 #ifndef ASH_W32_PWD_H
 #define ASH_W32_PWD_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* sys/resource.h -- declared for the Windows build: no limits to set.  */
 #ifndef ASH_W32_SYS_RESOURCE_H
 #define ASH_W32_SYS_RESOURCE_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* sys/wait.h -- declared for the Windows build, which starts no
    programs.  */
 #ifndef ASH_W32_SYS_WAIT_H
