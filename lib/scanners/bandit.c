@@ -127,21 +127,35 @@ bandit_build (const struct ash_scanner *s _unused_,
                            sarif ? "sarif" : "json", out, job->target,
                            &cmd->argv, err);
   json_decref (options);
-  if (r < 0 || job->run_config_dir == NULL)
+  if (r < 0)
     return r;
+  if (job->run_config_dir == NULL)
+    return ash_error_set (err, -EINVAL,
+                          _("bandit: no run directory for its --ini file"));
 
   /* Without --ini, bandit walks its target for a .bandit file and takes
      its skips, tests, exclusions and targets: a repository could turn
      bandit's checks off.  Give it an empty one of ASH's own.  */
   _cleanup_free_ char *ini = ash_path_join (job->run_config_dir,
                                             BANDIT_INI);
-  _cleanup_close_ int fd = open (ini, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW
-                                        | O_CLOEXEC,
-                                 0644);
   static const char body[] = "[bandit]\n";
-  if (fd < 0 || write (fd, body, sizeof body - 1) != (ssize_t) (sizeof body - 1))
-    return ash_error_set (err, -errno, _("cannot write %s: %s"), ini,
-                          strerror (errno));
+  int fd = open (ini, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+                 0644);
+  if (fd < 0)
+    r = -errno;
+  else
+    {
+      /* A short write is a failure too: bandit must never run with a
+         truncated ini, nor without one.  */
+      r = ash_write_all (fd, body, sizeof body - 1);
+      if (close (fd) < 0 && r == 0 && errno != EINTR)
+        r = -errno;
+      if (r < 0)
+        unlink (ini);
+    }
+  if (r < 0)
+    return ash_error_set (err, r, _("cannot write %s: %s"), ini,
+                          strerror (-r));
   ash_strvec_insert (&cmd->argv, 1, "--ini");
   ash_strvec_insert (&cmd->argv, 2, ini);
   return 0;
