@@ -279,11 +279,72 @@ test_ini (void)
   rmdir (run);
 }
 
+/* The check_options hook: upstream's options ash builds pass, anything
+   else is an error naming the option.  */
+static void
+test_check_options (void)
+{
+  struct ash_error err = ASH_ERROR_INIT;
+  int (*check) (const json_t *, struct ash_error *)
+    = ash_scanner_bandit.check_options;
+
+  tap_ok (check != NULL, "bandit has a check_options hook");
+  if (check == NULL)
+    return;
+  json_t *good = json_loads ("{\"config_file\": \"b.yaml\", "
+                             "\"confidence_level\": \"HIGH\", "
+                             "\"ignore_nosec\": true, "
+                             "\"excluded_paths\": [\"a\", {\"path\": \"b\", "
+                             "\"reason\": \"r\"}], "
+                             "\"additional_formats\": [], "
+                             "\"scan_timeout\": 60}", 0, NULL);
+  tap_is_int (check (good, &err), 0, "supported options pass: %s",
+              err.message ? err.message : "");
+  ash_error_release (&err);
+  tap_is_int (check (NULL, &err), 0, "no options pass");
+  json_decref (good);
+
+  static const struct
+  {
+    const char *json, *want;
+  } bad[] = {
+    { "{\"skips\": [\"B101\"]}", "scanners.bandit.options.skips: ash does "
+      "not support this option of bandit" },
+    { "{\"severity_threshold\": \"LOW\"}",
+      "scanners.bandit.options.severity_threshold: ash does not support" },
+    { "{\"ignore_nosec\": \"yes\"}",
+      "scanners.bandit.options.ignore_nosec must be" },
+    { "{\"tool_version\": \"1.7\"}",
+      "scanners.bandit.options.tool_version is not supported" },
+    { "{\"install_timeout\": 30}",
+      "scanners.bandit.options.install_timeout is not supported" },
+    { "{\"additional_formats\": [\"html\"]}",
+      "scanners.bandit.options.additional_formats is not supported" },
+    { "{\"excluded_paths\": \"a\"}",
+      "scanners.bandit.options.excluded_paths must be a list" },
+    { "{\"excluded_paths\": [{\"reason\": \"r\"}]}",
+      "scanners.bandit.options.excluded_paths[0] must be a path" },
+    { "{\"excluded_paths\": [\"a,b\"]}", "with a comma" },
+    { "[1]", "scanners.bandit.options must be a mapping" },
+  };
+  for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+    {
+      json_t *o = json_loads (bad[i].json, JSON_DECODE_ANY, NULL);
+      int r = check (o, &err);
+      tap_ok (r < 0 && err.message && strstr (err.message, bad[i].want),
+              "%s is refused: %s", bad[i].json,
+              err.message ? err.message : "");
+      ash_error_release (&err);
+      json_decref (o);
+    }
+}
+
 int
 main (void)
 {
   test_mapping ();
   test_argv ();
   test_ini ();
+  test_check_options ();
   return tap_done ();
 }
