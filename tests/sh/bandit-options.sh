@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # scanners.bandit.options: the options ash builds are accepted (with
 # upstream's excluded_paths mappings of path and reason reaching bandit);
 # an unknown option, tool_version, install_timeout and additional_formats

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # One table of install hints: for every builtin scanner, the command its
 # MISSING reason names is what "ash dependencies install --dry-run"
 # prints for it (with no installer: the hint itself; with npm and uv:
