@@ -43,45 +43,61 @@ enum how
   HOW_PRINT,  /* print the install hint */
 };
 
+/* The tool and the command that installs it come from the scanner's
+   adapter (its install_hint is also the reason a MISSING scanner gives):
+   one table.  Only what is not a scanner adapter (jupyter, which the
+   notebook converter needs) has its own.  */
 struct dep
 {
   const char *scanner;
-  const char *tool;
   enum how how;
-  const char *packages; /* HOW_NPM, HOW_PYTHON: space-separated */
+  const char *packages; /* HOW_NPM, HOW_PYTHON: space-separated, the
+                           packages the adapter's install_hint names */
   const char *brew;     /* the Homebrew formula, or NULL */
-  const char *hint;     /* for scanners that are not builtins */
+  const char *tool;     /* for what is not a scanner adapter */
+  const char *hint;     /* likewise */
 };
 
 static const struct dep deps[] = {
-  { "bandit", "bandit", HOW_PRINT, NULL, "bandit", NULL },
-  { "cdk-nag", "cdk", HOW_NPM, "aws-cdk cdk-nag", NULL, NULL },
-  { "cfn-nag", "cfn_nag_scan", HOW_PRINT, NULL, NULL, NULL },
-  { "checkov", "checkov", HOW_PYTHON, "checkov", "checkov", NULL },
-  { "detect-secrets", "detect-secrets", HOW_PYTHON, "detect-secrets", NULL,
-    NULL },
-  { "grype", "grype", HOW_PRINT, NULL, "grype", NULL },
-  { "npm-audit", "npm", HOW_PRINT, NULL, "node", NULL },
-  { "opengrep", "opengrep", HOW_PRINT, NULL, NULL, NULL },
-  { "semgrep", "semgrep", HOW_PYTHON, "semgrep", "semgrep", NULL },
-  { "syft", "syft", HOW_PRINT, NULL, "syft", NULL },
-  { "actionlint", "actionlint", HOW_PRINT, NULL, "actionlint", NULL },
-  { "cfn-lint", "cfn-lint", HOW_PYTHON, "cfn-lint", "cfn-lint", NULL },
-  { "cfn-guard", "cfn-guard", HOW_PRINT, NULL, "cloudformation-guard",
-    NULL },
-  { "gitleaks", "gitleaks", HOW_PRINT, NULL, "gitleaks", NULL },
-  { "zizmor", "zizmor", HOW_PYTHON, "zizmor", "zizmor", NULL },
-  { "trivy-repo", "trivy", HOW_PRINT, NULL, "trivy",
-    "a release binary from https://github.com/aquasecurity/trivy/releases" },
-  { "jupyter", "jupyter-nbconvert", HOW_PRINT, NULL, "jupyterlab",
+  { "bandit", HOW_PRINT, NULL, "bandit", NULL, NULL },
+  { "cdk-nag", HOW_NPM, "aws-cdk-lib constructs cdk-nag", NULL, NULL, NULL },
+  { "cfn-nag", HOW_PRINT, NULL, NULL, NULL, NULL },
+  { "checkov", HOW_PYTHON, "checkov", "checkov", NULL, NULL },
+  { "detect-secrets", HOW_PYTHON, "detect-secrets", NULL, NULL, NULL },
+  { "grype", HOW_PRINT, NULL, "grype", NULL, NULL },
+  { "npm-audit", HOW_PRINT, NULL, "node", NULL, NULL },
+  { "opengrep", HOW_PRINT, NULL, NULL, NULL, NULL },
+  { "semgrep", HOW_PYTHON, "semgrep", "semgrep", NULL, NULL },
+  { "syft", HOW_PRINT, NULL, "syft", NULL, NULL },
+  { "actionlint", HOW_PRINT, NULL, "actionlint", NULL, NULL },
+  { "cfn-lint", HOW_PYTHON, "cfn-lint", "cfn-lint", NULL, NULL },
+  { "cfn-guard", HOW_PRINT, NULL, "cloudformation-guard", NULL, NULL },
+  { "gitleaks", HOW_PRINT, NULL, "gitleaks", NULL, NULL },
+  { "zizmor", HOW_PYTHON, "zizmor", "zizmor", NULL, NULL },
+  { "trivy-repo", HOW_PRINT, NULL, "trivy", NULL, NULL },
+  { "jupyter", HOW_PRINT, NULL, "jupyterlab", "jupyter-nbconvert",
     "apt-get install jupyter-nbconvert" },
 };
+
+static const struct ash_scanner *
+scanner_of (const struct dep *d)
+{
+  const struct ash_scanner *s = ash_scanner_builtin (d->scanner);
+  return s ? s : ash_scanner_adapter (d->scanner);
+}
 
 static const char *
 hint_of (const struct dep *d)
 {
-  const struct ash_scanner *s = ash_scanner_builtin (d->scanner);
+  const struct ash_scanner *s = scanner_of (d);
   return s ? s->install_hint : d->hint;
+}
+
+static const char *
+tool_of (const struct dep *d)
+{
+  const struct ash_scanner *s = scanner_of (d);
+  return s ? s->tool : d->tool;
 }
 
 static char *
@@ -215,7 +231,8 @@ ash_dependencies_install_command (const struct ash_options *o, bool dry_run)
       const struct dep *d = &deps[k];
       if (!selected[k])
         continue;
-      _cleanup_free_ char *have = find (d->tool, o);
+      const char *tool = tool_of (d);
+      _cleanup_free_ char *have = find (tool, o);
       struct ash_strvec argv = ASH_STRVEC_INIT, env = ASH_STRVEC_INIT;
       const char *missing_installer = NULL;
 
@@ -276,14 +293,14 @@ ash_dependencies_install_command (const struct ash_options *o, bool dry_run)
         {
           const char *hint = hint_of (d);
           if (have)
-            printf (_("%-16s %s is installed at %s\n"), d->scanner, d->tool,
+            printf (_("%-16s %s is installed at %s\n"), d->scanner, tool,
                     have);
           else if (missing_installer)
             printf (_("%-16s needs %s to install: %s\n"), d->scanner,
                     missing_installer, hint ? hint : "");
           else
             printf (_("%-16s install %s with: %s%s%s%s\n"), d->scanner,
-                    d->tool, hint ? hint : "",
+                    tool, hint ? hint : "",
                     d->brew ? _(" (Homebrew: brew install ") : "",
                     d->brew ? d->brew : "", d->brew ? ")" : "");
         }

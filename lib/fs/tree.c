@@ -16,6 +16,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <stdatomic.h>
 #include <fcntl.h>
 #include <inttypes.h>
 #include <limits.h>
@@ -126,24 +127,31 @@ ash_tree_path (int dirfd, const char *relpath)
 
 /* ---- openat2 or the walker ------------------------------------------ */
 
-static int force_walker = -1; /* -1: not decided yet */
-static int openat2_missing;  /* the kernel said ENOSYS, or seccomp EPERM */
+/* Read and written by every scan thread: atomic.  */
+static atomic_int force_walker = -1; /* -1: not decided yet */
+static atomic_int openat2_missing;   /* the kernel said ENOSYS, or seccomp
+                                        EPERM */
 
 void
 ash_tree_set_walker (bool force)
 {
-  force_walker = force;
+  atomic_store (&force_walker, force);
 }
 
 static bool
 walker_forced (void)
 {
-  if (force_walker < 0)
+  int f = atomic_load (&force_walker);
+  if (f < 0)
     {
       const char *e = getenv ("ASH_TREE_FORCE_WALKER");
-      force_walker = e && streq (e, "1");
+      int want = e && streq (e, "1");
+      /* A value ash_tree_set_walker stored meanwhile wins.  */
+      if (!atomic_compare_exchange_strong (&force_walker, &f, want))
+        return f;
+      f = want;
     }
-  return force_walker;
+  return f;
 }
 
 bool
@@ -152,7 +160,7 @@ ash_tree_using_walker (void)
 #ifdef ASH_HAVE_OPENAT2
   if (walker_forced ())
     return true;
-  if (!openat2_missing)
+  if (!atomic_load (&openat2_missing))
     {
       /* Ask the kernel once.  */
       struct open_how how;
@@ -165,9 +173,9 @@ ash_tree_using_walker (void)
       else if (errno == ENOSYS || errno == EPERM)
         /* EPERM: a seccomp profile (a container's) that does not know the
            call refuses it.  */
-        openat2_missing = 1;
+        atomic_store (&openat2_missing, 1);
     }
-  return openat2_missing;
+  return atomic_load (&openat2_missing);
 #else
   return true;
 #endif
@@ -294,7 +302,7 @@ prefix_path (int dirfd, const struct ash_strvec *comps, size_t n)
 static int
 open_dir_openat2 (int dirfd, const struct ash_strvec *comps, size_t n)
 {
-  if (n == 0 || walker_forced () || openat2_missing)
+  if (n == 0 || walker_forced () || atomic_load (&openat2_missing))
     {
       errno = EOPNOTSUPP;
       return -1;
@@ -306,14 +314,17 @@ open_dir_openat2 (int dirfd, const struct ash_strvec *comps, size_t n)
         ash_buf_addch (&b, '/');
       ash_buf_addstr (&b, comps->v[i]);
     }
-  _cleanup_free_ char *rel = ash_buf_detach (&b);
+  char *rel = ash_buf_detach (&b);
   struct open_how how;
   memset (&how, 0, sizeof how);
   how.flags = O_RDONLY | O_DIRECTORY | O_CLOEXEC;
   how.resolve = RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS;
   long fd = syscall (SYS_openat2, dirfd, rel, &how, sizeof how);
-  if (fd < 0 && (errno == ENOSYS || errno == EPERM))
-    openat2_missing = 1;
+  int e = errno;
+  free (rel);
+  if (fd < 0 && (e == ENOSYS || e == EPERM))
+    atomic_store (&openat2_missing, 1);
+  errno = e; /* the caller reads the syscall's, not free's */
   return (int) fd;
 }
 #endif
@@ -867,9 +878,10 @@ walk_dir (struct walk *w, int dfd, const char *path, int depth)
       struct dirent *de = readdir (d);
       if (!de)
         {
-          if (errno)
-            r = ash_error_set (w->err, -errno, _("cannot list %s: %s"), path,
-                               strerror (errno));
+          int e = errno;
+          if (e)
+            r = ash_error_set (w->err, -e, _("cannot list %s: %s"), path,
+                               strerror (e));
           break;
         }
       if (streq (de->d_name, ".") || streq (de->d_name, ".."))
@@ -878,10 +890,11 @@ walk_dir (struct walk *w, int dfd, const char *path, int depth)
       struct stat st;
       if (fstatat (dirfd (d), de->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0)
         {
-          if (errno == ENOENT)
+          int e = errno;
+          if (e == ENOENT)
             continue;
-          r = ash_error_set (w->err, -errno, _("cannot examine %s: %s"),
-                             child, strerror (errno));
+          r = ash_error_set (w->err, -e, _("cannot examine %s: %s"),
+                             child, strerror (e));
           break;
         }
       if (S_ISDIR (st.st_mode))
@@ -890,8 +903,9 @@ walk_dir (struct walk *w, int dfd, const char *path, int depth)
                             O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
           if (cfd < 0)
             {
-              r = ash_error_set (w->err, -errno, _("cannot open %s: %s"),
-                                 child, strerror (errno));
+              int e = errno;
+              r = ash_error_set (w->err, -e, _("cannot open %s: %s"),
+                                 child, strerror (e));
               break;
             }
           r = walk_dir (w, cfd, child, depth + 1);
@@ -900,8 +914,9 @@ walk_dir (struct walk *w, int dfd, const char *path, int depth)
           if (w->mode == WALK_REMOVE
               && unlinkat (dirfd (d), de->d_name, AT_REMOVEDIR) < 0)
             {
-              r = ash_error_set (w->err, -errno, _("cannot remove %s: %s"),
-                                 child, strerror (errno));
+              int e = errno;
+              r = ash_error_set (w->err, -e, _("cannot remove %s: %s"),
+                                 child, strerror (e));
               break;
             }
           continue;
@@ -933,10 +948,11 @@ walk_dir (struct walk *w, int dfd, const char *path, int depth)
         continue;
       if (unlinkat (dirfd (d), de->d_name, 0) < 0)
         {
-          if (errno == ENOENT)
+          int e = errno;
+          if (e == ENOENT)
             continue;
-          r = ash_error_set (w->err, -errno, _("cannot remove %s: %s"),
-                             child, strerror (errno));
+          r = ash_error_set (w->err, -e, _("cannot remove %s: %s"),
+                             child, strerror (e));
           break;
         }
       if (w->mode == WALK_SWEEP && w->removed)
@@ -1054,18 +1070,26 @@ unlink_entries (int cur, struct ash_strvec *subdirs)
         }
       if (unlinkat (cur, de->d_name, 0) == 0 || errno == ENOENT)
         continue;
-      if (errno == EISDIR || errno == EPERM)
+      int e = errno;
+      if (e == EISDIR || e == EPERM)
         {
+          /* A directory (unlink says EISDIR, or EPERM on some systems):
+             entered later.  Anything else keeps unlink's own error, not
+             fstatat's.  */
           struct stat st;
-          if (fstatat (cur, de->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0
-              && S_ISDIR (st.st_mode))
+          if (fstatat (cur, de->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0)
             {
-              ash_strvec_push (subdirs, de->d_name);
-              continue;
+              if (S_ISDIR (st.st_mode))
+                {
+                  ash_strvec_push (subdirs, de->d_name);
+                  continue;
+                }
             }
-          errno = EPERM;
+          else if (errno == ENOENT)
+            continue; /* gone meanwhile */
+          e = EPERM;
         }
-      r = -errno;
+      r = -e;
       break;
     }
   closedir (d);
@@ -1089,8 +1113,9 @@ remove_below (int fd, const char *top, struct ash_error *err)
 
   if (fstat (cur, &st) < 0)
     {
-      r = ash_error_set (err, -errno, _("cannot examine %s: %s"), top,
-                         strerror (errno));
+      int e = errno;
+      r = ash_error_set (err, -e, _("cannot examine %s: %s"), top,
+                         strerror (e));
       ash_close (cur);
       return r;
     }
@@ -1117,16 +1142,24 @@ remove_below (int fd, const char *top, struct ash_error *err)
               if (n == 1)
                 break;
               int up = openat (cur, "..", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-              if (up < 0 || fstat (up, &st) < 0 || st.st_dev != v[n - 2].dev
+              int e = 0;
+              if (up < 0 || fstat (up, &st) < 0)
+                e = errno;
+              if (e || st.st_dev != v[n - 2].dev
                   || st.st_ino != v[n - 2].ino)
                 {
                   if (up >= 0)
                     ash_close (up);
                   _cleanup_free_ char *p = rframes_path (top, v, n, NULL);
-                  r = ash_error_set (err, -ESTALE,
-                                     _("cannot remove %s: its directory "
-                                       "was moved during the removal"),
-                                     p);
+                  if (e)
+                    r = ash_error_set (err, -e, _("cannot open the parent "
+                                                  "of %s: %s"),
+                                       p, strerror (e));
+                  else
+                    r = ash_error_set (err, -ESTALE,
+                                       _("cannot remove %s: its directory "
+                                         "was moved during the removal"),
+                                       p);
                   break;
                 }
               ash_close (cur);
@@ -1134,9 +1167,11 @@ remove_below (int fd, const char *top, struct ash_error *err)
               if (unlinkat (cur, f->name, AT_REMOVEDIR) < 0
                   && errno != ENOENT)
                 {
+                  /* Read errno before rframes_path allocates.  */
+                  int ue = errno;
                   _cleanup_free_ char *p = rframes_path (top, v, n, NULL);
-                  r = ash_error_set (err, -errno, _("cannot remove %s: %s"),
-                                     p, strerror (errno));
+                  r = ash_error_set (err, -ue, _("cannot remove %s: %s"),
+                                     p, strerror (ue));
                   break;
                 }
               free (f->name);
@@ -1231,9 +1266,10 @@ walk_rel (int dirfd, const char *relpath, enum walk_mode mode,
   struct stat st;
   if (fstatat (parent, name, &st, AT_SYMLINK_NOFOLLOW) < 0)
     {
-      if (errno != ENOENT)
-        r = ash_error_set (err, -errno, _("cannot examine %s: %s"), top,
-                           strerror (errno));
+      int e = errno;
+      if (e != ENOENT)
+        r = ash_error_set (err, -e, _("cannot examine %s: %s"), top,
+                           strerror (e));
       goto out;
     }
   if (!S_ISDIR (st.st_mode))
@@ -1245,9 +1281,10 @@ walk_rel (int dirfd, const char *relpath, enum walk_mode mode,
                                                   top);
       else if (mode == WALK_REMOVE || is_special (st.st_mode))
         {
-          if (unlinkat (parent, name, 0) < 0 && errno != ENOENT)
-            r = ash_error_set (err, -errno, _("cannot remove %s: %s"), top,
-                               strerror (errno));
+          int e = unlinkat (parent, name, 0) < 0 ? errno : 0;
+          if (e && e != ENOENT)
+            r = ash_error_set (err, -e, _("cannot remove %s: %s"), top,
+                               strerror (e));
           else if (mode == WALK_SWEEP && removed)
             ash_strvec_push (removed, top);
         }

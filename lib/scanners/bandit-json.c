@@ -77,8 +77,14 @@ ash_bandit_argv (const char *tool, const json_t *options,
       size_t i;
       json_t *p;
       json_array_foreach (v, i, p)
-        if (json_is_string (p) && *json_string_value (p))
-          ash_buf_addf (&excl, ",%s", json_string_value (p));
+        {
+          /* A path, or upstream's mapping of path and reason.  */
+          const char *e = json_string_value (json_is_object (p)
+                                             ? json_object_get (p, "path")
+                                             : p);
+          if (e && *e)
+            ash_buf_addf (&excl, ",%s", e);
+        }
     }
   for (size_t i = 0; excluded_paths && excluded_paths[i]; i++)
     {

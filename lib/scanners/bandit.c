@@ -30,6 +30,93 @@
 #define BANDIT_SARIF "bandit.sarif"
 #define BANDIT_INI "bandit.ini"
 
+/* Upstream ASH's bandit options that ash builds (excluded_paths is
+   checked on its own: strings or mappings with a path).  */
+static const char *const confidence_levels[] = {
+  "all", "low", "medium", "high", NULL,
+};
+
+static const struct ash_option_spec bandit_options[] = {
+  { "config_file", ASH_OPTION_STRING, NULL },
+  { "confidence_level", ASH_OPTION_STRING, confidence_levels },
+  { "ignore_nosec", ASH_OPTION_BOOL, NULL },
+  { NULL, 0, NULL },
+};
+
+static int
+bandit_check_excluded (const json_t *v, struct ash_error *err)
+{
+  size_t i;
+  json_t *item;
+
+  if (v == NULL || json_is_null (v))
+    return 0;
+  if (!json_is_array (v))
+    return ash_error_set (err, -EINVAL,
+                          _("scanners.bandit.options.excluded_paths must be "
+                            "a list of paths, or of mappings with path and "
+                            "reason"));
+  json_array_foreach (v, i, item)
+    {
+      json_t *p = json_is_object (item) ? json_object_get (item, "path")
+                                        : item;
+      const char *path = json_string_value (p);
+      if (path == NULL)
+        return ash_error_set (err, -EINVAL,
+                              _("scanners.bandit.options.excluded_paths[%zu] "
+                                "must be a path, or a mapping with path and "
+                                "reason"),
+                              i);
+      if (strchr (path, ',') != NULL)
+        return ash_error_set (err, -EINVAL,
+                              _("scanners.bandit.options.excluded_paths[%zu]: "
+                                "bandit cannot exclude a path with a comma"),
+                              i);
+    }
+  return 0;
+}
+
+static int
+bandit_check_options (const json_t *options, struct ash_error *err)
+{
+  static const char *const install[] = { "tool_version", "install_timeout",
+                                         NULL };
+  if (options == NULL || json_is_null (options))
+    return 0;
+  if (!json_is_object (options))
+    return ash_error_set (err, -EINVAL,
+                          _("scanners.bandit.options must be a mapping"));
+  for (size_t i = 0; install[i]; i++)
+    {
+      json_t *v = json_object_get (options, install[i]);
+      if (v && !json_is_null (v))
+        return ash_error_set (err, -ENOTSUP,
+                              _("scanners.bandit.options.%s is not supported: "
+                                "ash runs the bandit it finds and does not "
+                                "install it"),
+                              install[i]);
+    }
+  json_t *v = json_object_get (options, "additional_formats");
+  if (v && !json_is_null (v)
+      && !(json_is_array (v) && json_array_size (v) == 0))
+    return ash_error_set (err, -ENOTSUP,
+                          _("scanners.bandit.options.additional_formats is "
+                            "not supported: ash keeps bandit's SARIF (or "
+                            "JSON) report only"));
+  int r = bandit_check_excluded (json_object_get (options, "excluded_paths"),
+                                 err);
+  if (r < 0)
+    return r;
+  json_t *copy = json_copy ((json_t *) options);
+  json_object_del (copy, "excluded_paths");
+  json_object_del (copy, "additional_formats");
+  json_object_del (copy, "tool_version");
+  json_object_del (copy, "install_timeout");
+  r = ash_adapter_check_options ("bandit", copy, bandit_options, err);
+  json_decref (copy);
+  return r;
+}
+
 /* Whether this bandit has a SARIF formatter: asked once per tool path.  */
 static pthread_mutex_t sarif_lock = PTHREAD_MUTEX_INITIALIZER;
 static char *sarif_tool;
@@ -97,6 +184,9 @@ bandit_build (const struct ash_scanner *s _unused_,
               const struct ash_scan_job *job, struct ash_cmd *cmd,
               struct ash_error *err)
 {
+  int r = bandit_check_options (job->options, err);
+  if (r < 0)
+    return r;
   bool sarif = use_sarif (job);
   _cleanup_free_ char *out = ash_path_join (job->results_dir,
                                             sarif ? BANDIT_SARIF
@@ -124,25 +214,39 @@ bandit_build (const struct ash_scanner *s _unused_,
         }
       ash_error_release (&ferr);
     }
-  int r = ash_bandit_argv (job->tool_path, options, job->excluded_paths,
+  r = ash_bandit_argv (job->tool_path, options, job->excluded_paths,
                            sarif ? "sarif" : "json", out, job->target,
                            &cmd->argv, err);
   json_decref (options);
-  if (r < 0 || job->run_config_dir == NULL)
+  if (r < 0)
     return r;
+  if (job->run_config_dir == NULL)
+    return ash_error_set (err, -EINVAL,
+                          _("bandit: no run directory for its --ini file"));
 
   /* Without --ini, bandit walks its target for a .bandit file and takes
      its skips, tests, exclusions and targets: a repository could turn
      bandit's checks off.  Give it an empty one of ASH's own.  */
   _cleanup_free_ char *ini = ash_path_join (job->run_config_dir,
                                             BANDIT_INI);
-  _cleanup_close_ int fd = open (ini, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW
-                                        | O_CLOEXEC,
-                                 0644);
   static const char body[] = "[bandit]\n";
-  if (fd < 0 || write (fd, body, sizeof body - 1) != (ssize_t) (sizeof body - 1))
-    return ash_error_set (err, -errno, _("cannot write %s: %s"), ini,
-                          strerror (errno));
+  int fd = open (ini, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+                 0644);
+  if (fd < 0)
+    r = -errno;
+  else
+    {
+      /* A short write is a failure too: bandit must never run with a
+         truncated ini, nor without one.  */
+      r = ash_write_all (fd, body, sizeof body - 1);
+      if (close (fd) < 0 && r == 0 && errno != EINTR)
+        r = -errno;
+      if (r < 0)
+        unlink (ini);
+    }
+  if (r < 0)
+    return ash_error_set (err, r, _("cannot write %s: %s"), ini,
+                          strerror (-r));
   ash_strvec_insert (&cmd->argv, 1, "--ini");
   ash_strvec_insert (&cmd->argv, 2, ini);
   return 0;
@@ -184,4 +288,5 @@ const struct ash_scanner ash_scanner_bandit = {
   .build = bandit_build,
   .parse = bandit_parse,
   .prepare = bandit_prepare,
+  .check_options = bandit_check_options,
 };

@@ -3,11 +3,21 @@
 
 #include <config.h>
 
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <jansson.h>
 
 #include "base/buf.h"
 #include "base/error.h"
 #include "base/strvec.h"
+#include "base/util.h"
 #include "scan/sarif.h"
 #include "scanners/scanner.h"
 #include "tap.h"
@@ -176,10 +186,166 @@ test_argv (void)
   ash_error_release (&err);
 }
 
+/* Build bandit's command with RUN_DIR as the run's config directory;
+   the result of the adapter's BUILD, with the message in ERR.  */
+static int
+build_in (const char *target, const char *run_dir, struct ash_cmd *cmd,
+          struct ash_error *err)
+{
+  struct ash_scan_job job = {
+    .name = "bandit",
+    .target = target,
+    .results_dir = target,
+    .results_fd = -1,
+    .tool_path = "/usr/bin/bandit",
+    .run_config_dir = run_dir,
+    .max_output = 1 << 20,
+  };
+  ash_cmd_init (cmd);
+  return ash_scanner_bandit.build (&ash_scanner_bandit, &job, cmd, err);
+}
+
+static bool
+argv_has (const struct ash_cmd *cmd, const char *arg)
+{
+  for (size_t i = 0; i < cmd->argv.nr; i++)
+    if (streq (cmd->argv.v[i], arg))
+      return true;
+  return false;
+}
+
+/* The empty --ini that keeps a repository's .bandit away: when it cannot
+   be written whole, the scanner fails instead of running without it.  */
+static void
+test_ini (void)
+{
+  char run[] = "/tmp/ash-test-bandit-run.XXXXXX";
+  struct ash_cmd cmd;
+  struct ash_error err = ASH_ERROR_INIT;
+  struct stat st;
+
+  if (mkdtemp (run) == NULL)
+    {
+      tap_ok (false, "mkdtemp: %s", strerror (errno));
+      return;
+    }
+  _cleanup_free_ char *ini = ash_path_join (run, "bandit.ini");
+
+  /* Control: a writable run directory gets the ini, on the command.  */
+  int r = build_in (run, run, &cmd, &err);
+  tap_is_int (r, 0, "build with a writable run directory");
+  tap_ok (argv_has (&cmd, "--ini") && argv_has (&cmd, ini),
+          "the command carries --ini %s", ini);
+  tap_ok (stat (ini, &st) == 0 && st.st_size == 9,
+          "the ini is written whole");
+  ash_cmd_release (&cmd);
+  unlink (ini);
+
+  /* A short write: the file size limit lets 4 of its 9 bytes through.  */
+  struct rlimit old, small = { 4, 4 };
+  getrlimit (RLIMIT_FSIZE, &old);
+  small.rlim_max = old.rlim_max;
+  signal (SIGXFSZ, SIG_IGN);
+  if (setrlimit (RLIMIT_FSIZE, &small) < 0)
+    tap_ok (false, "setrlimit: %s", strerror (errno));
+  errno = 0;
+  r = build_in (run, run, &cmd, &err);
+  setrlimit (RLIMIT_FSIZE, &old);
+  tap_ok (r < 0, "a short write of the ini fails the build (%d)", r);
+  tap_ok (err.message && strstr (err.message, "cannot write") != NULL
+          && strstr (err.message, "bandit.ini") != NULL,
+          "the error names the ini: %s", err.message ? err.message : "");
+  tap_ok (stat (ini, &st) < 0 && errno == ENOENT,
+          "no truncated ini is left behind");
+  ash_cmd_release (&cmd);
+  ash_error_release (&err);
+  unlink (ini);
+
+  /* A run directory that does not exist.  */
+  _cleanup_free_ char *gone = ash_path_join (run, "gone");
+  r = build_in (run, gone, &cmd, &err);
+  tap_ok (r < 0 && err.message && strstr (err.message, "cannot write"),
+          "an unwritable run directory fails the build: %s",
+          err.message ? err.message : "");
+  ash_cmd_release (&cmd);
+  ash_error_release (&err);
+
+  /* No run directory at all.  */
+  r = build_in (run, NULL, &cmd, &err);
+  tap_ok (r < 0,
+          "no run directory fails the build: %s",
+          err.message ? err.message : "");
+  ash_cmd_release (&cmd);
+  ash_error_release (&err);
+  rmdir (run);
+}
+
+/* The check_options hook: upstream's options ash builds pass, anything
+   else is an error naming the option.  */
+static void
+test_check_options (void)
+{
+  struct ash_error err = ASH_ERROR_INIT;
+  int (*check) (const json_t *, struct ash_error *)
+    = ash_scanner_bandit.check_options;
+
+  tap_ok (check != NULL, "bandit has a check_options hook");
+  if (check == NULL)
+    return;
+  json_t *good = json_loads ("{\"config_file\": \"b.yaml\", "
+                             "\"confidence_level\": \"HIGH\", "
+                             "\"ignore_nosec\": true, "
+                             "\"excluded_paths\": [\"a\", {\"path\": \"b\", "
+                             "\"reason\": \"r\"}], "
+                             "\"additional_formats\": [], "
+                             "\"scan_timeout\": 60}", 0, NULL);
+  tap_is_int (check (good, &err), 0, "supported options pass: %s",
+              err.message ? err.message : "");
+  ash_error_release (&err);
+  tap_is_int (check (NULL, &err), 0, "no options pass");
+  json_decref (good);
+
+  static const struct
+  {
+    const char *json, *want;
+  } bad[] = {
+    { "{\"skips\": [\"B101\"]}", "scanners.bandit.options.skips: ash does "
+      "not support this option of bandit" },
+    { "{\"severity_threshold\": \"LOW\"}",
+      "scanners.bandit.options.severity_threshold: ash does not support" },
+    { "{\"ignore_nosec\": \"yes\"}",
+      "scanners.bandit.options.ignore_nosec must be" },
+    { "{\"tool_version\": \"1.7\"}",
+      "scanners.bandit.options.tool_version is not supported" },
+    { "{\"install_timeout\": 30}",
+      "scanners.bandit.options.install_timeout is not supported" },
+    { "{\"additional_formats\": [\"html\"]}",
+      "scanners.bandit.options.additional_formats is not supported" },
+    { "{\"excluded_paths\": \"a\"}",
+      "scanners.bandit.options.excluded_paths must be a list" },
+    { "{\"excluded_paths\": [{\"reason\": \"r\"}]}",
+      "scanners.bandit.options.excluded_paths[0] must be a path" },
+    { "{\"excluded_paths\": [\"a,b\"]}", "with a comma" },
+    { "[1]", "scanners.bandit.options must be a mapping" },
+  };
+  for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+    {
+      json_t *o = json_loads (bad[i].json, JSON_DECODE_ANY, NULL);
+      int r = check (o, &err);
+      tap_ok (r < 0 && err.message && strstr (err.message, bad[i].want),
+              "%s is refused: %s", bad[i].json,
+              err.message ? err.message : "");
+      ash_error_release (&err);
+      json_decref (o);
+    }
+}
+
 int
 main (void)
 {
   test_mapping ();
   test_argv ();
+  test_ini ();
+  test_check_options ();
   return tap_done ();
 }
