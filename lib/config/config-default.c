@@ -17,7 +17,7 @@ const char ash_default_config_yaml[] =
   "  suppressions: []\n"
   "  max_file_size: 104857600\n"
   "  max_scanner_processes: 4096\n"
-  "  max_scanner_memory: 8589934592\n"
+  "  max_scanner_memory: 0\n"
   "  max_scanner_output: 1073741824\n"
   "fail_on_findings: true\n"
   "fail_on_incomplete_scanners: true\n"

@@ -91,7 +91,7 @@ jsonschema.Draft4Validator(json.load(open(sys.argv[1]))).validate(json.load(open
 done
 # The install hints of the MISSING reasons are the commands `ash
 # dependencies install` prints.
-"$ASH" dependencies install >"$TEST_TMP/deps" 2>&1
+PATH=/usr/bin:/bin "$ASH" dependencies install --dry-run >"$TEST_TMP/deps" 2>&1
 PATH=/usr/bin:/bin "$ASH" scan --source-dir "$src" --output-dir "$TEST_TMP/missing" \
   --no-progress --sandbox off --scanners gitleaks,semgrep,opengrep,detect-secrets \
   >/dev/null 2>&1
