@@ -260,14 +260,18 @@ sandbox_decide (struct scan *sc, struct job *j)
   return true;
 }
 /* The scope J's probes run in: J's sandbox, with a fresh results
-   directory of their own (scanners/NAME/probe) as the one writable place,
+   directory of their own (scanners/NAME/probe, or probe-converted) as the
+   one writable place,
    so that a probe can leave nothing in the real one.  RET_FD gets that
    directory.  */
 static int
 probe_scope_open (struct scan *sc, struct job *j, int *ret_fd,
                   struct ash_error *err)
 {
-  j->probe_rel = xasprintf ("scanners/%s/probe", j->scanner->name);
+  /* The job on the converted files has a probe directory of its own:
+     both jobs of a scanner are checked at the same time.  */
+  j->probe_rel = xasprintf ("scanners/%s/%s", j->scanner->name,
+                            j->converted ? "probe-converted" : "probe");
   j->probe_abs = xasprintf ("%s/%s", sc->od.path, j->probe_rel);
   int r = ash_tree_remove_all (sc->od.fd, j->probe_rel, err);
   if (r == 0)
