@@ -1,4 +1,3 @@
-#!/usr/bin/env node
 // SPDX-License-Identifier: Apache-2.0
 // cdk-nag-worker.js -- ash's cdk-nag worker.  ash starts it with node,
 // under the scanner's sandbox, never inside ash itself:
