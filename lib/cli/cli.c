@@ -1288,6 +1288,64 @@ put_command_words (FILE *out, const char *group)
   ash_strvec_release (&seen);
 }
 
+/* "--name|-x" of D.  */
+static void
+put_option_pattern (FILE *out, const struct optdef *d)
+{
+  fprintf (out, "--%s", d->name);
+  if (d->short_opt)
+    fprintf (out, "|-%c", d->short_opt);
+}
+
+/* The options that take an argument, as one case pattern of the loop
+   that finds the command (bash and zsh): their values are skipped.  */
+static void
+put_arg_options_pattern (FILE *out)
+{
+  bool first = true;
+  for (size_t i = 0; i < ARRAY_SIZE (optdefs); i++)
+    if (optdefs[i].has_arg == required_argument)
+      {
+        fputs (first ? "      " : "|", out);
+        put_option_pattern (out, &optdefs[i]);
+        first = false;
+      }
+}
+
+/* What a shell does to complete an option's value.  */
+struct value_actions
+{
+  const char *words_before, *words_after; /* around option_values() */
+  const char *dir, *file;
+};
+
+/* One case per option that takes an argument, completing its value.  */
+static void
+put_value_cases (FILE *out, const struct value_actions *a)
+{
+  for (size_t i = 0; i < ARRAY_SIZE (optdefs); i++)
+    {
+      const struct optdef *d = &optdefs[i];
+      if (d->has_arg != required_argument)
+        continue;
+      const char *k = option_arg_kind (d);
+      fputs ("    ", out);
+      put_option_pattern (out, d);
+      if (streq (k, "w"))
+        {
+          fputs (a->words_before, out);
+          put_words (out, option_values (d->id));
+          fputs (a->words_after, out);
+        }
+      else if (streq (k, "d"))
+        fputs (a->dir, out);
+      else if (streq (k, "f"))
+        fputs (a->file, out);
+      else
+        fputs (") return ;;\n", out);
+    }
+}
+
 static void
 completion_bash (FILE *out)
 {
@@ -1306,15 +1364,7 @@ completion_bash (FILE *out)
          "    w=${COMP_WORDS[i]}\n"
          "    if [ -n \"$skip\" ]; then skip=; continue; fi\n"
          "    case $w in\n", out);
-  bool first = true;
-  for (size_t i = 0; i < ARRAY_SIZE (optdefs); i++)
-    if (optdefs[i].has_arg == required_argument)
-      {
-        fprintf (out, "%s--%s", first ? "      " : "|", optdefs[i].name);
-        if (optdefs[i].short_opt)
-          fprintf (out, "|-%c", optdefs[i].short_opt);
-        first = false;
-      }
+  put_arg_options_pattern (out);
   fputs (") skip=1 ;;\n"
          "      -*) ;;\n"
          "      *) case $cmd in\n"
@@ -1326,28 +1376,13 @@ completion_bash (FILE *out)
          "  done\n", out);
   /* Option values.  */
   fputs ("  case $prev in\n", out);
-  for (size_t i = 0; i < ARRAY_SIZE (optdefs); i++)
-    {
-      const struct optdef *d = &optdefs[i];
-      if (d->has_arg != required_argument)
-        continue;
-      const char *k = option_arg_kind (d);
-      fprintf (out, "    --%s", d->name);
-      if (d->short_opt)
-        fprintf (out, "|-%c", d->short_opt);
-      if (streq (k, "w"))
-        {
-          fputs (") COMPREPLY=($(compgen -W \"", out);
-          put_words (out, option_values (d->id));
-          fputs ("\" -- \"$cur\")); return ;;\n", out);
-        }
-      else if (streq (k, "d"))
-        fputs (") COMPREPLY=($(compgen -d -- \"$cur\")); return ;;\n", out);
-      else if (streq (k, "f"))
-        fputs (") COMPREPLY=($(compgen -f -- \"$cur\")); return ;;\n", out);
-      else
-        fputs (") return ;;\n", out);
-    }
+  static const struct value_actions bash_actions = {
+    .words_before = ") COMPREPLY=($(compgen -W \"",
+    .words_after = "\" -- \"$cur\")); return ;;\n",
+    .dir = ") COMPREPLY=($(compgen -d -- \"$cur\")); return ;;\n",
+    .file = ") COMPREPLY=($(compgen -f -- \"$cur\")); return ;;\n",
+  };
+  put_value_cases (out, &bash_actions);
   fputs ("  esac\n", out);
   /* Command words.  */
   fputs ("  case $cmd in\n    '')\n"
@@ -1393,15 +1428,7 @@ completion_zsh (FILE *out)
          "    w=${words[i]}\n"
          "    if [[ -n $skip ]]; then skip=; continue; fi\n"
          "    case $w in\n", out);
-  bool first = true;
-  for (size_t i = 0; i < ARRAY_SIZE (optdefs); i++)
-    if (optdefs[i].has_arg == required_argument)
-      {
-        fprintf (out, "%s--%s", first ? "      " : "|", optdefs[i].name);
-        if (optdefs[i].short_opt)
-          fprintf (out, "|-%c", optdefs[i].short_opt);
-        first = false;
-      }
+  put_arg_options_pattern (out);
   fputs (") skip=1 ;;\n"
          "      -*) ;;\n"
          "      *) case $cmd in\n"
@@ -1411,28 +1438,13 @@ completion_zsh (FILE *out)
          "    esac\n"
          "  done\n"
          "  case $prev in\n", out);
-  for (size_t i = 0; i < ARRAY_SIZE (optdefs); i++)
-    {
-      const struct optdef *d = &optdefs[i];
-      if (d->has_arg != required_argument)
-        continue;
-      const char *k = option_arg_kind (d);
-      fprintf (out, "    --%s", d->name);
-      if (d->short_opt)
-        fprintf (out, "|-%c", d->short_opt);
-      if (streq (k, "w"))
-        {
-          fputs (") compadd -- ", out);
-          put_words (out, option_values (d->id));
-          fputs ("; return ;;\n", out);
-        }
-      else if (streq (k, "d"))
-        fputs (") _files -/; return ;;\n", out);
-      else if (streq (k, "f"))
-        fputs (") _files; return ;;\n", out);
-      else
-        fputs (") return ;;\n", out);
-    }
+  static const struct value_actions zsh_actions = {
+    .words_before = ") compadd -- ",
+    .words_after = "; return ;;\n",
+    .dir = ") _files -/; return ;;\n",
+    .file = ") _files; return ;;\n",
+  };
+  put_value_cases (out, &zsh_actions);
   fputs ("  esac\n  case $cmd in\n    '')\n"
          "      if [[ $cur != -* ]]; then compadd -- ", out);
   put_command_words (out, NULL);
