@@ -177,6 +177,89 @@ make_home_link (int home_fd, const char *name, const char *target)
 }
 
 static int
+link_name_cmp (const void *a, const void *b)
+{
+  const struct ash_policy_link *const *x = a, *const *y = b;
+  return strcmp ((*x)->name, (*y)->name);
+}
+
+/* The link already made in the private home (MADE, sorted parents first)
+   that NAME lies beneath, or NULL.  */
+static const struct ash_policy_link *
+made_above (const struct ash_policy_link *const *made, size_t n_made,
+            const char *name)
+{
+  for (size_t i = 0; i < n_made; i++)
+    {
+      size_t len = strlen (made[i]->name);
+      if (strncmp (name, made[i]->name, len) == 0 && name[len] == '/')
+        return made[i];
+    }
+  return NULL;
+}
+
+/* Whether PATH and TARGET name the same file on the host.  */
+static bool
+same_file (const char *path, const char *target)
+{
+  struct stat a, b;
+
+  return stat (path, &a) == 0 && stat (target, &b) == 0
+         && a.st_dev == b.st_dev && a.st_ino == b.st_ino;
+}
+
+/* Make the policy's links in the private home HOME_FD.  A granted
+   directory nested in another granted one (a pyenv tool's bin directory
+   in its install prefix) is reachable through the outer link already: no
+   directory can be made beneath a link, so the inner link is left out
+   when the outer one leads to the same file, and refused otherwise.  The
+   links are made parents first, whatever order the policy lists them
+   in.  */
+static int
+make_home_links (int home_fd, const struct ash_policy *policy,
+                 struct ash_error *err)
+{
+  size_t n = policy->n_home_links, n_made = 0;
+  _cleanup_free_ const struct ash_policy_link **order = NULL;
+  _cleanup_free_ const struct ash_policy_link **made = NULL;
+
+  if (n == 0)
+    return 0;
+  order = xcalloc (n, sizeof *order);
+  made = xcalloc (n, sizeof *made);
+  for (size_t i = 0; i < n; i++)
+    order[i] = &policy->home_links[i];
+  qsort (order, n, sizeof *order, link_name_cmp);
+  for (size_t i = 0; i < n; i++)
+    {
+      const struct ash_policy_link *l = order[i];
+      const struct ash_policy_link *above = made_above (made, n_made, l->name);
+      int r;
+
+      if (above)
+        {
+          _cleanup_free_ char *via
+            = ash_path_join (above->target, l->name + strlen (above->name) + 1);
+          if (same_file (via, l->target))
+            continue;
+          return ash_error_set (err, -EEXIST,
+                                _("cannot link %s in the private home to "
+                                  "%s: %s is a link to %s there"),
+                                l->name, l->target, above->name,
+                                above->target);
+        }
+      r = home_fd < 0 ? -EBADF : make_home_link (home_fd, l->name, l->target);
+      if (r < 0)
+        return ash_error_set (err, r,
+                              _("cannot link %s in the private home to "
+                                "%s: %s"),
+                              l->name, l->target, strerror (-r));
+      made[n_made++] = l;
+    }
+  return 0;
+}
+
+static int
 landlock_wrap (const struct ash_probe *probe,
                const struct ash_policy *policy, struct ash_cmd *cmd,
                struct ash_error *err)
@@ -214,20 +297,14 @@ landlock_wrap (const struct ash_probe *probe,
                             strerror (e));
     }
   home_fd = open (priv_home, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-  for (size_t i = 0; i < policy->n_home_links; i++)
-    {
-      const struct ash_policy_link *l = &policy->home_links[i];
-      int r = home_fd < 0 ? -EBADF
-                          : make_home_link (home_fd, l->name, l->target);
-      if (r < 0)
-        {
-          remove_tree (priv);
-          return ash_error_set (err, r,
-                                _("cannot link %s in the private home to "
-                                  "%s: %s"),
-                                l->name, l->target, strerror (-r));
-        }
-    }
+  {
+    int r = make_home_links (home_fd, policy, err);
+    if (r < 0)
+      {
+        remove_tree (priv);
+        return r;
+      }
+  }
 
   ash_strvec_push (&argv, probe->helper);
   if (policy->network)

@@ -138,6 +138,8 @@ tests_unit_test_socket_filter_LDADD = $(SECCOMP_LIBS)
 TESTS += tests/unit/test-socket-filter
 TESTS += tests/sh/landlock-exec.sh
 EXTRA_DIST += tests/sh/landlock-exec.sh
+TESTS += tests/sh/landlock-nested-home.sh
+EXTRA_DIST += tests/sh/landlock-nested-home.sh
 endif
 check_PROGRAMS += tests/unit/test-backend-select
 tests_unit_test_backend_select_CPPFLAGS = $(tests_unit_cppflags)

@@ -761,6 +761,29 @@ add_env (struct ctx *c)
     }
 }
 
+/* Whether the link NAME to TARGET is reachable through a link already in
+   P: one whose name is a directory above NAME and whose target is the
+   same directory above TARGET (a tool's bin directory inside its granted
+   install prefix).  No directory can be made beneath a link, so such a
+   link is left out.  The paths are sorted, so an outer link comes
+   first.  */
+static bool
+home_link_covered (const struct ash_policy *p, const char *name,
+                   const char *target)
+{
+  for (size_t i = 0; i < p->n_home_links; i++)
+    {
+      const struct ash_policy_link *l = &p->home_links[i];
+      size_t n = strlen (l->name), t = strlen (l->target);
+
+      if (strncmp (name, l->name, n) == 0 && name[n] == '/'
+          && strncmp (target, l->target, t) == 0 && target[t] == '/'
+          && streq (name + n, target + t))
+        return true;
+    }
+  return false;
+}
+
 /* Each granted path under the real HOME (or under a link at its top)
    appears in the private home as a link, for backends that cannot mount
    it there.  */
@@ -781,6 +804,8 @@ add_home_links (struct ctx *c)
       const char *rel = virt + strlen (home);
       while (*rel == '/')
         rel++;
+      if (home_link_covered (c->p, rel, pp->path))
+        continue;
       c->p->home_links = xreallocarray (c->p->home_links,
                                         c->p->n_home_links + 1,
                                         sizeof *c->p->home_links);
