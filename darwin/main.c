@@ -15,5 +15,5 @@ static const struct ash_backend *const darwin_backends[] = {
 int
 main (int argc, char **argv)
 {
-  return ash_main (argc, argv, darwin_backends, NULL);
+  return ash_main (argc, argv, darwin_backends);
 }

@@ -34,11 +34,40 @@
 
 #include "base/log.h"
 #include "base/util.h"
+#include "sandbox/backend-impl.h"
 #include "sandbox/seatbelt.h"
 
 #define PROFILE_NAME "profile.sb"
 #define DIR_PREFIX "ash-sandbox-exec-"
 #define ROOTS_NAME "roots.pem"
+
+/* sandbox-exec's probe: the shared part and the program it found.  */
+struct sbx_probe
+{
+  struct ash_probe base;
+  char *tool;
+};
+
+/* What wrap() made for one spawn: the private directory, which cleanup()
+   removes.  */
+struct sbx_state
+{
+  struct ash_wrap_state base;
+  char *dir;
+};
+
+static void
+sbx_probe_free (struct ash_probe *p)
+{
+  struct sbx_probe *sp;
+
+  if (!p)
+    return;
+  sp = ash_container_of (p, struct sbx_probe, base);
+  ash_probe_base_release (p);
+  free (sp->tool);
+  free (sp);
+}
 
 /* The command that exports the system root certificates, as semgrep's
    ca-certs would run it itself.  */
@@ -140,10 +169,14 @@ export_trust_roots (int dirfd, struct ash_error *err)
 }
 
 static int
-sandbox_exec_wrap (const struct ash_probe *probe,
+sandbox_exec_wrap (const struct ash_probe *base_probe,
                    const struct ash_policy *policy, struct ash_cmd *cmd,
-                   struct ash_error *err)
+                   struct ash_wrap_state **ret_state, struct ash_error *err)
 {
+  const struct sbx_probe *probe
+    = base_probe ? ash_container_of (base_probe, const struct sbx_probe, base)
+                 : NULL;
+  struct sbx_state *state;
   _cleanup_free_ char *base = NULL, *tmpl = NULL, *tmpdir = NULL;
   _cleanup_free_ char *unpack = NULL, *roots = NULL, *profile = NULL;
   _cleanup_close_ int dirfd = -1;
@@ -152,9 +185,10 @@ sandbox_exec_wrap (const struct ash_probe *probe,
   bool want_roots;
   int r;
 
+  *ret_state = NULL;
   if (policy->refusal)
     return ash_error_set (err, -EPERM, "%s", policy->refusal);
-  if (!probe || !probe->usable || !probe->tool)
+  if (!probe || !probe->base.usable || !probe->tool)
     return ash_error_set (err, -EINVAL, _("sandbox-exec is not usable here"));
   if (cmd->argv.nr == 0 || cmd->argv.v[0][0] != '/')
     return ash_error_set (err, -EINVAL,
@@ -281,6 +315,10 @@ sandbox_exec_wrap (const struct ash_probe *probe,
   cmd->env = env;
   /* No controlling terminal to inject keystrokes into.  */
   cmd->new_session = true;
+  state = xcalloc (1, sizeof *state);
+  state->base.backend = &ash_backend_sandbox_exec;
+  state->dir = TAKE_PTR (tmpl);
+  *ret_state = &state->base;
   return 0;
 
 fail:
@@ -288,41 +326,18 @@ fail:
   return r;
 }
 
-/* The private directory of a wrapped command: the directory of the profile
-   its -f names, when it is one that wrap() made.  */
-static char *
-private_dir_of (const struct ash_cmd *cmd)
-{
-  char *dir;
-  char *slash;
-
-  if (cmd->argv.nr < 3 || !streq (cmd->argv.v[1], "-f"))
-    return NULL;
-  dir = xstrdup (cmd->argv.v[2]);
-  slash = strrchr (dir, '/');
-  if (!slash || !streq (slash + 1, PROFILE_NAME))
-    {
-      free (dir);
-      return NULL;
-    }
-  *slash = '\0';
-  slash = strrchr (dir, '/');
-  if (!slash || !ash_str_has_prefix (slash + 1, DIR_PREFIX))
-    {
-      free (dir);
-      return NULL;
-    }
-  return dir;
-}
-
 static void
-sandbox_exec_cleanup (const struct ash_probe *probe,
-                      const struct ash_policy *policy, struct ash_cmd *cmd)
+sandbox_exec_cleanup (struct ash_wrap_state *base)
 {
-  _cleanup_free_ char *dir = private_dir_of (cmd);
+  struct sbx_state *state;
 
-  if (dir)
-    remove_tree (dir);
+  if (!base)
+    return;
+  state = ash_container_of (base, struct sbx_state, base);
+  if (state->dir)
+    remove_tree (state->dir);
+  free (state->dir);
+  free (state);
 }
 
 /* S on one line: line breaks and other control characters become
@@ -342,19 +357,21 @@ one_line (const char *s)
 }
 
 static int
-sandbox_exec_probe (const struct ash_host *host, struct ash_probe *ret)
+sandbox_exec_probe (const struct ash_host *host, struct ash_probe **retp)
 {
+  struct sbx_probe *ret = xcalloc (1, sizeof *ret);
   struct ash_cmd cmd;
   struct ash_cmd_result res = { 0 };
   struct ash_error err = ASH_ERROR_INIT;
   int r;
 
-  memset (ret, 0, sizeof *ret);
+  ret->base.backend = &ash_backend_sandbox_exec;
+  *retp = &ret->base;
   /* The fixed path only: a sandbox-exec found on PATH or in the scanned
      tree is not the system's.  */
   if (access (ASH_SANDBOX_EXEC, X_OK) < 0)
     {
-      ret->reason = xstrdup (_("sandbox-exec is not present (it has been "
+      ret->base.reason = xstrdup (_("sandbox-exec is not present (it has been "
                                "removed from this macOS)"));
       return -ENOENT;
     }
@@ -381,7 +398,7 @@ sandbox_exec_probe (const struct ash_host *host, struct ash_probe *ret)
         = one_line (r < 0 && err.message ? err.message : cmd.err.buf);
       _cleanup_free_ char *status = xasprintf (_("exit status %d"),
                                                res.status);
-      ret->reason = xasprintf (_("sandbox-exec cannot apply a profile here "
+      ret->base.reason = xasprintf (_("sandbox-exec cannot apply a profile here "
                                  "(%s)"),
                                *why ? why : status);
       ash_error_release (&err);
@@ -389,9 +406,9 @@ sandbox_exec_probe (const struct ash_host *host, struct ash_probe *ret)
       return r < 0 ? r : -EPERM;
     }
   ash_cmd_release (&cmd);
-  ret->usable = true;
+  ret->base.usable = true;
   ret->tool = xstrdup (ASH_SANDBOX_EXEC);
-  ret->notes = xstrdup (_("caches are read-only; processes a scanner leaves "
+  ret->base.notes = xstrdup (_("caches are read-only; processes a scanner leaves "
                           "running are not ended"));
   return 0;
 }
@@ -399,6 +416,7 @@ sandbox_exec_probe (const struct ash_host *host, struct ash_probe *ret)
 const struct ash_backend ash_backend_sandbox_exec = {
   .name = "sandbox-exec",
   .probe = sandbox_exec_probe,
+  .probe_free = sbx_probe_free,
   .wrap = sandbox_exec_wrap,
   .cleanup = sandbox_exec_cleanup,
 };

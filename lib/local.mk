@@ -48,6 +48,9 @@ lib_libash_a_SOURCES += lib/config/sandbox-settings.c lib/config/sandbox-setting
 ## lib/sandbox/ (layer 4)
 lib_libash_a_SOURCES += lib/sandbox/backend-select.c
 lib_libash_a_SOURCES += lib/sandbox/backend.h
+lib_libash_a_SOURCES += lib/sandbox/backend-impl.h
+lib_libash_a_SOURCES += lib/sandbox/probe-cache.c
+lib_libash_a_SOURCES += lib/sandbox/probe-cache.h
 lib_libash_a_SOURCES += lib/sandbox/envfilter.c lib/sandbox/envfilter.h
 lib_libash_a_SOURCES += lib/sandbox/homescreen.c lib/sandbox/homescreen.h
 lib_libash_a_SOURCES += lib/sandbox/policy-input.c lib/sandbox/policy-input.h

@@ -88,6 +88,126 @@ ash_linux_find_helper (const struct ash_host *host)
   return path;
 }
 
+struct ash_linux_probe *
+ash_linux_probe_new (const struct ash_backend *backend)
+{
+  struct ash_linux_probe *lp = xcalloc (1, sizeof *lp);
+
+  lp->base.backend = backend;
+  return lp;
+}
+
+const struct ash_linux_probe *
+ash_linux_probe_of (const struct ash_probe *p)
+{
+  return p ? ash_container_of (p, const struct ash_linux_probe, base) : NULL;
+}
+
+void
+ash_linux_probe_free (struct ash_probe *p)
+{
+  struct ash_linux_probe *lp;
+
+  if (!p)
+    return;
+  lp = ash_container_of (p, struct ash_linux_probe, base);
+  ash_probe_base_release (p);
+  free (lp->tool);
+  free (lp->helper);
+  free (lp);
+}
+
+int
+ash_linux_probe_save (const struct ash_probe *p, json_t *obj)
+{
+  const struct ash_linux_probe *lp = ash_linux_probe_of (p);
+
+  if (!lp->helper)
+    return -EINVAL;
+  if (json_object_set_new (obj, "tool", lp->tool ? json_string (lp->tool)
+                                                 : json_null ())
+      || json_object_set_new (obj, "helper", json_string (lp->helper))
+      || json_object_set_new (obj, "landlock_abi",
+                              json_integer (lp->landlock_abi))
+      || json_object_set_new (obj, "cache_overlay",
+                              json_boolean (p->cache_overlay))
+      || json_object_set_new (obj, "notes", p->notes ? json_string (p->notes)
+                                                     : json_null ()))
+    return -ENOMEM;
+  return 0;
+}
+
+/* An absolute path from OBJ's string KEY, or NULL.  */
+static char *
+abs_string (const json_t *obj, const char *key)
+{
+  const char *s = json_string_value (json_object_get (obj, key));
+
+  return s && s[0] == '/' ? xstrdup (s) : NULL;
+}
+
+int
+ash_linux_probe_load_for (const struct ash_backend *backend,
+                          const json_t *obj, struct ash_probe **ret)
+{
+  struct ash_linux_probe *lp = ash_linux_probe_new (backend);
+  const json_t *tool = json_object_get (obj, "tool");
+  const json_t *abi = json_object_get (obj, "landlock_abi");
+  const json_t *overlay = json_object_get (obj, "cache_overlay");
+  const json_t *notes = json_object_get (obj, "notes");
+
+  lp->tool = abs_string (obj, "tool");
+  lp->helper = abs_string (obj, "helper");
+  if (!lp->helper || (!lp->tool && !json_is_null (tool))
+      || !json_is_integer (abi) || !json_is_boolean (overlay)
+      || !(json_is_null (notes) || json_is_string (notes)))
+    {
+      ash_linux_probe_free (&lp->base);
+      return -EINVAL;
+    }
+  lp->landlock_abi = (int) json_integer_value (abi);
+  lp->base.cache_overlay = json_is_true (overlay);
+  lp->base.notes = json_is_string (notes)
+                     ? xstrdup (json_string_value (notes)) : NULL;
+  lp->base.usable = true;
+  *ret = &lp->base;
+  return 0;
+}
+
+static int
+add_identity (struct ash_buf *ret, const char *path)
+{
+  struct stat st;
+
+  if (!path || stat (path, &st) < 0)
+    return -ENOENT;
+  ash_buf_addf (ret, "%s %llu %llu %lld %lld.%09ld\n", path,
+                (unsigned long long) st.st_dev,
+                (unsigned long long) st.st_ino, (long long) st.st_size,
+                (long long) st.st_mtim.tv_sec, (long) st.st_mtim.tv_nsec);
+  return 0;
+}
+
+int
+ash_linux_identity (const struct ash_host *host, const char *name,
+                    struct ash_buf *ret)
+{
+  _cleanup_free_ char *tool = NULL, *helper = NULL;
+  int r;
+
+  if (name)
+    {
+      r = ash_linux_find_tool (host, name, &tool, NULL);
+      if (r < 0)
+        return r;
+      r = add_identity (ret, tool);
+      if (r < 0)
+        return r;
+    }
+  helper = ash_linux_find_helper (host);
+  return add_identity (ret, helper);
+}
+
 char *
 ash_linux_probe_helper (const struct ash_host *host, const char *name,
                         struct ash_probe *ret)

@@ -10,8 +10,12 @@
 #ifndef ASH_LINUX_BACKENDS_H
 #define ASH_LINUX_BACKENDS_H
 
+#include <jansson.h>
+
+#include "base/buf.h"
 #include "base/strvec.h"
 #include "sandbox/backend.h"
+#include "sandbox/backend-impl.h"
 #include "sandbox/policy.h"
 
 extern const struct ash_backend ash_backend_bwrap;
@@ -22,6 +26,30 @@ extern const struct ash_backend ash_backend_landlock;
    from (its own --read-only=/ reaches the root file system only);
    /proc/self/mountinfo, or a fixture in tests.  */
 extern const char *ash_linux_mountinfo;
+
+/* The probe of a Linux backend: private to linux/, read by the rest of
+   ASH through the accessors of sandbox/backend.h.  */
+struct ash_linux_probe
+{
+  struct ash_probe base;
+  char *tool;          /* absolute path of bwrap / firejail, or NULL */
+  char *helper;        /* absolute path of ash-landlock-exec, or NULL */
+  int landlock_abi;    /* 0 when not applicable */
+};
+
+/* A new, not yet usable probe of BACKEND.  */
+struct ash_linux_probe *ash_linux_probe_new (const struct ash_backend *backend);
+/* The Linux probe P is the shared part of.  */
+const struct ash_linux_probe *ash_linux_probe_of (const struct ash_probe *p);
+/* The backends' probe_free(), save() and load().  */
+void ash_linux_probe_free (struct ash_probe *p);
+int ash_linux_probe_save (const struct ash_probe *p, json_t *obj);
+int ash_linux_probe_load_for (const struct ash_backend *backend,
+                              const json_t *obj, struct ash_probe **ret);
+/* identity(): the tool NAME (NULL for none) and the wrapper, as HOST finds
+   them, each as "path dev ino size mtime" on a line of RET.  */
+int ash_linux_identity (const struct ash_host *host, const char *name,
+                        struct ash_buf *ret);
 
 /* The file name of the wrapper, looked up with ash_helper_path().  */
 #define ASH_LANDLOCK_EXEC "ash-landlock-exec"

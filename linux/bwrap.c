@@ -149,18 +149,21 @@ push_namespaces (struct ash_strvec *argv, bool network)
 }
 
 static int
-bwrap_wrap (const struct ash_probe *probe, const struct ash_policy *policy,
-            struct ash_cmd *cmd, struct ash_error *err)
+bwrap_wrap (const struct ash_probe *base, const struct ash_policy *policy,
+            struct ash_cmd *cmd, struct ash_wrap_state **ret_state,
+            struct ash_error *err)
 {
+  const struct ash_linux_probe *probe = ash_linux_probe_of (base);
   struct ash_strvec argv = ASH_STRVEC_INIT;
   struct ash_strvec env = ASH_STRVEC_INIT;
   _cleanup_free_ struct mount_op *ops = NULL;
   size_t n_ops = 0;
   const char *home = ash_linux_policy_home (policy);
 
+  *ret_state = NULL;
   if (policy->refusal)
     return ash_error_set (err, -EPERM, "%s", policy->refusal);
-  if (!probe || !probe->usable || !probe->tool || !probe->helper)
+  if (!probe || !probe->base.usable || !probe->tool || !probe->helper)
     return ash_error_set (err, -EINVAL, _("bwrap is not usable here"));
   if (cmd->argv.nr == 0 || cmd->argv.v[0][0] != '/')
     return ash_error_set (err, -EINVAL,
@@ -188,7 +191,7 @@ bwrap_wrap (const struct ash_probe *probe, const struct ash_policy *policy,
           kind = MOUNT_RW;
           break;
         case ASH_ACCESS_CACHE:
-          kind = probe->overlay ? MOUNT_OVERLAY : MOUNT_RO;
+          kind = probe->base.cache_overlay ? MOUNT_OVERLAY : MOUNT_RO;
           break;
         case ASH_ACCESS_HIDE:
           kind = MOUNT_TMPFS;
@@ -300,24 +303,25 @@ bwrap_has_overlay (const char *tool)
 }
 
 static int
-bwrap_probe (const struct ash_host *host, struct ash_probe *ret)
+bwrap_probe (const struct ash_host *host, struct ash_probe **retp)
 {
+  struct ash_linux_probe *ret = ash_linux_probe_new (&ash_backend_bwrap);
   struct ash_strvec argv = ASH_STRVEC_INIT;
   _cleanup_free_ char *tool = NULL, *helper = NULL, *true_path = NULL;
   _cleanup_free_ char *why = NULL, *out = NULL, *errtext = NULL;
   size_t base;
   int status, r;
 
-  memset (ret, 0, sizeof *ret);
+  *retp = &ret->base;
   if (ash_linux_find_tool (host, "bwrap", &tool, NULL) < 0)
     {
-      ret->reason = xstrdup (_("bwrap is not installed (install the "
+      ret->base.reason = xstrdup (_("bwrap is not installed (install the "
                                "'bubblewrap' package)"));
       return -ENOENT;
     }
   if (ash_linux_find_tool (host, "true", &true_path, &why) < 0)
     {
-      ret->reason = xasprintf (_("bwrap cannot create a sandbox here (%s)"),
+      ret->base.reason = xasprintf (_("bwrap cannot create a sandbox here (%s)"),
                                why);
       return -ENOENT;
     }
@@ -348,20 +352,20 @@ bwrap_probe (const struct ash_host *host, struct ash_probe *ret)
           errtext = xasprintf (_("exit status %d"), status);
         }
       if (userns_restricted_by_apparmor (errtext))
-        ret->reason = xasprintf (
+        ret->base.reason = xasprintf (
           _("bwrap cannot create a sandbox here (%s; unprivileged user "
             "namespaces are restricted by AppArmor: an AppArmor profile "
             "that grants userns to %s, or sysctl "
             "kernel.apparmor_restrict_unprivileged_userns=0, lifts it)"),
           errtext, tool);
       else
-        ret->reason = xasprintf (_("bwrap cannot create a sandbox here (%s)"),
+        ret->base.reason = xasprintf (_("bwrap cannot create a sandbox here (%s)"),
                                  errtext);
       ash_strvec_release (&argv);
       return -EPERM;
     }
 
-  helper = ash_linux_probe_helper (host, "bwrap", ret);
+  helper = ash_linux_probe_helper (host, "bwrap", &ret->base);
   if (!helper)
     {
       ash_strvec_release (&argv);
@@ -388,25 +392,66 @@ bwrap_probe (const struct ash_host *host, struct ash_probe *ret)
           free (errtext);
           errtext = xasprintf (_("exit status %d"), status);
         }
-      ret->reason = xasprintf (
+      ret->base.reason = xasprintf (
         _("bwrap cannot apply the Unix-socket filter in its sandbox (%s)"),
         errtext);
       return -EPERM;
     }
 
-  ret->usable = true;
+  ret->base.usable = true;
   ret->tool = TAKE_PTR (tool);
   ret->helper = TAKE_PTR (helper);
-  ret->overlay = bwrap_has_overlay (ret->tool);
-  if (!ret->overlay)
-    ret->notes = xstrdup (_("throwaway cache overlays: not supported by "
+  ret->base.cache_overlay = bwrap_has_overlay (ret->tool);
+  if (!ret->base.cache_overlay)
+    ret->base.notes = xstrdup (_("throwaway cache overlays: not supported by "
                             "this bwrap; caches are read-only"));
   return 0;
+}
+
+static int
+bwrap_identity (const struct ash_host *host, struct ash_buf *ret)
+{
+  return ash_linux_identity (host, "bwrap", ret);
+}
+
+static int
+bwrap_load (const json_t *obj, struct ash_probe **ret)
+{
+  return ash_linux_probe_load_for (&ash_backend_bwrap, obj, ret);
+}
+
+/* Whether bwrap can still make its namespaces (a sysctl or an AppArmor
+   profile can take them away without any file changing).  */
+static int
+bwrap_recheck (const struct ash_probe *probe, const struct ash_host *host)
+{
+  const struct ash_linux_probe *lp = ash_linux_probe_of (probe);
+  struct ash_strvec argv = ASH_STRVEC_INIT;
+  _cleanup_free_ char *true_path = NULL, *out = NULL, *errtext = NULL;
+  int status = -1, r;
+
+  if (!lp->tool || ash_linux_find_tool (host, "true", &true_path, NULL) < 0)
+    return -ENOENT;
+  ash_strvec_push (&argv, lp->tool);
+  push_namespaces (&argv, false);
+  ash_strvec_push (&argv, "--ro-bind");
+  ash_strvec_push (&argv, "/");
+  ash_strvec_push (&argv, "/");
+  ash_strvec_push (&argv, "--");
+  ash_strvec_push (&argv, true_path);
+  r = ash_linux_probe_run (argv.v, &out, &errtext, &status);
+  ash_strvec_release (&argv);
+  return r < 0 ? r : status == 0 ? 0 : -EPERM;
 }
 
 const struct ash_backend ash_backend_bwrap = {
   .name = "bwrap",
   .probe = bwrap_probe,
+  .probe_free = ash_linux_probe_free,
   .wrap = bwrap_wrap,
   .cleanup = NULL,
+  .identity = bwrap_identity,
+  .save = ash_linux_probe_save,
+  .load = bwrap_load,
+  .recheck = bwrap_recheck,
 };

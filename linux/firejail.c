@@ -265,9 +265,11 @@ push_readonly_mounts (struct ash_strvec *argv, const char *fj_home,
 }
 
 static int
-firejail_wrap (const struct ash_probe *probe, const struct ash_policy *policy,
-               struct ash_cmd *cmd, struct ash_error *err)
+firejail_wrap (const struct ash_probe *base, const struct ash_policy *policy,
+               struct ash_cmd *cmd, struct ash_wrap_state **ret_state,
+               struct ash_error *err)
 {
+  const struct ash_linux_probe *probe = ash_linux_probe_of (base);
   struct ash_strvec argv = ASH_STRVEC_INIT;
   struct ash_strvec env = ASH_STRVEC_INIT;
   struct ash_strvec white = ASH_STRVEC_INIT;
@@ -277,9 +279,10 @@ firejail_wrap (const struct ash_probe *probe, const struct ash_policy *policy,
   const char *home = usable_dir (policy->home) ? policy->home : fj_home;
   bool hide_home = false, home_listed = false, tmp_listed = false;
 
+  *ret_state = NULL;
   if (policy->refusal)
     return ash_error_set (err, -EPERM, "%s", policy->refusal);
-  if (!probe || !probe->usable || !probe->tool || !probe->helper)
+  if (!probe || !probe->base.usable || !probe->tool || !probe->helper)
     return ash_error_set (err, -EINVAL, _("firejail is not usable here"));
   if (cmd->argv.nr == 0 || cmd->argv.v[0][0] != '/')
     return ash_error_set (err, -EINVAL,
@@ -461,24 +464,25 @@ reported_namespace (const char *out)
 }
 
 static int
-firejail_probe (const struct ash_host *host, struct ash_probe *ret)
+firejail_probe (const struct ash_host *host, struct ash_probe **retp)
 {
+  struct ash_linux_probe *ret = ash_linux_probe_new (&ash_backend_firejail);
   struct ash_strvec argv = ASH_STRVEC_INIT;
   _cleanup_free_ char *tool = NULL, *helper = NULL, *readlink_path = NULL;
   _cleanup_free_ char *true_path = NULL, *why = NULL, *own = NULL;
   _cleanup_free_ char *out = NULL, *errtext = NULL, *ns = NULL;
   int status, r;
 
-  memset (ret, 0, sizeof *ret);
+  *retp = &ret->base;
   if (ash_linux_find_tool (host, "firejail", &tool, NULL) < 0)
     {
-      ret->reason = xstrdup (_("firejail is not installed"));
+      ret->base.reason = xstrdup (_("firejail is not installed"));
       return -ENOENT;
     }
   if (ash_linux_find_tool (host, "readlink", &readlink_path, &why) < 0
       || ash_linux_find_tool (host, "true", &true_path, &why) < 0)
     {
-      ret->reason = xasprintf (_("firejail cannot be tested here (%s)"), why);
+      ret->base.reason = xasprintf (_("firejail cannot be tested here (%s)"), why);
       return -ENOENT;
     }
   own = own_mount_namespace ();
@@ -496,7 +500,7 @@ firejail_probe (const struct ash_host *host, struct ash_probe *ret)
   r = ash_linux_probe_run (argv.v, &out, &errtext, &status);
   if (r < 0 || status != 0)
     {
-      ret->reason = xasprintf (_("firejail could not run a test command "
+      ret->base.reason = xasprintf (_("firejail could not run a test command "
                                  "(%s)"),
                                *errtext ? errtext : _("no output"));
       ash_strvec_release (&argv);
@@ -506,7 +510,7 @@ firejail_probe (const struct ash_host *host, struct ash_probe *ret)
   if (strstr (out, "existing sandbox") || strstr (errtext, "existing sandbox")
       || strstr (errtext, "without any additional sandboxing"))
     {
-      ret->reason = xasprintf (_("firejail ran a test command without a "
+      ret->base.reason = xasprintf (_("firejail ran a test command without a "
                                  "sandbox (%s)"),
                                errtext);
       ash_strvec_release (&argv);
@@ -514,7 +518,7 @@ firejail_probe (const struct ash_host *host, struct ash_probe *ret)
     }
   if (!ns || !own || streq (ns, own))
     {
-      ret->reason = xasprintf (
+      ret->base.reason = xasprintf (
         _("firejail ran a test command without a sandbox (it reported "
           "%s, and ASH's own mount namespace is %s)"),
         ns ? ns : _("no mount namespace"), own ? own : "?");
@@ -523,7 +527,7 @@ firejail_probe (const struct ash_host *host, struct ash_probe *ret)
     }
   ash_strvec_release (&argv);
 
-  helper = ash_linux_probe_helper (host, "firejail", ret);
+  helper = ash_linux_probe_helper (host, "firejail", &ret->base);
   if (!helper)
     return -ENOENT;
   ash_strvec_push (&argv, tool);
@@ -540,24 +544,28 @@ firejail_probe (const struct ash_host *host, struct ash_probe *ret)
   ash_strvec_release (&argv);
   if (r < 0 || status != 0)
     {
-      ret->reason = xasprintf (
+      ret->base.reason = xasprintf (
         _("firejail cannot apply the Unix-socket filter in its sandbox (%s)"),
         *errtext ? errtext : _("no output"));
       return -EPERM;
     }
 
-  ret->usable = true;
+  ret->base.usable = true;
   ret->tool = TAKE_PTR (tool);
   ret->helper = TAKE_PTR (helper);
-  ret->notes = xstrdup (_("everything outside the home directory and /tmp "
+  ret->base.notes = xstrdup (_("everything outside the home directory and /tmp "
                           "that your user can read stays readable; caches "
                           "are read-only"));
   return 0;
 }
 
+/* Not kept in the probe cache: whether firejail builds a sandbox depends
+   on where ASH runs (a container's PID namespace), which no file's
+   identity shows, and checking it again is the probe itself.  */
 const struct ash_backend ash_backend_firejail = {
   .name = "firejail",
   .probe = firejail_probe,
+  .probe_free = ash_linux_probe_free,
   .wrap = firejail_wrap,
   .cleanup = NULL,
 };

@@ -33,36 +33,13 @@
 #define LANDLOCK_EXIT_UNAVAILABLE 121
 #define LANDLOCK_EXIT_OLD_ABI 122
 
-/* The private directories made by wrap() and not yet removed: cleanup()
-   removes only a directory it finds here, whatever the command's
-   environment says.  */
-static pthread_mutex_t private_lock = PTHREAD_MUTEX_INITIALIZER;
-static struct ash_strvec private_dirs = ASH_STRVEC_INIT;
-
-static void
-private_register (const char *dir)
+/* What wrap() made for one spawn: the private directory holding its
+   TMPDIR and HOME, which cleanup() removes.  */
+struct landlock_state
 {
-  pthread_mutex_lock (&private_lock);
-  ash_strvec_push (&private_dirs, dir);
-  pthread_mutex_unlock (&private_lock);
-}
-
-static bool
-private_unregister (const char *dir)
-{
-  bool found = false;
-
-  pthread_mutex_lock (&private_lock);
-  for (size_t i = 0; i < private_dirs.nr; i++)
-    if (streq (private_dirs.v[i], dir))
-      {
-        ash_strvec_remove (&private_dirs, i);
-        found = true;
-        break;
-      }
-  pthread_mutex_unlock (&private_lock);
-  return found;
-}
+  struct ash_wrap_state base;
+  char *dir;
+};
 
 /* Remove DIR and everything in it, at any depth and whatever modes the
    scanner left, never following a link: the scanner could have left
@@ -260,18 +237,21 @@ make_home_links (int home_fd, const struct ash_policy *policy,
 }
 
 static int
-landlock_wrap (const struct ash_probe *probe,
+landlock_wrap (const struct ash_probe *base,
                const struct ash_policy *policy, struct ash_cmd *cmd,
-               struct ash_error *err)
+               struct ash_wrap_state **ret_state, struct ash_error *err)
 {
+  const struct ash_linux_probe *probe = ash_linux_probe_of (base);
+  struct landlock_state *state;
   struct ash_strvec argv = ASH_STRVEC_INIT;
   struct ash_strvec env = ASH_STRVEC_INIT;
   _cleanup_free_ char *priv = NULL, *priv_home = NULL, *priv_tmp = NULL;
   _cleanup_close_ int home_fd = -1;
 
+  *ret_state = NULL;
   if (policy->refusal)
     return ash_error_set (err, -EPERM, "%s", policy->refusal);
-  if (!probe || !probe->usable || !probe->helper)
+  if (!probe || !probe->base.usable || !probe->helper)
     return ash_error_set (err, -EINVAL, _("Landlock is not usable here"));
   if (cmd->argv.nr == 0 || cmd->argv.v[0][0] != '/')
     return ash_error_set (err, -EINVAL,
@@ -349,7 +329,10 @@ landlock_wrap (const struct ash_probe *probe,
 
   ash_linux_sandbox_env (policy, priv_home, priv_tmp, &env);
 
-  private_register (priv);
+  state = xcalloc (1, sizeof *state);
+  state->base.backend = &ash_backend_landlock;
+  state->dir = TAKE_PTR (priv);
+  *ret_state = &state->base;
   ash_strvec_release (&cmd->argv);
   cmd->argv = argv;
   ash_strvec_release (&cmd->env);
@@ -358,24 +341,17 @@ landlock_wrap (const struct ash_probe *probe,
 }
 
 static void
-landlock_cleanup (const struct ash_probe *probe,
-                  const struct ash_policy *policy, struct ash_cmd *cmd)
+landlock_cleanup (struct ash_wrap_state *base)
 {
-  const char *tmpdir = ash_strvec_getenv (&cmd->env, "TMPDIR");
-  _cleanup_free_ char *priv = NULL;
-  char *slash;
+  struct landlock_state *state;
 
-  (void) probe;
-  (void) policy;
-  if (!tmpdir)
+  if (!base)
     return;
-  priv = xstrdup (tmpdir);
-  slash = strrchr (priv, '/');
-  if (!slash || !streq (slash, "/tmp"))
-    return;
-  *slash = '\0';
-  if (private_unregister (priv))
-    remove_tree (priv);
+  state = ash_container_of (base, struct landlock_state, base);
+  if (state->dir)
+    remove_tree (state->dir);
+  free (state->dir);
+  free (state);
 }
 
 /* The ABI the wrapper reports: the first number in its output.  */
@@ -389,16 +365,17 @@ parse_abi (const char *out)
 }
 
 static int
-landlock_probe (const struct ash_host *host, struct ash_probe *ret)
+landlock_probe (const struct ash_host *host, struct ash_probe **retp)
 {
+  struct ash_linux_probe *ret = ash_linux_probe_new (&ash_backend_landlock);
   _cleanup_free_ char *helper = NULL, *out = NULL, *errtext = NULL;
   int status, abi;
 
-  memset (ret, 0, sizeof *ret);
+  *retp = &ret->base;
   helper = ash_linux_find_helper (host);
   if (!helper)
     {
-      ret->reason = xasprintf (_("Landlock is not available (%s was not "
+      ret->base.reason = xasprintf (_("Landlock is not available (%s was not "
                                  "found next to ash or in %s)"),
                                ASH_LANDLOCK_EXEC, PKGLIBEXECDIR);
       return -ENOENT;
@@ -407,7 +384,7 @@ landlock_probe (const struct ash_host *host, struct ash_probe *ret)
     char *const argv[] = { helper, (char *) "--probe", NULL };
     if (ash_linux_probe_run (argv, &out, &errtext, &status) < 0)
       {
-        ret->reason = xasprintf (_("Landlock is not available (%s)"),
+        ret->base.reason = xasprintf (_("Landlock is not available (%s)"),
                                  errtext);
         return -ENOENT;
       }
@@ -417,7 +394,7 @@ landlock_probe (const struct ash_host *host, struct ash_probe *ret)
   if ((status == LANDLOCK_EXIT_UNAVAILABLE || status == LANDLOCK_EXIT_OLD_ABI)
       && *errtext)
     {
-      ret->reason = xstrdup (errtext);
+      ret->base.reason = xstrdup (errtext);
       ret->landlock_abi = status == LANDLOCK_EXIT_OLD_ABI ? parse_abi (errtext)
                                                           : 0;
       return -EOPNOTSUPP;
@@ -425,7 +402,7 @@ landlock_probe (const struct ash_host *host, struct ash_probe *ret)
   abi = parse_abi (out);
   if (status != 0 || abi <= 0)
     {
-      ret->reason = xasprintf (_("Landlock is not available (%s)"),
+      ret->base.reason = xasprintf (_("Landlock is not available (%s)"),
                                *errtext ? errtext
                                         : ash_linux_chomp (out));
       return -EOPNOTSUPP;
@@ -433,32 +410,65 @@ landlock_probe (const struct ash_host *host, struct ash_probe *ret)
   ret->landlock_abi = abi;
   if (abi < 3)
     {
-      ret->reason = xasprintf (
+      ret->base.reason = xasprintf (
         _("Landlock ABI %d is below 3 (Linux 6.2), the first that controls "
           "truncation"),
         abi);
       return -EOPNOTSUPP;
     }
-  ret->usable = true;
+  ret->base.usable = true;
   ret->helper = TAKE_PTR (helper);
   if (abi < 4)
-    ret->notes = xasprintf (
+    ret->base.notes = xasprintf (
       _("Landlock ABI %d: no TCP rules (ABI 4) and no scoping of abstract "
         "Unix sockets and signals (ABI 6)"),
       abi);
   else if (abi < 6)
-    ret->notes = xasprintf (
+    ret->base.notes = xasprintf (
       _("Landlock ABI %d: abstract Unix sockets and signals are not scoped "
         "(ABI 6, Linux 6.12)"),
       abi);
   else
-    ret->notes = xasprintf (_("Landlock ABI %d"), abi);
+    ret->base.notes = xasprintf (_("Landlock ABI %d"), abi);
   return 0;
+}
+
+static int
+landlock_identity (const struct ash_host *host, struct ash_buf *ret)
+{
+  return ash_linux_identity (host, NULL, ret);
+}
+
+static int
+landlock_load (const json_t *obj, struct ash_probe **ret)
+{
+  return ash_linux_probe_load_for (&ash_backend_landlock, obj, ret);
+}
+
+/* Whether the kernel still gives the same Landlock ABI (a kernel booted
+   with Landlock left out of lsm= has the same release and version).  */
+static int
+landlock_recheck (const struct ash_probe *probe, const struct ash_host *host)
+{
+  const struct ash_linux_probe *lp = ash_linux_probe_of (probe);
+  _cleanup_free_ char *out = NULL, *errtext = NULL;
+  char *const argv[] = { lp->helper, (char *) "--probe", NULL };
+  int status = -1;
+
+  (void) host;
+  if (!lp->helper || ash_linux_probe_run (argv, &out, &errtext, &status) < 0)
+    return -ENOENT;
+  return status == 0 && parse_abi (out) == lp->landlock_abi ? 0 : -EPERM;
 }
 
 const struct ash_backend ash_backend_landlock = {
   .name = "landlock",
   .probe = landlock_probe,
+  .probe_free = ash_linux_probe_free,
   .wrap = landlock_wrap,
   .cleanup = landlock_cleanup,
+  .identity = landlock_identity,
+  .save = ash_linux_probe_save,
+  .load = landlock_load,
+  .recheck = landlock_recheck,
 };

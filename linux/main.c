@@ -18,5 +18,5 @@ static const struct ash_backend *const linux_backends[] = {
 int
 main (int argc, char **argv)
 {
-  return ash_main (argc, argv, linux_backends, NULL);
+  return ash_main (argc, argv, linux_backends);
 }

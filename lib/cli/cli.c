@@ -1615,8 +1615,7 @@ cmd_help (int argc, char **argv)
 }
 
 int
-ash_main (int argc, char **argv, const struct ash_backend *const *backends,
-          const char *platform_note)
+ash_main (int argc, char **argv, const struct ash_backend *const *backends)
 {
   struct ash_options o;
   struct assigns env_a = { 0 }, json_a = { 0 }, flag_a = { 0 };
@@ -1763,14 +1762,14 @@ ash_main (int argc, char **argv, const struct ash_backend *const *backends,
         if (r)
           break;
         if (cmd == CMD_SCAN)
-          r = ash_scan (&o, &c, backends, platform_note);
+          r = ash_scan (&o, &c, backends);
         else
           r = ash_sandbox_explain_command (&o, &c, pos.v[0], backends);
         ash_config_release (&c);
       }
       break;
     case CMD_SANDBOX_PROBE:
-      r = ash_sandbox_probe_command (&o, backends, platform_note);
+      r = ash_sandbox_probe_command (&o, backends);
       break;
     case CMD_CONFIG_INIT:
       r = cmd_config_init (&o, has_opt (&flag_a, OPT_FORCE));

@@ -11,10 +11,10 @@
 struct ash_backend;
 
 /* Run the ash command line.  BACKENDS lists this platform's sandbox
-   backends in the order --sandbox auto tries them (NULL-terminated).
-   PLATFORM_NOTE is the reason every scanner is MISSING on a platform with
-   no backend (Windows), or NULL.  */
-int ash_main (int argc, char **argv, const struct ash_backend *const *backends,
-              const char *platform_note);
+   backends in the order --sandbox auto tries them (NULL-terminated); a
+   platform with no sandbox (Windows) lists only its none backend
+   (ASH_BACKEND_NONE), whose message every sandboxed scanner gets.  */
+int ash_main (int argc, char **argv,
+              const struct ash_backend *const *backends);
 
 #endif

@@ -12,14 +12,12 @@
 /* `ash scan` (lib/cli/scan-command.c, over lib/scan/orchestrator.c).
    CONFIG is resolved and valid.  */
 int ash_scan (const struct ash_options *opts, const struct ash_config *config,
-              const struct ash_backend *const *backends,
-              const char *platform_note);
+              const struct ash_backend *const *backends);
 
 /* `ash sandbox probe` (lib/cli/sandbox-probe.c): each backend, usable or the
    exact reason.  */
 int ash_sandbox_probe_command (const struct ash_options *opts,
-                               const struct ash_backend *const *backends,
-                               const char *platform_note);
+                               const struct ash_backend *const *backends);
 
 /* `ash sandbox explain SCANNER` (lib/cli/sandbox-explain.c): the computed
    policy as JSON on stdout.  */

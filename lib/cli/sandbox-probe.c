@@ -74,8 +74,7 @@ print_unavailable (const char *name, const char *reason)
 
 int
 ash_sandbox_probe_command (const struct ash_options *opts,
-                           const struct ash_backend *const *backends,
-                           const char *platform_note)
+                           const struct ash_backend *const *backends)
 {
   struct ash_host host;
   const struct ash_backend *chosen;
@@ -84,10 +83,10 @@ ash_sandbox_probe_command (const struct ash_options *opts,
   bool any = false;
 
   ash_host_init (&host, opts);
-  if (!backends || !backends[0])
+  if (!backends || !backends[0] || ash_backend_none_reason (backends))
     {
-      print_unavailable ("auto", platform_note
-                                   ? platform_note
+      print_unavailable ("auto", ash_backend_none_reason (backends)
+                                   ? ash_backend_none_reason (backends)
                                    : _("this platform has no sandbox "
                                        "backend"));
       fflush (stdout);
@@ -98,14 +97,14 @@ ash_sandbox_probe_command (const struct ash_options *opts,
       const struct ash_probe *p
         = ash_backend_probe_cached (backends[i], &host);
 
-      if (p->usable)
+      if (ash_probe_usable (p))
         {
           any = true;
           printf (_("%s: usable\n"), backends[i]->name);
-          print_notes (p->notes);
+          print_notes (ash_probe_notes (p));
         }
       else
-        print_unavailable (backends[i]->name, p->reason);
+        print_unavailable (backends[i]->name, ash_probe_reason (p));
     }
   chosen = ash_backend_select ("auto", backends, &host, &chosen_probe,
                                &auto_reason);

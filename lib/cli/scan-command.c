@@ -15,9 +15,7 @@ static const struct ash_scan_outputs report_outputs = {
 
 int
 ash_scan (const struct ash_options *opts, const struct ash_config *config,
-          const struct ash_backend *const *backends,
-          const char *platform_note)
+          const struct ash_backend *const *backends)
 {
-  return ash_scan_run (opts, config, backends, platform_note,
-                       &report_outputs);
+  return ash_scan_run (opts, config, backends, &report_outputs);
 }

@@ -11,87 +11,211 @@
 #include <pwd.h>
 
 #include "base/buf.h"
+#include "sandbox/backend-impl.h"
+#include "sandbox/probe-cache.h"
 #include "config/options.h"
 
+bool
+ash_probe_usable (const struct ash_probe *p)
+{
+  return p->usable;
+}
+
+const char *
+ash_probe_reason (const struct ash_probe *p)
+{
+  return p->usable ? NULL : p->reason;
+}
+
+const char *
+ash_probe_notes (const struct ash_probe *p)
+{
+  return p->notes;
+}
+
+bool
+ash_probe_cache_overlay (const struct ash_probe *p)
+{
+  return p->usable && p->cache_overlay;
+}
+
+bool
+ash_probe_cached (const struct ash_probe *p)
+{
+  return p->cached;
+}
+
 void
-ash_probe_release (struct ash_probe *p)
+ash_probe_base_release (struct ash_probe *p)
 {
   if (!p)
     return;
   free (p->reason);
-  free (p->tool);
-  free (p->helper);
   free (p->notes);
-  memset (p, 0, sizeof *p);
+  p->reason = p->notes = NULL;
+}
+
+void
+ash_probe_free (struct ash_probe *p)
+{
+  if (!p)
+    return;
+  if (p->backend && p->backend->probe_free)
+    p->backend->probe_free (p);
+  else
+    {
+      ash_probe_base_release (p);
+      free (p);
+    }
+}
+
+struct ash_probe *
+ash_probe_new_unusable (const struct ash_backend *backend, const char *reason)
+{
+  struct ash_probe *p = xcalloc (1, sizeof *p);
+
+  p->backend = backend;
+  p->reason = reason ? xstrdup (reason) : NULL;
+  return p;
+}
+
+/* Probe BACKEND: its own probe, or the platform's message for the none
+   backend.  Never NULL; an unusable probe always has a reason.  */
+static struct ash_probe *
+probe_backend (const struct ash_backend *backend, const struct ash_host *host)
+{
+  struct ash_probe *p = NULL;
+  int r;
+
+  if (backend->none_reason || !backend->probe)
+    return ash_probe_new_unusable (backend,
+                                   backend->none_reason
+                                     ? backend->none_reason
+                                     : _("this platform has no sandbox "
+                                         "backend"));
+  r = backend->probe (host, &p);
+  if (!p)
+    p = ash_probe_new_unusable (backend, NULL);
+  p->backend = backend;
+  if (r < 0 || !p->usable)
+    {
+      p->usable = false;
+      if (!p->reason)
+        p->reason = xasprintf (_("%s cannot be used here (%s)"),
+                               backend->name,
+                               strerror (r < 0 ? -r : EINVAL));
+    }
+  return p;
 }
 
 /* One probe per backend and process.  Scanners are started from several
-   threads; the first to need a backend probes it while the others wait.  */
+   threads; the first to need a backend probes it while the others wait.
+   Entries are never moved or freed while the process runs, except by
+   ash_backend_probe_cache_reset() (tests) and ash_backend_probe_drop().  */
 struct probe_entry
 {
   const struct ash_backend *backend;
-  struct ash_probe probe;
+  struct ash_probe *probe;
+  struct probe_entry *next;
 };
 
 static pthread_mutex_t probe_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct probe_entry *probe_cache;
-static size_t probe_cache_nr;
+/* Probes dropped after a spawn failure: kept alive (a scope may still
+   point at one) until the cache is reset.  */
+static struct probe_entry *probe_dropped;
+static bool probe_cache_disabled;
+
+void
+ash_backend_probe_cache_disable (bool disable)
+{
+  pthread_mutex_lock (&probe_lock);
+  probe_cache_disabled = disable;
+  pthread_mutex_unlock (&probe_lock);
+}
 
 const struct ash_probe *
 ash_backend_probe_cached (const struct ash_backend *backend,
                           const struct ash_host *host)
 {
+  struct probe_entry *e;
   const struct ash_probe *ret = NULL;
 
   pthread_mutex_lock (&probe_lock);
-  for (size_t i = 0; i < probe_cache_nr; i++)
-    if (probe_cache[i].backend == backend)
+  for (e = probe_cache; e; e = e->next)
+    if (e->backend == backend)
       {
-        ret = &probe_cache[i].probe;
+        ret = e->probe;
         break;
       }
   if (!ret)
     {
-      struct ash_probe p;
-      int r;
+      struct ash_probe *p = NULL;
 
-      memset (&p, 0, sizeof p);
-      r = backend->probe (host, &p);
-      if (r < 0 || !p.usable)
+      if (!probe_cache_disabled)
+        p = ash_probe_cache_load (backend, host);
+      if (!p)
         {
-          p.usable = false;
-          if (!p.reason)
-            p.reason = xasprintf (_("%s cannot be used here (%s)"),
-                                  backend->name, strerror (r < 0 ? -r
-                                                                 : EINVAL));
+          p = probe_backend (backend, host);
+          if (!probe_cache_disabled)
+            ash_probe_cache_store (backend, host, p);
         }
-      /* Entries are never moved once handed out: the cache grows by
-         whole new blocks only when it is empty, and holds one entry per
-         backend of this platform, so allocate room for a few at once.  */
-      if (!probe_cache)
-        probe_cache = xcalloc (16, sizeof *probe_cache);
-      if (probe_cache_nr < 16)
-        {
-          probe_cache[probe_cache_nr].backend = backend;
-          probe_cache[probe_cache_nr].probe = p;
-          ret = &probe_cache[probe_cache_nr].probe;
-          probe_cache_nr++;
-        }
-      else
-        abort ();
+      e = xcalloc (1, sizeof *e);
+      e->backend = backend;
+      e->probe = p;
+      e->next = probe_cache;
+      probe_cache = e;
+      ret = p;
     }
   pthread_mutex_unlock (&probe_lock);
   return ret;
 }
 
 void
+ash_backend_probe_drop (const struct ash_backend *backend)
+{
+  pthread_mutex_lock (&probe_lock);
+  for (struct probe_entry **pe = &probe_cache; *pe; pe = &(*pe)->next)
+    if ((*pe)->backend == backend)
+      {
+        struct probe_entry *e = *pe;
+        *pe = e->next;
+        e->next = probe_dropped;
+        probe_dropped = e;
+        break;
+      }
+  ash_probe_cache_forget (backend);
+  pthread_mutex_unlock (&probe_lock);
+}
+
+static void
+free_entries (struct probe_entry *e)
+{
+  while (e)
+    {
+      struct probe_entry *next = e->next;
+      ash_probe_free (e->probe);
+      free (e);
+      e = next;
+    }
+}
+
+void
 ash_backend_probe_cache_reset (void)
 {
   pthread_mutex_lock (&probe_lock);
-  for (size_t i = 0; i < probe_cache_nr; i++)
-    ash_probe_release (&probe_cache[i].probe);
-  probe_cache_nr = 0;
+  free_entries (probe_cache);
+  free_entries (probe_dropped);
+  probe_cache = probe_dropped = NULL;
   pthread_mutex_unlock (&probe_lock);
+}
+
+const char *
+ash_backend_none_reason (const struct ash_backend *const *list)
+{
+  if (list && list[0] && list[0]->none_reason && !list[1])
+    return list[0]->none_reason;
+  return NULL;
 }
 
 const struct ash_backend *
@@ -118,6 +242,15 @@ ash_backend_select (const char *mode, const struct ash_backend *const *list,
   if (!mode || streq (mode, "off"))
     return NULL;
 
+  /* A platform whose only backend is the none backend: its message, for
+     whatever mode was asked for.  */
+  if (ash_backend_none_reason (list))
+    {
+      if (ret_reason)
+        *ret_reason = xstrdup (ash_backend_none_reason (list));
+      return NULL;
+    }
+
   if (streq (mode, "auto"))
     {
       struct ash_buf why = ASH_BUF_INIT;
@@ -125,7 +258,7 @@ ash_backend_select (const char *mode, const struct ash_backend *const *list,
       for (size_t i = 0; list && list[i]; i++)
         {
           p = ash_backend_probe_cached (list[i], host);
-          if (p->usable)
+          if (ash_probe_usable (p))
             {
               ash_buf_release (&why);
               if (ret_probe)
@@ -134,7 +267,7 @@ ash_backend_select (const char *mode, const struct ash_backend *const *list,
             }
           if (why.len > 0)
             ash_buf_addstr (&why, "; ");
-          ash_buf_addf (&why, "%s: %s", list[i]->name, p->reason);
+          ash_buf_addf (&why, "%s: %s", list[i]->name, ash_probe_reason (p));
         }
       if (ret_reason)
         *ret_reason = xasprintf (_("--sandbox auto found no working sandbox "
@@ -156,10 +289,10 @@ ash_backend_select (const char *mode, const struct ash_backend *const *list,
       return NULL;
     }
   p = ash_backend_probe_cached (b, host);
-  if (!p->usable)
+  if (!ash_probe_usable (p))
     {
       if (ret_reason)
-        *ret_reason = xstrdup (p->reason);
+        *ret_reason = xstrdup (ash_probe_reason (p));
       return NULL;
     }
   if (ret_probe)

@@ -13,6 +13,7 @@
 #include <stdbool.h>
 #include <sys/types.h>
 
+#include "base/buf.h"
 #include "base/error.h"
 #include "proc/spawn.h"
 
@@ -30,40 +31,75 @@ struct ash_host
   uid_t uid;
 };
 
-/* The outcome of a probe.  Filled once per process; then read only.  */
-struct ash_probe
-{
-  bool usable;
-  char *reason;        /* why not usable: the spec's message */
-  char *tool;          /* absolute path of bwrap / firejail, or NULL */
-  char *helper;        /* absolute path of ash-landlock-exec, or NULL */
-  bool overlay;        /* throwaway cache overlays supported */
-  int landlock_abi;    /* 0 when not applicable */
-  char *notes;         /* things to log (e.g. "no overlay: ...") or NULL */
-};
+/* The outcome of a probe: each backend's own structure, private to it
+   (sandbox/backend-impl.h holds the part every backend shares).  Filled
+   once; then read only, through the accessors below.  */
+struct ash_probe;
+
+/* What one wrap() set up on the host for one spawn (a private directory),
+   handed back to cleanup() after the spawn: each backend's own.  */
+struct ash_wrap_state;
+
+struct json_t;
 
 struct ash_backend
 {
-  const char *name; /* "bwrap", "firejail", "landlock", "sandbox-exec" */
-  /* 0 when usable; otherwise fills RET->reason with the spec's message and
-     returns a negative errno.  */
-  int (*probe) (const struct ash_host *host, struct ash_probe *ret);
-  /* Rewrite CMD so that it runs confined by POLICY.  Never spawns.  */
+  const char *name; /* "bwrap", "firejail", "landlock", "sandbox-exec",
+                       "none" */
+  /* The "none" backend of a platform that has no sandbox: the platform's
+     message, which its probe reports as the reason for every mode.  NULL
+     for a real backend.  */
+  const char *none_reason;
+  /* Probe the host.  Always stores a new probe in *RET (release it with
+     ash_probe_free()); returns 0 when usable, else a negative errno with
+     the spec's message as the probe's reason.  */
+  int (*probe) (const struct ash_host *host, struct ash_probe **ret);
+  /* Free what the backend's probe holds beyond the shared part (may be
+     NULL when it holds nothing more).  */
+  void (*probe_free) (struct ash_probe *probe);
+  /* Rewrite CMD so that it runs confined by POLICY.  Never spawns.  What
+     it set up on the host for this spawn goes to *RET_STATE (NULL when
+     nothing), which the caller hands to cleanup() after the spawn.  A
+     failing wrap() undoes its own work and leaves *RET_STATE NULL.  */
   int (*wrap) (const struct ash_probe *probe, const struct ash_policy *policy,
-               struct ash_cmd *cmd, struct ash_error *reterr);
-  /* Optional: undo what wrap() set up on the host (temporary files) after
-     the spawn.  May be NULL.  */
-  void (*cleanup) (const struct ash_probe *probe,
-                   const struct ash_policy *policy, struct ash_cmd *cmd);
+               struct ash_cmd *cmd, struct ash_wrap_state **ret_state,
+               struct ash_error *reterr);
+  /* Undo what wrap() set up and free STATE (NULL-safe).  May be NULL for
+     a backend whose wrap() never sets state.  */
+  void (*cleanup) (struct ash_wrap_state *state);
+  /* The probe cache (sandbox/probe-cache.h); each may be NULL, and the
+     backend is then probed in every run.  identity() appends to RET what
+     identifies the programs the probe ran (path, device, inode, size and
+     modification time of each), or fails when one is missing; save() and
+     load() write and read a usable probe.  */
+  int (*identity) (const struct ash_host *host, struct ash_buf *ret);
+  int (*save) (const struct ash_probe *probe, struct json_t *obj);
+  int (*load) (const struct json_t *obj, struct ash_probe **ret);
+  /* The cheap check a cached usable probe passes before a run relies on
+     it (the sandbox can still be made); 0 when it passes.  May be NULL.  */
+  int (*recheck) (const struct ash_probe *probe, const struct ash_host *host);
 };
 
-void ash_probe_release (struct ash_probe *p);
+/* Accessors: what callers may know of a probe (P never NULL).  */
+bool ash_probe_usable (const struct ash_probe *p);
+/* Why it is not usable (the spec's message), or NULL when it is.  */
+const char *ash_probe_reason (const struct ash_probe *p);
+/* Things to log (no cache overlays, the Landlock ABI), or NULL.  */
+const char *ash_probe_notes (const struct ash_probe *p);
+/* Whether cache writes can be thrown away (bwrap with overlays).  */
+bool ash_probe_cache_overlay (const struct ash_probe *p);
+/* Whether the result came from the probe cache rather than a probe.  */
+bool ash_probe_cached (const struct ash_probe *p);
+/* Free P (NULL-safe) through its backend.  */
+void ash_probe_free (struct ash_probe *p);
 
 /* Run CMD as ash_cmd_run() does, confined by its scope: with a sandboxing
    scope, the backend's wrap() rewrites a private copy of CMD (CMD itself
    is left as the caller built it; the captured output still lands in
-   CMD->out and CMD->err), the copy runs, and cleanup() follows.  A wrap()
-   failure is the spawn's failure: nothing runs.  Other scopes are run or
+   CMD->out and CMD->err), the copy runs, and cleanup() follows with the
+   state wrap() returned for this spawn.  A wrap() failure is the spawn's
+   failure: nothing runs.  A copy that cannot be started drops the
+   backend's probe (ash_backend_probe_drop()).  Other scopes are run or
    refused by ash_cmd_run().  */
 int ash_sandbox_run (struct ash_cmd *cmd, struct ash_cmd_result *ret,
                      struct ash_error *err);
@@ -83,8 +119,26 @@ void ash_host_init (struct ash_host *host, const struct ash_options *opts);
 const struct ash_probe *ash_backend_probe_cached (
   const struct ash_backend *backend, const struct ash_host *host);
 
-/* Forget every cached probe (for tests).  */
+/* Forget every cached probe of this process (for tests).  */
 void ash_backend_probe_cache_reset (void);
+
+/* Neither read nor write the probe cache across runs (--no-probe-cache,
+   ASH_NO_PROBE_CACHE=1): every backend is probed afresh.  */
+void ash_backend_probe_cache_disable (bool disable);
+
+/* A spawn through BACKEND failed in a way its probe did not foresee:
+   forget its probe, in this process (the next caller probes again) and in
+   the probe cache.  */
+void ash_backend_probe_drop (const struct ash_backend *backend);
+
+/* The platform's message when LIST (NULL-terminated) holds only the none
+   backend, else NULL.  */
+const char *ash_backend_none_reason (const struct ash_backend *const *list);
+
+/* The backend of a platform without a sandbox: a "none" backend that
+   reports MESSAGE for every mode.  */
+#define ASH_BACKEND_NONE(message) \
+  { .name = "none", .none_reason = (message) }
 
 /* The backend of LIST (NULL-terminated) called NAME, or NULL.  */
 const struct ash_backend *ash_backend_find (

@@ -36,5 +36,5 @@ ash_policy_input_fill (struct ash_policy_input *in, const char *scanner,
   in->home = host->home;
   in->passwd_home = host->passwd_home;
   in->bin_path = host->bin_path;
-  in->cache_overlay = probe ? probe->overlay : false;
+  in->cache_overlay = probe ? ash_probe_cache_overlay (probe) : false;
 }

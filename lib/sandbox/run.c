@@ -78,9 +78,10 @@ ash_sandbox_run (struct ash_cmd *cmd, struct ash_cmd_result *ret,
                           cmd->argv.nr ? cmd->argv.v[0] : "");
 
   const struct ash_backend *be = scope->backend;
+  struct ash_wrap_state *state = NULL;
   struct ash_cmd w;
   cmd_copy (&w, cmd);
-  int r = be->wrap (scope->probe, scope->policy, &w, err);
+  int r = be->wrap (scope->probe, scope->policy, &w, &state, err);
   if (r < 0)
     {
       if (err && !err->message)
@@ -93,7 +94,11 @@ ash_sandbox_run (struct ash_cmd *cmd, struct ash_cmd_result *ret,
 
   r = ash_cmd_run (&w, ret, err);
   if (be->cleanup)
-    be->cleanup (scope->probe, scope->policy, &w);
+    be->cleanup (state);
+  /* The sandbox itself could not be started: whatever its probe said
+     (from this run or the probe cache), it is probed again next time.  */
+  if (r < 0)
+    ash_backend_probe_drop (be);
   if (r >= 0)
     {
       capture_move (&cmd->out, &w.out, &ret->out_truncated);

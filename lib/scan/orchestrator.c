@@ -289,7 +289,6 @@ iso_now (void)
 int
 ash_scan_run (const struct ash_options *opts, const struct ash_config *config,
               const struct ash_backend *const *backends,
-              const char *platform_note,
               const struct ash_scan_outputs *outputs)
 {
   struct scan sc;
@@ -306,7 +305,7 @@ ash_scan_run (const struct ash_options *opts, const struct ash_config *config,
   sc.opts = opts;
   sc.config = config;
   sc.backends = backends;
-  sc.platform_note = platform_note;
+  sc.platform_note = ash_backend_none_reason (backends);
   sc.od = (struct ash_outdir) ASH_OUTDIR_INIT;
   ash_strvec_init (&sc.unknown_names);
   ash_sandbox_settings_init (&sc.ss);
@@ -520,8 +519,8 @@ ash_scan_run (const struct ash_options *opts, const struct ash_config *config,
           char *why = NULL;
           const struct ash_backend *b
             = ash_backend_select (sc.mode, backends, &sc.host, &probe, &why);
-          if (b && probe && probe->notes)
-            ash_info (_("sandbox %s: %s"), b->name, probe->notes);
+          if (b && probe && ash_probe_notes (probe))
+            ash_info (_("sandbox %s: %s"), b->name, ash_probe_notes (probe));
           free (why);
         }
     }

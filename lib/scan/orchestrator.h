@@ -29,13 +29,12 @@ struct ash_scan_outputs
 
 /* Run `ash scan` with the resolved, valid CONFIG, confining every scanner
    with the best of BACKENDS (NULL-terminated, in the order --sandbox auto
-   tries them) that the options select.  PLATFORM_NOTE is the reason every
-   scanner is MISSING on a platform with no backend, or NULL.  Returns the
-   process exit code.  */
+   tries them) that the options select; on a platform with only the none
+   backend, every sandboxed scanner is MISSING with its message.  Returns
+   the process exit code.  */
 int ash_scan_run (const struct ash_options *opts,
                   const struct ash_config *config,
                   const struct ash_backend *const *backends,
-                  const char *platform_note,
                   const struct ash_scan_outputs *outputs);
 
 #endif

@@ -174,7 +174,7 @@ main (int argc, char **argv)
           .home = home && home[0] == '/' ? home : NULL,
           .passwd_home = pw ? pw->pw_dir : NULL,
           .bin_path = NULL,
-          .cache_overlay = probe->overlay,
+          .cache_overlay = ash_probe_cache_overlay (probe),
         };
         r = ash_policy_compute (&in, &policy, &err);
         if (r < 0)
@@ -193,7 +193,10 @@ main (int argc, char **argv)
       cmd.scope = &scope;
       if (print_argv)
         {
-          r = backend->wrap (probe, &policy, &cmd, &err);
+          struct ash_wrap_state *state = NULL;
+          r = backend->wrap (probe, &policy, &cmd, &state, &err);
+          if (backend->cleanup)
+            backend->cleanup (state);
           if (r < 0)
             {
               fprintf (stderr, "test-backend-run: %s\n", err.message);

@@ -9,62 +9,70 @@
 #include <stdatomic.h>
 
 #include "sandbox/backend.h"
+#include "sandbox/backend-impl.h"
 #include "tap.h"
 
 static atomic_int probes_a, probes_b, probes_c;
 static bool a_usable, b_usable, c_usable;
 
+static const struct ash_backend be_a, be_b, be_c;
+
 static int
-probe_common (bool usable, const char *reason, struct ash_probe *ret)
+probe_common (const struct ash_backend *b, bool usable, const char *reason,
+              struct ash_probe **ret)
 {
-  memset (ret, 0, sizeof *ret);
+  *ret = ash_probe_new_unusable (b, usable ? NULL : reason);
   if (!usable)
-    {
-      ret->reason = xstrdup (reason);
-      return -ENOENT;
-    }
-  ret->usable = true;
+    return -ENOENT;
+  (*ret)->usable = true;
   return 0;
 }
 
 static int
-probe_a (const struct ash_host *h, struct ash_probe *ret)
+probe_a (const struct ash_host *h, struct ash_probe **ret)
 {
   (void) h;
   atomic_fetch_add (&probes_a, 1);
   /* Slow enough that concurrent callers overlap.  */
   usleep (20000);
-  return probe_common (a_usable, "bwrap is not installed (install the "
-                                 "'bubblewrap' package)", ret);
+  return probe_common (&be_a, a_usable, "bwrap is not installed (install "
+                                        "the 'bubblewrap' package)", ret);
 }
 
 static int
-probe_b (const struct ash_host *h, struct ash_probe *ret)
+probe_b (const struct ash_host *h, struct ash_probe **ret)
 {
   (void) h;
   atomic_fetch_add (&probes_b, 1);
-  return probe_common (b_usable, "firejail is not installed", ret);
+  return probe_common (&be_b, b_usable, "firejail is not installed", ret);
 }
 
 static int
-probe_c (const struct ash_host *h, struct ash_probe *ret)
+probe_c (const struct ash_host *h, struct ash_probe **ret)
 {
   (void) h;
   atomic_fetch_add (&probes_c, 1);
   /* A backend that fails without a reason of its own.  */
   if (!c_usable)
     {
-      memset (ret, 0, sizeof *ret);
+      *ret = ash_probe_new_unusable (&be_c, NULL);
       return -EOPNOTSUPP;
     }
-  return probe_common (true, NULL, ret);
+  return probe_common (&be_c, true, NULL, ret);
 }
 
-static const struct ash_backend be_a = { "bwrap", probe_a, NULL, NULL };
-static const struct ash_backend be_b = { "firejail", probe_b, NULL, NULL };
-static const struct ash_backend be_c = { "landlock", probe_c, NULL, NULL };
+static const struct ash_backend be_a = { .name = "bwrap", .probe = probe_a };
+static const struct ash_backend be_b = { .name = "firejail",
+                                         .probe = probe_b };
+static const struct ash_backend be_c = { .name = "landlock",
+                                         .probe = probe_c };
 static const struct ash_backend *const list[] = { &be_a, &be_b, &be_c,
                                                   NULL };
+#define WINDOWS_MESSAGE                                                      \
+  "no scanner sandbox is available on Windows; run ASH under WSL2 and use " \
+  "--sandbox bwrap there, or use --mode container"
+static const struct ash_backend be_none = ASH_BACKEND_NONE (WINDOWS_MESSAGE);
+static const struct ash_backend *const none_list[] = { &be_none, NULL };
 static struct ash_host host;
 
 static void *
@@ -94,11 +102,12 @@ main (void)
   void *res[8];
 
   memset (&host, 0, sizeof host);
+  ash_backend_probe_cache_disable (true);
 
   reset (false, true, true);
   got = ash_backend_select ("auto", list, &host, &p, &why);
   tap_ok (got == &be_b, "auto skips an unusable bwrap and takes firejail");
-  tap_ok (p != NULL && p->usable, "with firejail's probe");
+  tap_ok (p != NULL && ash_probe_usable (p), "with firejail's probe");
   tap_ok (why == NULL, "and no reason");
   tap_is_int (probes_c, 0, "landlock is not probed once firejail works");
 
@@ -128,7 +137,7 @@ main (void)
   why = NULL;
 
   got = ash_backend_select ("landlock", list, &host, &p, &why);
-  tap_ok (got == &be_c && p && p->usable, "a named usable backend is used");
+  tap_ok (got == &be_c && p && ash_probe_usable (p), "a named usable backend is used");
 
   got = ash_backend_select ("off", list, &host, &p, &why);
   tap_ok (got == NULL && why == NULL, "off selects nothing, with no reason");
@@ -151,6 +160,37 @@ main (void)
       same = same && res[i] == res[0];
     tap_ok (same && res[0] != NULL, "and all get the same result");
   }
+
+  /* A spawn failure drops the probe: the next caller probes again.  */
+  reset (true, true, true);
+  ash_backend_probe_cached (&be_a, &host);
+  ash_backend_probe_drop (&be_a);
+  p = ash_backend_probe_cached (&be_a, &host);
+  tap_is_int (probes_a, 2, "a dropped probe is probed again");
+  tap_ok (p && ash_probe_usable (p), "and used again when it passes");
+
+  /* The none backend: its message for every mode but off.  */
+  reset (true, true, true);
+  got = ash_backend_select ("auto", none_list, &host, &p, &why);
+  tap_ok (got == NULL && p == NULL, "none: auto selects nothing");
+  tap_is_str (why, WINDOWS_MESSAGE, "none: auto gives the platform's message");
+  free (why);
+  why = NULL;
+  got = ash_backend_select ("bwrap", none_list, &host, &p, &why);
+  tap_is_str (why, WINDOWS_MESSAGE,
+              "none: a named backend gives the platform's message");
+  free (why);
+  why = NULL;
+  got = ash_backend_select ("off", none_list, &host, &p, &why);
+  tap_ok (got == NULL && why == NULL, "none: off selects nothing, no reason");
+  p = ash_backend_probe_cached (&be_none, &host);
+  tap_ok (!ash_probe_usable (p), "none: its probe is not usable");
+  tap_is_str (ash_probe_reason (p), WINDOWS_MESSAGE,
+              "none: its probe's reason is the platform's message");
+  tap_is_str (ash_backend_none_reason (none_list), WINDOWS_MESSAGE,
+              "ash_backend_none_reason of a none platform");
+  tap_ok (ash_backend_none_reason (list) == NULL,
+          "ash_backend_none_reason of a platform with backends");
 
   tap_ok (ash_backend_find (list, "firejail") == &be_b
             && ash_backend_find (list, "nope") == NULL,

@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 
 #include "base/buf.h"
+#include "fs/tree.h"
 #include "tap.h"
 #include "../../linux/backends.h"
 
@@ -20,7 +21,8 @@ struct fixture
   struct ash_policy policy;
   struct ash_policy_path paths[8];
   struct ash_policy_link links[2];
-  struct ash_probe probe;
+  struct ash_linux_probe probe;
+  struct ash_wrap_state *state;
   struct ash_cmd cmd;
 };
 
@@ -58,7 +60,7 @@ fixture_init (struct fixture *f, const char *tool)
   ash_strvec_push (&f->policy.env, "LANG=C.UTF-8");
   ash_strvec_init (&f->policy.private_caches);
   ash_strvec_init (&f->policy.warnings);
-  f->probe.usable = true;
+  f->probe.base.usable = true;
   f->probe.tool = (char *) tool;
   f->probe.helper = (char *) HELPER;
   ash_cmd_init (&f->cmd);
@@ -127,9 +129,9 @@ test_bwrap (bool overlay, bool network)
   int r;
 
   fixture_init (&f, "/usr/bin/bwrap");
-  f.probe.overlay = overlay;
+  f.probe.base.cache_overlay = overlay;
   f.policy.network = network;
-  r = ash_backend_bwrap.wrap (&f.probe, &f.policy, &f.cmd, &err);
+  r = ash_backend_bwrap.wrap (&f.probe.base, &f.policy, &f.cmd, &f.state, &err);
   tap_is_int (r, 0, "bwrap wrap (overlay %d, network %d) succeeds", overlay,
               network);
   got = joined (&f.cmd.argv);
@@ -177,7 +179,7 @@ test_refusal (const struct ash_backend *b, const char *tool)
 
   fixture_init (&f, tool);
   f.policy.refusal = (char *) "bandit cannot be sandboxed as requested: x";
-  r = b->wrap (&f.probe, &f.policy, &f.cmd, &err);
+  r = b->wrap (&f.probe.base, &f.policy, &f.cmd, &f.state, &err);
   tap_is_int (r, -EPERM, "%s: a refused policy is not wrapped", b->name);
   tap_is_str (err.message, "bandit cannot be sandboxed as requested: x",
               "%s: with the policy's reason", b->name);
@@ -211,7 +213,7 @@ test_firejail_other_home (void)
   ash_strvec_init (&f.policy.private_caches);
   ash_strvec_push (&f.policy.private_caches,
                    "UV_CACHE_DIR=/tmp/src/out/scanners/x/.uv-cache");
-  f.probe.usable = true;
+  f.probe.base.usable = true;
   f.probe.tool = (char *) "/usr/bin/firejail";
   f.probe.helper = (char *) HELPER;
   ash_cmd_init (&f.cmd);
@@ -227,7 +229,7 @@ test_firejail_other_home (void)
     mountinfo = xasprintf ("%s/tests/fixtures/mountinfo-sample",
                            srcdir ? srcdir : ".");
   ash_linux_mountinfo = mountinfo;
-  r = ash_backend_firejail.wrap (&f.probe, &f.policy, &f.cmd, &err);
+  r = ash_backend_firejail.wrap (&f.probe.base, &f.policy, &f.cmd, &f.state, &err);
   tap_is_int (r, 0, "firejail wrap succeeds");
   got = joined (&f.cmd.argv);
   want = xasprintf (
@@ -266,7 +268,7 @@ test_firejail_other_home (void)
   f.policy.n_paths = 2;
   f.policy.results_dir = (char *) "/srv/out/x";
   unsetenv ("SSH_AUTH_SOCK");
-  r = ash_backend_firejail.wrap (&f.probe, &f.policy, &f.cmd, &err);
+  r = ash_backend_firejail.wrap (&f.probe.base, &f.policy, &f.cmd, &f.state, &err);
   tap_is_int (r, 0, "firejail wrap (nothing in the home) succeeds");
   free (got);
   got = joined (&f.cmd.argv);
@@ -303,7 +305,7 @@ test_landlock (void)
   f.policy.home_links = f.links;
   f.policy.n_home_links = 1;
   f.policy.network = true;
-  r = ash_backend_landlock.wrap (&f.probe, &f.policy, &f.cmd, &err);
+  r = ash_backend_landlock.wrap (&f.probe.base, &f.policy, &f.cmd, &f.state, &err);
   tap_is_int (r, 0, "landlock wrap succeeds");
   tmpdir = ash_strvec_getenv (&f.cmd.env, "TMPDIR");
   home = ash_strvec_getenv (&f.cmd.env, "HOME");
@@ -333,11 +335,94 @@ test_landlock (void)
   tap_ok (n > 0 && streq (target, "/home/u/.cache/uv"),
           "landlock: a granted path under the real home is linked in the "
           "private one");
-  ash_backend_landlock.cleanup (&f.probe, &f.policy, &f.cmd);
+  ash_backend_landlock.cleanup (f.state);
   tap_ok (lstat (priv, &st) < 0 && errno == ENOENT,
           "landlock: cleanup removes the private directory");
   ash_error_release (&err);
   fixture_release (&f);
+}
+
+/* A granted directory nested in another granted one (a pyenv tool's bin
+   directory in its install prefix), listed inner first: one link for the
+   outer directory, none beneath it; an inner link that the outer one
+   would shadow with another directory is refused.  */
+static void
+test_landlock_nested (void)
+{
+  struct fixture f;
+  struct ash_error err = ASH_ERROR_INIT;
+  char tmpl[] = "/tmp/test-backend-wrap-XXXXXX";
+  _cleanup_free_ char *outer = NULL, *inner = NULL, *other = NULL;
+  _cleanup_free_ char *priv = NULL, *at = NULL;
+  const char *home;
+  struct stat st;
+  int r;
+
+  if (!mkdtemp (tmpl))
+    {
+      tap_ok (false, "cannot make %s: %s", tmpl, strerror (errno));
+      return;
+    }
+  outer = ash_path_join (tmpl, "versions/3.11");
+  inner = ash_path_join (tmpl, "versions/3.11/bin");
+  other = ash_path_join (tmpl, "other");
+  {
+    _cleanup_free_ char *v = ash_path_join (tmpl, "versions");
+    if (mkdir (v, 0700) < 0 || mkdir (outer, 0700) < 0
+        || mkdir (inner, 0700) < 0 || mkdir (other, 0700) < 0)
+      tap_ok (false, "cannot make the directories: %s", strerror (errno));
+  }
+
+  fixture_init (&f, NULL);
+  f.links[0].name = (char *) ".pyenv/versions/3.11/bin";
+  f.links[0].target = inner;
+  f.links[1].name = (char *) ".pyenv/versions/3.11";
+  f.links[1].target = outer;
+  f.policy.home_links = f.links;
+  f.policy.n_home_links = 2;
+  r = ash_backend_landlock.wrap (&f.probe.base, &f.policy, &f.cmd, &f.state,
+                                 &err);
+  tap_is_int (r, 0, "landlock: nested granted directories in the home "
+                    "wrap (%s)", err.message ? err.message : "no error");
+  home = ash_strvec_getenv (&f.cmd.env, "HOME");
+  at = home ? ash_path_join (home, ".pyenv/versions/3.11") : NULL;
+  tap_ok (at && lstat (at, &st) == 0 && S_ISLNK (st.st_mode),
+          "landlock: the outer directory is a link in the private home");
+  free (at);
+  at = home ? ash_path_join (home, ".pyenv/versions/3.11/bin") : NULL;
+  tap_ok (at && stat (at, &st) == 0 && S_ISDIR (st.st_mode),
+          "landlock: the inner one is reached through it");
+  ash_backend_landlock.cleanup (f.state);
+  ash_error_release (&err);
+  fixture_release (&f);
+
+  fixture_init (&f, NULL);
+  f.links[0].name = (char *) ".pyenv/versions/3.11";
+  f.links[0].target = outer;
+  f.links[1].name = (char *) ".pyenv/versions/3.11/bin";
+  f.links[1].target = other;
+  f.policy.home_links = f.links;
+  f.policy.n_home_links = 2;
+  r = ash_backend_landlock.wrap (&f.probe.base, &f.policy, &f.cmd, &f.state,
+                                 &err);
+  tap_is_int (r, -EEXIST, "landlock: a link the outer one would shadow is "
+                          "refused");
+  tap_ok (err.message && strstr (err.message, "is a link to"),
+          "landlock: the refusal says why (%s)",
+          err.message ? err.message : "no message");
+  tap_ok (f.state == NULL, "landlock: a refused wrap leaves no state");
+  ash_error_release (&err);
+  fixture_release (&f);
+
+  {
+    struct ash_error e = ASH_ERROR_INIT;
+    int tfd = open ("/tmp", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (tfd >= 0)
+      ash_tree_remove_all (tfd, tmpl + strlen ("/tmp/"), &e);
+    if (tfd >= 0)
+      close (tfd);
+    ash_error_release (&e);
+  }
 }
 
 int
@@ -351,5 +436,6 @@ main (void)
   test_refusal (&ash_backend_landlock, NULL);
   test_firejail_other_home ();
   test_landlock ();
+  test_landlock_nested ();
   return tap_done ();
 }

@@ -18,6 +18,7 @@
 #include "base/util.h"
 #include "proc/spawn.h"
 #include "sandbox/backend.h"
+#include "sandbox/backend-impl.h"
 #include "tap.h"
 
 static char *probe;  /* absolute path of tests/fixtures/spawn-probe */
@@ -492,11 +493,15 @@ file_exists (const char *path)
 static int wrap_calls, cleanup_calls;
 static bool cleanup_saw_wrapped;
 
+static struct ash_wrap_state fake_state;
+
 static int
 fake_wrap (const struct ash_probe *p, const struct ash_policy *policy,
-           struct ash_cmd *cmd, struct ash_error *reterr)
+           struct ash_cmd *cmd, struct ash_wrap_state **ret_state,
+           struct ash_error *reterr)
 {
   wrap_calls++;
+  *ret_state = &fake_state;
   ash_strvec_insert (&cmd->argv, 0, "/bin/sh");
   ash_strvec_insert (&cmd->argv, 1, "-c");
   ash_strvec_insert (&cmd->argv, 2, "printf 'wrapped:%s' \"$*\"");
@@ -506,17 +511,18 @@ fake_wrap (const struct ash_probe *p, const struct ash_policy *policy,
 }
 
 static void
-fake_cleanup (const struct ash_probe *p, const struct ash_policy *policy,
-              struct ash_cmd *cmd)
+fake_cleanup (struct ash_wrap_state *state)
 {
   cleanup_calls++;
-  cleanup_saw_wrapped = cmd->argv.nr > 0 && streq (cmd->argv.v[0], "/bin/sh");
+  cleanup_saw_wrapped = state == &fake_state;
 }
 
 static int
 failing_wrap (const struct ash_probe *p, const struct ash_policy *policy,
-              struct ash_cmd *cmd, struct ash_error *reterr)
+              struct ash_cmd *cmd, struct ash_wrap_state **ret_state,
+              struct ash_error *reterr)
 {
+  *ret_state = NULL;
   wrap_calls++;
   return ash_error_set (reterr, -EACCES, "the fake backend says no");
 }
@@ -550,7 +556,8 @@ test_scopes (void)
   ash_cmd_release (&cmd);
   unlink (marker);
 
-  struct ash_backend fake = { "fake", NULL, fake_wrap, fake_cleanup };
+  struct ash_backend fake = { .name = "fake", .wrap = fake_wrap,
+                              .cleanup = fake_cleanup };
   struct ash_scope sandbox = { ASH_SCOPE_SANDBOX, &fake, NULL, NULL, NULL };
   probe_cmd (&cmd, "out", "ignored");
   cmd.scope = &sandbox;
@@ -565,13 +572,14 @@ test_scopes (void)
   tap_is_str (cmd.out.buf, want, "wrap() rewrote the command");
   tap_is_int (wrap_calls, 1, "wrap() was called once");
   tap_is_int (cleanup_calls, 1, "cleanup() was called once");
-  tap_ok (cleanup_saw_wrapped, "cleanup() saw the wrapped command");
+  tap_ok (cleanup_saw_wrapped, "cleanup() got the state wrap() returned");
   tap_is_str (cmd.argv.v[0], probe, "the caller's command is unchanged");
   tap_ok (ash_strvec_getenv (&cmd.env, "WRAPPED") == NULL,
           "the caller's environment is unchanged");
   ash_cmd_release (&cmd);
 
-  struct ash_backend no = { "no", NULL, failing_wrap, fake_cleanup };
+  struct ash_backend no = { .name = "no", .wrap = failing_wrap,
+                            .cleanup = fake_cleanup };
   struct ash_scope sandbox_no = { ASH_SCOPE_SANDBOX, &no, NULL, NULL, NULL };
   sh_cmd (&cmd, script);
   cmd.scope = &sandbox_no;
