@@ -55,6 +55,7 @@ lib_libash_a_SOURCES += lib/sandbox/envfilter.c lib/sandbox/envfilter.h
 lib_libash_a_SOURCES += lib/sandbox/homescreen.c lib/sandbox/homescreen.h
 lib_libash_a_SOURCES += lib/sandbox/policy-input.c lib/sandbox/policy-input.h
 lib_libash_a_SOURCES += lib/sandbox/policy-json.c
+lib_libash_a_SOURCES += lib/sandbox/policy-hide.c
 lib_libash_a_SOURCES += lib/sandbox/policy.c lib/sandbox/policy.h
 lib_libash_a_SOURCES += lib/sandbox/requirements.c lib/sandbox/requirements.h
 lib_libash_a_SOURCES += lib/sandbox/run.c

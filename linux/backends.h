@@ -22,11 +22,6 @@ extern const struct ash_backend ash_backend_bwrap;
 extern const struct ash_backend ash_backend_firejail;
 extern const struct ash_backend ash_backend_landlock;
 
-/* The mount table firejail's wrap() makes every mount point read-only
-   from (its own --read-only=/ reaches the root file system only);
-   /proc/self/mountinfo, or a fixture in tests.  */
-extern const char *ash_linux_mountinfo;
-
 /* The probe of a Linux backend: private to linux/, read by the rest of
    ASH through the accessors of sandbox/backend.h.  */
 struct ash_linux_probe

@@ -17,22 +17,9 @@
 #include <limits.h>
 #include <stdio.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "base/log.h"
-
-/* Container runtime sockets and their directories.  */
-static const char *const runtime_sockets[] = {
-  "/run/docker.sock", "/var/run/docker.sock", "/run/docker",
-  "/var/run/docker", "/run/podman", "/var/run/podman", "/run/containerd",
-  "/var/run/containerd", "/run/crio", "/var/run/crio", "/run/buildkit",
-  "/var/run/buildkit",
-};
-
-/* A link to one of these changes nothing: they are shown anyway.  */
-static const char *const system_dirs[] = {
-  "/usr", "/etc", "/opt", "/nix", "/bin", "/sbin", "/lib", "/lib32",
-  "/lib64", "/libx32",
-};
 
 static void
 push_opt (struct ash_strvec *argv, const char *opt, const char *path)
@@ -60,208 +47,18 @@ push_base_options (struct ash_strvec *argv, bool network)
   ash_strvec_push (argv, "--read-only=/");
 }
 
+/* What firejail hides: the policy's list.  */
 static void
-push_blacklists (struct ash_strvec *argv)
+push_blacklists (struct ash_strvec *argv, const struct ash_policy *policy)
 {
-  const char *ssh_auth_sock = getenv ("SSH_AUTH_SOCK");
-
-  for (size_t i = 0; i < ARRAY_SIZE (runtime_sockets); i++)
-    push_opt (argv, "--blacklist", runtime_sockets[i]);
-  ash_strvec_pushf (argv, "--blacklist=/run/user/%lu",
-                    (unsigned long) getuid ());
-  if (ssh_auth_sock && ssh_auth_sock[0] == '/')
-    push_opt (argv, "--blacklist", ssh_auth_sock);
+  for (size_t i = 0; i < policy->n_hidden; i++)
+    push_opt (argv, "--blacklist", policy->hidden[i].path);
 }
 
 static bool
 usable_dir (const char *d)
 {
   return d && d[0] == '/' && d[1] != '\0';
-}
-
-static bool
-inside_any_policy_path (const struct ash_policy *policy, const char *dir)
-{
-  for (size_t i = 0; i < policy->n_paths; i++)
-    if (ash_path_is_inside (policy->paths[i].path, dir))
-      return true;
-  return policy->results_dir && ash_path_is_inside (policy->results_dir, dir);
-}
-
-static bool
-policy_grants (const struct ash_policy *policy, const char *dir)
-{
-  for (size_t i = 0; i < policy->n_paths; i++)
-    if (policy->paths[i].access != ASH_ACCESS_HIDE
-        && ash_path_is_inside (dir, policy->paths[i].path))
-      return true;
-  return policy->results_dir && ash_path_is_inside (dir, policy->results_dir);
-}
-
-/* Hide everything in DIR beside the way to the policy's paths inside it.  */
-static void
-hide_beside (struct ash_strvec *argv, const struct ash_policy *policy,
-             const char *dir, int depth)
-{
-  DIR *d;
-  struct dirent *de;
-
-  if (policy_grants (policy, dir) || depth > 32)
-    return;
-  d = opendir (dir);
-  if (!d)
-    return;
-  while ((de = readdir (d)))
-    {
-      _cleanup_free_ char *child = NULL;
-
-      if (streq (de->d_name, ".") || streq (de->d_name, ".."))
-        continue;
-      child = ash_path_join (dir, de->d_name);
-      if (inside_any_policy_path (policy, child))
-        {
-          struct stat st;
-          if (lstat (child, &st) == 0 && S_ISDIR (st.st_mode))
-            hide_beside (argv, policy, child, depth + 1);
-        }
-      else
-        push_opt (argv, "--blacklist", child);
-    }
-  closedir (d);
-}
-
-/* A link at the top of a home that names a directory outside the homes
-   (~/.local kept on another disk) is part of that home, but firejail would
-   show it.  Blacklist it, or every entry beside the way to the policy's
-   paths inside it.  A link to a system directory changes nothing.  */
-static void
-hide_home_links (struct ash_strvec *argv, const struct ash_policy *policy,
-                 const char *home, const char *other_home)
-{
-  DIR *d = opendir (home);
-  struct dirent *de;
-
-  if (!d)
-    return;
-  while ((de = readdir (d)))
-    {
-      _cleanup_free_ char *link = NULL;
-      char target[PATH_MAX];
-      struct stat st;
-      bool system = false;
-
-      if (streq (de->d_name, ".") || streq (de->d_name, ".."))
-        continue;
-      link = ash_path_join (home, de->d_name);
-      if (lstat (link, &st) < 0 || !S_ISLNK (st.st_mode))
-        continue;
-      if (!realpath (link, target) || stat (target, &st) < 0
-          || !S_ISDIR (st.st_mode) || streq (target, "/"))
-        continue;
-      if (ash_path_is_inside (target, home)
-          || (other_home && ash_path_is_inside (target, other_home))
-          || ash_path_is_inside (home, target)
-          || (other_home && ash_path_is_inside (other_home, target)))
-        continue;
-      for (size_t i = 0; i < ARRAY_SIZE (system_dirs); i++)
-        if (ash_path_is_inside (target, system_dirs[i]))
-          system = true;
-      if (system)
-        continue;
-      if (inside_any_policy_path (policy, target))
-        hide_beside (argv, policy, target, 0);
-      else
-        push_opt (argv, "--blacklist", target);
-    }
-  closedir (d);
-}
-
-/* Whether a path is whitelisted: the policy's paths inside the passwd
-   entry's home, which firejail hides, and inside /tmp.  */
-static bool
-wants_whitelist (const char *path, const char *fj_home)
-{
-  return (fj_home && ash_path_is_inside (path, fj_home)
-          && !streq (path, fj_home))
-         || (ash_path_is_inside (path, "/tmp") && !streq (path, "/tmp"));
-}
-
-const char *ash_linux_mountinfo = "/proc/self/mountinfo";
-
-/* Undo the octal escapes (\040 and the like) of a path in mountinfo, in
-   place.  */
-static void
-unescape_mountinfo (char *s)
-{
-  char *w = s;
-
-  for (char *r = s; *r; r++)
-    {
-      if (r[0] == '\\' && r[1] >= '0' && r[1] <= '3' && r[2] >= '0'
-          && r[2] <= '7' && r[3] >= '0' && r[3] <= '7')
-        {
-          *w++ = (char) ((r[1] - '0') * 64 + (r[2] - '0') * 8 + (r[3] - '0'));
-          r += 3;
-        }
-      else
-        *w++ = *r;
-    }
-  *w = '\0';
-}
-
-/* --read-only=/ reaches the root file system only: every other mount
-   (a tmpfs, a second disk, /srv on its own file system) stays writable
-   inside the sandbox, and a source tree or output directory there with it.
-   Make each mount point of the host read-only by name, except those
-   firejail replaces itself (/proc, /sys, /dev, /tmp, /run/user) and those
-   inside a home it hides or blacklists.  The results directory is made writable after
-   these.  Fails closed: when the mount table cannot be read, nothing
-   runs.  */
-static int
-push_readonly_mounts (struct ash_strvec *argv, const char *fj_home,
-                      const char *home, struct ash_error *err)
-{
-  static const char *const skipped[] = {
-    "/proc", "/sys", "/dev", "/tmp", "/run/user",
-  };
-  _cleanup_free_ char *line = NULL;
-  size_t n = 0;
-  FILE *f = fopen (ash_linux_mountinfo, "re");
-
-  if (!f)
-    return ash_error_set (err, -errno,
-                          _("firejail: cannot read the mount table: %s"),
-                          strerror (errno));
-  while (getline (&line, &n, f) > 0)
-    {
-      /* ID PARENT MAJOR:MINOR ROOT MOUNTPOINT ...  */
-      char *save = NULL, *mp = NULL;
-      char *tok = strtok_r (line, " ", &save);
-      bool skip = false;
-
-      for (int i = 0; tok && i < 4; i++)
-        tok = strtok_r (NULL, " ", &save);
-      mp = tok;
-      if (!mp || mp[0] != '/')
-        continue;
-      unescape_mountinfo (mp);
-      if (streq (mp, "/"))
-        continue;
-      for (size_t i = 0; i < ARRAY_SIZE (skipped); i++)
-        if (ash_path_is_inside (mp, skipped[i]))
-          skip = true;
-      if ((fj_home && ash_path_is_inside (mp, fj_home))
-          || (home && ash_path_is_inside (mp, home)))
-        skip = true;
-      if (!skip)
-        {
-          _cleanup_free_ char *opt = xasprintf ("--read-only=%s", mp);
-          if (!ash_strvec_contains (argv, opt))
-            ash_strvec_push (argv, opt);
-        }
-    }
-  fclose (f);
-  return 0;
 }
 
 static int
@@ -272,12 +69,10 @@ firejail_wrap (const struct ash_probe *base, const struct ash_policy *policy,
   const struct ash_linux_probe *probe = ash_linux_probe_of (base);
   struct ash_strvec argv = ASH_STRVEC_INIT;
   struct ash_strvec env = ASH_STRVEC_INIT;
-  struct ash_strvec white = ASH_STRVEC_INIT;
-  const char *fj_home = usable_dir (policy->passwd_home)
-                          ? policy->passwd_home
-                          : ash_linux_policy_home (policy);
+  const char *fj_home = ash_policy_hidden_home (policy);
   const char *home = usable_dir (policy->home) ? policy->home : fj_home;
-  bool hide_home = false, home_listed = false, tmp_listed = false;
+  bool home_listed = false, tmp_listed = false, helper_shown = false;
+  bool home_hidden = false;
 
   *ret_state = NULL;
   if (policy->refusal)
@@ -288,70 +83,41 @@ firejail_wrap (const struct ash_probe *base, const struct ash_policy *policy,
     return ash_error_set (err, -EINVAL,
                           _("a sandboxed command must start with an "
                             "absolute path"));
+  /* Fails closed: without the mount table, mounts other than / would stay
+     writable.  */
+  if (policy->mounts_error)
+    return ash_error_set (err, -EIO, _("firejail: %s"),
+                          policy->mounts_error);
 
-  /* firejail hides the passwd entry's home, not HOME's.  A HOME elsewhere
-     is blacklisted as a whole, unless it is under /tmp, which is private
-     already.  */
-  if (home && fj_home && !streq (home, fj_home)
-      && !ash_path_is_inside (home, "/tmp"))
-    hide_home = true;
-
+  /* Everything below translates the policy's decisions word for word;
+     only the wrapper, firejail's own helper, is added to what the policy
+     shows.  */
   ash_strvec_push (&argv, probe->tool);
   push_base_options (&argv, policy->network);
   ash_strvec_push (&argv, "--quiet");
-  push_blacklists (&argv);
-  if (hide_home)
-    push_opt (&argv, "--blacklist", home);
-  if (fj_home)
-    hide_home_links (&argv, policy, fj_home, hide_home ? home : NULL);
-  if (hide_home)
-    hide_home_links (&argv, policy, home, fj_home);
+  push_blacklists (&argv, policy);
+  for (size_t i = 0; i < policy->n_hidden; i++)
+    if (home && streq (policy->hidden[i].path, home))
+      home_hidden = true;
 
-  /* Whitelists: the outermost of the policy's paths inside the home and
-     /tmp (a whitelisted directory shows what is below it).  */
-  for (size_t i = 0; i <= policy->n_paths; i++)
+  for (size_t j = 0; j < policy->shown.nr; j++)
     {
-      const char *p = i < policy->n_paths ? policy->paths[i].path
-                                          : probe->helper;
-      bool covered = false;
-
-      if (i < policy->n_paths && policy->paths[i].access == ASH_ACCESS_HIDE)
-        continue;
-      if (!wants_whitelist (p, fj_home))
-        continue;
-      if (hide_home && ash_path_is_inside (p, home))
-        continue;
-      for (size_t j = 0; j < policy->n_paths && !covered; j++)
-        if (j != i && policy->paths[j].access != ASH_ACCESS_HIDE
-            && wants_whitelist (policy->paths[j].path, fj_home)
-            && ash_path_is_inside (p, policy->paths[j].path)
-            && (!streq (p, policy->paths[j].path) || j < i))
-          covered = true;
-      if (covered || ash_strvec_contains (&white, p))
-        continue;
-      ash_strvec_push (&white, p);
-      if (fj_home && ash_path_is_inside (p, fj_home))
+      push_opt (&argv, "--whitelist", policy->shown.v[j]);
+      if (fj_home && ash_path_is_inside (policy->shown.v[j], fj_home))
+        home_listed = true;
+      else
+        tmp_listed = true;
+      if (ash_path_is_inside (probe->helper, policy->shown.v[j]))
+        helper_shown = true;
+    }
+  if (!helper_shown && ash_policy_wants_shown (policy, probe->helper))
+    {
+      push_opt (&argv, "--whitelist", probe->helper);
+      if (fj_home && ash_path_is_inside (probe->helper, fj_home))
         home_listed = true;
       else
         tmp_listed = true;
     }
-  if (policy->results_dir && wants_whitelist (policy->results_dir, fj_home))
-    {
-      bool covered = false;
-      for (size_t j = 0; j < white.nr; j++)
-        if (ash_path_is_inside (policy->results_dir, white.v[j]))
-          covered = true;
-      if (!covered)
-        {
-          ash_strvec_push (&white, policy->results_dir);
-          if (fj_home && ash_path_is_inside (policy->results_dir, fj_home))
-            home_listed = true;
-          else
-            tmp_listed = true;
-        }
-    }
-  for (size_t j = 0; j < white.nr; j++)
-    push_opt (&argv, "--whitelist", white.v[j]);
   /* Without a whitelist inside it, firejail would show the whole home.  */
   if (!home_listed)
     ash_strvec_push (&argv, "--private");
@@ -374,21 +140,18 @@ firejail_wrap (const struct ash_probe *base, const struct ash_policy *policy,
                && ash_path_is_inside (policy->results_dir, pp->path)))
         push_opt (&argv, "--blacklist", pp->path);
       else if (pp->access != ASH_ACCESS_WRITE
-               && wants_whitelist (pp->path, fj_home))
+               && ash_policy_wants_shown (policy, pp->path))
         push_opt (&argv, "--read-only", pp->path);
     }
-  if (wants_whitelist (probe->helper, fj_home))
+  if (ash_policy_wants_shown (policy, probe->helper))
     push_opt (&argv, "--read-only", probe->helper);
-  {
-    int r = push_readonly_mounts (&argv, fj_home, home, err);
-    if (r < 0)
-      {
-        ash_strvec_release (&argv);
-        ash_strvec_release (&env);
-        ash_strvec_release (&white);
-        return r;
-      }
-  }
+  for (size_t i = 0; i < policy->readonly_mounts.nr; i++)
+    {
+      _cleanup_free_ char *opt
+        = xasprintf ("--read-only=%s", policy->readonly_mounts.v[i]);
+      if (!ash_strvec_contains (&argv, opt))
+        ash_strvec_push (&argv, opt);
+    }
   for (size_t i = 0; i < policy->n_paths; i++)
     if (policy->paths[i].access == ASH_ACCESS_WRITE
         && (!policy->results_dir
@@ -407,9 +170,8 @@ firejail_wrap (const struct ash_probe *base, const struct ash_policy *policy,
                            true);
   ash_strvec_pushv (&argv, cmd->argv.v);
 
-  ash_linux_sandbox_env (policy, hide_home ? fj_home : home, "/tmp", &env);
+  ash_linux_sandbox_env (policy, home_hidden ? fj_home : home, "/tmp", &env);
 
-  ash_strvec_release (&white);
   ash_strvec_release (&cmd->argv);
   cmd->argv = argv;
   ash_strvec_release (&cmd->env);
@@ -489,9 +251,17 @@ firejail_probe (const struct ash_host *host, struct ash_probe **retp)
 
   /* The same options as a scan, without --quiet, so that firejail's
      warning that it found an existing sandbox shows.  */
-  ash_strvec_push (&argv, tool);
-  push_base_options (&argv, false);
-  push_blacklists (&argv);
+  {
+    /* The blacklists of a policy with no paths: what every scan hides
+       outside the home.  */
+    struct ash_policy none;
+    ash_policy_init (&none);
+    ash_policy_add_hiding (&none, environ, NULL);
+    ash_strvec_push (&argv, tool);
+    push_base_options (&argv, false);
+    push_blacklists (&argv, &none);
+    ash_policy_release (&none);
+  }
   ash_strvec_push (&argv, "--private");
   ash_strvec_push (&argv, "--private-tmp");
   /* No "--": see firejail_wrap.  */

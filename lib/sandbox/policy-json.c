@@ -121,5 +121,21 @@ ash_policy_to_json (const struct ash_policy *p)
   json_object_set_new (o, "staged_input_only",
                        json_boolean (p->staged_input_only));
   json_object_set_new (o, "warnings", strings (&p->warnings));
+  json_t *hide = json_array ();
+  for (size_t i = 0; i < p->n_hidden; i++)
+    {
+      json_t *e = json_object ();
+      if (p->hidden[i].env)
+        json_object_set_new (e, "path",
+                             json_sprintf ("$%s", p->hidden[i].env));
+      else
+        json_object_set_new (e, "path", json_string (p->hidden[i].path));
+      json_object_set_new (e, "why", json_string (p->hidden[i].why));
+      json_array_append_new (hide, e);
+    }
+  json_object_set_new (o, "hide", hide);
+  json_object_set_new (o, "show", strings (&p->shown));
+  json_object_set_new (o, "readonly_mounts", strings (&p->readonly_mounts));
+  json_object_set_new (o, "mounts_error", str_or_null (p->mounts_error));
   return o;
 }

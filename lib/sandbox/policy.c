@@ -24,6 +24,8 @@ ash_policy_init (struct ash_policy *p)
   ash_strvec_init (&p->linked_home_dirs);
   ash_strvec_init (&p->backend_env);
   ash_strvec_init (&p->sandbox_exec_env);
+  ash_strvec_init (&p->shown);
+  ash_strvec_init (&p->readonly_mounts);
 }
 
 static void
@@ -66,6 +68,10 @@ ash_policy_release (struct ash_policy *p)
   ash_strvec_release (&p->backend_env);
   ash_strvec_release (&p->sandbox_exec_env);
   free (p->unpack_dir_env);
+  ash_policy_hidden_release (p);
+  ash_strvec_release (&p->shown);
+  ash_strvec_release (&p->readonly_mounts);
+  free (p->mounts_error);
   ash_policy_init (p);
 }
 
@@ -880,6 +886,7 @@ ash_policy_compute (const struct ash_policy_input *in,
 
   qsort (p.paths, p.n_paths, sizeof *p.paths, path_cmp);
   add_home_links (&c);
+  ash_policy_add_hiding (&p, in->environ, in->mountinfo);
 
   ash_homescreen_release (&c.hs);
   free (c.source);

@@ -42,6 +42,15 @@ struct ash_policy_link
   char *target; /* absolute path on the host */
 };
 
+/* A path a backend that shows the host hides.  */
+struct ash_policy_hidden
+{
+  char *path;
+  char *why;
+  char *env;    /* non-NULL: PATH is this variable's value, which
+                   explain names and never shows */
+};
+
 struct ash_policy_drop
 {
   char *name;   /* the variable dropped (never its value) */
@@ -86,6 +95,16 @@ struct ash_policy
   bool system_trust_roots;         /* sandbox-exec: export the system roots
                                       and set SSL_CERT_FILE (unless set) */
   bool staged_input_only;          /* source and output dirs are HIDE */
+  /* For a backend that shows the host and then restricts (firejail):  */
+  struct ash_policy_hidden *hidden; /* paths it hides */
+  size_t n_hidden;
+  struct ash_strvec shown;         /* what it shows again inside the home
+                                      it hides (the passwd entry's) and
+                                      /tmp, which it makes private */
+  struct ash_strvec readonly_mounts; /* the host's mount points, made
+                                        read-only by name */
+  char *mounts_error;              /* non-NULL: the mount table could not
+                                      be read, and such a backend refuses */
 };
 
 /* Everything the policy is computed from.  Lists are NULL-terminated
@@ -119,6 +138,8 @@ struct ash_policy_input
      default.  */
   const char *root;                /* the directory that plays "/" for the
                                       host facts (tests); NULL: "/" */
+  const char *mountinfo;           /* the mount table; NULL:
+                                      /proc/self/mountinfo */
   char *const *system_dirs;        /* NULL: /usr /etc /opt /nix */
   char *const *env_allow;          /* sandbox.env_allow: exact names the
                                       operator lets through the credential
@@ -150,12 +171,29 @@ void ash_policy_refuse (struct ash_policy *p, const char *reason);
 const struct ash_policy_path *ash_policy_find_path (const struct ash_policy *p,
                                                     const char *path);
 
+/* Fill P's hidden, shown and readonly_mounts from its paths, homes and
+   results directory, ENVIRON's SSH_AUTH_SOCK, the uid and the mount table
+   MOUNTINFO (NULL: /proc/self/mountinfo); ash_policy_compute() calls it
+   last.  Returns 0 (an unreadable mount table sets P->mounts_error).  */
+int ash_policy_add_hiding (struct ash_policy *p, char *const *environ,
+                           const char *mountinfo);
+/* Free P's hidden list.  */
+void ash_policy_hidden_release (struct ash_policy *p);
+/* The home a backend that shows the host hides: the passwd entry's, else
+   HOME; NULL when neither is a usable directory.  */
+const char *ash_policy_hidden_home (const struct ash_policy *p);
+/* Whether PATH lies in what such a backend makes private (that home, or
+   /tmp), so that it must be shown again to be seen.  */
+bool ash_policy_wants_shown (const struct ash_policy *p, const char *path);
+
 /* The policy as JSON (new reference), keys in a fixed order: scanner,
    network, refusal, results_dir, paths (sorted by path: path, access,
    exec, rule), private, home, passwd_home, home_links, linked_home_dirs,
    env (names only), dropped (name, why), skipped (path, why),
    private_caches (name, dir), sandbox_exec_env, unpack_dir_env,
-   system_trust_roots, staged_input_only, warnings.  No value of a
+   system_trust_roots, staged_input_only, warnings, hide (path, why; a path
+   that is a variable's value as "$NAME"),
+   show, readonly_mounts, mounts_error.  No value of a
    variable appears in it.  */
 json_t *ash_policy_to_json (const struct ash_policy *p);
 

@@ -75,6 +75,10 @@ fixture_init (struct fixture *f, const char *tool)
 static void
 fixture_release (struct fixture *f)
 {
+  ash_policy_hidden_release (&f->policy);
+  ash_strvec_release (&f->policy.shown);
+  ash_strvec_release (&f->policy.readonly_mounts);
+  free (f->policy.mounts_error);
   ash_strvec_release (&f->policy.env);
   ash_strvec_release (&f->policy.private_caches);
   ash_strvec_release (&f->policy.warnings);
@@ -218,7 +222,6 @@ test_firejail_other_home (void)
   f.probe.helper = (char *) HELPER;
   ash_cmd_init (&f.cmd);
   ash_strvec_push (&f.cmd.argv, "/usr/bin/x");
-  setenv ("SSH_AUTH_SOCK", "/run/agent.sock", 1);
 
   /* Every other mount point of the host is made read-only by name (a
      fixture mount table: /srv/data and "/mnt/a b"; /proc, /sys, /dev,
@@ -228,7 +231,8 @@ test_firejail_other_home (void)
   if (!mountinfo)
     mountinfo = xasprintf ("%s/tests/fixtures/mountinfo-sample",
                            srcdir ? srcdir : ".");
-  ash_linux_mountinfo = mountinfo;
+  char *agent_env[] = { (char *) "SSH_AUTH_SOCK=/run/agent.sock", NULL };
+  ash_policy_add_hiding (&f.policy, agent_env, mountinfo);
   r = ash_backend_firejail.wrap (&f.probe.base, &f.policy, &f.cmd, &f.state, &err);
   tap_is_int (r, 0, "firejail wrap succeeds");
   got = joined (&f.cmd.argv);
@@ -267,7 +271,7 @@ test_firejail_other_home (void)
   fixture_init (&f, "/usr/bin/firejail");
   f.policy.n_paths = 2;
   f.policy.results_dir = (char *) "/srv/out/x";
-  unsetenv ("SSH_AUTH_SOCK");
+  ash_policy_add_hiding (&f.policy, NULL, mountinfo);
   r = ash_backend_firejail.wrap (&f.probe.base, &f.policy, &f.cmd, &f.state, &err);
   tap_is_int (r, 0, "firejail wrap (nothing in the home) succeeds");
   free (got);
