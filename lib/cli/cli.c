@@ -63,6 +63,7 @@ enum opt_id
   OPT_MODE,
   OPT_SANDBOX,
   OPT_ALLOW_IN_TREE_TOOLS,
+  OPT_NO_PROBE_CACHE,
   OPT_PLUGIN_MODULES,
   OPT_FAIL_ON_FINDINGS,
   OPT_NO_FAIL_ON_FINDINGS,
@@ -145,6 +146,10 @@ static const struct optdef optdefs[] = {
     CMD_SCAN | CMD_SANDBOX_PROBE | CMD_SANDBOX_EXPLAIN, J_BOOL, 0, NULL,
     N_("use tools found inside the scanned directory (env "
        "ASH_ALLOW_IN_TREE_TOOLS)") },
+  { "no-probe-cache", no_argument, OPT_NO_PROBE_CACHE, 0,
+    CMD_SCAN | CMD_SANDBOX_PROBE | CMD_SANDBOX_EXPLAIN, J_BOOL, 0, NULL,
+    N_("probe every sandbox backend afresh: neither read nor write the "
+       "probe cache in ~/.cache/ash (env ASH_NO_PROBE_CACHE)") },
   { "ash-plugin-modules", required_argument, OPT_PLUGIN_MODULES, 0,
     CMD_SCAN | CMD_SANDBOX_EXPLAIN, J_LIST, 0, "LIST",
     N_("plugin module files to load (comma-separated; env "
@@ -508,6 +513,9 @@ apply_one (struct ash_options *o, const struct assign *a)
     case OPT_ALLOW_IN_TREE_TOOLS:
       o->allow_in_tree_tools = on;
       break;
+    case OPT_NO_PROBE_CACHE:
+      o->no_probe_cache = on;
+      break;
     case OPT_QUIET:
       o->quiet = on;
       break;
@@ -653,6 +661,7 @@ collect_env (unsigned cmd, struct assigns *a, struct ash_options *o)
     { "ASH_OFFLINE", OPT_OFFLINE, true },
     { "ASH_PLUGIN_MODULES", OPT_PLUGIN_MODULES, false },
     { "ASH_ALLOW_IN_TREE_TOOLS", OPT_ALLOW_IN_TREE_TOOLS, true },
+    { "ASH_NO_PROBE_CACHE", OPT_NO_PROBE_CACHE, true },
   };
   for (size_t i = 0; i < ARRAY_SIZE (envs); i++)
     {
@@ -1738,6 +1747,7 @@ ash_main (int argc, char **argv, const struct ash_backend *const *backends)
   if (r)
     goto out;
   setup_log (&o);
+  ash_backend_probe_cache_disable (o.no_probe_cache);
 
   /* Container mode is not built yet.  It must never turn into a scan on
      the host, least of all an unsandboxed one: refuse it (exit 3) before

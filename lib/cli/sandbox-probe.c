@@ -102,6 +102,9 @@ ash_sandbox_probe_command (const struct ash_options *opts,
           any = true;
           printf (_("%s: usable\n"), backends[i]->name);
           print_notes (ash_probe_notes (p));
+          if (ash_probe_cached (p))
+            print_notes (_("from the probe cache (--no-probe-cache probes "
+                           "afresh)"));
         }
       else
         print_unavailable (backends[i]->name, ash_probe_reason (p));

@@ -40,6 +40,7 @@ struct ash_options
   enum ash_run_mode mode;
   char *sandbox;               /* --sandbox MODE, or NULL when not given */
   bool allow_in_tree_tools;
+  bool no_probe_cache;         /* --no-probe-cache, ASH_NO_PROBE_CACHE */
   struct ash_strvec plugin_modules; /* --ash-plugin-modules / env */
   int fail_on_findings;        /* -1 unset, 0, 1 */
   struct ash_strvec output_formats;

@@ -1,19 +1,228 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* probe-cache.c -- backend probes kept across runs.  */
+/* probe-cache.c -- backend probes kept across runs.
+
+   One file per backend, DIR/probe-NAME.json, where DIR is
+   $XDG_CACHE_HOME/ash (an absolute XDG_CACHE_HOME) or $HOME/.cache/ash.
+   The file holds the key the probe was made under and the backend's own
+   record of a usable probe:
+
+     { "key": { "ash": VERSION, "uid": UID, "kernel": "RELEASE VERSION",
+                "backend": NAME, "identity": "..." },
+       "probe": { ... } }
+
+   Every directory on the way to DIR is opened one component at a time
+   without following a link.  The directories from the home down (or all
+   of them, for a cache outside the home) must belong to the user and be
+   writable by nobody else; a directory above the home may belong to root
+   and be writable by others only when it is sticky.  The file must be a
+   regular file of the user's, writable by nobody else.  Anything else,
+   and any key that differs from this run's, makes the entry unused.  */
 
 #include <config.h>
 
 #include "sandbox/probe-cache.h"
 
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include <jansson.h>
+
+#include "base/buf.h"
+#include "base/util.h"
 #include "sandbox/backend-impl.h"
+
+#define CACHE_FILE_MAX (64 * 1024)
+
+/* The cache directory for this process, or NULL.  */
+static char *
+cache_dir (const char **ret_home)
+{
+  const char *xdg = getenv ("XDG_CACHE_HOME");
+  const char *home = getenv ("HOME");
+
+  *ret_home = home && home[0] == '/' ? home : NULL;
+  if (xdg && xdg[0] == '/')
+    return ash_path_join (xdg, "ash");
+  if (*ret_home)
+    return ash_path_join (*ret_home, ".cache/ash");
+  return NULL;
+}
+
+/* Whether the directory DFD may lead to the cache: with STRICT, only when
+   it is the user's and writable by nobody else; otherwise it may also be
+   root's, and writable by others only when it is root's and sticky.  */
+static bool
+trusted_dir (int dfd, bool strict)
+{
+  struct stat st;
+  uid_t uid = geteuid ();
+
+  if (fstat (dfd, &st) < 0 || !S_ISDIR (st.st_mode))
+    return false;
+  if (strict)
+    return st.st_uid == uid && (st.st_mode & (S_IWGRP | S_IWOTH)) == 0;
+  if (st.st_uid != uid && st.st_uid != 0)
+    return false;
+  if ((st.st_mode & (S_IWGRP | S_IWOTH)) == 0)
+    return true;
+  /* /tmp: others may add entries, not replace ours.  */
+  return st.st_uid == 0 && (st.st_mode & S_ISVTX);
+}
+
+/* Open DIR (absolute) one component at a time without following links,
+   checking each directory; with CREATE, make the missing components (mode
+   0700).  Returns the directory fd, or a negative errno.  */
+static int
+open_dir (const char *dir, const char *home, bool create)
+{
+  _cleanup_free_ char *copy = xstrdup (dir);
+  _cleanup_free_ char *walked = xstrdup ("");
+  int fd = open ("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
+  bool below_home = false;
+  char *save = NULL;
+
+  if (fd < 0)
+    return -errno;
+  /* The whole cache directory is strict when it is not in the home.  */
+  bool in_home = home && ash_path_is_inside (dir, home);
+  if (!trusted_dir (fd, false))
+    {
+      close (fd);
+      return -EPERM;
+    }
+  for (char *c = strtok_r (copy, "/", &save); c;
+       c = strtok_r (NULL, "/", &save))
+    {
+      int nfd;
+      char *w;
+
+      if (streq (c, ".") || streq (c, ".."))
+        {
+          close (fd);
+          return -EINVAL;
+        }
+      w = xasprintf ("%s/%s", walked, c);
+      free (walked);
+      walked = w;
+      nfd = openat (fd, c, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+      if (nfd < 0 && errno == ENOENT && create)
+        {
+          if (mkdirat (fd, c, 0700) < 0 && errno != EEXIST)
+            {
+              int e = errno;
+              close (fd);
+              return -e;
+            }
+          nfd = openat (fd, c, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+        }
+      if (nfd < 0)
+        {
+          int e = errno;
+          close (fd);
+          return -e;
+        }
+      close (fd);
+      fd = nfd;
+      if (in_home && streq (walked, home))
+        below_home = true;
+      /* The home and below it, and the cache directory itself, are the
+         user's alone; the directories above may be root's.  */
+      if (!trusted_dir (fd, below_home || streq (walked, dir)))
+        {
+          close (fd);
+          return -EPERM;
+        }
+    }
+  return fd;
+}
+
+static char *
+file_name (const struct ash_backend *backend)
+{
+  return xasprintf ("probe-%s.json", backend->name);
+}
+
+/* This run's key for BACKEND, or NULL when the backend cannot be
+   cached or its programs are missing.  */
+static json_t *
+make_key (const struct ash_backend *backend, const struct ash_host *host)
+{
+  struct ash_buf id = ASH_BUF_INIT;
+  struct utsname u;
+  json_t *key;
+
+  if (!backend->identity || !backend->save || !backend->load
+      || uname (&u) < 0 || backend->identity (host, &id) < 0)
+    {
+      ash_buf_release (&id);
+      return NULL;
+    }
+  key = json_pack ("{s:s, s:I, s:s+++, s:s, s:s}", "ash", PACKAGE_VERSION,
+                   "uid", (json_int_t) geteuid (), "kernel", u.release, " ",
+                   u.version, "", "backend", backend->name, "identity",
+                   id.buf);
+  ash_buf_release (&id);
+  return key;
+}
 
 struct ash_probe *
 ash_probe_cache_load (const struct ash_backend *backend,
                       const struct ash_host *host)
 {
-  (void) backend;
-  (void) host;
-  return NULL;
+  const char *home;
+  _cleanup_free_ char *dir = cache_dir (&home);
+  _cleanup_free_ char *name = file_name (backend);
+  _cleanup_close_ int dfd = -1, fd = -1;
+  struct ash_buf text = ASH_BUF_INIT;
+  struct ash_probe *p = NULL;
+  json_t *key, *doc = NULL;
+  struct stat st;
+  char chunk[4096];
+  ssize_t n;
+
+  if (!dir || !(key = make_key (backend, host)))
+    return NULL;
+  dfd = open_dir (dir, home, false);
+  if (dfd < 0)
+    goto out;
+  fd = openat (dfd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+  if (fd < 0 || fstat (fd, &st) < 0 || !S_ISREG (st.st_mode)
+      || st.st_uid != geteuid () || (st.st_mode & (S_IWGRP | S_IWOTH))
+      || st.st_nlink != 1 || st.st_size > CACHE_FILE_MAX)
+    goto out;
+  while ((n = read (fd, chunk, sizeof chunk)) > 0 && text.len < CACHE_FILE_MAX)
+    ash_buf_add (&text, chunk, (size_t) n);
+  if (n < 0 || text.len == 0)
+    goto out;
+  doc = json_loadb (text.buf, text.len, JSON_REJECT_DUPLICATES, NULL);
+  if (!json_is_object (doc) || !json_equal (json_object_get (doc, "key"), key)
+      || !json_is_object (json_object_get (doc, "probe")))
+    goto out;
+  if (backend->load (json_object_get (doc, "probe"), &p) < 0)
+    p = NULL;
+  if (p)
+    {
+      p->backend = backend;
+      p->usable = true;
+      p->cached = true;
+      /* The cheap check before a run relies on it; a failure means the
+         full probe.  */
+      if (backend->recheck && backend->recheck (p, host) < 0)
+        {
+          ash_probe_free (p);
+          p = NULL;
+        }
+    }
+out:
+  json_decref (doc);
+  json_decref (key);
+  ash_buf_release (&text);
+  return p;
 }
 
 void
@@ -21,13 +230,82 @@ ash_probe_cache_store (const struct ash_backend *backend,
                        const struct ash_host *host,
                        const struct ash_probe *probe)
 {
-  (void) backend;
-  (void) host;
-  (void) probe;
+  const char *home;
+  _cleanup_free_ char *dir = cache_dir (&home);
+  _cleanup_free_ char *name = file_name (backend);
+  _cleanup_free_ char *tmp = NULL, *text = NULL;
+  _cleanup_close_ int dfd = -1;
+  json_t *key, *doc, *pj;
+  int fd;
+  size_t len;
+  bool ok;
+
+  /* An unusable backend is never stored: it is probed in every run, so a
+     stale entry can never make a sandbox weaker than a probe would.  */
+  if (!ash_probe_usable (probe) || probe->cached || !dir)
+    {
+      if (dir && !ash_probe_usable (probe))
+        ash_probe_cache_forget (backend);
+      return;
+    }
+  if (!(key = make_key (backend, host)))
+    return;
+  pj = json_object ();
+  if (backend->save (probe, pj) < 0)
+    {
+      json_decref (pj);
+      json_decref (key);
+      return;
+    }
+  doc = json_pack ("{s:o, s:o}", "key", key, "probe", pj);
+  if (!doc)
+    return;
+  text = json_dumps (doc, JSON_COMPACT);
+  json_decref (doc);
+  if (!text)
+    return;
+  dfd = open_dir (dir, home, true);
+  if (dfd < 0)
+    return;
+  /* O_PATH fds cannot be used with openat for creation: reopen.  */
+  {
+    int rfd = openat (dfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (rfd < 0)
+      return;
+    close (dfd);
+    dfd = rfd;
+  }
+  tmp = xasprintf (".%s.%ld.tmp", name, (long) getpid ());
+  fd = openat (dfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+               0600);
+  if (fd < 0)
+    return;
+  len = strlen (text);
+  ok = write (fd, text, len) == (ssize_t) len;
+  ok = close (fd) == 0 && ok;
+  if (!ok || renameat (dfd, tmp, dfd, name) < 0)
+    unlinkat (dfd, tmp, 0);
 }
 
 void
 ash_probe_cache_forget (const struct ash_backend *backend)
 {
-  (void) backend;
+  const char *home;
+  _cleanup_free_ char *dir = cache_dir (&home);
+  _cleanup_free_ char *name = file_name (backend);
+  _cleanup_close_ int dfd = -1;
+
+  if (!dir)
+    return;
+  dfd = open_dir (dir, home, false);
+  if (dfd < 0)
+    return;
+  {
+    int rfd = openat (dfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (rfd < 0)
+      return;
+    close (dfd);
+    dfd = rfd;
+  }
+  unlinkat (dfd, name, 0);
 }
