@@ -270,6 +270,52 @@ rm_cb (const char *path, const struct stat *st, int flag, struct FTW *ftw)
   return 0;
 }
 
+/* Whether every key of OBJ (an object, or absent) is one of ALLOWED
+   (NULL-terminated); names the others.  A misspelt key would otherwise
+   be ignored and its case test less than it says.  */
+static bool
+known_keys (const json_t *obj, const char *const *allowed, const char *what)
+{
+  const char *k;
+  json_t *v;
+  bool ok = true;
+
+  if (obj && !json_is_object (obj))
+    {
+      tap_diag ("%s is not an object", what);
+      return false;
+    }
+  json_object_foreach ((json_t *) obj, k, v)
+    {
+      bool found = false;
+      for (const char *const *a = allowed; *a && !found; a++)
+        found = streq (*a, k);
+      if (!found)
+        {
+          tap_diag ("%s: unknown key '%s'", what, k);
+          ok = false;
+        }
+    }
+  return ok;
+}
+
+static const char *const input_keys[] = {
+  "layout", "builtin", "requirements", "environ", "grants", "system_dirs",
+  "offline", "cache_overlay", "bin_path", "converted_dir", "home",
+  "output_dir", "passwd_home", "results_dir", "run_config_dir", "scanner",
+  "source_dir", "tool_path", NULL,
+};
+static const char *const layout_keys[] = {
+  "dirs", "files", "fifos", "symlinks", NULL,
+};
+static const char *const grant_keys[] = {
+  "network_scanners", "network_restrict", "extra_read_paths",
+  "read_path_scanners", "env_scanners", "option_read_paths", NULL,
+};
+static const char *const expected_keys[] = {
+  "policy", "exact", "absent_paths", "absent_env", "present_env", NULL,
+};
+
 static void
 run_case (const char *dir, const char *name)
 {
@@ -301,6 +347,13 @@ run_case (const char *dir, const char *name)
       tap_ok (false, "%s: fixtures load", name);
       goto done;
     }
+  tap_ok (known_keys (in, input_keys, "input.json")
+            && known_keys (json_object_get (in, "layout"), layout_keys,
+                           "input.json layout")
+            && known_keys (json_object_get (in, "grants"), grant_keys,
+                           "input.json grants")
+            && known_keys (exp, expected_keys, "expected.json"),
+          "%s: the fixtures use known keys only", name);
   build_layout (json_object_get (in, "layout"));
 
   const char *builtin = str_of (in, "builtin");
@@ -563,6 +616,12 @@ test_builtins (void)
 int
 main (void)
 {
+  {
+    json_t *bogus = json_pack ("{s:b, s:b}", "offline", 1, "ofline", 1);
+    tap_ok (!known_keys (bogus, input_keys, "a misspelt key"),
+            "a fixture with an unknown key is refused");
+    json_decref (bogus);
+  }
   const char *srcdir = getenv ("top_srcdir");
   _cleanup_free_ char *fixtures
     = ash_path_join (srcdir ? srcdir : ".", "tests/fixtures/policy");
