@@ -14,6 +14,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <sys/stat.h>
@@ -96,6 +97,71 @@ policy_grants (const struct ash_policy *policy, const char *dir)
         && ash_path_is_inside (dir, policy->paths[i].path))
       return true;
   return policy->results_dir && ash_path_is_inside (dir, policy->results_dir);
+}
+
+/* Whether the policy shows PATH itself: one of its paths that is not
+   hidden, or the results directory.  */
+static bool
+policy_shows (const struct ash_policy *policy, const char *path)
+{
+  for (size_t i = 0; i < policy->n_paths; i++)
+    if (policy->paths[i].access != ASH_ACCESS_HIDE
+        && streq (policy->paths[i].path, path))
+      return true;
+  return policy->results_dir && streq (policy->results_dir, path);
+}
+
+/* Whether the policy shows anything strictly inside DIR.  */
+static bool
+policy_shows_inside (const struct ash_policy *policy, const char *dir)
+{
+  for (size_t i = 0; i < policy->n_paths; i++)
+    if (policy->paths[i].access != ASH_ACCESS_HIDE
+        && !streq (policy->paths[i].path, dir)
+        && ash_path_is_inside (policy->paths[i].path, dir))
+      return true;
+  return policy->results_dir && !streq (policy->results_dir, dir)
+         && ash_path_is_inside (policy->results_dir, dir);
+}
+
+/* Hide a hidden directory that holds paths the policy shows (the output
+   directory holding the results directory): firejail cannot show a path
+   below a blacklisted one, so everything in it beside the way to those
+   paths is blacklisted instead, entry by entry.  What appears there after
+   the scanner starts is not covered; ash-sandbox(7) says so.  */
+static void
+hide_around (struct ash_strvec *argv, const struct ash_policy *policy,
+             const char *dir, int depth)
+{
+  DIR *d;
+  struct dirent *de;
+
+  if (depth > 32)
+    {
+      push_opt (argv, "--blacklist", dir);
+      return;
+    }
+  d = opendir (dir);
+  if (!d)
+    return;
+  while ((de = readdir (d)))
+    {
+      _cleanup_free_ char *child = NULL;
+      struct stat st;
+
+      if (streq (de->d_name, ".") || streq (de->d_name, ".."))
+        continue;
+      child = ash_path_join (dir, de->d_name);
+      if (policy_shows (policy, child))
+        continue;
+      if (policy_shows_inside (policy, child)
+          && fstatat (dirfd (d), de->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0
+          && S_ISDIR (st.st_mode))
+        hide_around (argv, policy, child, depth + 1);
+      else
+        push_opt (argv, "--blacklist", child);
+    }
+  closedir (d);
 }
 
 /* Hide everything in DIR beside the way to the policy's paths inside it.  */
@@ -297,7 +363,11 @@ firejail_wrap (const struct ash_probe *probe, const struct ash_policy *policy,
   push_base_options (&argv, policy->network);
   ash_strvec_push (&argv, "--quiet");
   push_blacklists (&argv);
-  if (hide_home)
+  /* A HOME that holds the results directory (--output-dir $HOME) is
+     hidden around it.  */
+  if (hide_home && policy_shows_inside (policy, home))
+    hide_around (&argv, policy, home, 0);
+  else if (hide_home)
     push_opt (&argv, "--blacklist", home);
   if (fj_home)
     hide_home_links (&argv, policy, fj_home, hide_home ? home : NULL);
@@ -361,14 +431,14 @@ firejail_wrap (const struct ash_probe *probe, const struct ash_policy *policy,
     {
       const struct ash_policy_path *pp = &policy->paths[i];
 
-      /* A hidden directory holding the results directory (a staged
-         converter's output directory, or a source tree holding it) is not
-         blacklisted: firejail would hide the results directory with it.
-         Inside the home or /tmp the whitelists hide it already; elsewhere
-         it stays readable, as ash-sandbox(7) says.  */
-      if (pp->access == ASH_ACCESS_HIDE
-          && !(policy->results_dir
-               && ash_path_is_inside (policy->results_dir, pp->path)))
+      /* A hidden directory holding the results directory (the output
+         directory, or a staged converter's source tree holding it) is not
+         blacklisted whole, since firejail would hide the results directory
+         with it: everything beside the way to what it shows is.  */
+      if (pp->access == ASH_ACCESS_HIDE && policy_shows_inside (policy,
+                                                                pp->path))
+        hide_around (&argv, policy, pp->path, 0);
+      else if (pp->access == ASH_ACCESS_HIDE)
         push_opt (&argv, "--blacklist", pp->path);
       else if (pp->access != ASH_ACCESS_WRITE
                && wants_whitelist (pp->path, fj_home))

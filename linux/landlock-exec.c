@@ -127,6 +127,8 @@ struct options
   size_t n_links;
   char **expects;               /* PATH=DEV:INO, --expect */
   size_t n_expects;
+  const char **hidden;          /* --hide: not granted inside a rule */
+  size_t n_hidden;
   char **command;
 };
 
@@ -199,6 +201,10 @@ usage (FILE *out)
            "                        when PATH is a symlink)\n"
            "  --rw PATH             full access beneath PATH (not a "
            "symlink)\n"
+           "  --hide PATH           grant nothing beneath PATH, also where "
+           "it lies\n"
+           "                        inside a --ro or --rw PATH (its names "
+           "stay listable)\n"
            "  --tmpdir DIR          private TMPDIR (created if missing; full "
            "access)\n"
            "  --home DIR            private HOME (created if missing; full "
@@ -251,6 +257,7 @@ enum
   OPT_PRIVATE_NETWORK,
   OPT_EXPECT,
   OPT_PROBE,
+  OPT_HIDE,
   OPT_HELP,
 };
 
@@ -288,6 +295,7 @@ parse_options (int argc, char **argv, struct options *o)
     { "private-network", no_argument, NULL, OPT_PRIVATE_NETWORK },
     { "expect", required_argument, NULL, OPT_EXPECT },
     { "probe", no_argument, NULL, OPT_PROBE },
+    { "hide", required_argument, NULL, OPT_HIDE },
     { "help", no_argument, NULL, OPT_HELP },
     { NULL, 0, NULL, 0 },
   };
@@ -309,6 +317,15 @@ parse_options (int argc, char **argv, struct options *o)
           break;
         case OPT_RW:
           add_rule (o, optarg, RIGHTS_RW);
+          landlock_options = true;
+          break;
+        case OPT_HIDE:
+          if (optarg[0] != '/')
+            die (ASH_LANDLOCK_EXIT_USAGE, "'%s' is not an absolute path",
+                 optarg);
+          o->hidden = xrealloc_array (o->hidden, o->n_hidden + 1,
+                                      sizeof *o->hidden);
+          o->hidden[o->n_hidden++] = optarg;
           landlock_options = true;
           break;
         case OPT_TMPDIR:
@@ -488,6 +505,115 @@ create_ruleset (const struct ash_landlock_ruleset_attr *attr)
   return fd;
 }
 
+/* Whether PATH lies strictly inside DIR, both absolute and
+   normalised.  */
+static bool
+strictly_inside (const char *path, const char *dir)
+{
+  size_t n = strlen (dir);
+
+  while (n > 1 && dir[n - 1] == '/')
+    n--;
+  if (n == 1 && dir[0] == '/')
+    return path[0] == '/' && path[1] != '\0';
+  return strncmp (path, dir, n) == 0 && path[n] == '/' && path[n + 1] != '\0';
+}
+
+static bool
+is_hidden (const struct options *o, const char *path)
+{
+  for (size_t i = 0; i < o->n_hidden; i++)
+    if (strcmp (o->hidden[i], path) == 0)
+      return true;
+  return false;
+}
+
+static bool
+holds_hidden (const struct options *o, const char *dir)
+{
+  for (size_t i = 0; i < o->n_hidden; i++)
+    if (strictly_inside (o->hidden[i], dir))
+      return true;
+  return false;
+}
+
+static void
+add_fd_rule (int ruleset_fd, int fd, unsigned long long allowed,
+             const char *path)
+{
+  struct ash_landlock_path_beneath_attr pb;
+
+  memset (&pb, 0, sizeof pb);
+  pb.allowed_access = allowed;
+  pb.parent_fd = fd;
+  if (allowed != 0
+      && ash_landlock_add_rule (ruleset_fd, LANDLOCK_RULE_PATH_BENEATH, &pb,
+                                0) < 0)
+    die (ASH_LANDLOCK_EXIT_SETUP, "cannot add a Landlock rule for '%s': %s",
+         path, strerror (errno));
+}
+
+/* Grant RIGHTS beneath the directory DIR_FD, named PATH, except beneath
+   the hidden paths inside it.  Landlock grants a whole hierarchy, so the
+   directory itself gets only the right to list it (the names below it,
+   hidden ones included, stay listable), and each entry beside the way to
+   a hidden path gets RIGHTS, opened relative to DIR_FD without following
+   a link.  A link gets no rule: what it names is reached through that
+   path's own rules.  */
+static void
+add_rules_around (int ruleset_fd, unsigned long long handled, int dir_fd,
+                  const char *path, unsigned long long rights,
+                  const struct options *o)
+{
+  DIR *d;
+  struct dirent *de;
+  int lfd;
+
+  add_fd_rule (ruleset_fd, dir_fd,
+               rights & handled & LANDLOCK_ACCESS_FS_READ_DIR, path);
+  lfd = openat (dir_fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (lfd < 0 || (d = fdopendir (lfd)) == NULL)
+    die (ASH_LANDLOCK_EXIT_SETUP, "cannot read the directory '%s': %s", path,
+         strerror (errno));
+  while ((de = readdir (d)) != NULL)
+    {
+      char *child;
+      struct stat st;
+      int cfd;
+
+      if (strcmp (de->d_name, ".") == 0 || strcmp (de->d_name, "..") == 0)
+        continue;
+      if (asprintf (&child, "%s%s%s", path,
+                    path[strlen (path) - 1] == '/' ? "" : "/",
+                    de->d_name) < 0)
+        die (ASH_LANDLOCK_EXIT_SETUP, "out of memory");
+      if (is_hidden (o, child))
+        {
+          free (child);
+          continue;
+        }
+      cfd = openat (dir_fd, de->d_name, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+      if (cfd < 0 || fstat (cfd, &st) < 0 || S_ISLNK (st.st_mode))
+        {
+          if (cfd >= 0)
+            close (cfd);
+          free (child);
+          continue;
+        }
+      if (S_ISDIR (st.st_mode) && holds_hidden (o, child))
+        add_rules_around (ruleset_fd, handled, cfd, child, rights, o);
+      else
+        add_fd_rule (ruleset_fd, cfd,
+                     rights & handled
+                       & (S_ISDIR (st.st_mode) ? ~0ULL
+                                               : ASH_LANDLOCK_FS_FILE_RIGHTS),
+                     child);
+      close (cfd);
+      free (child);
+    }
+  closedir (d);
+}
+
 static void
 add_path_rule (int ruleset_fd, unsigned long long handled,
                const struct path_rule *rule, const struct options *o)
@@ -518,6 +644,13 @@ add_path_rule (int ruleset_fd, unsigned long long handled,
   if (rule->no_link && S_ISLNK (st.st_mode))
     die (ASH_LANDLOCK_EXIT_SETUP, "'%s' is a symlink: full access is "
          "granted only to a path that is not one", rule->path);
+
+  if (S_ISDIR (st.st_mode) && holds_hidden (o, rule->path))
+    {
+      add_rules_around (ruleset_fd, handled, fd, rule->path, rule->rights, o);
+      close (fd);
+      return;
+    }
 
   memset (&pb, 0, sizeof pb);
   pb.allowed_access = rule->rights & handled;

@@ -39,3 +39,5 @@ EXTRA_DIST += tests/sh/sandbox-probe.sh
 EXTRA_DIST += tests/fixtures/plugins/escape-probe.yaml
 TESTS += tests/sh/sandbox-scan.sh
 EXTRA_DIST += tests/sh/sandbox-scan.sh
+TESTS += tests/sh/sandbox-outdir.sh
+EXTRA_DIST += tests/sh/sandbox-outdir.sh
