@@ -100,22 +100,25 @@ policy_grants (const struct ash_policy *policy, const char *dir)
 }
 
 /* Whether the policy shows PATH itself: one of its paths that is not
-   hidden, or the results directory.  */
+   hidden, or the results directory (with RESULTS_ONLY, only that).  */
 static bool
-policy_shows (const struct ash_policy *policy, const char *path)
+policy_shows (const struct ash_policy *policy, const char *path,
+              bool results_only)
 {
-  for (size_t i = 0; i < policy->n_paths; i++)
+  for (size_t i = 0; !results_only && i < policy->n_paths; i++)
     if (policy->paths[i].access != ASH_ACCESS_HIDE
         && streq (policy->paths[i].path, path))
       return true;
   return policy->results_dir && streq (policy->results_dir, path);
 }
 
-/* Whether the policy shows anything strictly inside DIR.  */
+/* Whether the policy shows anything strictly inside DIR (with
+   RESULTS_ONLY, the results directory).  */
 static bool
-policy_shows_inside (const struct ash_policy *policy, const char *dir)
+policy_shows_inside (const struct ash_policy *policy, const char *dir,
+                     bool results_only)
 {
-  for (size_t i = 0; i < policy->n_paths; i++)
+  for (size_t i = 0; !results_only && i < policy->n_paths; i++)
     if (policy->paths[i].access != ASH_ACCESS_HIDE
         && !streq (policy->paths[i].path, dir)
         && ash_path_is_inside (policy->paths[i].path, dir))
@@ -127,23 +130,21 @@ policy_shows_inside (const struct ash_policy *policy, const char *dir)
 /* Hide a hidden directory that holds paths the policy shows (the output
    directory holding the results directory): firejail cannot show a path
    below a blacklisted one, so everything in it beside the way to those
-   paths is blacklisted instead, entry by entry.  What appears there after
-   the scanner starts is not covered; ash-sandbox(7) says so.  */
+   paths is blacklisted instead, entry by entry.  A directory that cannot
+   be read is blacklisted whole, what it holds with it.  What appears there
+   after the scanner starts is not covered; ash-sandbox(7) says so.  */
 static void
 hide_around (struct ash_strvec *argv, const struct ash_policy *policy,
-             const char *dir, int depth)
+             const char *dir, bool results_only, int depth)
 {
-  DIR *d;
+  DIR *d = depth > 32 ? NULL : opendir (dir);
   struct dirent *de;
 
-  if (depth > 32)
+  if (!d)
     {
       push_opt (argv, "--blacklist", dir);
       return;
     }
-  d = opendir (dir);
-  if (!d)
-    return;
   while ((de = readdir (d)))
     {
       _cleanup_free_ char *child = NULL;
@@ -152,12 +153,12 @@ hide_around (struct ash_strvec *argv, const struct ash_policy *policy,
       if (streq (de->d_name, ".") || streq (de->d_name, ".."))
         continue;
       child = ash_path_join (dir, de->d_name);
-      if (policy_shows (policy, child))
+      if (policy_shows (policy, child, results_only))
         continue;
-      if (policy_shows_inside (policy, child)
+      if (policy_shows_inside (policy, child, results_only)
           && fstatat (dirfd (d), de->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0
           && S_ISDIR (st.st_mode))
-        hide_around (argv, policy, child, depth + 1);
+        hide_around (argv, policy, child, results_only, depth + 1);
       else
         push_opt (argv, "--blacklist", child);
     }
@@ -365,8 +366,8 @@ firejail_wrap (const struct ash_probe *probe, const struct ash_policy *policy,
   push_blacklists (&argv);
   /* A HOME that holds the results directory (--output-dir $HOME) is
      hidden around it.  */
-  if (hide_home && policy_shows_inside (policy, home))
-    hide_around (&argv, policy, home, 0);
+  if (hide_home && policy_shows_inside (policy, home, true))
+    hide_around (&argv, policy, home, true, 0);
   else if (hide_home)
     push_opt (&argv, "--blacklist", home);
   if (fj_home)
@@ -435,9 +436,9 @@ firejail_wrap (const struct ash_probe *probe, const struct ash_policy *policy,
          directory, or a staged converter's source tree holding it) is not
          blacklisted whole, since firejail would hide the results directory
          with it: everything beside the way to what it shows is.  */
-      if (pp->access == ASH_ACCESS_HIDE && policy_shows_inside (policy,
-                                                                pp->path))
-        hide_around (&argv, policy, pp->path, 0);
+      if (pp->access == ASH_ACCESS_HIDE
+          && policy_shows_inside (policy, pp->path, false))
+        hide_around (&argv, policy, pp->path, false, 0);
       else if (pp->access == ASH_ACCESS_HIDE)
         push_opt (&argv, "--blacklist", pp->path);
       else if (pp->access != ASH_ACCESS_WRITE
