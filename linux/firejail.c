@@ -360,6 +360,12 @@ firejail_wrap (const struct ash_probe *probe, const struct ash_policy *policy,
       && !ash_path_is_inside (home, "/tmp"))
     hide_home = true;
 
+  /* firejail is setuid: the parent-death signal ash sets is lost when it
+     starts, and firejail outlives a killed ash with the scanner.  The
+     wrapper, started first, keeps it and ends firejail's whole tree.  */
+  ash_strvec_push (&argv, probe->helper);
+  ash_strvec_push (&argv, "--supervise");
+  ash_strvec_push (&argv, "--");
   ash_strvec_push (&argv, probe->tool);
   push_base_options (&argv, policy->network);
   ash_strvec_push (&argv, "--quiet");

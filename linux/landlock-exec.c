@@ -117,6 +117,8 @@ struct options
   bool private_network; /* --socket-filter in a network namespace of its
                            own: IP sockets stay, for its loopback */
   bool new_session;
+  bool supervise;       /* --supervise: no Landlock, no filter; only end
+                           the command's whole tree with the wrapper */
   bool verbose;
   unsigned grace;
   const char *tmpdir;
@@ -229,6 +231,12 @@ usage (FILE *out)
            "  --new-session         with --socket-filter: start a new "
            "session\n"
            "  --probe               print the kernel's Landlock support\n"
+           "  --supervise           no Landlock and no filter: run COMMAND (a "
+           "sandbox\n"
+           "                        of its own, such as firejail) and end "
+           "its whole\n"
+           "                        tree when the wrapper's parent dies or "
+           "on SIGTERM\n"
            "\n"
            "Exit status: the command's, 128+N when signal N ended it, %d "
            "Landlock\n"
@@ -258,6 +266,7 @@ enum
   OPT_EXPECT,
   OPT_PROBE,
   OPT_HIDE,
+  OPT_SUPERVISE,
   OPT_HELP,
 };
 
@@ -296,10 +305,11 @@ parse_options (int argc, char **argv, struct options *o)
     { "expect", required_argument, NULL, OPT_EXPECT },
     { "probe", no_argument, NULL, OPT_PROBE },
     { "hide", required_argument, NULL, OPT_HIDE },
+    { "supervise", no_argument, NULL, OPT_SUPERVISE },
     { "help", no_argument, NULL, OPT_HELP },
     { NULL, 0, NULL, 0 },
   };
-  bool landlock_options = false;
+  bool landlock_options = false, grace_given = false;
   int c;
 
   memset (o, 0, sizeof *o);
@@ -368,7 +378,7 @@ parse_options (int argc, char **argv, struct options *o)
                    "--grace wants a number of seconds from 0 to 60, not '%s'",
                    optarg);
             o->grace = (unsigned) v;
-            landlock_options = true;
+            grace_given = true;
           }
           break;
         case OPT_VERBOSE:
@@ -376,6 +386,9 @@ parse_options (int argc, char **argv, struct options *o)
           break;
         case OPT_SOCKET_FILTER:
           o->socket_filter = true;
+          break;
+        case OPT_SUPERVISE:
+          o->supervise = true;
           break;
         case OPT_NEW_SESSION:
           o->new_session = true;
@@ -407,12 +420,20 @@ parse_options (int argc, char **argv, struct options *o)
         }
     }
 
+  if (grace_given && !o->supervise)
+    landlock_options = true;
   if (o->probe)
     {
-      if (optind != argc || o->socket_filter || landlock_options)
+      if (optind != argc || o->socket_filter || landlock_options
+          || o->supervise)
         die (ASH_LANDLOCK_EXIT_USAGE, "--probe takes no other arguments");
       return;
     }
+  if (o->supervise && (o->socket_filter || landlock_options || o->network
+                       || o->private_network || o->new_session
+                       || o->n_expects))
+    die (ASH_LANDLOCK_EXIT_USAGE,
+         "--supervise takes only --grace and --verbose");
   if (o->socket_filter && landlock_options)
     die (ASH_LANDLOCK_EXIT_USAGE,
          "--socket-filter takes only --network, --no-network, "
@@ -1218,6 +1239,17 @@ child_exec (const struct options *o, int ruleset_fd, const sigset_t *oldmask,
   if (getppid () != parent)
     _exit (ASH_LANDLOCK_EXIT_SETUP);
 
+  if (o->supervise)
+    {
+      /* The command (firejail) confines itself; a setuid program loses
+         the parent-death signal on exec, which is why we stay.  */
+      if (sigprocmask (SIG_SETMASK, oldmask, NULL) < 0)
+        child_die (ASH_LANDLOCK_EXIT_SETUP,
+                   "cannot restore the signal mask: %s", strerror (errno));
+      execvp (o->command[0], o->command);
+      child_die (ASH_LANDLOCK_EXIT_EXEC, "cannot execute '%s': %s",
+                 o->command[0], strerror (errno));
+    }
   if (o->home != NULL && setenv ("HOME", o->home, 1) < 0)
     child_die (ASH_LANDLOCK_EXIT_SETUP, "cannot set HOME: %s",
                strerror (errno));
@@ -1250,14 +1282,16 @@ run_landlock (const struct options *o)
 {
   struct ash_landlock_ruleset_attr attr;
   sigset_t mask, oldmask;
-  int abi = landlock_abi ();
-  int ruleset_fd;
+  int abi = o->supervise ? 0 : landlock_abi ();
+  int ruleset_fd = -1;
   pid_t command;
   bool command_done = false;
   int command_status = 0;
   int term_signal = 0;
   struct timespec deadline = { 0, 0 };
 
+  if (o->supervise)
+    goto supervise;
   if (abi < 4 && !o->network)
     note (o, "Landlock ABI %d has no TCP rules; the socket filter alone "
           "refuses sockets", abi);
@@ -1293,6 +1327,7 @@ run_landlock (const struct options *o)
       add_path_rule (ruleset_fd, attr.handled_access_fs, &r, o);
     }
 
+supervise:
   /* Orphans below us come to us rather than to init, so that none
      survives the command.  */
   if (prctl (PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) < 0)
@@ -1328,7 +1363,8 @@ run_landlock (const struct options *o)
     die (ASH_LANDLOCK_EXIT_SETUP, "cannot fork: %s", strerror (errno));
   if (command == 0)
     child_exec (o, ruleset_fd, &oldmask, self);
-  close (ruleset_fd);
+  if (ruleset_fd >= 0)
+    close (ruleset_fd);
 
   for (;;)
     {

@@ -231,7 +231,7 @@ test_firejail_other_home (void)
   tap_is_int (r, 0, "firejail wrap succeeds");
   got = joined (&f.cmd.argv);
   want = xasprintf (
-    "/usr/bin/firejail --noprofile --deterministic-shutdown"
+    HELPER " --supervise -- /usr/bin/firejail --noprofile --deterministic-shutdown"
     " --deterministic-exit-code --private-dev --nonewprivs"
     " --caps.drop=all --seccomp --nogroups --dbus-user=none"
     " --dbus-system=none --net=none --read-only=/ --quiet"
