@@ -25,6 +25,7 @@
 #include "base/buf.h"
 #include "base/log.h"
 #include "base/util.h"
+#include "proc/cgroup.h"
 #include "proc/toolfind.h"
 #include "sandbox/policy-input.h"
 #include "scan/job.h"
@@ -587,27 +588,58 @@ limit_of (const struct scan *sc, const char *key)
 }
 
 /* The resource limits of one scanner (global_settings.max_scanner_*),
-   and a line in the log that says how each is enforced.  */
+   and a line in the log that says how each is enforced.  Processes and
+   memory are bounded by a control group of the scanner's own where ASH
+   can make one (proc/cgroup.h): pids.max and memory.max hold for every
+   process the scanner starts, root's included, and memory.max does not
+   break runtimes that reserve address space (Node.js) as RLIMIT_AS does.
+   Elsewhere RLIMIT_NPROC and RLIMIT_AS.  */
 static void
-set_limits (struct scan *sc, struct job *j, struct ash_cmd *cmd)
+set_limits (struct scan *sc, struct job *j, struct ash_cmd *cmd,
+            struct ash_cgroup *cg)
 {
   struct ash_cmd_limits *l = &cmd->limits;
-  l->nproc = limit_of (sc, "global_settings.max_scanner_processes");
-  l->as = limit_of (sc, "global_settings.max_scanner_memory");
+  unsigned long long nproc
+    = limit_of (sc, "global_settings.max_scanner_processes");
+  unsigned long long mem = limit_of (sc, "global_settings.max_scanner_memory");
+  _cleanup_free_ char *why = NULL;
+  _cleanup_free_ char *group = xasprintf ("%s-%s", j->scanner->name,
+                                          j->converted ? "converted"
+                                                       : "source");
+  l->nproc = nproc;
+  l->as = mem;
   l->fsize = limit_of (sc, "global_settings.max_scanner_output");
+  if ((nproc || mem) && ash_cgroup_make (group, nproc, mem, cg, &why) == 0)
+    {
+      for (size_t i = 0; i < ARRAY_SIZE (cg->procs_fd); i++)
+        if (cg->procs_fd[i] >= 0)
+          l->cgroup_procs_fd[l->n_cgroup_procs_fds++] = cg->procs_fd[i];
+      if (cg->pids)
+        l->nproc = 0;
+      if (cg->memory)
+        l->as = 0;
+    }
   const char *backend = j->sandboxed && j->scope.backend
                           ? j->scope.backend->name
                           : NULL;
-  const char *how
-    = l->nproc == 0 ? _("no process limit")
+  _cleanup_free_ char *how
+    = nproc == 0 ? xstrdup (_("no process limit"))
+      : cg->pids ? xstrdup (_("a pids cgroup"))
       : geteuid () == 0
-        ? _("RLIMIT_NPROC, which the kernel does not enforce for root")
+        ? xasprintf (_("RLIMIT_NPROC, which the kernel does not enforce for "
+                       "root, and no pids cgroup: %s"),
+                     why ? why : _("none could be made"))
       : backend && streq (backend, "bwrap")
-        ? _("RLIMIT_NPROC, counted in the scanner's own user namespace")
-        : _("RLIMIT_NPROC, counted over every process of ash's account");
-  ash_info (_("%s: at most %llu processes (%s), %llu bytes of memory "
-              "(RLIMIT_AS), %llu bytes per file written (RLIMIT_FSIZE)"),
-            j->scanner->name, l->nproc, how, l->as, l->fsize);
+        ? xstrdup (_("RLIMIT_NPROC, counted in the scanner's own user "
+                     "namespace"))
+        : xstrdup (_("RLIMIT_NPROC, counted over every process of ash's "
+                     "account"));
+  const char *mem_how = mem == 0 ? _("no memory limit")
+                        : cg->memory ? _("a memory cgroup")
+                                     : _("RLIMIT_AS");
+  ash_info (_("%s: at most %llu processes (%s), %llu bytes of memory (%s), "
+              "%llu bytes per file written (RLIMIT_FSIZE)"),
+            j->scanner->name, nproc, how, mem, mem_how, l->fsize);
 }
 
 /* Why a scanner that ended abnormally may have: the limit it ran into,
@@ -637,6 +669,7 @@ ash_job_run (struct scan *sc, struct job *j)
   _cleanup_free_ char *out_rel = xasprintf ("%s.stdout.log", s->name);
   _cleanup_free_ char *err_rel = xasprintf ("%s.stderr.log", s->name);
   json_t *doc = NULL;
+  struct ash_cgroup cg = ASH_CGROUP_INIT;
   int r;
 
   if (atomic_load (&sc->interrupted))
@@ -675,7 +708,7 @@ ash_job_run (struct scan *sc, struct job *j)
   cmd.stderr_fd = errfd;
   cmd.timeout_sec = j->timeout;
   cmd.scope = j->sandboxed ? &j->scope : NULL;
-  set_limits (sc, j, &cmd);
+  set_limits (sc, j, &cmd, &cg);
   ash_debug ("%s: running %s", s->name, cmd.argv.v[0]);
 
   if (j->sandboxed)
@@ -704,6 +737,13 @@ ash_job_run (struct scan *sc, struct job *j)
   else if (res.timed_out)
     ash_job_set_status (j, ASH_STATUS_ERROR,
                 xasprintf (_("timed out after %u s"), j->timeout));
+  else if (ash_cgroup_memory_exceeded (&cg))
+    ash_job_set_status (j, ASH_STATUS_ERROR,
+                xasprintf (_("%s went over its memory limit of %llu bytes "
+                             "(global_settings.max_scanner_memory), and the "
+                             "kernel ended it"),
+                           s->tool, limit_of (sc, "global_settings."
+                                                  "max_scanner_memory")));
   else if (res.term_signal || crash_signal (j, &res))
     {
       _cleanup_free_ char *tail = stderr_tail (j);
@@ -733,6 +773,8 @@ ash_job_run (struct scan *sc, struct job *j)
     }
 
 done:
+  /* Whatever the scanner left running in its group ends with it.  */
+  ash_cgroup_remove (&cg);
   remove_run_config_dir (j);
   j->result.duration = r == 0 && res.duration > 0 ? res.duration
                                                   : ash_now () - t0;
