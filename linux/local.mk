@@ -41,3 +41,5 @@ TESTS += tests/sh/sandbox-scan.sh
 EXTRA_DIST += tests/sh/sandbox-scan.sh
 TESTS += tests/sh/sandbox-outdir.sh
 EXTRA_DIST += tests/sh/sandbox-outdir.sh
+TESTS += tests/sh/scan-firejail-vartmp.sh
+EXTRA_DIST += tests/sh/scan-firejail-vartmp.sh
