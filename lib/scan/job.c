@@ -17,10 +17,14 @@
 
 #include <config.h>
 
+#include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/statvfs.h>
 
 #include "base/buf.h"
 #include "base/log.h"
@@ -657,6 +661,89 @@ limit_hint (const struct ash_cmd *cmd, int sig)
   return "";
 }
 
+/* The disk a scanner's results directory takes, counted without
+   following a link, at any depth.  */
+static _Thread_local unsigned long long du_total;
+
+static int
+du_add (const char *path _unused_, const struct stat *st, int flag _unused_,
+        struct FTW *ftw _unused_)
+{
+  du_total += (unsigned long long) st->st_blocks * 512;
+  return 0;
+}
+
+static unsigned long long
+results_size (const struct job *j)
+{
+  du_total = 0;
+  (void) nftw (j->results_abs, du_add, 16, FTW_PHYS | FTW_MOUNT);
+  return du_total;
+}
+
+/* Remove everything in the results directory (the directory stays).  */
+static void
+results_clear (struct job *j)
+{
+  int fd = fcntl (j->results_fd, F_DUPFD_CLOEXEC, 3);
+  DIR *d = fd < 0 ? NULL : fdopendir (fd);
+  struct dirent *de;
+
+  if (d == NULL)
+    {
+      if (fd >= 0)
+        close (fd);
+      return;
+    }
+  while ((de = readdir (d)) != NULL)
+    {
+      struct ash_error e = ASH_ERROR_INIT;
+
+      if (streq (de->d_name, ".") || streq (de->d_name, ".."))
+        continue;
+      (void) ash_tree_remove_all (j->results_fd, de->d_name, &e);
+      ash_error_release (&e);
+    }
+  closedir (d);
+}
+
+/* Below this much free space the output directory's file system counts
+   as full.  */
+#define DISK_FULL_BYTES (1ULL << 20)
+
+/* A scanner whose results directory holds more than max_scanner_results
+   bytes in all, or that filled the output directory's file system
+   (which is then full, and its results take a megabyte or more), is
+   ERROR with the reason, and its results are removed, so that the other
+   scanners' results, the aggregated results and the reports can still be
+   written.  0, or a reason (newly allocated).  */
+static char *
+check_disk (struct scan *sc, struct job *j)
+{
+  unsigned long long cap = limit_of (sc, "global_settings.max_scanner_results");
+  unsigned long long size = results_size (j);
+  struct statvfs vfs;
+  char *why = NULL;
+
+  if (cap && size > cap)
+    why = xasprintf (_("%s wrote %llu bytes into its results directory, "
+                       "more than global_settings.max_scanner_results "
+                       "(%llu); its results were removed"),
+                     j->scanner->tool, size, cap);
+  else if (fstatvfs (j->results_fd, &vfs) == 0
+           && (unsigned long long) vfs.f_bavail * vfs.f_frsize
+                < DISK_FULL_BYTES
+           && size >= DISK_FULL_BYTES)
+    why = xasprintf (_("%s filled the file system of the output directory "
+                       "(%llu bytes in its results directory); its results "
+                       "were removed so that the other results and the "
+                       "reports can be written"),
+                     j->scanner->tool, size);
+  if (why)
+    results_clear (j);
+  return why;
+}
+
 /* The scan phase of one scanner.  */
 void
 ash_job_run (struct scan *sc, struct job *j)
@@ -670,6 +757,7 @@ ash_job_run (struct scan *sc, struct job *j)
   _cleanup_free_ char *err_rel = xasprintf ("%s.stderr.log", s->name);
   json_t *doc = NULL;
   struct ash_cgroup cg = ASH_CGROUP_INIT;
+  char *disk = NULL;
   int r;
 
   if (atomic_load (&sc->interrupted))
@@ -728,6 +816,11 @@ ash_job_run (struct scan *sc, struct job *j)
       ash_job_sweep (sc, j->results_fd, ".");
     }
   j->result.exit_code = r == 0 ? res.status : -1;
+  /* A scanner ended by a signal (SIGXFSZ at max_scanner_output) is
+     reported for that.  */
+  disk = r == 0 && !res.term_signal && !crash_signal (j, &res)
+           ? check_disk (sc, j)
+           : NULL;
   if (r < 0)
     ash_job_set_status (j, ASH_STATUS_ERROR,
                 xasprintf (_("%s could not be started: %s"), s->name,
@@ -737,6 +830,8 @@ ash_job_run (struct scan *sc, struct job *j)
   else if (res.timed_out)
     ash_job_set_status (j, ASH_STATUS_ERROR,
                 xasprintf (_("timed out after %u s"), j->timeout));
+  else if (disk)
+    ash_job_set_status (j, ASH_STATUS_ERROR, TAKE_PTR (disk));
   else if (ash_cgroup_memory_exceeded (&cg))
     ash_job_set_status (j, ASH_STATUS_ERROR,
                 xasprintf (_("%s went over its memory limit of %llu bytes "
@@ -773,6 +868,7 @@ ash_job_run (struct scan *sc, struct job *j)
     }
 
 done:
+  free (disk);
   /* Whatever the scanner left running in its group ends with it.  */
   ash_cgroup_remove (&cg);
   remove_run_config_dir (j);
