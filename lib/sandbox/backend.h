@@ -40,6 +40,7 @@ struct ash_probe
   bool overlay;        /* throwaway cache overlays supported */
   int landlock_abi;    /* 0 when not applicable */
   char *notes;         /* things to log (e.g. "no overlay: ...") or NULL */
+  bool bind_fd;        /* bwrap has --bind-fd and --ro-bind-fd */
 };
 
 struct ash_backend
