@@ -25,6 +25,7 @@ lib_libash_a_SOURCES += win32/spawn.c lib/proc/spawn.h
 lib_libash_a_SOURCES += win32/compat/compat.c win32/compat/ash-win32.h
 else
 lib_libash_a_SOURCES += lib/proc/spawn.c lib/proc/spawn.h
+lib_libash_a_SOURCES += lib/proc/cgroup.c lib/proc/cgroup.h
 endif
 lib_libash_a_SOURCES += lib/proc/toolfind.c lib/proc/toolfind.h
 

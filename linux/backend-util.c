@@ -131,6 +131,7 @@ ash_linux_probe_save (const struct ash_probe *p, json_t *obj)
                               json_integer (lp->landlock_abi))
       || json_object_set_new (obj, "cache_overlay",
                               json_boolean (p->cache_overlay))
+      || json_object_set_new (obj, "bind_fd", json_boolean (lp->bind_fd))
       || json_object_set_new (obj, "notes", p->notes ? json_string (p->notes)
                                                      : json_null ()))
     return -ENOMEM;
@@ -155,11 +156,13 @@ ash_linux_probe_load_for (const struct ash_backend *backend,
   const json_t *abi = json_object_get (obj, "landlock_abi");
   const json_t *overlay = json_object_get (obj, "cache_overlay");
   const json_t *notes = json_object_get (obj, "notes");
+  const json_t *bind_fd = json_object_get (obj, "bind_fd");
 
   lp->tool = abs_string (obj, "tool");
   lp->helper = abs_string (obj, "helper");
   if (!lp->helper || (!lp->tool && !json_is_null (tool))
       || !json_is_integer (abi) || !json_is_boolean (overlay)
+      || !json_is_boolean (bind_fd)
       || !(json_is_null (notes) || json_is_string (notes)))
     {
       ash_linux_probe_free (&lp->base);
@@ -167,6 +170,7 @@ ash_linux_probe_load_for (const struct ash_backend *backend,
     }
   lp->landlock_abi = (int) json_integer_value (abi);
   lp->base.cache_overlay = json_is_true (overlay);
+  lp->bind_fd = json_is_true (bind_fd);
   lp->base.notes = json_is_string (notes)
                      ? xstrdup (json_string_value (notes)) : NULL;
   lp->base.usable = true;

@@ -30,6 +30,7 @@ struct ash_linux_probe
   char *tool;          /* absolute path of bwrap / firejail, or NULL */
   char *helper;        /* absolute path of ash-landlock-exec, or NULL */
   int landlock_abi;    /* 0 when not applicable */
+  bool bind_fd;        /* bwrap has --bind-fd and --ro-bind-fd */
 };
 
 /* A new, not yet usable probe of BACKEND.  */

@@ -13,8 +13,12 @@
 #include "backends.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+#include <linux/openat2.h>
 
 #include "base/log.h"
 
@@ -148,6 +152,83 @@ push_namespaces (struct ash_strvec *argv, bool network)
   ash_strvec_push (argv, "ALL");
 }
 
+/* Open PATH (absolute, already resolved by the policy) once, refusing a
+   link at any component: a path that resolves through one now was
+   swapped after the policy was made.  An O_PATH descriptor of a
+   directory, or a negative errno.  */
+static int
+open_no_links (const char *path)
+{
+  struct open_how how = {
+    .flags = O_PATH | O_DIRECTORY | O_CLOEXEC,
+    .resolve = RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS,
+  };
+  long fd = syscall (SYS_openat2, AT_FDCWD, path, &how, sizeof how);
+
+  return fd < 0 ? -errno : (int) fd;
+}
+
+/* Close the O_PATH descriptors wrap() handed bwrap (the caller passes
+   none of that kind).  */
+static void
+close_path_fds (struct ash_cmd *cmd)
+{
+  unsigned kept = 0;
+
+  for (unsigned i = 0; i < cmd->n_pass_fds; i++)
+    {
+      int fl = fcntl (cmd->pass_fds[i], F_GETFL);
+      if (fl >= 0 && (fl & O_PATH))
+        close (cmd->pass_fds[i]);
+      else
+        cmd->pass_fds[kept++] = cmd->pass_fds[i];
+    }
+  cmd->n_pass_fds = kept;
+}
+
+/* Where the installed bwrap has --bind-fd, the results directory (read
+   and write) and the scanned data are handed to it as descriptors opened
+   here once, so that a local user who can write a directory above one of
+   them cannot swap it for a link between ash's checks and bwrap's mount.
+   0 with *RET_FD the descriptor for PATH, or -1 to bind it by name; a
+   negative errno when it cannot be opened that way (a link on the way:
+   nothing runs).  */
+static int
+bind_fd_for (const struct ash_linux_probe *probe, struct ash_cmd *cmd,
+             const char *path, bool wanted, int *ret_fd)
+{
+  int fd;
+
+  *ret_fd = -1;
+  if (!probe->bind_fd || !wanted || cmd->n_pass_fds >= ASH_CMD_MAX_PASS_FDS)
+    return 0;
+  fd = open_no_links (path);
+  if (fd == -ENOENT)
+    return 0;
+  if (fd < 0)
+    return fd;
+  if (fd < 3)
+    {
+      int moved = fcntl (fd, F_DUPFD_CLOEXEC, 3);
+      int e = errno;
+      close (fd);
+      if (moved < 0)
+        return -e;
+      fd = moved;
+    }
+  cmd->pass_fds[cmd->n_pass_fds++] = fd;
+  *ret_fd = fd;
+  return 0;
+}
+
+/* What one wrap() opened for bwrap: the descriptors it hands over.  */
+struct bwrap_state
+{
+  struct ash_wrap_state base;
+  int fds[ASH_CMD_MAX_PASS_FDS];
+  unsigned n;
+};
+
 static int
 bwrap_wrap (const struct ash_probe *base, const struct ash_policy *policy,
             struct ash_cmd *cmd, struct ash_wrap_state **ret_state,
@@ -159,6 +240,7 @@ bwrap_wrap (const struct ash_probe *base, const struct ash_policy *policy,
   _cleanup_free_ struct mount_op *ops = NULL;
   size_t n_ops = 0;
   const char *home = ash_linux_policy_home (policy);
+  unsigned n_fds_before = cmd->n_pass_fds;
 
   *ret_state = NULL;
   if (policy->refusal)
@@ -231,14 +313,36 @@ bwrap_wrap (const struct ash_probe *base, const struct ash_policy *policy,
           ash_strvec_push (&argv, p);
           break;
         case MOUNT_RO:
-          ash_strvec_push (&argv, "--ro-bind-try");
-          ash_strvec_push (&argv, p);
-          ash_strvec_push (&argv, p);
-          break;
         case MOUNT_RW:
-          ash_strvec_push (&argv, "--bind");
-          ash_strvec_push (&argv, p);
-          ash_strvec_push (&argv, p);
+          {
+            bool rw = ops[i].kind == MOUNT_RW;
+            const struct ash_policy_path *pp = ash_policy_find_path (policy,
+                                                                    p);
+            bool data = rw || (pp && pp->access == ASH_ACCESS_DATA);
+            int fd;
+            int r = bind_fd_for (probe, cmd, p, data, &fd);
+
+            if (r < 0)
+              {
+                close_path_fds (cmd);
+                ash_strvec_release (&argv);
+                return ash_error_set (err, r,
+                                      _("%s cannot be handed to bwrap: %s "
+                                        "(a link on its way?)"),
+                                      p, strerror (-r));
+              }
+            if (fd >= 0)
+              {
+                ash_strvec_push (&argv, rw ? "--bind-fd" : "--ro-bind-fd");
+                ash_strvec_pushf (&argv, "%d", fd);
+              }
+            else
+              {
+                ash_strvec_push (&argv, rw ? "--bind" : "--ro-bind-try");
+                ash_strvec_push (&argv, p);
+              }
+            ash_strvec_push (&argv, p);
+          }
           break;
         case MOUNT_OVERLAY:
           ash_strvec_push (&argv, "--overlay-src");
@@ -250,6 +354,20 @@ bwrap_wrap (const struct ash_probe *base, const struct ash_policy *policy,
           abort ();
         }
     }
+  /* A hidden directory (the output directory) is an empty tmpfs with the
+     results directory bound into it: read-only once the mounts inside it
+     are made, so that nothing written there looks as if it had reached
+     the output directory.  */
+  for (size_t i = 0; i < policy->n_paths; i++)
+    if (policy->paths[i].access == ASH_ACCESS_HIDE
+        && policy->paths[i].path[0] == '/'
+        && !streq (policy->paths[i].path, "/")
+        && (!home || !streq (policy->paths[i].path, home))
+        && !streq (policy->paths[i].path, "/tmp"))
+      {
+        ash_strvec_push (&argv, "--remount-ro");
+        ash_strvec_push (&argv, policy->paths[i].path);
+      }
   if (cmd->cwd)
     {
       ash_strvec_push (&argv, "--chdir");
@@ -267,6 +385,14 @@ bwrap_wrap (const struct ash_probe *base, const struct ash_policy *policy,
   cmd->argv = argv;
   ash_strvec_release (&cmd->env);
   cmd->env = env;
+  if (cmd->n_pass_fds > n_fds_before)
+    {
+      struct bwrap_state *st = xzalloc (sizeof *st);
+      st->base.backend = &ash_backend_bwrap;
+      for (unsigned i = n_fds_before; i < cmd->n_pass_fds; i++)
+        st->fds[st->n++] = cmd->pass_fds[i];
+      *ret_state = &st->base;
+    }
   return 0;
 }
 
@@ -300,6 +426,31 @@ bwrap_has_overlay (const char *tool)
   if (ash_linux_probe_run (argv, &out, &errtext, &status) < 0)
     return false;
   return strstr (out, "--overlay-src") && strstr (out, "--tmp-overlay");
+}
+
+static bool
+bwrap_has_bind_fd (const char *tool)
+{
+  char *const argv[] = { (char *) tool, (char *) "--help", NULL };
+  _cleanup_free_ char *out = NULL, *errtext = NULL;
+  int status;
+
+  if (ash_linux_probe_run (argv, &out, &errtext, &status) < 0)
+    return false;
+  return strstr (out, "--bind-fd") && strstr (out, "--ro-bind-fd");
+}
+
+static void
+bwrap_cleanup (struct ash_wrap_state *base)
+{
+  struct bwrap_state *state;
+
+  if (!base)
+    return;
+  state = ash_container_of (base, struct bwrap_state, base);
+  for (unsigned i = 0; i < state->n; i++)
+    close (state->fds[i]);
+  free (state);
 }
 
 static int
@@ -402,6 +553,7 @@ bwrap_probe (const struct ash_host *host, struct ash_probe **retp)
   ret->tool = TAKE_PTR (tool);
   ret->helper = TAKE_PTR (helper);
   ret->base.cache_overlay = bwrap_has_overlay (ret->tool);
+  ret->bind_fd = bwrap_has_bind_fd (ret->tool);
   if (!ret->base.cache_overlay)
     ret->base.notes = xstrdup (_("throwaway cache overlays: not supported by "
                             "this bwrap; caches are read-only"));
@@ -449,7 +601,7 @@ const struct ash_backend ash_backend_bwrap = {
   .probe = bwrap_probe,
   .probe_free = ash_linux_probe_free,
   .wrap = bwrap_wrap,
-  .cleanup = NULL,
+  .cleanup = bwrap_cleanup,
   .identity = bwrap_identity,
   .save = ash_linux_probe_save,
   .load = bwrap_load,

@@ -92,13 +92,22 @@ firejail_wrap (const struct ash_probe *base, const struct ash_policy *policy,
   /* Everything below translates the policy's decisions word for word;
      only the wrapper, firejail's own helper, is added to what the policy
      shows.  */
+  /* firejail is setuid: the parent-death signal ash sets is lost when it
+     starts, and firejail outlives a killed ash with the scanner.  The
+     wrapper, started first, keeps it and ends firejail's whole tree.  */
+  ash_strvec_push (&argv, probe->helper);
+  ash_strvec_push (&argv, "--supervise");
+  ash_strvec_push (&argv, "--");
   ash_strvec_push (&argv, probe->tool);
   push_base_options (&argv, policy->network);
   ash_strvec_push (&argv, "--quiet");
   push_blacklists (&argv, policy);
-  for (size_t i = 0; i < policy->n_hidden; i++)
-    if (home && streq (policy->hidden[i].path, home))
-      home_hidden = true;
+  /* A HOME that is not the passwd entry's, outside /tmp, is hidden by the
+     policy (whole, or around the results directory it holds): the
+     scanner's HOME is then the passwd entry's, which firejail makes
+     private.  */
+  home_hidden = home && fj_home && !streq (home, fj_home)
+                && !ash_path_is_inside (home, "/tmp");
 
   for (size_t j = 0; j < policy->shown.nr; j++)
     {
@@ -130,14 +139,13 @@ firejail_wrap (const struct ash_probe *base, const struct ash_policy *policy,
     {
       const struct ash_policy_path *pp = &policy->paths[i];
 
-      /* A hidden directory holding the results directory (a staged
-         converter's output directory, or a source tree holding it) is not
-         blacklisted: firejail would hide the results directory with it.
-         Inside the home or /tmp the whitelists hide it already; elsewhere
-         it stays readable, as ash-sandbox(7) says.  */
+      /* A hidden directory holding what the policy shows (the output
+         directory, or a staged converter's source tree holding the
+         results directory) is not blacklisted whole, since firejail would
+         hide the results directory with it: the policy's hidden list
+         holds everything beside the way to what it shows.  */
       if (pp->access == ASH_ACCESS_HIDE
-          && !(policy->results_dir
-               && ash_path_is_inside (policy->results_dir, pp->path)))
+          && !ash_policy_shows_inside (policy, pp->path, false))
         push_opt (&argv, "--blacklist", pp->path);
       else if (pp->access != ASH_ACCESS_WRITE
                && ash_policy_wants_shown (policy, pp->path))

@@ -117,6 +117,8 @@ struct options
   bool private_network; /* --socket-filter in a network namespace of its
                            own: IP sockets stay, for its loopback */
   bool new_session;
+  bool supervise;       /* --supervise: no Landlock, no filter; only end
+                           the command's whole tree with the wrapper */
   bool verbose;
   unsigned grace;
   const char *tmpdir;
@@ -127,6 +129,8 @@ struct options
   size_t n_links;
   char **expects;               /* PATH=DEV:INO, --expect */
   size_t n_expects;
+  const char **hidden;          /* --hide: not granted inside a rule */
+  size_t n_hidden;
   char **command;
 };
 
@@ -199,6 +203,10 @@ usage (FILE *out)
            "                        when PATH is a symlink)\n"
            "  --rw PATH             full access beneath PATH (not a "
            "symlink)\n"
+           "  --hide PATH           grant nothing beneath PATH, also where "
+           "it lies\n"
+           "                        inside a --ro or --rw PATH (its names "
+           "stay listable)\n"
            "  --tmpdir DIR          private TMPDIR (created if missing; full "
            "access)\n"
            "  --home DIR            private HOME (created if missing; full "
@@ -223,6 +231,12 @@ usage (FILE *out)
            "  --new-session         with --socket-filter: start a new "
            "session\n"
            "  --probe               print the kernel's Landlock support\n"
+           "  --supervise           no Landlock and no filter: run COMMAND (a "
+           "sandbox\n"
+           "                        of its own, such as firejail) and end "
+           "its whole\n"
+           "                        tree when the wrapper's parent dies or "
+           "on SIGTERM\n"
            "\n"
            "Exit status: the command's, 128+N when signal N ended it, %d "
            "Landlock\n"
@@ -251,6 +265,8 @@ enum
   OPT_PRIVATE_NETWORK,
   OPT_EXPECT,
   OPT_PROBE,
+  OPT_HIDE,
+  OPT_SUPERVISE,
   OPT_HELP,
 };
 
@@ -288,10 +304,12 @@ parse_options (int argc, char **argv, struct options *o)
     { "private-network", no_argument, NULL, OPT_PRIVATE_NETWORK },
     { "expect", required_argument, NULL, OPT_EXPECT },
     { "probe", no_argument, NULL, OPT_PROBE },
+    { "hide", required_argument, NULL, OPT_HIDE },
+    { "supervise", no_argument, NULL, OPT_SUPERVISE },
     { "help", no_argument, NULL, OPT_HELP },
     { NULL, 0, NULL, 0 },
   };
-  bool landlock_options = false;
+  bool landlock_options = false, grace_given = false;
   int c;
 
   memset (o, 0, sizeof *o);
@@ -309,6 +327,15 @@ parse_options (int argc, char **argv, struct options *o)
           break;
         case OPT_RW:
           add_rule (o, optarg, RIGHTS_RW);
+          landlock_options = true;
+          break;
+        case OPT_HIDE:
+          if (optarg[0] != '/')
+            die (ASH_LANDLOCK_EXIT_USAGE, "'%s' is not an absolute path",
+                 optarg);
+          o->hidden = xrealloc_array (o->hidden, o->n_hidden + 1,
+                                      sizeof *o->hidden);
+          o->hidden[o->n_hidden++] = optarg;
           landlock_options = true;
           break;
         case OPT_TMPDIR:
@@ -351,7 +378,7 @@ parse_options (int argc, char **argv, struct options *o)
                    "--grace wants a number of seconds from 0 to 60, not '%s'",
                    optarg);
             o->grace = (unsigned) v;
-            landlock_options = true;
+            grace_given = true;
           }
           break;
         case OPT_VERBOSE:
@@ -359,6 +386,9 @@ parse_options (int argc, char **argv, struct options *o)
           break;
         case OPT_SOCKET_FILTER:
           o->socket_filter = true;
+          break;
+        case OPT_SUPERVISE:
+          o->supervise = true;
           break;
         case OPT_NEW_SESSION:
           o->new_session = true;
@@ -390,12 +420,20 @@ parse_options (int argc, char **argv, struct options *o)
         }
     }
 
+  if (grace_given && !o->supervise)
+    landlock_options = true;
   if (o->probe)
     {
-      if (optind != argc || o->socket_filter || landlock_options)
+      if (optind != argc || o->socket_filter || landlock_options
+          || o->supervise)
         die (ASH_LANDLOCK_EXIT_USAGE, "--probe takes no other arguments");
       return;
     }
+  if (o->supervise && (o->socket_filter || landlock_options || o->network
+                       || o->private_network || o->new_session
+                       || o->n_expects))
+    die (ASH_LANDLOCK_EXIT_USAGE,
+         "--supervise takes only --grace and --verbose");
   if (o->socket_filter && landlock_options)
     die (ASH_LANDLOCK_EXIT_USAGE,
          "--socket-filter takes only --network, --no-network, "
@@ -488,6 +526,115 @@ create_ruleset (const struct ash_landlock_ruleset_attr *attr)
   return fd;
 }
 
+/* Whether PATH lies strictly inside DIR, both absolute and
+   normalised.  */
+static bool
+strictly_inside (const char *path, const char *dir)
+{
+  size_t n = strlen (dir);
+
+  while (n > 1 && dir[n - 1] == '/')
+    n--;
+  if (n == 1 && dir[0] == '/')
+    return path[0] == '/' && path[1] != '\0';
+  return strncmp (path, dir, n) == 0 && path[n] == '/' && path[n + 1] != '\0';
+}
+
+static bool
+is_hidden (const struct options *o, const char *path)
+{
+  for (size_t i = 0; i < o->n_hidden; i++)
+    if (strcmp (o->hidden[i], path) == 0)
+      return true;
+  return false;
+}
+
+static bool
+holds_hidden (const struct options *o, const char *dir)
+{
+  for (size_t i = 0; i < o->n_hidden; i++)
+    if (strictly_inside (o->hidden[i], dir))
+      return true;
+  return false;
+}
+
+static void
+add_fd_rule (int ruleset_fd, int fd, unsigned long long allowed,
+             const char *path)
+{
+  struct ash_landlock_path_beneath_attr pb;
+
+  memset (&pb, 0, sizeof pb);
+  pb.allowed_access = allowed;
+  pb.parent_fd = fd;
+  if (allowed != 0
+      && ash_landlock_add_rule (ruleset_fd, LANDLOCK_RULE_PATH_BENEATH, &pb,
+                                0) < 0)
+    die (ASH_LANDLOCK_EXIT_SETUP, "cannot add a Landlock rule for '%s': %s",
+         path, strerror (errno));
+}
+
+/* Grant RIGHTS beneath the directory DIR_FD, named PATH, except beneath
+   the hidden paths inside it.  Landlock grants a whole hierarchy, so the
+   directory itself gets only the right to list it (the names below it,
+   hidden ones included, stay listable), and each entry beside the way to
+   a hidden path gets RIGHTS, opened relative to DIR_FD without following
+   a link.  A link gets no rule: what it names is reached through that
+   path's own rules.  */
+static void
+add_rules_around (int ruleset_fd, unsigned long long handled, int dir_fd,
+                  const char *path, unsigned long long rights,
+                  const struct options *o)
+{
+  DIR *d;
+  struct dirent *de;
+  int lfd;
+
+  add_fd_rule (ruleset_fd, dir_fd,
+               rights & handled & LANDLOCK_ACCESS_FS_READ_DIR, path);
+  lfd = openat (dir_fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (lfd < 0 || (d = fdopendir (lfd)) == NULL)
+    die (ASH_LANDLOCK_EXIT_SETUP, "cannot read the directory '%s': %s", path,
+         strerror (errno));
+  while ((de = readdir (d)) != NULL)
+    {
+      char *child;
+      struct stat st;
+      int cfd;
+
+      if (strcmp (de->d_name, ".") == 0 || strcmp (de->d_name, "..") == 0)
+        continue;
+      if (asprintf (&child, "%s%s%s", path,
+                    path[strlen (path) - 1] == '/' ? "" : "/",
+                    de->d_name) < 0)
+        die (ASH_LANDLOCK_EXIT_SETUP, "out of memory");
+      if (is_hidden (o, child))
+        {
+          free (child);
+          continue;
+        }
+      cfd = openat (dir_fd, de->d_name, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+      if (cfd < 0 || fstat (cfd, &st) < 0 || S_ISLNK (st.st_mode))
+        {
+          if (cfd >= 0)
+            close (cfd);
+          free (child);
+          continue;
+        }
+      if (S_ISDIR (st.st_mode) && holds_hidden (o, child))
+        add_rules_around (ruleset_fd, handled, cfd, child, rights, o);
+      else
+        add_fd_rule (ruleset_fd, cfd,
+                     rights & handled
+                       & (S_ISDIR (st.st_mode) ? ~0ULL
+                                               : ASH_LANDLOCK_FS_FILE_RIGHTS),
+                     child);
+      close (cfd);
+      free (child);
+    }
+  closedir (d);
+}
+
 static void
 add_path_rule (int ruleset_fd, unsigned long long handled,
                const struct path_rule *rule, const struct options *o)
@@ -518,6 +665,13 @@ add_path_rule (int ruleset_fd, unsigned long long handled,
   if (rule->no_link && S_ISLNK (st.st_mode))
     die (ASH_LANDLOCK_EXIT_SETUP, "'%s' is a symlink: full access is "
          "granted only to a path that is not one", rule->path);
+
+  if (S_ISDIR (st.st_mode) && holds_hidden (o, rule->path))
+    {
+      add_rules_around (ruleset_fd, handled, fd, rule->path, rule->rights, o);
+      close (fd);
+      return;
+    }
 
   memset (&pb, 0, sizeof pb);
   pb.allowed_access = rule->rights & handled;
@@ -1085,6 +1239,17 @@ child_exec (const struct options *o, int ruleset_fd, const sigset_t *oldmask,
   if (getppid () != parent)
     _exit (ASH_LANDLOCK_EXIT_SETUP);
 
+  if (o->supervise)
+    {
+      /* The command (firejail) confines itself; a setuid program loses
+         the parent-death signal on exec, which is why we stay.  */
+      if (sigprocmask (SIG_SETMASK, oldmask, NULL) < 0)
+        child_die (ASH_LANDLOCK_EXIT_SETUP,
+                   "cannot restore the signal mask: %s", strerror (errno));
+      execvp (o->command[0], o->command);
+      child_die (ASH_LANDLOCK_EXIT_EXEC, "cannot execute '%s': %s",
+                 o->command[0], strerror (errno));
+    }
   if (o->home != NULL && setenv ("HOME", o->home, 1) < 0)
     child_die (ASH_LANDLOCK_EXIT_SETUP, "cannot set HOME: %s",
                strerror (errno));
@@ -1117,14 +1282,16 @@ run_landlock (const struct options *o)
 {
   struct ash_landlock_ruleset_attr attr;
   sigset_t mask, oldmask;
-  int abi = landlock_abi ();
-  int ruleset_fd;
+  int abi = o->supervise ? 0 : landlock_abi ();
+  int ruleset_fd = -1;
   pid_t command;
   bool command_done = false;
   int command_status = 0;
   int term_signal = 0;
   struct timespec deadline = { 0, 0 };
 
+  if (o->supervise)
+    goto supervise;
   if (abi < 4 && !o->network)
     note (o, "Landlock ABI %d has no TCP rules; the socket filter alone "
           "refuses sockets", abi);
@@ -1160,6 +1327,7 @@ run_landlock (const struct options *o)
       add_path_rule (ruleset_fd, attr.handled_access_fs, &r, o);
     }
 
+supervise:
   /* Orphans below us come to us rather than to init, so that none
      survives the command.  */
   if (prctl (PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) < 0)
@@ -1195,7 +1363,8 @@ run_landlock (const struct options *o)
     die (ASH_LANDLOCK_EXIT_SETUP, "cannot fork: %s", strerror (errno));
   if (command == 0)
     child_exec (o, ruleset_fd, &oldmask, self);
-  close (ruleset_fd);
+  if (ruleset_fd >= 0)
+    close (ruleset_fd);
 
   for (;;)
     {

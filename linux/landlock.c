@@ -310,8 +310,13 @@ landlock_wrap (const struct ash_probe *base,
             }
           break;
         case ASH_ACCESS_HIDE:
+          /* Landlock only grants; what is not granted is hidden, except
+             inside a granted path (the output directory inside the source
+             tree), where the wrapper grants around it.  */
+          ash_strvec_push (&argv, "--hide");
+          ash_strvec_push (&argv, pp->path);
+          break;
         default:
-          /* Landlock only grants; what is not granted is hidden.  */
           break;
         }
     }

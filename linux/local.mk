@@ -44,3 +44,7 @@ EXTRA_DIST += tests/sh/sandbox-probe.sh
 EXTRA_DIST += tests/fixtures/plugins/escape-probe.yaml
 TESTS += tests/sh/sandbox-scan.sh
 EXTRA_DIST += tests/sh/sandbox-scan.sh
+TESTS += tests/sh/sandbox-outdir.sh
+EXTRA_DIST += tests/sh/sandbox-outdir.sh
+TESTS += tests/sh/scan-firejail-vartmp.sh
+EXTRA_DIST += tests/sh/scan-firejail-vartmp.sh

@@ -271,6 +271,9 @@ child_run (const struct child_plan *p)
   if (child_limit (RLIMIT_FSIZE, p->limits.fsize) < 0)
     child_fail (p->errfd, STAGE_SETUP, errno);
 #endif
+  for (unsigned i = 0; i < p->limits.n_cgroup_procs_fds && i < 2; i++)
+    if (write (p->limits.cgroup_procs_fd[i], "0", 1) != 1)
+      child_fail (p->errfd, STAGE_SETUP, errno);
 
   /* A source that sits on another standard descriptor's number would be
      overwritten by that one's dup2(): move it out of the way first.  */

@@ -14,6 +14,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -84,6 +85,71 @@ policy_grants (const struct ash_policy *policy, const char *dir)
         && ash_path_is_inside (dir, policy->paths[i].path))
       return true;
   return policy->results_dir && ash_path_is_inside (dir, policy->results_dir);
+}
+
+/* Whether the policy shows PATH itself: one of its paths that is not
+   hidden, or the results directory (with RESULTS_ONLY, only that).  */
+static bool
+policy_shows (const struct ash_policy *policy, const char *path,
+              bool results_only)
+{
+  for (size_t i = 0; !results_only && i < policy->n_paths; i++)
+    if (policy->paths[i].access != ASH_ACCESS_HIDE
+        && streq (policy->paths[i].path, path))
+      return true;
+  return policy->results_dir && streq (policy->results_dir, path);
+}
+
+bool
+ash_policy_shows_inside (const struct ash_policy *policy, const char *dir,
+                         bool results_only)
+{
+  for (size_t i = 0; !results_only && i < policy->n_paths; i++)
+    if (policy->paths[i].access != ASH_ACCESS_HIDE
+        && !streq (policy->paths[i].path, dir)
+        && ash_path_is_inside (policy->paths[i].path, dir))
+      return true;
+  return policy->results_dir && !streq (policy->results_dir, dir)
+         && ash_path_is_inside (policy->results_dir, dir);
+}
+
+/* Hide a hidden directory that holds paths the policy shows (the output
+   directory holding the results directory): a backend that hides by name
+   cannot show a path below a hidden one, so everything in it beside the
+   way to those paths is hidden instead, entry by entry.  A directory that
+   cannot be read is hidden whole, what it holds with it.  What appears
+   there after the scanner starts is not covered; ash-sandbox(7) says
+   so.  */
+static void
+hide_around (struct ash_policy *policy, const char *dir, bool results_only,
+             const char *why, int depth)
+{
+  DIR *d = depth > 32 ? NULL : opendir (dir);
+  struct dirent *de;
+
+  if (!d)
+    {
+      hide (policy, dir, why);
+      return;
+    }
+  while ((de = readdir (d)))
+    {
+      _cleanup_free_ char *child = NULL;
+      struct stat st;
+
+      if (streq (de->d_name, ".") || streq (de->d_name, ".."))
+        continue;
+      child = ash_path_join (dir, de->d_name);
+      if (policy_shows (policy, child, results_only))
+        continue;
+      if (ash_policy_shows_inside (policy, child, results_only)
+          && fstatat (dirfd (d), de->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0
+          && S_ISDIR (st.st_mode))
+        hide_around (policy, child, results_only, why, depth + 1);
+      else
+        hide (policy, child, why);
+    }
+  closedir (d);
 }
 
 /* Hide everything in DIR beside the way to the policy's paths inside it.  */
@@ -331,8 +397,27 @@ ash_policy_add_hiding (struct ash_policy *p, char *const *environ,
       && !ash_path_is_inside (home, "/tmp"))
     {
       other_home = home;
-      hide (p, home, _("HOME, which is not the passwd entry's home"));
+      /* A HOME that holds the results directory (--output-dir $HOME) is
+         hidden around it.  */
+      if (ash_policy_shows_inside (p, home, true))
+        hide_around (p, home, true,
+                     _("HOME, which is not the passwd entry's home"), 0);
+      else
+        hide (p, home, _("HOME, which is not the passwd entry's home"));
     }
+  /* A hidden directory holding paths the policy shows (the output
+     directory, or a staged converter's source tree holding the results
+     directory) cannot be hidden whole: everything beside the way to what
+     it shows is.  */
+  for (size_t i = 0; i < p->n_paths; i++)
+    if (p->paths[i].access == ASH_ACCESS_HIDE
+        && ash_policy_shows_inside (p, p->paths[i].path, false))
+      {
+        _cleanup_free_ char *path = xstrdup (p->paths[i].path);
+        _cleanup_free_ char *why = xstrdup (p->paths[i].rule
+                                              ? p->paths[i].rule : "");
+        hide_around (p, path, false, why, 0);
+      }
   if (fj_home)
     hide_home_links (p, fj_home, other_home);
   if (other_home)

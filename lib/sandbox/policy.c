@@ -293,7 +293,14 @@ add_data (struct ctx *c)
       ash_policy_add_path (c->p, conv, data, false,
                            _("converted files directory"));
     }
-  ash_policy_add_path (c->p, c->output, data, false, _("output directory"));
+  /* Only the scanner's own results directory is shown of the output
+     directory: the rest of it (other scanners' results, ash.log, and
+     whatever else an operator's --output-dir holds, a home directory
+     included) is hidden, also where a mounted path such as the source tree
+     holds it.  */
+  ash_policy_add_path (c->p, c->output, ASH_ACCESS_HIDE, false,
+                       _("output directory (hidden: only the results "
+                         "directory is shown)"));
   ash_policy_add_path (c->p, c->p->results_dir, ASH_ACCESS_WRITE, false,
                        _("results directory"));
   for (size_t i = 0; i < c->hs.system_dirs.nr; i++)
@@ -325,6 +332,13 @@ add_path_entries (struct ctx *c)
           continue;
         }
       _cleanup_free_ char *real = ash_homescreen_realpath (e);
+      if (real && ash_path_is_inside (real, c->output))
+        {
+          ash_policy_add_skipped (c->p, e,
+                                  _("a PATH entry inside the output "
+                                    "directory is not mounted"));
+          continue;
+        }
       if (real && in_tree (c, real))
         {
           if (!c->in->req->staged_input_only)

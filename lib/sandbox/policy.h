@@ -185,6 +185,11 @@ const char *ash_policy_hidden_home (const struct ash_policy *p);
 /* Whether PATH lies in what such a backend makes private (that home, or
    /tmp), so that it must be shown again to be seen.  */
 bool ash_policy_wants_shown (const struct ash_policy *p, const char *path);
+/* Whether P shows anything strictly inside DIR (with RESULTS_ONLY, the
+   results directory): such a hidden directory is hidden around it, entry
+   by entry, in P's hidden list.  */
+bool ash_policy_shows_inside (const struct ash_policy *p, const char *dir,
+                              bool results_only);
 
 /* The policy as JSON (new reference), keys in a fixed order: scanner,
    network, refusal, results_dir, paths (sorted by path: path, access,

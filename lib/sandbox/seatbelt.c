@@ -215,7 +215,7 @@ ash_seatbelt_build (const struct ash_policy *policy,
   struct gen g;
   struct filters f = { ASH_STRVEC_INIT };
   struct ash_strvec hidden = ASH_STRVEC_INIT, noexec = ASH_STRVEC_INIT;
-  struct ash_strvec readable = ASH_STRVEC_INIT;
+  struct ash_strvec readable = ASH_STRVEC_INIT, rehidden = ASH_STRVEC_INIT;
   const char *uv_cache = private_uv_cache (policy);
 
   ash_seatbelt_init (ret);
@@ -286,6 +286,29 @@ ash_seatbelt_build (const struct ash_policy *policy,
   emit_rule (&g,
              "the policy's paths, the results directory and the private "
              "directories readable again",
+             "allow", "file-read*", &f);
+
+  /* A hidden directory inside one made readable again (the output
+     directory inside the source tree) is hidden once more, and what the
+     policy shows inside it (the results directory, the converted files)
+     is shown again: the last rule that matches decides.  */
+  for (size_t i = 0; i < policy->n_paths; i++)
+    if (policy->paths[i].access == ASH_ACCESS_HIDE)
+      for (size_t j = 0; j < readable.nr; j++)
+        if (!streq (readable.v[j], policy->paths[i].path)
+            && ash_path_is_inside (policy->paths[i].path, readable.v[j]))
+          {
+            ash_strvec_push (&rehidden, policy->paths[i].path);
+            break;
+          }
+  filters_addv (&f, "subpath", (const char *const *) rehidden.v);
+  emit_rule (&g, "hidden directories inside readable ones hidden again",
+             "deny", "file-read*", &f);
+  for (size_t j = 0; j < readable.nr; j++)
+    for (size_t i = 0; i < rehidden.nr; i++)
+      if (ash_path_is_inside (readable.v[j], rehidden.v[i]))
+        filters_add (&f, "subpath", readable.v[j]);
+  emit_rule (&g, "what the policy shows inside them readable again",
              "allow", "file-read*", &f);
 
   for (size_t i = 0; i < readable.nr; i++)
@@ -410,5 +433,6 @@ ash_seatbelt_build (const struct ash_policy *policy,
   ash_strvec_release (&hidden);
   ash_strvec_release (&noexec);
   ash_strvec_release (&readable);
+  ash_strvec_release (&rehidden);
   return 0;
 }

@@ -17,14 +17,19 @@
 
 #include <config.h>
 
+#include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/statvfs.h>
 
 #include "base/buf.h"
 #include "base/log.h"
 #include "base/util.h"
+#include "proc/cgroup.h"
 #include "proc/toolfind.h"
 #include "sandbox/policy-input.h"
 #include "scan/job.h"
@@ -587,27 +592,58 @@ limit_of (const struct scan *sc, const char *key)
 }
 
 /* The resource limits of one scanner (global_settings.max_scanner_*),
-   and a line in the log that says how each is enforced.  */
+   and a line in the log that says how each is enforced.  Processes and
+   memory are bounded by a control group of the scanner's own where ASH
+   can make one (proc/cgroup.h): pids.max and memory.max hold for every
+   process the scanner starts, root's included, and memory.max does not
+   break runtimes that reserve address space (Node.js) as RLIMIT_AS does.
+   Elsewhere RLIMIT_NPROC and RLIMIT_AS.  */
 static void
-set_limits (struct scan *sc, struct job *j, struct ash_cmd *cmd)
+set_limits (struct scan *sc, struct job *j, struct ash_cmd *cmd,
+            struct ash_cgroup *cg)
 {
   struct ash_cmd_limits *l = &cmd->limits;
-  l->nproc = limit_of (sc, "global_settings.max_scanner_processes");
-  l->as = limit_of (sc, "global_settings.max_scanner_memory");
+  unsigned long long nproc
+    = limit_of (sc, "global_settings.max_scanner_processes");
+  unsigned long long mem = limit_of (sc, "global_settings.max_scanner_memory");
+  _cleanup_free_ char *why = NULL;
+  _cleanup_free_ char *group = xasprintf ("%s-%s", j->scanner->name,
+                                          j->converted ? "converted"
+                                                       : "source");
+  l->nproc = nproc;
+  l->as = mem;
   l->fsize = limit_of (sc, "global_settings.max_scanner_output");
+  if ((nproc || mem) && ash_cgroup_make (group, nproc, mem, cg, &why) == 0)
+    {
+      for (size_t i = 0; i < ARRAY_SIZE (cg->procs_fd); i++)
+        if (cg->procs_fd[i] >= 0)
+          l->cgroup_procs_fd[l->n_cgroup_procs_fds++] = cg->procs_fd[i];
+      if (cg->pids)
+        l->nproc = 0;
+      if (cg->memory)
+        l->as = 0;
+    }
   const char *backend = j->sandboxed && j->scope.backend
                           ? j->scope.backend->name
                           : NULL;
-  const char *how
-    = l->nproc == 0 ? _("no process limit")
+  _cleanup_free_ char *how
+    = nproc == 0 ? xstrdup (_("no process limit"))
+      : cg->pids ? xstrdup (_("a pids cgroup"))
       : geteuid () == 0
-        ? _("RLIMIT_NPROC, which the kernel does not enforce for root")
+        ? xasprintf (_("RLIMIT_NPROC, which the kernel does not enforce for "
+                       "root, and no pids cgroup: %s"),
+                     why ? why : _("none could be made"))
       : backend && streq (backend, "bwrap")
-        ? _("RLIMIT_NPROC, counted in the scanner's own user namespace")
-        : _("RLIMIT_NPROC, counted over every process of ash's account");
-  ash_info (_("%s: at most %llu processes (%s), %llu bytes of memory "
-              "(RLIMIT_AS), %llu bytes per file written (RLIMIT_FSIZE)"),
-            j->scanner->name, l->nproc, how, l->as, l->fsize);
+        ? xstrdup (_("RLIMIT_NPROC, counted in the scanner's own user "
+                     "namespace"))
+        : xstrdup (_("RLIMIT_NPROC, counted over every process of ash's "
+                     "account"));
+  const char *mem_how = mem == 0 ? _("no memory limit")
+                        : cg->memory ? _("a memory cgroup")
+                                     : _("RLIMIT_AS");
+  ash_info (_("%s: at most %llu processes (%s), %llu bytes of memory (%s), "
+              "%llu bytes per file written (RLIMIT_FSIZE)"),
+            j->scanner->name, nproc, how, mem, mem_how, l->fsize);
 }
 
 /* Why a scanner that ended abnormally may have: the limit it ran into,
@@ -625,6 +661,89 @@ limit_hint (const struct ash_cmd *cmd, int sig)
   return "";
 }
 
+/* The disk a scanner's results directory takes, counted without
+   following a link, at any depth.  */
+static _Thread_local unsigned long long du_total;
+
+static int
+du_add (const char *path _unused_, const struct stat *st, int flag _unused_,
+        struct FTW *ftw _unused_)
+{
+  du_total += (unsigned long long) st->st_blocks * 512;
+  return 0;
+}
+
+static unsigned long long
+results_size (const struct job *j)
+{
+  du_total = 0;
+  (void) nftw (j->results_abs, du_add, 16, FTW_PHYS | FTW_MOUNT);
+  return du_total;
+}
+
+/* Remove everything in the results directory (the directory stays).  */
+static void
+results_clear (struct job *j)
+{
+  int fd = fcntl (j->results_fd, F_DUPFD_CLOEXEC, 3);
+  DIR *d = fd < 0 ? NULL : fdopendir (fd);
+  struct dirent *de;
+
+  if (d == NULL)
+    {
+      if (fd >= 0)
+        close (fd);
+      return;
+    }
+  while ((de = readdir (d)) != NULL)
+    {
+      struct ash_error e = ASH_ERROR_INIT;
+
+      if (streq (de->d_name, ".") || streq (de->d_name, ".."))
+        continue;
+      (void) ash_tree_remove_all (j->results_fd, de->d_name, &e);
+      ash_error_release (&e);
+    }
+  closedir (d);
+}
+
+/* Below this much free space the output directory's file system counts
+   as full.  */
+#define DISK_FULL_BYTES (1ULL << 20)
+
+/* A scanner whose results directory holds more than max_scanner_results
+   bytes in all, or that filled the output directory's file system
+   (which is then full, and its results take a megabyte or more), is
+   ERROR with the reason, and its results are removed, so that the other
+   scanners' results, the aggregated results and the reports can still be
+   written.  0, or a reason (newly allocated).  */
+static char *
+check_disk (struct scan *sc, struct job *j)
+{
+  unsigned long long cap = limit_of (sc, "global_settings.max_scanner_results");
+  unsigned long long size = results_size (j);
+  struct statvfs vfs;
+  char *why = NULL;
+
+  if (cap && size > cap)
+    why = xasprintf (_("%s wrote %llu bytes into its results directory, "
+                       "more than global_settings.max_scanner_results "
+                       "(%llu); its results were removed"),
+                     j->scanner->tool, size, cap);
+  else if (fstatvfs (j->results_fd, &vfs) == 0
+           && (unsigned long long) vfs.f_bavail * vfs.f_frsize
+                < DISK_FULL_BYTES
+           && size >= DISK_FULL_BYTES)
+    why = xasprintf (_("%s filled the file system of the output directory "
+                       "(%llu bytes in its results directory); its results "
+                       "were removed so that the other results and the "
+                       "reports can be written"),
+                     j->scanner->tool, size);
+  if (why)
+    results_clear (j);
+  return why;
+}
+
 /* The scan phase of one scanner.  */
 void
 ash_job_run (struct scan *sc, struct job *j)
@@ -637,6 +756,8 @@ ash_job_run (struct scan *sc, struct job *j)
   _cleanup_free_ char *out_rel = xasprintf ("%s.stdout.log", s->name);
   _cleanup_free_ char *err_rel = xasprintf ("%s.stderr.log", s->name);
   json_t *doc = NULL;
+  struct ash_cgroup cg = ASH_CGROUP_INIT;
+  char *disk = NULL;
   int r;
 
   if (atomic_load (&sc->interrupted))
@@ -675,7 +796,7 @@ ash_job_run (struct scan *sc, struct job *j)
   cmd.stderr_fd = errfd;
   cmd.timeout_sec = j->timeout;
   cmd.scope = j->sandboxed ? &j->scope : NULL;
-  set_limits (sc, j, &cmd);
+  set_limits (sc, j, &cmd, &cg);
   ash_debug ("%s: running %s", s->name, cmd.argv.v[0]);
 
   if (j->sandboxed)
@@ -695,6 +816,11 @@ ash_job_run (struct scan *sc, struct job *j)
       ash_job_sweep (sc, j->results_fd, ".");
     }
   j->result.exit_code = r == 0 ? res.status : -1;
+  /* A scanner ended by a signal (SIGXFSZ at max_scanner_output) is
+     reported for that.  */
+  disk = r == 0 && !res.term_signal && !crash_signal (j, &res)
+           ? check_disk (sc, j)
+           : NULL;
   if (r < 0)
     ash_job_set_status (j, ASH_STATUS_ERROR,
                 xasprintf (_("%s could not be started: %s"), s->name,
@@ -704,6 +830,15 @@ ash_job_run (struct scan *sc, struct job *j)
   else if (res.timed_out)
     ash_job_set_status (j, ASH_STATUS_ERROR,
                 xasprintf (_("timed out after %u s"), j->timeout));
+  else if (disk)
+    ash_job_set_status (j, ASH_STATUS_ERROR, TAKE_PTR (disk));
+  else if (ash_cgroup_memory_exceeded (&cg))
+    ash_job_set_status (j, ASH_STATUS_ERROR,
+                xasprintf (_("%s went over its memory limit of %llu bytes "
+                             "(global_settings.max_scanner_memory), and the "
+                             "kernel ended it"),
+                           s->tool, limit_of (sc, "global_settings."
+                                                  "max_scanner_memory")));
   else if (res.term_signal || crash_signal (j, &res))
     {
       _cleanup_free_ char *tail = stderr_tail (j);
@@ -733,6 +868,9 @@ ash_job_run (struct scan *sc, struct job *j)
     }
 
 done:
+  free (disk);
+  /* Whatever the scanner left running in its group ends with it.  */
+  ash_cgroup_remove (&cg);
   remove_run_config_dir (j);
   j->result.duration = r == 0 && res.duration > 0 ? res.duration
                                                   : ash_now () - t0;

@@ -88,37 +88,24 @@ ash_deps_option_file (const struct ash_scan_job *job, const char *key,
                       const char *value, char **ret_path, char **ret_why,
                       struct ash_error *err)
 {
-  _cleanup_free_ char *dotted = xasprintf ("scanners.%s.options.%s",
-                                           job->name, key);
   _cleanup_free_ char *path = value[0] == '/'
                                 ? xstrdup (value)
                                 : ash_path_join (job->target, value);
-  struct ash_tier_context ctx = { 0 };
-  char *storage[3] = { NULL, NULL, NULL };
-  bool trusted = true;
   char *reason = NULL;
-  int r = 0;
+  int r;
 
   *ret_path = NULL;
   *ret_why = NULL;
-  if (job->config)
-    {
-      ash_tier_context_fill (&ctx, job->target, storage);
-      r = ash_config_option_file_trusted (job->config, dotted, path, &ctx,
-                                          &trusted, &reason, err);
-      for (size_t i = 0; i < ARRAY_SIZE (storage); i++)
-        free (storage[i]);
-    }
+  /* The one option-file rule (scanners/option-file.c).  */
+  r = ash_scan_job_option_file (job, key, path, &reason, err);
   if (r < 0)
     return r;
-  if (!trusted)
+  if (r == 0)
     {
-      *ret_why = xasprintf (_("%s: not using %s = %s: %s"), job->name, dotted,
-                            value, reason ? reason : _("refused"));
+      *ret_why = xasprintf ("%s: %s", job->name, reason);
       free (reason);
       return 0;
     }
-  free (reason);
   *ret_path = ash_path_normalize (path);
   return 0;
 }

@@ -136,25 +136,17 @@ ash_iac_option_file (const char *scanner, const struct ash_scan_job *job,
     : ash_path_join (job->target, val);
   _cleanup_free_ char *dotted = xasprintf ("scanners.%s.options.%s", scanner,
                                            key);
-  bool trusted = true;
   _cleanup_free_ char *reason = NULL;
-
-  if (job->config)
+  /* The one option-file rule (scanners/option-file.c), judged under the
+     scanner's own name.  */
+  struct ash_scan_job j = *job;
+  j.name = scanner;
+  r = ash_scan_job_option_file (&j, key, path, &reason, err);
+  if (r < 0)
+    return r;
+  if (r == 0)
     {
-      struct ash_tier_context ctx = { 0 };
-      char *storage[3] = { NULL, NULL, NULL };
-      ash_tier_context_fill (&ctx, job->target, storage);
-      r = ash_config_option_file_trusted (job->config, dotted, path, &ctx,
-                                          &trusted, &reason, err);
-      for (size_t i = 0; i < 3; i++)
-        free (storage[i]);
-      if (r < 0)
-        return r;
-    }
-  if (!trusted)
-    {
-      ash_warning (_("%s: not using %s (%s): %s"), scanner, dotted, val,
-                   reason ? reason : _("the option-file rule refuses it"));
+      ash_warning ("%s: %s", scanner, reason);
       return 0;
     }
   struct stat st;

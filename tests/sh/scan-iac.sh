@@ -199,7 +199,7 @@ git -C "$work/src" init -q 2>/dev/null
 env -i PATH="$work/tools:/usr/bin:/bin" HOME="$HOME" LANG=C.UTF-8 ASH_CFN_GUARD_RULES_DIR="$work/rules" \
   "$work/bin/ash" scan --source-dir "$work/src" --output-dir "$work/out-repo" \
   --no-progress --scanners cfn-guard >"$TEST_TMP/out" 2>"$TEST_TMP/err"
-assert_file_contains "a repository's rules_paths is refused with a warning" "$TEST_TMP/err" "not using scanners.cfn-guard.options.rules_paths"
+assert_file_contains "a repository's rules_paths is refused with a warning" "$TEST_TMP/err" "not passing scanners.cfn-guard.options.rules_paths"
 findings "$work/out-repo" >"$TEST_TMP/repo"
 assert_file_lacks "the repository's rules did not run" "$TEST_TMP/repo" "SQS_QUEUE_ENCRYPTED"
 rm -rf "$work/src/.ash" "$work/src/.git" "$work/src/evil.guard"

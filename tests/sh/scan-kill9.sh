@@ -3,7 +3,9 @@
 # kill -9 of ash: nothing the scan started outlives it.  Under Landlock
 # the wrapper gets a parent-death signal and ends the whole tree,
 # detached descendants included; under bwrap the pid namespace dies with
-# bwrap (--die-with-parent).  The negative control: without a sandbox a
+# bwrap (--die-with-parent); firejail, which is setuid and loses a
+# parent-death signal, runs under the wrapper in --supervise mode, which
+# ends its whole tree.  The negative control: without a sandbox a
 # detached process does outlive ash.
 . "$top_srcdir/tests/libtest.sh"
 
@@ -67,7 +69,7 @@ TMPDIR=$TEST_TMP/tmp
 export TMPDIR
 mkdir -p "$TMPDIR"
 
-for mode in landlock bwrap; do
+for mode in landlock bwrap firejail; do
   "$ASH" sandbox probe 2>/dev/null | grep -q "^$mode: usable" || {
     diag "$mode is not available here: not checked"
     continue

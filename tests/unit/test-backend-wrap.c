@@ -7,7 +7,9 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "base/buf.h"
 #include "fs/tree.h"
@@ -237,7 +239,7 @@ test_firejail_other_home (void)
   tap_is_int (r, 0, "firejail wrap succeeds");
   got = joined (&f.cmd.argv);
   want = xasprintf (
-    "/usr/bin/firejail --noprofile --deterministic-shutdown"
+    HELPER " --supervise -- /usr/bin/firejail --noprofile --deterministic-shutdown"
     " --deterministic-exit-code --private-dev --nonewprivs"
     " --caps.drop=all --seccomp --nogroups --dbus-user=none"
     " --dbus-system=none --net=none --read-only=/ --quiet"
@@ -429,6 +431,113 @@ test_landlock_nested (void)
   }
 }
 
+/* Where bwrap has --bind-fd: the results directory and the scanned data
+   are handed over as descriptors opened once, without following a link.
+   A swap of the results directory for a link after wrap() (a local user
+   who can write the directory above it) changes nothing: the descriptor
+   is still the directory that was checked.  A link already on the way
+   makes wrap() fail, and nothing runs.  */
+static void
+test_bwrap_bind_fd (void)
+{
+  char tmpl[] = "/tmp/ash-bindfd-XXXXXX";
+  char *t = mkdtemp (tmpl);
+  struct fixture f;
+  struct ash_error err = ASH_ERROR_INIT;
+  struct stat before, now;
+
+  if (!t)
+    {
+      tap_ok (false, "bind-fd: a temporary directory");
+      return;
+    }
+  _cleanup_free_ char *src = ash_path_join (t, "src");
+  _cleanup_free_ char *res = ash_path_join (t, "src/out/scanners/x");
+  _cleanup_free_ char *out = ash_path_join (t, "src/out");
+  _cleanup_free_ char *sc = ash_path_join (t, "src/out/scanners");
+  _cleanup_free_ char *other = ash_path_join (t, "other");
+  _cleanup_free_ char *moved = ash_path_join (t, "src/out/scanners/moved");
+  mkdir (src, 0755);
+  mkdir (out, 0755);
+  mkdir (sc, 0755);
+  mkdir (res, 0755);
+  mkdir (other, 0755);
+  stat (res, &before);
+
+  memset (&f, 0, sizeof f);
+  f.policy.paths = f.paths;
+  f.policy.scanner = (char *) "x";
+  add_path (&f, "/usr", ASH_ACCESS_READ);
+  add_path (&f, src, ASH_ACCESS_DATA);
+  add_path (&f, out, ASH_ACCESS_HIDE);
+  add_path (&f, res, ASH_ACCESS_WRITE);
+  f.policy.results_dir = res;
+  ash_strvec_init (&f.policy.env);
+  ash_strvec_init (&f.policy.private_caches);
+  ash_strvec_init (&f.policy.warnings);
+  f.probe.base.usable = true;
+  f.probe.tool = (char *) "/usr/bin/bwrap";
+  f.probe.helper = (char *) HELPER;
+  f.probe.bind_fd = true;
+  ash_cmd_init (&f.cmd);
+  ash_strvec_push (&f.cmd.argv, "/usr/bin/x");
+
+  int r = ash_backend_bwrap.wrap (&f.probe.base, &f.policy, &f.cmd, &f.state,
+                                &err);
+  tap_is_int (r, 0, "bind-fd: wrap succeeds");
+  _cleanup_free_ char *got = joined (&f.cmd.argv);
+  _cleanup_free_ char *want_ro = NULL;
+  int fd_res = -1;
+  for (size_t i = 0; i + 2 < f.cmd.argv.nr; i++)
+    if (streq (f.cmd.argv.v[i], "--bind-fd")
+        && streq (f.cmd.argv.v[i + 2], res))
+      fd_res = atoi (f.cmd.argv.v[i + 1]);
+  tap_ok (fd_res > 2, "bind-fd: the results directory is bound from a "
+                      "descriptor (%d)", fd_res);
+  want_ro = xasprintf (" %s ", src);
+  tap_ok (strstr (got, "--ro-bind-fd ") && strstr (got, want_ro)
+            && !strstr (got, "--ro-bind-try /tmp/ash-bindfd"),
+          "bind-fd: the source tree is bound read-only from a descriptor");
+  tap_ok (strstr (got, "--ro-bind-try /usr /usr") != NULL,
+          "bind-fd: system directories are still bound by name");
+  tap_ok (f.cmd.n_pass_fds == 2, "bind-fd: both descriptors are passed "
+                                 "(%u)", f.cmd.n_pass_fds);
+
+  /* The swap, after ash's checks and wrap().  */
+  rename (res, moved);
+  symlink (other, res);
+  tap_ok (fd_res > 2 && fstat (fd_res, &now) == 0
+            && now.st_ino == before.st_ino && now.st_dev == before.st_dev,
+          "bind-fd: swapped for a link afterwards, the descriptor is still "
+          "the checked directory");
+  tap_ok (f.state != NULL, "bind-fd: wrap keeps the descriptors in its "
+                           "state");
+  ash_backend_bwrap.cleanup (f.state);
+  f.state = NULL;
+  tap_ok (fd_res > 2 && fcntl (fd_res, F_GETFD) < 0,
+          "bind-fd: cleanup closes the descriptors");
+  ash_cmd_release (&f.cmd);
+
+  /* With the link already there, nothing runs.  */
+  ash_cmd_init (&f.cmd);
+  ash_strvec_push (&f.cmd.argv, "/usr/bin/x");
+  r = ash_backend_bwrap.wrap (&f.probe.base, &f.policy, &f.cmd, &f.state,
+                                &err);
+  tap_ok (r < 0 && f.cmd.n_pass_fds == 0 && f.state == NULL,
+          "bind-fd: a results directory reached through a link is refused "
+          "(%d)", r);
+  tap_diag ("%s", err.message ? err.message : "");
+  ash_error_release (&err);
+  fixture_release (&f);
+  unlink (res);
+  rmdir (moved);
+  rmdir (sc);
+  rmdir (out);
+  rmdir (src);
+  rmdir (other);
+  rmdir (t);
+}
+
 int
 main (void)
 {
@@ -441,5 +550,6 @@ main (void)
   test_firejail_other_home ();
   test_landlock ();
   test_landlock_nested ();
+  test_bwrap_bind_fd ();
   return tap_done ();
 }

@@ -650,6 +650,63 @@ done:
   ash_error_release (&err);
 }
 
+/* The output directory inside the source tree (the default layout): the
+   source tree is readable again, the output directory hidden after that,
+   and only the results directory readable again after that.  */
+static void
+output_in_tree (void)
+{
+  _cleanup_free_ char *home = under ("home/me");
+  _cleanup_free_ char *src = under ("src");
+  _cleanup_free_ char *out = under ("src/.ash/ash_output");
+  _cleanup_free_ char *res = under ("src/.ash/ash_output/scanners/x/source");
+  _cleanup_free_ char *tool = under ("usr/bin/tool");
+  struct ash_strvec env = ASH_STRVEC_INIT;
+  struct ash_requirements req;
+  struct ash_policy pol;
+  struct ash_seatbelt sb;
+  struct ash_error err = ASH_ERROR_INIT;
+  struct parsed pp;
+
+  mkdir_p (res);
+  ash_strvec_pushf (&env, "PATH=%s/usr/bin", root);
+  ash_strvec_pushf (&env, "HOME=%s", home);
+  ash_builtin_requirements ("bandit", &req);
+  struct ash_policy_input in = {
+    .scanner = "bandit", .req = &req, .source_dir = src, .output_dir = out,
+    .results_dir = res, .tool_path = tool, .offline = true,
+    .environ = env.v, .home = home, .passwd_home = home, .root = root,
+  };
+  struct ash_seatbelt_spawn sp = { .tmpdir = NULL };
+  _cleanup_free_ char *tmpdir = under ("spawn/tmp");
+  sp.tmpdir = tmpdir;
+  if (tap_ok (ash_policy_compute (&in, &pol, &err) == 0 && !pol.refusal,
+              "output in the tree: policy computes")
+      && tap_ok (ash_seatbelt_build (&pol, &sp, &sb, &err) == 0,
+                 "output in the tree: profile builds"))
+    {
+      parse (sb.profile.buf, &pp);
+      long allow_src = last_form (&pp, &sb, "allow file-read*", src);
+      long deny_out = last_form (&pp, &sb, "deny file-read*", out);
+      long allow_res = last_form (&pp, &sb, "allow file-read*", res);
+      tap_ok (allow_src >= 0 && deny_out > allow_src,
+              "output in the tree: the output directory is denied after the "
+              "source tree is allowed (%ld, %ld)", allow_src, deny_out);
+      tap_ok (allow_res > deny_out,
+              "output in the tree: the results directory is readable after "
+              "that (%ld)", allow_res);
+      tap_ok (last_form (&pp, &sb, "allow file-read*", out) < deny_out,
+              "output in the tree: the output directory is not allowed "
+              "again");
+      parsed_release (&pp);
+      ash_seatbelt_release (&sb);
+    }
+  ash_policy_release (&pol);
+  ash_requirements_release (&req);
+  ash_strvec_release (&env);
+  ash_error_release (&err);
+}
+
 /* Paths that would end a string or a form if they were pasted in.  */
 static void
 hostile_paths (void)
@@ -711,6 +768,7 @@ main (void)
       one_scanner (ash_builtin_scanner_names[i], true);
       one_scanner (ash_builtin_scanner_names[i], false);
     }
+  output_in_tree ();
   hostile_paths ();
   nftw (root, rm_cb, 16, FTW_DEPTH | FTW_PHYS);
   free (root);
