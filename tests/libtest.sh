@@ -131,7 +131,8 @@ as_unpriv_cmd () {
 # attempt sent has shown too, and listener_heard answers for good.
 #
 # listener_settle PROBE LOG KIND TARGET...: KIND tcp or udp (TARGET is
-# HOST PORT) or unix (TARGET is the socket's path); LOG is the listener's
+# HOST PORT), unix (TARGET is the datagram socket's path) or abstract
+# (TARGET is the abstract socket's name); LOG is the listener's
 # output.  The kernel may drop a UDP datagram and gives no event for it:
 # that one is sent again, up to 5 times, each waited for up to 10 s; the
 # others are waited for up to 60 s.  Returns 1 when the tag never shows.
@@ -152,6 +153,7 @@ listener_settle () {
       tcp) "$_sp" tcp-connect "$1" "$2" "$_stag" ;;
       udp) "$_sp" udp-send "$1" "$2" "$_stag" ;;
       unix) "$_sp" dev-log "$1" "$_stag" ;;
+      abstract) "$_sp" abstract-connect "$1" "$_stag" ;;
     esac >/dev/null 2>&1
     _si=0
     while [ "$_si" -lt "$_swait" ]; do
