@@ -13,6 +13,7 @@
 #include "cli/cli.h"
 #include "config/config-tier.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
@@ -85,6 +86,48 @@ enum opt_id
   OPT_EXPLAIN_TIERS,
   OPT_HELP,
   OPT_VERSION,
+  /* Upstream's spellings and options.  */
+  OPT_OUTPUT_FORMATS,  /* aliases of --output-format */
+  OPT_FORMATS,
+  OPT_NO_OFFLINE,
+  OPT_NO_QUIET,
+  OPT_MIN_SEVERITY,
+  OPT_IGNORE_SUPPRESSIONS,
+  OPT_NO_IGNORE_SUPPRESSIONS,
+  OPT_SIMPLE,
+  OPT_SHOW_SUMMARY,
+  OPT_NO_SHOW_SUMMARY,
+  OPT_USE_EXISTING,
+  OPT_NO_USE_EXISTING,
+  OPT_CLEANUP,
+  OPT_NO_CLEANUP,
+  OPT_PHASES,
+  OPT_INSPECT,
+  OPT_NO_INSPECT,
+  OPT_OFFLINE_SEMGREP_RULESETS,
+  OPT_PYTHON_ONLY,
+  OPT_FULL,
+  OPT_PYTHON_SCANNERS_ONLY,
+  OPT_ALL_ENABLED_SCANNERS,
+  OPT_PYTHON_PLUGINS_ONLY,
+  OPT_ALL_ENABLED_PLUGINS,
+  OPT_CHANGED_FILES_ONLY,
+  OPT_NO_CHANGED_FILES_ONLY,
+  OPT_BASE_REF,
+  /* Container mode's, refused while it is not built.  */
+  OPT_BUILD,
+  OPT_NO_BUILD,
+  OPT_RUN,
+  OPT_NO_RUN,
+  OPT_OCI_RUNNER,
+  OPT_OCI,
+  OPT_RUNNER,
+  OPT_BUILD_TARGET,
+  OPT_CONTAINER_UID,
+  OPT_CONTAINER_GID,
+  OPT_ASH_REVISION_TO_INSTALL,
+  OPT_CUSTOM_CONTAINERFILE,
+  OPT_CUSTOM_BUILD_ARG,
 };
 
 /* How a key of a --cli-json-input document is read.  */
@@ -168,10 +211,10 @@ static const struct optdef optdefs[] = {
                               "by one") },
   { "max-workers", required_argument, OPT_MAX_WORKERS, 0, CMD_SCAN, J_INT, 0,
     "N", N_("at most N scanners at a time (default: the number of CPUs)") },
-  { "progress", no_argument, OPT_PROGRESS, 0, CMD_SCAN, J_BOOL,
+  { "progress", no_argument, OPT_PROGRESS, 'p', CMD_SCAN, J_BOOL,
     OPT_NO_PROGRESS, NULL, N_("show progress (default: on a terminal, not "
                               "under CI)") },
-  { "no-progress", no_argument, OPT_NO_PROGRESS, 0, CMD_SCAN, J_NONE, 0, NULL,
+  { "no-progress", no_argument, OPT_NO_PROGRESS, 'P', CMD_SCAN, J_NONE, 0, NULL,
     N_("do not show progress") },
   { "quiet", no_argument, OPT_QUIET, 0, ALL_LOG, J_BOOL, 0, NULL,
     N_("print only errors") },
@@ -191,14 +234,119 @@ static const struct optdef optdefs[] = {
        "win") },
   { "dry-run", no_argument, OPT_DRY_RUN, 0, CMD_DEPS_INSTALL, J_NONE, 0,
     NULL, N_("print the install commands without running them") },
-  { "force", no_argument, OPT_FORCE, 0, CMD_CONFIG_INIT, J_NONE, 0, NULL,
+  { "force", no_argument, OPT_FORCE, 0, CMD_CONFIG_INIT | CMD_SCAN, J_NONE,
+    0, NULL,
     N_("replace an existing .ashrc.yaml") },
-  { "format", required_argument, OPT_FORMAT, 0, CMD_CONFIG_GET, J_NONE, 0,
+  { "format", required_argument, OPT_FORMAT, 0, CMD_CONFIG_GET | CMD_SCAN,
+    J_NONE, 0,
     "yaml|json", N_("output format of ash config get (default: yaml)") },
   { "explain-tiers", no_argument, OPT_EXPLAIN_TIERS, 0, CMD_CONFIG_GET,
     J_NONE, 0, NULL,
     N_("show each contributing file, whether it may grant sandbox access, "
        "and why") },
+  { "output-formats", required_argument, OPT_OUTPUT_FORMATS, 0, CMD_SCAN,
+    J_LIST, 0, "LIST", N_("same as --output-format") },
+  { "formats", required_argument, OPT_FORMATS, 0, CMD_SCAN, J_NONE, 0,
+    "LIST", N_("same as --output-format") },
+  { "no-offline", no_argument, OPT_NO_OFFLINE, 0,
+    CMD_SCAN | CMD_SANDBOX_EXPLAIN, J_NONE, 0, NULL,
+    N_("scan online (the default; overrides ASH_OFFLINE)") },
+  { "no-quiet", no_argument, OPT_NO_QUIET, 0, ALL_LOG, J_NONE, 0, NULL,
+    N_("print the log as the log level says (the default)") },
+  { "min-severity", required_argument, OPT_MIN_SEVERITY, 0, CMD_SCAN,
+    J_STRING, 0, "LEVEL",
+    N_("findings below LEVEL are not actionable (ALL, INFO, LOW, MEDIUM, "
+       "HIGH, CRITICAL); replaces global_settings.severity_threshold") },
+  { "ignore-suppressions", no_argument, OPT_IGNORE_SUPPRESSIONS, 0, CMD_SCAN,
+    J_BOOL, OPT_NO_IGNORE_SUPPRESSIONS, NULL,
+    N_("apply no suppression: neither configured ones nor ash-ignore "
+       "comments") },
+  { "no-ignore-suppressions", no_argument, OPT_NO_IGNORE_SUPPRESSIONS, 0,
+    CMD_SCAN, J_NONE, 0, NULL, N_("apply the suppressions (the default)") },
+  { "simple", no_argument, OPT_SIMPLE, 0, CMD_SCAN, J_BOOL, 0, NULL,
+    N_("minimal output: warnings and errors, no progress, the summary "
+       "(same as --log-level SIMPLE)") },
+  { "show-summary", no_argument, OPT_SHOW_SUMMARY, 0, CMD_SCAN, J_BOOL,
+    OPT_NO_SHOW_SUMMARY, NULL,
+    N_("print the results summary after the scan (the default)") },
+  { "no-show-summary", no_argument, OPT_NO_SHOW_SUMMARY, 0, CMD_SCAN, J_NONE,
+    0, NULL, N_("do not print the results summary") },
+  { "use-existing", no_argument, OPT_USE_EXISTING, 0, CMD_SCAN, J_BOOL,
+    OPT_NO_USE_EXISTING, NULL,
+    N_("run no scanner: write the reports again from OUTPUT's "
+       "ash_aggregated_results.json") },
+  { "no-use-existing", no_argument, OPT_NO_USE_EXISTING, 0, CMD_SCAN, J_NONE,
+    0, NULL, N_("scan (the default)") },
+  { "cleanup", no_argument, OPT_CLEANUP, 0, CMD_SCAN, J_BOOL, OPT_NO_CLEANUP,
+    NULL, N_("remove the converters' work directory OUTPUT/converted after "
+             "the scan") },
+  { "no-cleanup", no_argument, OPT_NO_CLEANUP, 0, CMD_SCAN, J_NONE, 0, NULL,
+    N_("keep OUTPUT/converted (the default)") },
+  { "phases", required_argument, OPT_PHASES, 0, CMD_SCAN, J_LIST, 0, "LIST",
+    N_("phases to run (comma-separated; repeatable): convert, scan, report; "
+       "report alone is --use-existing") },
+  { "inspect", no_argument, OPT_INSPECT, 0, CMD_SCAN, J_BOOL, OPT_NO_INSPECT,
+    NULL, N_("the inspect phase: not available in this version") },
+  { "no-inspect", no_argument, OPT_NO_INSPECT, 0, CMD_SCAN, J_NONE, 0, NULL,
+    N_("no inspect phase (the default)") },
+  { "offline-semgrep-rulesets", required_argument,
+    OPT_OFFLINE_SEMGREP_RULESETS, 0, CMD_SCAN, J_STRING, 0, "LIST",
+    N_("offline, semgrep and opengrep use only these rulesets (p/NAME) "
+       "from the rules cache, as NAME.yml or NAME.yaml (comma-separated)") },
+  { "python-only", no_argument, OPT_PYTHON_ONLY, 0, CMD_SCAN, J_BOOL,
+    OPT_FULL, NULL,
+    N_("run only upstream's Python-based scanners: bandit, detect-secrets, "
+       "checkov, cdk-nag, npm-audit") },
+  { "full", no_argument, OPT_FULL, 0, CMD_SCAN, J_NONE, 0, NULL,
+    N_("run every enabled scanner (the default)") },
+  { "python-based-scanners-only", no_argument, OPT_PYTHON_SCANNERS_ONLY, 0,
+    CMD_SCAN, J_NONE, 0, NULL, N_("same as --python-only") },
+  { "all-enabled-scanners", no_argument, OPT_ALL_ENABLED_SCANNERS, 0,
+    CMD_SCAN, J_NONE, 0, NULL, N_("same as --full") },
+  { "python-based-plugins-only", no_argument, OPT_PYTHON_PLUGINS_ONLY, 0,
+    CMD_SCAN, J_BOOL, OPT_ALL_ENABLED_PLUGINS, NULL,
+    N_("same as --python-only") },
+  { "all-enabled-plugins", no_argument, OPT_ALL_ENABLED_PLUGINS, 0, CMD_SCAN,
+    J_NONE, 0, NULL, N_("same as --full") },
+  { "changed-files-only", no_argument, OPT_CHANGED_FILES_ONLY, 0, CMD_SCAN,
+    J_BOOL, OPT_NO_CHANGED_FILES_ONLY, NULL,
+    N_("report only findings in files git says changed from --base-ref") },
+  { "no-changed-files-only", no_argument, OPT_NO_CHANGED_FILES_ONLY, 0,
+    CMD_SCAN, J_NONE, 0, NULL, N_("report findings in every file (the "
+                                  "default)") },
+  { "base-ref", required_argument, OPT_BASE_REF, 0, CMD_SCAN, J_STRING, 0,
+    "REF", N_("with --changed-files-only: the commit to compare with "
+              "(default: origin/HEAD, then origin/main, main)") },
+  { "build", no_argument, OPT_BUILD, 'b', CMD_SCAN, J_BOOL, OPT_NO_BUILD,
+    NULL, N_("container mode: not available in this version") },
+  { "no-build", no_argument, OPT_NO_BUILD, 'B', CMD_SCAN, J_NONE, 0, NULL,
+    N_("container mode: not available in this version") },
+  { "run", no_argument, OPT_RUN, 'r', CMD_SCAN, J_BOOL, OPT_NO_RUN, NULL,
+    N_("container mode: not available in this version") },
+  { "no-run", no_argument, OPT_NO_RUN, 'R', CMD_SCAN, J_NONE, 0, NULL,
+    N_("container mode: not available in this version") },
+  { "oci-runner", required_argument, OPT_OCI_RUNNER, 'o', CMD_SCAN,
+    J_STRING, 0, "PROGRAM",
+    N_("container mode: not available in this version") },
+  { "oci", required_argument, OPT_OCI, 0, CMD_SCAN, J_NONE, 0, "PROGRAM",
+    N_("container mode: not available in this version") },
+  { "runner", required_argument, OPT_RUNNER, 0, CMD_SCAN, J_NONE, 0,
+    "PROGRAM", N_("container mode: not available in this version") },
+  { "build-target", required_argument, OPT_BUILD_TARGET, 0, CMD_SCAN,
+    J_STRING, 0, "TARGET",
+    N_("container mode: not available in this version") },
+  { "container-uid", required_argument, OPT_CONTAINER_UID, 'u', CMD_SCAN,
+    J_STRING, 0, "UID", N_("container mode: not available in this version") },
+  { "container-gid", required_argument, OPT_CONTAINER_GID, 'g', CMD_SCAN,
+    J_STRING, 0, "GID", N_("container mode: not available in this version") },
+  { "ash-revision-to-install", required_argument,
+    OPT_ASH_REVISION_TO_INSTALL, 0, CMD_SCAN, J_STRING, 0, "REF",
+    N_("container mode: not available in this version") },
+  { "custom-containerfile", required_argument, OPT_CUSTOM_CONTAINERFILE, 0,
+    CMD_SCAN, J_STRING, 0, "FILE",
+    N_("container mode: not available in this version") },
+  { "custom-build-arg", required_argument, OPT_CUSTOM_BUILD_ARG, 0, CMD_SCAN,
+    J_LIST, 0, "ARG", N_("container mode: not available in this version") },
   { "help", no_argument, OPT_HELP, 'h', CMD_ALL, J_NONE, 0, NULL,
     N_("show this help and exit") },
   { "version", no_argument, OPT_VERSION, 0, CMD_ALL, J_NONE, 0, NULL,
@@ -215,9 +363,14 @@ static const char *const output_formats[] = {
 static const char *const run_modes[] = { "local", "container", "precommit",
                                          NULL };
 static const char *const strategies[] = { "parallel", "sequential", NULL };
-static const char *const log_levels[] = { "DEBUG", "VERBOSE", "INFO",
-                                          "WARNING", "ERROR", "CRITICAL",
+static const char *const log_levels[] = { "TRACE", "DEBUG", "VERBOSE",
+                                          "INFO", "WARNING", "ERROR",
+                                          "CRITICAL", "SIMPLE", "QUIET",
                                           NULL };
+static const char *const phase_names[] = { "convert", "scan", "report",
+                                           "inspect", NULL };
+static const char *const min_severities[] = { "ALL", "INFO", "LOW", "MEDIUM",
+                                              "HIGH", "CRITICAL", NULL };
 static const char *const config_formats[] = { "yaml", "json", NULL };
 static const char *const completion_shells[] = { "bash", "zsh", "fish",
                                                  NULL };
@@ -333,13 +486,25 @@ config_error (const struct ash_error *e)
 
 /* Help.  */
 
+/* The help of D under CMD: two options mean another thing to ash scan.  */
+static const char *
+option_help (const struct optdef *d, unsigned cmd)
+{
+  if (cmd == CMD_SCAN && d->id == OPT_FORMAT)
+    return _("same as --output-format");
+  if (cmd == CMD_SCAN && d->id == OPT_FORCE)
+    return _("container mode: not available in this version");
+  return _(d->help);
+}
+
 static void
 print_options (FILE *out, unsigned cmd, unsigned skip)
 {
   for (size_t i = 0; i < ARRAY_SIZE (optdefs); i++)
     {
       const struct optdef *d = &optdefs[i];
-      if (!(d->cmds & cmd) || (d->cmds & skip))
+      if (!(d->cmds & cmd)
+          || ((d->cmds & skip) && d->id != OPT_FORMAT && d->id != OPT_FORCE))
         continue;
       struct ash_buf b = ASH_BUF_INIT;
       if (d->short_opt)
@@ -348,11 +513,13 @@ print_options (FILE *out, unsigned cmd, unsigned skip)
         ash_buf_addstr (&b, "    ");
       ash_buf_addf (&b, "--%s", d->name);
       if (d->arg)
-        ash_buf_addf (&b, " %s", d->arg);
+        ash_buf_addf (&b, " %s", cmd == CMD_SCAN && d->id == OPT_FORMAT
+                                   ? "LIST" : d->arg);
+      const char *h = option_help (d, cmd);
       if (b.len < 32)
-        fprintf (out, "  %-32s%s\n", b.buf, _(d->help));
+        fprintf (out, "  %-32s%s\n", b.buf, h);
       else
-        fprintf (out, "  %s\n  %-32s%s\n", b.buf, "", _(d->help));
+        fprintf (out, "  %s\n  %-32s%s\n", b.buf, "", h);
       ash_buf_release (&b);
     }
 }
@@ -490,6 +657,8 @@ apply_one (struct ash_options *o, const struct assign *a)
       push_comma_list (&o->plugin_modules, arg);
       break;
     case OPT_OUTPUT_FORMAT:
+    case OPT_OUTPUT_FORMATS:
+    case OPT_FORMATS:
       {
         struct ash_strvec tmp = ASH_STRVEC_INIT;
         push_comma_list (&tmp, arg);
@@ -559,10 +728,112 @@ apply_one (struct ash_options *o, const struct assign *a)
     case OPT_LOG_LEVEL:
       {
         enum ash_log_level l;
-        if (ash_log_level_parse (arg, &l) < 0)
+        /* Upstream's three levels ash_log does not have: QUIET is
+           --quiet, SIMPLE is --simple, TRACE is ash's most detailed
+           level, DEBUG.  */
+        if (strcasecmp (arg, "QUIET") == 0)
+          o->quiet = true;
+        else if (strcasecmp (arg, "SIMPLE") == 0)
+          o->simple = true;
+        else if (strcasecmp (arg, "TRACE") == 0)
+          set_str (&o->log_level, "DEBUG");
+        else if (ash_log_level_parse (arg, &l) < 0)
           return bad_value (a->where, arg, log_levels);
-        set_str (&o->log_level, arg);
+        else
+          set_str (&o->log_level, arg);
       }
+      break;
+    case OPT_NO_OFFLINE:
+      o->offline = false;
+      break;
+    case OPT_NO_QUIET:
+      o->quiet = false;
+      break;
+    case OPT_MIN_SEVERITY:
+      {
+        bool known = false;
+        for (size_t i = 0; min_severities[i]; i++)
+          known |= strcasecmp (arg, min_severities[i]) == 0;
+        if (!known)
+          return bad_value (a->where, arg, min_severities);
+        set_str (&o->min_severity, arg);
+      }
+      break;
+    case OPT_IGNORE_SUPPRESSIONS:
+      o->ignore_suppressions = on;
+      break;
+    case OPT_NO_IGNORE_SUPPRESSIONS:
+      o->ignore_suppressions = false;
+      break;
+    case OPT_SIMPLE:
+      o->simple = on;
+      break;
+    case OPT_SHOW_SUMMARY:
+      o->show_summary = on;
+      break;
+    case OPT_NO_SHOW_SUMMARY:
+      o->show_summary = 0;
+      break;
+    case OPT_USE_EXISTING:
+      o->use_existing = on;
+      break;
+    case OPT_NO_USE_EXISTING:
+      o->use_existing = false;
+      break;
+    case OPT_CLEANUP:
+      o->cleanup = on;
+      break;
+    case OPT_NO_CLEANUP:
+      o->cleanup = false;
+      break;
+    case OPT_PHASES:
+      {
+        struct ash_strvec tmp = ASH_STRVEC_INIT;
+        push_comma_list (&tmp, arg);
+        for (size_t i = 0; i < tmp.nr; i++)
+          {
+            for (char *p = tmp.v[i]; *p; p++)
+              *p = (char) tolower ((unsigned char) *p);
+            if (!in_list (tmp.v[i], phase_names))
+              {
+                int r = bad_value (a->where, tmp.v[i], phase_names);
+                ash_strvec_release (&tmp);
+                return r;
+              }
+            if (!ash_strvec_contains (&o->phases, tmp.v[i]))
+              ash_strvec_push (&o->phases, tmp.v[i]);
+          }
+        ash_strvec_release (&tmp);
+      }
+      break;
+    case OPT_INSPECT:
+      o->inspect = on;
+      break;
+    case OPT_NO_INSPECT:
+      o->inspect = false;
+      break;
+    case OPT_OFFLINE_SEMGREP_RULESETS:
+      ash_strvec_clear (&o->semgrep_rulesets);
+      push_comma_list (&o->semgrep_rulesets, arg);
+      break;
+    case OPT_PYTHON_ONLY:
+    case OPT_PYTHON_SCANNERS_ONLY:
+    case OPT_PYTHON_PLUGINS_ONLY:
+      o->python_only = on;
+      break;
+    case OPT_FULL:
+    case OPT_ALL_ENABLED_SCANNERS:
+    case OPT_ALL_ENABLED_PLUGINS:
+      o->python_only = false;
+      break;
+    case OPT_CHANGED_FILES_ONLY:
+      o->changed_files_only = on;
+      break;
+    case OPT_NO_CHANGED_FILES_ONLY:
+      o->changed_files_only = false;
+      break;
+    case OPT_BASE_REF:
+      set_str (&o->base_ref, arg);
       break;
     case OPT_VERBOSE:
       if (arg == NULL)
@@ -611,7 +882,11 @@ list_field (struct ash_options *o, int id)
     case OPT_PLUGIN_MODULES:
       return &o->plugin_modules;
     case OPT_OUTPUT_FORMAT:
+    case OPT_OUTPUT_FORMATS:
+    case OPT_FORMATS:
       return &o->output_formats;
+    case OPT_PHASES:
+      return &o->phases;
     default:
       return NULL;
     }
@@ -662,6 +937,8 @@ collect_env (unsigned cmd, struct assigns *a, struct ash_options *o)
     { "ASH_PLUGIN_MODULES", OPT_PLUGIN_MODULES, false },
     { "ASH_ALLOW_IN_TREE_TOOLS", OPT_ALLOW_IN_TREE_TOOLS, true },
     { "ASH_NO_PROBE_CACHE", OPT_NO_PROBE_CACHE, true },
+    { "ASH_SCANNERS", OPT_SCANNERS, false },
+    { "ASH_EXCLUDED_SCANNERS", OPT_EXCLUDE_SCANNERS, false },
   };
   for (size_t i = 0; i < ARRAY_SIZE (envs); i++)
     {
@@ -676,6 +953,16 @@ collect_env (unsigned cmd, struct assigns *a, struct ash_options *o)
                                   "true, 0 or false)"),
                                 v, envs[i].var);
           assigns_add (a, envs[i].id, b ? "1" : "0", envs[i].var);
+        }
+      else if (*v && (envs[i].id == OPT_SCANNERS
+                      || envs[i].id == OPT_EXCLUDE_SCANNERS))
+        {
+          /* Upstream splits these at white space; ash also at commas.  */
+          _cleanup_free_ char *c = xstrdup (v);
+          for (char *p = c; *p; p++)
+            if (isspace ((unsigned char) *p))
+              *p = ',';
+          assigns_add (a, envs[i].id, c, envs[i].var);
         }
       else if (*v)
         assigns_add (a, envs[i].id, v, envs[i].var);
@@ -896,7 +1183,9 @@ parse_argv (int argc, char **argv, unsigned cmd, struct assigns *a,
           goto out;
         }
       _cleanup_free_ char *where = xasprintf ("--%s", d->name);
-      assigns_add (a, d->id, optarg, where);
+      /* Upstream's ash scan takes --format for --output-format.  */
+      assigns_add (a, cmd == CMD_SCAN && d->id == OPT_FORMAT
+                        ? OPT_OUTPUT_FORMAT : d->id, optarg, where);
     }
   for (int i = optind; i < argc; i++)
     ash_strvec_push (pos, argv[i]);
@@ -965,6 +1254,104 @@ finish_options (struct ash_options *o)
   return 0;
 }
 
+/* A refusal of an option ash accepts but cannot honour: exit CODE.  */
+static int
+not_available (int code, const char *fmt, ...) _printf_ (2, 3);
+
+static int
+not_available (int code, const char *fmt, ...)
+{
+  va_list ap;
+  va_start (ap, fmt);
+  _cleanup_free_ char *raw = xvasprintf (fmt, ap);
+  va_end (ap);
+  _cleanup_free_ char *m = ash_escape_control (raw);
+  fprintf (stderr, "ash: %s\n", m);
+  return code;
+}
+
+static bool
+is_container_option (int id)
+{
+  switch (id)
+    {
+    case OPT_BUILD:
+    case OPT_NO_BUILD:
+    case OPT_RUN:
+    case OPT_NO_RUN:
+    case OPT_FORCE:
+    case OPT_OCI_RUNNER:
+    case OPT_OCI:
+    case OPT_RUNNER:
+    case OPT_BUILD_TARGET:
+    case OPT_CONTAINER_UID:
+    case OPT_CONTAINER_GID:
+    case OPT_ASH_REVISION_TO_INSTALL:
+    case OPT_CUSTOM_CONTAINERFILE:
+    case OPT_CUSTOM_BUILD_ARG:
+      return true;
+    default:
+      return false;
+    }
+}
+
+/* The options of ash scan that depend on each other or that ash cannot
+   honour, once every source was applied.  Returns 0 or an exit code.  */
+static int
+check_scan_options (struct ash_options *o, const struct assigns *const *srcs,
+                    size_t n_srcs)
+{
+  /* Container mode is not built: its options are refused, never taken
+     as a cue to scan on the host (exit 3, as --mode container).  */
+  for (size_t s = 0; s < n_srcs; s++)
+    for (size_t i = 0; i < srcs[s]->n; i++)
+      if (is_container_option (srcs[s]->v[i].id))
+        return not_available (ASH_EXIT_CONFIG,
+                              _("%s is not available: it is an option of "
+                                "container mode, which this ash cannot run; "
+                                "nothing was scanned (scan locally with "
+                                "--mode local --sandbox auto)"),
+                              srcs[s]->v[i].where);
+  bool convert = true, scan = true, report = true;
+  if (o->phases.nr > 0)
+    {
+      convert = ash_strvec_contains (&o->phases, "convert");
+      scan = ash_strvec_contains (&o->phases, "scan");
+      report = ash_strvec_contains (&o->phases, "report");
+      o->inspect |= ash_strvec_contains (&o->phases, "inspect");
+    }
+  if (o->inspect)
+    return not_available (ASH_EXIT_USAGE,
+                          _("the inspect phase (--inspect, --phases inspect) "
+                            "is not available in this version"));
+  if (!scan && !report)
+    return not_available (ASH_EXIT_USAGE,
+                          _("--phases must name scan or report"));
+  if (!scan && convert)
+    return not_available (ASH_EXIT_USAGE,
+                          _("--phases convert without scan is not "
+                            "available: converted files are only scanned"));
+  if (!scan)
+    o->use_existing = true;
+  if (!report && o->use_existing)
+    return not_available (ASH_EXIT_USAGE,
+                          _("--use-existing needs the report phase"));
+  o->skip_convert = !convert;
+  o->skip_reports = !report;
+  if (o->base_ref && !o->changed_files_only)
+    return not_available (ASH_EXIT_USAGE,
+                          _("--base-ref is only used with "
+                            "--changed-files-only"));
+  if (o->semgrep_rulesets.nr > 0 && !o->offline)
+    fprintf (stderr, _("ash: warning: --offline-semgrep-rulesets applies "
+                       "only offline (--offline); this scan is online and "
+                       "semgrep uses its configured rules\n"));
+  /* Upstream's simple output: no live progress.  */
+  if (o->simple && o->progress < 0)
+    o->progress = 0;
+  return 0;
+}
+
 static void
 setup_log (const struct ash_options *o)
 {
@@ -975,6 +1362,8 @@ setup_log (const struct ash_options *o)
     level = ASH_LOG_DEBUG;
   else if (o->verbose)
     level = ASH_LOG_VERBOSE;
+  else if (o->simple)
+    level = ASH_LOG_WARNING;
   ash_log_setup (level, o->quiet, o->color);
 }
 
@@ -1721,6 +2110,13 @@ ash_main (int argc, char **argv, const struct ash_backend *const *backends)
   r = apply_source (&o, &flag_a);
   if (r)
     goto out;
+  if (cmd == CMD_SCAN)
+    {
+      const struct assigns *srcs[] = { &json_a, &flag_a };
+      r = check_scan_options (&o, srcs, ARRAY_SIZE (srcs));
+      if (r)
+        goto out;
+    }
 
   if (cmd == CMD_CONFIG_GET)
     {

@@ -46,6 +46,9 @@ ash_report_outputs_write (int dirfd, const json_t *agg,
   free (text);
   if (r < 0)
     return r;
+  /* --phases without report: the aggregated results only.  */
+  if (opts->skip_reports)
+    return 0;
   for (size_t i = 0; ash_report_formats[i].name; i++)
     {
       const struct ash_report_format *f = &ash_report_formats[i];

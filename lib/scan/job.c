@@ -32,6 +32,7 @@
 #include "proc/cgroup.h"
 #include "proc/toolfind.h"
 #include "sandbox/policy-input.h"
+#include "scan/changed.h"
 #include "scan/job.h"
 #include "scan/rundir.h"
 
@@ -491,6 +492,8 @@ ash_job_check (struct scan *sc, struct job *j)
     .scanset = sc->have_scanset ? &sc->scanset : NULL,
     .sandboxed = j->sandboxed,
     .offline = sc->opts->offline,
+    .rulesets = sc->opts->semgrep_rulesets.nr ? sc->opts->semgrep_rulesets.v
+                                              : NULL,
     .network = j->sandboxed ? j->policy.network : !sc->opts->offline,
     .scan_set_files = sc->have_scanset ? sc->scanset.files.v : NULL,
   };
@@ -862,7 +865,10 @@ ash_job_run (struct scan *sc, struct job *j)
       /* Findings in converted files are reported at their originals.  */
       if (j->converted)
         ash_converters_map_sarif (doc, sc->conv.map, sc->conv.workfd);
-      ash_suppress_doc (doc, &sc->sups, sc->source_dir, 64 << 20);
+      if (!sc->opts->ignore_suppressions)
+        ash_suppress_doc (doc, &sc->sups, sc->source_dir, 64 << 20);
+      if (sc->have_changed)
+        ash_changed_filter_doc (doc, &sc->changed);
       j->result.sarif = doc;
       ash_scanner_result_count (&j->result, sc->threshold);
     }
@@ -925,6 +931,12 @@ ash_job_add (struct scan *sc, const struct ash_scanner *s)
                                   s->name))
     ash_job_set_status (j, ASH_STATUS_SKIPPED,
                 xstrdup (_("not one of the precommit mode's scanners")));
+  else if (o->python_only
+           && !ash_strv_contains ((char *const *) ash_precommit_scanners,
+                                  s->name))
+    ash_job_set_status (j, ASH_STATUS_SKIPPED,
+                xstrdup (_("not one of upstream's Python-based scanners "
+                           "(--python-only)")));
   else if (!scanner_enabled (sc->config, s->name))
     ash_job_set_status (j, ASH_STATUS_SKIPPED,
                 xstrdup (_("disabled in the configuration")));

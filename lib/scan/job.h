@@ -92,6 +92,8 @@ struct scan
   char *tier_storage[3];
   struct ash_convert_phase conv; /* the convert phase's outcome */
   bool conv_failed;              /* the work directory could not be made */
+  struct ash_strvec changed;     /* --changed-files-only: the files, sorted */
+  bool have_changed;             /* findings are kept only in CHANGED */
 };
 
 /* A job for scanner S, added to SC->jobs, with its status decided by the

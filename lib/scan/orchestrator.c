@@ -36,9 +36,13 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "base/buf.h"
 #include "base/log.h"
 #include "base/util.h"
 #include "fs/outdir.h"
+#include "fs/tree.h"
+#include "proc/toolfind.h"
+#include "scan/changed.h"
 #include "scan/dbphase.h"
 #include "converters/phase.h"
 #include "scan/exit-codes.h"
@@ -130,6 +134,81 @@ scan_release (struct scan *sc)
   ash_suppressions_release (&sc->sups);
   ash_plugin_set_release (&sc->plugins);
   ash_convert_phase_release (&sc->conv);
+  ash_strvec_release (&sc->changed);
+}
+
+/* The edit distance of A and B (at most 64 characters each are looked
+   at), for "did you mean".  */
+static size_t
+edit_distance (const char *a, const char *b)
+{
+  size_t la = strnlen (a, 64), lb = strnlen (b, 64);
+  size_t prev[65], cur[65];
+  for (size_t j = 0; j <= lb; j++)
+    prev[j] = j;
+  for (size_t i = 1; i <= la; i++)
+    {
+      cur[0] = i;
+      for (size_t j = 1; j <= lb; j++)
+        {
+          size_t sub = prev[j - 1] + (a[i - 1] != b[j - 1]);
+          size_t del = prev[j] + 1, ins = cur[j - 1] + 1;
+          cur[j] = sub < del ? (sub < ins ? sub : ins) : (del < ins ? del : ins);
+        }
+      memcpy (prev, cur, (lb + 1) * sizeof *prev);
+    }
+  return prev[lb];
+}
+
+/* "; did you mean 'X'?" for the known scanner closest to NAME, or "".  */
+static char *
+did_you_mean (const struct scan *sc, size_t n_known, const char *name)
+{
+  const char *best = NULL;
+  size_t bd = (size_t) -1;
+  for (size_t k = 0; k < n_known; k++)
+    {
+      size_t d = edit_distance (name, sc->jobs[k].scanner->name);
+      if (d < bd)
+        bd = d, best = sc->jobs[k].scanner->name;
+    }
+  if (best == NULL || bd > 3 || bd * 2 > strlen (name))
+    return xstrdup ("");
+  return xasprintf (_("; did you mean '%s'?"), best);
+}
+
+/* --changed-files-only: the files changed from the base revision, or a
+   warning and every finding kept, as upstream does when git cannot
+   tell.  */
+static void
+find_changed (struct scan *sc)
+{
+  struct ash_toolfind_opts to = {
+    .path_env = getenv ("PATH"),
+    .bin_path = sc->host.bin_path,
+    .source_dir = sc->source_dir,
+    .allow_in_tree_tools = false,
+  };
+  struct ash_error err = ASH_ERROR_INIT;
+  _cleanup_free_ char *git = NULL;
+  int r = ash_toolfind ("git", &to, &git, &err);
+  if (r == 0)
+    r = ash_changed_files (git, sc->source_dir, sc->opts->base_ref,
+                           &sc->changed, &err);
+  if (r < 0)
+    {
+      _cleanup_free_ char *m = ash_error_format (&err);
+      ash_warning (_("--changed-files-only: %s; reporting the findings in "
+                     "every file"),
+                   m);
+    }
+  else
+    {
+      sc->have_changed = true;
+      ash_info (_("--changed-files-only: %zu changed files"),
+                sc->changed.nr);
+    }
+  ash_error_release (&err);
 }
 
 /* The convert phase: converters over the scan set, then, when they wrote
@@ -286,6 +365,81 @@ iso_now (void)
   return xstrdup (buf);
 }
 
+/* --use-existing (or --phases report): no scanner runs; the reports are
+   written again from the output directory's ash_aggregated_results.json
+   and the exit code is the one that scan recorded.  */
+static int
+rerender (const struct ash_options *opts, const struct ash_config *config,
+          const struct ash_scan_outputs *outputs)
+{
+  struct ash_error err = ASH_ERROR_INIT;
+  struct ash_outdir od = ASH_OUTDIR_INIT;
+  struct ash_buf text = ASH_BUF_INIT;
+  _cleanup_free_ char *src = ash_path_absolute (opts->source_dir);
+  _cleanup_free_ char *placed = NULL, *warning = NULL;
+  json_t *agg = NULL;
+  int code = ASH_EXIT_INCOMPLETE;
+
+  if (ash_outdir_place (opts->output_dir, src, &placed, &warning, &err) < 0
+      || ash_outdir_open (placed, src, &od, &err) < 0)
+    {
+      _cleanup_free_ char *m = ash_error_format (&err);
+      ash_err ("%s", m);
+      code = ASH_EXIT_CONFIG;
+      goto out;
+    }
+  if (warning)
+    ash_warning ("%s", warning);
+  if (ash_tree_read_file (od.fd, "ash_aggregated_results.json",
+                          (size_t) 1 << 30, &text, &err) < 0)
+    {
+      ash_err (_("--use-existing: no results of an earlier scan to report: "
+                 "%s"),
+               err.message);
+      goto out;
+    }
+  json_error_t je;
+  agg = json_loadb (text.buf, text.len, JSON_REJECT_DUPLICATES, &je);
+  if (!json_is_object (agg)
+      || !json_is_object (json_object_get (agg, "metadata"))
+      || !json_is_object (json_object_get (agg, "scanner_results")))
+    {
+      ash_err (_("--use-existing: %s/ash_aggregated_results.json is not "
+                 "ash's aggregated results%s%s"),
+               od.path, agg ? "" : ": ", agg ? "" : je.text);
+      goto out;
+    }
+  ash_info (_("writing the reports of %s/ash_aggregated_results.json"),
+            od.path);
+  if (outputs->write (od.fd, agg, opts, config, &err) < 0)
+    {
+      _cleanup_free_ char *m = ash_error_format (&err);
+      ash_err (_("cannot write the results: %s"), m);
+      goto out;
+    }
+  json_t *ec = json_object_get (json_object_get (agg, "metadata"),
+                                "exit_code");
+  code = json_is_integer (ec) && json_integer_value (ec) >= 0
+             && json_integer_value (ec) <= 2
+           ? (int) json_integer_value (ec)
+           : ASH_EXIT_OK;
+  if (!opts->quiet && opts->show_summary != 0)
+    {
+      _cleanup_free_ char *reports = xasprintf ("%s/reports", od.path);
+      _cleanup_free_ char *table = outputs->summary (agg, reports);
+      fputs ("\n", stdout);
+      fputs (table, stdout);
+      fflush (stdout);
+    }
+out:
+  json_decref (agg);
+  ash_buf_release (&text);
+  ash_outdir_release (&od);
+  ash_error_release (&err);
+  ash_log_close ();
+  return code;
+}
+
 int
 ash_scan_run (const struct ash_options *opts, const struct ash_config *config,
               const struct ash_backend *const *backends,
@@ -300,6 +454,9 @@ ash_scan_run (const struct ash_options *opts, const struct ash_config *config,
   bool sigthread_started = false, masked = false;
   _cleanup_free_ char *generated_at = iso_now ();
   _cleanup_free_ char *out_default = NULL;
+
+  if (opts->use_existing)
+    return rerender (opts, config, outputs);
 
   memset (&sc, 0, sizeof sc);
   sc.opts = opts;
@@ -393,6 +550,8 @@ ash_scan_run (const struct ash_options *opts, const struct ash_config *config,
     const char *t = ash_config_get_string (config,
                                            "global_settings.severity_threshold");
     sc.threshold = ASH_SEVERITY_MEDIUM;
+    if (opts->min_severity)
+      t = opts->min_severity;
     if (t && ash_severity_parse (t, &sc.threshold) < 0)
       ash_warning (_("unknown severity_threshold '%s'; using MEDIUM"), t);
   }
@@ -487,8 +646,31 @@ ash_scan_run (const struct ash_options *opts, const struct ash_config *config,
                                "builtin scanner nor one a loaded plugin "
                                "module defines"),
                              u->name));
-      ash_err (_("%s not run: %s"), u->name, j->result.reason);
+      _cleanup_free_ char *hint = did_you_mean (&sc, n_known, u->name);
+      if (*hint)
+        ash_err (_("%s not run: %s%s"), u->name, j->result.reason, hint);
+      else
+        ash_err (_("%s not run: %s"), u->name, j->result.reason);
     }
+  /* A name in --exclude-scanners that names no scanner would let the
+     scanner meant run: refused before anything runs.  */
+  for (size_t i = 0; i < opts->exclude_scanners.nr; i++)
+    {
+      const char *x = opts->exclude_scanners.v[i];
+      bool known = false;
+      for (size_t k = 0; k < n_known; k++)
+        known |= streq (sc.jobs[k].scanner->name, x);
+      if (known)
+        continue;
+      _cleanup_free_ char *hint = did_you_mean (&sc, n_known, x);
+      ash_err (_("--exclude-scanners names '%s', which is neither a builtin "
+                 "scanner nor one a loaded plugin module defines%s"),
+               x, hint);
+      code = ASH_EXIT_USAGE;
+      goto out;
+    }
+  if (opts->changed_files_only)
+    find_changed (&sc);
 
   if (!streq (sc.mode, "off"))
     {
@@ -543,7 +725,8 @@ ash_scan_run (const struct ash_options *opts, const struct ash_config *config,
                                                          opts->quiet, stderr),
                                     stderr);
 
-  convert (&sc);
+  if (!opts->skip_convert)
+    convert (&sc);
 
   struct job **todo = xcalloc (sc.n_jobs + 1, sizeof *todo);
   size_t n_todo = 0;
@@ -625,7 +808,15 @@ ash_scan_run (const struct ash_options *opts, const struct ash_config *config,
                  ? ASH_EXIT_CONFIG
                  : ASH_EXIT_INCOMPLETE;
       }
-    if (!opts->quiet)
+    if (opts->cleanup)
+      {
+        struct ash_error ce = ASH_ERROR_INIT;
+        if (ash_tree_remove_all (sc.od.fd, "converted", &ce) < 0)
+          ash_warning (_("--cleanup: cannot remove %s/converted: %s"),
+                       sc.od.path, ce.message);
+        ash_error_release (&ce);
+      }
+    if (!opts->quiet && opts->show_summary != 0)
       {
         _cleanup_free_ char *reports = xasprintf ("%s/reports", sc.od.path);
         _cleanup_free_ char *table = outputs->summary (agg, reports);
