@@ -1534,6 +1534,16 @@ cmd_config_validate (const struct ash_options *o)
   int r = load_config (o, &c);
   if (r)
     return r;
+  {
+    struct ash_strvec w = ASH_STRVEC_INIT;
+    ash_config_misplaced (c.root, &w);
+    for (size_t i = 0; i < w.nr; i++)
+      {
+        _cleanup_free_ char *m = ash_escape_control (w.v[i]);
+        fprintf (stderr, _("ash: warning: %s\n"), m);
+      }
+    ash_strvec_release (&w);
+  }
   if (c.n_files < 2)
     printf (_("configuration is valid: no file found, the built-in defaults "
               "apply\n"));

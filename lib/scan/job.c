@@ -870,7 +870,7 @@ ash_job_run (struct scan *sc, struct job *j)
       if (sc->have_changed)
         ash_changed_filter_doc (doc, &sc->changed);
       j->result.sarif = doc;
-      ash_scanner_result_count (&j->result, sc->threshold);
+      ash_scanner_result_count (&j->result, ash_job_threshold (sc, j));
     }
 
 done:
@@ -896,6 +896,21 @@ done:
   ash_cmd_release (&cmd);
   ash_error_release (&err);
 }
+/* The threshold of J's findings: scanners.NAME.options.severity_threshold
+   (upstream's per-scanner setting, which wins over the global one), else
+   the scan's (--min-severity or global_settings.severity_threshold).  A
+   --min-severity on the command line wins over both.  */
+enum ash_severity
+ash_job_threshold (const struct scan *sc, const struct job *j)
+{
+  enum ash_severity t;
+  const char *v = json_string_value (json_object_get (j->options,
+                                                      "severity_threshold"));
+  if (sc->opts->min_severity == NULL && v && ash_severity_parse (v, &t) == 0)
+    return t;
+  return sc->threshold;
+}
+
 /* Resolve the scanners: builtins in registry order, then plugin scanners.
    --scanners narrows, --exclude-scanners wins (SKIPPED, excluded), the
    precommit mode selects upstream's fast set.  */

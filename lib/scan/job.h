@@ -112,6 +112,12 @@ void ash_job_check (struct scan *sc, struct job *j);
 /* The scan phase of J: run the scanner and read its output.  */
 void ash_job_run (struct scan *sc, struct job *j);
 
+/* The severity threshold of J's findings: its scanner's
+   options.severity_threshold unless --min-severity was given, else the
+   scan's.  */
+enum ash_severity ash_job_threshold (const struct scan *sc,
+                                     const struct job *j);
+
 /* Set J's status and REASON (taken), and take it off the list to run.  */
 void ash_job_set_status (struct job *j, enum ash_scanner_status st,
                          char *reason);

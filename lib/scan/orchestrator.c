@@ -39,10 +39,12 @@
 #include "base/buf.h"
 #include "base/log.h"
 #include "base/util.h"
+#include "config/config-schema.h"
 #include "fs/outdir.h"
 #include "fs/tree.h"
 #include "proc/toolfind.h"
 #include "scan/changed.h"
+#include "scan/suppress.h"
 #include "scan/dbphase.h"
 #include "converters/phase.h"
 #include "scan/exit-codes.h"
@@ -280,7 +282,8 @@ merge_converted (struct scan *sc)
       if (cr->sarif && pr->sarif && parent_ok)
         {
           ash_sarif_merge (pr->sarif, cr->sarif);
-          ash_scanner_result_count (pr, sc->threshold);
+          ash_scanner_result_count (pr, ash_job_threshold (
+                                          sc, &sc->jobs[c->parent]));
         }
       pr->duration += cr->duration;
     }
@@ -363,6 +366,83 @@ iso_now (void)
   gmtime_r (&t, &tm);
   strftime (buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
   return xstrdup (buf);
+}
+
+/* external_reports_to_include: SARIF logs other tools wrote, read from
+   below the scanned directory (a path outside it is refused: a
+   repository's configuration must not copy a file of the host into the
+   reports), merged as the results of one row, external-reports, with the
+   suppressions and the threshold applied like a scanner's.  A report that
+   cannot be read or is not SARIF makes the row ERROR naming it.  */
+static bool
+external_reports (struct scan *sc, struct ash_scanner_result *ext)
+{
+  const json_t *list = ash_config_get (sc->config,
+                                       "external_reports_to_include");
+  if (json_array_size (list) == 0)
+    return false;
+  ash_scanner_result_init (ext, "external-reports");
+  ext->status = ASH_STATUS_PASSED;
+  ext->dependencies_satisfied = true;
+  ext->sarif = ash_sarif_doc_new ();
+  _cleanup_close_ int srcfd = open (sc->source_dir,
+                                    O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  struct ash_buf why = ASH_BUF_INIT;
+  size_t i;
+  json_t *e;
+  double t0 = ash_now ();
+  json_array_foreach ((json_t *) list, i, e)
+    {
+      const char *path = json_string_value (e);
+      _cleanup_free_ char *rel = NULL;
+      if (path == NULL)
+        continue;
+      if (path[0] == '/')
+        {
+          _cleanup_free_ char *n = ash_path_normalize (path);
+          size_t l = strlen (sc->source_dir);
+          if (strncmp (n, sc->source_dir, l) == 0 && n[l] == '/')
+            rel = xstrdup (n + l + 1);
+        }
+      else
+        rel = ash_path_normalize (path);
+      if (rel == NULL || rel[0] == '/' || streq (rel, "..")
+          || ash_str_has_prefix (rel, "../"))
+        {
+          ash_buf_addf (&why, "%s%s: %s", why.len ? "; " : "", path,
+                        _("outside the scanned directory"));
+          continue;
+        }
+      struct ash_buf text = ASH_BUF_INIT;
+      struct ash_error err = ASH_ERROR_INIT;
+      json_t *doc = NULL;
+      if (ash_tree_read_file (srcfd, rel, ASH_TREE_READ_MAX, &text, &err) < 0
+          || ash_sarif_parse (text.buf, text.len, &doc, &err) < 0)
+        ash_buf_addf (&why, "%s%s: %s", why.len ? "; " : "", path,
+                      err.message);
+      else
+        {
+          ash_sarif_tag (doc, "external-reports");
+          if (!sc->opts->ignore_suppressions)
+            ash_suppress_doc (doc, &sc->sups, sc->source_dir, 64 << 20);
+          if (sc->have_changed)
+            ash_changed_filter_doc (doc, &sc->changed);
+          ash_sarif_merge (ext->sarif, doc);
+          json_decref (doc);
+        }
+      ash_buf_release (&text);
+      ash_error_release (&err);
+    }
+  ash_scanner_result_count (ext, sc->threshold);
+  ext->duration = ash_now () - t0;
+  if (why.len)
+    {
+      ext->status = ASH_STATUS_ERROR;
+      ext->reason = xasprintf (_("external_reports_to_include: %s"), why.buf);
+      ash_err ("%s", ext->reason);
+    }
+  ash_buf_release (&why);
+  return true;
 }
 
 /* --use-existing (or --phases report): no scanner runs; the reports are
@@ -454,6 +534,8 @@ ash_scan_run (const struct ash_options *opts, const struct ash_config *config,
   bool sigthread_started = false, masked = false;
   _cleanup_free_ char *generated_at = iso_now ();
   _cleanup_free_ char *out_default = NULL;
+  struct ash_scanner_result ext;
+  bool have_ext = false;
 
   if (opts->use_existing)
     return rerender (opts, config, outputs);
@@ -571,6 +653,13 @@ ash_scan_run (const struct ash_options *opts, const struct ash_config *config,
         code = ASH_EXIT_CONFIG;
         goto out;
       }
+  }
+  {
+    struct ash_strvec w = ASH_STRVEC_INIT;
+    ash_config_misplaced (config->root, &w);
+    for (size_t i = 0; i < w.nr; i++)
+      ash_warning ("%s", w.v[i]);
+    ash_strvec_release (&w);
   }
   r = ash_sandbox_settings_resolve (opts, config, &sc.ss, &err);
   if (r < 0)
@@ -765,12 +854,15 @@ ash_scan_run (const struct ash_options *opts, const struct ash_config *config,
 
   /* Aggregate.  */
   merge_converted (&sc);
+  have_ext = !sig && external_reports (&sc, &ext);
   {
-    struct ash_scanner_result **rs = xcalloc (sc.n_jobs + 1, sizeof *rs);
+    struct ash_scanner_result **rs = xcalloc (sc.n_jobs + 2, sizeof *rs);
     size_t n_rs = 0;
     for (size_t i = 0; i < sc.n_jobs; i++)
       if (!sc.jobs[i].converted)
         rs[n_rs++] = &sc.jobs[i].result;
+    if (have_ext)
+      rs[n_rs++] = &ext;
     json_t *conv_results = ash_convert_phase_json (&sc.conv);
     const char *project = ash_config_get_string (config, "project_name");
     struct ash_scan_summary sum = {
@@ -842,6 +934,8 @@ out:
   if (masked)
     pthread_sigmask (SIG_SETMASK, &oldsigs, NULL);
   ash_progress_stop (sc.progress);
+  if (have_ext)
+    ash_scanner_result_release (&ext);
   scan_release (&sc);
   pthread_mutex_destroy (&sc.lock);
   ash_error_release (&err);
