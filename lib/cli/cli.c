@@ -31,6 +31,7 @@
 #include "base/util.h"
 #include "cli/commands.h"
 #include "config/ashconfig.h"
+#include "config/config-overrides.h"
 #include "config/config-schema.h"
 #include "config/options.h"
 
@@ -47,9 +48,11 @@ enum
   CMD_DEPS_INSTALL = 1 << 6,
   CMD_REPORT = 1 << 7,
   CMD_COMPLETION = 1 << 8,
-  CMD_ALL = 0x1ff,
+  CMD_CONFIG_UPDATE = 1 << 9,
+  CMD_CONFIG_LINT = 1 << 10,
+  CMD_ALL = 0x7ff,
   CMD_CONFIG_LOAD = CMD_SCAN | CMD_CONFIG_GET | CMD_CONFIG_VALIDATE
-                    | CMD_SANDBOX_EXPLAIN,
+                    | CMD_SANDBOX_EXPLAIN | CMD_CONFIG_LINT,
 };
 
 enum opt_id
@@ -128,6 +131,8 @@ enum opt_id
   OPT_ASH_REVISION_TO_INSTALL,
   OPT_CUSTOM_CONTAINERFILE,
   OPT_CUSTOM_BUILD_ARG,
+  OPT_SET,
+  OPT_MODIFICATIONS,
 };
 
 /* How a key of a --cli-json-input document is read.  */
@@ -165,8 +170,11 @@ static const struct optdef optdefs[] = {
     CMD_SCAN | CMD_SANDBOX_EXPLAIN, J_STRING, 0, "DIR",
     N_("where results go (default: SOURCE/.ash/ash_output; env "
        "ASH_OUTPUT_DIR)") },
-  { "config", required_argument, OPT_CONFIG, 'c', CMD_CONFIG_LOAD, J_STRING,
-    0, "FILE", N_("configuration file (env ASH_CONFIG; default: discovered)") },
+  { "config", required_argument, OPT_CONFIG, 'c',
+    CMD_CONFIG_LOAD | CMD_CONFIG_INIT | CMD_CONFIG_UPDATE, J_STRING, 0,
+    "FILE", N_("configuration file (env ASH_CONFIG; default: discovered; "
+               "config init: the file to write, default "
+               "SOURCE/.ash/.ash.yaml)") },
   { "config-overrides", required_argument, OPT_CONFIG_OVERRIDES, 0,
     CMD_CONFIG_LOAD, J_LIST, 0, "KEY=VALUE",
     N_("override a configuration value; KEY+=[..] appends; repeatable") },
@@ -232,11 +240,18 @@ static const struct optdef optdefs[] = {
     J_NONE, 0, "FILE",
     N_("read these options from a JSON object (snake_case keys); flags "
        "win") },
-  { "dry-run", no_argument, OPT_DRY_RUN, 0, CMD_DEPS_INSTALL, J_NONE, 0,
-    NULL, N_("print the install commands without running them") },
+  { "dry-run", no_argument, OPT_DRY_RUN, 0,
+    CMD_DEPS_INSTALL | CMD_CONFIG_UPDATE, J_NONE, 0, NULL,
+    N_("print the install commands, or the updated configuration, without "
+       "running or writing anything") },
+  { "set", required_argument, OPT_SET, 0, CMD_CONFIG_UPDATE, J_NONE, 0,
+    "KEY=VALUE", N_("config update: set KEY (as --config-overrides; "
+                    "KEY+=[..] appends); repeatable") },
+  { "modifications", required_argument, OPT_MODIFICATIONS, 0,
+    CMD_CONFIG_UPDATE, J_NONE, 0, "KEY=VALUE", N_("same as --set") },
   { "force", no_argument, OPT_FORCE, 0, CMD_CONFIG_INIT | CMD_SCAN, J_NONE,
     0, NULL,
-    N_("replace an existing .ashrc.yaml") },
+    N_("replace an existing configuration file") },
   { "format", required_argument, OPT_FORMAT, 0, CMD_CONFIG_GET | CMD_SCAN,
     J_NONE, 0,
     "yaml|json", N_("output format of ash config get (default: yaml)") },
@@ -387,11 +402,17 @@ static const struct command commands[] = {
   { CMD_SCAN, "scan", "", N_("scan the source directory (the default "
                              "command)") },
   { CMD_CONFIG_INIT, "config init", "",
-    N_("write a commented .ashrc.yaml into the source directory") },
+    N_("write a commented configuration, .ash/.ash.yaml (and "
+       ".ash/.gitignore), into the source directory") },
   { CMD_CONFIG_GET, "config get", " [KEY]",
     N_("print the resolved configuration, or the value at KEY") },
   { CMD_CONFIG_VALIDATE, "config validate", "",
     N_("check the configuration and report the first error") },
+  { CMD_CONFIG_UPDATE, "config update", " [FILE]",
+    N_("apply --set KEY=VALUE to a configuration file and rewrite it") },
+  { CMD_CONFIG_LINT, "config lint", "",
+    N_("check the configuration and list every problem, warnings "
+       "included") },
   { CMD_SANDBOX_PROBE, "sandbox probe", "",
     N_("say for each sandbox backend whether it can be used, and why not") },
   { CMD_SANDBOX_EXPLAIN, "sandbox explain", " SCANNER",
@@ -1429,10 +1450,69 @@ static const char init_template[] =
   "sandbox:\n"
   "  mode: \"off\"\n";
 
+/* The directory part of the absolute, normalized PATH ("/" for "/x").  */
+static char *
+path_dirname (const char *path)
+{
+  const char *sl = strrchr (path, '/');
+  if (sl == NULL)
+    return xstrdup (".");
+  if (sl == path)
+    return xstrdup ("/");
+  return xstrndup (path, (size_t) (sl - path));
+}
+
+/* Write TEXT to PATH through a temporary file in its directory, renamed
+   into place.  0 or a negative errno.  */
+static int
+write_replacing (const char *path, const char *text)
+{
+  _cleanup_free_ char *tmp = xasprintf ("%s.XXXXXX", path);
+  int fd = mkostemp (tmp, O_CLOEXEC);
+  if (fd < 0)
+    return -errno;
+  int r = ash_write_all (fd, text, strlen (text));
+  if (r == 0 && (fchmod (fd, 0644) < 0 || fsync (fd) < 0))
+    r = -errno;
+  ash_close (fd);
+  if (r == 0 && rename (tmp, path) < 0)
+    r = -errno;
+  if (r < 0)
+    unlink (tmp);
+  return r;
+}
+
+/* Make DIR (and its missing parents), refusing a link on the way.  */
+static int
+make_dirs (const char *dir)
+{
+  struct stat st;
+  if (lstat (dir, &st) == 0)
+    return S_ISDIR (st.st_mode) ? 0 : -ENOTDIR;
+  if (errno != ENOENT)
+    return -errno;
+  _cleanup_free_ char *parent = path_dirname (dir);
+  if (!streq (parent, dir))
+    {
+      int r = make_dirs (parent);
+      if (r < 0)
+        return r;
+    }
+  return mkdir (dir, 0755) < 0 && errno != EEXIST ? -errno : 0;
+}
+
+/* `ash config init`: the commented template, as upstream at
+   SOURCE/.ash/.ash.yaml (or -c PATH), with a .gitignore for the output
+   directory next to it when that directory is .ash.  */
 static int
 cmd_config_init (const struct ash_options *o, bool force)
 {
-  _cleanup_free_ char *path = ash_path_join (o->source_dir, ".ashrc.yaml");
+  _cleanup_free_ char *path
+    = o->config ? ash_path_absolute (o->config)
+                : ash_path_join (o->source_dir, ".ash/.ash.yaml");
+  _cleanup_free_ char *dir = path_dirname (path);
+  const char *base = strrchr (dir, '/');
+  base = base ? base + 1 : dir;
   struct stat st;
   if (!force && lstat (path, &st) == 0)
     {
@@ -1441,30 +1521,224 @@ cmd_config_init (const struct ash_options *o, bool force)
                path);
       return ASH_EXIT_CONFIG;
     }
-  _cleanup_free_ char *tmp = ash_path_join (o->source_dir,
-                                            ".ashrc.yaml.XXXXXX");
-  int fd = mkostemp (tmp, O_CLOEXEC);
-  if (fd < 0)
-    {
-      fprintf (stderr, _("ash: cannot create '%s': %s\n"), tmp,
-               strerror (errno));
-      return ASH_EXIT_INCOMPLETE;
-    }
-  int r = ash_write_all (fd, init_template, strlen (init_template));
-  if (r == 0 && (fchmod (fd, 0644) < 0 || fsync (fd) < 0))
-    r = -errno;
-  ash_close (fd);
-  if (r == 0 && rename (tmp, path) < 0)
-    r = -errno;
+  int r = make_dirs (dir);
   if (r < 0)
     {
-      unlink (tmp);
+      fprintf (stderr, _("ash: cannot make the directory '%s': %s\n"), dir,
+               strerror (-r));
+      return ASH_EXIT_CONFIG;
+    }
+  /* The project is named after the directory the configuration is for.  */
+  _cleanup_free_ char *pdir = streq (base, ".ash") ? path_dirname (dir)
+                                                   : xstrdup (dir);
+  const char *pname = strrchr (pdir, '/');
+  pname = pname && pname[1] ? pname + 1 : "my-project";
+  json_t *js = json_string (pname);
+  _cleanup_free_ char *quoted
+    = js ? json_dumps (js, JSON_ENCODE_ANY) : xstrdup ("my-project");
+  json_decref (js);
+  const char *at = strstr (init_template, "my-project");
+  _cleanup_free_ char *text
+    = xasprintf ("%.*s%s%s", (int) (at - init_template), init_template,
+                 quoted ? quoted : "my-project", at + strlen ("my-project"));
+  r = write_replacing (path, text);
+  if (r < 0)
+    {
       fprintf (stderr, _("ash: cannot write '%s': %s\n"), path,
                strerror (-r));
       return ASH_EXIT_INCOMPLETE;
     }
   printf (_("wrote %s\n"), path);
+  if (streq (base, ".ash"))
+    {
+      _cleanup_free_ char *gi = ash_path_join (dir, ".gitignore");
+      static const char body[] = "# ash's output directory, and its "
+                                 "variants\nash_output*\n";
+      int fd = open (gi, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW
+                         | O_CLOEXEC, 0644);
+      if (fd >= 0)
+        {
+          r = ash_write_all (fd, body, sizeof body - 1);
+          ash_close (fd);
+          if (r < 0)
+            {
+              fprintf (stderr, _("ash: cannot write '%s': %s\n"), gi,
+                       strerror (-r));
+              return ASH_EXIT_INCOMPLETE;
+            }
+          printf (_("wrote %s\n"), gi);
+        }
+      else if (errno != EEXIST)
+        {
+          fprintf (stderr, _("ash: cannot write '%s': %s\n"), gi,
+                   strerror (errno));
+          return ASH_EXIT_INCOMPLETE;
+        }
+    }
   return ASH_EXIT_OK;
+}
+
+/* The configuration file `ash config update` edits: FILE, -c, else the
+   first one discovery finds.  Newly allocated, or NULL.  */
+static char *
+find_config_file (const struct ash_options *o, const char *file)
+{
+  if (file)
+    return ash_path_absolute (file);
+  if (o->config)
+    return ash_path_absolute (o->config);
+  static const char *const where[] = { "", ".ash/" };
+  for (size_t w = 0; w < ARRAY_SIZE (where); w++)
+    for (size_t i = 0; ash_config_discovery_names[i]; i++)
+      {
+        _cleanup_free_ char *rel = xasprintf ("%s%s", where[w],
+                                              ash_config_discovery_names[i]);
+        char *p = ash_path_join (o->source_dir, rel);
+        struct stat st;
+        if (stat (p, &st) == 0 && S_ISREG (st.st_mode))
+          return p;
+        free (p);
+      }
+  return NULL;
+}
+
+/* `ash config update [FILE] --set KEY=VALUE... [--dry-run]`: apply the
+   settings to the file's own values (not what it extends), check the
+   result, print it, and write it back unless --dry-run.  */
+static int
+cmd_config_update (const struct ash_options *o, const char *file,
+                   const struct ash_strvec *sets, bool dry_run)
+{
+  _cleanup_free_ char *path = find_config_file (o, file);
+  struct ash_error err = ASH_ERROR_INIT;
+  json_t *tree = NULL, *pos = NULL;
+  int r = ASH_EXIT_CONFIG;
+
+  if (path == NULL)
+    {
+      fprintf (stderr, _("ash: no configuration file found; 'ash config "
+                         "init' writes one\n"));
+      return ASH_EXIT_CONFIG;
+    }
+  if (sets->nr == 0)
+    {
+      fprintf (stderr, _("ash: nothing to change in %s: give --set "
+                         "KEY=VALUE\n"),
+               path);
+      return ASH_EXIT_OK;
+    }
+  if (ash_str_has_suffix (path, ".json"))
+    {
+      fprintf (stderr, _("ash: config update rewrites YAML files only, not "
+                         "%s\n"),
+               path);
+      return ASH_EXIT_CONFIG;
+    }
+  struct ash_buf raw = ASH_BUF_INIT;
+  FILE *f = fopen (path, "re");
+  if (f)
+    {
+      char chunk[4096];
+      size_t n;
+      while ((n = fread (chunk, 1, sizeof chunk, f)) > 0)
+        ash_buf_add (&raw, chunk, n);
+      fclose (f);
+    }
+  /* The file is rewritten from its values: an !ENV tag would be replaced
+     by the variable's value, which may be a secret.  */
+  if (raw.len && strstr (raw.buf, "!ENV"))
+    {
+      fprintf (stderr, _("ash: %s uses !ENV; config update would write the "
+                         "variables' values into it: edit it by hand\n"),
+               path);
+      goto out;
+    }
+  if (ash_config_parse_file (path, &tree, &pos, &err) < 0)
+    {
+      config_error (&err);
+      goto out;
+    }
+  if (json_is_null (tree))
+    {
+      json_decref (tree);
+      tree = json_object ();
+    }
+  for (size_t i = 0; i < sets->nr; i++)
+    if (ash_config_override_apply (tree, sets->v[i], NULL, &err) < 0)
+      {
+        config_error (&err);
+        goto out;
+      }
+  if (ash_config_schema_check (tree, path, NULL, &err) < 0)
+    {
+      config_error (&err);
+      goto out;
+    }
+  {
+    struct ash_buf text = ASH_BUF_INIT;
+    /* The editor's schema line, as upstream keeps it.  */
+    if (raw.len && raw.buf[0] == '#')
+      {
+        size_t l = strcspn (raw.buf, "\n");
+        _cleanup_free_ char *first = xstrndup (raw.buf, l);
+        if (strcasestr (first, "schema"))
+          ash_buf_addf (&text, "%s\n", first);
+      }
+    _cleanup_free_ char *yaml = ash_config_to_yaml (tree);
+    ash_buf_addstr (&text, yaml);
+    fputs (text.buf, stdout);
+    if (dry_run)
+      {
+        fprintf (stderr, _("ash: --dry-run: %s is unchanged\n"), path);
+        r = ASH_EXIT_OK;
+      }
+    else
+      {
+        int w = write_replacing (path, text.buf);
+        if (w < 0)
+          {
+            fprintf (stderr, _("ash: cannot write '%s': %s\n"), path,
+                     strerror (-w));
+            r = ASH_EXIT_INCOMPLETE;
+          }
+        else
+          {
+            fprintf (stderr, _("ash: updated %s\n"), path);
+            r = ASH_EXIT_OK;
+          }
+      }
+    ash_buf_release (&text);
+  }
+out:
+  ash_buf_release (&raw);
+  json_decref (tree);
+  json_decref (pos);
+  ash_error_release (&err);
+  return r;
+}
+
+/* `ash config lint`: the first error (exit 3), else every warning (exit
+   1 when there is any, 0 when there is none).  */
+static int
+cmd_config_lint (const struct ash_options *o)
+{
+  struct ash_config c;
+  int r = load_config (o, &c);
+  if (r)
+    return r;
+  struct ash_strvec w = ASH_STRVEC_INIT;
+  ash_config_misplaced (c.root, &w);
+  for (size_t i = 0; i < w.nr; i++)
+    {
+      _cleanup_free_ char *m = ash_escape_control (w.v[i]);
+      printf (_("warning: %s\n"), m);
+    }
+  if (w.nr == 0)
+    printf (_("no problems found\n"));
+  r = w.nr ? ASH_EXIT_INCOMPLETE : ASH_EXIT_OK;
+  ash_strvec_release (&w);
+  ash_config_release (&c);
+  return r;
 }
 
 /* `ash config get --explain-tiers`: every file the configuration was built
@@ -1577,15 +1851,16 @@ parse_command (int argc, char **argv, unsigned *cmd, int *nwords)
   struct
   {
     const char *word;
-    const char *subs[4];
-    unsigned bits[4];
+    const char *subs[6];
+    unsigned bits[6];
   } groups[] = {
-    { "config", { "init", "get", "validate", NULL },
-      { CMD_CONFIG_INIT, CMD_CONFIG_GET, CMD_CONFIG_VALIDATE, 0 } },
-    { "sandbox", { "probe", "explain", NULL, NULL },
-      { CMD_SANDBOX_PROBE, CMD_SANDBOX_EXPLAIN, 0, 0 } },
-    { "dependencies", { "install", NULL, NULL, NULL },
-      { CMD_DEPS_INSTALL, 0, 0, 0 } },
+    { "config", { "init", "get", "validate", "update", "lint", NULL },
+      { CMD_CONFIG_INIT, CMD_CONFIG_GET, CMD_CONFIG_VALIDATE,
+        CMD_CONFIG_UPDATE, CMD_CONFIG_LINT, 0 } },
+    { "sandbox", { "probe", "explain", NULL },
+      { CMD_SANDBOX_PROBE, CMD_SANDBOX_EXPLAIN, 0 } },
+    { "dependencies", { "install", NULL },
+      { CMD_DEPS_INSTALL, 0 } },
   };
   for (size_t g = 0; g < ARRAY_SIZE (groups); g++)
     {
@@ -2085,7 +2360,9 @@ ash_main (int argc, char **argv, const struct ash_backend *const *backends)
     }
 
   size_t want_pos = cmd == CMD_SANDBOX_EXPLAIN ? 1 : 0;
-  size_t max_pos = cmd == CMD_CONFIG_GET ? 1 : want_pos;
+  size_t max_pos = cmd == CMD_CONFIG_GET || cmd == CMD_CONFIG_UPDATE
+                     ? 1
+                     : want_pos;
   if (pos.nr > max_pos)
     {
       r = usage_error (_("unexpected argument '%s'"), pos.v[max_pos]);
@@ -2196,6 +2473,20 @@ ash_main (int argc, char **argv, const struct ash_backend *const *backends)
       break;
     case CMD_CONFIG_VALIDATE:
       r = cmd_config_validate (&o);
+      break;
+    case CMD_CONFIG_UPDATE:
+      {
+        struct ash_strvec sets = ASH_STRVEC_INIT;
+        for (size_t i = 0; i < flag_a.n; i++)
+          if (flag_a.v[i].id == OPT_SET || flag_a.v[i].id == OPT_MODIFICATIONS)
+            ash_strvec_push (&sets, flag_a.v[i].arg);
+        r = cmd_config_update (&o, pos.nr ? pos.v[0] : NULL, &sets,
+                               has_opt (&flag_a, OPT_DRY_RUN));
+        ash_strvec_release (&sets);
+      }
+      break;
+    case CMD_CONFIG_LINT:
+      r = cmd_config_lint (&o);
       break;
     case CMD_DEPS_INSTALL:
       r = ash_dependencies_install_command (&o, has_opt (&flag_a,

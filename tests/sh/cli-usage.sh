@@ -58,7 +58,7 @@ usage "--force given to sandbox probe" "ash: option '--force' is not accepted by
   sandbox probe --force
 usage "unknown command" "ash: unknown command 'scna'" scna
 usage "missing subcommand" \
-  "ash: 'ash config' needs a subcommand: init, get, validate" config
+  "ash: 'ash config' needs a subcommand: init, get, validate, update, lint" config
 usage "unknown subcommand" \
   "ash: unknown subcommand 'ash sandbox run' (expected one of: probe, explain)" \
   sandbox run
