@@ -143,8 +143,10 @@ ash_changed_files (const char *git, const char *source_dir,
   return 0;
 }
 
-size_t
-ash_changed_filter_doc (json_t *doc, const struct ash_strvec *changed)
+/* Remove the results of DOC whose file is (KEEP false) or is not (KEEP
+   true) in SET; results without a file stay.  */
+static size_t
+filter_doc (json_t *doc, const struct ash_strvec *set, bool keep)
 {
   size_t i, n = 0;
   json_t *run;
@@ -158,8 +160,9 @@ ash_changed_filter_doc (json_t *doc, const struct ash_strvec *changed)
             json_array_get (results, j), NULL, NULL);
           while (path && path[0] == '.' && path[1] == '/')
             path += 2;
-          if (path && !bsearch (&path, changed->v, changed->nr,
-                                sizeof *changed->v, cmp_str))
+          bool in = path && bsearch (&path, set->v, set->nr, sizeof *set->v,
+                                     cmp_str);
+          if (path && in != keep)
             {
               json_array_remove (results, j);
               n++;
@@ -169,4 +172,16 @@ ash_changed_filter_doc (json_t *doc, const struct ash_strvec *changed)
         }
     }
   return n;
+}
+
+size_t
+ash_paths_drop_doc (json_t *doc, const struct ash_strvec *drop)
+{
+  return filter_doc (doc, drop, false);
+}
+
+size_t
+ash_changed_filter_doc (json_t *doc, const struct ash_strvec *changed)
+{
+  return filter_doc (doc, changed, true);
 }

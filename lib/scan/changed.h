@@ -35,4 +35,8 @@ int ash_changed_files (const char *git, const char *source_dir,
    were removed.  */
 size_t ash_changed_filter_doc (json_t *doc, const struct ash_strvec *changed);
 
+/* Remove from every run of DOC the results located in a file that is in
+   DROP (sorted).  Returns how many were removed.  */
+size_t ash_paths_drop_doc (json_t *doc, const struct ash_strvec *drop);
+
 #endif

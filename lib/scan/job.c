@@ -867,6 +867,16 @@ ash_job_run (struct scan *sc, struct job *j)
         ash_converters_map_sarif (doc, sc->conv.map, sc->conv.workfd);
       if (!sc->opts->ignore_suppressions)
         ash_suppress_doc (doc, &sc->sups, sc->source_dir, 64 << 20);
+      /* A scanner that walks the directory itself does not read the
+         ignore files or global_settings.ignore_paths: its findings in
+         files the scan set leaves out are dropped here.  */
+      if (sc->ignored_files.nr)
+        {
+          size_t d = ash_paths_drop_doc (doc, &sc->ignored_files);
+          if (d)
+            ash_debug ("%s: %zu findings in ignored files dropped", s->name,
+                       d);
+        }
       if (sc->have_changed)
         ash_changed_filter_doc (doc, &sc->changed);
       j->result.sarif = doc;

@@ -94,6 +94,10 @@ struct scan
   bool conv_failed;              /* the work directory could not be made */
   struct ash_strvec changed;     /* --changed-files-only: the files, sorted */
   bool have_changed;             /* findings are kept only in CHANGED */
+  struct ash_strvec ignored_files; /* walked but left out of the scan set
+                                      (ignore files, ignore_paths, links
+                                      leaving): sorted; findings there are
+                                      dropped */
 };
 
 /* A job for scanner S, added to SC->jobs, with its status decided by the

@@ -137,6 +137,13 @@ scan_release (struct scan *sc)
   ash_plugin_set_release (&sc->plugins);
   ash_convert_phase_release (&sc->conv);
   ash_strvec_release (&sc->changed);
+  ash_strvec_release (&sc->ignored_files);
+}
+
+static int
+cmp_strp (const void *a, const void *b)
+{
+  return strcmp (*(char *const *) a, *(char *const *) b);
 }
 
 /* The edit distance of A and B (at most 64 characters each are looked
@@ -355,6 +362,17 @@ build_scanset (struct scan *sc, struct ash_error *err)
     return r;
   sc->scan_set_file = xasprintf ("%s/ash-scan-set-files-list.txt",
                                  sc->od.path);
+  /* What was walked and left out: findings there do not count.  */
+  for (i = 0; i < sc->scanset.all.nr; i++)
+    {
+      const char *p = sc->scanset.all.v[i];
+      if (!bsearch (&p, sc->scanset.files.v, sc->scanset.files.nr,
+                    sizeof *sc->scanset.files.v, cmp_strp))
+        ash_strvec_push (&sc->ignored_files, p);
+    }
+  if (sc->ignored_files.nr > 1)
+    qsort (sc->ignored_files.v, sc->ignored_files.nr,
+           sizeof *sc->ignored_files.v, cmp_strp);
   return 0;
 }
 static char *
@@ -536,6 +554,9 @@ ash_scan_run (const struct ash_options *opts, const struct ash_config *config,
   _cleanup_free_ char *out_default = NULL;
   struct ash_scanner_result ext;
   bool have_ext = false;
+  /* Declared before the first goto out: the cleanup runs at any exit.  */
+  _cleanup_free_ char *placed_warning = NULL;
+  _cleanup_free_ char *default_out = NULL;
 
   if (opts->use_existing)
     return rerender (opts, config, outputs);
@@ -569,7 +590,6 @@ ash_scan_run (const struct ash_options *opts, const struct ash_config *config,
   /* Where the output may go: never /, a home, an ancestor of the tree or
      a directory inside it but the upstream default; the source directory
      itself is redirected to the default.  */
-  _cleanup_free_ char *placed_warning = NULL;
   r = ash_outdir_place (opts->output_dir, sc.source_dir, &out_default,
                         &placed_warning, &err);
   if (r < 0)
@@ -582,8 +602,7 @@ ash_scan_run (const struct ash_options *opts, const struct ash_config *config,
   if (placed_warning)
     ash_warning ("%s", placed_warning);
   const char *output_dir = out_default;
-  _cleanup_free_ char *default_out = ash_path_join (sc.source_dir,
-                                                    ".ash/ash_output");
+  default_out = ash_path_join (sc.source_dir, ".ash/ash_output");
 
   /* The output directory, opened once; a link there is a refusal that
      stops the scan before anything is written (exit 3).  */
