@@ -381,6 +381,27 @@ check_component_key (struct sctx *s, const char *q, const char *k,
   return unknown_key (s, q);
 }
 
+/* reporters.markdown.options and reporters.text.options: upstream's
+   keys, each honoured (report/text.c).  DATA is the reporter's name.  */
+static int
+check_summary_option (struct sctx *s, const char *p, const char *k,
+                      const json_t *x, const void *data)
+{
+  bool markdown = streq ((const char *) data, "markdown");
+  if (streq (k, "include_summary") || streq (k, "include_detailed_findings")
+      || streq (k, "include_findings_table")
+      || (markdown && (streq (k, "use_collapsible_details")
+                       || streq (k, "compact"))))
+    return want_bool (s, p, x);
+  if (streq (k, "max_detailed_findings") || streq (k, "top_hotspots_limit"))
+    {
+      if (!json_is_integer (x) || json_integer_value (x) < 0)
+        return fail (s, p, _("'%s' must be an integer of 0 or more"), p);
+      return 0;
+    }
+  return unknown_key (s, p);
+}
+
 /* One component: its NAME and its section SEC.  */
 static int
 check_component (struct sctx *s, const char *p, const char *name,
@@ -398,7 +419,16 @@ check_component (struct sctx *s, const char *p, const char *name,
                      "and '_'"),
                    parent);
     }
-  return check_mapping (s, p, sec, check_component_key, data);
+  int r = check_mapping (s, p, sec, check_component_key, data);
+  bool scanner = data && *(const bool *) data;
+  if (r == 0 && !scanner && (streq (name, "markdown") || streq (name, "text")))
+    {
+      _cleanup_free_ char *q = child_path (p, "options");
+      json_t *o = json_object_get (sec, "options");
+      if (o && !json_is_null (o))
+        r = check_mapping (s, q, o, check_summary_option, name);
+    }
+  return r;
 }
 
 /* scanners / reporters: NAME -> {enabled, options, name, ...}.  */

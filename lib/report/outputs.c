@@ -73,7 +73,14 @@ ash_report_outputs_write (int dirfd, const json_t *agg,
           continue;
         }
       ash_strvec_push (&written, rel);
-      _cleanup_free_ char *body = f->render (agg);
+      /* reporters.markdown.options and reporters.text.options.  */
+      _cleanup_free_ char *ok = xasprintf ("reporters.%s.options", f->name);
+      struct ash_summary_opts so;
+      ash_summary_opts_read (ash_config_get (config, ok), &so);
+      _cleanup_free_ char *body
+        = streq (f->name, "markdown") ? ash_report_markdown_opts (agg, &so)
+          : streq (f->name, "text")   ? ash_report_text_opts (agg, &so)
+                                      : f->render (agg);
       struct ash_error e = ASH_ERROR_INIT;
       r = ash_tree_write_file (dirfd, rel, body, strlen (body), 0644, &e);
       if (r < 0)

@@ -82,6 +82,34 @@ scan -c "$TEST_TMP/c.yaml"
 assert_file_contains "an extension that names another report's file: an error" "$TEST_TMP/err" "is the file of another report"
 assert_file_contains "... that report is not overwritten" "$out/reports/ash.sarif" '"version"'
 
+# reporters.markdown.options and reporters.text.options.
+printf 'FAKE-FINDING high\nFAKE-FINDING high\nFAKE-FINDING high\n' >"$src/sub/b.txt"
+conf 'reporters:\n  markdown:\n    options:\n      include_summary: false\n      max_detailed_findings: 1\n      top_hotspots_limit: 1\n      use_collapsible_details: true\n  text:\n    options:\n      include_detailed_findings: false\n      top_hotspots_limit: 2\n'
+scan -c "$TEST_TMP/c.yaml"
+md=$out/reports/ash.summary.md
+txt=$out/reports/ash.summary.txt
+assert_file_lacks "markdown include_summary false: no scanner table" "$md" "| Scanner | Status"
+assert_eq "markdown max_detailed_findings 1: one finding row" "$(grep -c '^| high\|^| medium\|^| low' "$md")" 1
+assert_file_contains "markdown: how many are not listed" "$md" "4 more findings are not listed"
+assert_file_contains "markdown top_hotspots_limit: the file with most findings" "$md" "| sub\/b\.txt | 3 |"
+assert_file_lacks "markdown top_hotspots_limit 1: only one" "$md" "| a\.txt |"
+assert_file_contains "markdown use_collapsible_details" "$md" "<details>"
+assert_file_lacks "text include_detailed_findings false: no findings" "$txt" "Findings:"
+assert_file_contains "text top_hotspots_limit 2" "$txt" "a.txt: 2"
+conf 'project_name: x\n'
+scan -c "$TEST_TMP/c.yaml"
+assert_file_contains "control: by default the markdown has the scanner table" "$md" "| Scanner | Status"
+assert_eq "control: by default the markdown lists every finding" "$(grep -c '^| high\|^| medium\|^| low' "$md")" 5
+assert_file_lacks "control: no hotspots by default" "$md" "Hotspots"
+assert_file_contains "control: the text lists the findings" "$txt" "Findings:"
+conf 'reporters:\n  markdown:\n    options:\n      include_sumary: true\n'
+scan -c "$TEST_TMP/c.yaml"
+assert_eq "a misspelt markdown option is a configuration error" "$status" 3
+conf 'reporters:\n  text:\n    options:\n      max_detailed_findings: -1\n'
+scan -c "$TEST_TMP/c.yaml"
+assert_eq "a negative max_detailed_findings is a configuration error" "$status" 3
+rm -f "$src/sub/b.txt"
+
 # external_reports_to_include: SARIF from below the scanned directory.
 cat >"$src/sub/other.sarif" <<'JSON'
 {"version": "2.1.0", "runs": [{"tool": {"driver": {"name": "other-tool"}}, "results": [

@@ -58,6 +58,8 @@ assert_file_contains ".ash.yaml: the expired suppression is warned about" "$TEST
 check ".ash.yaml: csv is enabled" test -s "$out/reports/ash.csv"
 check ".ash.yaml: html is enabled" test -s "$out/reports/ash.html"
 assert_eq ".ash.yaml: the exit code follows the actionable B602" "$status" 2
+assert_file_contains ".ash.yaml: markdown use_collapsible_details" "$out/reports/ash.summary.md" "<details>"
+assert_file_contains ".ash.yaml: markdown top_hotspots_limit" "$out/reports/ash.summary.md" "## Hotspots"
 run_ash config get scanners.checkov.options.severity_threshold --source-dir "$src"
 assert_eq ".ash.yaml: checkov's own threshold is read" "$(cat "$TEST_TMP/out")" LOW
 rm -f "$src/.ash/.ash.yaml"
