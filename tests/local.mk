@@ -115,6 +115,7 @@ EXTRA_DIST += tests/sh/config-errors.sh
 TESTS += tests/sh/config-extends-tree.sh
 EXTRA_DIST += tests/sh/config-extends-tree.sh
 EXTRA_DIST += tests/fixtures/config
+EXTRA_DIST += tests/fixtures/upstream-configs
 check_PROGRAMS += tests/unit/test-config
 tests_unit_test_config_CPPFLAGS = $(tests_unit_cppflags)
 tests_unit_test_config_LDADD = $(ASH_LIBS)
