@@ -169,6 +169,31 @@ edit_distance (const char *a, const char *b)
   return prev[lb];
 }
 
+/* The closest of NAMES (N of them, or NULL-terminated when N is
+   SIZE_MAX) to NAME, and its distance.  */
+static const char *
+closest (const char *const *names, size_t n, const char *name, size_t *ret_d)
+{
+  const char *best = NULL;
+  size_t bd = (size_t) -1;
+  for (size_t k = 0; k < n && names[k]; k++)
+    {
+      size_t d = edit_distance (name, names[k]);
+      if (d < bd)
+        bd = d, best = names[k];
+    }
+  *ret_d = bd;
+  return best;
+}
+
+static char *
+hint_for (const char *best, size_t bd, const char *name)
+{
+  if (best == NULL || bd > 3 || bd * 2 > strlen (name))
+    return xstrdup ("");
+  return xasprintf (_("; did you mean '%s'?"), best);
+}
+
 /* "; did you mean 'X'?" for the known scanner closest to NAME, or "".  */
 static char *
 did_you_mean (const struct scan *sc, size_t n_known, const char *name)
@@ -181,9 +206,7 @@ did_you_mean (const struct scan *sc, size_t n_known, const char *name)
       if (d < bd)
         bd = d, best = sc->jobs[k].scanner->name;
     }
-  if (best == NULL || bd > 3 || bd * 2 > strlen (name))
-    return xstrdup ("");
-  return xasprintf (_("; did you mean '%s'?"), best);
+  return hint_for (best, bd, name);
 }
 
 /* --changed-files-only: the files changed from the base revision, or a
@@ -560,6 +583,34 @@ ash_scan_run (const struct ash_options *opts, const struct ash_config *config,
 
   if (opts->use_existing)
     return rerender (opts, config, outputs);
+
+  /* With no plugin module named anywhere, the scanners are the builtins:
+     an unknown name in --exclude-scanners is refused before anything is
+     written (with modules, once they are loaded, below).  */
+  if (opts->plugin_modules.nr == 0
+      && json_array_size (ash_config_get (config, "ash_plugin_modules")) == 0)
+    {
+      const char *names[64];
+      size_t nn = 0;
+      for (size_t i = 0; ash_builtin_scanners[i] && nn < ARRAY_SIZE (names);
+           i++)
+        names[nn++] = ash_builtin_scanners[i]->name;
+      for (size_t i = 0; i < opts->exclude_scanners.nr; i++)
+        {
+          const char *x = opts->exclude_scanners.v[i];
+          size_t d;
+          const char *best = closest (names, nn, x, &d);
+          if (d == 0)
+            continue;
+          _cleanup_free_ char *hint = hint_for (best, d, x);
+          ash_err (_("--exclude-scanners names '%s', which is neither a "
+                     "builtin scanner nor one a loaded plugin module "
+                     "defines%s"),
+                   x, hint);
+          ash_log_close ();
+          return ASH_EXIT_USAGE;
+        }
+    }
 
   memset (&sc, 0, sizeof sc);
   sc.opts = opts;

@@ -188,6 +188,13 @@ check_fails "--exclude-scanners typo: nothing ran" test -e "$out/ash_aggregated_
 ASH_EXCLUDED_SCANNERS=bandti scan --scanners fake-sarif
 assert_eq "ASH_EXCLUDED_SCANNERS typo: exit 5" "$status" 5
 assert_file_contains "ASH_EXCLUDED_SCANNERS typo: did you mean" "$TEST_TMP/err" "did you mean 'bandit'?"
+# Without plugin modules, before the output directory is touched: the
+# results of the last scan stay.
+scan --scanners fake-sarif
+run_ash scan --source-dir "$src" --output-dir "$out" -P --exclude-scanners semgrpe
+assert_eq "builtin typo: exit 5" "$status" 5
+assert_file_contains "builtin typo: did you mean" "$TEST_TMP/err" "did you mean 'semgrep'?"
+check "builtin typo: the last results are untouched" test -s "$out/ash_aggregated_results.json"
 scan --scanners fake-sarfi
 assert_file_contains "--scanners typo: did you mean" "$TEST_TMP/err" "did you mean 'fake-sarif'?"
 
