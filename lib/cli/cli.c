@@ -227,7 +227,8 @@ static const struct optdef optdefs[] = {
   { "quiet", no_argument, OPT_QUIET, 0, ALL_LOG, J_BOOL, 0, NULL,
     N_("print only errors") },
   { "log-level", required_argument, OPT_LOG_LEVEL, 0, ALL_LOG, J_STRING, 0,
-    "LEVEL", N_("DEBUG, VERBOSE, INFO, WARNING, ERROR or CRITICAL") },
+    "LEVEL", N_("TRACE (as DEBUG), DEBUG, VERBOSE, INFO, WARNING, ERROR, "
+                "CRITICAL, SIMPLE (as --simple) or QUIET (as --quiet)") },
   { "verbose", no_argument, OPT_VERBOSE, 'v', ALL_LOG, J_COUNT, 0, NULL,
     N_("more output") },
   { "debug", no_argument, OPT_DEBUG, 'd', ALL_LOG, J_BOOL, 0, NULL,
