@@ -67,6 +67,7 @@ lib_libash_a_SOURCES += lib/sandbox/seatbelt.c lib/sandbox/seatbelt.h
 lib_libash_a_SOURCES += lib/scan/dbphase.c lib/scan/dbphase.h
 lib_libash_a_SOURCES += lib/scan/exit-codes.h
 lib_libash_a_SOURCES += lib/scan/job.c lib/scan/job.h
+lib_libash_a_SOURCES += lib/scan/changed.c lib/scan/changed.h
 lib_libash_a_SOURCES += lib/scan/orchestrator.c lib/scan/orchestrator.h
 lib_libash_a_SOURCES += lib/scan/plugins.c lib/scan/plugins.h
 lib_libash_a_SOURCES += lib/scan/pool.c lib/scan/pool.h

@@ -13,6 +13,7 @@
 #include "cli/cli.h"
 #include "config/config-tier.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
@@ -30,6 +31,7 @@
 #include "base/util.h"
 #include "cli/commands.h"
 #include "config/ashconfig.h"
+#include "config/config-overrides.h"
 #include "config/config-schema.h"
 #include "config/options.h"
 
@@ -46,9 +48,11 @@ enum
   CMD_DEPS_INSTALL = 1 << 6,
   CMD_REPORT = 1 << 7,
   CMD_COMPLETION = 1 << 8,
-  CMD_ALL = 0x1ff,
+  CMD_CONFIG_UPDATE = 1 << 9,
+  CMD_CONFIG_LINT = 1 << 10,
+  CMD_ALL = 0x7ff,
   CMD_CONFIG_LOAD = CMD_SCAN | CMD_CONFIG_GET | CMD_CONFIG_VALIDATE
-                    | CMD_SANDBOX_EXPLAIN,
+                    | CMD_SANDBOX_EXPLAIN | CMD_CONFIG_LINT,
 };
 
 enum opt_id
@@ -85,6 +89,50 @@ enum opt_id
   OPT_EXPLAIN_TIERS,
   OPT_HELP,
   OPT_VERSION,
+  /* Upstream's spellings and options.  */
+  OPT_OUTPUT_FORMATS,  /* aliases of --output-format */
+  OPT_FORMATS,
+  OPT_NO_OFFLINE,
+  OPT_NO_QUIET,
+  OPT_MIN_SEVERITY,
+  OPT_IGNORE_SUPPRESSIONS,
+  OPT_NO_IGNORE_SUPPRESSIONS,
+  OPT_SIMPLE,
+  OPT_SHOW_SUMMARY,
+  OPT_NO_SHOW_SUMMARY,
+  OPT_USE_EXISTING,
+  OPT_NO_USE_EXISTING,
+  OPT_CLEANUP,
+  OPT_NO_CLEANUP,
+  OPT_PHASES,
+  OPT_INSPECT,
+  OPT_NO_INSPECT,
+  OPT_OFFLINE_SEMGREP_RULESETS,
+  OPT_PYTHON_ONLY,
+  OPT_FULL,
+  OPT_PYTHON_SCANNERS_ONLY,
+  OPT_ALL_ENABLED_SCANNERS,
+  OPT_PYTHON_PLUGINS_ONLY,
+  OPT_ALL_ENABLED_PLUGINS,
+  OPT_CHANGED_FILES_ONLY,
+  OPT_NO_CHANGED_FILES_ONLY,
+  OPT_BASE_REF,
+  /* Container mode's, refused while it is not built.  */
+  OPT_BUILD,
+  OPT_NO_BUILD,
+  OPT_RUN,
+  OPT_NO_RUN,
+  OPT_OCI_RUNNER,
+  OPT_OCI,
+  OPT_RUNNER,
+  OPT_BUILD_TARGET,
+  OPT_CONTAINER_UID,
+  OPT_CONTAINER_GID,
+  OPT_ASH_REVISION_TO_INSTALL,
+  OPT_CUSTOM_CONTAINERFILE,
+  OPT_CUSTOM_BUILD_ARG,
+  OPT_SET,
+  OPT_MODIFICATIONS,
 };
 
 /* How a key of a --cli-json-input document is read.  */
@@ -122,8 +170,11 @@ static const struct optdef optdefs[] = {
     CMD_SCAN | CMD_SANDBOX_EXPLAIN, J_STRING, 0, "DIR",
     N_("where results go (default: SOURCE/.ash/ash_output; env "
        "ASH_OUTPUT_DIR)") },
-  { "config", required_argument, OPT_CONFIG, 'c', CMD_CONFIG_LOAD, J_STRING,
-    0, "FILE", N_("configuration file (env ASH_CONFIG; default: discovered)") },
+  { "config", required_argument, OPT_CONFIG, 'c',
+    CMD_CONFIG_LOAD | CMD_CONFIG_INIT | CMD_CONFIG_UPDATE, J_STRING, 0,
+    "FILE", N_("configuration file (env ASH_CONFIG; default: discovered; "
+               "config init: the file to write, default "
+               "SOURCE/.ash/.ash.yaml)") },
   { "config-overrides", required_argument, OPT_CONFIG_OVERRIDES, 0,
     CMD_CONFIG_LOAD, J_LIST, 0, "KEY=VALUE",
     N_("override a configuration value; KEY+=[..] appends; repeatable") },
@@ -168,15 +219,16 @@ static const struct optdef optdefs[] = {
                               "by one") },
   { "max-workers", required_argument, OPT_MAX_WORKERS, 0, CMD_SCAN, J_INT, 0,
     "N", N_("at most N scanners at a time (default: the number of CPUs)") },
-  { "progress", no_argument, OPT_PROGRESS, 0, CMD_SCAN, J_BOOL,
+  { "progress", no_argument, OPT_PROGRESS, 'p', CMD_SCAN, J_BOOL,
     OPT_NO_PROGRESS, NULL, N_("show progress (default: on a terminal, not "
                               "under CI)") },
-  { "no-progress", no_argument, OPT_NO_PROGRESS, 0, CMD_SCAN, J_NONE, 0, NULL,
+  { "no-progress", no_argument, OPT_NO_PROGRESS, 'P', CMD_SCAN, J_NONE, 0, NULL,
     N_("do not show progress") },
   { "quiet", no_argument, OPT_QUIET, 0, ALL_LOG, J_BOOL, 0, NULL,
     N_("print only errors") },
   { "log-level", required_argument, OPT_LOG_LEVEL, 0, ALL_LOG, J_STRING, 0,
-    "LEVEL", N_("DEBUG, VERBOSE, INFO, WARNING, ERROR or CRITICAL") },
+    "LEVEL", N_("TRACE (as DEBUG), DEBUG, VERBOSE, INFO, WARNING, ERROR, "
+                "CRITICAL, SIMPLE (as --simple) or QUIET (as --quiet)") },
   { "verbose", no_argument, OPT_VERBOSE, 'v', ALL_LOG, J_COUNT, 0, NULL,
     N_("more output") },
   { "debug", no_argument, OPT_DEBUG, 'd', ALL_LOG, J_BOOL, 0, NULL,
@@ -189,16 +241,128 @@ static const struct optdef optdefs[] = {
     J_NONE, 0, "FILE",
     N_("read these options from a JSON object (snake_case keys); flags "
        "win") },
-  { "dry-run", no_argument, OPT_DRY_RUN, 0, CMD_DEPS_INSTALL, J_NONE, 0,
-    NULL, N_("print the install commands without running them") },
-  { "force", no_argument, OPT_FORCE, 0, CMD_CONFIG_INIT, J_NONE, 0, NULL,
-    N_("replace an existing .ashrc.yaml") },
-  { "format", required_argument, OPT_FORMAT, 0, CMD_CONFIG_GET, J_NONE, 0,
+  { "dry-run", no_argument, OPT_DRY_RUN, 0,
+    CMD_DEPS_INSTALL | CMD_CONFIG_UPDATE, J_NONE, 0, NULL,
+    N_("print the install commands, or the updated configuration, without "
+       "running or writing anything") },
+  { "set", required_argument, OPT_SET, 0, CMD_CONFIG_UPDATE, J_NONE, 0,
+    "KEY=VALUE", N_("config update: set KEY (as --config-overrides; "
+                    "KEY+=[..] appends); repeatable") },
+  { "modifications", required_argument, OPT_MODIFICATIONS, 0,
+    CMD_CONFIG_UPDATE, J_NONE, 0, "KEY=VALUE", N_("same as --set") },
+  { "force", no_argument, OPT_FORCE, 0, CMD_CONFIG_INIT | CMD_SCAN, J_NONE,
+    0, NULL,
+    N_("replace an existing configuration file") },
+  { "format", required_argument, OPT_FORMAT, 0, CMD_CONFIG_GET | CMD_SCAN,
+    J_NONE, 0,
     "yaml|json", N_("output format of ash config get (default: yaml)") },
   { "explain-tiers", no_argument, OPT_EXPLAIN_TIERS, 0, CMD_CONFIG_GET,
     J_NONE, 0, NULL,
     N_("show each contributing file, whether it may grant sandbox access, "
        "and why") },
+  { "output-formats", required_argument, OPT_OUTPUT_FORMATS, 0, CMD_SCAN,
+    J_LIST, 0, "LIST", N_("same as --output-format") },
+  { "formats", required_argument, OPT_FORMATS, 0, CMD_SCAN, J_NONE, 0,
+    "LIST", N_("same as --output-format") },
+  { "no-offline", no_argument, OPT_NO_OFFLINE, 0,
+    CMD_SCAN | CMD_SANDBOX_EXPLAIN, J_NONE, 0, NULL,
+    N_("scan online (the default; overrides ASH_OFFLINE)") },
+  { "no-quiet", no_argument, OPT_NO_QUIET, 0, ALL_LOG, J_NONE, 0, NULL,
+    N_("print the log as the log level says (the default)") },
+  { "min-severity", required_argument, OPT_MIN_SEVERITY, 0, CMD_SCAN,
+    J_STRING, 0, "LEVEL",
+    N_("findings below LEVEL are not actionable (ALL, INFO, LOW, MEDIUM, "
+       "HIGH, CRITICAL); replaces global_settings.severity_threshold") },
+  { "ignore-suppressions", no_argument, OPT_IGNORE_SUPPRESSIONS, 0, CMD_SCAN,
+    J_BOOL, OPT_NO_IGNORE_SUPPRESSIONS, NULL,
+    N_("apply no suppression: neither configured ones nor ash-ignore "
+       "comments") },
+  { "no-ignore-suppressions", no_argument, OPT_NO_IGNORE_SUPPRESSIONS, 0,
+    CMD_SCAN, J_NONE, 0, NULL, N_("apply the suppressions (the default)") },
+  { "simple", no_argument, OPT_SIMPLE, 0, CMD_SCAN, J_BOOL, 0, NULL,
+    N_("minimal output: warnings and errors, no progress, the summary "
+       "(same as --log-level SIMPLE)") },
+  { "show-summary", no_argument, OPT_SHOW_SUMMARY, 0, CMD_SCAN, J_BOOL,
+    OPT_NO_SHOW_SUMMARY, NULL,
+    N_("print the results summary after the scan (the default)") },
+  { "no-show-summary", no_argument, OPT_NO_SHOW_SUMMARY, 0, CMD_SCAN, J_NONE,
+    0, NULL, N_("do not print the results summary") },
+  { "use-existing", no_argument, OPT_USE_EXISTING, 0, CMD_SCAN, J_BOOL,
+    OPT_NO_USE_EXISTING, NULL,
+    N_("run no scanner: write the reports again from OUTPUT's "
+       "ash_aggregated_results.json") },
+  { "no-use-existing", no_argument, OPT_NO_USE_EXISTING, 0, CMD_SCAN, J_NONE,
+    0, NULL, N_("scan (the default)") },
+  { "cleanup", no_argument, OPT_CLEANUP, 0, CMD_SCAN, J_BOOL, OPT_NO_CLEANUP,
+    NULL, N_("remove the converters' work directory OUTPUT/converted after "
+             "the scan") },
+  { "no-cleanup", no_argument, OPT_NO_CLEANUP, 0, CMD_SCAN, J_NONE, 0, NULL,
+    N_("keep OUTPUT/converted (the default)") },
+  { "phases", required_argument, OPT_PHASES, 0, CMD_SCAN, J_LIST, 0, "LIST",
+    N_("phases to run (comma-separated; repeatable): convert, scan, report; "
+       "report alone is --use-existing") },
+  { "inspect", no_argument, OPT_INSPECT, 0, CMD_SCAN, J_BOOL, OPT_NO_INSPECT,
+    NULL, N_("the inspect phase: not available in this version") },
+  { "no-inspect", no_argument, OPT_NO_INSPECT, 0, CMD_SCAN, J_NONE, 0, NULL,
+    N_("no inspect phase (the default)") },
+  { "offline-semgrep-rulesets", required_argument,
+    OPT_OFFLINE_SEMGREP_RULESETS, 0, CMD_SCAN, J_STRING, 0, "LIST",
+    N_("offline, semgrep and opengrep use only these rulesets (p/NAME) "
+       "from the rules cache, as NAME.yml or NAME.yaml (comma-separated)") },
+  { "python-only", no_argument, OPT_PYTHON_ONLY, 0, CMD_SCAN, J_BOOL,
+    OPT_FULL, NULL,
+    N_("run only upstream's Python-based scanners: bandit, detect-secrets, "
+       "checkov, cdk-nag, npm-audit") },
+  { "full", no_argument, OPT_FULL, 0, CMD_SCAN, J_NONE, 0, NULL,
+    N_("run every enabled scanner (the default)") },
+  { "python-based-scanners-only", no_argument, OPT_PYTHON_SCANNERS_ONLY, 0,
+    CMD_SCAN, J_NONE, 0, NULL, N_("same as --python-only") },
+  { "all-enabled-scanners", no_argument, OPT_ALL_ENABLED_SCANNERS, 0,
+    CMD_SCAN, J_NONE, 0, NULL, N_("same as --full") },
+  { "python-based-plugins-only", no_argument, OPT_PYTHON_PLUGINS_ONLY, 0,
+    CMD_SCAN, J_BOOL, OPT_ALL_ENABLED_PLUGINS, NULL,
+    N_("same as --python-only") },
+  { "all-enabled-plugins", no_argument, OPT_ALL_ENABLED_PLUGINS, 0, CMD_SCAN,
+    J_NONE, 0, NULL, N_("same as --full") },
+  { "changed-files-only", no_argument, OPT_CHANGED_FILES_ONLY, 0, CMD_SCAN,
+    J_BOOL, OPT_NO_CHANGED_FILES_ONLY, NULL,
+    N_("report only findings in files git says changed from --base-ref") },
+  { "no-changed-files-only", no_argument, OPT_NO_CHANGED_FILES_ONLY, 0,
+    CMD_SCAN, J_NONE, 0, NULL, N_("report findings in every file (the "
+                                  "default)") },
+  { "base-ref", required_argument, OPT_BASE_REF, 0, CMD_SCAN, J_STRING, 0,
+    "REF", N_("with --changed-files-only: the commit to compare with "
+              "(default: origin/HEAD, then origin/main, main)") },
+  { "build", no_argument, OPT_BUILD, 'b', CMD_SCAN, J_BOOL, OPT_NO_BUILD,
+    NULL, N_("container mode: not available in this version") },
+  { "no-build", no_argument, OPT_NO_BUILD, 'B', CMD_SCAN, J_NONE, 0, NULL,
+    N_("container mode: not available in this version") },
+  { "run", no_argument, OPT_RUN, 'r', CMD_SCAN, J_BOOL, OPT_NO_RUN, NULL,
+    N_("container mode: not available in this version") },
+  { "no-run", no_argument, OPT_NO_RUN, 'R', CMD_SCAN, J_NONE, 0, NULL,
+    N_("container mode: not available in this version") },
+  { "oci-runner", required_argument, OPT_OCI_RUNNER, 'o', CMD_SCAN,
+    J_STRING, 0, "PROGRAM",
+    N_("container mode: not available in this version") },
+  { "oci", required_argument, OPT_OCI, 0, CMD_SCAN, J_NONE, 0, "PROGRAM",
+    N_("container mode: not available in this version") },
+  { "runner", required_argument, OPT_RUNNER, 0, CMD_SCAN, J_NONE, 0,
+    "PROGRAM", N_("container mode: not available in this version") },
+  { "build-target", required_argument, OPT_BUILD_TARGET, 0, CMD_SCAN,
+    J_STRING, 0, "TARGET",
+    N_("container mode: not available in this version") },
+  { "container-uid", required_argument, OPT_CONTAINER_UID, 'u', CMD_SCAN,
+    J_STRING, 0, "UID", N_("container mode: not available in this version") },
+  { "container-gid", required_argument, OPT_CONTAINER_GID, 'g', CMD_SCAN,
+    J_STRING, 0, "GID", N_("container mode: not available in this version") },
+  { "ash-revision-to-install", required_argument,
+    OPT_ASH_REVISION_TO_INSTALL, 0, CMD_SCAN, J_STRING, 0, "REF",
+    N_("container mode: not available in this version") },
+  { "custom-containerfile", required_argument, OPT_CUSTOM_CONTAINERFILE, 0,
+    CMD_SCAN, J_STRING, 0, "FILE",
+    N_("container mode: not available in this version") },
+  { "custom-build-arg", required_argument, OPT_CUSTOM_BUILD_ARG, 0, CMD_SCAN,
+    J_LIST, 0, "ARG", N_("container mode: not available in this version") },
   { "help", no_argument, OPT_HELP, 'h', CMD_ALL, J_NONE, 0, NULL,
     N_("show this help and exit") },
   { "version", no_argument, OPT_VERSION, 0, CMD_ALL, J_NONE, 0, NULL,
@@ -215,9 +379,14 @@ static const char *const output_formats[] = {
 static const char *const run_modes[] = { "local", "container", "precommit",
                                          NULL };
 static const char *const strategies[] = { "parallel", "sequential", NULL };
-static const char *const log_levels[] = { "DEBUG", "VERBOSE", "INFO",
-                                          "WARNING", "ERROR", "CRITICAL",
+static const char *const log_levels[] = { "TRACE", "DEBUG", "VERBOSE",
+                                          "INFO", "WARNING", "ERROR",
+                                          "CRITICAL", "SIMPLE", "QUIET",
                                           NULL };
+static const char *const phase_names[] = { "convert", "scan", "report",
+                                           "inspect", NULL };
+static const char *const min_severities[] = { "ALL", "INFO", "LOW", "MEDIUM",
+                                              "HIGH", "CRITICAL", NULL };
 static const char *const config_formats[] = { "yaml", "json", NULL };
 static const char *const completion_shells[] = { "bash", "zsh", "fish",
                                                  NULL };
@@ -234,11 +403,17 @@ static const struct command commands[] = {
   { CMD_SCAN, "scan", "", N_("scan the source directory (the default "
                              "command)") },
   { CMD_CONFIG_INIT, "config init", "",
-    N_("write a commented .ashrc.yaml into the source directory") },
+    N_("write a commented configuration, .ash/.ash.yaml (and "
+       ".ash/.gitignore), into the source directory") },
   { CMD_CONFIG_GET, "config get", " [KEY]",
     N_("print the resolved configuration, or the value at KEY") },
   { CMD_CONFIG_VALIDATE, "config validate", "",
     N_("check the configuration and report the first error") },
+  { CMD_CONFIG_UPDATE, "config update", " [FILE]",
+    N_("apply --set KEY=VALUE to a configuration file and rewrite it") },
+  { CMD_CONFIG_LINT, "config lint", "",
+    N_("check the configuration and list every problem, warnings "
+       "included") },
   { CMD_SANDBOX_PROBE, "sandbox probe", "",
     N_("say for each sandbox backend whether it can be used, and why not") },
   { CMD_SANDBOX_EXPLAIN, "sandbox explain", " SCANNER",
@@ -333,13 +508,25 @@ config_error (const struct ash_error *e)
 
 /* Help.  */
 
+/* The help of D under CMD: two options mean another thing to ash scan.  */
+static const char *
+option_help (const struct optdef *d, unsigned cmd)
+{
+  if (cmd == CMD_SCAN && d->id == OPT_FORMAT)
+    return _("same as --output-format");
+  if (cmd == CMD_SCAN && d->id == OPT_FORCE)
+    return _("container mode: not available in this version");
+  return _(d->help);
+}
+
 static void
 print_options (FILE *out, unsigned cmd, unsigned skip)
 {
   for (size_t i = 0; i < ARRAY_SIZE (optdefs); i++)
     {
       const struct optdef *d = &optdefs[i];
-      if (!(d->cmds & cmd) || (d->cmds & skip))
+      if (!(d->cmds & cmd)
+          || ((d->cmds & skip) && d->id != OPT_FORMAT && d->id != OPT_FORCE))
         continue;
       struct ash_buf b = ASH_BUF_INIT;
       if (d->short_opt)
@@ -348,11 +535,13 @@ print_options (FILE *out, unsigned cmd, unsigned skip)
         ash_buf_addstr (&b, "    ");
       ash_buf_addf (&b, "--%s", d->name);
       if (d->arg)
-        ash_buf_addf (&b, " %s", d->arg);
+        ash_buf_addf (&b, " %s", cmd == CMD_SCAN && d->id == OPT_FORMAT
+                                   ? "LIST" : d->arg);
+      const char *h = option_help (d, cmd);
       if (b.len < 32)
-        fprintf (out, "  %-32s%s\n", b.buf, _(d->help));
+        fprintf (out, "  %-32s%s\n", b.buf, h);
       else
-        fprintf (out, "  %s\n  %-32s%s\n", b.buf, "", _(d->help));
+        fprintf (out, "  %s\n  %-32s%s\n", b.buf, "", h);
       ash_buf_release (&b);
     }
 }
@@ -490,6 +679,8 @@ apply_one (struct ash_options *o, const struct assign *a)
       push_comma_list (&o->plugin_modules, arg);
       break;
     case OPT_OUTPUT_FORMAT:
+    case OPT_OUTPUT_FORMATS:
+    case OPT_FORMATS:
       {
         struct ash_strvec tmp = ASH_STRVEC_INIT;
         push_comma_list (&tmp, arg);
@@ -559,10 +750,112 @@ apply_one (struct ash_options *o, const struct assign *a)
     case OPT_LOG_LEVEL:
       {
         enum ash_log_level l;
-        if (ash_log_level_parse (arg, &l) < 0)
+        /* Upstream's three levels ash_log does not have: QUIET is
+           --quiet, SIMPLE is --simple, TRACE is ash's most detailed
+           level, DEBUG.  */
+        if (strcasecmp (arg, "QUIET") == 0)
+          o->quiet = true;
+        else if (strcasecmp (arg, "SIMPLE") == 0)
+          o->simple = true;
+        else if (strcasecmp (arg, "TRACE") == 0)
+          set_str (&o->log_level, "DEBUG");
+        else if (ash_log_level_parse (arg, &l) < 0)
           return bad_value (a->where, arg, log_levels);
-        set_str (&o->log_level, arg);
+        else
+          set_str (&o->log_level, arg);
       }
+      break;
+    case OPT_NO_OFFLINE:
+      o->offline = false;
+      break;
+    case OPT_NO_QUIET:
+      o->quiet = false;
+      break;
+    case OPT_MIN_SEVERITY:
+      {
+        bool known = false;
+        for (size_t i = 0; min_severities[i]; i++)
+          known |= strcasecmp (arg, min_severities[i]) == 0;
+        if (!known)
+          return bad_value (a->where, arg, min_severities);
+        set_str (&o->min_severity, arg);
+      }
+      break;
+    case OPT_IGNORE_SUPPRESSIONS:
+      o->ignore_suppressions = on;
+      break;
+    case OPT_NO_IGNORE_SUPPRESSIONS:
+      o->ignore_suppressions = false;
+      break;
+    case OPT_SIMPLE:
+      o->simple = on;
+      break;
+    case OPT_SHOW_SUMMARY:
+      o->show_summary = on;
+      break;
+    case OPT_NO_SHOW_SUMMARY:
+      o->show_summary = 0;
+      break;
+    case OPT_USE_EXISTING:
+      o->use_existing = on;
+      break;
+    case OPT_NO_USE_EXISTING:
+      o->use_existing = false;
+      break;
+    case OPT_CLEANUP:
+      o->cleanup = on;
+      break;
+    case OPT_NO_CLEANUP:
+      o->cleanup = false;
+      break;
+    case OPT_PHASES:
+      {
+        struct ash_strvec tmp = ASH_STRVEC_INIT;
+        push_comma_list (&tmp, arg);
+        for (size_t i = 0; i < tmp.nr; i++)
+          {
+            for (char *p = tmp.v[i]; *p; p++)
+              *p = (char) tolower ((unsigned char) *p);
+            if (!in_list (tmp.v[i], phase_names))
+              {
+                int r = bad_value (a->where, tmp.v[i], phase_names);
+                ash_strvec_release (&tmp);
+                return r;
+              }
+            if (!ash_strvec_contains (&o->phases, tmp.v[i]))
+              ash_strvec_push (&o->phases, tmp.v[i]);
+          }
+        ash_strvec_release (&tmp);
+      }
+      break;
+    case OPT_INSPECT:
+      o->inspect = on;
+      break;
+    case OPT_NO_INSPECT:
+      o->inspect = false;
+      break;
+    case OPT_OFFLINE_SEMGREP_RULESETS:
+      ash_strvec_clear (&o->semgrep_rulesets);
+      push_comma_list (&o->semgrep_rulesets, arg);
+      break;
+    case OPT_PYTHON_ONLY:
+    case OPT_PYTHON_SCANNERS_ONLY:
+    case OPT_PYTHON_PLUGINS_ONLY:
+      o->python_only = on;
+      break;
+    case OPT_FULL:
+    case OPT_ALL_ENABLED_SCANNERS:
+    case OPT_ALL_ENABLED_PLUGINS:
+      o->python_only = false;
+      break;
+    case OPT_CHANGED_FILES_ONLY:
+      o->changed_files_only = on;
+      break;
+    case OPT_NO_CHANGED_FILES_ONLY:
+      o->changed_files_only = false;
+      break;
+    case OPT_BASE_REF:
+      set_str (&o->base_ref, arg);
       break;
     case OPT_VERBOSE:
       if (arg == NULL)
@@ -611,7 +904,11 @@ list_field (struct ash_options *o, int id)
     case OPT_PLUGIN_MODULES:
       return &o->plugin_modules;
     case OPT_OUTPUT_FORMAT:
+    case OPT_OUTPUT_FORMATS:
+    case OPT_FORMATS:
       return &o->output_formats;
+    case OPT_PHASES:
+      return &o->phases;
     default:
       return NULL;
     }
@@ -662,6 +959,8 @@ collect_env (unsigned cmd, struct assigns *a, struct ash_options *o)
     { "ASH_PLUGIN_MODULES", OPT_PLUGIN_MODULES, false },
     { "ASH_ALLOW_IN_TREE_TOOLS", OPT_ALLOW_IN_TREE_TOOLS, true },
     { "ASH_NO_PROBE_CACHE", OPT_NO_PROBE_CACHE, true },
+    { "ASH_SCANNERS", OPT_SCANNERS, false },
+    { "ASH_EXCLUDED_SCANNERS", OPT_EXCLUDE_SCANNERS, false },
   };
   for (size_t i = 0; i < ARRAY_SIZE (envs); i++)
     {
@@ -676,6 +975,16 @@ collect_env (unsigned cmd, struct assigns *a, struct ash_options *o)
                                   "true, 0 or false)"),
                                 v, envs[i].var);
           assigns_add (a, envs[i].id, b ? "1" : "0", envs[i].var);
+        }
+      else if (*v && (envs[i].id == OPT_SCANNERS
+                      || envs[i].id == OPT_EXCLUDE_SCANNERS))
+        {
+          /* Upstream splits these at white space; ash also at commas.  */
+          _cleanup_free_ char *c = xstrdup (v);
+          for (char *p = c; *p; p++)
+            if (isspace ((unsigned char) *p))
+              *p = ',';
+          assigns_add (a, envs[i].id, c, envs[i].var);
         }
       else if (*v)
         assigns_add (a, envs[i].id, v, envs[i].var);
@@ -896,7 +1205,9 @@ parse_argv (int argc, char **argv, unsigned cmd, struct assigns *a,
           goto out;
         }
       _cleanup_free_ char *where = xasprintf ("--%s", d->name);
-      assigns_add (a, d->id, optarg, where);
+      /* Upstream's ash scan takes --format for --output-format.  */
+      assigns_add (a, cmd == CMD_SCAN && d->id == OPT_FORMAT
+                        ? OPT_OUTPUT_FORMAT : d->id, optarg, where);
     }
   for (int i = optind; i < argc; i++)
     ash_strvec_push (pos, argv[i]);
@@ -965,6 +1276,104 @@ finish_options (struct ash_options *o)
   return 0;
 }
 
+/* A refusal of an option ash accepts but cannot honour: exit CODE.  */
+static int
+not_available (int code, const char *fmt, ...) _printf_ (2, 3);
+
+static int
+not_available (int code, const char *fmt, ...)
+{
+  va_list ap;
+  va_start (ap, fmt);
+  _cleanup_free_ char *raw = xvasprintf (fmt, ap);
+  va_end (ap);
+  _cleanup_free_ char *m = ash_escape_control (raw);
+  fprintf (stderr, "ash: %s\n", m);
+  return code;
+}
+
+static bool
+is_container_option (int id)
+{
+  switch (id)
+    {
+    case OPT_BUILD:
+    case OPT_NO_BUILD:
+    case OPT_RUN:
+    case OPT_NO_RUN:
+    case OPT_FORCE:
+    case OPT_OCI_RUNNER:
+    case OPT_OCI:
+    case OPT_RUNNER:
+    case OPT_BUILD_TARGET:
+    case OPT_CONTAINER_UID:
+    case OPT_CONTAINER_GID:
+    case OPT_ASH_REVISION_TO_INSTALL:
+    case OPT_CUSTOM_CONTAINERFILE:
+    case OPT_CUSTOM_BUILD_ARG:
+      return true;
+    default:
+      return false;
+    }
+}
+
+/* The options of ash scan that depend on each other or that ash cannot
+   honour, once every source was applied.  Returns 0 or an exit code.  */
+static int
+check_scan_options (struct ash_options *o, const struct assigns *const *srcs,
+                    size_t n_srcs)
+{
+  /* Container mode is not built: its options are refused, never taken
+     as a cue to scan on the host (exit 3, as --mode container).  */
+  for (size_t s = 0; s < n_srcs; s++)
+    for (size_t i = 0; i < srcs[s]->n; i++)
+      if (is_container_option (srcs[s]->v[i].id))
+        return not_available (ASH_EXIT_CONFIG,
+                              _("%s is not available: it is an option of "
+                                "container mode, which this ash cannot run; "
+                                "nothing was scanned (scan locally with "
+                                "--mode local --sandbox auto)"),
+                              srcs[s]->v[i].where);
+  bool convert = true, scan = true, report = true;
+  if (o->phases.nr > 0)
+    {
+      convert = ash_strvec_contains (&o->phases, "convert");
+      scan = ash_strvec_contains (&o->phases, "scan");
+      report = ash_strvec_contains (&o->phases, "report");
+      o->inspect |= ash_strvec_contains (&o->phases, "inspect");
+    }
+  if (o->inspect)
+    return not_available (ASH_EXIT_USAGE,
+                          _("the inspect phase (--inspect, --phases inspect) "
+                            "is not available in this version"));
+  if (!scan && !report)
+    return not_available (ASH_EXIT_USAGE,
+                          _("--phases must name scan or report"));
+  if (!scan && convert)
+    return not_available (ASH_EXIT_USAGE,
+                          _("--phases convert without scan is not "
+                            "available: converted files are only scanned"));
+  if (!scan)
+    o->use_existing = true;
+  if (!report && o->use_existing)
+    return not_available (ASH_EXIT_USAGE,
+                          _("--use-existing needs the report phase"));
+  o->skip_convert = !convert;
+  o->skip_reports = !report;
+  if (o->base_ref && !o->changed_files_only)
+    return not_available (ASH_EXIT_USAGE,
+                          _("--base-ref is only used with "
+                            "--changed-files-only"));
+  if (o->semgrep_rulesets.nr > 0 && !o->offline)
+    fprintf (stderr, _("ash: warning: --offline-semgrep-rulesets applies "
+                       "only offline (--offline); this scan is online and "
+                       "semgrep uses its configured rules\n"));
+  /* Upstream's simple output: no live progress.  */
+  if (o->simple && o->progress < 0)
+    o->progress = 0;
+  return 0;
+}
+
 static void
 setup_log (const struct ash_options *o)
 {
@@ -975,6 +1384,8 @@ setup_log (const struct ash_options *o)
     level = ASH_LOG_DEBUG;
   else if (o->verbose)
     level = ASH_LOG_VERBOSE;
+  else if (o->simple)
+    level = ASH_LOG_WARNING;
   ash_log_setup (level, o->quiet, o->color);
 }
 
@@ -1040,10 +1451,69 @@ static const char init_template[] =
   "sandbox:\n"
   "  mode: \"off\"\n";
 
+/* The directory part of the absolute, normalized PATH ("/" for "/x").  */
+static char *
+path_dirname (const char *path)
+{
+  const char *sl = strrchr (path, '/');
+  if (sl == NULL)
+    return xstrdup (".");
+  if (sl == path)
+    return xstrdup ("/");
+  return xstrndup (path, (size_t) (sl - path));
+}
+
+/* Write TEXT to PATH through a temporary file in its directory, renamed
+   into place.  0 or a negative errno.  */
+static int
+write_replacing (const char *path, const char *text)
+{
+  _cleanup_free_ char *tmp = xasprintf ("%s.XXXXXX", path);
+  int fd = mkostemp (tmp, O_CLOEXEC);
+  if (fd < 0)
+    return -errno;
+  int r = ash_write_all (fd, text, strlen (text));
+  if (r == 0 && (fchmod (fd, 0644) < 0 || fsync (fd) < 0))
+    r = -errno;
+  ash_close (fd);
+  if (r == 0 && rename (tmp, path) < 0)
+    r = -errno;
+  if (r < 0)
+    unlink (tmp);
+  return r;
+}
+
+/* Make DIR (and its missing parents), refusing a link on the way.  */
+static int
+make_dirs (const char *dir)
+{
+  struct stat st;
+  if (lstat (dir, &st) == 0)
+    return S_ISDIR (st.st_mode) ? 0 : -ENOTDIR;
+  if (errno != ENOENT)
+    return -errno;
+  _cleanup_free_ char *parent = path_dirname (dir);
+  if (!streq (parent, dir))
+    {
+      int r = make_dirs (parent);
+      if (r < 0)
+        return r;
+    }
+  return mkdir (dir, 0755) < 0 && errno != EEXIST ? -errno : 0;
+}
+
+/* `ash config init`: the commented template, as upstream at
+   SOURCE/.ash/.ash.yaml (or -c PATH), with a .gitignore for the output
+   directory next to it when that directory is .ash.  */
 static int
 cmd_config_init (const struct ash_options *o, bool force)
 {
-  _cleanup_free_ char *path = ash_path_join (o->source_dir, ".ashrc.yaml");
+  _cleanup_free_ char *path
+    = o->config ? ash_path_absolute (o->config)
+                : ash_path_join (o->source_dir, ".ash/.ash.yaml");
+  _cleanup_free_ char *dir = path_dirname (path);
+  const char *base = strrchr (dir, '/');
+  base = base ? base + 1 : dir;
   struct stat st;
   if (!force && lstat (path, &st) == 0)
     {
@@ -1052,30 +1522,224 @@ cmd_config_init (const struct ash_options *o, bool force)
                path);
       return ASH_EXIT_CONFIG;
     }
-  _cleanup_free_ char *tmp = ash_path_join (o->source_dir,
-                                            ".ashrc.yaml.XXXXXX");
-  int fd = mkostemp (tmp, O_CLOEXEC);
-  if (fd < 0)
-    {
-      fprintf (stderr, _("ash: cannot create '%s': %s\n"), tmp,
-               strerror (errno));
-      return ASH_EXIT_INCOMPLETE;
-    }
-  int r = ash_write_all (fd, init_template, strlen (init_template));
-  if (r == 0 && (fchmod (fd, 0644) < 0 || fsync (fd) < 0))
-    r = -errno;
-  ash_close (fd);
-  if (r == 0 && rename (tmp, path) < 0)
-    r = -errno;
+  int r = make_dirs (dir);
   if (r < 0)
     {
-      unlink (tmp);
+      fprintf (stderr, _("ash: cannot make the directory '%s': %s\n"), dir,
+               strerror (-r));
+      return ASH_EXIT_CONFIG;
+    }
+  /* The project is named after the directory the configuration is for.  */
+  _cleanup_free_ char *pdir = streq (base, ".ash") ? path_dirname (dir)
+                                                   : xstrdup (dir);
+  const char *pname = strrchr (pdir, '/');
+  pname = pname && pname[1] ? pname + 1 : "my-project";
+  json_t *js = json_string (pname);
+  _cleanup_free_ char *quoted
+    = js ? json_dumps (js, JSON_ENCODE_ANY) : xstrdup ("my-project");
+  json_decref (js);
+  const char *at = strstr (init_template, "my-project");
+  _cleanup_free_ char *text
+    = xasprintf ("%.*s%s%s", (int) (at - init_template), init_template,
+                 quoted ? quoted : "my-project", at + strlen ("my-project"));
+  r = write_replacing (path, text);
+  if (r < 0)
+    {
       fprintf (stderr, _("ash: cannot write '%s': %s\n"), path,
                strerror (-r));
       return ASH_EXIT_INCOMPLETE;
     }
   printf (_("wrote %s\n"), path);
+  if (streq (base, ".ash"))
+    {
+      _cleanup_free_ char *gi = ash_path_join (dir, ".gitignore");
+      static const char body[] = "# ash's output directory, and its "
+                                 "variants\nash_output*\n";
+      int fd = open (gi, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW
+                         | O_CLOEXEC, 0644);
+      if (fd >= 0)
+        {
+          r = ash_write_all (fd, body, sizeof body - 1);
+          ash_close (fd);
+          if (r < 0)
+            {
+              fprintf (stderr, _("ash: cannot write '%s': %s\n"), gi,
+                       strerror (-r));
+              return ASH_EXIT_INCOMPLETE;
+            }
+          printf (_("wrote %s\n"), gi);
+        }
+      else if (errno != EEXIST)
+        {
+          fprintf (stderr, _("ash: cannot write '%s': %s\n"), gi,
+                   strerror (errno));
+          return ASH_EXIT_INCOMPLETE;
+        }
+    }
   return ASH_EXIT_OK;
+}
+
+/* The configuration file `ash config update` edits: FILE, -c, else the
+   first one discovery finds.  Newly allocated, or NULL.  */
+static char *
+find_config_file (const struct ash_options *o, const char *file)
+{
+  if (file)
+    return ash_path_absolute (file);
+  if (o->config)
+    return ash_path_absolute (o->config);
+  static const char *const where[] = { "", ".ash/" };
+  for (size_t w = 0; w < ARRAY_SIZE (where); w++)
+    for (size_t i = 0; ash_config_discovery_names[i]; i++)
+      {
+        _cleanup_free_ char *rel = xasprintf ("%s%s", where[w],
+                                              ash_config_discovery_names[i]);
+        char *p = ash_path_join (o->source_dir, rel);
+        struct stat st;
+        if (stat (p, &st) == 0 && S_ISREG (st.st_mode))
+          return p;
+        free (p);
+      }
+  return NULL;
+}
+
+/* `ash config update [FILE] --set KEY=VALUE... [--dry-run]`: apply the
+   settings to the file's own values (not what it extends), check the
+   result, print it, and write it back unless --dry-run.  */
+static int
+cmd_config_update (const struct ash_options *o, const char *file,
+                   const struct ash_strvec *sets, bool dry_run)
+{
+  _cleanup_free_ char *path = find_config_file (o, file);
+  struct ash_error err = ASH_ERROR_INIT;
+  json_t *tree = NULL, *pos = NULL;
+  int r = ASH_EXIT_CONFIG;
+
+  if (path == NULL)
+    {
+      fprintf (stderr, _("ash: no configuration file found; 'ash config "
+                         "init' writes one\n"));
+      return ASH_EXIT_CONFIG;
+    }
+  if (sets->nr == 0)
+    {
+      fprintf (stderr, _("ash: nothing to change in %s: give --set "
+                         "KEY=VALUE\n"),
+               path);
+      return ASH_EXIT_OK;
+    }
+  if (ash_str_has_suffix (path, ".json"))
+    {
+      fprintf (stderr, _("ash: config update rewrites YAML files only, not "
+                         "%s\n"),
+               path);
+      return ASH_EXIT_CONFIG;
+    }
+  struct ash_buf raw = ASH_BUF_INIT;
+  FILE *f = fopen (path, "re");
+  if (f)
+    {
+      char chunk[4096];
+      size_t n;
+      while ((n = fread (chunk, 1, sizeof chunk, f)) > 0)
+        ash_buf_add (&raw, chunk, n);
+      fclose (f);
+    }
+  /* The file is rewritten from its values: an !ENV tag would be replaced
+     by the variable's value, which may be a secret.  */
+  if (raw.len && strstr (raw.buf, "!ENV"))
+    {
+      fprintf (stderr, _("ash: %s uses !ENV; config update would write the "
+                         "variables' values into it: edit it by hand\n"),
+               path);
+      goto out;
+    }
+  if (ash_config_parse_file (path, &tree, &pos, &err) < 0)
+    {
+      config_error (&err);
+      goto out;
+    }
+  if (json_is_null (tree))
+    {
+      json_decref (tree);
+      tree = json_object ();
+    }
+  for (size_t i = 0; i < sets->nr; i++)
+    if (ash_config_override_apply (tree, sets->v[i], NULL, &err) < 0)
+      {
+        config_error (&err);
+        goto out;
+      }
+  if (ash_config_schema_check (tree, path, NULL, &err) < 0)
+    {
+      config_error (&err);
+      goto out;
+    }
+  {
+    struct ash_buf text = ASH_BUF_INIT;
+    /* The editor's schema line, as upstream keeps it.  */
+    if (raw.len && raw.buf[0] == '#')
+      {
+        size_t l = strcspn (raw.buf, "\n");
+        _cleanup_free_ char *first = xstrndup (raw.buf, l);
+        if (strcasestr (first, "schema"))
+          ash_buf_addf (&text, "%s\n", first);
+      }
+    _cleanup_free_ char *yaml = ash_config_to_yaml (tree);
+    ash_buf_addstr (&text, yaml);
+    fputs (text.buf, stdout);
+    if (dry_run)
+      {
+        fprintf (stderr, _("ash: --dry-run: %s is unchanged\n"), path);
+        r = ASH_EXIT_OK;
+      }
+    else
+      {
+        int w = write_replacing (path, text.buf);
+        if (w < 0)
+          {
+            fprintf (stderr, _("ash: cannot write '%s': %s\n"), path,
+                     strerror (-w));
+            r = ASH_EXIT_INCOMPLETE;
+          }
+        else
+          {
+            fprintf (stderr, _("ash: updated %s\n"), path);
+            r = ASH_EXIT_OK;
+          }
+      }
+    ash_buf_release (&text);
+  }
+out:
+  ash_buf_release (&raw);
+  json_decref (tree);
+  json_decref (pos);
+  ash_error_release (&err);
+  return r;
+}
+
+/* `ash config lint`: the first error (exit 3), else every warning (exit
+   1 when there is any, 0 when there is none).  */
+static int
+cmd_config_lint (const struct ash_options *o)
+{
+  struct ash_config c;
+  int r = load_config (o, &c);
+  if (r)
+    return r;
+  struct ash_strvec w = ASH_STRVEC_INIT;
+  ash_config_misplaced (c.root, &w);
+  for (size_t i = 0; i < w.nr; i++)
+    {
+      _cleanup_free_ char *m = ash_escape_control (w.v[i]);
+      printf (_("warning: %s\n"), m);
+    }
+  if (w.nr == 0)
+    printf (_("no problems found\n"));
+  r = w.nr ? ASH_EXIT_INCOMPLETE : ASH_EXIT_OK;
+  ash_strvec_release (&w);
+  ash_config_release (&c);
+  return r;
 }
 
 /* `ash config get --explain-tiers`: every file the configuration was built
@@ -1145,6 +1809,16 @@ cmd_config_validate (const struct ash_options *o)
   int r = load_config (o, &c);
   if (r)
     return r;
+  {
+    struct ash_strvec w = ASH_STRVEC_INIT;
+    ash_config_misplaced (c.root, &w);
+    for (size_t i = 0; i < w.nr; i++)
+      {
+        _cleanup_free_ char *m = ash_escape_control (w.v[i]);
+        fprintf (stderr, _("ash: warning: %s\n"), m);
+      }
+    ash_strvec_release (&w);
+  }
   if (c.n_files < 2)
     printf (_("configuration is valid: no file found, the built-in defaults "
               "apply\n"));
@@ -1178,15 +1852,16 @@ parse_command (int argc, char **argv, unsigned *cmd, int *nwords)
   struct
   {
     const char *word;
-    const char *subs[4];
-    unsigned bits[4];
+    const char *subs[6];
+    unsigned bits[6];
   } groups[] = {
-    { "config", { "init", "get", "validate", NULL },
-      { CMD_CONFIG_INIT, CMD_CONFIG_GET, CMD_CONFIG_VALIDATE, 0 } },
-    { "sandbox", { "probe", "explain", NULL, NULL },
-      { CMD_SANDBOX_PROBE, CMD_SANDBOX_EXPLAIN, 0, 0 } },
-    { "dependencies", { "install", NULL, NULL, NULL },
-      { CMD_DEPS_INSTALL, 0, 0, 0 } },
+    { "config", { "init", "get", "validate", "update", "lint", NULL },
+      { CMD_CONFIG_INIT, CMD_CONFIG_GET, CMD_CONFIG_VALIDATE,
+        CMD_CONFIG_UPDATE, CMD_CONFIG_LINT, 0 } },
+    { "sandbox", { "probe", "explain", NULL },
+      { CMD_SANDBOX_PROBE, CMD_SANDBOX_EXPLAIN, 0 } },
+    { "dependencies", { "install", NULL },
+      { CMD_DEPS_INSTALL, 0 } },
   };
   for (size_t g = 0; g < ARRAY_SIZE (groups); g++)
     {
@@ -1686,7 +2361,9 @@ ash_main (int argc, char **argv, const struct ash_backend *const *backends)
     }
 
   size_t want_pos = cmd == CMD_SANDBOX_EXPLAIN ? 1 : 0;
-  size_t max_pos = cmd == CMD_CONFIG_GET ? 1 : want_pos;
+  size_t max_pos = cmd == CMD_CONFIG_GET || cmd == CMD_CONFIG_UPDATE
+                     ? 1
+                     : want_pos;
   if (pos.nr > max_pos)
     {
       r = usage_error (_("unexpected argument '%s'"), pos.v[max_pos]);
@@ -1721,6 +2398,13 @@ ash_main (int argc, char **argv, const struct ash_backend *const *backends)
   r = apply_source (&o, &flag_a);
   if (r)
     goto out;
+  if (cmd == CMD_SCAN)
+    {
+      const struct assigns *srcs[] = { &json_a, &flag_a };
+      r = check_scan_options (&o, srcs, ARRAY_SIZE (srcs));
+      if (r)
+        goto out;
+    }
 
   if (cmd == CMD_CONFIG_GET)
     {
@@ -1790,6 +2474,20 @@ ash_main (int argc, char **argv, const struct ash_backend *const *backends)
       break;
     case CMD_CONFIG_VALIDATE:
       r = cmd_config_validate (&o);
+      break;
+    case CMD_CONFIG_UPDATE:
+      {
+        struct ash_strvec sets = ASH_STRVEC_INIT;
+        for (size_t i = 0; i < flag_a.n; i++)
+          if (flag_a.v[i].id == OPT_SET || flag_a.v[i].id == OPT_MODIFICATIONS)
+            ash_strvec_push (&sets, flag_a.v[i].arg);
+        r = cmd_config_update (&o, pos.nr ? pos.v[0] : NULL, &sets,
+                               has_opt (&flag_a, OPT_DRY_RUN));
+        ash_strvec_release (&sets);
+      }
+      break;
+    case CMD_CONFIG_LINT:
+      r = cmd_config_lint (&o);
       break;
     case CMD_DEPS_INSTALL:
       r = ash_dependencies_install_command (&o, has_opt (&flag_a,

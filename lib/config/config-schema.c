@@ -9,11 +9,14 @@
 
 #include "config/config-schema.h"
 
+#include <stdbool.h>
+
 #include <errno.h>
 #include <stdarg.h>
 #include <string.h>
 
 #include "base/buf.h"
+#include "base/strvec.h"
 #include "base/util.h"
 
 const char *const ash_sandbox_modes[] = {
@@ -23,6 +26,22 @@ const char *const ash_sandbox_modes[] = {
 const char *const ash_severity_thresholds[] = {
   "ALL", "LOW", "MEDIUM", "HIGH", "CRITICAL", NULL,
 };
+
+bool
+ash_config_extension_valid (const char *e)
+{
+  /* A file name below reports/: no directory, no hidden file, nothing a
+     shell or a report would have to quote.  */
+  if (e == NULL || *e == '\0' || *e == '.' || strlen (e) > 64
+      || strstr (e, "..") != NULL)
+    return false;
+  for (; *e; e++)
+    if (!((*e >= 'a' && *e <= 'z') || (*e >= 'A' && *e <= 'Z')
+          || (*e >= '0' && *e <= '9') || *e == '-' || *e == '_'
+          || *e == '.'))
+      return false;
+  return true;
+}
 
 struct sctx
 {
@@ -304,16 +323,41 @@ valid_component_name (const char *n)
   return true;
 }
 
-/* One key of a component's section: enabled, name or options.  */
+/* A severity_threshold: one of ash_severity_thresholds, or null (unset),
+   as upstream's scanner options have it.  */
+static int
+check_threshold (struct sctx *s, const char *p, const json_t *x)
+{
+  if (json_is_null (x))
+    return 0;
+  return want_enum (s, p, x, ash_severity_thresholds);
+}
+
+/* One key of a component's section: enabled, name, options; a scanner's
+   severity_threshold (upstream accepts it there and ignores it: ash
+   warns, ash_config_misplaced); a reporter's extension.  DATA points to a
+   bool: whether the section is a scanner's.  */
 static int
 check_component_key (struct sctx *s, const char *q, const char *k,
                      const json_t *x, const void *data)
 {
-  (void) data;
+  bool scanner = data && *(const bool *) data;
   if (streq (k, "enabled"))
     return want_bool (s, q, x);
   if (streq (k, "name"))
     return want_string (s, q, x);
+  if (scanner && streq (k, "severity_threshold"))
+    return check_threshold (s, q, x);
+  if (!scanner && streq (k, "extension"))
+    {
+      int r = want_string (s, q, x);
+      if (r == 0 && !ash_config_extension_valid (json_string_value (x)))
+        r = fail (s, q, _("'%s' must be a file name extension such as "
+                          "summary.md: letters, digits, '-', '_' and '.', "
+                          "not starting with '.'"),
+                  q);
+      return r;
+    }
   if (streq (k, "options"))
     {
       int r = want_object (s, q, x);
@@ -325,9 +369,37 @@ check_component_key (struct sctx *s, const char *q, const char *k,
             r = fail (s, tp, _("'%s' must be a positive integer (seconds)"),
                       tp);
         }
+      t = r == 0 && scanner ? json_object_get (x, "severity_threshold")
+                            : NULL;
+      if (t)
+        {
+          _cleanup_free_ char *tp = child_path (q, "severity_threshold");
+          r = check_threshold (s, tp, t);
+        }
       return r;
     }
   return unknown_key (s, q);
+}
+
+/* reporters.markdown.options and reporters.text.options: upstream's
+   keys, each honoured (report/text.c).  DATA is the reporter's name.  */
+static int
+check_summary_option (struct sctx *s, const char *p, const char *k,
+                      const json_t *x, const void *data)
+{
+  bool markdown = streq ((const char *) data, "markdown");
+  if (streq (k, "include_summary") || streq (k, "include_detailed_findings")
+      || streq (k, "include_findings_table")
+      || (markdown && (streq (k, "use_collapsible_details")
+                       || streq (k, "compact"))))
+    return want_bool (s, p, x);
+  if (streq (k, "max_detailed_findings") || streq (k, "top_hotspots_limit"))
+    {
+      if (!json_is_integer (x) || json_integer_value (x) < 0)
+        return fail (s, p, _("'%s' must be an integer of 0 or more"), p);
+      return 0;
+    }
+  return unknown_key (s, p);
 }
 
 /* One component: its NAME and its section SEC.  */
@@ -335,7 +407,6 @@ static int
 check_component (struct sctx *s, const char *p, const char *name,
                  const json_t *sec, const void *data)
 {
-  (void) data;
   if (!valid_component_name (name))
     {
       /* Not quoted, like an unknown key.  */
@@ -348,16 +419,24 @@ check_component (struct sctx *s, const char *p, const char *name,
                      "and '_'"),
                    parent);
     }
-  return check_mapping (s, p, sec, check_component_key, NULL);
+  int r = check_mapping (s, p, sec, check_component_key, data);
+  bool scanner = data && *(const bool *) data;
+  if (r == 0 && !scanner && (streq (name, "markdown") || streq (name, "text")))
+    {
+      _cleanup_free_ char *q = child_path (p, "options");
+      json_t *o = json_object_get (sec, "options");
+      if (o && !json_is_null (o))
+        r = check_mapping (s, q, o, check_summary_option, name);
+    }
+  return r;
 }
 
-/* scanners / converters / reporters: NAME -> {enabled, options, name}.  */
+/* scanners / reporters: NAME -> {enabled, options, name, ...}.  */
 static int
 check_components (struct sctx *s, const char *kpath, const json_t *v,
                   bool scanners)
 {
-  (void) scanners;
-  return check_mapping (s, kpath, v, check_component, NULL);
+  return check_mapping (s, kpath, v, check_component, &scanners);
 }
 
 /* converters.archive.options and converters.jupyter.options: DATA is the
@@ -456,7 +535,8 @@ ash_config_schema_check (const json_t *tree, const char *file,
       else if (streq (k, "fail_on_findings")
                || streq (k, "fail_on_incomplete_scanners"))
         r = want_bool (&s, k, x);
-      else if (streq (k, "ash_plugin_modules"))
+      else if (streq (k, "ash_plugin_modules")
+               || streq (k, "external_reports_to_include"))
         r = want_string_list (&s, k, x);
       else if (streq (k, "ash_aws_plugins") || streq (k, "ash_snyk_plugins"))
         {
@@ -479,4 +559,19 @@ ash_config_schema_check (const json_t *tree, const char *file,
         return r;
     }
   return 0;
+}
+
+void
+ash_config_misplaced (const json_t *root, struct ash_strvec *warnings)
+{
+  const char *name;
+  json_t *sec;
+  json_object_foreach (json_object_get (root, "scanners"), name, sec)
+    if (json_is_object (sec)
+        && json_object_get (sec, "severity_threshold") != NULL)
+      ash_strvec_pushf (warnings,
+                        _("scanners.%s.severity_threshold does nothing "
+                          "there (upstream ignores it too); it belongs in "
+                          "scanners.%s.options.severity_threshold"),
+                        name, name);
 }

@@ -6,6 +6,7 @@
 #define ASH_CONFIG_SCHEMA_H
 
 #include <jansson.h>
+#include <stdbool.h>
 
 #include "base/error.h"
 
@@ -21,6 +22,16 @@ extern const char *const ash_severity_thresholds[];
    of an override).  */
 int ash_config_schema_check (const json_t *tree, const char *file,
                              const json_t *positions, struct ash_error *err);
+
+/* Whether E may be a reporter's extension (reporters.NAME.extension): a
+   plain file name suffix.  */
+bool ash_config_extension_valid (const char *e);
+
+/* Keys upstream accepts and ignores (scanners.NAME.severity_threshold,
+   outside options): one warning each, saying where the key belongs,
+   pushed onto WARNINGS.  */
+struct ash_strvec;
+void ash_config_misplaced (const json_t *root, struct ash_strvec *warnings);
 
 /* "a mapping", "a list", "a string", ... for messages.  */
 const char *ash_config_type_name (const json_t *v);

@@ -16,6 +16,9 @@ ash_options_init (struct ash_options *o)
   ash_strvec_init (&o->exclude_scanners);
   ash_strvec_init (&o->plugin_modules);
   ash_strvec_init (&o->output_formats);
+  ash_strvec_init (&o->semgrep_rulesets);
+  ash_strvec_init (&o->phases);
+  o->show_summary = -1;
   o->mode = ASH_RUN_LOCAL;
   o->strategy = ASH_STRATEGY_PARALLEL;
   o->fail_on_findings = -1;
@@ -39,5 +42,9 @@ ash_options_release (struct ash_options *o)
   free (o->log_level);
   free (o->cli_json_input);
   free (o->bin_path);
+  free (o->min_severity);
+  free (o->base_ref);
+  ash_strvec_release (&o->semgrep_rulesets);
+  ash_strvec_release (&o->phases);
   ash_options_init (o);
 }

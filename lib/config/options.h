@@ -55,6 +55,24 @@ struct ash_options
   char *cli_json_input;
   char *bin_path;              /* ASH_BIN_PATH or its default */
   bool progress_ci;            /* CI was set in the environment */
+  /* Upstream's further scan options.  */
+  char *min_severity;          /* --min-severity: replaces
+                                  global_settings.severity_threshold */
+  bool ignore_suppressions;    /* no suppression applies */
+  bool simple;                 /* --simple, --log-level SIMPLE */
+  int show_summary;            /* -1 unset (shown), 0, 1 */
+  bool use_existing;           /* re-render OUTPUT's aggregated results */
+  bool cleanup;                /* remove OUTPUT/converted after the scan */
+  bool skip_convert;           /* --phases without convert */
+  bool skip_reports;           /* --phases without report */
+  bool python_only;            /* only upstream's Python-based scanners */
+  bool changed_files_only;     /* findings only in files changed from
+                                  base_ref */
+  char *base_ref;              /* --base-ref, or NULL: origin's HEAD, then
+                                  main */
+  struct ash_strvec semgrep_rulesets; /* --offline-semgrep-rulesets */
+  struct ash_strvec phases;    /* --phases as given; empty: all */
+  bool inspect;                /* --inspect (refused) */
 };
 
 void ash_options_init (struct ash_options *o);

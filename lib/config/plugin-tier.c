@@ -16,9 +16,37 @@ static const char *const reserved_modules[] = {
   "ash_snyk_plugins",
 };
 
+/* Upstream's Python plugin packages that ash ships as module files.  */
+static const struct
+{
+  const char *package;
+  const char *module;
+} upstream_modules[] = {
+  { "ash_trivy_plugins", "trivy-repo" },
+  { "ash_snyk_plugins", "snyk-code" },
+  { "ash_ferret_plugins", "ferret-scan" },
+};
+
+#define UPSTREAM_PREFIX "automated_security_helper.plugin_modules."
+
+const char *
+ash_plugin_module_map (const char *entry)
+{
+  const char *p = entry;
+  if (ash_str_has_prefix (p, UPSTREAM_PREFIX))
+    p += strlen (UPSTREAM_PREFIX);
+  for (size_t i = 0; i < ARRAY_SIZE (upstream_modules); i++)
+    if (streq (p, upstream_modules[i].package))
+      return upstream_modules[i].module;
+  return entry;
+}
+
 bool
 ash_plugin_module_is_reserved (const char *entry)
 {
+  /* Upstream's full module name names the package too.  */
+  if (ash_str_has_prefix (entry, UPSTREAM_PREFIX))
+    entry += strlen (UPSTREAM_PREFIX);
   const char *base = strrchr (entry, '/');
   base = base ? base + 1 : entry;
   size_t len = strcspn (base, ".");
@@ -181,7 +209,8 @@ ash_plugin_modules_allowed_by (const struct ash_config *c,
   /* The operator's own.  */
   if (o)
     for (size_t i = 0; i < o->plugin_modules.nr; i++)
-      allow (ret_allowed, ret_named_by, o->plugin_modules.v[i], NULL);
+      allow (ret_allowed, ret_named_by,
+             ash_plugin_module_map (o->plugin_modules.v[i]), NULL);
 
   json_t *list = c && c->root ? json_object_get (c->root, "ash_plugin_modules")
                               : NULL;
@@ -191,16 +220,19 @@ ash_plugin_modules_allowed_by (const struct ash_config *c,
     {
       if (!json_is_string (e))
         continue;
-      const char *entry = json_string_value (e);
+      const char *orig = json_string_value (e);
+      const char *entry = ash_plugin_module_map (orig);
       const char *file = NULL;
       if (ash_strvec_contains (ret_allowed, entry))
         continue;
-      if (!listed_by_untrusted (c, ctx, entry, &file))
+      if (!listed_by_untrusted (c, ctx, orig, &file))
         {
           allow (ret_allowed, ret_named_by, entry, NULL);
           continue;
         }
-      if (ash_plugin_module_is_reserved (entry))
+      /* Judged by the name the file wrote, before mapping: upstream's
+         ash_snyk_plugins stays reserved under its ash name too.  */
+      if (ash_plugin_module_is_reserved (orig))
         {
           ash_strvec_push_nodup (
             ret_warnings,
@@ -210,7 +242,7 @@ ash_plugin_modules_allowed_by (const struct ash_config *c,
                          "are never loaded from a config inside a git "
                          "checkout or the scanned tree; name it with "
                          "--ash-plugin-modules instead"),
-                       entry, file));
+                       orig, file));
           continue;
         }
       if (strchr (entry, '/'))

@@ -52,7 +52,14 @@ int ash_plugin_modules_allowed_by (const struct ash_config *c,
 char *ash_plugin_module_refusal (const char *entry, const char *file,
                                  const char *what);
 
-/* True for ash_aws_plugins and ash_snyk_plugins, by name or file name.  */
+/* The ash module file name for upstream's Python package ENTRY
+   (automated_security_helper.plugin_modules.ash_trivy_plugins, or
+   ash_trivy_plugins: trivy-repo; ash_snyk_plugins: snyk-code;
+   ash_ferret_plugins: ferret-scan), or ENTRY itself.  */
+const char *ash_plugin_module_map (const char *entry);
+
+/* True for ash_aws_plugins and ash_snyk_plugins, by name or file name, or
+   by upstream's full module name.  */
 bool ash_plugin_module_is_reserved (const char *entry);
 
 #endif

@@ -9,6 +9,7 @@
 #include "base/log.h"
 #include "base/util.h"
 #include "config/ashconfig.h"
+#include "config/config-schema.h"
 #include "config/options.h"
 #include "fs/tree.h"
 #include "report/reports.h"
@@ -46,13 +47,40 @@ ash_report_outputs_write (int dirfd, const json_t *agg,
   free (text);
   if (r < 0)
     return r;
+  /* --phases without report: the aggregated results only.  */
+  if (opts->skip_reports)
+    return 0;
+  struct ash_strvec written = ASH_STRVEC_INIT;
   for (size_t i = 0; ash_report_formats[i].name; i++)
     {
       const struct ash_report_format *f = &ash_report_formats[i];
       if (!reporter_enabled (opts, config, f->name))
         continue;
-      _cleanup_free_ char *rel = xasprintf ("reports/%s", f->file);
-      _cleanup_free_ char *body = f->render (agg);
+      /* reporters.NAME.extension names the file as upstream does:
+         ash.EXTENSION (the schema allows only a plain suffix).  */
+      _cleanup_free_ char *ek = xasprintf ("reporters.%s.extension",
+                                           f->name);
+      const char *ext = ash_config_get_string (config, ek);
+      _cleanup_free_ char *rel
+        = ext && ash_config_extension_valid (ext)
+            ? xasprintf ("reports/ash.%s", ext)
+            : xasprintf ("reports/%s", f->file);
+      if (ash_strvec_contains (&written, rel))
+        {
+          ash_err (_("report %s: %s is the file of another report; not "
+                     "written (change reporters.%s.extension)"),
+                   f->name, rel, f->name);
+          continue;
+        }
+      ash_strvec_push (&written, rel);
+      /* reporters.markdown.options and reporters.text.options.  */
+      _cleanup_free_ char *ok = xasprintf ("reporters.%s.options", f->name);
+      struct ash_summary_opts so;
+      ash_summary_opts_read (ash_config_get (config, ok), &so);
+      _cleanup_free_ char *body
+        = streq (f->name, "markdown") ? ash_report_markdown_opts (agg, &so)
+          : streq (f->name, "text")   ? ash_report_text_opts (agg, &so)
+                                      : f->render (agg);
       struct ash_error e = ASH_ERROR_INIT;
       r = ash_tree_write_file (dirfd, rel, body, strlen (body), 0644, &e);
       if (r < 0)
@@ -66,5 +94,6 @@ ash_report_outputs_write (int dirfd, const json_t *agg,
         }
       ash_error_release (&e);
     }
+  ash_strvec_release (&written);
   return ret;
 }

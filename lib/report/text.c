@@ -152,8 +152,84 @@ ash_report_summary_table (const json_t *agg, const char *reports_dir)
   return ash_buf_detach (&b);
 }
 
+void
+ash_summary_opts_read (const json_t *options, struct ash_summary_opts *ret)
+{
+  json_t *v;
+  ret->include_summary = !json_is_false (json_object_get (options,
+                                                          "include_summary"));
+  json_t *d = json_object_get (options, "include_detailed_findings");
+  json_t *t = json_object_get (options, "include_findings_table");
+  ret->include_findings = !(json_is_false (d) && !json_is_true (t));
+  v = json_object_get (options, "max_detailed_findings");
+  ret->max_findings = json_is_integer (v) ? json_integer_value (v) : -1;
+  v = json_object_get (options, "top_hotspots_limit");
+  ret->hotspots = json_is_integer (v) ? json_integer_value (v) : 0;
+  ret->collapsible = json_is_true (json_object_get (options,
+                                                    "use_collapsible_details"));
+  ret->compact = json_is_true (json_object_get (options, "compact"));
+}
+
+static int
+cmp_hotspot (const void *a, const void *b)
+{
+  const json_t *x = *(json_t *const *) a, *y = *(json_t *const *) b;
+  json_int_t nx = json_integer_value (json_array_get (x, 1));
+  json_int_t ny = json_integer_value (json_array_get (y, 1));
+  if (nx != ny)
+    return nx > ny ? -1 : 1;
+  return strcmp (json_string_value (json_array_get (x, 0)),
+                 json_string_value (json_array_get (y, 0)));
+}
+
+/* The files with the most unsuppressed findings, at most LIMIT: a new
+   array of [path, count].  */
+static json_t *
+hotspots (const json_t *list, long long limit)
+{
+  json_t *counts = json_object ();
+  size_t i;
+  json_t *f;
+  json_array_foreach ((json_t *) list, i, f)
+    {
+      const char *p = json_string_value (json_object_get (f, "file_path"));
+      if (p == NULL || *p == '\0'
+          || json_is_true (json_object_get (f, "suppressed")))
+        continue;
+      json_t *c = json_object_get (counts, p);
+      json_object_set_new (counts, p,
+                           json_integer (json_integer_value (c) + 1));
+    }
+  size_t n = json_object_size (counts);
+  json_t **v = xcalloc (n + 1, sizeof *v);
+  const char *k;
+  json_t *c;
+  size_t m = 0;
+  json_object_foreach (counts, k, c)
+    v[m++] = json_pack ("[s, I]", k, json_integer_value (c));
+  qsort (v, m, sizeof *v, cmp_hotspot);
+  json_t *out = json_array ();
+  for (size_t j = 0; j < m; j++)
+    {
+      if ((long long) j < limit)
+        json_array_append (out, v[j]);
+      json_decref (v[j]);
+    }
+  free (v);
+  json_decref (counts);
+  return out;
+}
+
 char *
 ash_report_text (const json_t *agg)
+{
+  struct ash_summary_opts o;
+  ash_summary_opts_read (NULL, &o);
+  return ash_report_text_opts (agg, &o);
+}
+
+char *
+ash_report_text_opts (const json_t *agg, const struct ash_summary_opts *o)
 {
   struct ash_buf b = ASH_BUF_INIT;
   const json_t *meta = json_object_get (agg, "metadata");
@@ -163,23 +239,47 @@ ash_report_text (const json_t *agg)
                 str (meta, "project_name"), str (meta, "source_dir"),
                 str (meta, "generated_at"), str (meta, "tool_version"),
                 str (meta, "sandbox_mode"));
-  table (&b, agg, false);
-  ash_buf_addch (&b, '\n');
+  if (o->include_summary)
+    {
+      table (&b, agg, false);
+      ash_buf_addch (&b, '\n');
+    }
   totals (&b, agg);
 
   json_t *list = ash_report_flat_findings (agg);
   size_t i;
   json_t *f;
-  if (json_array_size (list) > 0)
+  if (o->hotspots > 0)
+    {
+      json_t *h = hotspots (list, o->hotspots);
+      if (json_array_size (h) > 0)
+        ash_buf_addstr (&b, "\nHotspots:\n");
+      json_array_foreach (h, i, f)
+        ash_buf_addf (&b, "%s: %lld\n",
+                      T (json_string_value (json_array_get (f, 0))),
+                      (long long) json_integer_value (json_array_get (f, 1)));
+      json_decref (h);
+    }
+  if (o->include_findings && json_array_size (list) > 0)
     ash_buf_addstr (&b, "\nFindings:\n");
   json_array_foreach (list, i, f)
-    ash_buf_addf (&b, "%s:%lld: [%s] %s %s: %s%s\n", str (f, "file_path"),
-                  num (f, "line_start"), str (f, "scanner"),
-                  str (f, "severity"), str (f, "rule_id"),
-                  str (f, "message"),
-                  json_is_true (json_object_get (f, "suppressed"))
-                    ? " (suppressed)"
-                    : "");
+    {
+      if (!o->include_findings)
+        break;
+      if (o->max_findings >= 0 && (long long) i >= o->max_findings)
+        {
+          ash_buf_addf (&b, "... and %zu more (max_detailed_findings)\n",
+                        json_array_size (list) - i);
+          break;
+        }
+      ash_buf_addf (&b, "%s:%lld: [%s] %s %s: %s%s\n", str (f, "file_path"),
+                    num (f, "line_start"), str (f, "scanner"),
+                    str (f, "severity"), str (f, "rule_id"),
+                    str (f, "message"),
+                    json_is_true (json_object_get (f, "suppressed"))
+                      ? " (suppressed)"
+                      : "");
+    }
   json_decref (list);
   ash_strvec_release (&pool);
   return ash_buf_detach (&b);
@@ -204,10 +304,20 @@ md_escape (struct ash_buf *b, const char *s)
 char *
 ash_report_markdown (const json_t *agg)
 {
+  struct ash_summary_opts o;
+  ash_summary_opts_read (NULL, &o);
+  return ash_report_markdown_opts (agg, &o);
+}
+
+char *
+ash_report_markdown_opts (const json_t *agg, const struct ash_summary_opts *o)
+{
   struct ash_buf b = ASH_BUF_INIT;
   const json_t *meta = json_object_get (agg, "metadata");
 
   ash_buf_addstr (&b, "# ASH Scan Report\n\n");
+  if (!o->compact)
+  {
   ash_buf_addstr (&b, "- **Project:** ");
   md_escape (&b, raw (meta, "project_name"));
   ash_buf_addstr (&b, "\n- **Generated:** ");
@@ -217,19 +327,52 @@ ash_report_markdown (const json_t *agg)
   ash_buf_addstr (&b, "\n- **Sandbox:** ");
   md_escape (&b, raw (meta, "sandbox_mode"));
   ash_buf_addstr (&b, "\n\n");
+  }
   ash_buf_addstr (&b, "## Summary\n\n");
-  table (&b, agg, true);
-  ash_buf_addch (&b, '\n');
+  if (o->include_summary && !o->compact)
+    {
+      table (&b, agg, true);
+      ash_buf_addch (&b, '\n');
+    }
   totals (&b, agg);
 
   json_t *list = ash_report_flat_findings (agg);
   size_t i;
   json_t *f;
-  if (json_array_size (list) > 0)
-    ash_buf_addstr (&b, "\n## Findings\n\n| Severity | Scanner | Rule | "
-                        "Location | Message |\n|---|---|---|---|---|\n");
+  if (o->hotspots > 0)
+    {
+      json_t *h = hotspots (list, o->hotspots);
+      if (json_array_size (h) > 0)
+        ash_buf_addstr (&b, "\n## Hotspots\n\n| File | Findings |\n"
+                            "|---|---|\n");
+      json_array_foreach (h, i, f)
+        {
+          ash_buf_addstr (&b, "| ");
+          md_escape (&b, json_string_value (json_array_get (f, 0)));
+          ash_buf_addf (&b, " | %lld |\n",
+                        (long long) json_integer_value (json_array_get (f,
+                                                                        1)));
+        }
+      json_decref (h);
+    }
+  bool any = o->include_findings && json_array_size (list) > 0;
+  if (any)
+    ash_buf_addf (&b, "\n%s## Findings\n\n| Severity | Scanner | Rule | "
+                      "Location | Message |\n|---|---|---|---|---|\n",
+                  o->collapsible ? "<details>\n<summary>Findings</summary>"
+                                   "\n\n"
+                                 : "");
   json_array_foreach (list, i, f)
     {
+      if (!any)
+        break;
+      if (o->max_findings >= 0 && (long long) i >= o->max_findings)
+        {
+          ash_buf_addf (&b, "\n%zu more findings are not listed "
+                            "(max\\_detailed\\_findings)\n",
+                        json_array_size (list) - i);
+          break;
+        }
       ash_buf_addstr (&b, "| ");
       md_escape (&b, raw (f, "severity"));
       ash_buf_addf (&b, "%s | ",
@@ -245,6 +388,8 @@ ash_report_markdown (const json_t *agg)
       md_escape (&b, raw (f, "message"));
       ash_buf_addstr (&b, " |\n");
     }
+  if (any && o->collapsible)
+    ash_buf_addstr (&b, "\n</details>\n");
   json_decref (list);
   ash_strvec_release (&pool);
   return ash_buf_detach (&b);

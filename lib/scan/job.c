@@ -32,6 +32,7 @@
 #include "proc/cgroup.h"
 #include "proc/toolfind.h"
 #include "sandbox/policy-input.h"
+#include "scan/changed.h"
 #include "scan/job.h"
 #include "scan/rundir.h"
 
@@ -491,6 +492,8 @@ ash_job_check (struct scan *sc, struct job *j)
     .scanset = sc->have_scanset ? &sc->scanset : NULL,
     .sandboxed = j->sandboxed,
     .offline = sc->opts->offline,
+    .rulesets = sc->opts->semgrep_rulesets.nr ? sc->opts->semgrep_rulesets.v
+                                              : NULL,
     .network = j->sandboxed ? j->policy.network : !sc->opts->offline,
     .scan_set_files = sc->have_scanset ? sc->scanset.files.v : NULL,
   };
@@ -862,9 +865,22 @@ ash_job_run (struct scan *sc, struct job *j)
       /* Findings in converted files are reported at their originals.  */
       if (j->converted)
         ash_converters_map_sarif (doc, sc->conv.map, sc->conv.workfd);
-      ash_suppress_doc (doc, &sc->sups, sc->source_dir, 64 << 20);
+      if (!sc->opts->ignore_suppressions)
+        ash_suppress_doc (doc, &sc->sups, sc->source_dir, 64 << 20);
+      /* A scanner that walks the directory itself does not read the
+         ignore files or global_settings.ignore_paths: its findings in
+         files the scan set leaves out are dropped here.  */
+      if (sc->ignored_files.nr)
+        {
+          size_t d = ash_paths_drop_doc (doc, &sc->ignored_files);
+          if (d)
+            ash_debug ("%s: %zu findings in ignored files dropped", s->name,
+                       d);
+        }
+      if (sc->have_changed)
+        ash_changed_filter_doc (doc, &sc->changed);
       j->result.sarif = doc;
-      ash_scanner_result_count (&j->result, sc->threshold);
+      ash_scanner_result_count (&j->result, ash_job_threshold (sc, j));
     }
 
 done:
@@ -890,6 +906,21 @@ done:
   ash_cmd_release (&cmd);
   ash_error_release (&err);
 }
+/* The threshold of J's findings: scanners.NAME.options.severity_threshold
+   (upstream's per-scanner setting, which wins over the global one), else
+   the scan's (--min-severity or global_settings.severity_threshold).  A
+   --min-severity on the command line wins over both.  */
+enum ash_severity
+ash_job_threshold (const struct scan *sc, const struct job *j)
+{
+  enum ash_severity t;
+  const char *v = json_string_value (json_object_get (j->options,
+                                                      "severity_threshold"));
+  if (sc->opts->min_severity == NULL && v && ash_severity_parse (v, &t) == 0)
+    return t;
+  return sc->threshold;
+}
+
 /* Resolve the scanners: builtins in registry order, then plugin scanners.
    --scanners narrows, --exclude-scanners wins (SKIPPED, excluded), the
    precommit mode selects upstream's fast set.  */
@@ -925,6 +956,12 @@ ash_job_add (struct scan *sc, const struct ash_scanner *s)
                                   s->name))
     ash_job_set_status (j, ASH_STATUS_SKIPPED,
                 xstrdup (_("not one of the precommit mode's scanners")));
+  else if (o->python_only
+           && !ash_strv_contains ((char *const *) ash_precommit_scanners,
+                                  s->name))
+    ash_job_set_status (j, ASH_STATUS_SKIPPED,
+                xstrdup (_("not one of upstream's Python-based scanners "
+                           "(--python-only)")));
   else if (!scanner_enabled (sc->config, s->name))
     ash_job_set_status (j, ASH_STATUS_SKIPPED,
                 xstrdup (_("disabled in the configuration")));

@@ -92,6 +92,12 @@ struct scan
   char *tier_storage[3];
   struct ash_convert_phase conv; /* the convert phase's outcome */
   bool conv_failed;              /* the work directory could not be made */
+  struct ash_strvec changed;     /* --changed-files-only: the files, sorted */
+  bool have_changed;             /* findings are kept only in CHANGED */
+  struct ash_strvec ignored_files; /* walked but left out of the scan set
+                                      (ignore files, ignore_paths, links
+                                      leaving): sorted; findings there are
+                                      dropped */
 };
 
 /* A job for scanner S, added to SC->jobs, with its status decided by the
@@ -109,6 +115,12 @@ void ash_job_check (struct scan *sc, struct job *j);
 
 /* The scan phase of J: run the scanner and read its output.  */
 void ash_job_run (struct scan *sc, struct job *j);
+
+/* The severity threshold of J's findings: its scanner's
+   options.severity_threshold unless --min-severity was given, else the
+   scan's.  */
+enum ash_severity ash_job_threshold (const struct scan *sc,
+                                     const struct job *j);
 
 /* Set J's status and REASON (taken), and take it off the list to run.  */
 void ash_job_set_status (struct job *j, enum ash_scanner_status st,

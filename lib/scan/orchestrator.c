@@ -36,9 +36,15 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "base/buf.h"
 #include "base/log.h"
 #include "base/util.h"
+#include "config/config-schema.h"
 #include "fs/outdir.h"
+#include "fs/tree.h"
+#include "proc/toolfind.h"
+#include "scan/changed.h"
+#include "scan/suppress.h"
 #include "scan/dbphase.h"
 #include "converters/phase.h"
 #include "scan/exit-codes.h"
@@ -130,6 +136,111 @@ scan_release (struct scan *sc)
   ash_suppressions_release (&sc->sups);
   ash_plugin_set_release (&sc->plugins);
   ash_convert_phase_release (&sc->conv);
+  ash_strvec_release (&sc->changed);
+  ash_strvec_release (&sc->ignored_files);
+}
+
+static int
+cmp_strp (const void *a, const void *b)
+{
+  return strcmp (*(char *const *) a, *(char *const *) b);
+}
+
+/* The edit distance of A and B (at most 64 characters each are looked
+   at), for "did you mean".  */
+static size_t
+edit_distance (const char *a, const char *b)
+{
+  size_t la = strnlen (a, 64), lb = strnlen (b, 64);
+  size_t prev[65], cur[65];
+  for (size_t j = 0; j <= lb; j++)
+    prev[j] = j;
+  for (size_t i = 1; i <= la; i++)
+    {
+      cur[0] = i;
+      for (size_t j = 1; j <= lb; j++)
+        {
+          size_t sub = prev[j - 1] + (a[i - 1] != b[j - 1]);
+          size_t del = prev[j] + 1, ins = cur[j - 1] + 1;
+          cur[j] = sub < del ? (sub < ins ? sub : ins) : (del < ins ? del : ins);
+        }
+      memcpy (prev, cur, (lb + 1) * sizeof *prev);
+    }
+  return prev[lb];
+}
+
+/* The closest of NAMES (N of them, or NULL-terminated when N is
+   SIZE_MAX) to NAME, and its distance.  */
+static const char *
+closest (const char *const *names, size_t n, const char *name, size_t *ret_d)
+{
+  const char *best = NULL;
+  size_t bd = (size_t) -1;
+  for (size_t k = 0; k < n && names[k]; k++)
+    {
+      size_t d = edit_distance (name, names[k]);
+      if (d < bd)
+        bd = d, best = names[k];
+    }
+  *ret_d = bd;
+  return best;
+}
+
+static char *
+hint_for (const char *best, size_t bd, const char *name)
+{
+  if (best == NULL || bd > 3 || bd * 2 > strlen (name))
+    return xstrdup ("");
+  return xasprintf (_("; did you mean '%s'?"), best);
+}
+
+/* "; did you mean 'X'?" for the known scanner closest to NAME, or "".  */
+static char *
+did_you_mean (const struct scan *sc, size_t n_known, const char *name)
+{
+  const char *best = NULL;
+  size_t bd = (size_t) -1;
+  for (size_t k = 0; k < n_known; k++)
+    {
+      size_t d = edit_distance (name, sc->jobs[k].scanner->name);
+      if (d < bd)
+        bd = d, best = sc->jobs[k].scanner->name;
+    }
+  return hint_for (best, bd, name);
+}
+
+/* --changed-files-only: the files changed from the base revision, or a
+   warning and every finding kept, as upstream does when git cannot
+   tell.  */
+static void
+find_changed (struct scan *sc)
+{
+  struct ash_toolfind_opts to = {
+    .path_env = getenv ("PATH"),
+    .bin_path = sc->host.bin_path,
+    .source_dir = sc->source_dir,
+    .allow_in_tree_tools = false,
+  };
+  struct ash_error err = ASH_ERROR_INIT;
+  _cleanup_free_ char *git = NULL;
+  int r = ash_toolfind ("git", &to, &git, &err);
+  if (r == 0)
+    r = ash_changed_files (git, sc->source_dir, sc->opts->base_ref,
+                           &sc->changed, &err);
+  if (r < 0)
+    {
+      _cleanup_free_ char *m = ash_error_format (&err);
+      ash_warning (_("--changed-files-only: %s; reporting the findings in "
+                     "every file"),
+                   m);
+    }
+  else
+    {
+      sc->have_changed = true;
+      ash_info (_("--changed-files-only: %zu changed files"),
+                sc->changed.nr);
+    }
+  ash_error_release (&err);
 }
 
 /* The convert phase: converters over the scan set, then, when they wrote
@@ -201,7 +312,8 @@ merge_converted (struct scan *sc)
       if (cr->sarif && pr->sarif && parent_ok)
         {
           ash_sarif_merge (pr->sarif, cr->sarif);
-          ash_scanner_result_count (pr, sc->threshold);
+          ash_scanner_result_count (pr, ash_job_threshold (
+                                          sc, &sc->jobs[c->parent]));
         }
       pr->duration += cr->duration;
     }
@@ -273,6 +385,17 @@ build_scanset (struct scan *sc, struct ash_error *err)
     return r;
   sc->scan_set_file = xasprintf ("%s/ash-scan-set-files-list.txt",
                                  sc->od.path);
+  /* What was walked and left out: findings there do not count.  */
+  for (i = 0; i < sc->scanset.all.nr; i++)
+    {
+      const char *p = sc->scanset.all.v[i];
+      if (!bsearch (&p, sc->scanset.files.v, sc->scanset.files.nr,
+                    sizeof *sc->scanset.files.v, cmp_strp))
+        ash_strvec_push (&sc->ignored_files, p);
+    }
+  if (sc->ignored_files.nr > 1)
+    qsort (sc->ignored_files.v, sc->ignored_files.nr,
+           sizeof *sc->ignored_files.v, cmp_strp);
   return 0;
 }
 static char *
@@ -284,6 +407,158 @@ iso_now (void)
   gmtime_r (&t, &tm);
   strftime (buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
   return xstrdup (buf);
+}
+
+/* external_reports_to_include: SARIF logs other tools wrote, read from
+   below the scanned directory (a path outside it is refused: a
+   repository's configuration must not copy a file of the host into the
+   reports), merged as the results of one row, external-reports, with the
+   suppressions and the threshold applied like a scanner's.  A report that
+   cannot be read or is not SARIF makes the row ERROR naming it.  */
+static bool
+external_reports (struct scan *sc, struct ash_scanner_result *ext)
+{
+  const json_t *list = ash_config_get (sc->config,
+                                       "external_reports_to_include");
+  if (json_array_size (list) == 0)
+    return false;
+  ash_scanner_result_init (ext, "external-reports");
+  ext->status = ASH_STATUS_PASSED;
+  ext->dependencies_satisfied = true;
+  ext->sarif = ash_sarif_doc_new ();
+  _cleanup_close_ int srcfd = open (sc->source_dir,
+                                    O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  struct ash_buf why = ASH_BUF_INIT;
+  size_t i;
+  json_t *e;
+  double t0 = ash_now ();
+  json_array_foreach ((json_t *) list, i, e)
+    {
+      const char *path = json_string_value (e);
+      _cleanup_free_ char *rel = NULL;
+      if (path == NULL)
+        continue;
+      if (path[0] == '/')
+        {
+          _cleanup_free_ char *n = ash_path_normalize (path);
+          size_t l = strlen (sc->source_dir);
+          if (strncmp (n, sc->source_dir, l) == 0 && n[l] == '/')
+            rel = xstrdup (n + l + 1);
+        }
+      else
+        rel = ash_path_normalize (path);
+      if (rel == NULL || rel[0] == '/' || streq (rel, "..")
+          || ash_str_has_prefix (rel, "../"))
+        {
+          ash_buf_addf (&why, "%s%s: %s", why.len ? "; " : "", path,
+                        _("outside the scanned directory"));
+          continue;
+        }
+      struct ash_buf text = ASH_BUF_INIT;
+      struct ash_error err = ASH_ERROR_INIT;
+      json_t *doc = NULL;
+      if (ash_tree_read_file (srcfd, rel, ASH_TREE_READ_MAX, &text, &err) < 0
+          || ash_sarif_parse (text.buf, text.len, &doc, &err) < 0)
+        ash_buf_addf (&why, "%s%s: %s", why.len ? "; " : "", path,
+                      err.message);
+      else
+        {
+          ash_sarif_tag (doc, "external-reports");
+          if (!sc->opts->ignore_suppressions)
+            ash_suppress_doc (doc, &sc->sups, sc->source_dir, 64 << 20);
+          if (sc->have_changed)
+            ash_changed_filter_doc (doc, &sc->changed);
+          ash_sarif_merge (ext->sarif, doc);
+          json_decref (doc);
+        }
+      ash_buf_release (&text);
+      ash_error_release (&err);
+    }
+  ash_scanner_result_count (ext, sc->threshold);
+  ext->duration = ash_now () - t0;
+  if (why.len)
+    {
+      ext->status = ASH_STATUS_ERROR;
+      ext->reason = xasprintf (_("external_reports_to_include: %s"), why.buf);
+      ash_err ("%s", ext->reason);
+    }
+  ash_buf_release (&why);
+  return true;
+}
+
+/* --use-existing (or --phases report): no scanner runs; the reports are
+   written again from the output directory's ash_aggregated_results.json
+   and the exit code is the one that scan recorded.  */
+static int
+rerender (const struct ash_options *opts, const struct ash_config *config,
+          const struct ash_scan_outputs *outputs)
+{
+  struct ash_error err = ASH_ERROR_INIT;
+  struct ash_outdir od = ASH_OUTDIR_INIT;
+  struct ash_buf text = ASH_BUF_INIT;
+  _cleanup_free_ char *src = ash_path_absolute (opts->source_dir);
+  _cleanup_free_ char *placed = NULL, *warning = NULL;
+  json_t *agg = NULL;
+  int code = ASH_EXIT_INCOMPLETE;
+
+  if (ash_outdir_place (opts->output_dir, src, &placed, &warning, &err) < 0
+      || ash_outdir_open (placed, src, &od, &err) < 0)
+    {
+      _cleanup_free_ char *m = ash_error_format (&err);
+      ash_err ("%s", m);
+      code = ASH_EXIT_CONFIG;
+      goto out;
+    }
+  if (warning)
+    ash_warning ("%s", warning);
+  if (ash_tree_read_file (od.fd, "ash_aggregated_results.json",
+                          (size_t) 1 << 30, &text, &err) < 0)
+    {
+      ash_err (_("--use-existing: no results of an earlier scan to report: "
+                 "%s"),
+               err.message);
+      goto out;
+    }
+  json_error_t je;
+  agg = json_loadb (text.buf, text.len, JSON_REJECT_DUPLICATES, &je);
+  if (!json_is_object (agg)
+      || !json_is_object (json_object_get (agg, "metadata"))
+      || !json_is_object (json_object_get (agg, "scanner_results")))
+    {
+      ash_err (_("--use-existing: %s/ash_aggregated_results.json is not "
+                 "ash's aggregated results%s%s"),
+               od.path, agg ? "" : ": ", agg ? "" : je.text);
+      goto out;
+    }
+  ash_info (_("writing the reports of %s/ash_aggregated_results.json"),
+            od.path);
+  if (outputs->write (od.fd, agg, opts, config, &err) < 0)
+    {
+      _cleanup_free_ char *m = ash_error_format (&err);
+      ash_err (_("cannot write the results: %s"), m);
+      goto out;
+    }
+  json_t *ec = json_object_get (json_object_get (agg, "metadata"),
+                                "exit_code");
+  code = json_is_integer (ec) && json_integer_value (ec) >= 0
+             && json_integer_value (ec) <= 2
+           ? (int) json_integer_value (ec)
+           : ASH_EXIT_OK;
+  if (!opts->quiet && opts->show_summary != 0)
+    {
+      _cleanup_free_ char *reports = xasprintf ("%s/reports", od.path);
+      _cleanup_free_ char *table = outputs->summary (agg, reports);
+      fputs ("\n", stdout);
+      fputs (table, stdout);
+      fflush (stdout);
+    }
+out:
+  json_decref (agg);
+  ash_buf_release (&text);
+  ash_outdir_release (&od);
+  ash_error_release (&err);
+  ash_log_close ();
+  return code;
 }
 
 int
@@ -300,6 +575,42 @@ ash_scan_run (const struct ash_options *opts, const struct ash_config *config,
   bool sigthread_started = false, masked = false;
   _cleanup_free_ char *generated_at = iso_now ();
   _cleanup_free_ char *out_default = NULL;
+  struct ash_scanner_result ext;
+  bool have_ext = false;
+  /* Declared before the first goto out: the cleanup runs at any exit.  */
+  _cleanup_free_ char *placed_warning = NULL;
+  _cleanup_free_ char *default_out = NULL;
+
+  if (opts->use_existing)
+    return rerender (opts, config, outputs);
+
+  /* With no plugin module named anywhere, the scanners are the builtins:
+     an unknown name in --exclude-scanners is refused before anything is
+     written (with modules, once they are loaded, below).  */
+  if (opts->plugin_modules.nr == 0
+      && json_array_size (ash_config_get (config, "ash_plugin_modules")) == 0)
+    {
+      const char *names[64];
+      size_t nn = 0;
+      for (size_t i = 0; ash_builtin_scanners[i] && nn < ARRAY_SIZE (names);
+           i++)
+        names[nn++] = ash_builtin_scanners[i]->name;
+      for (size_t i = 0; i < opts->exclude_scanners.nr; i++)
+        {
+          const char *x = opts->exclude_scanners.v[i];
+          size_t d;
+          const char *best = closest (names, nn, x, &d);
+          if (d == 0)
+            continue;
+          _cleanup_free_ char *hint = hint_for (best, d, x);
+          ash_err (_("--exclude-scanners names '%s', which is neither a "
+                     "builtin scanner nor one a loaded plugin module "
+                     "defines%s"),
+                   x, hint);
+          ash_log_close ();
+          return ASH_EXIT_USAGE;
+        }
+    }
 
   memset (&sc, 0, sizeof sc);
   sc.opts = opts;
@@ -330,7 +641,6 @@ ash_scan_run (const struct ash_options *opts, const struct ash_config *config,
   /* Where the output may go: never /, a home, an ancestor of the tree or
      a directory inside it but the upstream default; the source directory
      itself is redirected to the default.  */
-  _cleanup_free_ char *placed_warning = NULL;
   r = ash_outdir_place (opts->output_dir, sc.source_dir, &out_default,
                         &placed_warning, &err);
   if (r < 0)
@@ -343,8 +653,7 @@ ash_scan_run (const struct ash_options *opts, const struct ash_config *config,
   if (placed_warning)
     ash_warning ("%s", placed_warning);
   const char *output_dir = out_default;
-  _cleanup_free_ char *default_out = ash_path_join (sc.source_dir,
-                                                    ".ash/ash_output");
+  default_out = ash_path_join (sc.source_dir, ".ash/ash_output");
 
   /* The output directory, opened once; a link there is a refusal that
      stops the scan before anything is written (exit 3).  */
@@ -393,6 +702,8 @@ ash_scan_run (const struct ash_options *opts, const struct ash_config *config,
     const char *t = ash_config_get_string (config,
                                            "global_settings.severity_threshold");
     sc.threshold = ASH_SEVERITY_MEDIUM;
+    if (opts->min_severity)
+      t = opts->min_severity;
     if (t && ash_severity_parse (t, &sc.threshold) < 0)
       ash_warning (_("unknown severity_threshold '%s'; using MEDIUM"), t);
   }
@@ -412,6 +723,13 @@ ash_scan_run (const struct ash_options *opts, const struct ash_config *config,
         code = ASH_EXIT_CONFIG;
         goto out;
       }
+  }
+  {
+    struct ash_strvec w = ASH_STRVEC_INIT;
+    ash_config_misplaced (config->root, &w);
+    for (size_t i = 0; i < w.nr; i++)
+      ash_warning ("%s", w.v[i]);
+    ash_strvec_release (&w);
   }
   r = ash_sandbox_settings_resolve (opts, config, &sc.ss, &err);
   if (r < 0)
@@ -487,8 +805,31 @@ ash_scan_run (const struct ash_options *opts, const struct ash_config *config,
                                "builtin scanner nor one a loaded plugin "
                                "module defines"),
                              u->name));
-      ash_err (_("%s not run: %s"), u->name, j->result.reason);
+      _cleanup_free_ char *hint = did_you_mean (&sc, n_known, u->name);
+      if (*hint)
+        ash_err (_("%s not run: %s%s"), u->name, j->result.reason, hint);
+      else
+        ash_err (_("%s not run: %s"), u->name, j->result.reason);
     }
+  /* A name in --exclude-scanners that names no scanner would let the
+     scanner meant run: refused before anything runs.  */
+  for (size_t i = 0; i < opts->exclude_scanners.nr; i++)
+    {
+      const char *x = opts->exclude_scanners.v[i];
+      bool known = false;
+      for (size_t k = 0; k < n_known; k++)
+        known |= streq (sc.jobs[k].scanner->name, x);
+      if (known)
+        continue;
+      _cleanup_free_ char *hint = did_you_mean (&sc, n_known, x);
+      ash_err (_("--exclude-scanners names '%s', which is neither a builtin "
+                 "scanner nor one a loaded plugin module defines%s"),
+               x, hint);
+      code = ASH_EXIT_USAGE;
+      goto out;
+    }
+  if (opts->changed_files_only)
+    find_changed (&sc);
 
   if (!streq (sc.mode, "off"))
     {
@@ -543,7 +884,8 @@ ash_scan_run (const struct ash_options *opts, const struct ash_config *config,
                                                          opts->quiet, stderr),
                                     stderr);
 
-  convert (&sc);
+  if (!opts->skip_convert)
+    convert (&sc);
 
   struct job **todo = xcalloc (sc.n_jobs + 1, sizeof *todo);
   size_t n_todo = 0;
@@ -582,12 +924,15 @@ ash_scan_run (const struct ash_options *opts, const struct ash_config *config,
 
   /* Aggregate.  */
   merge_converted (&sc);
+  have_ext = !sig && external_reports (&sc, &ext);
   {
-    struct ash_scanner_result **rs = xcalloc (sc.n_jobs + 1, sizeof *rs);
+    struct ash_scanner_result **rs = xcalloc (sc.n_jobs + 2, sizeof *rs);
     size_t n_rs = 0;
     for (size_t i = 0; i < sc.n_jobs; i++)
       if (!sc.jobs[i].converted)
         rs[n_rs++] = &sc.jobs[i].result;
+    if (have_ext)
+      rs[n_rs++] = &ext;
     json_t *conv_results = ash_convert_phase_json (&sc.conv);
     const char *project = ash_config_get_string (config, "project_name");
     struct ash_scan_summary sum = {
@@ -625,7 +970,15 @@ ash_scan_run (const struct ash_options *opts, const struct ash_config *config,
                  ? ASH_EXIT_CONFIG
                  : ASH_EXIT_INCOMPLETE;
       }
-    if (!opts->quiet)
+    if (opts->cleanup)
+      {
+        struct ash_error ce = ASH_ERROR_INIT;
+        if (ash_tree_remove_all (sc.od.fd, "converted", &ce) < 0)
+          ash_warning (_("--cleanup: cannot remove %s/converted: %s"),
+                       sc.od.path, ce.message);
+        ash_error_release (&ce);
+      }
+    if (!opts->quiet && opts->show_summary != 0)
       {
         _cleanup_free_ char *reports = xasprintf ("%s/reports", sc.od.path);
         _cleanup_free_ char *table = outputs->summary (agg, reports);
@@ -651,6 +1004,8 @@ out:
   if (masked)
     pthread_sigmask (SIG_SETMASK, &oldsigs, NULL);
   ash_progress_stop (sc.progress);
+  if (have_ext)
+    ash_scanner_result_release (&ext);
   scan_release (&sc);
   pthread_mutex_destroy (&sc.lock);
   ash_error_release (&err);

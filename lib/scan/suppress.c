@@ -8,6 +8,8 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <fnmatch.h>
+#include <stdio.h>
+#include <strings.h>
 #include <sys/stat.h>
 
 #include "base/buf.h"
@@ -49,6 +51,19 @@ is_date (const char *s)
   return true;
 }
 
+/* Days from A to B, both YYYY-MM-DD (checked), in UTC.  */
+static long
+days_between (const char *a, const char *b)
+{
+  struct tm ta = { 0 }, tb = { 0 };
+  if (sscanf (a, "%4d-%2d-%2d", &ta.tm_year, &ta.tm_mon, &ta.tm_mday) != 3
+      || sscanf (b, "%4d-%2d-%2d", &tb.tm_year, &tb.tm_mon, &tb.tm_mday) != 3)
+    return -1;
+  ta.tm_year -= 1900, tb.tm_year -= 1900;
+  ta.tm_mon -= 1, tb.tm_mon -= 1;
+  return (long) ((timegm (&tb) - timegm (&ta)) / 86400);
+}
+
 int
 ash_suppressions_load (const json_t *list, const char *today,
                        struct ash_suppressions *ret,
@@ -80,7 +95,9 @@ ash_suppressions_load (const json_t *list, const char *today,
                                 "expiration '%s' is not a date "
                                 "(YYYY-MM-DD)"),
                               i, exp);
-      if (exp && today && strcmp (exp, today) < 0)
+      /* Upstream: a suppression no longer applies on its expiration
+         date, and one that expires within 30 days is warned about.  */
+      if (exp && today && strcmp (exp, today) <= 0)
         {
           if (warnings)
             ash_strvec_pushf (warnings,
@@ -89,6 +106,16 @@ ash_suppressions_load (const json_t *list, const char *today,
                               rule ? rule : "", rule ? " in " : "", path,
                               exp);
           continue;
+        }
+      if (exp && today && warnings)
+        {
+          long days = days_between (today, exp);
+          if (days >= 0 && days <= 30)
+            ash_strvec_pushf (warnings,
+                              _("suppression for %s%s%s expires on %s, in "
+                                "%ld days"),
+                              rule ? rule : "", rule ? " in " : "", path,
+                              exp, days);
         }
       ret->v = xreallocarray (ret->v, ret->n + 1, sizeof *ret->v);
       struct ash_suppression *s = &ret->v[ret->n++];
@@ -104,18 +131,38 @@ ash_suppressions_load (const json_t *list, const char *today,
   return 0;
 }
 
+/* fnmatch, without case, where each "**" and "/" of GLOB may also match
+   no directory at all (tests/ ** / *.py matches tests/a.py), as upstream's
+   recursive glob does.  DEPTH bounds the variants tried.  */
+static bool
+glob_matches (const char *glob, const char *path, int depth)
+{
+  if (fnmatch (glob, path, FNM_CASEFOLD) == 0)
+    return true;
+  if (depth >= 8)
+    return false;
+  for (const char *p = strstr (glob, "**/"); p; p = strstr (p + 1, "**/"))
+    {
+      _cleanup_free_ char *v = xasprintf ("%.*s%s", (int) (p - glob), glob,
+                                          p + 3);
+      if (glob_matches (v, path, depth + 1))
+        return true;
+    }
+  return false;
+}
+
 static bool
 path_matches (const char *glob, const char *path)
 {
   while (glob[0] == '.' && glob[1] == '/')
     glob += 2;
-  if (fnmatch (glob, path, 0) == 0)
+  if (glob_matches (glob, path, 0))
     return true;
   /* A directory named without a glob covers what is below it.  */
   size_t n = strlen (glob);
   while (n > 0 && glob[n - 1] == '/')
     n--;
-  return n > 0 && strncmp (glob, path, n) == 0 && path[n] == '/';
+  return n > 0 && strncasecmp (glob, path, n) == 0 && path[n] == '/';
 }
 
 const struct ash_suppression *
@@ -129,7 +176,8 @@ ash_suppressions_match (const struct ash_suppressions *s, const char *rule,
   for (size_t i = 0; i < s->n; i++)
     {
       const struct ash_suppression *e = &s->v[i];
-      if (e->rule_id && (rule == NULL || fnmatch (e->rule_id, rule, 0) != 0))
+      if (e->rule_id
+          && (rule == NULL || fnmatch (e->rule_id, rule, FNM_CASEFOLD) != 0))
         continue;
       if (!path_matches (e->path, path))
         continue;
@@ -161,26 +209,59 @@ line_at (const char *text, int line, size_t *ret_len)
   return p;
 }
 
+/* Whether RULE (may be NULL: nothing matches) is matched by the rule id
+   ID of a suppression: a glob, compared without case as upstream does.  */
 static bool
-has_marker (const char *line, size_t len, bool next_line)
+rule_matches (const char *id, size_t idlen, const char *rule)
+{
+  if (rule == NULL || idlen == 0 || idlen > 512)
+    return false;
+  _cleanup_free_ char *pat = xstrndup (id, idlen);
+  return fnmatch (pat, rule, FNM_CASEFOLD) == 0;
+}
+
+/* Whether LINE (LEN bytes) holds upstream's directive for RULE: "#" or
+   "//", then "ash-ignore:" (NEXT_LINE false) or "ash-ignore-next-line:"
+   (NEXT_LINE true), the marker in any case, then the rule id (and an
+   optional reason).  */
+static bool
+has_directive (const char *line, size_t len, bool next_line,
+               const char *rule)
 {
   static const char marker[] = "ash-ignore";
   static const char next[] = "-next-line";
   const size_t ml = sizeof marker - 1, nl = sizeof next - 1;
 
   for (size_t i = 0; i + ml <= len; i++)
-    if (memcmp (line + i, marker, ml) == 0)
-      {
-        bool is_next = i + ml + nl <= len
-                       && memcmp (line + i + ml, next, nl) == 0;
-        if (is_next == next_line)
-          return true;
-      }
+    {
+      if (strncasecmp (line + i, marker, ml) != 0)
+        continue;
+      /* A comment opens right before it.  */
+      size_t k = i;
+      while (k > 0 && (line[k - 1] == ' ' || line[k - 1] == '\t'))
+        k--;
+      bool comment = (k >= 1 && line[k - 1] == '#')
+                     || (k >= 2 && line[k - 1] == '/' && line[k - 2] == '/');
+      size_t p = i + ml;
+      bool is_next = p + nl <= len && strncasecmp (line + p, next, nl) == 0;
+      if (is_next)
+        p += nl;
+      if (!comment || is_next != next_line || p >= len || line[p] != ':')
+        continue;
+      p++;
+      while (p < len && (line[p] == ' ' || line[p] == '\t'))
+        p++;
+      size_t q = p;
+      while (q < len && line[q] != ' ' && line[q] != '\t' && line[q] != '\r')
+        q++;
+      if (rule_matches (line + p, q - p, rule))
+        return true;
+    }
   return false;
 }
 
 bool
-ash_suppress_inline_text (const char *text, int line)
+ash_suppress_inline_text (const char *text, int line, const char *rule)
 {
   size_t len;
   const char *l;
@@ -188,12 +269,12 @@ ash_suppress_inline_text (const char *text, int line)
   if (line < 1)
     return false;
   l = line_at (text, line, &len);
-  if (l && has_marker (l, len, false))
+  if (l && has_directive (l, len, false, rule))
     return true;
   if (line > 1)
     {
       l = line_at (text, line - 1, &len);
-      if (l && has_marker (l, len, true))
+      if (l && has_directive (l, len, true, rule))
         return true;
     }
   return false;
@@ -265,7 +346,8 @@ ash_suppress_doc (json_t *doc, const struct ash_suppressions *s,
                 free (text);
               }
             if (json_is_string (t)
-                && ash_suppress_inline_text (json_string_value (t), start))
+                && ash_suppress_inline_text (json_string_value (t), start,
+                                             rule))
               sup = json_pack ("{s:s, s:s}", "kind", "inSource",
                                "justification", "ash-ignore comment");
           }

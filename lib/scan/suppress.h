@@ -5,12 +5,14 @@
    A config entry matches a result when its rule_id glob (if any) matches
    the result's rule id, its path glob matches the result's file (relative
    to the source directory), and, when line_start / line_end are given, the
-   result's start line lies in that range.  An entry whose expiration date
-   (YYYY-MM-DD) has passed does not apply, and a warning says so.
+   result's start line lies in that range.  As upstream: globs compare
+   without case, and "**" then "/" also matches no directory.  An entry whose
+   expiration date (YYYY-MM-DD) is today or past does not apply, and a
+   warning says so; one that expires within 30 days is warned about.
 
-   Inline: a result is suppressed when its first line contains
-   "ash-ignore", or the line before it "ash-ignore-next-line" (in any
-   comment syntax; only the marker is looked for).  */
+   Inline, as upstream: a result is suppressed when its first line holds
+   "# ash-ignore: RULE" (or "// ash-ignore: RULE"), or the line before it
+   "ash-ignore-next-line: RULE", and RULE matches the result's rule id.  */
 
 #ifndef ASH_SUPPRESS_H
 #define ASH_SUPPRESS_H
@@ -64,9 +66,11 @@ ash_suppressions_match (const struct ash_suppressions *s, const char *rule,
 size_t ash_suppress_doc (json_t *doc, const struct ash_suppressions *s,
                          const char *source_dir, size_t max_file);
 
-/* Whether LINE (1-based) of TEXT carries an inline suppression for it:
-   "ash-ignore" on that line or "ash-ignore-next-line" on the one before.  */
-bool ash_suppress_inline_text (const char *text, int line);
+/* Whether LINE (1-based) of TEXT carries an inline suppression of RULE:
+   "# ash-ignore: ID" or "// ash-ignore: ID" on that line, or
+   "ash-ignore-next-line: ID" on the one before, where the rule id ID
+   matches RULE (a glob, without case; a reason may follow it).  */
+bool ash_suppress_inline_text (const char *text, int line, const char *rule);
 
 /* Today's date as "YYYY-MM-DD" (UTC) into BUF (11 bytes).  */
 void ash_suppress_today (char buf[static 11]);

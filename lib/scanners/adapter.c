@@ -117,7 +117,8 @@ ash_adapter_check_options (const char *scanner, const json_t *options,
   json_object_foreach ((json_t *) options, key, v)
     {
       const struct ash_option_spec *o = NULL;
-      if (streq (key, "scan_timeout"))
+      /* Read by the scan itself (the schema checked their values).  */
+      if (streq (key, "scan_timeout") || streq (key, "severity_threshold"))
         continue;
       for (size_t i = 0; spec[i].name; i++)
         if (streq (spec[i].name, key))
@@ -127,7 +128,7 @@ ash_adapter_check_options (const char *scanner, const json_t *options,
           struct ash_buf b = ASH_BUF_INIT;
           for (size_t i = 0; spec[i].name; i++)
             ash_buf_addf (&b, "%s, ", spec[i].name);
-          ash_buf_addstr (&b, "scan_timeout");
+          ash_buf_addstr (&b, "scan_timeout, severity_threshold");
           int r = ash_error_set (err, -EINVAL,
                                  _("scanners.%s.options.%s: ash does not "
                                    "support this option of %s (it supports "

@@ -39,8 +39,9 @@ struct ash_option_spec
 };
 
 /* Check scanners.SCANNER.options (OPTIONS, may be NULL) against SPEC
-   (terminated by an entry whose name is NULL).  scan_timeout, which the
-   scan itself reads, is accepted for every scanner.  An option not in
+   (terminated by an entry whose name is NULL).  scan_timeout and
+   severity_threshold, which the scan itself reads, are accepted for every
+   scanner.  An option not in
    SPEC is an error naming it and listing the supported ones; a value of
    the wrong type or outside its choices is an error naming the option.
    JSON null counts as unset.  */

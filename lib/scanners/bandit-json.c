@@ -59,6 +59,41 @@ ash_bandit_argv (const char *tool, const json_t *options,
   if (json_is_true (json_object_get (options, "ignore_nosec")))
     ash_strvec_push (argv, "--ignore-nosec");
 
+  /* skips and tests: bandit's -s and -t, lists of test ids (B101) or
+     names.  */
+  static const struct
+  {
+    const char *key, *flag;
+  } lists[] = { { "skips", "-s" }, { "tests", "-t" } };
+  for (size_t k = 0; k < ARRAY_SIZE (lists); k++)
+    {
+      v = json_object_get (options, lists[k].key);
+      if (!json_is_array (v) || json_array_size (v) == 0)
+        continue;
+      struct ash_buf ids = ASH_BUF_INIT;
+      size_t i;
+      json_t *e;
+      json_array_foreach (v, i, e)
+        {
+          const char *id = json_string_value (e);
+          bool good = id && *id;
+          for (const char *c = id; good && *c; c++)
+            good = (*c >= 'A' && *c <= 'Z') || (*c >= 'a' && *c <= 'z')
+                   || (*c >= '0' && *c <= '9') || *c == '_';
+          if (!good)
+            {
+              ash_buf_release (&ids);
+              return ash_error_set (err, -EINVAL,
+                                    _("bandit: scanners.bandit.options.%s "
+                                      "must list test ids such as B101"),
+                                    lists[k].key);
+            }
+          ash_buf_addf (&ids, "%s%s", i ? "," : "", id);
+        }
+      ash_strvec_push (argv, lists[k].flag);
+      ash_strvec_push_nodup (argv, ash_buf_detach (&ids));
+    }
+
   const char *cfg = json_string_value (json_object_get (options,
                                                         "config_file"));
   if (cfg && *cfg)

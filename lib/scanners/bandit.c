@@ -40,6 +40,8 @@ static const struct ash_option_spec bandit_options[] = {
   { "config_file", ASH_OPTION_STRING, NULL },
   { "confidence_level", ASH_OPTION_STRING, confidence_levels },
   { "ignore_nosec", ASH_OPTION_BOOL, NULL },
+  { "skips", ASH_OPTION_STRLIST, NULL },
+  { "tests", ASH_OPTION_STRLIST, NULL },
   { NULL, 0, NULL },
 };
 
@@ -107,6 +109,25 @@ bandit_check_options (const json_t *options, struct ash_error *err)
                                  err);
   if (r < 0)
     return r;
+  static const char *const lists[] = { "skips", "tests" };
+  for (size_t k = 0; k < ARRAY_SIZE (lists); k++)
+    {
+      size_t i;
+      json_t *e;
+      json_array_foreach (json_object_get (options, lists[k]), i, e)
+        {
+          const char *id = json_string_value (e);
+          bool good = id && *id;
+          for (const char *c = id; good && *c; c++)
+            good = (*c >= 'A' && *c <= 'Z') || (*c >= 'a' && *c <= 'z')
+                   || (*c >= '0' && *c <= '9') || *c == '_';
+          if (!good)
+            return ash_error_set (err, -EINVAL,
+                                  _("bandit: scanners.bandit.options.%s "
+                                    "must list test ids such as B101"),
+                                  lists[k]);
+        }
+    }
   json_t *copy = json_copy ((json_t *) options);
   json_object_del (copy, "excluded_paths");
   json_object_del (copy, "additional_formats");

@@ -65,6 +65,7 @@ struct ash_scan_job
   const struct ash_scanset *scanset; /* the scan set, or NULL */
   bool sandboxed;            /* the tool runs inside a sandbox */
   bool offline;              /* --offline */
+  char *const *rulesets;     /* --offline-semgrep-rulesets, or NULL */
   bool network;              /* the tool gets a network */
   char *const *scan_set_files; /* the scan set, relative to TARGET, sorted,
                                   NULL-terminated; or NULL */

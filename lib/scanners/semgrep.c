@@ -187,6 +187,50 @@ collect_rules (const char *dir, int depth, struct ash_strvec *ret)
   closedir (d);
 }
 
+/* Offline with --offline-semgrep-rulesets: of the cached rule files RULES
+   (below DIR), only those named NAME.yml or NAME.yaml for a ruleset p/NAME
+   (or NAME) in RULESETS; a ruleset with no such file is an error.  */
+static int
+keep_rulesets (const char *tool, const char *dir, char *const *rulesets,
+               struct ash_strvec *rules, struct ash_error *err)
+{
+  struct ash_strvec kept = ASH_STRVEC_INIT;
+  for (size_t k = 0; rulesets[k]; k++)
+    {
+      const char *want = rulesets[k];
+      if (ash_str_has_prefix (want, "p/"))
+        want += 2;
+      bool found = false;
+      for (size_t i = 0; i < rules->nr; i++)
+        {
+          const char *base = strrchr (rules->v[i], '/');
+          base = base ? base + 1 : rules->v[i];
+          size_t n = strlen (want);
+          if (strncmp (base, want, n) == 0
+              && (streq (base + n, ".yml") || streq (base + n, ".yaml")))
+            {
+              found = true;
+              if (!ash_strvec_contains (&kept, rules->v[i]))
+                ash_strvec_push (&kept, rules->v[i]);
+            }
+        }
+      if (!found)
+        {
+          int r = ash_error_set (err, -ENOENT,
+                                 _("%s: the ruleset '%s' of "
+                                   "--offline-semgrep-rulesets is not in "
+                                   "the rules cache %s (as %s.yml or "
+                                   "%s.yaml)"),
+                                 tool, rulesets[k], dir, want, want);
+          ash_strvec_release (&kept);
+          return r;
+        }
+    }
+  ash_strvec_release (rules);
+  *rules = kept;
+  return 0;
+}
+
 int
 ash_grep_build (bool opengrep, const struct ash_scan_job *job,
                 const char *out_name, struct ash_cmd *cmd,
@@ -228,6 +272,15 @@ ash_grep_build (bool opengrep, const struct ash_scan_job *job,
         {
           collect_rules (dir, 0, &rules);
           qsort (rules.v, rules.nr, sizeof *rules.v, cmp_str);
+        }
+      if (dir && dir[0] == '/' && job->rulesets && job->rulesets[0])
+        {
+          r = keep_rulesets (name, dir, job->rulesets, &rules, err);
+          if (r < 0)
+            {
+              ash_strvec_release (&rules);
+              return r;
+            }
         }
     }
   r = ash_adapter_excluded_paths (job, &excluded, err);

@@ -36,6 +36,24 @@ PY
 assert_file_contains "other files are still scanned" "$TEST_TMP/uris" "pkg/ignored.py"
 assert_file_lacks "an excluded_paths mapping reaches bandit" "$TEST_TMP/uris" "pkg/runner.py"
 
+# skips and tests (upstream's bandit options) reach bandit as -s and -t.
+rules () {
+  python3 -c '
+import json, sys
+print(" ".join(sorted({r["ruleId"] for run in json.load(open(sys.argv[1]))["runs"] for r in run["results"]})))' "$1"
+}
+printf 'scanners:\n  bandit:\n    options:\n      skips: [B404, B602]\n' >"$TEST_TMP/skips.yaml"
+run_ash scan --source-dir "$src" --output-dir "$TEST_TMP/skips" --no-progress \
+  --sandbox off --scanners bandit --config "$TEST_TMP/skips.yaml"
+assert_eq "skips: those tests do not run" "$(rules "$TEST_TMP/skips/reports/ash.sarif")" "B301 B403"
+printf 'scanners:\n  bandit:\n    options:\n      tests: [B602]\n' >"$TEST_TMP/tests.yaml"
+run_ash scan --source-dir "$src" --output-dir "$TEST_TMP/tests" --no-progress \
+  --sandbox off --scanners bandit --config "$TEST_TMP/tests.yaml"
+assert_eq "tests: only those run" "$(rules "$TEST_TMP/tests/reports/ash.sarif")" "B602"
+run_ash scan --source-dir "$src" --output-dir "$TEST_TMP/all" --no-progress \
+  --sandbox off --scanners bandit
+assert_eq "control: without them, all four" "$(rules "$TEST_TMP/all/reports/ash.sarif")" "B301 B403 B404 B602"
+
 refused ()
 {
   # $1: description; $2: option line; $3: expected message
@@ -47,8 +65,10 @@ refused ()
   assert_file_contains "$1: the error names the option" "$TEST_TMP/err" "$3"
   check "$1: bandit did not run" test ! -e "$TEST_TMP/bad/scanners/bandit"
 }
-refused "unknown option" "skips: [B101]" \
-  "scanners.bandit.options.skips: ash does not support this option of bandit"
+refused "unknown option" "profile: strict" \
+  "scanners.bandit.options.profile: ash does not support this option of bandit"
+refused "skips that are not test ids" "skips: ['-r/etc']" \
+  "scanners.bandit.options.skips must list test ids"
 refused "misspelt option" "confidence: high" \
   "scanners.bandit.options.confidence: ash does not support this option of bandit"
 refused "bad confidence_level" "confidence_level: extreme" \

@@ -46,7 +46,7 @@ usage "bad --output-format" \
   "ash: invalid value 'pdf' for --output-format (expected one of: sarif, markdown, html, flat-json, junitxml, text, csv, cyclonedx)" \
   scan -f sarif,pdf
 usage "bad --log-level" \
-  "ash: invalid value 'LOUD' for --log-level (expected one of: DEBUG, VERBOSE, INFO, WARNING, ERROR, CRITICAL)" \
+  "ash: invalid value 'LOUD' for --log-level (expected one of: TRACE, DEBUG, VERBOSE, INFO, WARNING, ERROR, CRITICAL, SIMPLE, QUIET)" \
   scan --log-level LOUD
 usage "scan option given to config" \
   "ash: option '--scanners' is not accepted by 'ash config get'" \
@@ -54,11 +54,11 @@ usage "scan option given to config" \
 usage "--sandbox given to config validate" \
   "ash: option '--sandbox' is not accepted by 'ash config validate'" \
   config validate --sandbox bwrap
-usage "--force given to scan" "ash: option '--force' is not accepted by 'ash scan'" \
-  scan --force
+usage "--force given to sandbox probe" "ash: option '--force' is not accepted by 'ash sandbox probe'" \
+  sandbox probe --force
 usage "unknown command" "ash: unknown command 'scna'" scna
 usage "missing subcommand" \
-  "ash: 'ash config' needs a subcommand: init, get, validate" config
+  "ash: 'ash config' needs a subcommand: init, get, validate, update, lint" config
 usage "unknown subcommand" \
   "ash: unknown subcommand 'ash sandbox run' (expected one of: probe, explain)" \
   sandbox run

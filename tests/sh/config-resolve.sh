@@ -131,16 +131,16 @@ init="$TEST_TMP/init"
 mkdir -p "$init"
 run_ash config init --source-dir "$init"
 assert_eq "config init exits 0" "$status" 0
-assert_file_contains "config init writes comments" "$init/.ashrc.yaml" "# "
+assert_file_contains "config init writes comments" "$init/.ash/.ash.yaml" "# "
 run_ash config validate --source-dir "$init"
 assert_eq "the written file validates" "$status" 0
-assert_file_contains "and is the one found" "$TEST_TMP/out" "$init/.ashrc.yaml"
-printf 'project_name: mine\n' > "$init/.ashrc.yaml"
+assert_file_contains "and is the one found" "$TEST_TMP/out" "$init/.ash/.ash.yaml"
+printf 'project_name: mine\n' > "$init/.ash/.ash.yaml"
 run_ash config init --source-dir "$init"
 assert_eq "config init refuses to overwrite (exit 3)" "$status" 3
 assert_file_contains "and says how" "$TEST_TMP/err" "pass --force"
-assert_file_contains "the file is untouched" "$init/.ashrc.yaml" "project_name: mine"
+assert_file_contains "the file is untouched" "$init/.ash/.ash.yaml" "project_name: mine"
 run_ash config init --source-dir "$init" --force
 assert_eq "config init --force replaces it" "$status" 0
-assert_file_lacks "replaced" "$init/.ashrc.yaml" "project_name: mine"
+assert_file_lacks "replaced" "$init/.ash/.ash.yaml" "project_name: mine"
 done_testing

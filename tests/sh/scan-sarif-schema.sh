@@ -15,7 +15,7 @@ PATH=$top_srcdir/tests/fixtures/tools:$PATH
 export PATH
 src=$TEST_TMP/src
 cp -R "$top_srcdir/tests/fixtures/repos/py-small" "$src"
-printf 'one\nFAKE-FINDING high # ash-ignore\nFAKE-FINDING low\n' >"$src/notes.txt"
+printf 'one\nFAKE-FINDING high # ash-ignore: FAKE001\nFAKE-FINDING low\n' >"$src/notes.txt"
 
 validate () {
   python3 - "$schema" "$1" <<'PY'

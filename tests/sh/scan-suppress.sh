@@ -90,10 +90,10 @@ scan 'global_settings:
 assert_eq "a suppression that expires later applies" "$(counts)" "0 2 PASSED"
 
 # Inline comments in the scanned file.
-printf 'one\nFAKE-FINDING high # ash-ignore\nthree FAKE-FINDING low\n' >"$src/docs/notes.txt"
+printf 'one\nFAKE-FINDING high # ash-ignore: FAKE001\nthree FAKE-FINDING low\n' >"$src/docs/notes.txt"
 scan 'project_name: t'
 assert_eq "ash-ignore on the line suppresses it" "$(counts)" "0 1 PASSED"
-printf 'one\n# ash-ignore-next-line\nFAKE-FINDING high\n' >"$src/docs/notes.txt"
+printf 'one\n# ash-ignore-next-line: FAKE001\nFAKE-FINDING high\n' >"$src/docs/notes.txt"
 scan 'project_name: t'
 assert_eq "ash-ignore-next-line suppresses the next line" "$(counts)" "0 1 PASSED"
 done_testing

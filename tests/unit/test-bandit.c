@@ -309,10 +309,10 @@ test_check_options (void)
   {
     const char *json, *want;
   } bad[] = {
-    { "{\"skips\": [\"B101\"]}", "scanners.bandit.options.skips: ash does "
+    { "{\"profile\": \"strict\"}", "scanners.bandit.options.profile: ash does "
       "not support this option of bandit" },
-    { "{\"severity_threshold\": \"LOW\"}",
-      "scanners.bandit.options.severity_threshold: ash does not support" },
+    { "{\"skips\": [\"-r/etc\"]}",
+      "scanners.bandit.options.skips must list test ids" },
     { "{\"ignore_nosec\": \"yes\"}",
       "scanners.bandit.options.ignore_nosec must be" },
     { "{\"tool_version\": \"1.7\"}",

@@ -74,11 +74,11 @@ main (void)
   mkdir (tree, 0755);
   mkdir (outside, 0755);
   _cleanup_free_ char *secret = xasprintf ("%s/x.py", outside);
-  write_file (secret, "key = 1  # ash-ignore\n");
+  write_file (secret, "key = 1  # ash-ignore: E1\n");
 
   /* Control: a file in the tree with the comment is suppressed.  */
   _cleanup_free_ char *direct = xasprintf ("%s/direct.py", tree);
-  write_file (direct, "y = eval(s)  # ash-ignore\n");
+  write_file (direct, "y = eval(s)  # ash-ignore: E1\n");
   tap_ok (suppressed (tree, "direct.py", 1),
           "control: ash-ignore in a file of the tree suppresses");
 

@@ -68,6 +68,54 @@ main (void)
   tap_ok (ash_suppressions_match (&s, "B102", "x.py", 1) != NULL,
           "an entry that expires later applies");
 
+  /* As upstream: "**\/" matches zero or more directories, rule ids and
+     paths compare without case, an entry no longer applies on its
+     expiration date, and one that expires within 30 days is warned
+     about.  */
+  {
+    json_t *l2 = json_loads (
+      "[{\"rule_id\":\"b101\",\"path\":\"tests/**/*.py\",\"reason\":\"r\"},"
+      " {\"path\":\"**/.venv/**\",\"reason\":\"r\"},"
+      " {\"rule_id\":\"T1\",\"path\":\"Docs/*\",\"reason\":\"r\"},"
+      " {\"rule_id\":\"E1\",\"path\":\"*\",\"reason\":\"r\","
+      "  \"expiration\":\"2026-06-01\"},"
+      " {\"rule_id\":\"E2\",\"path\":\"*\",\"reason\":\"r\","
+      "  \"expiration\":\"2026-06-20\"}]",
+      0, NULL);
+    struct ash_suppressions s3;
+    struct ash_strvec w3 = ASH_STRVEC_INIT;
+    ash_suppressions_init (&s3);
+    tap_is_int (ash_suppressions_load (l2, "2026-06-01", &s3, &w3, &err), 0,
+                "upstream's entries load");
+    tap_ok (ash_suppressions_match (&s3, "B101", "tests/a.py", 1) != NULL,
+            "tests/**/*.py matches tests/a.py (no directory)");
+    tap_ok (ash_suppressions_match (&s3, "B101", "tests/x/y/a.py", 1) != NULL,
+            "tests/**/*.py matches tests/x/y/a.py");
+    tap_ok (ash_suppressions_match (&s3, "B101", "src/a.py", 1) == NULL,
+            "tests/**/*.py does not match src/a.py");
+    tap_ok (ash_suppressions_match (&s3, "X", ".venv/lib/x.py", 1) != NULL,
+            "**/.venv/** matches .venv/lib/x.py at the top");
+    tap_ok (ash_suppressions_match (&s3, "X", "a/.venv/x.py", 1) != NULL,
+            "**/.venv/** matches a/.venv/x.py");
+    tap_ok (ash_suppressions_match (&s3, "t1", "docs/README", 1) != NULL,
+            "rule id and path compare without case");
+    tap_ok (ash_suppressions_match (&s3, "E1", "x", 1) == NULL,
+            "an entry does not apply on its expiration date");
+    tap_ok (ash_suppressions_match (&s3, "E2", "x", 1) != NULL,
+            "an entry that expires in 19 days applies");
+    bool expired = false, soon = false;
+    for (size_t i = 0; i < w3.nr; i++)
+      {
+        expired |= strstr (w3.v[i], "E1") && strstr (w3.v[i], "expired on 2026-06-01");
+        soon |= strstr (w3.v[i], "E2") && strstr (w3.v[i], "expires on 2026-06-20, in 19 days");
+      }
+    tap_ok (expired, "the expired entry is warned about");
+    tap_ok (soon, "the entry that expires soon is warned about");
+    ash_suppressions_release (&s3);
+    ash_strvec_release (&w3);
+    json_decref (l2);
+  }
+
   json_t *bad = json_loads ("[{\"path\":\"x\",\"expiration\":\"soon\"}]", 0,
                             NULL);
   struct ash_suppressions s2;
@@ -78,22 +126,35 @@ main (void)
   json_decref (bad);
   ash_suppressions_release (&s2);
 
-  const char *text = "a\nb # ash-ignore\n# ash-ignore-next-line\nd\ne\n";
-  tap_ok (!ash_suppress_inline_text (text, 1), "line 1 not suppressed");
-  tap_ok (ash_suppress_inline_text (text, 2), "ash-ignore on the line");
-  tap_ok (!ash_suppress_inline_text (text, 3),
+  const char *text = "a\nb # ash-ignore: B101 reviewed\n"
+                     "# ash-ignore-next-line: B102\nd\ne // ASH-IGNORE: b103\n"
+                     "f # ash-ignore\ng # ash-ignore B101\n";
+  tap_ok (!ash_suppress_inline_text (text, 1, "B101"), "line 1 not suppressed");
+  tap_ok (ash_suppress_inline_text (text, 2, "B101"), "ash-ignore: B101 on the line");
+  tap_ok (ash_suppress_inline_text (text, 2, "b101"), "the rule id without case");
+  tap_ok (!ash_suppress_inline_text (text, 2, "B102"),
+          "ash-ignore: B101 does not suppress B102");
+  tap_ok (!ash_suppress_inline_text (text, 3, "B102"),
           "ash-ignore-next-line does not suppress its own line");
-  tap_ok (ash_suppress_inline_text (text, 4),
-          "ash-ignore-next-line suppresses the next line");
-  tap_ok (!ash_suppress_inline_text (text, 5), "line 5 not suppressed");
-  tap_ok (!ash_suppress_inline_text (text, 99), "past the end");
+  tap_ok (ash_suppress_inline_text (text, 4, "B102"),
+          "ash-ignore-next-line: B102 suppresses B102 on the next line");
+  tap_ok (!ash_suppress_inline_text (text, 4, "B101"),
+          "... not another rule");
+  tap_ok (ash_suppress_inline_text (text, 5, "B103"),
+          "// and the marker in capitals");
+  tap_ok (!ash_suppress_inline_text (text, 6, "B101"),
+          "a bare ash-ignore names no rule: nothing");
+  tap_ok (!ash_suppress_inline_text (text, 7, "B101"),
+          "ash-ignore without its colon: nothing");
+  tap_ok (!ash_suppress_inline_text (text, 2, NULL), "a result without a rule");
+  tap_ok (!ash_suppress_inline_text (text, 99, "B101"), "past the end");
 
   /* Inline suppressions read the source files.  */
   char dir[] = "/tmp/ash-test-suppress.XXXXXX";
   tap_ok (mkdtemp (dir) != NULL, "temporary dir");
   char *file = xasprintf ("%s/code.py", dir);
   FILE *f = fopen (file, "w");
-  fputs ("x = 1\ny = eval(s)  # ash-ignore\nz = eval(s)\n", f);
+  fputs ("x = 1\ny = eval(s)  # ash-ignore: E1\nz = eval(s)\n", f);
   fclose (f);
   json_t *doc = ash_sarif_doc_new ();
   json_t *run = ash_sarif_run_new ("t", NULL, NULL);
