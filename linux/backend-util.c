@@ -9,9 +9,13 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+#include <linux/openat2.h>
 
 #include "proc/spawn.h"
 #include "proc/toolfind.h"
@@ -43,6 +47,87 @@ ash_linux_filter_prefix (struct ash_strvec *argv, const char *helper,
   if (new_session)
     ash_strvec_push (argv, "--new-session");
   ash_strvec_push (argv, "--");
+}
+
+/* One component at a time from /, each opened relative to the one before
+   with O_PATH | O_NOFOLLOW: the walk for a kernel without openat2.  */
+static int
+walk_no_links (const char *path, bool dir)
+{
+  _cleanup_free_ char *copy = xstrdup (path);
+  char *save = NULL;
+  int fd = open ("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
+
+  if (fd < 0)
+    return -errno;
+  for (char *c = strtok_r (copy, "/", &save); c;
+       c = strtok_r (NULL, "/", &save))
+    {
+      struct stat st;
+      int nfd;
+
+      if (streq (c, "."))
+        continue;
+      if (streq (c, ".."))
+        {
+          ash_close (fd);
+          return -EINVAL;
+        }
+      nfd = openat (fd, c, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+      ash_close (fd);
+      if (nfd < 0)
+        return -errno;
+      fd = nfd;
+      if (fstat (fd, &st) < 0)
+        {
+          int e = errno;
+          ash_close (fd);
+          return -e;
+        }
+      if (S_ISLNK (st.st_mode))
+        {
+          ash_close (fd);
+          return -ELOOP;
+        }
+    }
+  if (dir)
+    {
+      struct stat st;
+      if (fstat (fd, &st) < 0 || !S_ISDIR (st.st_mode))
+        {
+          ash_close (fd);
+          return -ENOTDIR;
+        }
+    }
+  return fd;
+}
+
+int
+ash_linux_open_no_links (const char *path, bool dir)
+{
+  struct open_how how = {
+    .flags = O_PATH | O_CLOEXEC | (dir ? O_DIRECTORY : 0),
+    .resolve = RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS,
+  };
+  long fd;
+
+  if (path[0] != '/')
+    return -EINVAL;
+  fd = syscall (SYS_openat2, AT_FDCWD, path, &how, sizeof how);
+  if (fd < 0 && (errno == ENOSYS || errno == EPERM))
+    /* EPERM: a seccomp profile (a container's) that does not know the
+       call.  */
+    fd = walk_no_links (path, dir);
+  else if (fd < 0)
+    fd = -errno;
+  if (fd >= 0 && fd < 3)
+    {
+      int moved = fcntl ((int) fd, F_DUPFD_CLOEXEC, 3);
+      int e = errno;
+      ash_close ((int) fd);
+      fd = moved < 0 ? -e : moved;
+    }
+  return (int) fd;
 }
 
 int

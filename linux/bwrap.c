@@ -16,9 +16,7 @@
 #include <fcntl.h>
 #include <stdio.h>
 #include <sys/stat.h>
-#include <sys/syscall.h>
 #include <unistd.h>
-#include <linux/openat2.h>
 
 #include "base/log.h"
 
@@ -152,22 +150,6 @@ push_namespaces (struct ash_strvec *argv, bool network)
   ash_strvec_push (argv, "ALL");
 }
 
-/* Open PATH (absolute, already resolved by the policy) once, refusing a
-   link at any component: a path that resolves through one now was
-   swapped after the policy was made.  An O_PATH descriptor of a
-   directory, or a negative errno.  */
-static int
-open_no_links (const char *path)
-{
-  struct open_how how = {
-    .flags = O_PATH | O_DIRECTORY | O_CLOEXEC,
-    .resolve = RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS,
-  };
-  long fd = syscall (SYS_openat2, AT_FDCWD, path, &how, sizeof how);
-
-  return fd < 0 ? -errno : (int) fd;
-}
-
 /* Close the O_PATH descriptors wrap() handed bwrap (the caller passes
    none of that kind).  */
 static void
@@ -202,20 +184,13 @@ bind_fd_for (const struct ash_linux_probe *probe, struct ash_cmd *cmd,
   *ret_fd = -1;
   if (!probe->bind_fd || !wanted || cmd->n_pass_fds >= ASH_CMD_MAX_PASS_FDS)
     return 0;
-  fd = open_no_links (path);
+  /* A path resolved through a link now was swapped after the policy was
+     made.  */
+  fd = ash_linux_open_no_links (path, true);
   if (fd == -ENOENT)
     return 0;
   if (fd < 0)
     return fd;
-  if (fd < 3)
-    {
-      int moved = fcntl (fd, F_DUPFD_CLOEXEC, 3);
-      int e = errno;
-      close (fd);
-      if (moved < 0)
-        return -e;
-      fd = moved;
-    }
   cmd->pass_fds[cmd->n_pass_fds++] = fd;
   *ret_fd = fd;
   return 0;

@@ -140,6 +140,8 @@ TESTS += tests/sh/landlock-exec.sh
 EXTRA_DIST += tests/sh/landlock-exec.sh
 TESTS += tests/sh/landlock-nested-home.sh
 EXTRA_DIST += tests/sh/landlock-nested-home.sh
+TESTS += tests/sh/landlock-race.sh
+EXTRA_DIST += tests/sh/landlock-race.sh
 endif
 check_PROGRAMS += tests/unit/test-backend-select
 tests_unit_test_backend_select_CPPFLAGS = $(tests_unit_cppflags)

@@ -64,7 +64,7 @@ enum ash_stdio
 };
 
 /* Descriptors a command may pass to its child besides stdio.  */
-#define ASH_CMD_MAX_PASS_FDS 8
+#define ASH_CMD_MAX_PASS_FDS 64
 
 /* Resource limits set in the child before it runs the program (each
    both soft and hard, so that it cannot raise them; 0: left as it is).
