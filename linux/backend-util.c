@@ -130,6 +130,43 @@ ash_linux_open_no_links (const char *path, bool dir)
   return (int) fd;
 }
 
+/* Whether the mode ST grants BIT (4 read, 1 search or execute) to UID and
+   GID, which are not root's.  */
+static bool
+grants (const struct stat *st, uid_t uid, gid_t gid, unsigned bit)
+{
+  if (st->st_uid == uid)
+    return (st->st_mode >> 6) & bit;
+  if (st->st_gid == gid)
+    return (st->st_mode >> 3) & bit;
+  return st->st_mode & bit;
+}
+
+bool
+ash_linux_reachable_by (const char *path, uid_t uid, gid_t gid)
+{
+  _cleanup_free_ char *real = realpath (path, NULL);
+  struct stat st;
+  char *p;
+
+  if (!real)
+    return false;
+  /* Each directory on the way must be searchable, the last one readable
+     and searchable, a file readable.  */
+  for (p = real; (p = strchr (p + 1, '/')) != NULL;)
+    {
+      *p = '\0';
+      if (stat (*real ? real : "/", &st) < 0
+          || !grants (&st, uid, gid, 1))
+        return false;
+      *p = '/';
+    }
+  if (stat ("/", &st) < 0 || !grants (&st, uid, gid, 1)
+      || stat (real, &st) < 0 || !grants (&st, uid, gid, 4))
+    return false;
+  return !S_ISDIR (st.st_mode) || grants (&st, uid, gid, 1);
+}
+
 int
 ash_linux_find_tool (const struct ash_host *host, const char *name,
                      char **ret_path, char **ret_why)

@@ -78,6 +78,11 @@ int ash_linux_find_tool (const struct ash_host *host, const char *name,
    errno.  */
 int ash_linux_open_no_links (const char *path, bool dir);
 
+/* Whether UID and GID (not root's) may reach and read PATH by its modes
+   alone (each directory on the way searchable, PATH readable, and
+   searchable when a directory).  */
+bool ash_linux_reachable_by (const char *path, uid_t uid, gid_t gid);
+
 /* Find ash-landlock-exec for HOST; NULL when it is not there.  */
 char *ash_linux_find_helper (const struct ash_host *host);
 

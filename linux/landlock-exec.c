@@ -909,7 +909,12 @@ check_expects (const struct options *o)
       path = strndup (arg, (size_t) (eq - arg));
       if (path == NULL)
         die (ASH_LANDLOCK_EXIT_SETUP, "out of memory");
-      fd = open (path, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+      /* Opened for reading: the scanner's user (an unprivileged account
+         when ash runs as root) must be able to read it, too.  */
+      fd = open (path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+      if (fd < 0 && errno == EACCES)
+        die (ASH_LANDLOCK_EXIT_SETUP, "the scanner's user (uid %ld) cannot "
+             "read %s (%s)", (long) getuid (), path, strerror (errno));
       if (fd < 0)
         die (ASH_LANDLOCK_EXIT_SETUP, "the sandbox does not show %s to the "
              "scanner (%s)", path, strerror (errno));
@@ -1341,6 +1346,9 @@ child_exec (const struct options *o, int ruleset_fd, const sigset_t *oldmask,
                                                 : ASH_SOCKETS_NONE,
                                 true);
   drop_capabilities ();
+  /* The scanned data, as the scanner will see it.  */
+  fflush (stderr);
+  check_expects (o);
 
   if (sigprocmask (SIG_SETMASK, oldmask, NULL) < 0)
     child_die (ASH_LANDLOCK_EXIT_SETUP, "cannot restore the signal mask: %s",

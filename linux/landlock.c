@@ -26,6 +26,7 @@
 #include <unistd.h>
 
 #include "base/log.h"
+#include "fs/chown.h"
 #include "fs/tree.h"
 
 #define PRIVATE_PREFIX "ash-landlock-"
@@ -266,14 +267,15 @@ pass_fd (struct ash_cmd *cmd, struct landlock_state *st,
    is reached through a link (a system directory such as /lib64 on some
    systems, a tool's prefix) grants the link's target, as it always has:
    the target is resolved here once and opened without links in its turn.
-   The results directory must be a directory owned by ash's user, the data
+   The results directory must be a directory owned by the scanner's user
+   (ash's, or the scanner account when ash runs as root), the data
    (the source tree, the converted files) a directory or a regular file.
    0 with *RET_FD the descriptor, or -1 when the path is not there (or
    cannot be reached: it grants nothing); a negative errno when it is
    refused, and nothing runs.  */
 static int
 open_for_rule (const char *path, enum ash_access access, bool results,
-               int *ret_fd, struct ash_error *err)
+               uid_t owner, int *ret_fd, struct ash_error *err)
 {
   _cleanup_close_ int fd = -1;
   struct stat st;
@@ -296,10 +298,11 @@ open_for_rule (const char *path, enum ash_access access, bool results,
   if (fstat (fd, &st) < 0)
     return ash_error_set (err, -errno, _("cannot examine %s: %s"), path,
                           strerror (errno));
-  if (results && (!S_ISDIR (st.st_mode) || st.st_uid != geteuid ()))
+  if (results && (!S_ISDIR (st.st_mode) || st.st_uid != owner))
     return ash_error_set (err, -EPERM,
                           _("the results directory %s is not a directory "
-                            "of ash's user; the scanner does not run"),
+                            "of the scanner's user; the scanner does not "
+                            "run"),
                           path);
   if (!follows && !S_ISDIR (st.st_mode) && !S_ISREG (st.st_mode))
     return ash_error_set (err, -EPERM,
@@ -320,12 +323,21 @@ push_rule (struct ash_cmd *cmd, struct landlock_state *st,
            enum ash_access access, bool results, struct ash_error *err)
 {
   int fd, r;
+  struct stat sb;
 
-  r = open_for_rule (path, access, results, &fd, err);
+  r = open_for_rule (path, access, results,
+                     cmd->set_ids ? cmd->user_id : geteuid (), &fd, err);
   if (r < 0)
     return r;
   if (fd < 0)
     return 0;                   /* not there: nothing to grant */
+  /* The scanned data must be there for the scanner, readable as its
+     user: the wrapper checks that it opens this very directory.  */
+  if (access == ASH_ACCESS_DATA && fstat (fd, &sb) == 0
+      && S_ISDIR (sb.st_mode))
+    ash_strvec_pushf (argv, "--expect=%s=%llu:%llu", path,
+                      (unsigned long long) sb.st_dev,
+                      (unsigned long long) sb.st_ino);
   r = pass_fd (cmd, st, argv, fd, err);
   if (r < 0)
     return r;
@@ -433,6 +445,16 @@ landlock_wrap_args (const struct ash_linux_probe *probe,
   r = make_home_links (state->fds[state->n_fds - 1], policy, err);
   if (r < 0)
     return r;
+  /* ash runs as root and the scanner as its account: the private TMPDIR
+     and HOME are that account's.  */
+  if (cmd->set_ids)
+    {
+      r = ash_tree_chown_fd (priv_fd, cmd->user_id, cmd->group_id);
+      if (r < 0)
+        return ash_error_set (err, r, _("cannot give %s to uid %ld: %s"),
+                              state->dir, (long) cmd->user_id,
+                              strerror (-r));
+    }
   ash_strvec_push (argv, "--");
   ash_strvec_pushv (argv, cmd->argv.v);
   return 0;

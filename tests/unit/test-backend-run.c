@@ -231,6 +231,14 @@ main (int argc, char **argv)
       scope.policy = &policy;
       scope.reason = NULL;
       cmd.scope = &scope;
+      /* As ash_sandbox_run() does: as root, the scanner account, which
+         the results directory is given to.  */
+      if (geteuid () == 0 && (print_argv || after_wrap)
+          && ash_sandbox_drop_root (&policy, &cmd, &err) < 0)
+        {
+          fprintf (stderr, "test-backend-run: %s\n", err.message);
+          return 98;
+        }
       if (print_argv)
         {
           struct ash_wrap_state *state = NULL;
