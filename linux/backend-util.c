@@ -330,6 +330,21 @@ ash_linux_identity (const struct ash_host *host, const char *name,
       if (r < 0)
         return r;
     }
+  /* As root the probe runs as the scanner account: another account is
+     another probe.  */
+  if (geteuid () == 0)
+    {
+      struct ash_error e = ASH_ERROR_INIT;
+      uid_t uid;
+      gid_t gid;
+
+      if (ash_sandbox_scanner_ids (&uid, &gid, &e) == 0)
+        ash_buf_addf (ret, "scanner-account %ld:%ld\n", (long) uid,
+                        (long) gid);
+      else
+        ash_buf_addf (ret, "scanner-account none\n");
+      ash_error_release (&e);
+    }
   helper = ash_linux_find_helper (host);
   return add_identity (ret, helper);
 }
@@ -431,6 +446,23 @@ ash_linux_probe_run (char *const *argv, char **ret_out, char **ret_err,
   int r;
 
   ash_cmd_init (&cmd);
+  /* As root, the backend will run every scanner as the scanner account:
+     so does its probe, which then says whether the backend works for
+     that account (firejail refuses nobody).  */
+  if (geteuid () == 0)
+    {
+      r = ash_sandbox_scanner_ids (&cmd.user_id, &cmd.group_id, &err);
+      if (r < 0)
+        {
+          *ret_out = xstrdup ("");
+          *ret_err = xstrdup (err.message);
+          *ret_status = -1;
+          ash_error_release (&err);
+          ash_cmd_release (&cmd);
+          return r;
+        }
+      cmd.set_ids = true;
+    }
   ash_strvec_pushv (&cmd.argv, argv);
   ash_strvec_push (&cmd.env, "PATH=/usr/local/bin:/usr/bin:/bin");
   ash_strvec_push (&cmd.env, "LC_ALL=C");

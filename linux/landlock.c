@@ -85,6 +85,16 @@ remove_stale_private_once (void)
   const char *base = tmp_base ();
   DIR *d = opendir (base);
   struct dirent *de;
+  /* As root, the private directories belong to the scanner account.  */
+  uid_t scanner_uid = geteuid ();
+  if (geteuid () == 0)
+    {
+      struct ash_error e = ASH_ERROR_INIT;
+      gid_t gid;
+      if (ash_sandbox_scanner_ids (&scanner_uid, &gid, &e) < 0)
+        scanner_uid = 0;
+      ash_error_release (&e);
+    }
 
   if (d == NULL)
     return;
@@ -103,7 +113,8 @@ remove_stale_private_once (void)
       if (errno || end == p || *end != '-' || pid <= 0 || pid == getpid ())
         continue;
       if (fstatat (dirfd (d), de->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0
-          || !S_ISDIR (st.st_mode) || st.st_uid != geteuid ())
+          || !S_ISDIR (st.st_mode)
+          || (st.st_uid != geteuid () && st.st_uid != scanner_uid))
         continue;
       if (kill ((pid_t) pid, 0) == 0 || errno != ESRCH)
         continue;

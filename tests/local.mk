@@ -141,6 +141,8 @@ EXTRA_DIST += tests/sh/landlock-exec.sh
 TESTS += tests/sh/landlock-nested-home.sh
 EXTRA_DIST += tests/sh/landlock-nested-home.sh
 TESTS += tests/sh/landlock-race.sh
+TESTS += tests/sh/sandbox-root.sh
+EXTRA_DIST += tests/sh/sandbox-root.sh
 EXTRA_DIST += tests/sh/landlock-race.sh
 endif
 check_PROGRAMS += tests/unit/test-backend-select

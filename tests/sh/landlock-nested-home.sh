@@ -38,7 +38,7 @@ print(json.load(open(sys.argv[1]))['scanner_results']['fake-sarif']['status'])" 
 scan () {
   _w=$1 _m=$2
   shift 2
-  env -i PATH="$_w/home/.pyenv/versions/3.11/bin:/usr/bin:/bin" HOME="$_w/home" \
+  env -i $scanner_user_env PATH="$_w/home/.pyenv/versions/3.11/bin:/usr/bin:/bin" HOME="$_w/home" \
     LANG=C.UTF-8 "$@" "$ASH_RUN" scan --source-dir "$_w/src" \
     --output-dir "$_w/out-$_m" --no-progress --scanners fake-sarif \
     --ash-plugin-modules "$mods" --sandbox "$_m" >"$TEST_TMP/out" 2>"$TEST_TMP/err"
@@ -55,7 +55,7 @@ assert_eq "landlock: the tool in a nested home directory runs (exit 2)" "$status
 assert_file_lacks "landlock: no 'cannot link' error" "$TEST_TMP/err" "cannot link"
 assert_eq "landlock: the scanner FAILED on its finding, not ERROR" \
   "$(scanner_status "$work/out-landlock")" FAILED
-env -i PATH="$work/home/.pyenv/versions/3.11/bin:/usr/bin:/bin" HOME="$work/home" \
+env -i $scanner_user_env PATH="$work/home/.pyenv/versions/3.11/bin:/usr/bin:/bin" HOME="$work/home" \
   LANG=C.UTF-8 "$ASH" sandbox explain fake-sarif --source-dir "$work/src" \
   --ash-plugin-modules "$mods" >"$TEST_TMP/explain" 2>"$TEST_TMP/err"
 python3 - "$TEST_TMP/explain" >"$TEST_TMP/links" <<'PY' || bail "explain gave no JSON"
