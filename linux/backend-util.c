@@ -27,15 +27,34 @@ ash_linux_filter_prefix (struct ash_strvec *argv, const char *helper,
 {
   ash_strvec_push (argv, helper);
   ash_strvec_push (argv, "--socket-filter");
-  /* The scanned data (source and output directories) must be there in the
-     sandbox, the same directories as here.  */
+  /* The scanned data (source and output directories) and the results
+     directory must be there in the sandbox, the same directories as here:
+     opened without following a link at any component, so that a backend
+     that mounts them by name (firejail, bwrap without --bind-fd) cannot
+     be given another directory swapped in at that name by a local user
+     who can write a directory above it.  A link on the way now expects a
+     directory that cannot exist (0:0): the wrapper then refuses to start
+     the scanner.  */
   for (size_t i = 0; policy && i < policy->n_paths; i++)
     {
       const struct ash_policy_path *pp = &policy->paths[i];
       struct stat st;
+      int fd;
 
-      if (pp->access != ASH_ACCESS_DATA || pp->path[0] != '/'
-          || lstat (pp->path, &st) < 0 || !S_ISDIR (st.st_mode))
+      if ((pp->access != ASH_ACCESS_DATA && pp->access != ASH_ACCESS_WRITE)
+          || pp->path[0] != '/' || lstat (pp->path, &st) < 0)
+        continue;
+      fd = ash_linux_open_no_links (pp->path, false);
+      if (fd >= 0)
+        {
+          int r = fstat (fd, &st);
+          ash_close (fd);
+          if (r < 0 || !S_ISDIR (st.st_mode))
+            continue;
+        }
+      else if (fd == -ELOOP)
+        st.st_dev = st.st_ino = 0;
+      else
         continue;
       ash_strvec_pushf (argv, "--expect=%s=%llu:%llu", pp->path,
                         (unsigned long long) st.st_dev,

@@ -142,6 +142,8 @@ TESTS += tests/sh/landlock-nested-home.sh
 EXTRA_DIST += tests/sh/landlock-nested-home.sh
 TESTS += tests/sh/landlock-race.sh
 TESTS += tests/sh/sandbox-root.sh
+TESTS += tests/sh/backend-race.sh
+EXTRA_DIST += tests/sh/backend-race.sh
 EXTRA_DIST += tests/sh/sandbox-root.sh
 EXTRA_DIST += tests/sh/landlock-race.sh
 endif
