@@ -489,6 +489,17 @@ a_core_pattern () {
   ctl_may_fail=0
 }
 
+# A file only root may read: as root, ash runs the scanner as the scanner
+# account.  (For an unprivileged account the control is refused, a SKIP.)
+a_read_root_only () {
+  ctl_may_fail=1
+  setup
+  run "$1" -- read-file /etc/shadow
+  probe_ok && e=1 || e=0
+  judge "$1" "reading /etc/shadow" $e "*:EACCES"
+  ctl_may_fail=0
+}
+
 # Without a network a scanner keeps its own loopback where it has a network
 # namespace of its own (bwrap, firejail); Landlock refuses every family.
 a_own_loopback () {
@@ -528,6 +539,7 @@ round () {
     a_timeout "$_m"
     a_kernel "$_m"
     a_core_pattern "$_m"
+    [ -e /etc/shadow ] && a_read_root_only "$_m"
   done
   # The network: offline, and a scanner that declares no network online
   # gets the same policy (network: false).
