@@ -130,3 +130,58 @@ scanner_user_env=${ASH_SCANNER_USER:+ASH_SCANNER_USER=$ASH_SCANNER_USER}
 as_unpriv_cmd () {
   echo "setpriv --reuid=$1 --regid=$(id -g "$1") --clear-groups"
 }
+
+# An escape-probe listener (tcp-listen, udp-listen, unix-dgram-listen)
+# prints "RECEIVED" for each connection or datagram, "RECEIVED TAG" for
+# one that sent a TAG line.  Whether an attempt got through is known
+# without waiting for a time: after the attempt, listener_settle sends
+# the listener a tagged line from outside any sandbox and waits for it.
+# Datagrams to one socket and connections to one listener from this host
+# come in the order they were sent, so once the tag shows, whatever the
+# attempt sent has shown too, and listener_heard answers for good.
+#
+# listener_settle PROBE LOG KIND TARGET...: KIND tcp or udp (TARGET is
+# HOST PORT), unix (TARGET is the datagram socket's path) or abstract
+# (TARGET is the abstract socket's name); LOG is the listener's
+# output.  The kernel may drop a UDP datagram and gives no event for it:
+# that one is sent again, up to 5 times, each waited for up to 10 s; the
+# others are waited for up to 60 s.  Returns 1 when the tag never shows.
+_settle_n=0
+listener_settle () {
+  _sp=$1 _sl=$2 _sk=$3
+  shift 3
+  _settle_n=$((_settle_n + 1))
+  _stag=settle-$$-$_settle_n
+  case $_sk in
+    udp) _stries=5 _swait=100 ;;
+    *) _stries=1 _swait=600 ;;
+  esac
+  _st=0
+  while [ "$_st" -lt "$_stries" ]; do
+    _st=$((_st + 1))
+    case $_sk in
+      tcp) "$_sp" tcp-connect "$1" "$2" "$_stag" ;;
+      udp) "$_sp" udp-send "$1" "$2" "$_stag" ;;
+      unix) "$_sp" dev-log "$1" "$_stag" ;;
+      abstract) "$_sp" abstract-connect "$1" "$_stag" ;;
+    esac >/dev/null 2>&1
+    _si=0
+    while [ "$_si" -lt "$_swait" ]; do
+      grep -qx "RECEIVED $_stag" "$_sl" 2>/dev/null && return 0
+      sleep 0.1
+      _si=$((_si + 1))
+    done
+  done
+  return 1
+}
+
+# listener_heard LOG [TAG]: the listener got a connection or datagram
+# other than listener_settle's (with TAG: one tagged TAG).  Meant after
+# listener_settle.
+listener_heard () {
+  if [ $# -gt 1 ]; then
+    grep -qx "RECEIVED $2" "$1" 2>/dev/null
+  else
+    grep '^RECEIVED' "$1" 2>/dev/null | grep -qv '^RECEIVED settle-'
+  fi
+}

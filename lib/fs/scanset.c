@@ -462,9 +462,14 @@ match_segments (const char *pat, const char *path)
   return r;
 }
 
+/* How many times ash_scanset_build() has tried a rule against a path
+   (struct ash_scanset.rule_tries).  */
+static _Thread_local unsigned long long rule_tries;
+
 static bool
 rule_matches (const struct rule *r, const char *rel, bool is_dir)
 {
+  rule_tries++;
   if (r->dir_only && !is_dir)
     return false;
   const char *sub = rel;
@@ -980,6 +985,7 @@ ash_scanset_build (int srcfd, const char *source_dir,
 
   int dfd = openat (srcfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
   int r;
+  rule_tries = 0;
   if (dfd < 0)
     r = ash_error_set (err, -errno, _("cannot open %s: %s"), s.source_dir,
                        strerror (errno));
@@ -994,6 +1000,7 @@ ash_scanset_build (int srcfd, const char *source_dir,
     }
   ash_strvec_sort (&s.files);
   ash_strvec_sort (&s.leaving);
+  s.rule_tries = rule_tries;
   ash_scanset_release (ret);
   *ret = s;
   return 0;

@@ -87,12 +87,16 @@ struct ash_scanset
                                   scanned tree" (log them as warnings) */
   struct ash_strvec all;       /* every path walked, relative (for the
                                   substring rules of the exclusions) */
+  /* How many times an ignore rule was tried against a path: with the
+     literal names and suffixes indexed, it does not grow with the
+     number of such rules.  */
+  unsigned long long rule_tries;
 };
 
 #define ASH_SCANSET_INIT                                                     \
   {                                                                          \
     NULL, NULL, ASH_STRVEC_INIT, ASH_STRVEC_INIT, ASH_STRVEC_INIT,           \
-      ASH_STRVEC_INIT, ASH_STRVEC_INIT                                       \
+      ASH_STRVEC_INIT, ASH_STRVEC_INIT, 0                                    \
   }
 
 void ash_scanset_release (struct ash_scanset *s);

@@ -209,21 +209,21 @@ listener_start () {
   "$PROBE" "$@" >"$lfile" 2>&1 &
   lpid=$!
   _i=0
-  until grep -q '^RESULT' "$lfile" 2>/dev/null || [ $_i -ge 100 ]; do
+  until grep -q '^RESULT' "$lfile" 2>/dev/null || [ $_i -ge 600 ]; do
     sleep 0.1
     _i=$((_i + 1))
   done
   lport=$(sed -n 's/^PORT //p' "$lfile")
 }
 
-# received: the listener got a connection or datagram (waits up to 3 s).
+# received KIND TARGET...: the listener got a connection or datagram from
+# the attempt.  Answered once a tagged line sent from here after the
+# attempt has arrived (listener_settle in tests/libtest.sh), not after a
+# time; a listener that never hears it ends the test.
 received () {
-  _i=0
-  until grep -q '^RECEIVED' "$lfile" 2>/dev/null || [ $_i -ge 30 ]; do
-    sleep 0.1
-    _i=$((_i + 1))
-  done
-  grep -q '^RECEIVED' "$lfile"
+  listener_settle "$PROBE" "$lfile" "$@" ||
+    bail "the listener ($lfile) did not hear the host's own tagged line"
+  listener_heard "$lfile"
 }
 
 listener_stop () {
@@ -333,9 +333,9 @@ a_dev_shm () {
 
 a_tcp () {
   setup
-  listener_start tcp-listen 127.0.0.1 0 20
+  listener_start tcp-listen 127.0.0.1 0 3600
   run "$1" -- tcp-connect 127.0.0.1 "$lport"
-  received && e=1 || e=0
+  received tcp 127.0.0.1 "$lport" && e=1 || e=0
   listener_stop
   judge "$1" "TCP to a loopback listener" $e \
     "bwrap:ECONNREFUSED firejail:ECONNREFUSED landlock:EACCES"
@@ -343,9 +343,9 @@ a_tcp () {
 
 a_udp () {
   setup
-  listener_start udp-listen 127.0.0.1 0 20
+  listener_start udp-listen 127.0.0.1 0 3600
   run "$1" -- udp-send 127.0.0.1 "$lport"
-  received && e=1 || e=0
+  received udp 127.0.0.1 "$lport" && e=1 || e=0
   listener_stop
   judge "$1" "UDP to a loopback listener" $e \
     "bwrap:ok firejail:ok landlock:EACCES"
@@ -353,7 +353,7 @@ a_udp () {
 
 a_unix_path () {
   setup
-  listener_start unix-dgram-listen "$src/log.sock" 20
+  listener_start unix-dgram-listen "$src/log.sock" 3600
   [ "$who" = root ] || chown "$who" "$src/log.sock"
   run "$1" $netopt -- unix-connect "$src/log.sock"
   probe_ok && e=1 || e=0
@@ -363,9 +363,9 @@ a_unix_path () {
 
 a_abstract () {
   setup
-  listener_start unix-bind-abstract "$canary-$who-$_tap_n" 20
+  listener_start unix-bind-abstract "$canary-$who-$_tap_n" 3600
   run "$1" $netopt -- abstract-connect "$canary-$who-$_tap_n"
-  received && e=1 || e=0
+  received abstract "$canary-$who-$_tap_n" && e=1 || e=0
   listener_stop
   judge "$1" "an abstract Unix socket bound on the host" $e "*:EACCES"
 }
@@ -396,9 +396,16 @@ a_tty () {
 
 a_environ () {
   setup
-  $as_user env ASH_ESCAPE_SECRET=$canary sleep 30 &
+  $as_user env ASH_ESCAPE_SECRET=$canary sleep 600 &
   _spid=$!
-  sleep 0.2
+  # The event: the process runs sleep as the account, with the secret.
+  _i=0
+  until grep -qa "ASH_ESCAPE_SECRET=$canary" "/proc/$_spid/environ" 2>/dev/null &&
+        [ "$(stat -c %u "/proc/$_spid")" = "$(id -u "$who")" ] ||
+        [ $_i -ge 600 ]; do
+    sleep 0.1
+    _i=$((_i + 1))
+  done
   run "$1" -- read-environ "$_spid"
   probe_ok && e=1 || e=0
   kill "$_spid" 2>/dev/null
@@ -426,13 +433,13 @@ lingering () {
 a_lingerer () {
   setup
   _mark=$res/planted-$_tap_n
-  # The scanner stays a moment after the lingerer is started, so that the
-  # lingerer has left the scanner's process group (which spawn.c ends with
-  # the scanner) before the scanner exits.
-  run_sh "$1" "'$PROBE' spawn-lingerer 2 '$PROBE' symlink /etc/passwd '$_mark'; sleep 0.5"
-  # The lingerer plants its link 2 s after the scanner exits.
+  # spawn-lingerer returns once the lingerer has left the scanner's
+  # process group (which spawn.c ends with the scanner).
+  run_sh "$1" "'$PROBE' spawn-lingerer 2 '$PROBE' symlink /etc/passwd '$_mark'"
+  # The lingerer plants its link 2 s after the scanner exits.  The event:
+  # the link is there, or the lingerer is gone.
   _i=0
-  until [ -L "$_mark" ] || [ $_i -ge 50 ]; do
+  until [ -L "$_mark" ] || ! lingering "$_mark" || [ $_i -ge 600 ]; do
     sleep 0.1
     _i=$((_i + 1))
   done
@@ -448,8 +455,9 @@ a_timeout () {
   _mark=$res/late-$_tap_n
   # The scanner leaves a detached process, then hangs until its timeout.
   run_sh "$1" "'$PROBE' spawn-lingerer 3 '$PROBE' write-file '$_mark'; exec sleep 60" 1
+  # The event: the mark is there, or the lingerer is gone.
   _i=0
-  until [ -e "$_mark" ] || [ $_i -ge 50 ]; do
+  until [ -e "$_mark" ] || ! lingering "$_mark" || [ $_i -ge 600 ]; do
     sleep 0.1
     _i=$((_i + 1))
   done

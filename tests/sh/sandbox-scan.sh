@@ -139,21 +139,20 @@ for m in off $backends; do
   [ "$(cat "$src/code.py")" != SOURCE ] && e=1 || e=0
   judge "$m" "truncating a source file" $e
 
-  "$PROBE" tcp-listen 127.0.0.1 0 30 >"$TEST_TMP/listener" 2>&1 &
+  "$PROBE" tcp-listen 127.0.0.1 0 3600 >"$TEST_TMP/listener" 2>&1 &
   lpid=$!
   _i=0
-  until grep -q '^PORT' "$TEST_TMP/listener" || [ $_i -ge 100 ]; do
+  until grep -q '^PORT' "$TEST_TMP/listener" || [ $_i -ge 600 ]; do
     sleep 0.1
     _i=$((_i + 1))
   done
   port=$(sed -n 's/^PORT //p' "$TEST_TMP/listener")
   scan "$m" tcp-connect 127.0.0.1 "$port"
-  _i=0
-  until grep -q '^RECEIVED' "$TEST_TMP/listener" || [ $_i -ge 20 ]; do
-    sleep 0.1
-    _i=$((_i + 1))
-  done
-  grep -q '^RECEIVED' "$TEST_TMP/listener" && e=1 || e=0
+  # Answered once a tagged connection made from here after the scan has
+  # arrived (listener_settle), not after a time.
+  listener_settle "$PROBE" "$TEST_TMP/listener" tcp 127.0.0.1 "$port" ||
+    bail "the listener did not hear the host's own tagged line"
+  listener_heard "$TEST_TMP/listener" && e=1 || e=0
   kill "$lpid" 2>/dev/null
   wait "$lpid" 2>/dev/null
   judge "$m" "TCP to a loopback listener under --offline" $e

@@ -7,7 +7,8 @@
 # scanner whose results directory holds more than max_scanner_results in
 # all (each file under max_scanner_output) is ERROR with the reason.  The control:
 # on a file system with room and without the limit, the same scanner
-# writes its files and PASSES.  The tmpfs cases need root (mount).
+# writes its files and PASSES.  Without a sandbox and under bwrap and
+# Landlock where usable.  The tmpfs cases need root (mount).
 . "$top_srcdir/tests/libtest.sh"
 
 command -v python3 >/dev/null 2>&1 || skip_all "python3 is not installed"
@@ -41,7 +42,9 @@ print(s['status'], s.get('error_reason', ''))"
 }
 
 modes=off
-"$ASH" sandbox probe 2>/dev/null | grep -q "^bwrap: usable" && modes="off bwrap"
+for b in bwrap landlock; do
+  "$ASH" sandbox probe 2>/dev/null | grep -q "^$b: usable" && modes="$modes $b"
+done
 
 for mode in $modes; do
   # The control: room and no limit.

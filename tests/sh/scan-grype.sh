@@ -125,9 +125,16 @@ assert_eq "concurrent scans: two updates" "$(grep -c '^update-start' "$GRYPE_FAK
 check "concurrent scans: the updates never overlap" sh -c "grep '^update-' '$GRYPE_FAKE_LOG' | cut -d' ' -f1 | tr '\n' ' ' | grep -qx 'update-start update-end update-start update-end '"
 
 # A lock held elsewhere: bounded wait, then ERROR naming the lock.
-( flock 9; sleep 6 ) 9>"$GRYPE_DB_CACHE_DIR/.ash-db.lock" &
+# The holder says when it has the lock and keeps it until it is killed.
+( flock 9 && echo held >"$TEST_TMP/held" && exec sleep 600 ) \
+  9>"$GRYPE_DB_CACHE_DIR/.ash-db.lock" &
 holder=$!
-sleep 1
+_i=0
+until [ -s "$TEST_TMP/held" ] || [ $_i -ge 600 ]; do
+  sleep 0.1
+  _i=$((_i + 1))
+done
+[ -s "$TEST_TMP/held" ] || bail "the lock holder did not take the lock"
 ASH_DB_LOCK_TIMEOUT=1 run_ash scan --source-dir "$src" --output-dir "$TEST_TMP/locked" --no-progress --sandbox off --scanners grype
 kill $holder 2>/dev/null; wait $holder 2>/dev/null
 assert_eq "lock timeout: exit 1" "$status" 1

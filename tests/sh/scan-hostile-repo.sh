@@ -1,7 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: Apache-2.0
-# A repository built to hurt, scanned with bandit alone: the scan
-# completes, with bandit's results and every report written.  It holds a
+# A repository built to hurt, scanned with bandit alone, without a sandbox
+# and under each usable one: the scan completes, with bandit's results and
+# every report written.  It holds a
 # FIFO named fifo.py (bandit would block on it until the scan timeout), a
 # 3 GB sparse big.py, ten nested 1 MB .gitignore files, a file name and an
 # in-tree project_name full of terminal escapes, and a directory 600
@@ -46,33 +47,49 @@ for i in range(600):
     fd = nfd
 " || bail "deep tree"
 
-(ulimit -v 2097152; "$ASH" scan --source-dir "$src" --output-dir "$out" \
-  --scanners bandit --sandbox off --no-progress) >"$TEST_TMP/out" 2>"$TEST_TMP/err"
-status=$?
-case $status in
-  1|2) ok "the scan completes (exit $status)" ;;
-  *) not_ok "the scan completes"; diag "status $status" "$(tail -5 "$TEST_TMP/err")" ;;
-esac
-st=$(python3 -c "
+# hostile MODE OUT: scan the repository with --sandbox MODE into OUT and
+# check the scan, the results and every report.
+hostile () {
+  _m=$1 _o=$2
+  (ulimit -v 2097152; "$ASH" scan --source-dir "$src" --output-dir "$_o" \
+    --scanners bandit --sandbox "$_m" --no-progress) >"$TEST_TMP/out" 2>"$TEST_TMP/err"
+  status=$?
+  case $status in
+    1|2) ok "$_m: the scan completes (exit $status)" ;;
+    *) not_ok "$_m: the scan completes"; diag "status $status" "$(tail -5 "$TEST_TMP/err")" ;;
+  esac
+  st=$(python3 -c "
 import json
-d = json.load(open('$out/ash_aggregated_results.json'))
+d = json.load(open('$_o/ash_aggregated_results.json'))
 print(d['scanner_results']['bandit']['status'])" 2>/dev/null)
-assert_eq "bandit ran and its results were read" "$st" FAILED
-assert_file_contains "bandit's finding in pkg/app.py" "$out/reports/ash.sarif" "pkg/app.py"
-for f in ash.sarif ash.summary.txt ash.summary.md ash.html ash.csv ash.flat.json ash.junit.xml; do
-  check "report $f written" test -s "$out/reports/$f"
+  assert_eq "$_m: bandit ran and its results were read" "$st" FAILED
+  assert_file_contains "$_m: bandit's finding in pkg/app.py" "$_o/reports/ash.sarif" "pkg/app.py"
+  for f in ash.sarif ash.summary.txt ash.summary.md ash.html ash.csv ash.flat.json ash.junit.xml; do
+    check "$_m: report $f written" test -s "$_o/reports/$f"
+  done
+  assert_file_contains "$_m: the FIFO is left out with a warning" "$_o/ash.log" \
+    "Not scanning 'fifo.py': not a regular file (a FIFO)"
+  assert_file_contains "$_m: the large file is left out with a warning" "$_o/ash.log" \
+    "Not scanning 'big.py': 3000000000 bytes is more than global_settings.max_file_size"
+  assert_file_lacks "$_m: the scan set lists neither" "$_o/ash-scan-set-files-list.txt" "fifo.py"
+  esc=$(printf '\033')
+  for f in "$TEST_TMP/out" "$TEST_TMP/err" "$_o/ash.log" "$_o/reports/ash.summary.txt" \
+           "$_o/reports/ash.summary.md" "$_o/reports/ash.html"; do
+    assert_file_lacks "$_m: $(basename "$f"): no ESC byte" "$f" "$esc"
+  done
+  check_fails "$_m: ash.html: no <script> tag" grep -q '<script' "$_o/reports/ash.html"
+}
+
+# Under each sandbox too: a scanner given the tree sees the FIFO and the
+# large file unless the sandbox leaves them out.
+for mode in bwrap landlock firejail; do
+  if "$ASH" sandbox probe 2>/dev/null | grep -q "^$mode: usable"; then
+    hostile "$mode" "$TEST_TMP/results-$mode"
+  else
+    ok "$mode # SKIP $mode is not usable here"
+  fi
 done
-assert_file_contains "the FIFO is left out with a warning" "$out/ash.log" \
-  "Not scanning 'fifo.py': not a regular file (a FIFO)"
-assert_file_contains "the large file is left out with a warning" "$out/ash.log" \
-  "Not scanning 'big.py': 3000000000 bytes is more than global_settings.max_file_size"
-assert_file_lacks "the scan set lists neither" "$out/ash-scan-set-files-list.txt" "fifo.py"
-esc=$(printf '\033')
-for f in "$TEST_TMP/out" "$TEST_TMP/err" "$out/ash.log" "$out/reports/ash.summary.txt" \
-         "$out/reports/ash.summary.md" "$out/reports/ash.html"; do
-  assert_file_lacks "$(basename "$f"): no ESC byte" "$f" "$esc"
-done
-check_fails "ash.html: no <script> tag" grep -q '<script' "$out/reports/ash.html"
+hostile off "$out"
 
 # A second run with the same output directory clears the first one's
 # results, whatever a scanner left there (here: 600 levels, mode 000).

@@ -64,6 +64,22 @@ scan unl "$TEST_TMP/unlimited.yaml" hog-file
 assert_eq "control: without the limit the 2 MiB file is written" \
   "$(stat -c %s "$TEST_TMP/unl/scanners/hog-file/source/big.out" 2>/dev/null)" 2097152
 
+# The scanner's standard output and error, which it writes into its logs
+# in the results directory: the same limit.
+scan lim4 "$TEST_TMP/limited.yaml" hog-stdout
+r=$(reason lim4 hog-stdout)
+case $r in
+  "ERROR "*SIGXFSZ*max_scanner_output*|"ERROR "*"File size limit exceeded"*) ok "a log over max_scanner_output: ERROR naming the limit: $r" ;;
+  *) not_ok "a log over max_scanner_output: ERROR naming the limit"; diag "$r" ;;
+esac
+size=$(stat -c %s "$TEST_TMP/lim4/scanners/hog-stdout/source/hog-stdout.stdout.log" 2>/dev/null || echo 0)
+check "its stdout log stopped at the limit ($size bytes)" test "$size" -le 1048576
+scan unl4 "$TEST_TMP/unlimited.yaml" hog-stdout
+assert_eq "control: without the limit the 2 MiB stdout log is written" \
+  "$(stat -c %s "$TEST_TMP/unl4/scanners/hog-stdout/source/hog-stdout.stdout.log" 2>/dev/null)" 2097152
+assert_eq "control: and the 2 MiB stderr log" \
+  "$(stat -c %s "$TEST_TMP/unl4/scanners/hog-stdout/source/hog-stdout.stderr.log" 2>/dev/null)" 2097152
+
 # Memory.
 scan lim2 "$TEST_TMP/limited.yaml" hog-memory
 r=$(reason lim2 hog-memory)

@@ -52,10 +52,10 @@ done
 scan () {
   out=$base/out-$1
   llog=$base/listener-$1
-  "$probe" tcp-listen 127.0.0.1 0 120 >"$llog" 2>&1 &
+  "$probe" tcp-listen 127.0.0.1 0 3600 >"$llog" 2>&1 &
   lpid=$!
   _i=0
-  until grep -q '^PORT' "$llog" || [ $_i -ge 100 ]; do
+  until grep -q '^PORT' "$llog" || [ $_i -ge 600 ]; do
     sleep 0.1
     _i=$((_i + 1))
   done
@@ -65,12 +65,11 @@ scan () {
     --ash-plugin-modules "$module" --scanners hostile-probe \
     --config-overrides "sandbox.extra_read_paths=[$tools]" \
     >"$base/stdout-$1" 2>"$base/stderr-$1"
-  _i=0
-  until grep -q '^RECEIVED' "$llog" || [ $_i -ge 20 ]; do
-    sleep 0.1
-    _i=$((_i + 1))
-  done
-  grep -q '^RECEIVED' "$llog" && got_net=1 || got_net=0
+  # Whether the scan connected is answered once a tagged connection made
+  # from here after it has arrived, not after a time.
+  listener_settle "$probe" "$llog" tcp 127.0.0.1 "$(cat "$repo/.escape/port")" ||
+    bail "the listener ($llog) did not hear the host's own tagged line"
+  listener_heard "$llog" && got_net=1 || got_net=0
   kill "$lpid" 2>/dev/null
   wait "$lpid" 2>/dev/null
   grep -rqF "ENV-SECRET-$$" "$out" 2>/dev/null && got_secret=1 || got_secret=0

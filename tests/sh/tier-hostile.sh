@@ -79,10 +79,10 @@ YAML
 # listen: start a loopback TCP listener; $lpid, $llog.
 listen () {
   llog=$base/listener.$1
-  "$probe" tcp-listen 127.0.0.1 0 120 >"$llog" 2>&1 &
+  "$probe" tcp-listen 127.0.0.1 0 3600 >"$llog" 2>&1 &
   lpid=$!
   _i=0
-  until grep -q '^PORT' "$llog" || [ $_i -ge 100 ]; do
+  until grep -q '^PORT' "$llog" || [ $_i -ge 600 ]; do
     sleep 0.1
     _i=$((_i + 1))
   done
@@ -90,15 +90,13 @@ listen () {
   [ -s "$repo/.escape/port" ] || bail "the loopback listener did not start: $(cat "$llog")"
 }
 
-# connected: did the listener get a connection?  Waits briefly only for
-# the listener to print what it already accepted.
+# connected: did the listener get a connection during the scan?
+# Answered once a tagged connection made from here after the scan has
+# arrived (listener_settle in tests/libtest.sh), not after a time.
 connected () {
-  _i=0
-  until grep -q '^RECEIVED' "$llog" || [ $_i -ge 20 ]; do
-    sleep 0.1
-    _i=$((_i + 1))
-  done
-  grep -q '^RECEIVED' "$llog"
+  listener_settle "$probe" "$llog" tcp 127.0.0.1 "$(cat "$repo/.escape/port")" ||
+    bail "the listener ($llog) did not hear the host's own tagged line"
+  listener_heard "$llog"
 }
 
 unlisten () {

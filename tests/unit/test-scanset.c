@@ -653,6 +653,53 @@ test_ignore_caps (void)
   teardown ();
 }
 
+/* Matching does not grow with the number of rules that are literal names
+   or "*" and a literal suffix: 90,000 of them that match nothing cost
+   not one try more than none.  */
+static void
+test_ignore_index (void)
+{
+  unsigned long long tries[2];
+  for (int big = 0; big < 2; big++)
+    {
+      setup ();
+      struct ash_buf b = ASH_BUF_INIT;
+      ash_buf_addstr (&b, "f1.py\n*.log\nf2?.py\nsub/\n");
+      for (int i = 0; big && i < 50000; i++)
+        ash_buf_addf (&b, "n%d.py\n", i);
+      for (int i = 0; big && i < 40000; i++)
+        ash_buf_addf (&b, "*.x%d\n", i);
+      ash_buf_addstr (&b, "!f3.py\n");
+      mk (".gitignore", b.buf);
+      ash_buf_release (&b);
+      for (int i = 0; i < 200; i++)
+        {
+          _cleanup_free_ char *f = xasprintf ("f%d.py", i);
+          mk (f, "");
+        }
+      mk ("a.log", "");
+      mk ("sub/x.py", "");
+      struct ash_scanset s = ASH_SCANSET_INIT;
+      struct ash_error e = ASH_ERROR_INIT;
+      tap_is_int (build (NULL, &s, &e), 0, "index (%s): the scan set builds",
+                  big ? "90,004 rules" : "4 rules");
+      tap_ok (!ash_strvec_contains (&s.files, "f1.py")
+                && !ash_strvec_contains (&s.files, "f20.py")
+                && !ash_strvec_contains (&s.files, "a.log")
+                && !ash_strvec_contains (&s.files, "sub/x.py")
+                && ash_strvec_contains (&s.files, "f3.py")
+                && ash_strvec_contains (&s.files, "f199.py"),
+              "index (%s): the rules apply", big ? "90,004 rules" : "4 rules");
+      tries[big] = s.rule_tries;
+      ash_scanset_release (&s);
+      ash_error_release (&e);
+      teardown ();
+    }
+  tap_ok (tries[0] > 0 && tries[1] == tries[0],
+          "index: 90,000 more literal rules cost no more tries (%llu, %llu)",
+          tries[0], tries[1]);
+}
+
 int
 main (void)
 {
@@ -664,5 +711,6 @@ main (void)
   test_link_warning_quoted ();
   test_special_files ();
   test_ignore_caps ();
+  test_ignore_index ();
   return tap_done ();
 }
