@@ -9,9 +9,13 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+#include <linux/openat2.h>
 
 #include "proc/spawn.h"
 #include "proc/toolfind.h"
@@ -23,15 +27,34 @@ ash_linux_filter_prefix (struct ash_strvec *argv, const char *helper,
 {
   ash_strvec_push (argv, helper);
   ash_strvec_push (argv, "--socket-filter");
-  /* The scanned data (source and output directories) must be there in the
-     sandbox, the same directories as here.  */
+  /* The scanned data (source and output directories) and the results
+     directory must be there in the sandbox, the same directories as here:
+     opened without following a link at any component, so that a backend
+     that mounts them by name (firejail, bwrap without --bind-fd) cannot
+     be given another directory swapped in at that name by a local user
+     who can write a directory above it.  A link on the way now expects a
+     directory that cannot exist (0:0): the wrapper then refuses to start
+     the scanner.  */
   for (size_t i = 0; policy && i < policy->n_paths; i++)
     {
       const struct ash_policy_path *pp = &policy->paths[i];
       struct stat st;
+      int fd;
 
-      if (pp->access != ASH_ACCESS_DATA || pp->path[0] != '/'
-          || lstat (pp->path, &st) < 0 || !S_ISDIR (st.st_mode))
+      if ((pp->access != ASH_ACCESS_DATA && pp->access != ASH_ACCESS_WRITE)
+          || pp->path[0] != '/' || lstat (pp->path, &st) < 0)
+        continue;
+      fd = ash_linux_open_no_links (pp->path, false);
+      if (fd >= 0)
+        {
+          int r = fstat (fd, &st);
+          ash_close (fd);
+          if (r < 0 || !S_ISDIR (st.st_mode))
+            continue;
+        }
+      else if (fd == -ELOOP)
+        st.st_dev = st.st_ino = 0;
+      else
         continue;
       ash_strvec_pushf (argv, "--expect=%s=%llu:%llu", pp->path,
                         (unsigned long long) st.st_dev,
@@ -43,6 +66,124 @@ ash_linux_filter_prefix (struct ash_strvec *argv, const char *helper,
   if (new_session)
     ash_strvec_push (argv, "--new-session");
   ash_strvec_push (argv, "--");
+}
+
+/* One component at a time from /, each opened relative to the one before
+   with O_PATH | O_NOFOLLOW: the walk for a kernel without openat2.  */
+static int
+walk_no_links (const char *path, bool dir)
+{
+  _cleanup_free_ char *copy = xstrdup (path);
+  char *save = NULL;
+  int fd = open ("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
+
+  if (fd < 0)
+    return -errno;
+  for (char *c = strtok_r (copy, "/", &save); c;
+       c = strtok_r (NULL, "/", &save))
+    {
+      struct stat st;
+      int nfd;
+
+      if (streq (c, "."))
+        continue;
+      if (streq (c, ".."))
+        {
+          ash_close (fd);
+          return -EINVAL;
+        }
+      nfd = openat (fd, c, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+      ash_close (fd);
+      if (nfd < 0)
+        return -errno;
+      fd = nfd;
+      if (fstat (fd, &st) < 0)
+        {
+          int e = errno;
+          ash_close (fd);
+          return -e;
+        }
+      if (S_ISLNK (st.st_mode))
+        {
+          ash_close (fd);
+          return -ELOOP;
+        }
+    }
+  if (dir)
+    {
+      struct stat st;
+      if (fstat (fd, &st) < 0 || !S_ISDIR (st.st_mode))
+        {
+          ash_close (fd);
+          return -ENOTDIR;
+        }
+    }
+  return fd;
+}
+
+int
+ash_linux_open_no_links (const char *path, bool dir)
+{
+  struct open_how how = {
+    .flags = O_PATH | O_CLOEXEC | (dir ? O_DIRECTORY : 0),
+    .resolve = RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS,
+  };
+  long fd;
+
+  if (path[0] != '/')
+    return -EINVAL;
+  fd = syscall (SYS_openat2, AT_FDCWD, path, &how, sizeof how);
+  if (fd < 0 && (errno == ENOSYS || errno == EPERM))
+    /* EPERM: a seccomp profile (a container's) that does not know the
+       call.  */
+    fd = walk_no_links (path, dir);
+  else if (fd < 0)
+    fd = -errno;
+  if (fd >= 0 && fd < 3)
+    {
+      int moved = fcntl ((int) fd, F_DUPFD_CLOEXEC, 3);
+      int e = errno;
+      ash_close ((int) fd);
+      fd = moved < 0 ? -e : moved;
+    }
+  return (int) fd;
+}
+
+/* Whether the mode ST grants BIT (4 read, 1 search or execute) to UID and
+   GID, which are not root's.  */
+static bool
+grants (const struct stat *st, uid_t uid, gid_t gid, unsigned bit)
+{
+  if (st->st_uid == uid)
+    return (st->st_mode >> 6) & bit;
+  if (st->st_gid == gid)
+    return (st->st_mode >> 3) & bit;
+  return st->st_mode & bit;
+}
+
+bool
+ash_linux_reachable_by (const char *path, uid_t uid, gid_t gid)
+{
+  _cleanup_free_ char *real = realpath (path, NULL);
+  struct stat st;
+  char *p;
+
+  if (!real)
+    return false;
+  /* Each directory on the way must be searchable, the last one readable
+     and searchable, a file readable.  */
+  for (p = real; (p = strchr (p + 1, '/')) != NULL;)
+    {
+      *p = '\0';
+      if (stat (*real ? real : "/", &st) < 0
+          || !grants (&st, uid, gid, 1))
+        return false;
+      *p = '/';
+    }
+  if (stat ("/", &st) < 0 || !grants (&st, uid, gid, 1)
+      || stat (real, &st) < 0 || !grants (&st, uid, gid, 4))
+    return false;
+  return !S_ISDIR (st.st_mode) || grants (&st, uid, gid, 1);
 }
 
 int
@@ -208,6 +349,21 @@ ash_linux_identity (const struct ash_host *host, const char *name,
       if (r < 0)
         return r;
     }
+  /* As root the probe runs as the scanner account: another account is
+     another probe.  */
+  if (geteuid () == 0)
+    {
+      struct ash_error e = ASH_ERROR_INIT;
+      uid_t uid;
+      gid_t gid;
+
+      if (ash_sandbox_scanner_ids (&uid, &gid, &e) == 0)
+        ash_buf_addf (ret, "scanner-account %ld:%ld\n", (long) uid,
+                        (long) gid);
+      else
+        ash_buf_addf (ret, "scanner-account none\n");
+      ash_error_release (&e);
+    }
   helper = ash_linux_find_helper (host);
   return add_identity (ret, helper);
 }
@@ -309,6 +465,23 @@ ash_linux_probe_run (char *const *argv, char **ret_out, char **ret_err,
   int r;
 
   ash_cmd_init (&cmd);
+  /* As root, the backend will run every scanner as the scanner account:
+     so does its probe, which then says whether the backend works for
+     that account (firejail refuses nobody).  */
+  if (geteuid () == 0)
+    {
+      r = ash_sandbox_scanner_ids (&cmd.user_id, &cmd.group_id, &err);
+      if (r < 0)
+        {
+          *ret_out = xstrdup ("");
+          *ret_err = xstrdup (err.message);
+          *ret_status = -1;
+          ash_error_release (&err);
+          ash_cmd_release (&cmd);
+          return r;
+        }
+      cmd.set_ids = true;
+    }
   ash_strvec_pushv (&cmd.argv, argv);
   ash_strvec_push (&cmd.env, "PATH=/usr/local/bin:/usr/bin:/bin");
   ash_strvec_push (&cmd.env, "LC_ALL=C");

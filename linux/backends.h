@@ -71,6 +71,18 @@ void ash_linux_filter_prefix (struct ash_strvec *argv, const char *helper,
 int ash_linux_find_tool (const struct ash_host *host, const char *name,
                          char **ret_path, char **ret_why);
 
+/* Open the absolute PATH once, refusing a link at any component (-ELOOP):
+   openat2 with RESOLVE_NO_SYMLINKS, or one component at a time with
+   O_PATH | O_NOFOLLOW where the kernel lacks it.  With DIR, PATH must be a
+   directory.  An O_PATH descriptor (close-on-exec, above 2), or a negative
+   errno.  */
+int ash_linux_open_no_links (const char *path, bool dir);
+
+/* Whether UID and GID (not root's) may reach and read PATH by its modes
+   alone (each directory on the way searchable, PATH readable, and
+   searchable when a directory).  */
+bool ash_linux_reachable_by (const char *path, uid_t uid, gid_t gid);
+
 /* Find ash-landlock-exec for HOST; NULL when it is not there.  */
 char *ash_linux_find_helper (const struct ash_host *host);
 

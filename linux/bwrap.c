@@ -16,9 +16,7 @@
 #include <fcntl.h>
 #include <stdio.h>
 #include <sys/stat.h>
-#include <sys/syscall.h>
 #include <unistd.h>
-#include <linux/openat2.h>
 
 #include "base/log.h"
 
@@ -152,22 +150,6 @@ push_namespaces (struct ash_strvec *argv, bool network)
   ash_strvec_push (argv, "ALL");
 }
 
-/* Open PATH (absolute, already resolved by the policy) once, refusing a
-   link at any component: a path that resolves through one now was
-   swapped after the policy was made.  An O_PATH descriptor of a
-   directory, or a negative errno.  */
-static int
-open_no_links (const char *path)
-{
-  struct open_how how = {
-    .flags = O_PATH | O_DIRECTORY | O_CLOEXEC,
-    .resolve = RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS,
-  };
-  long fd = syscall (SYS_openat2, AT_FDCWD, path, &how, sizeof how);
-
-  return fd < 0 ? -errno : (int) fd;
-}
-
 /* Close the O_PATH descriptors wrap() handed bwrap (the caller passes
    none of that kind).  */
 static void
@@ -190,32 +172,35 @@ close_path_fds (struct ash_cmd *cmd)
    and write) and the scanned data are handed to it as descriptors opened
    here once, so that a local user who can write a directory above one of
    them cannot swap it for a link between ash's checks and bwrap's mount.
-   0 with *RET_FD the descriptor for PATH, or -1 to bind it by name; a
-   negative errno when it cannot be opened that way (a link on the way:
-   nothing runs).  */
+   When ash runs as root, bwrap runs as the scanner account, which cannot
+   reach everything root's policy mounts (a tool directory under /root):
+   every other path is then handed over the same way (a path reached
+   through a link as its target, resolved once here).  0 with *RET_FD the
+   descriptor for PATH, or -1 to bind it by name; a negative errno when
+   the data cannot be opened that way (a link on the way: nothing
+   runs).  */
 static int
 bind_fd_for (const struct ash_linux_probe *probe, struct ash_cmd *cmd,
-             const char *path, bool wanted, int *ret_fd)
+             const char *path, bool data, int *ret_fd)
 {
   int fd;
 
   *ret_fd = -1;
-  if (!probe->bind_fd || !wanted || cmd->n_pass_fds >= ASH_CMD_MAX_PASS_FDS)
+  if (!probe->bind_fd || !(data || cmd->set_ids)
+      || cmd->n_pass_fds >= ASH_CMD_MAX_PASS_FDS)
     return 0;
-  fd = open_no_links (path);
-  if (fd == -ENOENT)
+  /* A path resolved through a link now was swapped after the policy was
+     made.  */
+  fd = ash_linux_open_no_links (path, data);
+  if (fd == -ELOOP && !data)
+    {
+      _cleanup_free_ char *real = realpath (path, NULL);
+      fd = real ? ash_linux_open_no_links (real, false) : -errno;
+    }
+  if (fd == -ENOENT || (!data && fd < 0))
     return 0;
   if (fd < 0)
     return fd;
-  if (fd < 3)
-    {
-      int moved = fcntl (fd, F_DUPFD_CLOEXEC, 3);
-      int e = errno;
-      close (fd);
-      if (moved < 0)
-        return -e;
-      fd = moved;
-    }
   cmd->pass_fds[cmd->n_pass_fds++] = fd;
   *ret_fd = fd;
   return 0;
@@ -267,6 +252,22 @@ bwrap_wrap (const struct ash_probe *base, const struct ash_policy *policy,
           || ash_path_is_inside (pp->path, "/proc")
           || ash_path_is_inside (pp->path, "/dev"))
         continue;
+      /* As root, bwrap runs as the scanner account, which must reach
+         what it mounts: a path only root can reach (a tool directory
+         under /root) would be no use to the scanner anyway and is left
+         out; the scanned data must be readable to it.  */
+      if (cmd->set_ids && pp->access != ASH_ACCESS_HIDE
+          && pp->access != ASH_ACCESS_WRITE
+          && !ash_linux_reachable_by (pp->path, cmd->user_id, cmd->group_id))
+        {
+          if (pp->access == ASH_ACCESS_DATA && access (pp->path, F_OK) == 0)
+            return ash_error_set (err, -EACCES,
+                                  _("the scanner's user (uid %ld) cannot "
+                                    "read %s; ash runs the scanners as "
+                                    "that account when it runs as root"),
+                                  (long) cmd->user_id, pp->path);
+          continue;
+        }
       switch (pp->access)
         {
         case ASH_ACCESS_WRITE:

@@ -20,7 +20,10 @@
    directory holding the link), as bwrap's --ro-bind does.  A --rw, --tmpdir
    or --home PATH that is a symlink is refused, since ash never grants write
    access through a link (a results directory reached through one is
-   refused before it gets here).
+   refused before it gets here).  ash itself gives every path as --fd N
+   before it: a descriptor it opened once without following a link and
+   checked, from which the rule is made, never from the name, so that
+   nothing swapped in at that name in between counts.
 
    In Landlock mode the program stays as the parent of COMMAND: it is a
    child subreaper, so whatever COMMAND forks and abandons is reparented to
@@ -93,6 +96,9 @@ struct path_rule
   unsigned long long rights;
   bool optional;                /* skip silently when it does not exist */
   bool no_link;                 /* refuse the path when it is a symlink */
+  bool has_fd;                  /* --fd: the file is open on FD, and PATH
+                                   only names it */
+  int fd;
 };
 
 /* Granted in every Landlock sandbox.  /dev/shm is writable because POSIX
@@ -123,6 +129,9 @@ struct options
   unsigned grace;
   const char *tmpdir;
   const char *home;
+  int tmpdir_fd;                /* --fd before --tmpdir, or -1 */
+  int home_fd;                  /* --fd before --home, or -1 */
+  int pending_fd;               /* --fd N not yet taken by a path, or -1 */
   struct path_rule *rules;
   size_t n_rules;
   char **links;                 /* NAME=TARGET */
@@ -212,6 +221,11 @@ usage (FILE *out)
            "  --home DIR            private HOME (created if missing; full "
            "access)\n"
            "  --home-link NAME=TARGET  symlink HOME/NAME to TARGET\n"
+           "  --fd N                the next --ro, --rw, --tmpdir or --home "
+           "PATH is the\n"
+           "                        file open on descriptor N (inherited); "
+           "PATH only\n"
+           "                        names it and is never looked up\n"
            "  --network             allow sockets other than Unix ones\n"
            "  --no-network          refuse every socket (the default)\n"
            "  --grace SECONDS       wait between SIGTERM and SIGKILL "
@@ -267,6 +281,7 @@ enum
   OPT_PROBE,
   OPT_HIDE,
   OPT_SUPERVISE,
+  OPT_FD,
   OPT_HELP,
 };
 
@@ -283,7 +298,29 @@ add_rule (struct options *o, const char *path, unsigned long long rights)
      --ro-bind does; write access goes only to a directory named as
      itself.  */
   o->rules[o->n_rules].no_link = rights != RIGHTS_RO;
+  o->rules[o->n_rules].has_fd = o->pending_fd >= 0;
+  o->rules[o->n_rules].fd = o->pending_fd;
+  o->pending_fd = -1;
   o->n_rules++;
+}
+
+/* --fd N: a descriptor the caller opened once, without following a link,
+   for the path that follows.  It is made close-on-exec here, so that the
+   command never inherits it.  */
+static int
+parse_fd (const char *arg)
+{
+  char *end;
+  long v;
+
+  errno = 0;
+  v = strtol (arg, &end, 10);
+  if (errno != 0 || end == arg || *end != '\0' || v < 3 || v > INT_MAX)
+    die (ASH_LANDLOCK_EXIT_USAGE, "--fd wants a descriptor above 2, not "
+         "'%s'", arg);
+  if (fcntl ((int) v, F_SETFD, FD_CLOEXEC) < 0)
+    die (ASH_LANDLOCK_EXIT_USAGE, "--fd %ld: %s", v, strerror (errno));
+  return (int) v;
 }
 
 static void
@@ -306,6 +343,7 @@ parse_options (int argc, char **argv, struct options *o)
     { "probe", no_argument, NULL, OPT_PROBE },
     { "hide", required_argument, NULL, OPT_HIDE },
     { "supervise", no_argument, NULL, OPT_SUPERVISE },
+    { "fd", required_argument, NULL, OPT_FD },
     { "help", no_argument, NULL, OPT_HELP },
     { NULL, 0, NULL, 0 },
   };
@@ -314,6 +352,7 @@ parse_options (int argc, char **argv, struct options *o)
 
   memset (o, 0, sizeof *o);
   o->grace = DEFAULT_GRACE;
+  o->tmpdir_fd = o->home_fd = o->pending_fd = -1;
   opterr = 0;
 
   /* "+": stop at the first non-option, which starts the command.  */
@@ -327,6 +366,13 @@ parse_options (int argc, char **argv, struct options *o)
           break;
         case OPT_RW:
           add_rule (o, optarg, RIGHTS_RW);
+          landlock_options = true;
+          break;
+        case OPT_FD:
+          if (o->pending_fd >= 0)
+            die (ASH_LANDLOCK_EXIT_USAGE, "--fd %d is not followed by --ro, "
+                 "--rw, --tmpdir or --home", o->pending_fd);
+          o->pending_fd = parse_fd (optarg);
           landlock_options = true;
           break;
         case OPT_HIDE:
@@ -343,6 +389,8 @@ parse_options (int argc, char **argv, struct options *o)
             die (ASH_LANDLOCK_EXIT_USAGE, "'%s' is not an absolute path",
                  optarg);
           o->tmpdir = optarg;
+          o->tmpdir_fd = o->pending_fd;
+          o->pending_fd = -1;
           landlock_options = true;
           break;
         case OPT_HOME:
@@ -350,6 +398,8 @@ parse_options (int argc, char **argv, struct options *o)
             die (ASH_LANDLOCK_EXIT_USAGE, "'%s' is not an absolute path",
                  optarg);
           o->home = optarg;
+          o->home_fd = o->pending_fd;
+          o->pending_fd = -1;
           landlock_options = true;
           break;
         case OPT_HOME_LINK:
@@ -420,6 +470,9 @@ parse_options (int argc, char **argv, struct options *o)
         }
     }
 
+  if (o->pending_fd >= 0)
+    die (ASH_LANDLOCK_EXIT_USAGE, "--fd %d is not followed by --ro, --rw, "
+         "--tmpdir or --home", o->pending_fd);
   if (grace_given && !o->supervise)
     landlock_options = true;
   if (o->probe)
@@ -643,9 +696,18 @@ add_path_rule (int ruleset_fd, unsigned long long handled,
   struct stat st;
   int fd;
 
-  /* With O_NOFOLLOW, O_PATH opens a symlink itself rather than failing.  */
-  fd = open (rule->path,
-             O_PATH | O_CLOEXEC | (rule->no_link ? O_NOFOLLOW : 0));
+  /* A path handed over as a descriptor is never looked up: the rule is
+     made for the very file the caller opened and checked, whatever is at
+     its name now.  With O_NOFOLLOW, O_PATH opens a symlink itself rather
+     than failing.  */
+  if (rule->has_fd)
+    fd = fcntl (rule->fd, F_DUPFD_CLOEXEC, 3);
+  else
+    fd = open (rule->path,
+               O_PATH | O_CLOEXEC | (rule->no_link ? O_NOFOLLOW : 0));
+  if (fd < 0 && rule->has_fd)
+    die (ASH_LANDLOCK_EXIT_SETUP, "cannot use descriptor %d for '%s': %s",
+         rule->fd, rule->path, strerror (errno));
   if (fd < 0)
     {
       /* A path that does not exist grants nothing, and one the user cannot
@@ -686,12 +748,22 @@ add_path_rule (int ruleset_fd, unsigned long long handled,
   close (fd);
 }
 
-/* Create DIR (mode 0700) unless it is a directory already.  */
+/* Create DIR (mode 0700) unless it is a directory already; with FD (not
+   -1), DIR is the directory open on FD, and is only checked.  */
 static void
-ensure_dir (const char *dir)
+ensure_dir (const char *dir, int fd)
 {
   struct stat st;
 
+  if (fd >= 0)
+    {
+      if (fstat (fd, &st) < 0)
+        die (ASH_LANDLOCK_EXIT_SETUP, "cannot stat '%s': %s", dir,
+             strerror (errno));
+      if (!S_ISDIR (st.st_mode))
+        die (ASH_LANDLOCK_EXIT_SETUP, "'%s' is not a directory", dir);
+      return;
+    }
   if (mkdir (dir, 0700) == 0)
     return;
   if (errno != EEXIST)
@@ -709,7 +781,7 @@ ensure_dir (const char *dir)
    every step is taken relative to a directory fd without following links,
    so nothing is created outside HOME.  */
 static void
-make_home_link (const char *home, const char *spec)
+make_home_link (const char *home, int home_fd, const char *spec)
 {
   const char *eq = strchr (spec, '=');
   size_t name_len = (size_t) (eq - spec);
@@ -726,7 +798,8 @@ make_home_link (const char *home, const char *spec)
   if (name == NULL)
     die (ASH_LANDLOCK_EXIT_SETUP, "out of memory");
 
-  dirfd = open (home, O_PATH | O_DIRECTORY | O_CLOEXEC);
+  dirfd = home_fd >= 0 ? fcntl (home_fd, F_DUPFD_CLOEXEC, 3)
+                       : open (home, O_PATH | O_DIRECTORY | O_CLOEXEC);
   if (dirfd < 0)
     die (ASH_LANDLOCK_EXIT_SETUP, "cannot open '%s': %s", home,
          strerror (errno));
@@ -836,7 +909,12 @@ check_expects (const struct options *o)
       path = strndup (arg, (size_t) (eq - arg));
       if (path == NULL)
         die (ASH_LANDLOCK_EXIT_SETUP, "out of memory");
-      fd = open (path, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+      /* Opened for reading: the scanner's user (an unprivileged account
+         when ash runs as root) must be able to read it, too.  */
+      fd = open (path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+      if (fd < 0 && errno == EACCES)
+        die (ASH_LANDLOCK_EXIT_SETUP, "the scanner's user (uid %ld) cannot "
+             "read %s (%s)", (long) getuid (), path, strerror (errno));
       if (fd < 0)
         die (ASH_LANDLOCK_EXIT_SETUP, "the sandbox does not show %s to the "
              "scanner (%s)", path, strerror (errno));
@@ -1268,6 +1346,9 @@ child_exec (const struct options *o, int ruleset_fd, const sigset_t *oldmask,
                                                 : ASH_SOCKETS_NONE,
                                 true);
   drop_capabilities ();
+  /* The scanned data, as the scanner will see it.  */
+  fflush (stderr);
+  check_expects (o);
 
   if (sigprocmask (SIG_SETMASK, oldmask, NULL) < 0)
     child_die (ASH_LANDLOCK_EXIT_SETUP, "cannot restore the signal mask: %s",
@@ -1300,12 +1381,12 @@ run_landlock (const struct options *o)
           "signals to processes outside the sandbox are not restricted", abi);
 
   if (o->tmpdir != NULL)
-    ensure_dir (o->tmpdir);
+    ensure_dir (o->tmpdir, o->tmpdir_fd);
   if (o->home != NULL)
     {
-      ensure_dir (o->home);
+      ensure_dir (o->home, o->home_fd);
       for (size_t i = 0; i < o->n_links; i++)
-        make_home_link (o->home, o->links[i]);
+        make_home_link (o->home, o->home_fd, o->links[i]);
     }
   else if (o->n_links > 0)
     die (ASH_LANDLOCK_EXIT_USAGE, "--home-link needs --home");
@@ -1318,12 +1399,14 @@ run_landlock (const struct options *o)
     add_path_rule (ruleset_fd, attr.handled_access_fs, &o->rules[i], o);
   if (o->tmpdir != NULL)
     {
-      struct path_rule r = { o->tmpdir, RIGHTS_RW, false, true };
+      struct path_rule r = { o->tmpdir, RIGHTS_RW, false, true,
+                             o->tmpdir_fd >= 0, o->tmpdir_fd };
       add_path_rule (ruleset_fd, attr.handled_access_fs, &r, o);
     }
   if (o->home != NULL)
     {
-      struct path_rule r = { o->home, RIGHTS_RW, false, true };
+      struct path_rule r = { o->home, RIGHTS_RW, false, true,
+                             o->home_fd >= 0, o->home_fd };
       add_path_rule (ruleset_fd, attr.handled_access_fs, &r, o);
     }
 

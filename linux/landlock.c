@@ -23,8 +23,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "base/log.h"
+#include "fs/chown.h"
 #include "fs/tree.h"
 
 #define PRIVATE_PREFIX "ash-landlock-"
@@ -39,6 +41,8 @@ struct landlock_state
 {
   struct ash_wrap_state base;
   char *dir;
+  int fds[ASH_CMD_MAX_PASS_FDS]; /* handed to the wrapper */
+  unsigned n_fds;
 };
 
 /* Remove DIR and everything in it, at any depth and whatever modes the
@@ -81,6 +85,16 @@ remove_stale_private_once (void)
   const char *base = tmp_base ();
   DIR *d = opendir (base);
   struct dirent *de;
+  /* As root, the private directories belong to the scanner account.  */
+  uid_t scanner_uid = geteuid ();
+  if (geteuid () == 0)
+    {
+      struct ash_error e = ASH_ERROR_INIT;
+      gid_t gid;
+      if (ash_sandbox_scanner_ids (&scanner_uid, &gid, &e) < 0)
+        scanner_uid = 0;
+      ash_error_release (&e);
+    }
 
   if (d == NULL)
     return;
@@ -99,7 +113,8 @@ remove_stale_private_once (void)
       if (errno || end == p || *end != '-' || pid <= 0 || pid == getpid ())
         continue;
       if (fstatat (dirfd (d), de->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0
-          || !S_ISDIR (st.st_mode) || st.st_uid != geteuid ())
+          || !S_ISDIR (st.st_mode)
+          || (st.st_uid != geteuid () && st.st_uid != scanner_uid))
         continue;
       if (kill ((pid_t) pid, 0) == 0 || errno != ESRCH)
         continue;
@@ -236,6 +251,226 @@ make_home_links (int home_fd, const struct ash_policy *policy,
   return 0;
 }
 
+/* Hand the wrapper FD for the path that follows: "--fd FD".  */
+static int
+pass_fd (struct ash_cmd *cmd, struct landlock_state *st,
+         struct ash_strvec *argv, int fd, struct ash_error *err)
+{
+  if (cmd->n_pass_fds >= ASH_CMD_MAX_PASS_FDS)
+    {
+      ash_close (fd);
+      return ash_error_set (err, -EMFILE,
+                            _("the Landlock sandbox is given more than %d "
+                              "paths"),
+                            ASH_CMD_MAX_PASS_FDS);
+    }
+  cmd->pass_fds[cmd->n_pass_fds++] = fd;
+  st->fds[st->n_fds++] = fd;
+  ash_strvec_push (argv, "--fd");
+  ash_strvec_pushf (argv, "%d", fd);
+  return 0;
+}
+
+/* Open the policy path PATH, granted with ACCESS, once, for a Landlock rule
+   made from the descriptor: never through a link at any component, so that
+   a local user who can write a directory above it cannot swap it for a
+   link between this check and the wrapper's rule.  A read-only path that
+   is reached through a link (a system directory such as /lib64 on some
+   systems, a tool's prefix) grants the link's target, as it always has:
+   the target is resolved here once and opened without links in its turn.
+   The results directory must be a directory owned by the scanner's user
+   (ash's, or the scanner account when ash runs as root), the data
+   (the source tree, the converted files) a directory or a regular file.
+   0 with *RET_FD the descriptor, or -1 when the path is not there (or
+   cannot be reached: it grants nothing); a negative errno when it is
+   refused, and nothing runs.  */
+static int
+open_for_rule (const char *path, enum ash_access access, bool results,
+               uid_t owner, int *ret_fd, struct ash_error *err)
+{
+  _cleanup_close_ int fd = -1;
+  struct stat st;
+  bool follows = access == ASH_ACCESS_READ || access == ASH_ACCESS_CACHE;
+
+  *ret_fd = -1;
+  fd = ash_linux_open_no_links (path, false);
+  if (fd == -ELOOP && follows && !results)
+    {
+      _cleanup_free_ char *real = realpath (path, NULL);
+      fd = real ? ash_linux_open_no_links (real, false) : -errno;
+    }
+  if (fd == -ENOENT || fd == -ENOTDIR || fd == -EACCES)
+    return 0;
+  if (fd < 0)
+    return ash_error_set (err, fd,
+                          _("%s cannot be handed to the Landlock sandbox: "
+                            "%s (a link on its way?)"),
+                          path, strerror (-fd));
+  if (fstat (fd, &st) < 0)
+    return ash_error_set (err, -errno, _("cannot examine %s: %s"), path,
+                          strerror (errno));
+  if (results && (!S_ISDIR (st.st_mode) || st.st_uid != owner))
+    return ash_error_set (err, -EPERM,
+                          _("the results directory %s is not a directory "
+                            "of the scanner's user; the scanner does not "
+                            "run"),
+                          path);
+  if (!follows && !S_ISDIR (st.st_mode) && !S_ISREG (st.st_mode))
+    return ash_error_set (err, -EPERM,
+                          _("%s is neither a directory nor a regular file; "
+                            "the scanner does not run"),
+                          path);
+  *ret_fd = TAKE_FD (fd);
+  return 0;
+}
+
+static void landlock_cleanup (struct ash_wrap_state *base);
+
+/* Append to ARGV the rule OPT (--ro, --rw) for PATH, handed over as the
+   descriptor open_for_rule() opened.  */
+static int
+push_rule (struct ash_cmd *cmd, struct landlock_state *st,
+           struct ash_strvec *argv, const char *opt, const char *path,
+           enum ash_access access, bool results, struct ash_error *err)
+{
+  int fd, r;
+  struct stat sb;
+
+  r = open_for_rule (path, access, results,
+                     cmd->set_ids ? cmd->user_id : geteuid (), &fd, err);
+  if (r < 0)
+    return r;
+  if (fd < 0)
+    return 0;                   /* not there: nothing to grant */
+  /* The scanned data must be there for the scanner, readable as its
+     user: the wrapper checks that it opens this very directory.  */
+  if (access == ASH_ACCESS_DATA && fstat (fd, &sb) == 0
+      && S_ISDIR (sb.st_mode))
+    ash_strvec_pushf (argv, "--expect=%s=%llu:%llu", path,
+                      (unsigned long long) sb.st_dev,
+                      (unsigned long long) sb.st_ino);
+  r = pass_fd (cmd, st, argv, fd, err);
+  if (r < 0)
+    return r;
+  ash_strvec_push (argv, opt);
+  ash_strvec_push (argv, path);
+  return 0;
+}
+
+/* Make the directory NAME in the private directory PRIV_FD and open it;
+   it is handed over as "--fd N OPT PATH".  */
+static int
+push_private (struct ash_cmd *cmd, struct landlock_state *st,
+              struct ash_strvec *argv, int priv_fd, const char *name,
+              const char *opt, const char *path, struct ash_error *err)
+{
+  int fd;
+
+  if (mkdirat (priv_fd, name, 0700) < 0)
+    return ash_error_set (err, -errno, _("cannot make %s: %s"), path,
+                          strerror (errno));
+  fd = openat (priv_fd, name, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+  if (fd < 0)
+    return ash_error_set (err, -errno, _("cannot open %s: %s"), path,
+                          strerror (errno));
+  if (pass_fd (cmd, st, argv, fd, err) < 0)
+    return -EMFILE;
+  ash_strvec_push (argv, opt);
+  ash_strvec_push (argv, path);
+  return 0;
+}
+
+static int
+landlock_wrap_args (const struct ash_linux_probe *probe,
+                    const struct ash_policy *policy, struct ash_cmd *cmd,
+                    struct landlock_state *state, struct ash_strvec *argv,
+                    struct ash_error *err)
+{
+  _cleanup_free_ char *priv_home = NULL, *priv_tmp = NULL;
+  _cleanup_close_ int priv_fd = -1;
+  struct stat st;
+  int r;
+
+  priv_home = ash_path_join (state->dir, "home");
+  priv_tmp = ash_path_join (state->dir, "tmp");
+  /* mkdtemp() made it, 0700: it must still be that directory, ash's
+     own.  */
+  priv_fd = open (state->dir, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+  if (priv_fd < 0 || fstat (priv_fd, &st) < 0 || st.st_uid != geteuid ()
+      || (st.st_mode & 077))
+    return ash_error_set (err, priv_fd < 0 ? -errno : -EPERM,
+                          _("cannot use the private directory %s"),
+                          state->dir);
+
+  ash_strvec_push (argv, probe->helper);
+  if (policy->network)
+    ash_strvec_push (argv, "--network");
+  for (size_t i = 0; i < policy->n_paths; i++)
+    {
+      const struct ash_policy_path *pp = &policy->paths[i];
+
+      r = 0;
+      switch (pp->access)
+        {
+        case ASH_ACCESS_READ:
+        case ASH_ACCESS_DATA:
+        case ASH_ACCESS_CACHE:
+          /* Landlock has no overlay: caches are read-only.  */
+          r = push_rule (cmd, state, argv, "--ro", pp->path, pp->access,
+                         false, err);
+          break;
+        case ASH_ACCESS_WRITE:
+          if (!policy->results_dir || !streq (pp->path, policy->results_dir))
+            r = push_rule (cmd, state, argv, "--rw", pp->path, pp->access,
+                           false, err);
+          break;
+        case ASH_ACCESS_HIDE:
+          /* Landlock only grants; what is not granted is hidden, except
+             inside a granted path (the output directory inside the source
+             tree), where the wrapper grants around it.  Only compared
+             with the other paths' names, never looked up.  */
+          ash_strvec_push (argv, "--hide");
+          ash_strvec_push (argv, pp->path);
+          break;
+        default:
+          break;
+        }
+      if (r < 0)
+        return r;
+    }
+  if (policy->results_dir)
+    {
+      r = push_rule (cmd, state, argv, "--rw", policy->results_dir,
+                     ASH_ACCESS_WRITE, true, err);
+      if (r < 0)
+        return r;
+    }
+  r = push_private (cmd, state, argv, priv_fd, "tmp", "--tmpdir", priv_tmp,
+                    err);
+  if (r < 0)
+    return r;
+  r = push_private (cmd, state, argv, priv_fd, "home", "--home", priv_home,
+                    err);
+  if (r < 0)
+    return r;
+  r = make_home_links (state->fds[state->n_fds - 1], policy, err);
+  if (r < 0)
+    return r;
+  /* ash runs as root and the scanner as its account: the private TMPDIR
+     and HOME are that account's.  */
+  if (cmd->set_ids)
+    {
+      r = ash_tree_chown_fd (priv_fd, cmd->user_id, cmd->group_id);
+      if (r < 0)
+        return ash_error_set (err, r, _("cannot give %s to uid %ld: %s"),
+                              state->dir, (long) cmd->user_id,
+                              strerror (-r));
+    }
+  ash_strvec_push (argv, "--");
+  ash_strvec_pushv (argv, cmd->argv.v);
+  return 0;
+}
+
 static int
 landlock_wrap (const struct ash_probe *base,
                const struct ash_policy *policy, struct ash_cmd *cmd,
@@ -246,7 +481,8 @@ landlock_wrap (const struct ash_probe *base,
   struct ash_strvec argv = ASH_STRVEC_INIT;
   struct ash_strvec env = ASH_STRVEC_INIT;
   _cleanup_free_ char *priv = NULL, *priv_home = NULL, *priv_tmp = NULL;
-  _cleanup_close_ int home_fd = -1;
+  unsigned n_fds_before = cmd->n_pass_fds;
+  int r;
 
   *ret_state = NULL;
   if (policy->refusal)
@@ -269,74 +505,21 @@ landlock_wrap (const struct ash_probe *base,
                           tmp_base (), strerror (errno));
   priv_home = ash_path_join (priv, "home");
   priv_tmp = ash_path_join (priv, "tmp");
-  if (mkdir (priv_home, 0700) < 0 || mkdir (priv_tmp, 0700) < 0)
-    {
-      int e = errno;
-      remove_tree (priv);
-      return ash_error_set (err, -e, _("cannot make %s: %s"), priv,
-                            strerror (e));
-    }
-  home_fd = open (priv_home, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-  {
-    int r = make_home_links (home_fd, policy, err);
-    if (r < 0)
-      {
-        remove_tree (priv);
-        return r;
-      }
-  }
-
-  ash_strvec_push (&argv, probe->helper);
-  if (policy->network)
-    ash_strvec_push (&argv, "--network");
-  for (size_t i = 0; i < policy->n_paths; i++)
-    {
-      const struct ash_policy_path *pp = &policy->paths[i];
-
-      switch (pp->access)
-        {
-        case ASH_ACCESS_READ:
-        case ASH_ACCESS_DATA:
-        case ASH_ACCESS_CACHE:
-          /* Landlock has no overlay: caches are read-only.  */
-          ash_strvec_push (&argv, "--ro");
-          ash_strvec_push (&argv, pp->path);
-          break;
-        case ASH_ACCESS_WRITE:
-          if (!policy->results_dir || !streq (pp->path, policy->results_dir))
-            {
-              ash_strvec_push (&argv, "--rw");
-              ash_strvec_push (&argv, pp->path);
-            }
-          break;
-        case ASH_ACCESS_HIDE:
-          /* Landlock only grants; what is not granted is hidden, except
-             inside a granted path (the output directory inside the source
-             tree), where the wrapper grants around it.  */
-          ash_strvec_push (&argv, "--hide");
-          ash_strvec_push (&argv, pp->path);
-          break;
-        default:
-          break;
-        }
-    }
-  if (policy->results_dir)
-    {
-      ash_strvec_push (&argv, "--rw");
-      ash_strvec_push (&argv, policy->results_dir);
-    }
-  ash_strvec_push (&argv, "--tmpdir");
-  ash_strvec_push (&argv, priv_tmp);
-  ash_strvec_push (&argv, "--home");
-  ash_strvec_push (&argv, priv_home);
-  ash_strvec_push (&argv, "--");
-  ash_strvec_pushv (&argv, cmd->argv.v);
-
-  ash_linux_sandbox_env (policy, priv_home, priv_tmp, &env);
 
   state = xcalloc (1, sizeof *state);
   state->base.backend = &ash_backend_landlock;
   state->dir = TAKE_PTR (priv);
+  r = landlock_wrap_args (probe, policy, cmd, state, &argv, err);
+  if (r < 0)
+    {
+      cmd->n_pass_fds = n_fds_before;
+      ash_strvec_release (&argv);
+      landlock_cleanup (&state->base);
+      return r;
+    }
+
+  ash_linux_sandbox_env (policy, priv_home, priv_tmp, &env);
+
   *ret_state = &state->base;
   ash_strvec_release (&cmd->argv);
   cmd->argv = argv;
@@ -353,6 +536,8 @@ landlock_cleanup (struct ash_wrap_state *base)
   if (!base)
     return;
   state = ash_container_of (base, struct landlock_state, base);
+  for (unsigned i = 0; i < state->n_fds; i++)
+    ash_close (state->fds[i]);
   if (state->dir)
     remove_tree (state->dir);
   free (state->dir);

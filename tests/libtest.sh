@@ -116,6 +116,16 @@ unpriv_user () {
   fi
 }
 
+# As root, ash runs every sandboxed scanner as the scanner account
+# (ASH_SCANNER_USER, nobody by default); the tests use the unprivileged
+# account, which firejail allows (it never allows nobody).  A test that
+# clears the environment passes it on with $scanner_user_env.
+if [ "$(id -u)" = 0 ] && [ -z "${ASH_SCANNER_USER+set}" ]; then
+  ASH_SCANNER_USER=$(unpriv_user)
+  export ASH_SCANNER_USER
+fi
+scanner_user_env=${ASH_SCANNER_USER:+ASH_SCANNER_USER=$ASH_SCANNER_USER}
+
 # as_unpriv_cmd USER: the setpriv prefix that runs a command as USER.
 as_unpriv_cmd () {
   echo "setpriv --reuid=$1 --regid=$(id -g "$1") --clear-groups"

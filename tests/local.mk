@@ -141,6 +141,12 @@ TESTS += tests/sh/landlock-exec.sh
 EXTRA_DIST += tests/sh/landlock-exec.sh
 TESTS += tests/sh/landlock-nested-home.sh
 EXTRA_DIST += tests/sh/landlock-nested-home.sh
+TESTS += tests/sh/landlock-race.sh
+TESTS += tests/sh/sandbox-root.sh
+TESTS += tests/sh/backend-race.sh
+EXTRA_DIST += tests/sh/backend-race.sh
+EXTRA_DIST += tests/sh/sandbox-root.sh
+EXTRA_DIST += tests/sh/landlock-race.sh
 endif
 check_PROGRAMS += tests/unit/test-backend-select
 tests_unit_test_backend_select_CPPFLAGS = $(tests_unit_cppflags)

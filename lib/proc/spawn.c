@@ -20,6 +20,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <grp.h>
 #include <limits.h>
 #include <poll.h>
 #include <pthread.h>
@@ -189,6 +190,9 @@ struct child_plan
   size_t n_pass_fds;
   int max_fd;  /* for the close loop when close_range() is missing */
   bool new_session; /* setsid() rather than setpgid() */
+  bool set_ids;
+  uid_t uid;
+  gid_t gid;
   pid_t parent;
   struct ash_cmd_limits limits;
 };
@@ -318,6 +322,26 @@ child_run (const struct child_plan *p)
 
   if (p->cwd && chdir (p->cwd) < 0)
     child_fail (p->errfd, STAGE_CHDIR, errno);
+
+  if (p->set_ids)
+    {
+#ifdef __linux__
+      if (setgroups (0, NULL) < 0 || setresgid (p->gid, p->gid, p->gid) < 0
+          || setresuid (p->uid, p->uid, p->uid) < 0)
+        child_fail (p->errfd, STAGE_SETUP, errno);
+#else
+      if (setgroups (0, NULL) < 0 || setgid (p->gid) < 0
+          || setuid (p->uid) < 0)
+        child_fail (p->errfd, STAGE_SETUP, errno);
+#endif
+#ifdef PR_SET_PDEATHSIG
+      /* A change of credentials clears the parent-death signal.  */
+      if (prctl (PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) < 0)
+        child_fail (p->errfd, STAGE_SETUP, errno);
+      if (getppid () != p->parent)
+        _exit (127);
+#endif
+    }
 
   /* All signals are blocked (the parent blocked them around fork()), so no
      handler of ASH's can run here; reset the dispositions, then the mask.
@@ -705,6 +729,9 @@ spawn_and_wait (struct ash_cmd *cmd, struct ash_cmd_result *ret,
   plan.n_pass_fds = cmd->n_pass_fds;
   plan.max_fd = open_max_fd ();
   plan.new_session = cmd->new_session;
+  plan.set_ids = cmd->set_ids;
+  plan.uid = cmd->user_id;
+  plan.gid = cmd->group_id;
   plan.parent = getpid ();
   plan.limits = cmd->limits;
 

@@ -64,7 +64,7 @@ enum ash_stdio
 };
 
 /* Descriptors a command may pass to its child besides stdio.  */
-#define ASH_CMD_MAX_PASS_FDS 8
+#define ASH_CMD_MAX_PASS_FDS 64
 
 /* Resource limits set in the child before it runs the program (each
    both soft and hard, so that it cannot raise them; 0: left as it is).
@@ -105,6 +105,13 @@ struct ash_cmd
      it).  It still leads its own process group.  */
   bool new_session;
   struct ash_cmd_limits limits;
+  /* Run the program as USER_ID and GROUP_ID, with no supplementary
+     groups (set after the limits, the control groups and the working
+     directory, just before exec; ASH as root starts sandboxed scanners
+     so).  */
+  bool set_ids;
+  uid_t user_id;
+  gid_t group_id;
 };
 
 struct ash_cmd_result

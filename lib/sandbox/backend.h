@@ -103,6 +103,20 @@ void ash_probe_free (struct ash_probe *p);
    refused by ash_cmd_run().  */
 int ash_sandbox_run (struct ash_cmd *cmd, struct ash_cmd_result *ret,
                      struct ash_error *err);
+/* When ASH runs as root, ash_sandbox_run() runs the command as the
+   scanner account (no root-only file is then readable to a scanner): the
+   user ASH_SCANNER_USER names (a user name or UID[:GID]), by default
+   nobody, 65534:65534 without a passwd entry; the results directory and
+   the run's config directory are given to it first.  Its ids, or a
+   negative errno (root itself is refused).  */
+int ash_sandbox_scanner_ids (uid_t *ret_uid, gid_t *ret_gid,
+                             struct ash_error *err);
+/* What ash_sandbox_run() does as root before wrap(): give POLICY's results
+   directory and run config directory to the scanner account and set CMD
+   to run as it.  0 or a negative errno.  */
+struct ash_policy;
+int ash_sandbox_drop_root (const struct ash_policy *policy,
+                           struct ash_cmd *cmd, struct ash_error *err);
 
 struct ash_options;
 

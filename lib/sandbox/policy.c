@@ -72,6 +72,7 @@ ash_policy_release (struct ash_policy *p)
   ash_strvec_release (&p->shown);
   ash_strvec_release (&p->readonly_mounts);
   free (p->mounts_error);
+  free (p->run_config_dir);
   ash_policy_init (p);
 }
 
@@ -308,9 +309,11 @@ add_data (struct ctx *c)
                          _("system directory"));
   if (in->run_config_dir)
     {
-      _cleanup_free_ char *d = real_or_normal (in->run_config_dir);
+      char *d = real_or_normal (in->run_config_dir);
       ash_policy_add_path (c->p, d, ASH_ACCESS_READ, false,
                            _("scanner run's config directory"));
+      free (c->p->run_config_dir);
+      c->p->run_config_dir = d;
     }
 }
 

@@ -105,6 +105,10 @@ struct ash_policy
                                         read-only by name */
   char *mounts_error;              /* non-NULL: the mount table could not
                                       be read, and such a backend refuses */
+  char *run_config_dir;            /* the scanner run's config directory
+                                      (real path), or NULL: given with the
+                                      results directory to the scanner's
+                                      account when ASH runs as root */
 };
 
 /* Everything the policy is computed from.  Lists are NULL-terminated

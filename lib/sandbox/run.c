@@ -8,10 +8,90 @@
 #include <config.h>
 
 #include <errno.h>
+#include <pwd.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "base/util.h"
+#include "fs/chown.h"
 #include "sandbox/backend.h"
+#include "sandbox/policy.h"
+
+/* The account a scanner runs as when ASH runs as root: ASH_SCANNER_USER,
+   a user name or UID[:GID], by default nobody (65534:65534 when there is
+   no such entry).  Root itself is refused.  */
+int
+ash_sandbox_scanner_ids (uid_t *ret_uid, gid_t *ret_gid,
+                         struct ash_error *err)
+{
+  const char *spec = getenv ("ASH_SCANNER_USER");
+  const char *name = spec && *spec ? spec : "nobody";
+  struct passwd *pw;
+  char *end;
+  unsigned long u, g;
+
+  if (name[0] >= '0' && name[0] <= '9')
+    {
+      errno = 0;
+      u = strtoul (name, &end, 10);
+      g = u;
+      if (!errno && *end == ':')
+        g = strtoul (end + 1, &end, 10);
+      if (errno || *end != '\0' || u > 0x7fffffffUL || g > 0x7fffffffUL)
+        return ash_error_set (err, -EINVAL,
+                              _("ASH_SCANNER_USER=%s is neither a user "
+                                "name nor UID[:GID]"),
+                              name);
+    }
+  else if ((pw = getpwnam (name)) != NULL)
+    {
+      u = pw->pw_uid;
+      g = pw->pw_gid;
+    }
+  else if (!spec || !*spec)
+    u = g = 65534;
+  else
+    return ash_error_set (err, -ENOENT,
+                          _("ASH_SCANNER_USER=%s: no such user"), name);
+  if (u == 0 || g == 0)
+    return ash_error_set (err, -EPERM,
+                          _("ASH_SCANNER_USER=%s is root; a sandboxed "
+                            "scanner never runs as root"),
+                          name);
+  *ret_uid = (uid_t) u;
+  *ret_gid = (gid_t) g;
+  return 0;
+}
+
+int
+ash_sandbox_drop_root (const struct ash_policy *policy, struct ash_cmd *w,
+           struct ash_error *err)
+{
+  uid_t uid;
+  gid_t gid;
+  int r = ash_sandbox_scanner_ids (&uid, &gid, err);
+
+  if (r < 0)
+    return r;
+  if (policy->results_dir)
+    {
+      r = ash_tree_chown_all (policy->results_dir, uid, gid, err);
+      if (r < 0 && r != -ENOENT)
+        return r;
+    }
+  if (policy->run_config_dir)
+    {
+      r = ash_tree_chown_all (policy->run_config_dir, uid, gid, err);
+      if (r < 0 && r != -ENOENT)
+        return r;
+    }
+  ash_error_release (err);
+  w->set_ids = true;
+  w->user_id = uid;
+  w->group_id = gid;
+  return 0;
+}
 
 /* A private copy of CMD for a backend to rewrite.  */
 static void
@@ -42,6 +122,9 @@ cmd_copy (struct ash_cmd *dst, const struct ash_cmd *src)
     dst->pass_fds[i] = src->pass_fds[i];
   dst->n_pass_fds = src->n_pass_fds;
   dst->limits = src->limits;
+  dst->set_ids = src->set_ids;
+  dst->user_id = src->user_id;
+  dst->group_id = src->group_id;
 }
 
 static void
@@ -80,8 +163,18 @@ ash_sandbox_run (struct ash_cmd *cmd, struct ash_cmd_result *ret,
   const struct ash_backend *be = scope->backend;
   struct ash_wrap_state *state = NULL;
   struct ash_cmd w;
+  int r;
   cmd_copy (&w, cmd);
-  int r = be->wrap (scope->probe, scope->policy, &w, &state, err);
+  if (geteuid () == 0 && scope->policy && !w.set_ids)
+    {
+      r = ash_sandbox_drop_root (scope->policy, &w, err);
+      if (r < 0)
+        {
+          ash_cmd_release (&w);
+          return r;
+        }
+    }
+  r = be->wrap (scope->probe, scope->policy, &w, &state, err);
   if (r < 0)
     {
       if (err && !err->message)

@@ -171,7 +171,7 @@ if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null 2>&1 && [ -n "$backends" 
   home=$(getent passwd "$user" | cut -d: -f6)
   [ -d "$home" ] || home=$u
   for m in $backends; do
-    env -i PATH=/usr/bin:/bin HOME="$home" LANG=C.UTF-8 $as \
+    env -i $scanner_user_env PATH=/usr/bin:/bin HOME="$home" LANG=C.UTF-8 $as \
       "$u/bin/ash" scan --source-dir "$u/src" --output-dir "$u/out-$m" \
       --no-progress --scanners bandit --sandbox "$m" >"$TEST_TMP/out" 2>"$TEST_TMP/err"
     assert_eq "$m as $user: exit 2" "$?" 2

@@ -30,7 +30,7 @@ printf 'global_settings:\n  max_scanner_processes: 0\n  max_scanner_memory: 0\n'
 
 # scan MODE OUT CONFIG SCANNER
 scan () {
-  env -i PATH="$tools:/usr/bin:/bin" HOME="$TEST_TMP/home" LANG=C.UTF-8 \
+  env -i $scanner_user_env PATH="$tools:/usr/bin:/bin" HOME="$TEST_TMP/home" LANG=C.UTF-8 \
     "$TEST_TMP/ash" scan --source-dir "$TEST_TMP/src" \
     --output-dir "$TEST_TMP/$2" --no-progress --sandbox "$1" \
     --ash-plugin-modules "$TEST_TMP/hog.yaml" --config "$3" \

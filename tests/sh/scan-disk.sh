@@ -26,7 +26,7 @@ printf 'global_settings:\n  max_scanner_results: 0\n' >"$TEST_TMP/uncapped.yaml"
 
 # scan MODE OUTDIR CONFIG
 scan () {
-  env -i PATH="$tools:/usr/bin:/bin" HOME="$TEST_TMP/home" LANG=C.UTF-8 \
+  env -i $scanner_user_env PATH="$tools:/usr/bin:/bin" HOME="$TEST_TMP/home" LANG=C.UTF-8 \
     "$ASH" scan --source-dir "$TEST_TMP/src" --output-dir "$2" \
     --no-progress --sandbox "$1" --strategy sequential \
     --ash-plugin-modules "$TEST_TMP/hog.yaml" --config "$3" \

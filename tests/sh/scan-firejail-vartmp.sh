@@ -29,7 +29,7 @@ round () {
     cp -R "$top_srcdir/tests/fixtures/repos/py-small" "$t/src"
     mkdir -p "$t/home"
     [ "$_who" = "$(id -un)" ] || chown -R "$_who" "$t"
-    "$@" env -i PATH=/usr/bin:/bin HOME="$t/home" LANG=C.UTF-8 \
+    "$@" env -i $scanner_user_env PATH=/usr/bin:/bin HOME="$t/home" LANG=C.UTF-8 \
       ASH_HELPER_DIR="$ASH_HELPER_DIR" "$ASH" scan --source-dir "$t/src" \
       --output-dir "$t/out" --no-progress --sandbox firejail \
       --scanners bandit >"$TEST_TMP/out" 2>"$TEST_TMP/err"

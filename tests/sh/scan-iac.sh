@@ -98,7 +98,7 @@ run_as () { # WHO OUT MODE [ENV...]
   who=$1 out=$2 mode=$3
   shift 3
   if [ "$who" = root ]; then pre=; else pre=$(as_unpriv_cmd "$who"); fi
-  env -i PATH="$work/tools:/usr/bin:/bin" HOME="$home" LANG=C.UTF-8 \
+  env -i $scanner_user_env PATH="$work/tools:/usr/bin:/bin" HOME="$home" LANG=C.UTF-8 \
     ASH_CFN_GUARD_RULES_DIR="$work/rules" "$@" $pre \
     "$work/bin/ash" scan --source-dir "$work/src" --output-dir "$work/$out" \
     --no-progress --scanners "$scanners" --sandbox "$mode" --config "$conf" \
@@ -128,7 +128,7 @@ for who in $accounts; do
   if [ "$who" = root ]; then
     probe=$("$work/bin/ash" sandbox probe 2>&1)
   else
-    probe=$(env -i PATH=/usr/bin:/bin HOME="$home" $(as_unpriv_cmd "$who") "$work/bin/ash" sandbox probe 2>&1)
+    probe=$(env -i $scanner_user_env PATH=/usr/bin:/bin HOME="$home" $(as_unpriv_cmd "$who") "$work/bin/ash" sandbox probe 2>&1)
   fi
   for b in bwrap landlock firejail; do
     if ! echo "$probe" | grep -q "^$b: usable"; then
@@ -170,7 +170,7 @@ case ",$scanners," in *,cfn-guard,*) broken cfn-guard FAKE_CFN_GUARD_MODE cfn-gu
 case ",$scanners," in *,cdk-nag,*) broken cdk-nag FAKE_CDK_NAG_MODE cdk-nag-out/ ;; esac
 case ",$scanners," in *,cfn-nag,*) broken cfn-nag FAKE_CFN_NAG_MODE cfn-nag.stdout.log ;; esac
 # cfn-guard without a rules bundle is MISSING, saying where it looked.
-env -i PATH="$work/tools:/usr/bin:/bin" HOME="$HOME" LANG=C.UTF-8 ASH_CFN_GUARD_RULES_DIR="$work/no-such-rules" \
+env -i $scanner_user_env PATH="$work/tools:/usr/bin:/bin" HOME="$HOME" LANG=C.UTF-8 ASH_CFN_GUARD_RULES_DIR="$work/no-such-rules" \
   "$work/bin/ash" scan --source-dir "$work/src" --output-dir "$work/out-nobundle" \
   --no-progress --scanners cfn-guard >"$TEST_TMP/out" 2>"$TEST_TMP/err"
 assert_eq "no rules bundle: cfn-guard MISSING" "$(status_of "$work/out-nobundle" cfn-guard)" MISSING
@@ -184,7 +184,7 @@ rule SQS_QUEUE_ENCRYPTED { Resources.*.Properties.KmsMasterKeyId exists }
 G
 printf 'scanners:\n  cfn-guard:\n    options:\n      rule_sets: []\n      rules_paths: ["%s"]\n' "$work/own.guard" >"$work/own.yaml"
 for m in off bwrap; do
-  env -i PATH="$work/tools:/usr/bin:/bin" HOME="$HOME" LANG=C.UTF-8 ASH_CFN_GUARD_RULES_DIR="$work/rules" \
+  env -i $scanner_user_env PATH="$work/tools:/usr/bin:/bin" HOME="$HOME" LANG=C.UTF-8 ASH_CFN_GUARD_RULES_DIR="$work/rules" \
     "$work/bin/ash" scan --source-dir "$work/src" --output-dir "$work/out-own-$m" --sandbox $m \
     --no-progress --scanners cfn-guard --config "$work/own.yaml" >"$TEST_TMP/out" 2>"$TEST_TMP/err"
   findings "$work/out-own-$m" >"$TEST_TMP/own"
@@ -196,7 +196,7 @@ mkdir -p "$work/src/.ash"
 cp "$work/own.guard" "$work/src/evil.guard"
 printf 'scanners:\n  cfn-guard:\n    options:\n      rules_paths: [evil.guard]\n' >"$work/src/.ash/.ash.yaml"
 git -C "$work/src" init -q 2>/dev/null
-env -i PATH="$work/tools:/usr/bin:/bin" HOME="$HOME" LANG=C.UTF-8 ASH_CFN_GUARD_RULES_DIR="$work/rules" \
+env -i $scanner_user_env PATH="$work/tools:/usr/bin:/bin" HOME="$HOME" LANG=C.UTF-8 ASH_CFN_GUARD_RULES_DIR="$work/rules" \
   "$work/bin/ash" scan --source-dir "$work/src" --output-dir "$work/out-repo" \
   --no-progress --scanners cfn-guard >"$TEST_TMP/out" 2>"$TEST_TMP/err"
 assert_file_contains "a repository's rules_paths is refused with a warning" "$TEST_TMP/err" "not passing scanners.cfn-guard.options.rules_paths"

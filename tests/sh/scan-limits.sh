@@ -24,7 +24,7 @@ chmod -R a+rX "$TEST_TMP"
 scan () {
   _out=$1 _conf=$2 _sc=$3
   shift 3
-  env -i PATH="$tools:/usr/bin:/bin" HOME="$TEST_TMP" LANG=C.UTF-8 "$@" \
+  env -i $scanner_user_env PATH="$tools:/usr/bin:/bin" HOME="$TEST_TMP" LANG=C.UTF-8 "$@" \
     "$TEST_TMP/ash" scan --source-dir "$TEST_TMP/src" \
     --output-dir "$TEST_TMP/$_out" --no-progress --sandbox off \
     --ash-plugin-modules "$TEST_TMP/hog.yaml" --config "$_conf" \

@@ -25,7 +25,7 @@ chmod 755 "$TEST_TMP"
 home=$(getent passwd "$user" | cut -d: -f6)
 [ -d "$home" ] || home=$work
 scan () { # OUT MODE
-  env -i PATH=/usr/bin:/bin HOME="$home" LANG=C.UTF-8 $as \
+  env -i $scanner_user_env PATH=/usr/bin:/bin HOME="$home" LANG=C.UTF-8 $as \
     "$work/bin/ash" scan --source-dir "$work/src" --output-dir "$work/$1" \
     --no-progress --scanners bandit --sandbox "$2" >"$TEST_TMP/out" 2>"$TEST_TMP/err"
 }
@@ -46,7 +46,7 @@ findings out-off >"$TEST_TMP/off"
 check "control: it found something" test -s "$TEST_TMP/off"
 
 for b in bwrap landlock; do
-  if ! env -i PATH=/usr/bin:/bin HOME="$home" $as "$work/bin/ash" sandbox probe 2>&1 |
+  if ! env -i $scanner_user_env PATH=/usr/bin:/bin HOME="$home" $as "$work/bin/ash" sandbox probe 2>&1 |
        grep -q "^$b: usable"; then
     ok "$b as $user # SKIP $b is not usable for $user"
     continue

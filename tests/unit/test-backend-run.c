@@ -5,7 +5,9 @@
    test-backend-run --backend NAME --results DIR [--source DIR]
                     [--output DIR] [--read PATH]... [--network]
                     [--env NAME=VALUE]... [--timeout SECONDS] [--cwd DIR]
-                    [--probe-only | --print-argv] -- COMMAND [ARG]...
+                    [--probe-only | --print-argv]
+                    [--before-wrap SCRIPT] [--after-wrap SCRIPT]
+                    -- COMMAND [ARG]...
 
    NAME is bwrap, firejail, landlock, or off (no sandbox: the command gets
    this program's whole environment, as a scanner does with --sandbox off).
@@ -18,7 +20,12 @@
    is looked up in $ASH_HELPER_DIR.  --probe-only stops after the probe;
    --print-argv prints the command line the backend would run, one line
    with words separated by spaces, and runs nothing (for bench/; the
-   Landlock private directories are then left for that command to use).  Exit status: the command's; 77 with
+   Landlock private directories are then left for that command to use).
+   --after-wrap runs /bin/sh -c SCRIPT, unsandboxed, after the backend's
+   wrap() has opened and checked the paths and before the wrapped command
+   starts (what a local user racing ash could do then, made
+   deterministic); it must exit 0.  --before-wrap runs SCRIPT the same
+   way after the policy is computed and before wrap().  Exit status: the command's; 77 with
    the probe's reason on stdout when the backend is unavailable.  */
 
 #include <config.h>
@@ -39,6 +46,34 @@
 
 extern char **environ;
 
+/* Run /bin/sh -c SCRIPT, unsandboxed; -1 unless it exits 0.  */
+static int
+run_hook (const char *script)
+{
+  struct ash_cmd hook;
+  struct ash_cmd_result hres;
+  struct ash_error e = ASH_ERROR_INIT;
+  int r;
+
+  ash_cmd_init (&hook);
+  ash_strvec_push (&hook.argv, "/bin/sh");
+  ash_strvec_push (&hook.argv, "-c");
+  ash_strvec_push (&hook.argv, script);
+  ash_strvec_pushv (&hook.env, environ);
+  hook.stdout_mode = ASH_STDIO_INHERIT;
+  hook.stderr_mode = ASH_STDIO_INHERIT;
+  memset (&hres, 0, sizeof hres);
+  r = ash_cmd_run (&hook, &hres, &e);
+  ash_cmd_release (&hook);
+  ash_error_release (&e);
+  if (r < 0 || hres.status != 0)
+    {
+      fprintf (stderr, "test-backend-run: the hook script failed\n");
+      return -1;
+    }
+  return 0;
+}
+
 int
 main (int argc, char **argv)
 {
@@ -54,6 +89,8 @@ main (int argc, char **argv)
     { "cwd", required_argument, NULL, 'c' },
     { "probe-only", no_argument, NULL, 'P' },
     { "print-argv", no_argument, NULL, 'A' },
+    { "after-wrap", required_argument, NULL, 'W' },
+    { "before-wrap", required_argument, NULL, 'B' },
     { NULL, 0, NULL, 0 },
   };
   static const struct ash_backend *const backends[] = {
@@ -64,7 +101,8 @@ main (int argc, char **argv)
 #endif
   };
   const char *backend_name = NULL, *results = NULL, *source = NULL;
-  const char *output = NULL, *cwd = NULL;
+  const char *output = NULL, *cwd = NULL, *after_wrap = NULL;
+  const char *before_wrap = NULL;
   /* What the command is built from lives until the program exits, which
      it does on every path right after running or printing the command.  */
   static struct ash_strvec extra_env = ASH_STRVEC_INIT;
@@ -98,6 +136,8 @@ main (int argc, char **argv)
       case 'c': cwd = optarg; break;
       case 'P': probe_only = true; break;
       case 'A': print_argv = true; break;
+      case 'W': after_wrap = optarg; break;
+      case 'B': before_wrap = optarg; break;
       default:
         fprintf (stderr, "test-backend-run: bad usage\n");
         return 99;
@@ -191,6 +231,14 @@ main (int argc, char **argv)
       scope.policy = &policy;
       scope.reason = NULL;
       cmd.scope = &scope;
+      /* As ash_sandbox_run() does: as root, the scanner account, which
+         the results directory is given to.  */
+      if (geteuid () == 0 && (print_argv || after_wrap)
+          && ash_sandbox_drop_root (&policy, &cmd, &err) < 0)
+        {
+          fprintf (stderr, "test-backend-run: %s\n", err.message);
+          return 98;
+        }
       if (print_argv)
         {
           struct ash_wrap_state *state = NULL;
@@ -210,7 +258,29 @@ main (int argc, char **argv)
     }
 
   memset (&res, 0, sizeof res);
-  r = ash_sandbox_run (&cmd, &res, &err);
+  if (before_wrap && run_hook (before_wrap) < 0)
+    return 98;
+  if (after_wrap && cmd.scope)
+    {
+      /* What ash_sandbox_run() does, with SCRIPT run between wrap() and
+         the start of the wrapped command.  */
+      struct ash_wrap_state *state = NULL;
+
+      r = backend->wrap (probe, &policy, &cmd, &state, &err);
+      if (r < 0)
+        {
+          fprintf (stderr, "test-backend-run: %s\n", err.message);
+          return 98;
+        }
+      if (run_hook (after_wrap) < 0)
+        return 98;
+      cmd.scope = NULL;
+      r = ash_cmd_run (&cmd, &res, &err);
+      if (backend->cleanup)
+        backend->cleanup (state);
+    }
+  else
+    r = ash_sandbox_run (&cmd, &res, &err);
   if (r < 0)
     {
       fprintf (stderr, "test-backend-run: %s\n",

@@ -11,6 +11,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdint.h>
+#include <sys/ioctl.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
@@ -39,6 +40,8 @@ enum
   C_IO_URING_REGISTER,
   C_X32_UNIX,
   C_NNP,
+  C_TIOCSTI,
+  C_TIOCLINUX,
   C_COUNT
 };
 
@@ -63,6 +66,8 @@ static const char *const names[C_COUNT] = {
   "io_uring_register",
   "x32 socket(AF_UNIX)",
   "no_new_privs",
+  "ioctl(TIOCSTI)",
+  "ioctl(TIOCLINUX)",
 };
 
 /* 0 when the call worked, else its errno.  */
@@ -153,6 +158,25 @@ run_calls (int *r)
   r[C_X32_UNIX] = EACCES;
 #endif
   r[C_NNP] = prctl (PR_GET_NO_NEW_PRIVS, 0, 0, 0, 0) == 1 ? 0 : EPERM;
+  /* On a pipe, which is no terminal: the kernel's own answer is ENOTTY,
+     so EPERM can only come from the filter.  The high bits of the request
+     are ignored by the kernel and must not hide it from the filter.  */
+  {
+    int p[2];
+    char c = 'x';
+
+    if (pipe (p) < 0)
+      r[C_TIOCSTI] = r[C_TIOCLINUX] = errno;
+    else
+      {
+        r[C_TIOCSTI] = syscall (SYS_ioctl, (long) p[0],
+                                (long) ((1ULL << 32) | TIOCSTI), &c) < 0
+                         ? errno : 0;
+        r[C_TIOCLINUX] = ioctl (p[0], TIOCLINUX, &c) < 0 ? errno : 0;
+        close (p[0]);
+        close (p[1]);
+      }
+  }
 }
 
 /* Make the calls in a child, with the filter (MODE 1: no network, 2:
@@ -344,6 +368,18 @@ main (void)
 #endif
       }
   }
+
+  /* Terminal ioctls that inject input or reach the console: refused in
+     both modes (EPERM), where the kernel itself says ENOTTY.  */
+  for (int c = C_TIOCSTI; c <= C_TIOCLINUX; c++)
+    {
+      tap_is_int (bare[c], ENOTTY, "%s on a pipe is ENOTTY without the "
+                  "filter (control)", names[c]);
+      tap_is_int (off[c], EPERM, "%s is refused with EPERM, %s", names[c],
+                  offline);
+      tap_is_int (on[c], EPERM, "%s is refused with EPERM, %s", names[c],
+                  online);
+    }
 
   return tap_done ();
 }
