@@ -224,13 +224,65 @@ read_source (int srcfd, const char *rel, size_t max)
   return ash_buf_detach (&b);
 }
 
+/* The inline markers of one source file, found once: for each line (from
+   1), bit 1 when it holds "ash-ignore" (that line is suppressed) and bit
+   2 when it holds "ash-ignore-next-line" (the next one is), so that each
+   finding costs one look-up however many a file has.  */
+#define MARK_SAME 1
+#define MARK_NEXT 2
+
+struct marks
+{
+  bool readable;         /* read, and valid UTF-8 */
+  unsigned char *line;   /* LINE[0] unused */
+  size_t nlines;
+};
+
+static void
+marks_index (struct marks *m, const char *text)
+{
+  size_t len = strlen (text), cap = 64;
+  m->line = xcalloc (cap, 1);
+  m->nlines = 0;
+  for (const char *p = text; p < text + len;)
+    {
+      const char *nl = memchr (p, '\n', (size_t) (text + len - p));
+      size_t l = nl ? (size_t) (nl - p) : (size_t) (text + len - p);
+      if (++m->nlines >= cap)
+        {
+          m->line = xreallocarray (m->line, cap * 2, 1);
+          memset (m->line + cap, 0, cap);
+          cap *= 2;
+        }
+      m->line[m->nlines] = (has_marker (p, l, false) ? MARK_SAME : 0)
+                           | (has_marker (p, l, true) ? MARK_NEXT : 0);
+      if (!nl)
+        break;
+      p = nl + 1;
+    }
+}
+
+/* The same answer as ash_suppress_inline_text() on the indexed text.  */
+static bool
+marks_suppress (const struct marks *m, int line)
+{
+  if (line < 1)
+    return false;
+  if ((size_t) line <= m->nlines && (m->line[line] & MARK_SAME))
+    return true;
+  return line > 1 && (size_t) line - 1 <= m->nlines
+         && (m->line[line - 1] & MARK_NEXT);
+}
+
 size_t
 ash_suppress_doc (json_t *doc, const struct ash_suppressions *s,
                   const char *source_dir, size_t max_file)
 {
   size_t i, j, n = 0;
   json_t *run, *res;
-  json_t *cache = json_object (); /* path -> text, or null */
+  json_t *cache = json_object (); /* path -> index in FILES */
+  struct marks *files = NULL;
+  size_t nfiles = 0, afiles = 0;
   _cleanup_close_ int srcfd
       = source_dir ? open (source_dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
                    : -1;
@@ -255,17 +307,33 @@ ash_suppress_doc (json_t *doc, const struct ash_suppressions *s,
         else if (source_dir && path && start > 0)
           {
             json_t *t = json_object_get (cache, path);
+            struct marks *m;
             if (t == NULL)
               {
+                if (nfiles == afiles)
+                  {
+                    afiles = afiles ? afiles * 2 : 16;
+                    files = xreallocarray (files, afiles, sizeof *files);
+                  }
+                m = &files[nfiles];
+                memset (m, 0, sizeof *m);
                 char *text = read_source (srcfd, path, max_file);
-                t = text ? json_string (text) : json_null ();
-                if (t == NULL)
-                  t = json_null (); /* not UTF-8: no inline check */
-                json_object_set_new (cache, path, t);
+                /* Not UTF-8: no inline check.  */
+                json_t *valid = text ? json_string (text) : NULL;
+                if (valid)
+                  {
+                    m->readable = true;
+                    marks_index (m, text);
+                  }
+                json_decref (valid);
                 free (text);
+                json_object_set_new (cache, path,
+                                     json_integer ((json_int_t) nfiles));
+                nfiles++;
               }
-            if (json_is_string (t)
-                && ash_suppress_inline_text (json_string_value (t), start))
+            else
+              m = &files[json_integer_value (t)];
+            if (m->readable && marks_suppress (m, start))
               sup = json_pack ("{s:s, s:s}", "kind", "inSource",
                                "justification", "ash-ignore comment");
           }
@@ -281,6 +349,9 @@ ash_suppress_doc (json_t *doc, const struct ash_suppressions *s,
             n++;
           }
       }
+  for (size_t k = 0; k < nfiles; k++)
+    free (files[k].line);
+  free (files);
   json_decref (cache);
   return n;
 }
