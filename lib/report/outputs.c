@@ -172,24 +172,38 @@ ash_report_outputs_write (int dirfd, const json_t *agg,
                           const struct ash_config *config,
                           struct ash_error *err)
 {
-  /* The merged SARIF is serialised once, for both files.  */
+  /* The merged SARIF is serialised once, for both files, and its text
+     freed before the other reports are rendered.  */
   const json_t *sarif = json_object_get (agg, "sarif");
-  _cleanup_free_ char *sarif_text = sarif ? dump_or_die (sarif) : NULL;
+  char *sarif_text = sarif ? dump_or_die (sarif) : NULL;
   int r, ret = 0;
 
   r = write_aggregated (dirfd, agg, sarif_text, err);
   if (r < 0)
-    return r;
-  /* The findings list is built once for every report that lists them.  */
-  ash_report_findings_begin (agg);
-  for (size_t i = 0; ash_report_formats[i].name; i++)
+    {
+      free (sarif_text);
+      return r;
+    }
+  /* ash.sarif first; then the findings list is built once for every
+     report that lists them.  */
+  bool begun = false;
+  for (size_t pass = 0; pass < 2; pass++)
+    for (size_t i = 0; ash_report_formats[i].name; i++)
     {
       const struct ash_report_format *f = &ash_report_formats[i];
-      if (!reporter_enabled (opts, config, f->name))
+      bool is_sarif = f->render == ash_report_sarif;
+      if ((pass == 0) != is_sarif || !reporter_enabled (opts, config, f->name))
         continue;
+      if (pass == 1 && !begun)
+        {
+          free (sarif_text);
+          sarif_text = NULL;
+          ash_report_findings_begin (agg);
+          begun = true;
+        }
       _cleanup_free_ char *rel = xasprintf ("reports/%s", f->file);
       struct ash_error e = ASH_ERROR_INIT;
-      if (f->render == ash_report_sarif && sarif_text)
+      if (is_sarif && sarif_text)
         r = write_sarif (dirfd, rel, sarif_text, &e);
       else
         {
@@ -208,6 +222,7 @@ ash_report_outputs_write (int dirfd, const json_t *agg,
         }
       ash_error_release (&e);
     }
+  free (sarif_text);
   ash_report_findings_end ();
   return ret;
 }
