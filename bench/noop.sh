@@ -44,7 +44,7 @@ for n in 1 20; do
     i=1
     while [ "$i" -le "$n" ]; do
       echo "  noop$i:"
-      echo "    tool: true"
+      echo "    tool: \"true\""
       echo "    output: { format: sarif, path: \"{results_dir}/none.sarif\" }"
       i=$((i + 1))
     done

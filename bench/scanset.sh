@@ -39,7 +39,7 @@ PY
 cat >"$work/noop.yaml" <<'MOD'
 scanners:
   noop:
-    tool: true
+    tool: "true"
     output: { format: sarif, path: "{results_dir}/none.sarif" }
 MOD
 scan () { # TREE
