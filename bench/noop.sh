@@ -29,8 +29,9 @@ command -v hyperfine >/dev/null 2>&1 \
 
 ASH_HELPER_DIR=$builddir/linux
 export ASH_HELPER_DIR
-# Not under /tmp: firejail hides the caller's /tmp from the sandbox.
-work=$(mktemp -d "${BENCH_DIR:-/var/tmp}/ash-bench.XXXXXX")
+# Not under /tmp or /var/tmp, which firejail hides from the sandbox:
+# in the build tree unless BENCH_DIR names another directory.
+work=$(mktemp -d "${BENCH_DIR:-$builddir}/ash-bench.XXXXXX")
 chmod 755 "$work"
 trap 'rm -rf "$work"' EXIT
 mkdir -p "$work/home" "$work/src" "$work/src/out/scanners/noop"

@@ -27,8 +27,9 @@ command -v hyperfine >/dev/null 2>&1 \
 bandit=$(command -v bandit) || { echo "bandit is not installed" >&2; exit 1; }
 [ -x "$ash" ] || { echo "$ash is missing: run 'make' first" >&2; exit 1; }
 
-# Not under /tmp: firejail hides the caller's /tmp from the sandbox.
-work=$(mktemp -d "${BENCH_DIR:-/var/tmp}/ash-bench.XXXXXX")
+# Not under /tmp or /var/tmp, which firejail hides from the sandbox:
+# in the build tree unless BENCH_DIR names another directory.
+work=$(mktemp -d "${BENCH_DIR:-$builddir}/ash-bench.XXXXXX")
 chmod 755 "$work"
 trap 'rm -rf "$work"' EXIT
 mkdir -p "$work/home"
