@@ -131,8 +131,9 @@ log_emit (enum ash_log_level level, bool always, const char *msg)
           char *s = json_dumps (o, JSON_COMPACT);
           if (s)
             {
-              (void) ash_write_all (jsonl_fd, s, strlen (s));
-              (void) ash_write_all (jsonl_fd, "\n", 1);
+              /* One write per line: the line and its end together.  */
+              _cleanup_free_ char *line = xasprintf ("%s\n", s);
+              (void) ash_write_all (jsonl_fd, line, strlen (line));
               free (s);
             }
           json_decref (o);

@@ -34,6 +34,7 @@
 #include "config/config-overrides.h"
 #include "config/config-schema.h"
 #include "config/options.h"
+#include "sandbox/probe-cache.h"
 
 /* The commands, as bits, so that each option can list the commands that
    accept it.  */
@@ -199,8 +200,9 @@ static const struct optdef optdefs[] = {
        "ASH_ALLOW_IN_TREE_TOOLS)") },
   { "no-probe-cache", no_argument, OPT_NO_PROBE_CACHE, 0,
     CMD_SCAN | CMD_SANDBOX_PROBE | CMD_SANDBOX_EXPLAIN, J_BOOL, 0, NULL,
-    N_("probe every sandbox backend afresh: neither read nor write the "
-       "probe cache in ~/.cache/ash (env ASH_NO_PROBE_CACHE)") },
+    N_("probe every sandbox backend and scanner tool afresh: neither read "
+       "nor write the probe cache in ~/.cache/ash (env "
+       "ASH_NO_PROBE_CACHE)") },
   { "ash-plugin-modules", required_argument, OPT_PLUGIN_MODULES, 0,
     CMD_SCAN | CMD_SANDBOX_EXPLAIN, J_LIST, 0, "LIST",
     N_("plugin module files to load (comma-separated; env "
@@ -2432,6 +2434,7 @@ ash_main (int argc, char **argv, const struct ash_backend *const *backends)
     goto out;
   setup_log (&o);
   ash_backend_probe_cache_disable (o.no_probe_cache);
+  ash_tool_cache_disable (o.no_probe_cache);
 
   /* Container mode is not built yet.  It must never turn into a scan on
      the host, least of all an unsandboxed one: refuse it (exit 3) before

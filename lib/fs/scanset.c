@@ -9,6 +9,8 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
+#include <unistd.h>
 #include <wctype.h>
 #include <stdio.h>
 #include <sys/stat.h>
@@ -723,11 +725,36 @@ read_ignore_file (struct walk *w, int dfd, const char *rel_dir,
   return 0;
 }
 
+/* The path the link NAME in DFD resolves to, every link on the way
+   followed, or NULL.  The kernel resolves it in one open(), and names the
+   result in /proc/self/fd; without /proc, realpath() walks it component
+   by component.  */
+static char *
+resolve_link (int dfd, const char *name, const char *abs)
+{
+  int fd = openat (dfd, name, O_PATH | O_CLOEXEC);
+  if (fd < 0)
+    return NULL;
+  char proc[64], buf[PATH_MAX + 1];
+  snprintf (proc, sizeof proc, "/proc/self/fd/%d", fd);
+  ssize_t n = readlink (proc, buf, sizeof buf - 1);
+  close (fd);
+  static const char deleted[] = " (deleted)";
+  if (n > 0 && n < (ssize_t) sizeof buf - 1)
+    buf[n] = '\0';
+  if (n <= 0 || n >= (ssize_t) sizeof buf - 1 || buf[0] != '/'
+      || (n >= (ssize_t) strlen (deleted)
+          && streq (buf + n - strlen (deleted), deleted)))
+    return realpath (abs, NULL);
+  return xstrdup (buf);
+}
+
 static bool
-link_leaves (const struct ash_scanset *s, const char *rel)
+link_leaves (const struct ash_scanset *s, int dfd, const char *name,
+             const char *rel)
 {
   _cleanup_free_ char *abs = ash_path_join (s->real_source_dir, rel);
-  _cleanup_free_ char *real = realpath (abs, NULL);
+  _cleanup_free_ char *real = resolve_link (dfd, name, abs);
   /* Dangling, looping or unreadable: it cannot be shown to stay, so it
      counts as leaving.  */
   if (!real)
@@ -783,7 +810,7 @@ walk_entry (struct walk *w, int dfd, const char *rel_dir, const char *name,
 
   if (S_ISLNK (st.st_mode))
     {
-      if (link_leaves (s, rel))
+      if (link_leaves (s, dfd, name, rel))
         {
           ash_strvec_push (&s->leaving, rel);
           if (!ignored)
@@ -1046,23 +1073,257 @@ not_excludable (struct ash_error *err, const char *scanner, const char *link,
   return r;
 }
 
-/* Another path of the tree that holds LINK (as a substring of its
-   absolute or relative form), or NULL.  */
-static const char *
-path_holding (const struct ash_scanset *s, const char *link)
+/* Which leaving link another path of the tree holds (as a substring of
+   its relative or absolute form), found for all the links at once: an
+   Aho-Corasick automaton over the links, run once over the source
+   directory's prefix and then over each path from the state that prefix
+   left it in, so that the work is linear in the length of the paths and
+   of the links rather than their product.  */
+
+struct ac_node
 {
-  for (size_t i = 0; i < s->all.nr; i++)
+  int fail;       /* longest proper suffix that is a node */
+  int out;        /* nearest node on the fail chain that ends a link, or -1 */
+  int link;       /* the link that ends here, or -1 */
+};
+
+struct ac
+{
+  struct ac_node *n;
+  size_t nr, alloc;
+  /* Edges: (node, byte) -> child, open addressing.  */
+  struct ac_edge { int from; int to; unsigned char c; } *e;
+  size_t emask, enr;
+};
+
+static size_t
+ac_edge_hash (int from, unsigned char c)
+{
+  return ((size_t) from * 257u + c) * 0x9E3779B97F4A7C15ull >> 17;
+}
+
+static int
+ac_child (const struct ac *a, int from, unsigned char c)
+{
+  for (size_t i = ac_edge_hash (from, c) & a->emask;; i = (i + 1) & a->emask)
     {
-      const char *p = s->all.v[i];
-      if (streq (p, link))
-        continue;
-      if (strstr (p, link))
-        return p;
-      _cleanup_free_ char *abs = ash_path_join (s->source_dir, p);
-      if (strstr (abs, link))
-        return p;
+      if (a->e[i].to == 0)
+        return -1;
+      if (a->e[i].from == from && a->e[i].c == c)
+        return a->e[i].to;
     }
-  return NULL;
+}
+
+static void
+ac_grow_edges (struct ac *a)
+{
+  size_t old = a->e ? a->emask + 1 : 0;
+  struct ac_edge *oe = a->e;
+  size_t size = old ? old * 2 : 1024;
+
+  a->e = xcalloc (size, sizeof *a->e);
+  a->emask = size - 1;
+  for (size_t i = 0; i < old; i++)
+    if (oe[i].to != 0)
+      {
+        size_t j = ac_edge_hash (oe[i].from, oe[i].c) & a->emask;
+        while (a->e[j].to != 0)
+          j = (j + 1) & a->emask;
+        a->e[j] = oe[i];
+      }
+  free (oe);
+}
+
+static int
+ac_new_node (struct ac *a)
+{
+  if (a->nr == a->alloc)
+    {
+      a->alloc = a->alloc ? a->alloc * 2 : 256;
+      a->n = xreallocarray (a->n, a->alloc, sizeof *a->n);
+    }
+  a->n[a->nr] = (struct ac_node) { 0, -1, -1 };
+  return (int) a->nr++;
+}
+
+static void
+ac_add (struct ac *a, const char *word, int id)
+{
+  int cur = 0;
+  for (const unsigned char *p = (const unsigned char *) word; *p; p++)
+    {
+      int next = ac_child (a, cur, *p);
+      if (next < 0)
+        {
+          next = ac_new_node (a);
+          if ((a->enr + 1) * 2 > a->emask + 1)
+            ac_grow_edges (a);
+          size_t j = ac_edge_hash (cur, *p) & a->emask;
+          while (a->e[j].to != 0)
+            j = (j + 1) & a->emask;
+          a->e[j] = (struct ac_edge) { cur, next, *p };
+          a->enr++;
+        }
+      cur = next;
+    }
+  if (a->n[cur].link < 0)
+    a->n[cur].link = id;
+}
+
+/* The fail and output links, breadth first.  */
+static void
+ac_finish (struct ac *a)
+{
+  int *queue = xcalloc (a->nr, sizeof *queue);
+  size_t head = 0, tail = 0;
+
+  /* Children of a node are found through the edge table: gather each
+     node's edges once.  */
+  size_t *first = xcalloc (a->nr + 1, sizeof *first);
+  for (size_t i = 0; i <= a->emask; i++)
+    if (a->e[i].to != 0)
+      first[a->e[i].from + 1]++;
+  for (size_t i = 0; i < a->nr; i++)
+    first[i + 1] += first[i];
+  int *kids = xcalloc (a->enr ? a->enr : 1, sizeof *kids);
+  unsigned char *kidc = xcalloc (a->enr ? a->enr : 1, 1);
+  size_t *fill = xcalloc (a->nr, sizeof *fill);
+  for (size_t i = 0; i <= a->emask; i++)
+    if (a->e[i].to != 0)
+      {
+        size_t k = first[a->e[i].from] + fill[a->e[i].from]++;
+        kids[k] = a->e[i].to;
+        kidc[k] = a->e[i].c;
+      }
+
+  queue[tail++] = 0;
+  while (head < tail)
+    {
+      int u = queue[head++];
+      for (size_t k = first[u]; k < first[u + 1]; k++)
+        {
+          int v = kids[k];
+          int f = 0;
+          if (u != 0)
+            {
+              int x = a->n[u].fail;
+              for (;;)
+                {
+                  int c = ac_child (a, x, kidc[k]);
+                  if (c >= 0)
+                    {
+                      f = c;
+                      break;
+                    }
+                  if (x == 0)
+                    break;
+                  x = a->n[x].fail;
+                }
+            }
+          a->n[v].fail = f;
+          a->n[v].out = a->n[f].link >= 0 ? f : a->n[f].out;
+          queue[tail++] = v;
+        }
+    }
+  free (queue);
+  free (first);
+  free (kids);
+  free (kidc);
+  free (fill);
+}
+
+static int
+ac_step (const struct ac *a, int state, unsigned char c)
+{
+  for (;;)
+    {
+      int next = ac_child (a, state, c);
+      if (next >= 0)
+        return next;
+      if (state == 0)
+        return 0;
+      state = a->n[state].fail;
+    }
+}
+
+/* For each leaving link i, HOLDER[i]: another path of the tree that holds
+   it, or NULL.  */
+static void
+paths_holding (const struct ash_scanset *s, const char **holder)
+{
+  struct ac a = { 0 };
+  size_t m = s->leaving.nr, left = 0;
+  bool *in_prefix = xcalloc (m ? m : 1, sizeof *in_prefix);
+
+  ac_new_node (&a);
+  ac_grow_edges (&a);
+  for (size_t i = 0; i < m; i++)
+    {
+      holder[i] = NULL;
+      if (s->leaving.v[i][0] != '\0')
+        {
+          ac_add (&a, s->leaving.v[i], (int) i);
+          left++;
+        }
+    }
+  ac_finish (&a);
+
+  /* A link held by the source directory's own path (with the slash after
+     it) is held by the absolute form of every other path.  */
+  _cleanup_free_ char *prefix = ash_path_join (s->source_dir, "");
+  int start = 0;
+  for (const unsigned char *p = (const unsigned char *) prefix; *p; p++)
+    {
+      start = ac_step (&a, start, *p);
+      for (int o = a.n[start].link >= 0 ? start : a.n[start].out; o >= 0;
+           o = a.n[o].out)
+        in_prefix[a.n[o].link] = true;
+    }
+  for (size_t i = 0; i < m; i++)
+    if (in_prefix[i])
+      for (size_t j = 0; j < s->all.nr && !holder[i]; j++)
+        if (!streq (s->all.v[j], s->leaving.v[i]))
+          holder[i] = s->all.v[j];
+  for (size_t i = 0; i < m; i++)
+    if (holder[i])
+      left--;
+
+  /* Every other occurrence ends inside a path; the absolute form holds
+     whatever the relative one does.  Identical links share a node: each
+     of them is looked up by its own text below.  */
+  for (size_t j = 0; j < s->all.nr && left > 0; j++)
+    {
+      const char *path = s->all.v[j];
+      int state = start;
+      for (const unsigned char *p = (const unsigned char *) path; *p; p++)
+        {
+          state = ac_step (&a, state, *p);
+          for (int o = a.n[state].link >= 0 ? state : a.n[state].out; o >= 0;
+               o = a.n[o].out)
+            {
+              int id = a.n[o].link;
+              if (!holder[id] && !streq (path, s->leaving.v[id]))
+                {
+                  holder[id] = path;
+                  left--;
+                }
+            }
+        }
+    }
+  /* Links with the same text as an earlier one take its holder.  */
+  for (size_t i = 0; i < m; i++)
+    if (!holder[i] && s->leaving.v[i][0] != '\0')
+      {
+        int cur = 0;
+        for (const unsigned char *p = (const unsigned char *) s->leaving.v[i];
+             *p && cur >= 0; p++)
+          cur = ac_child (&a, cur, *p);
+        if (cur >= 0 && a.n[cur].link >= 0 && (size_t) a.n[cur].link != i)
+          holder[i] = holder[a.n[cur].link];
+      }
+  free (in_prefix);
+  free (a.n);
+  free (a.e);
 }
 
 static bool
@@ -1091,6 +1352,9 @@ substring_scanner (const struct ash_scanset *s, const char *scanner,
                    struct ash_strvec *ret, struct ash_error *err)
 {
   struct ash_buf b = ASH_BUF_INIT;
+  _cleanup_free_ const char **holders
+    = xcalloc (s->leaving.nr ? s->leaving.nr : 1, sizeof *holders);
+  paths_holding (s, holders);
   for (size_t i = 0; i < s->leaving.nr; i++)
     {
       const char *l = s->leaving.v[i];
@@ -1105,7 +1369,7 @@ substring_scanner (const struct ash_scanset *s, const char *scanner,
         why = _("its path holds a glob character (* ? [)");
       else
         {
-          const char *h = path_holding (s, l);
+          const char *h = holders[i];
           if (h)
             {
               _cleanup_free_ char *qh = quoted_path (h);

@@ -8,11 +8,15 @@
    the child is written as a small record to a close-on-exec pipe; the parent
    reads either that record or end of file (the exec succeeded).
 
-   Waiting is portable and thread-safe: waitid (WNOHANG | WNOWAIT) on the one
-   pid, with poll() on the capture pipes or a short adaptive sleep in
-   between.  No SIGCHLD handler is installed.  WNOWAIT leaves the exited
-   leader as a zombie, so its process group id cannot be reused while we
-   remove it from the registry and kill what it left behind in its group.  */
+   Waiting is thread-safe: waitid (WNOHANG | WNOWAIT) on the one pid, with
+   poll() in between on the capture pipes and, where the kernel has
+   pidfd_open() (Linux 5.3), on a descriptor of the child that becomes
+   readable the moment it exits, so that the wait ends then and not at the
+   next tick.  Where there is no such descriptor, poll() sleeps a short
+   adaptive time instead.  No SIGCHLD handler is installed.  WNOWAIT leaves
+   the exited leader as a zombie, so its process group id cannot be reused
+   while we remove it from the registry and kill what it left behind in its
+   group.  */
 
 #include <config.h>
 
@@ -33,6 +37,9 @@
 # include <sys/prctl.h>
 #endif
 #include <sys/wait.h>
+#ifdef __linux__
+# include <sys/syscall.h>
+#endif
 #include <time.h>
 
 #include "proc/spawn.h"
@@ -80,6 +87,15 @@ static atomic_uint terminate_gen;
 #endif
 #ifndef ASH_SPAWN_DRAIN_HOOK
 # define ASH_SPAWN_DRAIN_HOOK() ((void) 0)
+#endif
+/* Called before each poll() of the wait.  */
+#ifndef ASH_SPAWN_POLL_HOOK
+# define ASH_SPAWN_POLL_HOOK() ((void) 0)
+#endif
+/* Called once the child's exit is seen: BY_EVENT is true when the wait
+   woke on the child's descriptor, false when a poll found it.  */
+#ifndef ASH_SPAWN_EXIT_SEEN_HOOK
+# define ASH_SPAWN_EXIT_SEEN_HOOK(by_event) ((void) (by_event))
 #endif
 
 static int
@@ -667,6 +683,21 @@ sigchld_keep_status (void)
     }
 }
 
+/* A descriptor that becomes readable when PID (our unreaped child) exits,
+   or -1 where the system has none.  Close-on-exec, as pidfd_open() makes
+   it.  */
+static int
+child_exit_fd (pid_t pid)
+{
+#if defined __linux__ && defined SYS_pidfd_open
+  long fd = syscall (SYS_pidfd_open, pid, 0);
+  return fd < 0 ? -1 : (int) fd;
+#else
+  (void) pid;
+  return -1;
+#endif
+}
+
 static int
 spawn_and_wait (struct ash_cmd *cmd, struct ash_cmd_result *ret,
                 struct ash_error *err)
@@ -820,7 +851,13 @@ spawn_and_wait (struct ash_cmd *cmd, struct ash_cmd_result *ret,
   bool timed_out = false, interrupted = false;
   bool trunc[3] = { false, false, false };
   struct ash_buf *bufs[3] = { NULL, &cmd->out, &cmd->err };
-  int sleep_ms = 1;
+  /* With the child's descriptor, its exit wakes the poll below, which only
+     needs a timeout for the deadlines and for noticing a
+     terminate_all() (kill() cannot wake us); without it, poll sleeps
+     a short time that grows while nothing happens.  */
+  int exit_fd = child_exit_fd (pid);
+  int sleep_ms = exit_fd >= 0 ? MAX_SLEEP_MS : 1;
+  bool exit_event = false;
 
   /* A terminate_all() that ran between our fork() and registry_add() did
      not see this child.  */
@@ -843,7 +880,10 @@ spawn_and_wait (struct ash_cmd *cmd, struct ash_cmd_result *ret,
           break; /* ECHILD: nothing left to wait for */
         }
       if (si.si_pid == pid)
-        break;
+        {
+          ASH_SPAWN_EXIT_SEEN_HOOK (exit_event);
+          break;
+        }
 
       double now = ash_now ();
       if (!term_sent && atomic_load (&terminate_gen) != gen)
@@ -876,8 +916,8 @@ spawn_and_wait (struct ash_cmd *cmd, struct ash_cmd_result *ret,
             wait_ms = m;
         }
 
-      struct pollfd pfd[2];
-      int npfd = 0, which[2];
+      struct pollfd pfd[3];
+      int npfd = 0, which[3];
       for (int i = 1; i < 3; i++)
         if (f.rd[i] >= 0)
           {
@@ -886,16 +926,34 @@ spawn_and_wait (struct ash_cmd *cmd, struct ash_cmd_result *ret,
             pfd[npfd].revents = 0;
             which[npfd++] = i;
           }
+      if (exit_fd >= 0)
+        {
+          pfd[npfd].fd = exit_fd;
+          pfd[npfd].events = POLLIN;
+          pfd[npfd].revents = 0;
+          which[npfd++] = 0;
+        }
+      ASH_SPAWN_POLL_HOOK ();
       int pr = poll (npfd ? pfd : NULL, (nfds_t) npfd, wait_ms);
       bool got = false;
+      exit_event = false;
       if (pr > 0)
         for (int k = 0; k < npfd; k++)
-          if (pfd[k].revents)
-            got |= capture_read (&f.rd[which[k]], bufs[which[k]],
-                                 &trunc[which[k]]);
-      sleep_ms = got ? 1 : sleep_ms * 2 > MAX_SLEEP_MS ? MAX_SLEEP_MS
-                                                       : sleep_ms * 2;
+          {
+            if (!pfd[k].revents)
+              continue;
+            if (which[k] == 0)
+              exit_event = true;
+            else
+              got |= capture_read (&f.rd[which[k]], bufs[which[k]],
+                                   &trunc[which[k]]);
+          }
+      if (exit_fd < 0)
+        sleep_ms = got ? 1 : sleep_ms * 2 > MAX_SLEEP_MS ? MAX_SLEEP_MS
+                                                         : sleep_ms * 2;
     }
+  if (exit_fd >= 0)
+    ash_close (exit_fd);
 
   /* The leader has exited but is not reaped yet, so its process group id
      is still ours: end whatever it left running there.  */

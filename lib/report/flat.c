@@ -21,8 +21,39 @@ threshold_of (const json_t *agg)
   return t;
 }
 
+/* The list built for the document being reported on, between
+   ash_report_findings_begin() and _end().  */
+static const json_t *findings_agg;
+static json_t *findings_list;
+
+static json_t *build_findings (const json_t *agg);
+
+void
+ash_report_findings_begin (const json_t *agg)
+{
+  ash_report_findings_end ();
+  findings_list = build_findings (agg);
+  findings_agg = agg;
+}
+
+void
+ash_report_findings_end (void)
+{
+  json_decref (findings_list);
+  findings_list = NULL;
+  findings_agg = NULL;
+}
+
 json_t *
 ash_report_flat_findings (const json_t *agg)
+{
+  if (agg == findings_agg && findings_list)
+    return json_incref (findings_list);
+  return build_findings (agg);
+}
+
+static json_t *
+build_findings (const json_t *agg)
 {
   json_t *list = json_array ();
   enum ash_severity threshold = threshold_of (agg);

@@ -4,8 +4,10 @@
 
 #include <config.h>
 
+#include <errno.h>
 #include <string.h>
 
+#include "base/buf.h"
 #include "base/log.h"
 #include "base/util.h"
 #include "config/ashconfig.h"
@@ -31,69 +33,226 @@ reporter_enabled (const struct ash_options *opts,
   return true;
 }
 
+/* A buffered writer to a new file of the output directory.  */
+struct out
+{
+  struct ash_tree_file f;
+  struct ash_buf b;
+  int error; /* the first write error, or 0 */
+};
+
+static void
+out_flush (struct out *o)
+{
+  if (o->b.len && o->error == 0 && ash_write_all (o->f.fd, o->b.buf,
+                                                   o->b.len) < 0)
+    o->error = errno ? -errno : -EIO;
+  o->b.len = 0;
+}
+
+static void
+out_add (struct out *o, const char *p, size_t n)
+{
+  if (o->b.len + n > (1 << 16))
+    out_flush (o);
+  if (n > (1 << 16))
+    {
+      if (o->error == 0 && ash_write_all (o->f.fd, p, n) < 0)
+        o->error = errno ? -errno : -EIO;
+      return;
+    }
+  ash_buf_add (&o->b, p, n);
+}
+
+/* TEXT (a document dumped at depth 0), written at depth 1: every line
+   after the first indented by two more spaces, as jansson would have
+   written it inside the aggregated document.  JSON text holds no raw
+   line break inside a string, so every one is between tokens.  */
+static void
+out_add_nested (struct out *o, const char *text)
+{
+  const char *p = text;
+  for (const char *nl; (nl = strchr (p, '\n')); p = nl + 1)
+    {
+      out_add (o, p, (size_t) (nl - p + 1));
+      out_add (o, "  ", 2);
+    }
+  out_add (o, p, strlen (p));
+}
+
+static int
+out_finish (struct out *o, struct ash_error *err)
+{
+  out_flush (o);
+  ash_buf_release (&o->b);
+  if (o->error)
+    {
+      int e = o->error;
+      _cleanup_free_ char *path = xstrdup (o->f.path ? o->f.path : "");
+      ash_tree_file_abort (&o->f);
+      return ash_error_set (err, e, _("cannot write %s: %s"), path,
+                            strerror (-e));
+    }
+  return ash_tree_file_commit (&o->f, err);
+}
+
+#define DUMP_FLAGS (JSON_INDENT (2) | JSON_ENSURE_ASCII)
+
+static char *
+dump_or_die (const json_t *v)
+{
+  char *text = json_dumps (v, DUMP_FLAGS);
+  if (text == NULL)
+    ash_oom ();
+  return text;
+}
+
+/* ash_aggregated_results.json: the aggregated document as
+   json_dumps (AGG, DUMP_FLAGS) writes it, its "sarif" member taken from
+   SARIF_TEXT (the same member dumped alone) rather than serialised a
+   second time.  */
+static int
+write_aggregated (int dirfd, const json_t *agg, const char *sarif_text,
+                  struct ash_error *err)
+{
+  struct out o = { ASH_TREE_FILE_INIT, ASH_BUF_INIT, 0 };
+  const char *key;
+  json_t *v;
+  bool first = true;
+
+  int r = ash_tree_file_create (dirfd, "ash_aggregated_results.json", 0644,
+                                &o.f, err);
+  if (r < 0)
+    return r;
+  out_add (&o, "{", 1);
+  json_object_foreach ((json_t *) agg, key, v)
+    {
+      out_add (&o, first ? "\n  " : ",\n  ", first ? 3 : 4);
+      first = false;
+      json_t *k = json_string (key);
+      _cleanup_free_ char *kt = k ? json_dumps (k, DUMP_FLAGS
+                                                     | JSON_ENCODE_ANY)
+                                  : NULL;
+      json_decref (k);
+      if (kt == NULL)
+        ash_oom ();
+      out_add (&o, kt, strlen (kt));
+      out_add (&o, ": ", 2);
+      if (streq (key, "sarif") && sarif_text)
+        out_add_nested (&o, sarif_text);
+      else
+        {
+          _cleanup_free_ char *vt = json_dumps (v, DUMP_FLAGS
+                                                     | JSON_ENCODE_ANY);
+          if (vt == NULL)
+            ash_oom ();
+          out_add_nested (&o, vt);
+        }
+    }
+  out_add (&o, first ? "}" : "\n}", first ? 1 : 2);
+  return out_finish (&o, err);
+}
+
+/* reports/ash.sarif: SARIF_TEXT and a line end.  */
+static int
+write_sarif (int dirfd, const char *rel, const char *sarif_text,
+             struct ash_error *err)
+{
+  struct out o = { ASH_TREE_FILE_INIT, ASH_BUF_INIT, 0 };
+  int r = ash_tree_file_create (dirfd, rel, 0644, &o.f, err);
+  if (r < 0)
+    return r;
+  out_add (&o, sarif_text, strlen (sarif_text));
+  out_add (&o, "\n", 1);
+  return out_finish (&o, err);
+}
+
 int
 ash_report_outputs_write (int dirfd, const json_t *agg,
                           const struct ash_options *opts,
                           const struct ash_config *config,
                           struct ash_error *err)
 {
-  char *text = json_dumps (agg, JSON_INDENT (2) | JSON_ENSURE_ASCII);
+  /* The merged SARIF is serialised once, for both files, and its text
+     freed before the other reports are rendered.  */
+  const json_t *sarif = json_object_get (agg, "sarif");
+  char *sarif_text = sarif ? dump_or_die (sarif) : NULL;
   int r, ret = 0;
 
-  if (text == NULL)
-    ash_oom ();
-  r = ash_tree_write_file (dirfd, "ash_aggregated_results.json", text,
-                           strlen (text), 0644, err);
-  free (text);
-  if (r < 0)
-    return r;
-  /* --phases without report: the aggregated results only.  */
-  if (opts->skip_reports)
-    return 0;
-  struct ash_strvec written = ASH_STRVEC_INIT;
-  for (size_t i = 0; ash_report_formats[i].name; i++)
+  r = write_aggregated (dirfd, agg, sarif_text, err);
+  if (r < 0 || opts->skip_reports)
     {
-      const struct ash_report_format *f = &ash_report_formats[i];
-      if (!reporter_enabled (opts, config, f->name))
-        continue;
-      /* reporters.NAME.extension names the file as upstream does:
-         ash.EXTENSION (the schema allows only a plain suffix).  */
-      _cleanup_free_ char *ek = xasprintf ("reporters.%s.extension",
-                                           f->name);
-      const char *ext = ash_config_get_string (config, ek);
-      _cleanup_free_ char *rel
-        = ext && ash_config_extension_valid (ext)
-            ? xasprintf ("reports/ash.%s", ext)
-            : xasprintf ("reports/%s", f->file);
-      if (ash_strvec_contains (&written, rel))
-        {
-          ash_err (_("report %s: %s is the file of another report; not "
-                     "written (change reporters.%s.extension)"),
-                   f->name, rel, f->name);
-          continue;
-        }
-      ash_strvec_push (&written, rel);
-      /* reporters.markdown.options and reporters.text.options.  */
-      _cleanup_free_ char *ok = xasprintf ("reporters.%s.options", f->name);
-      struct ash_summary_opts so;
-      ash_summary_opts_read (ash_config_get (config, ok), &so);
-      _cleanup_free_ char *body
-        = streq (f->name, "markdown") ? ash_report_markdown_opts (agg, &so)
-          : streq (f->name, "text")   ? ash_report_text_opts (agg, &so)
-                                      : f->render (agg);
-      struct ash_error e = ASH_ERROR_INIT;
-      r = ash_tree_write_file (dirfd, rel, body, strlen (body), 0644, &e);
-      if (r < 0)
-        {
-          ash_err (_("report %s: %s"), f->file, e.message);
-          if (ret == 0)
-            {
-              ret = r;
-              ash_error_move (err, &e);
-            }
-        }
-      ash_error_release (&e);
+      /* --phases without report: the aggregated results only.  */
+      free (sarif_text);
+      return r < 0 ? r : 0;
     }
+  /* ash.sarif first; then the findings list is built once for every
+     report that lists them.  */
+  struct ash_strvec written = ASH_STRVEC_INIT;
+  bool begun = false;
+  for (size_t pass = 0; pass < 2; pass++)
+    for (size_t i = 0; ash_report_formats[i].name; i++)
+      {
+        const struct ash_report_format *f = &ash_report_formats[i];
+        bool is_sarif = f->render == ash_report_sarif;
+        if ((pass == 0) != is_sarif
+            || !reporter_enabled (opts, config, f->name))
+          continue;
+        /* reporters.NAME.extension names the file as upstream does:
+           ash.EXTENSION (the schema allows only a plain suffix).  */
+        _cleanup_free_ char *ek = xasprintf ("reporters.%s.extension",
+                                             f->name);
+        const char *ext = ash_config_get_string (config, ek);
+        _cleanup_free_ char *rel
+          = ext && ash_config_extension_valid (ext)
+              ? xasprintf ("reports/ash.%s", ext)
+              : xasprintf ("reports/%s", f->file);
+        if (ash_strvec_contains (&written, rel))
+          {
+            ash_err (_("report %s: %s is the file of another report; not "
+                       "written (change reporters.%s.extension)"),
+                     f->name, rel, f->name);
+            continue;
+          }
+        ash_strvec_push (&written, rel);
+        if (pass == 1 && !begun)
+          {
+            free (sarif_text);
+            sarif_text = NULL;
+            ash_report_findings_begin (agg);
+            begun = true;
+          }
+        struct ash_error e = ASH_ERROR_INIT;
+        if (is_sarif && sarif_text)
+          r = write_sarif (dirfd, rel, sarif_text, &e);
+        else
+          {
+            /* reporters.markdown.options and reporters.text.options.  */
+            _cleanup_free_ char *ok
+              = xasprintf ("reporters.%s.options", f->name);
+            struct ash_summary_opts so;
+            ash_summary_opts_read (ash_config_get (config, ok), &so);
+            _cleanup_free_ char *body
+              = streq (f->name, "markdown") ? ash_report_markdown_opts (agg, &so)
+                : streq (f->name, "text")   ? ash_report_text_opts (agg, &so)
+                                            : f->render (agg);
+            r = ash_tree_write_file (dirfd, rel, body, strlen (body), 0644,
+                                     &e);
+          }
+        if (r < 0)
+          {
+            ash_err (_("report %s: %s"), f->file, e.message);
+            if (ret == 0)
+              {
+                ret = r;
+                ash_error_move (err, &e);
+              }
+          }
+        ash_error_release (&e);
+      }
   ash_strvec_release (&written);
+  free (sarif_text);
+  if (begun)
+    ash_report_findings_end ();
   return ret;
 }

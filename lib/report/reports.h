@@ -24,6 +24,11 @@ extern const struct ash_report_format ash_report_formats[];
    {scanner, rule_id, severity, file_path, line_start, line_end, message,
    suppressed, actionable}.  */
 json_t *ash_report_flat_findings (const json_t *agg);
+/* Between these, the findings list of AGG is built once and shared by
+   every call above for AGG (which must not change meanwhile).  Not
+   thread-safe: the reports are written by one thread.  */
+void ash_report_findings_begin (const json_t *agg);
+void ash_report_findings_end (void);
 
 char *ash_report_sarif (const json_t *agg);
 char *ash_report_flat_json (const json_t *agg);

@@ -24,6 +24,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -141,6 +142,104 @@ open_dir (const char *dir, const char *home, bool create)
   return fd;
 }
 
+/* The document in DIR/NAME when it can be trusted (a regular file of the
+   user's, one name, writable by nobody else, in a trusted directory), or
+   NULL.  */
+static json_t *
+read_entry (const char *name)
+{
+  const char *home;
+  _cleanup_free_ char *dir = cache_dir (&home);
+  _cleanup_close_ int dfd = -1, fd = -1;
+  struct ash_buf text = ASH_BUF_INIT;
+  json_t *doc = NULL;
+  struct stat st;
+  char chunk[4096];
+  ssize_t n;
+
+  if (!dir)
+    return NULL;
+  dfd = open_dir (dir, home, false);
+  if (dfd < 0)
+    return NULL;
+  fd = openat (dfd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+  if (fd < 0 || fstat (fd, &st) < 0 || !S_ISREG (st.st_mode)
+      || st.st_uid != geteuid () || (st.st_mode & (S_IWGRP | S_IWOTH))
+      || st.st_nlink != 1 || st.st_size > CACHE_FILE_MAX)
+    return NULL;
+  while ((n = read (fd, chunk, sizeof chunk)) > 0 && text.len < CACHE_FILE_MAX)
+    ash_buf_add (&text, chunk, (size_t) n);
+  if (n >= 0 && text.len > 0)
+    doc = json_loadb (text.buf, text.len, JSON_REJECT_DUPLICATES, NULL);
+  ash_buf_release (&text);
+  if (doc && !json_is_object (doc))
+    {
+      json_decref (doc);
+      doc = NULL;
+    }
+  return doc;
+}
+
+/* Write DOC as DIR/NAME (mode 0600, replaced whole), making the cache
+   directory when missing.  Failures are silent.  */
+static void
+write_entry (const char *name, json_t *doc)
+{
+  const char *home;
+  _cleanup_free_ char *dir = cache_dir (&home);
+  _cleanup_free_ char *tmp = NULL, *text = NULL;
+  _cleanup_close_ int dfd = -1;
+  int fd;
+  size_t len;
+  bool ok;
+
+  if (!dir || !(text = json_dumps (doc, JSON_COMPACT)))
+    return;
+  dfd = open_dir (dir, home, true);
+  if (dfd < 0)
+    return;
+  /* O_PATH fds cannot be used with openat for creation: reopen.  */
+  {
+    int rfd = openat (dfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (rfd < 0)
+      return;
+    close (dfd);
+    dfd = rfd;
+  }
+  tmp = xasprintf (".%s.%ld.tmp", name, (long) getpid ());
+  fd = openat (dfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+               0600);
+  if (fd < 0)
+    return;
+  len = strlen (text);
+  ok = write (fd, text, len) == (ssize_t) len;
+  ok = close (fd) == 0 && ok;
+  if (!ok || renameat (dfd, tmp, dfd, name) < 0)
+    unlinkat (dfd, tmp, 0);
+}
+
+static void
+forget_entry (const char *name)
+{
+  const char *home;
+  _cleanup_free_ char *dir = cache_dir (&home);
+  _cleanup_close_ int dfd = -1;
+
+  if (!dir)
+    return;
+  dfd = open_dir (dir, home, false);
+  if (dfd < 0)
+    return;
+  {
+    int rfd = openat (dfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (rfd < 0)
+      return;
+    close (dfd);
+    dfd = rfd;
+  }
+  unlinkat (dfd, name, 0);
+}
+
 static char *
 file_name (const struct ash_backend *backend)
 {
@@ -174,33 +273,14 @@ struct ash_probe *
 ash_probe_cache_load (const struct ash_backend *backend,
                       const struct ash_host *host)
 {
-  const char *home;
-  _cleanup_free_ char *dir = cache_dir (&home);
   _cleanup_free_ char *name = file_name (backend);
-  _cleanup_close_ int dfd = -1, fd = -1;
-  struct ash_buf text = ASH_BUF_INIT;
   struct ash_probe *p = NULL;
   json_t *key, *doc = NULL;
-  struct stat st;
-  char chunk[4096];
-  ssize_t n;
 
-  if (!dir || !(key = make_key (backend, host)))
+  if (!(key = make_key (backend, host)))
     return NULL;
-  dfd = open_dir (dir, home, false);
-  if (dfd < 0)
-    goto out;
-  fd = openat (dfd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
-  if (fd < 0 || fstat (fd, &st) < 0 || !S_ISREG (st.st_mode)
-      || st.st_uid != geteuid () || (st.st_mode & (S_IWGRP | S_IWOTH))
-      || st.st_nlink != 1 || st.st_size > CACHE_FILE_MAX)
-    goto out;
-  while ((n = read (fd, chunk, sizeof chunk)) > 0 && text.len < CACHE_FILE_MAX)
-    ash_buf_add (&text, chunk, (size_t) n);
-  if (n < 0 || text.len == 0)
-    goto out;
-  doc = json_loadb (text.buf, text.len, JSON_REJECT_DUPLICATES, NULL);
-  if (!json_is_object (doc) || !json_equal (json_object_get (doc, "key"), key)
+  doc = read_entry (name);
+  if (!doc || !json_equal (json_object_get (doc, "key"), key)
       || !json_is_object (json_object_get (doc, "probe")))
     goto out;
   if (backend->load (json_object_get (doc, "probe"), &p) < 0)
@@ -221,7 +301,6 @@ ash_probe_cache_load (const struct ash_backend *backend,
 out:
   json_decref (doc);
   json_decref (key);
-  ash_buf_release (&text);
   return p;
 }
 
@@ -230,21 +309,14 @@ ash_probe_cache_store (const struct ash_backend *backend,
                        const struct ash_host *host,
                        const struct ash_probe *probe)
 {
-  const char *home;
-  _cleanup_free_ char *dir = cache_dir (&home);
   _cleanup_free_ char *name = file_name (backend);
-  _cleanup_free_ char *tmp = NULL, *text = NULL;
-  _cleanup_close_ int dfd = -1;
   json_t *key, *doc, *pj;
-  int fd;
-  size_t len;
-  bool ok;
 
   /* An unusable backend is never stored: it is probed in every run, so a
      stale entry can never make a sandbox weaker than a probe would.  */
-  if (!ash_probe_usable (probe) || probe->cached || !dir)
+  if (!ash_probe_usable (probe) || probe->cached)
     {
-      if (dir && !ash_probe_usable (probe))
+      if (!ash_probe_usable (probe))
         ash_probe_cache_forget (backend);
       return;
     }
@@ -260,52 +332,109 @@ ash_probe_cache_store (const struct ash_backend *backend,
   doc = json_pack ("{s:o, s:o}", "key", key, "probe", pj);
   if (!doc)
     return;
-  text = json_dumps (doc, JSON_COMPACT);
+  write_entry (name, doc);
   json_decref (doc);
-  if (!text)
-    return;
-  dfd = open_dir (dir, home, true);
-  if (dfd < 0)
-    return;
-  /* O_PATH fds cannot be used with openat for creation: reopen.  */
-  {
-    int rfd = openat (dfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-    if (rfd < 0)
-      return;
-    close (dfd);
-    dfd = rfd;
-  }
-  tmp = xasprintf (".%s.%ld.tmp", name, (long) getpid ());
-  fd = openat (dfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
-               0600);
-  if (fd < 0)
-    return;
-  len = strlen (text);
-  ok = write (fd, text, len) == (ssize_t) len;
-  ok = close (fd) == 0 && ok;
-  if (!ok || renameat (dfd, tmp, dfd, name) < 0)
-    unlinkat (dfd, tmp, 0);
 }
 
 void
 ash_probe_cache_forget (const struct ash_backend *backend)
 {
-  const char *home;
-  _cleanup_free_ char *dir = cache_dir (&home);
   _cleanup_free_ char *name = file_name (backend);
-  _cleanup_close_ int dfd = -1;
+  forget_entry (name);
+}
 
-  if (!dir)
+/* ---- tool capability probes ---------------------------------------------- */
+
+static atomic_bool tool_cache_disabled;
+
+void
+ash_tool_cache_disable (bool disable)
+{
+  atomic_store (&tool_cache_disabled, disable);
+}
+
+static bool
+ascii_alnum (char c)
+{
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z')
+         || (c >= '0' && c <= '9');
+}
+
+/* The entry's file name for SCANNER's probe WHAT: only letters, digits
+   and '-' of each, so that no name leaves the directory.  */
+static char *
+tool_file_name (const char *scanner, const char *what)
+{
+  struct ash_buf b = ASH_BUF_INIT;
+  ash_buf_addstr (&b, "tool-");
+  for (const char *s = scanner; *s; s++)
+    ash_buf_addch (&b, ascii_alnum (*s) || *s == '-' ? *s : '_');
+  ash_buf_addch (&b, '.');
+  for (const char *s = what; *s; s++)
+    ash_buf_addch (&b, ascii_alnum (*s) || *s == '-' ? *s : '_');
+  ash_buf_addstr (&b, ".json");
+  return ash_buf_detach (&b);
+}
+
+/* This run's key for TOOL's probe WHAT, or NULL when TOOL cannot be
+   identified.  */
+static json_t *
+tool_key (const char *scanner, const char *tool, const char *what)
+{
+  struct stat st;
+
+  if (!tool || tool[0] != '/' || stat (tool, &st) < 0 || !S_ISREG (st.st_mode))
+    return NULL;
+  return json_pack ("{s:s, s:I, s:s, s:s, s:s, s:I, s:I, s:I, s:I, s:I}",
+                    "ash", PACKAGE_VERSION, "uid", (json_int_t) geteuid (),
+                    "scanner", scanner, "probe", what, "tool", tool,
+                    "dev", (json_int_t) st.st_dev,
+                    "ino", (json_int_t) st.st_ino,
+                    "size", (json_int_t) st.st_size,
+                    "mtime", (json_int_t) st.st_mtim.tv_sec,
+                    "mtime_ns", (json_int_t) st.st_mtim.tv_nsec);
+}
+
+char *
+ash_tool_cache_load (const char *scanner, const char *tool, const char *what)
+{
+  if (atomic_load (&tool_cache_disabled))
+    return NULL;
+  _cleanup_free_ char *name = tool_file_name (scanner, what);
+  json_t *key = tool_key (scanner, tool, what);
+  json_t *doc = key ? read_entry (name) : NULL;
+  char *ret = NULL;
+
+  if (doc && json_equal (json_object_get (doc, "key"), key)
+      && json_is_string (json_object_get (doc, "value")))
+    ret = xstrdup (json_string_value (json_object_get (doc, "value")));
+  json_decref (doc);
+  json_decref (key);
+  return ret;
+}
+
+void
+ash_tool_cache_store (const char *scanner, const char *tool, const char *what,
+                      const char *value)
+{
+  if (atomic_load (&tool_cache_disabled))
     return;
-  dfd = open_dir (dir, home, false);
-  if (dfd < 0)
+  _cleanup_free_ char *name = tool_file_name (scanner, what);
+  json_t *key = tool_key (scanner, tool, what);
+  json_t *doc;
+
+  if (!key)
     return;
-  {
-    int rfd = openat (dfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-    if (rfd < 0)
-      return;
-    close (dfd);
-    dfd = rfd;
-  }
-  unlinkat (dfd, name, 0);
+  doc = json_pack ("{s:o, s:s}", "key", key, "value", value);
+  if (!doc)
+    return;
+  write_entry (name, doc);
+  json_decref (doc);
+}
+
+void
+ash_tool_cache_forget (const char *scanner, const char *what)
+{
+  _cleanup_free_ char *name = tool_file_name (scanner, what);
+  forget_entry (name);
 }

@@ -32,4 +32,26 @@ void ash_probe_cache_store (const struct ash_backend *backend,
 /* Remove BACKEND's entry.  */
 void ash_probe_cache_forget (const struct ash_backend *backend);
 
+/* Tool capability probes (whether a bandit writes SARIF, which version a
+   gitleaks is), kept in the same directory under the same rules, one file
+   per scanner and probe (tool-SCANNER.WHAT.json).  The key is the tool's
+   path and identity (device, inode, size and modification time of the
+   file the path names, links followed), the scanner, the probe, the uid
+   and ash's version; an entry whose key differs is not used.  What is
+   stored only chooses among the ways a tool is run under the same
+   sandbox, so a stale entry can make a scanner fail, never run with less
+   confinement.  */
+
+/* The value stored for TOOL's probe WHAT (freed by the caller), or NULL.  */
+char *ash_tool_cache_load (const char *scanner, const char *tool,
+                           const char *what);
+/* Store VALUE for TOOL's probe WHAT.  Failures are silent.  */
+void ash_tool_cache_store (const char *scanner, const char *tool,
+                           const char *what, const char *value);
+/* Remove the entry of SCANNER's probe WHAT.  */
+void ash_tool_cache_forget (const char *scanner, const char *what);
+/* With DISABLE (--no-probe-cache), tool probes are neither read from nor
+   written to the cache.  */
+void ash_tool_cache_disable (bool disable);
+
 #endif

@@ -305,13 +305,81 @@ read_source (int srcfd, const char *rel, size_t max)
   return ash_buf_detach (&b);
 }
 
+/* One source file, indexed once: the offset of each line (from 1), so
+   that each finding costs a look at two lines however many a file has
+   (a finding in the last line of a large file no longer rescans it from
+   its first byte).  */
+struct marks
+{
+  bool readable;   /* read, and valid UTF-8 */
+  char *text;
+  size_t *off;     /* OFF[L] is where line L starts; OFF[0] unused */
+  size_t nlines;
+};
+
+static void
+marks_index (struct marks *m, char *text)
+{
+  size_t len = strlen (text), cap = 64;
+
+  m->text = text;
+  m->off = xcalloc (cap, sizeof *m->off);
+  m->nlines = 0;
+  for (size_t p = 0; p < len;)
+    {
+      const char *nl = memchr (text + p, '\n', len - p);
+      if (++m->nlines >= cap)
+        {
+          cap *= 2;
+          m->off = xreallocarray (m->off, cap, sizeof *m->off);
+        }
+      m->off[m->nlines] = p;
+      if (!nl)
+        break;
+      p = (size_t) (nl - text) + 1;
+    }
+}
+
+static const char *
+marks_line (const struct marks *m, int line, size_t *ret_len)
+{
+  if (line < 1 || (size_t) line > m->nlines)
+    return NULL;
+  const char *l = m->text + m->off[line];
+  const char *nl = strchr (l, '\n');
+  *ret_len = nl ? (size_t) (nl - l) : strlen (l);
+  return l;
+}
+
+/* The same answer as ash_suppress_inline_text() on the indexed text.  */
+static bool
+marks_suppress (const struct marks *m, int line, const char *rule)
+{
+  size_t len;
+  const char *l = marks_line (m, line, &len);
+
+  if (l && has_directive (l, len, false, rule))
+    return true;
+  l = line > 1 ? marks_line (m, line - 1, &len) : NULL;
+  return l && has_directive (l, len, true, rule);
+}
+
+static void
+marks_release (struct marks *m)
+{
+  free (m->text);
+  free (m->off);
+}
+
 size_t
 ash_suppress_doc (json_t *doc, const struct ash_suppressions *s,
                   const char *source_dir, size_t max_file)
 {
   size_t i, j, n = 0;
   json_t *run, *res;
-  json_t *cache = json_object (); /* path -> text, or null */
+  json_t *cache = json_object (); /* path -> index in FILES */
+  struct marks *files = NULL;
+  size_t nfiles = 0, afiles = 0;
   _cleanup_close_ int srcfd
       = source_dir ? open (source_dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
                    : -1;
@@ -336,18 +404,34 @@ ash_suppress_doc (json_t *doc, const struct ash_suppressions *s,
         else if (source_dir && path && start > 0)
           {
             json_t *t = json_object_get (cache, path);
+            struct marks *m;
             if (t == NULL)
               {
+                if (nfiles == afiles)
+                  {
+                    afiles = afiles ? afiles * 2 : 16;
+                    files = xreallocarray (files, afiles, sizeof *files);
+                  }
+                m = &files[nfiles];
+                memset (m, 0, sizeof *m);
                 char *text = read_source (srcfd, path, max_file);
-                t = text ? json_string (text) : json_null ();
-                if (t == NULL)
-                  t = json_null (); /* not UTF-8: no inline check */
-                json_object_set_new (cache, path, t);
+                /* Not UTF-8: no inline check.  */
+                json_t *valid = text ? json_string (text) : NULL;
+                if (valid)
+                  {
+                    m->readable = true;
+                    marks_index (m, text);
+                    text = NULL;
+                  }
+                json_decref (valid);
                 free (text);
+                json_object_set_new (cache, path,
+                                     json_integer ((json_int_t) nfiles));
+                nfiles++;
               }
-            if (json_is_string (t)
-                && ash_suppress_inline_text (json_string_value (t), start,
-                                             rule))
+            else
+              m = &files[json_integer_value (t)];
+            if (m->readable && marks_suppress (m, start, rule))
               sup = json_pack ("{s:s, s:s}", "kind", "inSource",
                                "justification", "ash-ignore comment");
           }
@@ -363,6 +447,9 @@ ash_suppress_doc (json_t *doc, const struct ash_suppressions *s,
             n++;
           }
       }
+  for (size_t k = 0; k < nfiles; k++)
+    marks_release (&files[k]);
+  free (files);
   json_decref (cache);
   return n;
 }

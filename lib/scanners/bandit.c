@@ -22,6 +22,7 @@
 #include "base/util.h"
 #include "fs/tree.h"
 #include "sandbox/backend.h"
+#include "sandbox/probe-cache.h"
 #include "scan/sarif.h"
 #include "scanners/adapter.h"
 #include "scanners/scanner.h"
@@ -168,6 +169,18 @@ bandit_prepare (const struct ash_scanner *s _unused_,
       pthread_mutex_unlock (&sarif_lock);
       return 0;
     }
+  /* Kept across runs: a second Python start costs as much as a small
+     scan.  */
+  _cleanup_free_ char *cached = ash_tool_cache_load ("bandit",
+                                                     job->tool_path, "sarif");
+  if (cached && (streq (cached, "yes") || streq (cached, "no")))
+    {
+      free (sarif_tool);
+      sarif_tool = xstrdup (job->tool_path);
+      sarif_supported = streq (cached, "yes");
+      pthread_mutex_unlock (&sarif_lock);
+      return 0;
+    }
   ash_cmd_init (&cmd);
   ash_strvec_push (&cmd.argv, job->tool_path);
   ash_strvec_push (&cmd.argv, "--help");
@@ -179,8 +192,13 @@ bandit_prepare (const struct ash_scanner *s _unused_,
   cmd.out.max = 1 << 20;
   cmd.timeout_sec = 60;
   cmd.scope = job->scope;
-  bool supported = (ash_sandbox_run (&cmd, &res, &perr) == 0
-                    && help_lists_sarif (cmd.out.buf));
+  bool ran = ash_sandbox_run (&cmd, &res, &perr) == 0;
+  bool supported = ran && help_lists_sarif (cmd.out.buf);
+  /* Only an answer from a run that printed its help: a probe that could
+     not start says nothing about the tool.  */
+  if (ran && res.status == 0 && !res.timed_out && !res.interrupted)
+    ash_tool_cache_store ("bandit", job->tool_path, "sarif",
+                          supported ? "yes" : "no");
   free (sarif_tool);
   sarif_tool = xstrdup (job->tool_path);
   sarif_supported = supported;

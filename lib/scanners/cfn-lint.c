@@ -23,6 +23,7 @@
 
 #include "base/strvec.h"
 #include "base/util.h"
+#include "sandbox/probe-cache.h"
 #include "scanners/iac-common.h"
 
 #define CFN_LINT_SARIF "cfn-lint.sarif"
@@ -119,6 +120,15 @@ cfn_lint_prepare (const struct ash_scanner *s _unused_,
                   struct ash_error *err _unused_)
 {
   pthread_mutex_lock (&sarif_lock);
+  _cleanup_free_ char *cached = NULL;
+  if ((sarif_tool == NULL || !streq (sarif_tool, job->tool_path))
+      && (cached = ash_tool_cache_load ("cfn-lint", job->tool_path, "sarif"))
+      && (streq (cached, "yes") || streq (cached, "no")))
+    {
+      free (sarif_tool);
+      sarif_tool = xstrdup (job->tool_path);
+      sarif_supported = streq (cached, "yes");
+    }
   if (sarif_tool == NULL || !streq (sarif_tool, job->tool_path))
     {
       char *argv[] = { (char *) job->tool_path, (char *) "--format",
@@ -131,6 +141,11 @@ cfn_lint_prepare (const struct ash_scanner *s _unused_,
       sarif_tool = xstrdup (job->tool_path);
       sarif_supported = out && strstr (out, "\"version\"") != NULL
                         && strstr (out, "\"runs\"") != NULL;
+      /* Only an answer from a tool that ran: status -1 is a probe that
+         could not start.  */
+      if (status >= 0)
+        ash_tool_cache_store ("cfn-lint", job->tool_path, "sarif",
+                              sarif_supported ? "yes" : "no");
     }
   pthread_mutex_unlock (&sarif_lock);
   return 0;

@@ -34,6 +34,7 @@
 #include "base/strvec.h"
 #include "base/util.h"
 #include "fs/tree.h"
+#include "sandbox/probe-cache.h"
 #include "scanners/adapter.h"
 #include "scanners/scanner.h"
 
@@ -93,6 +94,22 @@ gitleaks_prepare (const struct ash_scanner *s _unused_,
   pthread_mutex_lock (&version_lock);
   if (!(version_tool && streq (version_tool, job->tool_path)))
     {
+      /* Kept across runs; "" when the tool printed no version.  */
+      char *cached = ash_tool_cache_load ("gitleaks", job->tool_path,
+                                          "version");
+      if (cached && (*cached == '\0'
+                     || strspn (cached, "0123456789.") == strlen (cached)))
+        {
+          free (version_tool);
+          free (version_text);
+          version_tool = xstrdup (job->tool_path);
+          version_text = *cached ? cached : NULL;
+          if (!version_text)
+            free (cached);
+          pthread_mutex_unlock (&version_lock);
+          return 0;
+        }
+      free (cached);
       r = ash_adapter_probe (job, argv, &out, err);
       if (r == 0)
         {
@@ -100,6 +117,8 @@ gitleaks_prepare (const struct ash_scanner *s _unused_,
           free (version_text);
           version_tool = xstrdup (job->tool_path);
           version_text = parse_version (out);
+          ash_tool_cache_store ("gitleaks", job->tool_path, "version",
+                                version_text ? version_text : "");
         }
       else
         ash_error_prefix (err, _("cannot ask gitleaks for its version: "));

@@ -4,6 +4,15 @@
 
 #include <config.h>
 
+#include <fcntl.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "base/buf.h"
+#include "base/error.h"
+#include "base/util.h"
+#include "config/options.h"
+#include "fs/tree.h"
 #include "report/reports.h"
 #include "scan/exit-codes.h"
 #include "scan/results.h"
@@ -43,6 +52,65 @@ code_of (enum ash_scanner_status a, unsigned actionable_a,
   ash_scanner_result_release (&x);
   ash_scanner_result_release (&y);
   return c;
+}
+
+/* The files ash_report_outputs_write() leaves are byte for byte what
+   each document dumped whole, and each report as its renderer alone
+   renders it: the SARIF serialised once for two files, and the findings
+   list built once for every report, change nothing.  */
+static char *
+slurp (int dfd, const char *rel)
+{
+  struct ash_buf b = ASH_BUF_INIT;
+  struct ash_error e = ASH_ERROR_INIT;
+  if (ash_tree_read_file (dfd, rel, 64 << 20, &b, &e) < 0)
+    {
+      ash_error_release (&e);
+      ash_buf_release (&b);
+      return NULL;
+    }
+  ash_buf_addch (&b, '\0');
+  return ash_buf_detach (&b);
+}
+
+static void
+check_outputs (const json_t *agg)
+{
+  char tmpl[] = "/tmp/ash-test-results.XXXXXX";
+  if (!mkdtemp (tmpl))
+    {
+      tap_ok (false, "mkdtemp");
+      return;
+    }
+  int dfd = open (tmpl, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  struct ash_options opts;
+  struct ash_error e = ASH_ERROR_INIT;
+  ash_options_init (&opts);
+  tap_is_int (ash_report_outputs_write (dfd, agg, &opts, NULL, &e), 0,
+              "outputs written");
+  char *want = json_dumps (agg, JSON_INDENT (2) | JSON_ENSURE_ASCII);
+  char *got = slurp (dfd, "ash_aggregated_results.json");
+  tap_ok (got && streq (got, want),
+          "ash_aggregated_results.json is the document dumped whole");
+  free (want);
+  free (got);
+  for (size_t i = 0; ash_report_formats[i].name; i++)
+    {
+      char *rel = xasprintf ("reports/%s", ash_report_formats[i].file);
+      want = ash_report_formats[i].render (agg);
+      got = slurp (dfd, rel);
+      tap_ok (got && streq (got, want), "%s is as its renderer renders it",
+              rel);
+      free (want);
+      free (got);
+      free (rel);
+    }
+  ash_options_release (&opts);
+  ash_error_release (&e);
+  ash_tree_remove_all (dfd, "reports", NULL);
+  unlinkat (dfd, "ash_aggregated_results.json", 0);
+  close (dfd);
+  rmdir (tmpl);
 }
 
 int
@@ -131,6 +199,7 @@ main (void)
   char *csv = ash_report_csv (agg);
   tap_ok (strstr (csv, "\"s\",\"R\",\"high\"") != NULL, "csv row");
   free (csv);
+  check_outputs (agg);
   json_decref (agg);
 
   /* Exit codes.  */

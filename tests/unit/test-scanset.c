@@ -411,6 +411,63 @@ test_unrepresentable (void)
     "expression",
     NULL);
   check_unrepresentable ("dir with space/x", NULL, "checkov", "", NULL);
+  /* Held across the source directory's own path: the absolute path
+     SRC/a.py holds "rc/a.py" (SRC ends in "src"), and every absolute path
+     holds "src".  */
+  check_unrepresentable ("rc/a.py", NULL, "bandit", "", NULL);
+  check_unrepresentable ("src", NULL, "ferret-scan", "", NULL);
+  /* Held in the middle of a deeper path.  */
+  check_unrepresentable ("cfg.py", "z/old-cfg.py.txt", "bandit", "", NULL);
+  /* Controls: held by no other path.  */
+  check_unrepresentable ("zz.py", NULL, "bandit", NULL, "zz.py");
+  check_unrepresentable ("b/zz.py", "b/z.py", "ferret-scan", NULL, "b/zz.py");
+}
+
+/* Many leaving links, some held by other paths and some not: the ones
+   held are refused, naming the first path (in walk order) that holds
+   them, as a path-by-path search would.  */
+static void
+test_many_holders (void)
+{
+  setup ();
+  mk ("a.py", "");
+  for (int i = 0; i < 300; i++)
+    {
+      _cleanup_free_ char *l = xasprintf ("d%d/link%03d.py", i % 7, i);
+      ln (outside, l);
+    }
+  mk ("zzz/d3/link150.py.orig", "");
+  struct ash_scanset s = ASH_SCANSET_INIT;
+  struct ash_error e = ASH_ERROR_INIT;
+  struct ash_scanset_opts opts = { 0 };
+  int r = build (&opts, &s, &e);
+  struct ash_strvec args = ASH_STRVEC_INIT;
+  tap_is_int (r, 0, "many links: the scan set is built");
+  tap_is_int (s.leaving.nr, 300, "many links: 300 leave the tree");
+  r = ash_scanset_exclusion_args (&s, "bandit", &args, &e);
+  tap_is_int (r, -EINVAL, "many links: the one held is refused");
+  tap_ok (e.message && strstr (e.message, "'d3/link150.py'")
+            && strstr (e.message, "'zzz/d3/link150.py.orig' holds"),
+          "many links: the message names it and its holder (%s)",
+          e.message ? e.message : "");
+  ash_strvec_release (&args);
+  ash_error_release (&e);
+  ash_scanset_release (&s);
+  {
+    _cleanup_free_ char *orig = ash_path_join (src, "zzz/d3/link150.py.orig");
+    unlink (orig);
+  }
+  r = build (&opts, &s, &e);
+  if (r == 0)
+    r = ash_scanset_exclusion_args (&s, "bandit", &args, &e);
+  tap_is_int (r, 0, "many links: without it, all are excluded");
+  tap_ok (args.nr == 2 && strstr (args.v[1], "d3/link150.py") != NULL
+            && strstr (args.v[1], "d0/link000.py") != NULL,
+          "many links: the option lists them");
+  ash_strvec_release (&args);
+  ash_scanset_release (&s);
+  ash_error_release (&e);
+  teardown ();
 }
 
 /* A name with a line break must not add a line of its own to the files
@@ -706,6 +763,7 @@ main (void)
   test_ignore_rules ();
   test_links ();
   test_unrepresentable ();
+  test_many_holders ();
   test_line_breaks ();
   test_pathological_pattern ();
   test_link_warning_quoted ();

@@ -19,8 +19,12 @@
 
 static void terminate_hook (int slot, pid_t pgid);
 static void drain_hook (void);
+static void poll_hook (void);
+static void exit_seen_hook (bool by_event);
 #define ASH_SPAWN_TERMINATE_HOOK(slot, pgid) terminate_hook (slot, pgid)
 #define ASH_SPAWN_DRAIN_HOOK() drain_hook ()
+#define ASH_SPAWN_POLL_HOOK() poll_hook ()
+#define ASH_SPAWN_EXIT_SEEN_HOOK(by_event) exit_seen_hook (by_event)
 
 #include "proc/spawn.c"
 
@@ -230,6 +234,95 @@ test_drain_bounded (void)
           (long) atomic_load (&drain_calls));
 }
 
+/* ---- the wait wakes on the child's exit ---------------------------------- */
+
+static atomic_bool watch_wait;   /* record the hooks below */
+static atomic_int polls;         /* polls of the watched wait */
+static atomic_int exit_seen;     /* 0: not yet, 1: by event, 2: by a poll */
+
+static void
+poll_hook (void)
+{
+  if (atomic_load (&watch_wait))
+    atomic_fetch_add (&polls, 1);
+}
+
+static void
+exit_seen_hook (bool by_event)
+{
+  if (atomic_load (&watch_wait))
+    atomic_store (&exit_seen, by_event ? 1 : 2);
+}
+
+struct stdin_run
+{
+  int fd;
+  int rc;
+  struct ash_cmd_result res;
+};
+
+static void *
+run_reader (void *p)
+{
+  struct stdin_run *a = p;
+  struct ash_cmd cmd;
+  struct ash_error err = ASH_ERROR_INIT;
+  ash_cmd_init (&cmd);
+  ash_strvec_push (&cmd.argv, "/bin/sh");
+  ash_strvec_push (&cmd.argv, "-c");
+  ash_strvec_push (&cmd.argv, "read x; exit 0");
+  ash_strvec_push (&cmd.env, "PATH=/usr/bin:/bin");
+  cmd.stdin_mode = ASH_STDIO_FD;
+  cmd.stdin_fd = a->fd;
+  a->rc = ash_cmd_run (&cmd, &a->res, &err);
+  ash_cmd_release (&cmd);
+  ash_error_release (&err);
+  return NULL;
+}
+
+/* A child that exits while its waiter sleeps in poll() wakes it through the
+   child's descriptor (Linux 5.3 and later), not at the end of a timeout:
+   the waiter reports that the exit came as an event.  The child reads its
+   stdin, whose write end the test closes only once the waiter has polled
+   at least once, so the exit always comes while the child is waited for.  */
+static void
+test_exit_wakes_wait (void)
+{
+#if defined __linux__ && defined SYS_pidfd_open
+  long probe = syscall (SYS_pidfd_open, getpid (), 0);
+  if (probe < 0)
+    {
+      tap_ok (true, "# SKIP this kernel has no pidfd_open()");
+      return;
+    }
+  close ((int) probe);
+  int p[2];
+  if (pipe (p) < 0)
+    {
+      tap_ok (false, "pipe: %s", strerror (errno));
+      return;
+    }
+  struct stdin_run a = { p[0], 1, { 0 } };
+  pthread_t t;
+  atomic_store (&polls, 0);
+  atomic_store (&exit_seen, 0);
+  atomic_store (&watch_wait, true);
+  pthread_create (&t, NULL, run_reader, &a);
+  while (atomic_load (&polls) == 0)
+    sleep_ms (1);
+  close (p[1]);
+  pthread_join (t, NULL);
+  atomic_store (&watch_wait, false);
+  close (p[0]);
+  tap_ok (a.rc == 0 && a.res.status == 0, "the reader ran and exited 0");
+  tap_ok (atomic_load (&exit_seen) == 1,
+          "the wait woke on the child's exit (seen: %d)",
+          atomic_load (&exit_seen));
+#else
+  tap_ok (true, "# SKIP no pidfd_open() on this system");
+#endif
+}
+
 int
 main (void)
 {
@@ -240,6 +333,7 @@ main (void)
 
   test_terminate_while_reaped ();
   test_drain_bounded ();
+  test_exit_wakes_wait ();
 
   _cleanup_free_ char *p1 = ash_path_join (tmpdir, "leader.pid");
   _cleanup_free_ char *p2 = ash_path_join (tmpdir, "drain.pid");

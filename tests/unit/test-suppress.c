@@ -3,6 +3,7 @@
 
 #include <config.h>
 
+#include "base/buf.h"
 #include "base/error.h"
 #include "base/strvec.h"
 #include "scan/sarif.h"
@@ -179,10 +180,56 @@ main (void)
               "config suppression kind external");
   tap_is_str (json_string_value (json_object_get (ext, "justification")),
               "reviewed", "justification is the reason");
+  json_decref (doc);
+
+  /* Many results in one file: each line gets the answer the line-by-line
+     check gives, whatever the order of the results, with markers on
+     every kind of line (same line, next line, both, a blank last line, a
+     line past the end).  */
+  static const char *const lines[] = {
+    "a = 1",
+    "b = eval(s)  # ash-ignore",
+    "# ash-ignore-next-line",
+    "c = eval(s)",
+    "",
+    "d = 1  # ash-ignore ash-ignore-next-line",
+    "e = eval(s)",
+    "f = 1 # ash-ignorex",
+    "g = 1",
+  };
+  struct ash_buf many = ASH_BUF_INIT;
+  for (int rep = 0; rep < 50; rep++)
+    for (size_t k = 0; k < sizeof lines / sizeof *lines; k++)
+      ash_buf_addf (&many, "%s\n", lines[k]);
+  f = fopen (file, "w");
+  fputs (many.buf, f);
+  fclose (f);
+  int nlines = 50 * (int) (sizeof lines / sizeof *lines);
+  doc = ash_sarif_doc_new ();
+  run = ash_sarif_run_new ("t", NULL, NULL);
+  results = json_object_get (run, "results");
+  for (int l = nlines + 2; l >= 1; l--)
+    json_array_append_new (results, result ("E1", "code.py", l));
+  json_array_append_new (json_object_get (doc, "runs"), run);
+  ash_suppress_doc (doc, NULL, dir, 1 << 20);
+  int agree = 0, want_n = 0;
+  for (int l = nlines + 2; l >= 1; l--)
+    {
+      bool want = ash_suppress_inline_text (many.buf, l);
+      bool got = ash_sarif_result_is_suppressed (
+        json_array_get (results, (size_t) (nlines + 2 - l)));
+      agree += want == got;
+      want_n += want;
+    }
+  tap_is_int (agree, nlines + 2,
+              "one file, %d results: each as the line-by-line check says",
+              nlines + 2);
+  tap_is_int (want_n, 50 * 5, "and the file has 250 suppressed lines");
+  ash_buf_release (&many);
+  json_decref (doc);
   unlink (file);
   rmdir (dir);
   free (file);
-  json_decref (doc);
 
   json_decref (list);
   ash_suppressions_release (&s);

@@ -1,0 +1,71 @@
+#!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
+# links.sh -- what links that leave the tree cost a scan: a bandit scan
+# (a stand-in bandit that writes an empty report, so that ASH's own work
+# is what is measured) of a 10,000-file tree, with 2,000 links to a file
+# outside the tree and without them.  Medians, measured with hyperfine.
+#
+#   bench/links.sh [BUILDDIR]     (after `make` in BUILDDIR)
+#
+# Environment: RUNS (default 10), FILES (default 10000), LINKS (default
+# 2000), ASH_COMPARE (another ash binary measured in the same run).
+set -eu
+
+builddir=${1:-.}
+builddir=$(cd "$builddir" && pwd)
+ash=$builddir/linux/ash
+runs=${RUNS:-10}
+files=${FILES:-10000}
+links=${LINKS:-2000}
+
+command -v hyperfine >/dev/null 2>&1 \
+  || { echo "hyperfine is not installed (build-aux/install-deps installs it)" >&2; exit 1; }
+[ -x "$ash" ] || { echo "$ash is missing: run 'make' first" >&2; exit 1; }
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/ash-bench.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+mkdir -p "$work/bin" "$work/home"
+cat >"$work/bin/bandit" <<'TOOL'
+#!/bin/sh
+[ "$1" = --help ] && { echo "  -f {csv,json}, --format {csv,json}"; exit 0; }
+out=
+while [ $# -gt 0 ]; do
+  [ "$1" = -o ] && { out=$2; shift; }
+  shift
+done
+printf '{"errors":[],"results":[],"metrics":{}}' >"$out"
+TOOL
+chmod 755 "$work/bin/bandit"
+echo outside >"$work/outside.txt"
+python3 - "$work" "$files" "$links" <<'PY'
+import os, sys
+work, files, links = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+for tree in ("plain", "links"):
+    for i in range(files):
+        d = os.path.join(work, tree, "pkg%03d" % (i // 100))
+        os.makedirs(d, exist_ok=True)
+        with open(os.path.join(d, "mod%05d.py" % i), "w") as f:
+            f.write("x = %d\n" % i)
+for i in range(links):
+    d = os.path.join(work, "links", "pkg%03d" % (i % 100))
+    os.symlink(os.path.join(work, "outside.txt"), os.path.join(d, "out%05d.py" % i))
+PY
+
+scan () { # ASH TREE
+  echo "env -u XDG_CACHE_HOME HOME=$work/home PATH=$work/bin:/usr/bin:/bin $1 scan --source-dir $work/$2 --output-dir $work/out-$2 --no-progress --quiet --scanners bandit --sandbox off"
+}
+set -- "$(scan "$ash" plain)" "$(scan "$ash" links)"
+[ -z "${ASH_COMPARE:-}" ] || set -- "$@" "$(scan "$ASH_COMPARE" plain)" "$(scan "$ASH_COMPARE" links)"
+hyperfine -N --style none --warmup 1 --runs "$runs" --export-json "$work/r.json" \
+  "$@" >/dev/null 2>&1
+python3 - "$work/r.json" "$files" "$links" "${ASH_COMPARE:-}" <<'PY'
+import json, sys
+r = [x["median"] * 1000 for x in json.load(open(sys.argv[1]))["results"]]
+print("| ash | %s files (ms) | %s files + %s leaving links (ms) | added |" % (sys.argv[2], sys.argv[2], sys.argv[3]))
+print("|---|---|---|---|")
+if sys.argv[4]:
+    print("| ASH_COMPARE | %.1f | %.1f | %+.0f%% |" % (r[2], r[3], (r[3] / r[2] - 1) * 100))
+print("| this build | %.1f | %.1f | %+.0f%% |" % (r[0], r[1], (r[1] / r[0] - 1) * 100))
+PY
+echo
+echo "Runs: $runs; hyperfine $(hyperfine --version | cut -d' ' -f2); $(uname -sr); load average $(cut -d' ' -f1-3 /proc/loadavg)."

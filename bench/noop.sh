@@ -1,0 +1,108 @@
+#!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
+# noop.sh -- what the sandbox costs a scanner that does nothing: scans
+# with one and with 20 plugin scanners whose tool is `true`, under each
+# backend, against the bare backend command (the command line the
+# backend's wrap() builds, printed by test-backend-run --print-argv) run
+# once and 20 times.  Per scanner, "ash" is (20 scanners - 1 scanner) / 19
+# and "bare" is (20 runs - 1 run) / 19.  Medians, measured with hyperfine.
+#
+#   bench/noop.sh [BUILDDIR]     (after `make check`, which builds
+#                                 tests/unit/test-backend-run)
+#
+# Environment: RUNS (default 10), WARMUP (default 2), BACKENDS (default
+# "off bwrap landlock firejail").
+set -eu
+
+builddir=${1:-.}
+builddir=$(cd "$builddir" && pwd)
+ash=$builddir/linux/ash
+run=$builddir/tests/unit/test-backend-run
+runs=${RUNS:-10}
+warmup=${WARMUP:-2}
+backends=${BACKENDS:-off bwrap landlock firejail}
+
+command -v hyperfine >/dev/null 2>&1 \
+  || { echo "hyperfine is not installed (build-aux/install-deps installs it)" >&2; exit 1; }
+[ -x "$ash" ] || { echo "$ash is missing: run 'make' first" >&2; exit 1; }
+[ -x "$run" ] || { echo "$run is missing: run 'make tests/unit/test-backend-run'" >&2; exit 1; }
+
+ASH_HELPER_DIR=$builddir/linux
+export ASH_HELPER_DIR
+# Not under /tmp or /var/tmp, which firejail hides from the sandbox:
+# in the build tree unless BENCH_DIR names another directory.
+work=$(mktemp -d "${BENCH_DIR:-$builddir}/ash-bench.XXXXXX")
+chmod 755 "$work"
+trap 'rm -rf "$work"' EXIT
+mkdir -p "$work/home" "$work/src" "$work/src/out/scanners/noop"
+chmod 700 "$work/home"
+echo data >"$work/src/a.txt"
+true_path=$(command -v true)
+case $true_path in /*) ;; *) true_path=/usr/bin/true ;; esac
+for n in 1 20; do
+  {
+    echo "scanners:"
+    i=1
+    while [ "$i" -le "$n" ]; do
+      echo "  noop$i:"
+      echo "    tool: \"true\""
+      echo "    output: { format: sarif, path: \"{results_dir}/none.sarif\" }"
+      i=$((i + 1))
+    done
+  } >"$work/noop$n.yaml"
+done
+names20=$(seq -s, -f 'noop%g' 1 20)
+
+ashscan () { # BACKEND N SCANNERS
+  echo "env -u XDG_CACHE_HOME HOME=$work/home PATH=/usr/bin:/bin ASH_HELPER_DIR=$builddir/linux $ash scan --source-dir $work/src --output-dir $work/out-$1-$2 --no-progress --quiet --sandbox $1 --ash-plugin-modules $work/noop$2.yaml --scanners $3"
+}
+
+: >"$work/rows"
+for b in $backends; do
+  set -- "$(ashscan "$b" 1 noop1)" "$(ashscan "$b" 20 "$names20")"
+  bare_ok=no
+  if [ "$b" != off ] \
+     && "$run" --backend "$b" --results "$work/src/out/scanners/noop" --probe-only -- "$true_path" >/dev/null 2>&1; then
+    cmdline=$("$run" --backend "$b" --source "$work/src" --output "$work/src/out" \
+                --results "$work/src/out/scanners/noop" --print-argv -- "$true_path")
+    printf '#!/bin/sh\nexec %s\n' "$cmdline" >"$work/bare1"
+    printf '#!/bin/sh\nfor i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20; do %s; done\n' "$cmdline" >"$work/bare20"
+    chmod 755 "$work/bare1" "$work/bare20"
+    set -- "$@" "$work/bare1" "$work/bare20"
+    bare_ok=yes
+  elif [ "$b" = off ]; then
+    printf '#!/bin/sh\nexec %s\n' "$true_path" >"$work/bare1"
+    printf '#!/bin/sh\nfor i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20; do %s; done\n' "$true_path" >"$work/bare20"
+    chmod 755 "$work/bare1" "$work/bare20"
+    set -- "$@" "$work/bare1" "$work/bare20"
+    bare_ok=yes
+  fi
+  if hyperfine -N -i --style none --warmup "$warmup" --runs "$runs" \
+       --export-json "$work/$b.json" "$@" >/dev/null 2>&1; then
+    echo "$b $bare_ok" >>"$work/rows"
+  else
+    echo "$b failed" >>"$work/rows"
+  fi
+done
+python3 - "$work" <<'PY'
+import json, sys
+work = sys.argv[1]
+print("| backend | ash, 1 scanner (ms) | ash, 20 scanners (ms) | bare, 1 run (ms) | bare, 20 runs (ms) | per scanner: ash (ms) | per scanner: bare (ms) | ash - bare per scanner (ms) |")
+print("|---|---|---|---|---|---|---|---|")
+for line in open(work + "/rows"):
+    b, ok = line.split()
+    if ok == "failed":
+        print("| %s | failed | | | | | | |" % b)
+        continue
+    r = [x["median"] * 1000 for x in json.load(open("%s/%s.json" % (work, b)))["results"]]
+    a1, a20 = r[0], r[1]
+    pa = (a20 - a1) / 19
+    if ok == "yes":
+        b1, b20 = r[2], r[3]
+        pb = (b20 - b1) / 19
+        print("| %s | %.1f | %.1f | %.1f | %.1f | %.2f | %.2f | %+.2f |" % (b, a1, a20, b1, b20, pa, pb, pa - pb))
+    else:
+        print("| %s | %.1f | %.1f | unavailable | | %.2f | | |" % (b, a1, a20, pa))
+PY
+echo
+echo "Runs: $runs after $warmup warm-up runs; hyperfine $(hyperfine --version | cut -d' ' -f2); $(uname -sr); user $(id -un); load average $(cut -d' ' -f1-3 /proc/loadavg)."
