@@ -24,18 +24,12 @@
 #include "base/buf.h"
 #include "base/util.h"
 
-/* A configuration file is small; refuse anything that is not.  */
-#define CONFIG_MAX_SIZE (16 * 1024 * 1024)
-#define CONFIG_MAX_DEPTH 64
-
-/* A document of nested aliases (a "billion laughs") is a few hundred
-   bytes that expand to billions of nodes.  Every node of the tree the
-   loader builds, each copy an alias makes included, counts against
-   CONFIG_MAX_NODES, and every byte of its strings against
-   CONFIG_MAX_BYTES, so that what a file expands to stays within a small
-   multiple of what a real configuration needs.  */
-#define CONFIG_MAX_NODES 200000
-#define CONFIG_MAX_BYTES (64 * 1024 * 1024)
+/* The limits (ASH_CONFIG_MAX_*) are in ashconfig.h, where the fuzz
+   targets check them too.  */
+#define CONFIG_MAX_SIZE ASH_CONFIG_MAX_SIZE
+#define CONFIG_MAX_DEPTH ASH_CONFIG_MAX_DEPTH
+#define CONFIG_MAX_NODES ASH_CONFIG_MAX_NODES
+#define CONFIG_MAX_BYTES ASH_CONFIG_MAX_BYTES
 
 struct yctx
 {
@@ -526,7 +520,7 @@ parse_node (struct yctx *y, yaml_event_t *ev, const char *kpath, int depth,
 
   if (depth > CONFIG_MAX_DEPTH)
     {
-      r = at (y, ev, _("the configuration is nested too deeply"));
+      r = too_big (y, ev);
       yaml_event_delete (ev);
       return r;
     }
