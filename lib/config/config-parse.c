@@ -130,6 +130,29 @@ printable_key (const char *k)
   return n > 0;
 }
 
+/* True when every key of every mapping in V passes printable_key, as the
+   YAML reader requires of the keys it reads (a .json file is held to the
+   same rule, so that what one format can hold the other can too).  The
+   tree has passed count_nodes, so the recursion is bounded.  */
+static bool
+keys_printable (const json_t *v)
+{
+  const char *k;
+  json_t *c;
+  size_t i;
+  if (json_is_object (v))
+    {
+      json_object_foreach ((json_t *) v, k, c)
+        if (!printable_key (k) || !keys_printable (c))
+          return false;
+    }
+  else if (json_is_array (v))
+    json_array_foreach (v, i, c)
+      if (!keys_printable (c))
+        return false;
+  return true;
+}
+
 /* A name that may be quoted in a message: letters, digits, '_', '-', '.',
    '!' and ':', at most 64 of them.  */
 static bool
@@ -740,6 +763,15 @@ ash_config_parse_file (const char *path, json_t **ret_tree,
                                           "text")
                                       : _("the configuration is nested too "
                                           "deeply"));
+          goto out;
+        }
+      if (!keys_printable (tree))
+        {
+          json_decref (tree);
+          r = ash_error_set_at (err, -EINVAL, path, 1, 1,
+                                _("a mapping key must be printable text of "
+                                  "at most %d bytes"),
+                                KEY_MAX);
           goto out;
         }
       json_t *positions = NULL;

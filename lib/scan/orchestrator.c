@@ -300,6 +300,11 @@ ash_scan_run (const struct ash_options *opts, const struct ash_config *config,
   bool sigthread_started = false, masked = false;
   _cleanup_free_ char *generated_at = iso_now ();
   _cleanup_free_ char *out_default = NULL;
+  /* Declared here, not where they are first set: the early "goto out"s
+     below must not enter their scope (their cleanup would free an
+     uninitialised pointer).  */
+  _cleanup_free_ char *placed_warning = NULL;
+  _cleanup_free_ char *default_out = NULL;
 
   memset (&sc, 0, sizeof sc);
   sc.opts = opts;
@@ -330,7 +335,6 @@ ash_scan_run (const struct ash_options *opts, const struct ash_config *config,
   /* Where the output may go: never /, a home, an ancestor of the tree or
      a directory inside it but the upstream default; the source directory
      itself is redirected to the default.  */
-  _cleanup_free_ char *placed_warning = NULL;
   r = ash_outdir_place (opts->output_dir, sc.source_dir, &out_default,
                         &placed_warning, &err);
   if (r < 0)
@@ -343,8 +347,7 @@ ash_scan_run (const struct ash_options *opts, const struct ash_config *config,
   if (placed_warning)
     ash_warning ("%s", placed_warning);
   const char *output_dir = out_default;
-  _cleanup_free_ char *default_out = ash_path_join (sc.source_dir,
-                                                    ".ash/ash_output");
+  default_out = ash_path_join (sc.source_dir, ".ash/ash_output");
 
   /* The output directory, opened once; a link there is a refusal that
      stops the scan before anything is written (exit 3).  */

@@ -370,7 +370,7 @@ FUZZ_JOBS = 2
 FUZZ_RSS_MB = 2048
 FUZZ_TIMEOUT = 20
 FUZZ_RUN = $(SHELL) $(top_srcdir)/tests/fuzz/run
-fuzz_run_env = srcdir='$(srcdir)' builddir='$(abs_top_builddir)' \
+fuzz_run_env = srcdir='$(abs_top_srcdir)' builddir='$(abs_top_builddir)' \
 	FUZZ_RSS_MB='$(FUZZ_RSS_MB)' FUZZ_TIMEOUT='$(FUZZ_TIMEOUT)'
 EXTRA_DIST += tests/fuzz/run
 
