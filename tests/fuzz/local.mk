@@ -147,6 +147,21 @@ tests_fuzz_fuzz_archive_LDFLAGS = $(FUZZ_LDFLAGS)
 tests_fuzz_fuzz_archive_LDADD = $(ASH_LIBS)
 endif
 
+FUZZ_TARGETS += detect-secrets-baseline
+check_PROGRAMS += tests/fuzz/replay-detect-secrets-baseline
+tests_fuzz_replay_detect_secrets_baseline_SOURCES = tests/fuzz/fuzz-detect-secrets-baseline.c tests/fuzz/replay.c $(fuzz_common)
+tests_fuzz_replay_detect_secrets_baseline_CPPFLAGS = $(fuzz_cppflags) -DFUZZ_NAME=\"detect-secrets-baseline\"
+tests_fuzz_replay_detect_secrets_baseline_LDADD = $(ASH_LIBS)
+TESTS += tests/fuzz/replay-detect-secrets-baseline
+EXTRA_DIST += tests/fuzz/detect-secrets-baseline
+if ASH_FUZZING
+noinst_PROGRAMS += tests/fuzz/fuzz-detect-secrets-baseline
+tests_fuzz_fuzz_detect_secrets_baseline_SOURCES = tests/fuzz/fuzz-detect-secrets-baseline.c $(fuzz_common)
+tests_fuzz_fuzz_detect_secrets_baseline_CPPFLAGS = $(fuzz_cppflags) -DFUZZ_NAME=\"detect-secrets-baseline\"
+tests_fuzz_fuzz_detect_secrets_baseline_LDFLAGS = $(FUZZ_LDFLAGS)
+tests_fuzz_fuzz_detect_secrets_baseline_LDADD = $(ASH_LIBS)
+endif
+
 FUZZ_TARGETS += scanner-bandit
 check_PROGRAMS += tests/fuzz/replay-scanner-bandit
 tests_fuzz_replay_scanner_bandit_SOURCES = tests/fuzz/fuzz-scanner.c tests/fuzz/replay.c $(fuzz_common)
@@ -372,7 +387,7 @@ FUZZ_TIMEOUT = 20
 FUZZ_RUN = $(SHELL) $(top_srcdir)/tests/fuzz/run
 fuzz_run_env = srcdir='$(abs_top_srcdir)' builddir='$(abs_top_builddir)' \
 	FUZZ_RSS_MB='$(FUZZ_RSS_MB)' FUZZ_TIMEOUT='$(FUZZ_TIMEOUT)'
-EXTRA_DIST += tests/fuzz/run
+EXTRA_DIST += tests/fuzz/run build-aux/ci-fuzz
 
 .PHONY: fuzz fuzz-smoke fuzz-afl check-sanitize check-valgrind
 if ASH_FUZZING
@@ -382,7 +397,50 @@ fuzz-smoke: all
 fuzz: all
 	$(AM_V_at)$(fuzz_run_env) $(FUZZ_RUN) --jobs 1 \
 	  --seconds $(FUZZ_SECONDS) $(FUZZ_TARGETS)
+## make fuzz-afl FUZZ_TARGET=NAME [FUZZ_SECONDS=N]: one target under
+## afl-fuzz (a build configured with CC=afl-clang-fast --enable-fuzzing).
+FUZZ_TARGET = sarif
+fuzz-afl: all
+	$(AM_V_at)t='$(FUZZ_TARGET)'; \
+	case $$t in config-*) d=config.dict ;; cli-json-input) d=cli-json-input.dict ;; \
+	  *) d=sarif.dict ;; esac; \
+	mkdir -p fuzz-work/afl-$$t && \
+	afl-fuzz -i '$(srcdir)'/tests/fuzz/$$t -o fuzz-work/afl-$$t \
+	  -x '$(srcdir)'/tests/fuzz/$$d -V '$(FUZZ_SECONDS)' -- tests/fuzz/fuzz-$$t
 else
-fuzz-smoke fuzz:
+fuzz-smoke fuzz fuzz-afl:
 	@echo "make $@: the fuzz targets are built only by ./configure --enable-fuzzing (with CC=clang); see tests/fuzz/README.md" >&2; exit 1
 endif
+
+## make check-sanitize: the test suite built with AddressSanitizer and
+## UndefinedBehaviorSanitizer, in sanitize-build/ (a copy of the
+## distribution made by `make distdir`, configured there, so that this
+## tree is not reconfigured).  SANITIZE_CC (default: this build's
+## compiler), SANITIZE_FLAGS, and TESTS="..." to run part of the suite.
+## Leaks are not checked here (ASAN_OPTIONS=detect_leaks=0; set
+## SANITIZE_ASAN_OPTIONS to change it): check-valgrind does that.
+SANITIZE_CC = $(CC)
+SANITIZE_FLAGS = -g -O1 -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=undefined
+SANITIZE_ASAN_OPTIONS = detect_leaks=0:abort_on_error=1
+SANITIZE_DIR = sanitize-build
+check-sanitize:
+	$(AM_V_at)rm -rf '$(SANITIZE_DIR)'
+	$(AM_V_at)$(MAKE) $(AM_MAKEFLAGS) distdir distdir='$(SANITIZE_DIR)'
+	$(AM_V_at)cd '$(SANITIZE_DIR)' && ./configure -q CC='$(SANITIZE_CC)' \
+	  CFLAGS='$(SANITIZE_FLAGS)' LDFLAGS='-fsanitize=address,undefined'
+	$(AM_V_at)cd '$(SANITIZE_DIR)' && \
+	  ASAN_OPTIONS='$(SANITIZE_ASAN_OPTIONS)' \
+	  UBSAN_OPTIONS='halt_on_error=1:print_stacktrace=1' \
+	  $(MAKE) $(AM_MAKEFLAGS) check $${TESTS:+TESTS="$$TESTS"}
+
+## make check-valgrind: the unit tests and the fuzz replays under
+## valgrind --leak-check=full (any error or leak fails the test).
+## VALGRIND_TESTS="..." to run some of them.
+VALGRIND = valgrind
+VALGRIND_FLAGS = -q --leak-check=full --errors-for-leak-kinds=definite,indirect --error-exitcode=1
+VALGRIND_TESTS = $(filter tests/unit/test-% tests/fuzz/replay-%,$(TESTS))
+check-valgrind:
+	$(AM_V_at)command -v $(VALGRIND) >/dev/null || { \
+	  echo "make check-valgrind: $(VALGRIND) is not installed (Debian: apt-get install valgrind)" >&2; exit 1; }
+	$(AM_V_at)$(MAKE) $(AM_MAKEFLAGS) check TESTS='$(VALGRIND_TESTS)' \
+	  LOG_COMPILER='$(SHELL) $(top_srcdir)/tests/tap-run $(VALGRIND) $(VALGRIND_FLAGS)'
