@@ -96,6 +96,21 @@ const char *ash_config_get_string (const struct ash_config *c,
 int ash_config_origin_of (const struct ash_config *c, const char *dotted,
                           const char **ret_override);
 
+/* What a configuration file may hold.  A file larger than
+   ASH_CONFIG_MAX_SIZE is refused unread.  A document of nested aliases (a
+   "billion laughs") is a few hundred bytes that expand to billions of
+   nodes: every node of the tree the loader builds, each copy an alias
+   makes included, counts against ASH_CONFIG_MAX_NODES, and every byte of
+   its strings (keys included) against ASH_CONFIG_MAX_BYTES, so that what a
+   file expands to stays within a small multiple of what a real
+   configuration needs; no node may lie deeper than ASH_CONFIG_MAX_DEPTH.
+   Past any of them the parse fails with -E2BIG (the size: -EFBIG) and
+   builds nothing more.  */
+#define ASH_CONFIG_MAX_SIZE (16 * 1024 * 1024)
+#define ASH_CONFIG_MAX_DEPTH 64
+#define ASH_CONFIG_MAX_NODES 200000
+#define ASH_CONFIG_MAX_BYTES (64 * 1024 * 1024)
+
 /* Parse one configuration file (YAML, or JSON when its name ends in
    ".json") into a new tree and the positions of its keys.  No schema
    check, no extends.  */

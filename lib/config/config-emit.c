@@ -11,6 +11,42 @@
 #include "base/buf.h"
 #include "base/util.h"
 
+/* The code point at P (UTF-8) and its length in *RET_LEN; a byte that
+   does not start a valid sequence is returned as itself, length 1.  */
+static unsigned
+code_point (const unsigned char *p, size_t *ret_len)
+{
+  unsigned c = p[0];
+  size_t n = c >= 0xf0 && c < 0xf8 ? 4 : c >= 0xe0 ? 3 : c >= 0xc0 ? 2 : 1;
+  if (c >= 0xf8)
+    n = 1;
+  unsigned cp = n == 1 ? c : c & (0x7fu >> n);
+  for (size_t i = 1; i < n; i++)
+    {
+      if ((p[i] & 0xc0) != 0x80)
+        {
+          *ret_len = 1;
+          return c;
+        }
+      cp = (cp << 6) | (p[i] & 0x3fu);
+    }
+  *ret_len = n;
+  return cp;
+}
+
+/* True when code point C may not appear as itself in a YAML scalar: it is
+   not printable in YAML 1.1 (C0 controls, DEL, C1 controls, U+FFFE,
+   U+FFFF, surrogates), or it is a character a reader takes for a line
+   break or a byte-order mark (U+0085, U+2028, U+2029, U+FEFF).  Tab,
+   line feed and carriage return are written escaped too.  */
+static bool
+needs_escape (unsigned c)
+{
+  return c < 0x20 || (c >= 0x7f && c <= 0x9f) || c == 0x2028 || c == 0x2029
+         || c == 0xfeff || c == 0xfffe || c == 0xffff
+         || (c >= 0xd800 && c <= 0xdfff) || c > 0x10ffff;
+}
+
 /* True when S can be written as a plain YAML scalar and reads back as the
    same string.  */
 static bool
@@ -23,7 +59,8 @@ plain_ok (const char *s)
   for (const char *p = s; *p; p++)
     {
       unsigned char c = (unsigned char) *p;
-      if (c < 0x20 || c == 0x7f)
+      size_t n;
+      if (needs_escape (code_point ((const unsigned char *) p, &n)))
         return false;
       if ((c == ':' && (p[1] == ' ' || p[1] == '\0'))
           || (c == '#' && p > s && p[-1] == ' '))
@@ -50,12 +87,38 @@ emit_string (struct ash_buf *b, const char *s)
       ash_buf_addstr (b, s);
       return;
     }
-  /* A JSON string is a valid YAML double-quoted scalar.  */
-  json_t *j = json_string (s);
-  char *t = json_dumps (j, JSON_ENCODE_ANY);
-  ash_buf_addstr (b, t);
-  free (t);
-  json_decref (j);
+  /* A double-quoted scalar, with YAML's escapes for what may not appear
+     as itself.  */
+  ash_buf_addch (b, '"');
+  for (const unsigned char *p = (const unsigned char *) s; *p;)
+    {
+      size_t n;
+      unsigned c = code_point (p, &n);
+      if (c == '"' || c == '\\')
+        {
+          ash_buf_addch (b, '\\');
+          ash_buf_addch (b, (char) c);
+        }
+      else if (c == '\n')
+        ash_buf_addstr (b, "\\n");
+      else if (c == '\t')
+        ash_buf_addstr (b, "\\t");
+      else if ((n == 1 && c >= 0x80) || (c >= 0xd800 && c <= 0xdfff)
+               || c > 0x10ffff)
+        {
+          /* Not UTF-8 (a value set from the command line can hold such
+             bytes): each byte is written as the code point of the same
+             number, so that the text stays valid.  */
+          for (size_t i = 0; i < n; i++)
+            ash_buf_addf (b, "\\x%02x", p[i]);
+        }
+      else if (needs_escape (c))
+        ash_buf_addf (b, c <= 0xff ? "\\x%02x" : "\\u%04x", c);
+      else
+        ash_buf_add (b, p, n);
+      p += n;
+    }
+  ash_buf_addch (b, '"');
 }
 
 static void

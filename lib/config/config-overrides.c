@@ -82,6 +82,14 @@ ash_config_override_parse (const char *text, char **ret_path,
                            bool *ret_append, json_t **ret_value,
                            struct ash_error *err)
 {
+  /* Keys and values go into jansson trees, which hold UTF-8 only (a key
+     that is not would not be set, and the value meant for it freed).  */
+  json_t *utf8 = json_string (text);
+  if (utf8 == NULL)
+    return ash_error_set (err, -EINVAL,
+                          _("invalid configuration override: the text is "
+                            "not valid UTF-8"));
+  json_decref (utf8);
   const char *eq = strchr (text, '=');
   if (!eq)
     return ash_error_set (err, -EINVAL,

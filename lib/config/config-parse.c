@@ -24,18 +24,12 @@
 #include "base/buf.h"
 #include "base/util.h"
 
-/* A configuration file is small; refuse anything that is not.  */
-#define CONFIG_MAX_SIZE (16 * 1024 * 1024)
-#define CONFIG_MAX_DEPTH 64
-
-/* A document of nested aliases (a "billion laughs") is a few hundred
-   bytes that expand to billions of nodes.  Every node of the tree the
-   loader builds, each copy an alias makes included, counts against
-   CONFIG_MAX_NODES, and every byte of its strings against
-   CONFIG_MAX_BYTES, so that what a file expands to stays within a small
-   multiple of what a real configuration needs.  */
-#define CONFIG_MAX_NODES 200000
-#define CONFIG_MAX_BYTES (64 * 1024 * 1024)
+/* The limits (ASH_CONFIG_MAX_*) are in ashconfig.h, where the fuzz
+   targets check them too.  */
+#define CONFIG_MAX_SIZE ASH_CONFIG_MAX_SIZE
+#define CONFIG_MAX_DEPTH ASH_CONFIG_MAX_DEPTH
+#define CONFIG_MAX_NODES ASH_CONFIG_MAX_NODES
+#define CONFIG_MAX_BYTES ASH_CONFIG_MAX_BYTES
 
 struct yctx
 {
@@ -134,6 +128,29 @@ printable_key (const char *k)
     if (*p < 0x20 || *p == 0x7f || n >= KEY_MAX)
       return false;
   return n > 0;
+}
+
+/* True when every key of every mapping in V passes printable_key, as the
+   YAML reader requires of the keys it reads (a .json file is held to the
+   same rule, so that what one format can hold the other can too).  The
+   tree has passed count_nodes, so the recursion is bounded.  */
+static bool
+keys_printable (const json_t *v)
+{
+  const char *k;
+  json_t *c;
+  size_t i;
+  if (json_is_object (v))
+    {
+      json_object_foreach ((json_t *) v, k, c)
+        if (!printable_key (k) || !keys_printable (c))
+          return false;
+    }
+  else if (json_is_array (v))
+    json_array_foreach (v, i, c)
+      if (!keys_printable (c))
+        return false;
+  return true;
 }
 
 /* A name that may be quoted in a message: letters, digits, '_', '-', '.',
@@ -526,7 +543,7 @@ parse_node (struct yctx *y, yaml_event_t *ev, const char *kpath, int depth,
 
   if (depth > CONFIG_MAX_DEPTH)
     {
-      r = at (y, ev, _("the configuration is nested too deeply"));
+      r = too_big (y, ev);
       yaml_event_delete (ev);
       return r;
     }
@@ -746,6 +763,15 @@ ash_config_parse_file (const char *path, json_t **ret_tree,
                                           "text")
                                       : _("the configuration is nested too "
                                           "deeply"));
+          goto out;
+        }
+      if (!keys_printable (tree))
+        {
+          json_decref (tree);
+          r = ash_error_set_at (err, -EINVAL, path, 1, 1,
+                                _("a mapping key must be printable text of "
+                                  "at most %d bytes"),
+                                KEY_MAX);
           goto out;
         }
       json_t *positions = NULL;

@@ -118,9 +118,14 @@ ash_converter_result_to_json (const struct ash_converter_result *r)
 char *
 ash_converter_escape (const char *name)
 {
+  /* Bytes of 0x80 and above are kept when NAME is valid UTF-8, else
+     escaped too: the result goes into JSON strings, which must be.  */
+  json_t *utf8 = json_string (name);
+  bool keep_high = utf8 != NULL;
+  json_decref (utf8);
   struct ash_buf b = ASH_BUF_INIT;
   for (const unsigned char *p = (const unsigned char *) name; *p; p++)
-    if (*p < 0x20 || *p == 0x7f || *p == '\\')
+    if (*p < 0x20 || *p == 0x7f || *p == '\\' || (*p >= 0x80 && !keep_high))
       ash_buf_addf (&b, "\\x%02x", *p);
     else
       ash_buf_addch (&b, (char) *p);

@@ -150,8 +150,9 @@ void ash_jupyter_convert (const struct ash_jupyter_ctx *ctx,
 void ash_converters_map_sarif (json_t *doc, const json_t *map,
                                int workfd);
 
-/* Escape NAME for a log line: control characters and bytes that are not
-   printable become \xNN (newly allocated).  */
+/* Escape NAME for a log line or a JSON string: control characters,
+   backslashes and, when NAME is not valid UTF-8, every byte of 0x80 and
+   above become \xNN (newly allocated).  */
 char *ash_converter_escape (const char *name);
 
 #endif

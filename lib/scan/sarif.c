@@ -119,6 +119,80 @@ shape_error (struct ash_error *err, const char *what)
                         _("the output is not a SARIF 2.1.0 log: %s"), what);
 }
 
+/* Remove the items of array A (may be NULL) for which KEEP is false.  */
+static void
+filter_array (json_t *a, bool (*keep) (const json_t *))
+{
+  for (size_t i = json_array_size (a); i-- > 0;)
+    if (!keep (json_array_get (a, i)))
+      json_array_remove (a, i);
+}
+
+static bool
+is_rule (const json_t *r)
+{
+  return json_is_object (r) && json_is_string (json_object_get (r, "id"));
+}
+
+static bool
+is_suppression (const json_t *s)
+{
+  const char *kind = json_string_value (json_object_get (s, "kind"));
+  return kind && (streq (kind, "inSource") || streq (kind, "external"));
+}
+
+static bool
+is_object (const json_t *o)
+{
+  return json_is_object (o);
+}
+
+/* Drop what a scanner wrote that SARIF 2.1.0 does not allow where ash
+   reads it, so that the log ash writes from it is valid: rules that are
+   not objects with an id, suppressions of an unknown kind (a malformed
+   one does not hide a result), levels outside the four, ruleIds and
+   locations of the wrong type; a message with neither text nor id gets
+   an empty text.  */
+static void
+prune_run (json_t *run)
+{
+  json_t *driver = json_object_get (json_object_get (run, "tool"), "driver");
+  json_t *rules = json_object_get (driver, "rules");
+  if (rules && !json_is_array (rules))
+    json_object_del (driver, "rules");
+  else
+    filter_array (rules, is_rule);
+  size_t i;
+  json_t *res;
+  json_array_foreach (json_object_get (run, "results"), i, res)
+    {
+      json_t *msg = json_object_get (res, "message");
+      json_t *mtext = json_object_get (msg, "text");
+      if (!json_is_string (mtext)
+          && (mtext || !json_is_string (json_object_get (msg, "id"))))
+        json_object_set_new (msg, "text", json_string (""));
+      json_t *sups = json_object_get (res, "suppressions");
+      if (sups && !json_is_array (sups))
+        json_object_del (res, "suppressions");
+      else
+        filter_array (sups, is_suppression);
+      const char *level = json_string_value (json_object_get (res, "level"));
+      if (json_object_get (res, "level")
+          && !(level
+               && (streq (level, "none") || streq (level, "note")
+                   || streq (level, "warning") || streq (level, "error"))))
+        json_object_del (res, "level");
+      json_t *rid = json_object_get (res, "ruleId");
+      if (rid && !json_is_string (rid))
+        json_object_del (res, "ruleId");
+      json_t *locs = json_object_get (res, "locations");
+      if (locs && !json_is_array (locs))
+        json_object_del (res, "locations");
+      else
+        filter_array (locs, is_object);
+    }
+}
+
 int
 ash_sarif_parse (const char *text, size_t len, json_t **ret_doc,
                  struct ash_error *err)
@@ -176,6 +250,8 @@ ash_sarif_parse (const char *text, size_t len, json_t **ret_doc,
             goto fail;
           }
     }
+  json_array_foreach (runs, i, run)
+    prune_run (run);
   *ret_doc = doc;
   return 0;
 

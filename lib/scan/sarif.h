@@ -56,7 +56,11 @@ json_t *ash_sarif_run_new (const char *tool, const char *version,
 /* Parse TEXT as a SARIF 2.1.0 log and check its shape: an object with
    version "2.1.0" and a "runs" array whose runs have tool.driver.name and,
    when present, a "results" array of objects with a message.  On success
-   *RET_DOC is the document (new reference).  Errors name what is wrong:
+   *RET_DOC is the document (new reference), from which what SARIF 2.1.0
+   does not allow where ash reads it was dropped (rules without an id,
+   suppressions of an unknown kind, levels outside the four, ruleIds and
+   locations of the wrong type; a message without text or id gets an empty
+   text).  Errors name what is wrong:
    "the output is not JSON (line L: ...)", "the output is not a SARIF 2.1.0
    log: ...".  */
 int ash_sarif_parse (const char *text, size_t len, json_t **ret_doc,

@@ -250,6 +250,17 @@ add_report (const struct ash_scan_job *job, json_t *run, const char *rel,
       ash_buf_release (&b);
       return r;
     }
+  /* Its fields become SARIF strings, which must be UTF-8.  */
+  json_t *utf8 = json_stringn (b.buf, b.len);
+  if (utf8 == NULL)
+    {
+      ash_buf_release (&b);
+      return ash_error_set (err, -EINVAL,
+                            _("%s is not a cdk-nag NagReport (not UTF-8 "
+                              "text)"),
+                            report);
+    }
+  json_decref (utf8);
   char *p = b.buf;
   bool header = true;
   while (p && *p)

@@ -357,6 +357,10 @@ add_report (json_t *run, const json_t *report, const char *source_dir)
         uri = abs;
       else if (file && file[0] == '/' && abs && !streq (file, abs))
         uri = file + 1;
+      /* Only an absolute path outside the source directory: it is made
+         relative (or reduced) like any other.  */
+      if (uri == NULL)
+        uri = abs;
       ash_iac_run_rule (run, id, name, name,
                         json_string_value (json_object_get (c, "guideline")));
       _cleanup_free_ char *msg = xasprintf ("%s%s%s", name ? name : id,

@@ -296,6 +296,8 @@ ash_deps_sarif_normalise (json_t *doc, const char *name, const char *version,
       json_t *rules = run_rules (run);
       json_array_foreach (rules, k, x)
         {
+          if (!json_is_object (x))
+            continue;
           json_t *props = json_object_get (x, "properties");
           if (!json_is_object (props))
             {
@@ -322,6 +324,8 @@ ash_deps_sarif_normalise (json_t *doc, const char *name, const char *version,
         {
           size_t l;
           json_t *loc;
+          if (!json_is_object (x))
+            continue;
           json_array_foreach (json_object_get (x, "locations"), l, loc)
             normalise_location (loc, source_dir);
           json_t *props = json_object_get (x, "properties");

@@ -308,8 +308,9 @@ ash_grype_json_to_sarif (const char *text, size_t len, const char *version,
                              json_string (fixes.buf));
       ash_buf_release (&fixes);
     }
-  json_decref (in);
+  /* VERSION may point into IN.  */
   ash_deps_sarif_normalise (doc, "grype", version, source_dir);
+  json_decref (in);
   *ret_doc = doc;
   return 0;
 }
