@@ -34,6 +34,7 @@
 
 #include "base/log.h"
 #include "base/util.h"
+#include "fs/chown.h"
 #include "sandbox/backend-impl.h"
 #include "sandbox/seatbelt.h"
 
@@ -255,6 +256,20 @@ sandbox_exec_wrap (const struct ash_probe *base_probe,
                      tmpl, strerror (-r));
       ash_seatbelt_release (&sb);
       goto fail;
+    }
+  /* ash runs as root and the scanner (sandbox-exec first) as its
+     account: the profile must be readable to it, and the private TMPDIR
+     is its own.  */
+  if (cmd->set_ids)
+    {
+      r = ash_tree_chown_fd (dirfd, cmd->user_id, cmd->group_id);
+      if (r < 0)
+        {
+          ash_error_set (err, r, _("cannot give %s to uid %ld: %s"), tmpl,
+                         (long) cmd->user_id, strerror (-r));
+          ash_seatbelt_release (&sb);
+          goto fail;
+        }
     }
   profile = ash_path_join (tmpl, PROFILE_NAME);
 

@@ -5,7 +5,9 @@
    The input, split at FUZZ_SEPARATOR lines, is a source file (src/f.py)
    and a JSON list of suppression entries.  Properties:
    ash_suppress_inline_text agrees, for every line, with a plain model of
-   the documented rule; ash_suppress_doc over one result per line of the
+   the documented rule (upstream's "# ash-ignore: RULE" form, for the
+   rule R1 of every result), and never suppresses a finding without a
+   rule; ash_suppress_doc over one result per line of the
    file suppresses exactly the lines the model and the loaded entries say,
    each with one suppression entry, and leaves a well-formed SARIF log.  */
 
@@ -14,26 +16,54 @@
 #include "fuzz.h"
 
 #include <fcntl.h>
+#include <fnmatch.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 
 #include "scan/sarif.h"
 #include "scan/suppress.h"
 
-/* Whether the line [L, L+LEN) holds "ash-ignore" followed (NEXT) or not
-   followed by "-next-line".  */
+/* Whether the line [L, L+LEN) holds the directive for RULE: a comment
+   ("#" or "//", then blanks) opening right before "ash-ignore" (with
+   NEXT, "ash-ignore-next-line"), the marker in any case, then ":", blanks
+   and a rule id (up to a blank or CR) that matches RULE as a glob without
+   case.  */
 static bool
-model_marker (const char *l, size_t len, bool next)
+model_marker (const char *l, size_t len, bool next, const char *rule)
 {
   for (size_t i = 0; i + 10 <= len; i++)
-    if (memcmp (l + i, "ash-ignore", 10) == 0)
-      {
-        bool is_next = i + 20 <= len && memcmp (l + i + 10, "-next-line", 10) == 0;
-        if (is_next == next)
-          return true;
-      }
+    {
+      if (strncasecmp (l + i, "ash-ignore", 10) != 0)
+        continue;
+      size_t k = i;
+      while (k > 0 && (l[k - 1] == ' ' || l[k - 1] == '\t'))
+        k--;
+      bool comment = (k >= 1 && l[k - 1] == '#')
+                     || (k >= 2 && l[k - 1] == '/' && l[k - 2] == '/');
+      size_t p = i + 10;
+      bool is_next = p + 10 <= len
+                     && strncasecmp (l + p, "-next-line", 10) == 0;
+      if (is_next)
+        p += 10;
+      if (!comment || is_next != next || p >= len || l[p] != ':')
+        continue;
+      p++;
+      while (p < len && (l[p] == ' ' || l[p] == '\t'))
+        p++;
+      size_t q = p;
+      while (q < len && l[q] != ' ' && l[q] != '\t' && l[q] != '\r')
+        q++;
+      if (q == p || q - p > 512)
+        continue;
+      char *pat = strndup (l + p, q - p);
+      bool m = fnmatch (pat, rule, FNM_CASEFOLD) == 0;
+      free (pat);
+      if (m)
+        return true;
+    }
   return false;
 }
 
@@ -83,15 +113,18 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
   for (size_t l = 1; l <= nlines + 1; l++)
     {
       bool m = false;
-      if (l <= nlines && model_marker (starts[l - 1], lens[l - 1], false))
+      if (l <= nlines
+          && model_marker (starts[l - 1], lens[l - 1], false, "R1"))
         m = true;
       if (l >= 2 && l - 1 <= nlines
-          && model_marker (starts[l - 2], lens[l - 2], true))
+          && model_marker (starts[l - 2], lens[l - 2], true, "R1"))
         m = true;
-      FUZZ_CHECK (ash_suppress_inline_text (text, (int) l) == m);
+      FUZZ_CHECK (ash_suppress_inline_text (text, (int) l, "R1") == m);
+      /* A finding without a rule is never suppressed by a comment.  */
+      FUZZ_CHECK (!ash_suppress_inline_text (text, (int) l, NULL));
       want[l] = m;
     }
-  FUZZ_CHECK (!ash_suppress_inline_text (text, 0));
+  FUZZ_CHECK (!ash_suppress_inline_text (text, 0, "R1"));
 
   /* The entries.  */
   struct ash_suppressions sup;

@@ -63,6 +63,11 @@ assert_file_contains "sandbox-exec usable" "$TEST_TMP/out" "sandbox-exec: usable
 assert_file_contains "the probe applied an allow-all profile" "$log" "inline (version 1)(allow default)"
 
 rm -rf "$out"; : >"$log"
+# Run as root, ash runs the sandboxed command as the scanner account: the
+# stub's records are files that account may write.
+sb=$top_builddir/tests/darwin/last-profile.sb
+: >"$sb"
+chmod 666 "$log" "$sb"
 "$ASHD" scan --source-dir "$src" --output-dir "$out" --no-progress --sandbox sandbox-exec \
   --ash-plugin-modules "$mods" --scanners fake-sarif >"$TEST_TMP/out" 2>"$TEST_TMP/err"
 assert_eq "scan through sandbox-exec: it runs and finds (exit 2)" "$?" 2

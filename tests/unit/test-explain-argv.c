@@ -390,6 +390,17 @@ check_scanner (const struct ash_scanner *s, const char *home,
                                          streq (home, passwd_home)
                                            ? "the passwd home"
                                            : "elsewhere");
+  /* The results directory is there, as in a scan: the Landlock wrapper
+     gets its rule from the directory opened, and grants nothing for a
+     path that is not there.  */
+  {
+    _cleanup_free_ char *sd = xasprintf ("src/.ash/ash_output/scanners/%s",
+                                         s->name);
+    _cleanup_free_ char *rd = xasprintf ("%s/source", sd);
+    make_dir ("src/.ash/ash_output/scanners");
+    make_dir (sd);
+    make_dir (rd);
+  }
   ash_requirements_init (&req);
   ash_scanner_requirements (s, &req);
   struct ash_policy_input in = {
