@@ -65,7 +65,7 @@ static const struct dep deps[] = {
   { "checkov", HOW_PYTHON, "checkov", "checkov", NULL, NULL },
   { "detect-secrets", HOW_PYTHON, "detect-secrets", NULL, NULL, NULL },
   { "grype", HOW_PRINT, NULL, "grype", NULL, NULL },
-  { "npm-audit", HOW_PRINT, NULL, "node", NULL, NULL },
+  { "npm-audit", HOW_NPM, "pnpm yarn", "node", NULL, NULL },
   { "opengrep", HOW_PRINT, NULL, NULL, NULL, NULL },
   { "semgrep", HOW_PYTHON, "semgrep", "semgrep", NULL, NULL },
   { "syft", HOW_PRINT, NULL, "syft", NULL, NULL },
