@@ -65,10 +65,18 @@ for name, (tool, hint) in sorted(reasons.items()):
         # or "ENV=... INST/uv tool install PKGS": the hint names the same.
         words = [w for w in c.split() if "=" not in w]
         words[0] = words[0][len(inst) + 1:] if words[0].startswith(inst + "/") else words[0]
-        if words[:3] == ["npm", "install", "-g"]:
-            rest = [w for i, w in enumerate(words[3:])
-                    if not w.startswith("--") and not (i > 0 and words[3 + i - 1] == "--prefix")]
-            words = ["npm", "install", "-g"] + rest
+        def npm_words(ws):
+            # npm install [-g] with --prefix DIR and --no-* left out.
+            out = []
+            for i, w in enumerate(ws):
+                if w.startswith("--") or (i > 0 and ws[i - 1] == "--prefix"):
+                    continue
+                out.append(w)
+            return out
+        if words[:2] == ["npm", "install"]:
+            words = npm_words(words)
+            hw = hint.split()
+            hint = " ".join(npm_words(hw))
         ok = " ".join(words) in hint
     print("cmd", name, "ok" if ok else "differs: %r / %r" % (c, hint))
 PY
