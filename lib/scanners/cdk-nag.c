@@ -409,6 +409,33 @@ cdk_nag_parse (const struct ash_scanner *s _unused_,
   return 0;
 }
 
+/* node is there; cdk-nag's modules must be too, else the scanner is
+   MISSING with the command that installs them (the worker would only
+   fail to load them).  */
+static int
+cdk_nag_prepare (const struct ash_scanner *s, const struct ash_scan_job *job,
+                 struct ash_error *err)
+{
+  _cleanup_free_ char *modules = modules_dir (job->bin_path);
+  static const char *const need[] = { "cdk-nag", "aws-cdk-lib",
+                                      "constructs" };
+  for (size_t i = 0; i < ARRAY_SIZE (need); i++)
+    {
+      _cleanup_free_ char *p = ash_path_join (modules, need[i]);
+      if (access (p, R_OK) != 0)
+        {
+          int r = ash_error_set (err, -ENOENT,
+                                 _("%s is not installed in %s (install it "
+                                   "with: %s, or ash dependencies "
+                                   "install)"),
+                                 need[i], modules, s->install_hint);
+          err->kind = ASH_KIND_SCANNER_MISSING;
+          return r;
+        }
+    }
+  return 0;
+}
+
 const struct ash_scanner ash_scanner_cdk_nag = {
   .name = "cdk-nag",
   .tool = "node",
@@ -421,4 +448,5 @@ const struct ash_scanner ash_scanner_cdk_nag = {
   .description = "AWS CDK and CloudFormation rule packs",
   .build = cdk_nag_build,
   .parse = cdk_nag_parse,
+  .prepare = cdk_nag_prepare,
 };

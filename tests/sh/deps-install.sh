@@ -60,6 +60,18 @@ elif ! timeout 20 "$real_npm" ping >/dev/null 2>&1; then
   ok "# SKIP the npm registry is not reachable"
 else
   rbin=$TEST_TMP/real/bin
+  # Before: node is there, cdk-nag's modules are not: MISSING with the
+  # command that installs them.
+  mkdir -p "$TEST_TMP/real/pre"
+  cp -R "$top_srcdir/tests/fixtures/repos/iac" "$TEST_TMP/real/pre/src"
+  ASH_CDK_NAG_MODULES= ASH_BIN_PATH=$rbin PATH=/usr/bin:/bin run_ash scan --source-dir "$TEST_TMP/real/pre/src" \
+    --output-dir "$TEST_TMP/real/pre/o" --no-progress --sandbox off --scanners cdk-nag
+  if [ -d /usr/local/lib/node_modules/cdk-nag ] || [ -d /usr/lib/node_modules/cdk-nag ]; then
+    ok "# SKIP cdk-nag's modules are installed on this machine"
+  else
+    assert_file_contains "before: cdk-nag MISSING with the install command" "$TEST_TMP/real/pre/o/ash_aggregated_results.json" \
+      "cdk-nag is not installed in /usr/local/lib/node_modules (install it with: apt-get install nodejs npm && npm install --prefix /usr/local/lib aws-cdk-lib@2 constructs@10 cdk-nag@2, or ash dependencies install)"
+  fi
   ASH_BIN_PATH=$rbin PATH=/usr/local/bin:/usr/bin:/bin run_ash dependencies install --scanners npm-audit,cdk-nag
   assert_eq "real npm: exit 0" "$status" 0
   for m in cdk-nag aws-cdk-lib constructs; do
