@@ -50,6 +50,8 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <stdio.h>
+#include <sys/random.h>
 #include <unistd.h>
 
 #include "base/buf.h"
@@ -230,6 +232,22 @@ npm_build (const struct ash_scanner *s _unused_,
                      reg && *reg ? reg : DEFAULT_REGISTRY);
   /* Never a yarn the repository ships (yarnPath, yarn-path).  */
   ash_strvec_setenv (&cmd->env, "YARN_IGNORE_PATH", "1");
+  /* Nor the plugins a .yarnrc.yml of the tree loads (JavaScript from the
+     repository): yarn 2 and later look for an rc file of this name, which
+     no file of the tree can have been given in advance.  */
+  {
+    unsigned char rnd[8];
+    char hex[sizeof rnd * 2 + 1];
+    if (getrandom (rnd, sizeof rnd, 0) != (ssize_t) sizeof rnd)
+      return ash_error_set (err, -EIO, _("cannot read random bytes: %s"),
+                            strerror (errno));
+    for (size_t i = 0; i < sizeof rnd; i++)
+      snprintf (hex + 2 * i, 3, "%02x", rnd[i]);
+    _cleanup_free_ char *rc = xasprintf (".ash-no-yarnrc-%s.yml", hex);
+    ash_strvec_setenv (&cmd->env, "YARN_RC_FILENAME", rc);
+  }
+  /* pnpm: no .pnpmfile.cjs hooks from the tree.  */
+  ash_strvec_setenv (&cmd->env, "npm_config_ignore_pnpmfile", "true");
   ash_strvec_setenv (&cmd->env, "YARN_ENABLE_TELEMETRY", "0");
   ash_strvec_setenv (&cmd->env, "COREPACK_ENABLE_DOWNLOAD_PROMPT", "0");
   return 0;

@@ -114,10 +114,15 @@ GHSA-xvch-5gv4-984h yarnproj/yarn.lock 9 CRITICAL error minimist 0.0.8 mkdirp>mi
 EOX
 diff "$TEST_TMP/want1" "$TEST_TMP/expect1" | sed 's/^/# /'
 check "yarn 1 and pnpm: one result per advisory, package and version, at the lockfile's entry" cmp -s "$TEST_TMP/want1" "$TEST_TMP/expect1"
-assert_file_contains "pnpm audit ran in its lockfile's directory" "$(log "$TEST_TMP/y1")" "fake-pnpm: argv=audit --json cwd=$src/pnpmproj registry=https://registry.npmjs.org/"
+assert_file_contains "pnpm audit ran in its lockfile's directory" "$(log "$TEST_TMP/y1")" "fake-pnpm: argv=audit --json cwd=$src/pnpmproj registry=https://registry.npmjs.org/ "
 assert_file_contains "yarn was asked its version there" "$(log "$TEST_TMP/y1")" "fake-yarn: argv=--version cwd=$src/yarnproj"
-assert_file_contains "yarn 1: yarn audit --json, the registry npm's, the repository's yarn path ignored" "$(log "$TEST_TMP/y1")" "fake-yarn: argv=audit --json cwd=$src/yarnproj registry=https://registry.npmjs.org//https://registry.npmjs.org/ ignore_path=1"
+assert_file_contains "yarn 1: yarn audit --json, the registry npm's, the repository's yarn path ignored" "$(log "$TEST_TMP/y1")" "fake-yarn: argv=audit --json cwd=$src/yarnproj registry=https://registry.npmjs.org//https://registry.npmjs.org/ ignore_path=1 "
 assert_file_lacks "the repository's registry is not used" "$(log "$TEST_TMP/y1")" "evil.invalid"
+check "yarn looks for its rc file under a random name, never the tree's .yarnrc.yml (its plugins)" \
+  grep -q "^fake-yarn: argv=audit --json .* rc=\.ash-no-yarnrc-[0-9a-f]\{16\}\.yml\$" "$(log "$TEST_TMP/y1")"
+rc=$(sed -n 's/^fake-yarn: argv=audit .* rc=//p' "$(log "$TEST_TMP/y1")" | head -n 1)
+check_fails "no file of the tree has that name" test -e "$src/yarnproj/$rc"
+assert_file_contains "pnpm ignores a .pnpmfile.cjs of the tree" "$(log "$TEST_TMP/y1")" "fake-pnpm: argv=audit --json cwd=$src/pnpmproj registry=https://registry.npmjs.org/ ignore_pnpmfile=true"
 python3 -c '
 import json, sys
 run = [r for r in json.load(open(sys.argv[1]))["runs"] if r["tool"]["driver"]["name"] == "npm-audit"][0]
