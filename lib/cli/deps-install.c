@@ -4,7 +4,9 @@
    Installs what can be installed without a shell pipe from the internet,
    into ASH's bin directory (ASH_BIN_PATH, default $XDG_DATA_HOME/ash/bin):
    npm packages with "npm install -g --prefix PREFIX" (PREFIX/bin is the
-   bin directory), Python tools with "uv tool install" (UV_TOOL_BIN_DIR is
+   bin directory), cdk-nag's modules as one project with "npm install
+   --prefix PREFIX/lib" (so that cdk-nag and aws-cdk-lib share one
+   node_modules, PREFIX/lib/node_modules, where the cdk-nag scanner looks), Python tools with "uv tool install" (UV_TOOL_BIN_DIR is
    the bin directory) or, without uv, "pipx install" (PIPX_BIN_DIR), and
    prints the Debian or Homebrew package, or the release to download, for
    the rest.  The text printed for a tool is the scanner's install hint,
@@ -38,7 +40,9 @@ extern char **environ;
 
 enum how
 {
-  HOW_NPM,    /* npm install -g --prefix */
+  HOW_NPM,    /* npm install -g --prefix: programs into the bin directory */
+  HOW_NPM_LIB, /* npm install --prefix PREFIX/lib: modules that must share
+                  one node_modules (cdk-nag and its peer aws-cdk-lib) */
   HOW_PYTHON, /* uv tool install, else pipx install */
   HOW_PRINT,  /* print the install hint */
 };
@@ -60,12 +64,12 @@ struct dep
 
 static const struct dep deps[] = {
   { "bandit", HOW_PRINT, NULL, "bandit", NULL, NULL },
-  { "cdk-nag", HOW_NPM, "aws-cdk-lib constructs cdk-nag", NULL, NULL, NULL },
+  { "cdk-nag", HOW_NPM_LIB, "aws-cdk-lib@2 constructs@10 cdk-nag@2", NULL, NULL, NULL },
   { "cfn-nag", HOW_PRINT, NULL, NULL, NULL, NULL },
   { "checkov", HOW_PYTHON, "checkov", "checkov", NULL, NULL },
   { "detect-secrets", HOW_PYTHON, "detect-secrets", NULL, NULL, NULL },
   { "grype", HOW_PRINT, NULL, "grype", NULL, NULL },
-  { "npm-audit", HOW_PRINT, NULL, "node", NULL, NULL },
+  { "npm-audit", HOW_NPM, "pnpm yarn", "node", NULL, NULL },
   { "opengrep", HOW_PRINT, NULL, NULL, NULL, NULL },
   { "semgrep", HOW_PYTHON, "semgrep", "semgrep", NULL, NULL },
   { "syft", HOW_PRINT, NULL, "syft", NULL, NULL },
@@ -236,7 +240,7 @@ ash_dependencies_install_command (const struct ash_options *o, bool dry_run)
       struct ash_strvec argv = ASH_STRVEC_INIT, env = ASH_STRVEC_INIT;
       const char *missing_installer = NULL;
 
-      if (d->how == HOW_NPM)
+      if (d->how == HOW_NPM || d->how == HOW_NPM_LIB)
         {
           if (npm == NULL)
             missing_installer = "npm";
@@ -253,9 +257,18 @@ ash_dependencies_install_command (const struct ash_options *o, bool dry_run)
             {
               ash_strvec_push (&argv, npm);
               ash_strvec_push (&argv, "install");
-              ash_strvec_push (&argv, "-g");
-              ash_strvec_push (&argv, "--prefix");
-              ash_strvec_push (&argv, prefix);
+              if (d->how == HOW_NPM)
+                {
+                  ash_strvec_push (&argv, "-g");
+                  ash_strvec_push (&argv, "--prefix");
+                  ash_strvec_push (&argv, prefix);
+                }
+              else
+                {
+                  /* PREFIX/lib/node_modules, where cdk-nag looks.  */
+                  ash_strvec_push (&argv, "--prefix");
+                  ash_strvec_pushf (&argv, "%s/lib", prefix);
+                }
               ash_strvec_push (&argv, "--no-fund");
               ash_strvec_push (&argv, "--no-audit");
               ash_strvec_push (&env, "npm_config_update_notifier=false");

@@ -69,6 +69,9 @@ static const struct builtin builtins[] = {
     .network = true,
     .cache_paths = { "~/.npm" },
     .cache_env = { "npm_config_cache" },
+    /* pnpm and yarn as "ash dependencies install" puts them: links in
+       the bin directory to their packages there.  */
+    .read_paths = { "{bin}/../lib/node_modules" },
     .env_prefixes = { "npm_config_", "NPM_CONFIG_" } },
   { .name = "cfn-nag",
     .read_paths = { "~/.gem", "~/.local/share/gem" },
@@ -78,6 +81,8 @@ static const struct builtin builtins[] = {
     .cache_paths = { "~/.cache/aws/jsii" },
     .env_prefixes = { "JSII_" },
     .sandbox_exec_env = { "JSII_RUNTIME_PACKAGE_CACHE=disabled" },
+    /* Where "ash dependencies install" puts cdk-nag's modules.  */
+    .read_paths = { "{bin}/../lib/node_modules" },
     .read_path_env = { "ASH_CDK_NAG_MODULES" } },
   { .name = "actionlint" },
   { .name = "cfn-lint", .cache_env = { "UV_CACHE_DIR" } },

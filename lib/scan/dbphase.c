@@ -251,6 +251,43 @@ update_one (struct scan *sc, const char *tool, const char *tool_path,
   ash_cmd_init (&cmd);
   memset (&res, 0, sizeof res);
   r = db_spawn (tool, cache, argv.v, dir, UPDATE_TIMEOUT, &cmd, &res, err);
+  if (r == 0 && res.status == 0 && !res.timed_out && !res.interrupted
+      && !streq (tool, "grype"))
+    {
+      /* trivy has no command that only fetches the misconfiguration
+         checks bundle: a misconfiguration scan of an empty directory of
+         the private run directory fetches it into the cache, under the
+         same lock, with the same empty config.  */
+      _cleanup_free_ char *empty = ash_path_join (dir, "empty");
+      _cleanup_free_ char *ignore = NULL;
+      if (mkdir (empty, 0700) < 0)
+        r = ash_error_set (err, -errno, _("cannot make %s: %s"), empty,
+                           strerror (errno));
+      else if ((r = write_empty_config (dir, "trivyignore", &ignore)) < 0)
+        ash_error_set (err, r, _("cannot write an empty %s in %s: %s"),
+                       "trivyignore", dir, strerror (-r));
+      else
+        {
+          ash_strvec_clear (&argv);
+          ash_strvec_push (&argv, tool_path);
+          ash_strvec_push (&argv, "config");
+          ash_strvec_push (&argv, "--no-progress");
+          ash_strvec_push (&argv, "--quiet");
+          ash_strvec_push (&argv, "--cache-dir");
+          ash_strvec_push (&argv, cache);
+          ash_strvec_push (&argv, "--config");
+          ash_strvec_push (&argv, config);
+          ash_strvec_push (&argv, "--ignorefile");
+          ash_strvec_push (&argv, ignore);
+          ash_strvec_push (&argv, empty);
+          ash_info (_("updating trivy's checks bundle in %s"), cache);
+          ash_cmd_release (&cmd);
+          ash_cmd_init (&cmd);
+          memset (&res, 0, sizeof res);
+          r = db_spawn (tool, cache, argv.v, dir, UPDATE_TIMEOUT, &cmd, &res,
+                        err);
+        }
+    }
   close (lockfd);
   if (r == 0 && (res.status != 0 || res.timed_out || res.interrupted))
     {

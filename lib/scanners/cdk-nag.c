@@ -71,14 +71,36 @@ worker_path (void)
   return ash_helper_path (NULL, CDK_NAG_WORKER);
 }
 
+/* The node_modules directory holding cdk-nag: ASH_CDK_NAG_MODULES, else
+   the one "ash dependencies install" fills (PREFIX/lib/node_modules for
+   each entry PREFIX/bin of ASH's bin directory BIN_PATH), else npm's
+   global ones.  */
 static char *
-modules_dir (void)
+modules_dir (const char *bin_path)
 {
   const char *env = getenv ("ASH_CDK_NAG_MODULES");
   static const char *const global[] = { "/usr/local/lib/node_modules",
                                         "/usr/lib/node_modules", NULL };
   if (env && *env)
     return xstrdup (env);
+  if (bin_path)
+    {
+      _cleanup_free_ char *list = xstrdup (bin_path);
+      for (char *save = NULL, *d = strtok_r (list, ":", &save); d;
+           d = strtok_r (NULL, ":", &save))
+        {
+          size_t n = strlen (d);
+          while (n > 1 && d[n - 1] == '/')
+            d[--n] = '\0';
+          if (d[0] != '/' || n < 5 || !streq (d + n - 4, "/bin"))
+            continue;
+          _cleanup_free_ char *mods = xasprintf ("%.*s/lib/node_modules",
+                                                 (int) (n - 4), d);
+          _cleanup_free_ char *p = ash_path_join (mods, "cdk-nag");
+          if (access (p, R_OK) == 0)
+            return xstrdup (mods);
+        }
+    }
   for (size_t i = 0; global[i]; i++)
     {
       _cleanup_free_ char *p = ash_path_join (global[i], "cdk-nag");
@@ -155,7 +177,7 @@ cdk_nag_build (const struct ash_scanner *s _unused_,
 {
   struct ash_strvec templates = ASH_STRVEC_INIT;
   _cleanup_free_ char *worker = worker_path ();
-  _cleanup_free_ char *modules = modules_dir ();
+  _cleanup_free_ char *modules = modules_dir (job->bin_path);
   _cleanup_free_ char *out = ash_path_join (job->results_dir, CDK_NAG_OUT);
   int r = ash_iac_check_options ("cdk-nag", job->options, cdk_nag_options,
                                  err);
@@ -398,12 +420,44 @@ cdk_nag_parse (const struct ash_scanner *s _unused_,
   return 0;
 }
 
+/* node is there; cdk-nag's modules must be too, else the scanner is
+   MISSING with the command that installs them (the worker would only
+   fail to load them).  */
+static int
+cdk_nag_prepare (const struct ash_scanner *s, const struct ash_scan_job *job,
+                 struct ash_error *err)
+{
+  _cleanup_free_ char *modules = modules_dir (job->bin_path);
+  static const char *const need[] = { "cdk-nag", "aws-cdk-lib",
+                                      "constructs" };
+  for (size_t i = 0; i < ARRAY_SIZE (need); i++)
+    {
+      _cleanup_free_ char *p = ash_path_join (modules, need[i]);
+      if (access (p, R_OK) != 0)
+        {
+          int r = ash_error_set (err, -ENOENT,
+                                 _("%s is not installed in %s (install it "
+                                   "with: %s, or ash dependencies "
+                                   "install)"),
+                                 need[i], modules, s->install_hint);
+          err->kind = ASH_KIND_SCANNER_MISSING;
+          return r;
+        }
+    }
+  return 0;
+}
+
 const struct ash_scanner ash_scanner_cdk_nag = {
   .name = "cdk-nag",
   .tool = "node",
-  .install_hint = "apt-get install nodejs npm && npm install -g aws-cdk-lib "
-                  "constructs cdk-nag",
+  /* One project, not "npm install -g" (which would give cdk-nag a copy
+     of aws-cdk-lib of its own), and cdk-nag 2, the version ash's worker
+     drives (cdk-nag 3's rule packs fail there with "aspect.visit is not a
+     function").  */
+  .install_hint = "apt-get install nodejs npm && npm install --prefix "
+                  "/usr/local/lib aws-cdk-lib@2 constructs@10 cdk-nag@2",
   .description = "AWS CDK and CloudFormation rule packs",
   .build = cdk_nag_build,
   .parse = cdk_nag_parse,
+  .prepare = cdk_nag_prepare,
 };

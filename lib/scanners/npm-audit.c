@@ -8,27 +8,50 @@
    the scan set: an ignored lockfile, or one whose path leaves the tree,
    is not audited.
 
-   Each npm lockfile is audited on its own, "npm audit --json" run in the
-   lockfile's directory (one spawn each, in the scanner's sandbox), its
-   report (auditReportVersion 2) written to npm-audit.N.json in the
-   results directory and mapped to SARIF: one result per advisory and
-   affected package, located at the lockfile (at the line of the
-   package's entry when the lockfile has one), and one per package that
-   is vulnerable only through others (npm-audit-transitive-PACKAGE).
-   pnpm and yarn lockfiles are refused with an error naming them: ash
-   does not read those audit formats yet.
+   Each lockfile is audited on its own, in the lockfile's directory (one
+   spawn each, in the scanner's sandbox), by the package manager it
+   belongs to, its report written to npm-audit.N.json in the results
+   directory:
+     package-lock.json  "npm audit --json" (auditReportVersion 2);
+     pnpm-lock.yaml     "pnpm audit --json" (npm's v1 report: advisories);
+     yarn.lock          "yarn --version" first (written to
+                        npm-audit.N.version), then for yarn 1 "yarn audit
+                        --json" (one JSON event a line: auditAdvisory,
+                        auditSummary), for yarn 2 and later "yarn npm audit
+                        --json --recursive" (yarn 2 and 3: npm's v1 report;
+                        yarn 4: one {"value", "children"} line per advisory
+                        and package, nothing when clean).
+   The exit status of each audit is kept in npm-audit.N.status.  Every
+   report maps to SARIF: one result per advisory and affected package
+   (and, for the v1 reports, per installed version), located at the
+   lockfile (at the line of the package's entry when the lockfile has
+   one), and for npm one per package that is vulnerable only through
+   others (npm-audit-transitive-PACKAGE).  A report that is not one of
+   these shapes makes the scanner ERROR naming the lockfile.
+
+   pnpm and yarn are looked for like every tool ash runs (ASH's bin
+   directory, then PATH, never inside the scanned tree); a pnpm or yarn
+   lockfile whose tool is not installed makes the scanner MISSING with the
+   command that installs it (upstream skips that lockfile with a warning,
+   which would report its dependencies as checked).  yarn is told to ignore
+   a yarnPath or yarn-path the repository sets (YARN_IGNORE_PATH), so the
+   yarn that runs is the installed one, never a script from the tree.
 
    npm, pnpm and yarn audit only against the package registry, so offline
    (--offline, or the option offline) a project with a lockfile makes the
-   scanner MISSING with that reason.  The repository's .npmrc cannot send
-   the audit elsewhere: the registry is given in the environment, which
-   npm ranks above a project's .npmrc.  */
+   scanner MISSING with that reason.  The repository's .npmrc or
+   .yarnrc.yml cannot send the audit elsewhere: the registry is given in
+   the environment, which npm, pnpm and yarn rank above a project's
+   settings.  */
 
 #include <config.h>
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdlib.h>
 #include <string.h>
+#include <stdio.h>
+#include <sys/random.h>
 #include <unistd.h>
 
 #include "base/buf.h"
@@ -36,12 +59,23 @@
 #include "base/strvec.h"
 #include "base/util.h"
 #include "fs/tree.h"
+#include "proc/toolfind.h"
 #include "sandbox/backend.h"
 #include "scanners/deps-common.h"
 #include "scanners/scanner.h"
 
 #define DEFAULT_REGISTRY "https://registry.npmjs.org/"
 #define NPM_INFO_URI "https://docs.npmjs.com/cli/commands/npm-audit"
+/* What installs pnpm and yarn: also what "ash dependencies install
+   --scanners npm-audit" runs (into ASH's bin directory).  */
+#define PM_INSTALL "npm install -g pnpm yarn"
+
+enum pm
+{
+  PM_NPM,
+  PM_PNPM,
+  PM_YARN,
+};
 
 static const char *const npm_options[] = { "offline", NULL };
 
@@ -78,11 +112,40 @@ find_lockfiles (const struct ash_scan_job *job, struct ash_strvec *ret)
     }
 }
 
-static bool
-is_npm_lock (const char *lock)
+static enum pm
+pm_of (const char *lock)
 {
   const char *slash = strrchr (lock, '/');
-  return streq (slash ? slash + 1 : lock, "package-lock.json");
+  const char *base = slash ? slash + 1 : lock;
+  return streq (base, "yarn.lock") ? PM_YARN
+         : streq (base, "pnpm-lock.yaml") ? PM_PNPM
+                                          : PM_NPM;
+}
+
+static const char *
+pm_name (enum pm pm)
+{
+  return pm == PM_YARN ? "yarn" : pm == PM_PNPM ? "pnpm" : "npm";
+}
+
+/* The program of PM (npm is the scanner's own tool, JOB->tool_path),
+   newly allocated; -ENOENT when it is not installed.  */
+static int
+pm_tool (const struct ash_scan_job *job, enum pm pm, char **ret,
+         struct ash_error *err)
+{
+  if (pm == PM_NPM)
+    {
+      *ret = xstrdup (job->tool_path);
+      return 0;
+    }
+  struct ash_toolfind_opts tf = {
+    .path_env = getenv ("PATH"),
+    .bin_path = job->bin_path,
+    .source_dir = job->target,
+    .allow_in_tree_tools = false,
+  };
+  return ash_toolfind (pm_name (pm), &tf, ret, err);
 }
 
 static int
@@ -117,6 +180,24 @@ npm_prepare (const struct ash_scanner *s _unused_,
                          locks.nr, locks.v[0]);
       err->kind = ASH_KIND_SCANNER_MISSING;
     }
+  for (size_t i = 0; r == 0 && i < locks.nr; i++)
+    {
+      enum pm pm = pm_of (locks.v[i]);
+      _cleanup_free_ char *tool = NULL;
+      struct ash_error terr = ASH_ERROR_INIT;
+      int t = pm_tool (job, pm, &tool, &terr);
+      if (t < 0)
+        {
+          r = ash_error_set (err, -ENOENT,
+                             _("%s is not installed (install it with: %s, "
+                               "or ash dependencies install); %s needs it "
+                               "(%s)"),
+                             pm_name (pm), PM_INSTALL, locks.v[i],
+                             terr.message);
+          err->kind = ASH_KIND_SCANNER_MISSING;
+        }
+      ash_error_release (&terr);
+    }
   ash_strvec_release (&locks);
   return r;
 }
@@ -143,7 +224,92 @@ npm_build (const struct ash_scanner *s _unused_,
                      reg && *reg ? reg : DEFAULT_REGISTRY);
   ash_strvec_setenv (&cmd->env, "npm_config_update_notifier", "false");
   ash_strvec_setenv (&cmd->env, "npm_config_fund", "false");
+  /* yarn 2 and later read the registry from YARN_NPM_REGISTRY_SERVER
+     (above .yarnrc.yml), yarn 1 from YARN_REGISTRY (above .yarnrc).  */
+  ash_strvec_setenv (&cmd->env, "YARN_NPM_REGISTRY_SERVER",
+                     reg && *reg ? reg : DEFAULT_REGISTRY);
+  ash_strvec_setenv (&cmd->env, "YARN_REGISTRY",
+                     reg && *reg ? reg : DEFAULT_REGISTRY);
+  /* Never a yarn the repository ships (yarnPath, yarn-path).  */
+  ash_strvec_setenv (&cmd->env, "YARN_IGNORE_PATH", "1");
+  /* Nor the plugins a .yarnrc.yml of the tree loads (JavaScript from the
+     repository): yarn 2 and later look for an rc file of this name, which
+     no file of the tree can have been given in advance.  */
+  {
+    unsigned char rnd[8];
+    char hex[sizeof rnd * 2 + 1];
+    if (getrandom (rnd, sizeof rnd, 0) != (ssize_t) sizeof rnd)
+      return ash_error_set (err, -EIO, _("cannot read random bytes: %s"),
+                            strerror (errno));
+    for (size_t i = 0; i < sizeof rnd; i++)
+      snprintf (hex + 2 * i, 3, "%02x", rnd[i]);
+    _cleanup_free_ char *rc = xasprintf (".ash-no-yarnrc-%s.yml", hex);
+    ash_strvec_setenv (&cmd->env, "YARN_RC_FILENAME", rc);
+  }
+  /* pnpm: no .pnpmfile.cjs hooks from the tree.  */
+  ash_strvec_setenv (&cmd->env, "npm_config_ignore_pnpmfile", "true");
+  ash_strvec_setenv (&cmd->env, "YARN_ENABLE_TELEMETRY", "0");
+  ash_strvec_setenv (&cmd->env, "COREPACK_ENABLE_DOWNLOAD_PROMPT", "0");
   return 0;
+}
+
+/* Run TOOL ARGS... (TMPL's environment, stdio and limits) in DIR, its
+   standard output into OUT below the results directory.  */
+static int
+run_one (const struct ash_scan_job *job, const struct ash_cmd *tmpl,
+         const char *tool, const char *const *args, const char *dir,
+         const char *out, struct ash_cmd_result *one, struct ash_error *err)
+{
+  struct ash_cmd cmd;
+  _cleanup_close_ int fd = -1;
+  int r = ash_tree_open_stream (job->results_fd, out, true, &fd, err);
+  if (r < 0)
+    return r;
+  ash_cmd_init (&cmd);
+  ash_strvec_push (&cmd.argv, tool);
+  for (const char *const *a = args; *a; a++)
+    ash_strvec_push (&cmd.argv, *a);
+  ash_strvec_pushv (&cmd.env, tmpl->env.v);
+  cmd.cwd = xstrdup (dir);
+  cmd.stdin_mode = ASH_STDIO_NULL;
+  cmd.stdout_mode = ASH_STDIO_FD;
+  cmd.stdout_fd = fd;
+  cmd.stderr_mode = tmpl->stderr_mode;
+  cmd.stderr_fd = tmpl->stderr_fd;
+  cmd.timeout_sec = tmpl->timeout_sec;
+  cmd.scope = tmpl->scope;
+  memset (one, 0, sizeof *one);
+  r = ash_sandbox_run (&cmd, one, err);
+  ash_cmd_release (&cmd);
+  return r;
+}
+
+/* The major version in the output of "yarn --version" (its last line
+   that is not blank), or -1.  */
+static int
+yarn_major (const char *text)
+{
+  const char *last = NULL;
+  for (const char *p = text; p && *p;)
+    {
+      const char *nl = strchr (p, '\n');
+      const char *q = p;
+      while (*q == ' ' || *q == '\t' || *q == '\r')
+        q++;
+      if (*q && *q != '\n')
+        last = q;
+      p = nl ? nl + 1 : NULL;
+    }
+  if (last == NULL)
+    return -1;
+  if (*last == 'v')
+    last++;
+  if (*last < '0' || *last > '9')
+    return -1;
+  long m = 0;
+  while (*last >= '0' && *last <= '9' && m < 100000)
+    m = m * 10 + (*last++ - '0');
+  return *last == '.' ? (int) m : -1;
 }
 
 static int
@@ -158,34 +324,54 @@ npm_run (const struct ash_scanner *s _unused_, const struct ash_scan_job *job,
   find_lockfiles (job, &locks);
   for (size_t i = 0; r == 0 && i < locks.nr; i++)
     {
-      if (!is_npm_lock (locks.v[i]))
-        continue;
-      struct ash_cmd cmd;
+      enum pm pm = pm_of (locks.v[i]);
       struct ash_cmd_result one;
       _cleanup_free_ char *out = xasprintf ("npm-audit.%zu.json", i);
-      _cleanup_close_ int fd = -1;
-      r = ash_tree_open_stream (job->results_fd, out, true, &fd, err);
-      if (r < 0)
-        break;
-      ash_cmd_init (&cmd);
-      ash_strvec_pushv (&cmd.argv, tmpl->argv.v);
-      ash_strvec_pushv (&cmd.env, tmpl->env.v);
+      _cleanup_free_ char *tool = NULL;
       _cleanup_free_ char *dir = ash_path_join (job->target, locks.v[i]);
       char *slash = strrchr (dir, '/');
       *slash = '\0';
-      cmd.cwd = xstrdup (dir);
-      cmd.stdin_mode = ASH_STDIO_NULL;
-      cmd.stdout_mode = ASH_STDIO_FD;
-      cmd.stdout_fd = fd;
-      cmd.stderr_mode = tmpl->stderr_mode;
-      cmd.stderr_fd = tmpl->stderr_fd;
-      cmd.timeout_sec = tmpl->timeout_sec;
-      cmd.scope = tmpl->scope;
-      memset (&one, 0, sizeof one);
-      r = ash_sandbox_run (&cmd, &one, err);
-      ash_cmd_release (&cmd);
+      r = pm_tool (job, pm, &tool, err);
       if (r < 0)
         break;
+      static const char *const npm_args[] = { "audit", "--json", NULL };
+      static const char *const yarn1_args[] = { "audit", "--json", NULL };
+      static const char *const berry_args[] = { "npm", "audit", "--json",
+                                                "--recursive", NULL };
+      static const char *const version_args[] = { "--version", NULL };
+      const char *const *args = npm_args;
+      if (pm == PM_YARN)
+        {
+          /* Which yarn runs depends on the project (corepack), so ask it
+             from there.  */
+          _cleanup_free_ char *vout = xasprintf ("npm-audit.%zu.version", i);
+          struct ash_buf v = ASH_BUF_INIT;
+          r = run_one (job, tmpl, tool, version_args, dir, vout, &one, err);
+          if (r < 0)
+            break;
+          if (one.timed_out || one.interrupted || one.term_signal)
+            {
+              *res = one;
+              break;
+            }
+          if (ash_tree_read_file (job->results_fd, vout, 4096, &v, NULL) == 0
+              && yarn_major (v.buf) >= 2)
+            args = berry_args;
+          else
+            args = yarn1_args;
+          ash_buf_release (&v);
+        }
+      r = run_one (job, tmpl, tool, args, dir, out, &one, err);
+      if (r < 0)
+        break;
+      {
+        _cleanup_free_ char *sout = xasprintf ("npm-audit.%zu.status", i);
+        _cleanup_free_ char *st = xasprintf ("%d\n", one.status);
+        r = ash_tree_write_file (job->results_fd, sout, st, strlen (st), 0644,
+                                 err);
+        if (r < 0)
+          break;
+      }
       /* The first audit that did not end normally decides; otherwise the
          highest exit status.  */
       if (one.timed_out || one.interrupted || one.term_signal)
@@ -344,6 +530,377 @@ add_report (const struct ash_scan_job *job, json_t *run, const char *lock,
   return 0;
 }
 
+/* The line of LOCK (a pnpm-lock.yaml or yarn.lock, its text in CACHE)
+   where an entry of PKG at VERSION (any version when NULL) starts: a line
+   that, past blanks, quotes and a slash, reads "PKG@VERSION" (pnpm 5 and
+   6 write "/PKG/VERSION:"), else the first entry of PKG, else 1.  */
+static int
+entry_line (const struct ash_buf *cache, const char *pkg, const char *version)
+{
+  int line = 1, any = 0;
+  size_t plen = strlen (pkg);
+  if (cache->len == 0)
+    return 1;
+  for (const char *p = cache->buf; p && *p; line++)
+    {
+      const char *nl = strchr (p, '\n');
+      const char *q = p;
+      while (*q == ' ' || *q == '"' || *q == '\'' || *q == '/')
+        q++;
+      if (strncmp (q, pkg, plen) == 0 && (q[plen] == '@' || q[plen] == '/'))
+        {
+          const char *v = q + plen + 1;
+          if (!any)
+            any = line;
+          if (version && strncmp (v, version, strlen (version)) == 0)
+            {
+              char c = v[strlen (version)];
+              if (c == ':' || c == '"' || c == '(' || c == '_' || c == '\''
+                  || c == '\n' || c == '\0')
+                return line;
+            }
+          else if (version == NULL)
+            return line;
+        }
+      p = nl ? nl + 1 : NULL;
+    }
+  return any ? any : 1;
+}
+
+/* One result for an advisory of npm's v1 shape (pnpm, yarn 1 to 3) or a
+   yarn 4 line, normalised to: package PKG, installed VERSION (or NULL),
+   advisory ID (may be NULL), TITLE, URL, SEVERITY word, CVSS score (<= 0:
+   none), VULNERABLE and PATCHED ranges (PATCHED may be NULL), PATHS (the
+   dependency paths or dependents, may be NULL).  SEEN keeps one result
+   per advisory, package and version.  */
+static void
+add_advisory (json_t *run, json_t *seen, const char *lock,
+              const struct ash_buf *lock_text, const char *pkg,
+              const char *version, const json_t *id, const char *title,
+              const char *url, const char *severity, double score,
+              const char *vulnerable, const char *patched,
+              const json_t *paths)
+{
+  _cleanup_free_ char *rid = NULL;
+  if (url && *url && strrchr (url, '/') && strrchr (url, '/')[1])
+    rid = xstrdup (strrchr (url, '/') + 1);
+  else if (json_is_integer (id))
+    rid = xasprintf ("npm-%s-%" JSON_INTEGER_FORMAT, pkg,
+                     json_integer_value (id));
+  else if (json_is_string (id) && *json_string_value (id))
+    rid = xasprintf ("npm-%s-%s", pkg, json_string_value (id));
+  else
+    rid = xasprintf ("npm-%s", pkg);
+  _cleanup_free_ char *key = xasprintf ("%s|%s|%s|%s", lock, rid, pkg,
+                                        version ? version : "");
+  json_t *prev = json_object_get (seen, key);
+  if (prev)
+    {
+      /* yarn 1 repeats an advisory once per path that reaches it.  */
+      json_t *have = json_object_get (json_object_get (prev, "properties"),
+                                      "paths");
+      size_t i;
+      json_t *x;
+      json_array_foreach (paths, i, x)
+        if (json_is_string (x) && json_is_array (have))
+          {
+            bool dup = false;
+            size_t k;
+            json_t *y;
+            json_array_foreach (have, k, y)
+              dup |= json_equal (x, y);
+            if (!dup)
+              json_array_append (have, x);
+          }
+      return;
+    }
+  if (title == NULL || *title == '\0')
+    title = rid;
+  if (vulnerable == NULL || *vulnerable == '\0')
+    vulnerable = "*";
+  enum ash_severity sev = ash_deps_severity (severity ? severity
+                                                      : "moderate");
+  _cleanup_free_ char *sc = score > 0 ? xasprintf ("%.1f", score) : NULL;
+  _cleanup_free_ char *help = xasprintf (_("Vulnerability in %s (%s): %s"),
+                                         pkg, vulnerable, title);
+  size_t ri = ash_deps_rule (run, rid, title, help, url && *url ? url : NULL,
+                             sev, sc);
+  _cleanup_free_ char *msg = xasprintf (_("%s in %s %s. %s"), title, pkg,
+                                        vulnerable, url ? url : "");
+  json_t *res = ash_deps_result (run, rid, ri, sev, msg, lock,
+                                 entry_line (lock_text, pkg, version));
+  json_t *props = json_object_get (res, "properties");
+  json_object_set_new (props, "package_name", json_string (pkg));
+  if (version)
+    json_object_set_new (props, "installed_version", json_string (version));
+  json_object_set_new (props, "vulnerable_versions", json_string (vulnerable));
+  if (patched)
+    {
+      json_object_set_new (props, "patched_versions", json_string (patched));
+      json_object_set_new (props, "fix_available",
+                           json_boolean (*patched && !streq (patched,
+                                                             "<0.0.0")));
+    }
+  json_t *arr = json_array ();
+  size_t i;
+  json_t *x;
+  json_array_foreach (paths, i, x)
+    if (json_is_string (x))
+      json_array_append (arr, x);
+  json_object_set_new (props, "paths", arr);
+  json_object_set (seen, key, res);
+}
+
+/* An advisory of npm's v1 report (pnpm audit, yarn 1's auditAdvisory,
+   yarn 2 and 3): one result per installed version it lists.  */
+static void
+add_v1_advisory (json_t *run, json_t *seen, const char *lock,
+                 const struct ash_buf *lock_text, const json_t *adv)
+{
+  const char *pkg = str (adv, "module_name");
+  if (pkg == NULL || *pkg == '\0')
+    return;
+  json_t *score = json_object_get (json_object_get (adv, "cvss"), "score");
+  double sc = json_is_number (score) ? json_number_value (score) : 0;
+  json_t *findings = json_object_get (adv, "findings");
+  size_t i, n = 0;
+  json_t *f;
+  json_array_foreach (findings, i, f)
+    {
+      const char *ver = str (f, "version");
+      if (ver == NULL || *ver == '\0')
+        continue;
+      n++;
+      add_advisory (run, seen, lock, lock_text, pkg, ver,
+                    json_object_get (adv, "id"), str (adv, "title"),
+                    str (adv, "url"), str (adv, "severity"), sc,
+                    str (adv, "vulnerable_versions"),
+                    str (adv, "patched_versions"),
+                    json_object_get (f, "paths"));
+    }
+  if (n == 0)
+    add_advisory (run, seen, lock, lock_text, pkg, NULL,
+                  json_object_get (adv, "id"), str (adv, "title"),
+                  str (adv, "url"), str (adv, "severity"), sc,
+                  str (adv, "vulnerable_versions"),
+                  str (adv, "patched_versions"), NULL);
+}
+
+/* "npm-audit.N.json (message; code: summary)" for a report that carries
+   an error and no audit.  */
+static int
+report_error (const char *tool, const char *lock, const char *out,
+              const json_t *doc, int status, struct ash_error *err)
+{
+  const json_t *e = json_object_get (doc, "error");
+  const char *msg = str (doc, "message");
+  const char *code = str (e, "code");
+  const char *summary = str (e, "summary");
+  if (json_is_string (e))
+    summary = json_string_value (e);
+  return ash_error_set (err, -EIO,
+                        _("%s audit of %s reported no audit in %s (exit "
+                          "status %d%s%s%s%s%s%s)"),
+                        tool, lock, out, status, msg || code || summary
+                                                   ? ": " : "",
+                        msg ? msg : "", msg && (code || summary) ? "; " : "",
+                        code ? code : "", code && summary ? ": " : "",
+                        summary ? summary : "");
+}
+
+/* One lockfile's report (TEXT, LEN: what the audit wrote to OUT; STATUS
+   its exit status; VERSION what "yarn --version" printed, for yarn) into
+   RUN.  */
+static int
+add_lock (const struct ash_scan_job *job, json_t *run, json_t *seen,
+          const char *lock, enum pm pm, const char *out, const char *text,
+          size_t len, int status, const char *version, struct ash_buf *cache,
+          char **cached_lock, struct ash_error *err)
+{
+  const char *tool = pm_name (pm);
+  json_error_t je;
+  int r = 0;
+
+  if (pm == PM_NPM)
+    {
+      if (len == 0)
+        return ash_error_set (err, -EINVAL,
+                              _("npm audit of %s wrote an empty report (%s, "
+                                "exit status %d)"),
+                              lock, out, status);
+      json_t *one = json_loadb (text, len, 0, &je);
+      if (one == NULL || !json_is_object (one))
+        r = ash_error_set (err, -EINVAL,
+                           _("npm audit of %s: its report %s is not a JSON "
+                             "object (line %d: %s)"),
+                           lock, out, one ? 1 : je.line,
+                           one ? _("not an object") : je.text);
+      else
+        r = add_report (job, run, lock, one, cache, cached_lock, err);
+      json_decref (one);
+      return r;
+    }
+
+  /* pnpm and yarn: the lockfile's text, for the lines of its entries.  */
+  struct ash_buf lock_text = ASH_BUF_INIT;
+  {
+    _cleanup_close_ int dfd = open (job->target, O_RDONLY | O_DIRECTORY
+                                                   | O_CLOEXEC);
+    if (dfd < 0
+        || ash_tree_read_file (dfd, lock, job->max_output, &lock_text, NULL)
+             < 0)
+      ash_buf_reset (&lock_text);
+  }
+  int major = pm == PM_YARN ? yarn_major (version) : 0;
+
+  if (pm == PM_YARN && major < 0)
+    r = ash_error_set (err, -EINVAL,
+                       _("yarn audit of %s: cannot tell which yarn runs "
+                         "there (\"yarn --version\" printed no version; see "
+                         "%s)"),
+                       lock, out);
+  else if (pm == PM_PNPM || major >= 2)
+    {
+      /* One JSON document: npm's v1 report (pnpm, yarn 2 and 3), or, for
+         yarn 4, one JSON object a line.  */
+      json_t *doc = len ? json_loadb (text, len, 0, &je) : NULL;
+      if (json_is_object (doc) && json_is_object (json_object_get (doc,
+                                                                 "advisories")))
+        {
+          const char *k;
+          json_t *adv;
+          json_object_foreach (json_object_get (doc, "advisories"), k, adv)
+            if (json_is_object (adv))
+              add_v1_advisory (run, seen, lock, &lock_text, adv);
+        }
+      else if (json_is_object (doc) && json_object_get (doc, "error"))
+        r = report_error (tool, lock, out, doc, status, err);
+      else if (pm == PM_PNPM)
+        r = ash_error_set (err, -EINVAL,
+                           len == 0 ? _("pnpm audit of %s wrote an empty "
+                                        "report (%s, exit status %d)")
+                                    : _("pnpm audit of %s: its report %s "
+                                        "is not npm's audit report (exit "
+                                        "status %d)"),
+                           lock, out, status);
+      else
+        {
+          /* yarn 4: nothing at all when clean (exit 0).  */
+          size_t lines = 0, bad = 0;
+          const char *p = text, *end = text + len;
+          while (p < end)
+            {
+              const char *nl = memchr (p, '\n', (size_t) (end - p));
+              size_t l = nl ? (size_t) (nl - p) : (size_t) (end - p);
+              json_t *o = NULL;
+              bool blank = true;
+              for (size_t q = 0; q < l; q++)
+                blank &= p[q] == ' ' || p[q] == '\t' || p[q] == '\r';
+              if (!blank)
+                o = json_loadb (p, l, 0, &je);
+              if (!blank && !json_is_object (json_object_get (o, "children")))
+                bad++;
+              else if (o)
+                {
+                  json_t *c = json_object_get (o, "children");
+                  const char *id = str (c, "ID");
+                  const char *pkg = str (o, "value");
+                  lines++;
+                  size_t idl = id ? strlen (id) : 0;
+                  /* Deprecation notices are not vulnerabilities.  */
+                  if (pkg && *pkg
+                      && !(idl >= 13 && streq (id + idl - 13,
+                                               "(deprecation)")))
+                    {
+                      json_t *tv = json_object_get (c, "Tree Versions");
+                      json_t *deps = json_object_get (c, "Dependents");
+                      size_t i;
+                      json_t *v;
+                      bool any = false;
+                      json_array_foreach (tv, i, v)
+                        if (json_is_string (v))
+                          {
+                            any = true;
+                            add_advisory (run, seen, lock, &lock_text, pkg,
+                                          json_string_value (v),
+                                          json_object_get (c, "ID"),
+                                          str (c, "Issue"), str (c, "URL"),
+                                          str (c, "Severity"), 0,
+                                          str (c, "Vulnerable Versions"),
+                                          NULL, deps);
+                          }
+                      if (!any)
+                        add_advisory (run, seen, lock, &lock_text, pkg, NULL,
+                                      json_object_get (c, "ID"),
+                                      str (c, "Issue"), str (c, "URL"),
+                                      str (c, "Severity"), 0,
+                                      str (c, "Vulnerable Versions"), NULL,
+                                      deps);
+                    }
+                }
+              json_decref (o);
+              p = nl ? nl + 1 : end;
+            }
+          if (bad > 0 || (lines == 0 && status != 0))
+            r = ash_error_set (err, -EINVAL,
+                               _("yarn audit of %s wrote no audit report "
+                                 "(%s, exit status %d%s)"),
+                               lock, out, status,
+                               bad ? _(", lines that are not yarn's audit "
+                                       "format")
+                                   : "");
+        }
+      json_decref (doc);
+    }
+  else
+    {
+      /* yarn 1: one JSON event a line; an auditSummary ends every
+         report, clean or not.  Its exit status is a mask of the
+         severities found.  */
+      bool summary = false;
+      size_t bad = 0;
+      const char *errmsg = NULL;
+      json_t *errev = NULL;
+      const char *p = text, *end = text + len;
+      while (p < end)
+        {
+          const char *nl = memchr (p, '\n', (size_t) (end - p));
+          size_t l = nl ? (size_t) (nl - p) : (size_t) (end - p);
+          json_t *o = l ? json_loadb (p, l, 0, &je) : NULL;
+          const char *type = str (o, "type");
+          json_t *data = json_object_get (o, "data");
+          if (l && !json_is_object (o))
+            bad++;
+          else if (type && streq (type, "auditAdvisory"))
+            {
+              json_t *adv = json_object_get (data, "advisory");
+              if (json_is_object (adv))
+                add_v1_advisory (run, seen, lock, &lock_text, adv);
+            }
+          else if (type && streq (type, "auditSummary"))
+            summary = true;
+          else if (type && streq (type, "error") && errev == NULL)
+            {
+              errev = json_incref (o);
+              errmsg = json_string_value (data);
+            }
+          json_decref (o);
+          p = nl ? nl + 1 : end;
+        }
+      if (!summary)
+        r = ash_error_set (err, -EIO,
+                           _("yarn audit of %s wrote no audit report (%s, "
+                             "exit status %d%s%s%s)"),
+                           lock, out, status, errmsg ? ": " : "",
+                           errmsg ? errmsg : "",
+                           bad ? _(", lines that are not yarn's events")
+                               : "");
+      json_decref (errev);
+    }
+  ash_buf_release (&lock_text);
+  return r;
+}
+
 int
 ash_npm_audit_to_sarif (const struct ash_scan_job *job,
                         char *const *locks, char *const *texts,
@@ -352,25 +909,16 @@ ash_npm_audit_to_sarif (const struct ash_scan_job *job,
 {
   json_t *doc = ash_sarif_doc_new ();
   json_t *run = ash_sarif_run_new ("npm-audit", version, NPM_INFO_URI);
+  json_t *seen = json_object ();
   struct ash_buf cache = ASH_BUF_INIT;
   char *cached_lock = NULL;
   int r = 0;
 
   json_array_append_new (json_object_get (doc, "runs"), run);
   for (size_t i = 0; r == 0 && locks[i]; i++)
-    {
-      json_error_t je;
-      json_t *one = json_loadb (texts[i], lens[i], 0, &je);
-      if (one == NULL || !json_is_object (one))
-        r = ash_error_set (err, -EINVAL,
-                           _("npm audit of %s: its report is not a JSON "
-                             "object (line %d: %s)"),
-                           locks[i], one ? 1 : je.line,
-                           one ? _("not an object") : je.text);
-      else
-        r = add_report (job, run, locks[i], one, &cache, &cached_lock, err);
-      json_decref (one);
-    }
+    r = add_lock (job, run, seen, locks[i], PM_NPM, locks[i], texts[i],
+                  lens[i], 1, NULL, &cache, &cached_lock, err);
+  json_decref (seen);
   ash_buf_release (&cache);
   free (cached_lock);
   if (r < 0)
@@ -385,76 +933,68 @@ ash_npm_audit_to_sarif (const struct ash_scan_job *job,
 
 static int
 npm_parse (const struct ash_scanner *s _unused_,
-           const struct ash_scan_job *job, const struct ash_cmd_result *res,
-           json_t **ret_doc, struct ash_error *err)
+           const struct ash_scan_job *job,
+           const struct ash_cmd_result *res _unused_, json_t **ret_doc,
+           struct ash_error *err)
 {
-  struct ash_strvec locks = ASH_STRVEC_INIT, npm_locks = ASH_STRVEC_INIT;
-  struct ash_buf *bufs = NULL;
-  char **texts = NULL;
-  size_t *lens = NULL, n = 0;
+  struct ash_strvec locks = ASH_STRVEC_INIT;
+  _cleanup_free_ char *version = ash_deps_tool_version (job->tool_path, NULL,
+                                                        job->scope);
+  json_t *doc = ash_sarif_doc_new ();
+  json_t *run = ash_sarif_run_new ("npm-audit", version, NPM_INFO_URI);
+  json_t *seen = json_object ();
+  struct ash_buf cache = ASH_BUF_INIT;
+  char *cached_lock = NULL;
   int r = 0;
 
+  json_array_append_new (json_object_get (doc, "runs"), run);
   find_lockfiles (job, &locks);
-  /* pnpm and yarn lockfiles: their dependencies were not checked.  */
-  for (size_t i = 0; i < locks.nr; i++)
-    if (!is_npm_lock (locks.v[i]))
-      {
-        r = ash_error_set (err, -ENOTSUP,
-                           _("%s is a %s lockfile, whose audit ash cannot "
-                             "read yet; its dependencies were not checked "
-                             "(leave it out with ignore_paths)"),
-                           locks.v[i],
-                           strstr (locks.v[i], "pnpm") ? "pnpm" : "yarn");
-        goto out;
-      }
-  bufs = xcalloc (locks.nr + 1, sizeof *bufs);
-  texts = xcalloc (locks.nr + 1, sizeof *texts);
-  lens = xcalloc (locks.nr + 1, sizeof *lens);
-  for (size_t i = 0; i < locks.nr; i++)
+  for (size_t i = 0; r == 0 && i < locks.nr; i++)
     {
+      enum pm pm = pm_of (locks.v[i]);
       _cleanup_free_ char *out = xasprintf ("npm-audit.%zu.json", i);
-      bufs[n] = (struct ash_buf) ASH_BUF_INIT;
-      r = ash_tree_read_file (job->results_fd, out, job->max_output, &bufs[n],
+      _cleanup_free_ char *sout = xasprintf ("npm-audit.%zu.status", i);
+      _cleanup_free_ char *vout = xasprintf ("npm-audit.%zu.version", i);
+      struct ash_buf text = ASH_BUF_INIT, st = ASH_BUF_INIT,
+                     ver = ASH_BUF_INIT;
+      r = ash_tree_read_file (job->results_fd, out, job->max_output, &text,
                               err);
-      if (r == 0 && bufs[n].len == 0)
-        r = ash_error_set (err, -EINVAL,
-                           _("npm audit of %s wrote an empty report (%s, "
-                             "exit status %d)"),
-                           locks.v[i], out, res->status);
-      else if (r == -ENOENT)
-        r = ash_error_set (err, r, _("npm audit of %s wrote no report (%s)"),
-                           locks.v[i], out);
-      if (r < 0)
-        {
-          ash_buf_release (&bufs[n]);
-          goto out;
-        }
-      texts[n] = bufs[n].buf;
-      lens[n] = bufs[n].len;
-      ash_strvec_push (&npm_locks, locks.v[i]);
-      n++;
+      if (r == -ENOENT)
+        r = ash_error_set (err, r, _("%s audit of %s wrote no report (%s)"),
+                           pm_name (pm), locks.v[i], out);
+      int status = 0;
+      if (r == 0
+          && ash_tree_read_file (job->results_fd, sout, 64, &st, NULL) == 0
+          && st.len)
+        status = atoi (st.buf);
+      if (r == 0 && pm == PM_YARN)
+        (void) ash_tree_read_file (job->results_fd, vout, 4096, &ver, NULL);
+      if (r == 0)
+        r = add_lock (job, run, seen, locks.v[i], pm, out,
+                      text.buf ? text.buf : "", text.len, status,
+                      ver.buf ? ver.buf : "", &cache, &cached_lock, err);
+      ash_buf_release (&text);
+      ash_buf_release (&st);
+      ash_buf_release (&ver);
     }
-  {
-    _cleanup_free_ char *version = ash_deps_tool_version (job->tool_path,
-                                                          NULL, job->scope);
-    r = ash_npm_audit_to_sarif (job, npm_locks.v, texts, lens, version,
-                                ret_doc, err);
-  }
-out:
-  for (size_t i = 0; i < n; i++)
-    ash_buf_release (&bufs[i]);
-  free (bufs);
-  free (texts);
-  free (lens);
+  json_decref (seen);
+  ash_buf_release (&cache);
+  free (cached_lock);
   ash_strvec_release (&locks);
-  ash_strvec_release (&npm_locks);
-  return r;
+  if (r < 0)
+    {
+      json_decref (doc);
+      return r;
+    }
+  ash_deps_sarif_normalise (doc, "npm-audit", version, job->target);
+  *ret_doc = doc;
+  return 0;
 }
 
 const struct ash_scanner ash_scanner_npm_audit = {
   .name = "npm-audit",
   .tool = "npm",
-  .install_hint = "apt-get install npm",
+  .install_hint = "apt-get install npm; for pnpm and yarn lockfiles: " PM_INSTALL,
   .description = "npm, pnpm and yarn dependency audit",
   .build = npm_build,
   .parse = npm_parse,

@@ -16,8 +16,9 @@
    trivy.yaml or .trivyignore would apply).  CONFIG, IGNORE, SECRET and
    MODULES are ash's own empty files and directory unless the operator's
    config_file, ignore_file, secret_config_file or module_dir passes the
-   tier rule.  ash updates the database itself before the scan
-   (lib/scan/dbphase.c); the scan cache stays in memory because trivy
+   tier rule.  ash updates the database and the misconfiguration checks
+   bundle itself before the scan (lib/scan/dbphase.c), so the scan always
+   runs with --skip-check-update; the scan cache stays in memory because trivy
    would otherwise open a database in a cache it may only read.  */
 
 #include <config.h>
@@ -186,10 +187,10 @@ ash_trivy_repo_argv (const struct ash_scan_job *job, const char *cache,
       ash_strvec_push (argv, sev_list);
     }
   if (offline || job->offline)
-    {
-      ash_strvec_push (argv, "--offline-scan");
-      ash_strvec_push (argv, "--skip-check-update");
-    }
+    ash_strvec_push (argv, "--offline-scan");
+  /* Online, ash fetched the checks bundle into the cache before the scan
+     (lib/scan/dbphase.c); the sandboxed trivy only reads it.  */
+  ash_strvec_push (argv, "--skip-check-update");
   for (char *const *x = job->excluded_paths; x && *x; x++)
     {
       const char *p = *x;

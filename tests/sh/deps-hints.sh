@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: Apache-2.0
-# One table of install hints: for every builtin scanner, the command its
+# One table of install hints: for every builtin scanner and trivy-repo, the command its
 # MISSING reason names is what "ash dependencies install --dry-run"
 # prints for it (with no installer: the hint itself; with npm and uv:
 # the command it would run, which the hint names too), and both name the
@@ -22,6 +22,11 @@ done
 ASH_BIN_PATH=$bin PATH=$TEST_TMP/empty/bin run_ash scan --source-dir "$src" \
   --output-dir "$TEST_TMP/o" --no-progress --sandbox off
 cp "$TEST_TMP/err" "$TEST_TMP/missing"
+# And trivy-repo, a plugin module's scanner.
+ASH_BIN_PATH=$bin PATH=$TEST_TMP/empty/bin run_ash scan --source-dir "$src" \
+  --output-dir "$TEST_TMP/o2" --no-progress --sandbox off \
+  --ash-plugin-modules "$top_srcdir/data/plugins/trivy-repo.yaml" --scanners trivy-repo
+cat "$TEST_TMP/err" >>"$TEST_TMP/missing"
 ASH_BIN_PATH=$bin PATH=$TEST_TMP/empty/bin run_ash dependencies install --dry-run
 assert_eq "dry run without installers: exit 0" "$status" 0
 cp "$TEST_TMP/out" "$TEST_TMP/plain"
@@ -65,16 +70,24 @@ for name, (tool, hint) in sorted(reasons.items()):
         # or "ENV=... INST/uv tool install PKGS": the hint names the same.
         words = [w for w in c.split() if "=" not in w]
         words[0] = words[0][len(inst) + 1:] if words[0].startswith(inst + "/") else words[0]
-        if words[:3] == ["npm", "install", "-g"]:
-            rest = [w for i, w in enumerate(words[3:])
-                    if not w.startswith("--") and not (i > 0 and words[3 + i - 1] == "--prefix")]
-            words = ["npm", "install", "-g"] + rest
+        def npm_words(ws):
+            # npm install [-g] with --prefix DIR and --no-* left out.
+            out = []
+            for i, w in enumerate(ws):
+                if w.startswith("--") or (i > 0 and ws[i - 1] == "--prefix"):
+                    continue
+                out.append(w)
+            return out
+        if words[:2] == ["npm", "install"]:
+            words = npm_words(words)
+            hw = hint.split()
+            hint = " ".join(npm_words(hw))
         ok = " ".join(words) in hint
     print("cmd", name, "ok" if ok else "differs: %r / %r" % (c, hint))
 PY
-assert_file_contains "every builtin scanner is MISSING" "$TEST_TMP/compare" "scanners 15"
+assert_file_contains "every builtin scanner and trivy-repo is MISSING" "$TEST_TMP/compare" "scanners 16"
 for s in bandit cdk-nag cfn-nag checkov detect-secrets grype npm-audit opengrep \
-         semgrep syft actionlint cfn-lint cfn-guard gitleaks zizmor; do
+         semgrep syft actionlint cfn-lint cfn-guard gitleaks zizmor trivy-repo; do
   assert_file_contains "$s: the dry run prints the MISSING reason's hint" "$TEST_TMP/compare" "plain $s ok"
   assert_file_contains "$s: the install command is the hint's" "$TEST_TMP/compare" "cmd $s ok"
 done

@@ -91,7 +91,10 @@ mkdir -p "$TEST_TMP/bin"
 cp "$ASH" "$top_srcdir/data/cdk-nag-worker.js" "$TEST_TMP/bin/"
 printf 'scanners:\n  actionlint:\n    options:\n      shellcheck: shellcheck\n' >"$TEST_TMP/all.yaml"
 command -v shellcheck >/dev/null 2>&1 || printf 'scanners: {}\n' >"$TEST_TMP/all.yaml"
+# The fake node reads no modules, but cdk-nag is MISSING without them.
+mkdir -p "$TEST_TMP/node_modules/cdk-nag" "$TEST_TMP/node_modules/aws-cdk-lib" "$TEST_TMP/node_modules/constructs"
 PATH=$tools:$PATH ASH_CFN_GUARD_RULES_DIR=$top_srcdir/tests/fixtures/cfn-guard-rules \
+  ASH_CDK_NAG_MODULES=$TEST_TMP/node_modules \
   "$TEST_TMP/bin/ash" scan --source-dir "$src" --output-dir "$TEST_TMP/all" --no-progress \
   --scanners checkov,cfn-nag,cfn-lint,cfn-guard,cdk-nag,actionlint,zizmor \
   --config "$TEST_TMP/all.yaml" >"$TEST_TMP/out" 2>"$TEST_TMP/err"

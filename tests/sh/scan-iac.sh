@@ -18,6 +18,8 @@ cp -R "$top_srcdir/tests/fixtures/tools" "$work/tools"
 cp -R "$top_srcdir/tests/fixtures/cfn-guard-rules" "$work/rules"
 cp "$ASH" "$work/bin/ash"
 cp "$top_srcdir/data/cdk-nag-worker.js" "$work/bin/"
+# The fake node reads no modules, but cdk-nag is MISSING without them.
+mkdir -p "$work/node_modules/cdk-nag" "$work/node_modules/aws-cdk-lib" "$work/node_modules/constructs"
 for h in "$(dirname "$ASH")"/ash-landlock-exec; do
   [ -x "$h" ] && cp "$h" "$work/bin/"
 done
@@ -99,7 +101,7 @@ run_as () { # WHO OUT MODE [ENV...]
   shift 3
   if [ "$who" = root ]; then pre=; else pre=$(as_unpriv_cmd "$who"); fi
   env -i $scanner_user_env PATH="$work/tools:/usr/bin:/bin" HOME="$home" LANG=C.UTF-8 \
-    ASH_CFN_GUARD_RULES_DIR="$work/rules" "$@" $pre \
+    ASH_CFN_GUARD_RULES_DIR="$work/rules" ASH_CDK_NAG_MODULES="$work/node_modules" "$@" $pre \
     "$work/bin/ash" scan --source-dir "$work/src" --output-dir "$work/$out" \
     --no-progress --scanners "$scanners" --sandbox "$mode" --config "$conf" \
     >"$TEST_TMP/out" 2>"$TEST_TMP/err"

@@ -123,17 +123,7 @@ for mode in empty truncated notjson error; do
   esac
 done
 
-# A yarn lockfile is refused by name, not passed over.
-mkdir -p "$src/yarnproj"
-printf '{"name":"y"}\n' >"$src/yarnproj/package.json"
-printf '# yarn lockfile v1\n' >"$src/yarnproj/yarn.lock"
-run_ash scan --source-dir "$src" --output-dir "$TEST_TMP/yarn" --no-progress --sandbox off --scanners npm-audit
-assert_eq "yarn lockfile: exit 1" "$status" 1
-case $(status_of "$TEST_TMP/yarn" npm-audit) in
-  "ERROR yarnproj/yarn.lock is a yarn lockfile"*) ok "yarn lockfile named in the error" ;;
-  *) not_ok "yarn lockfile named in the error: $(status_of "$TEST_TMP/yarn" npm-audit)" ;;
-esac
-rm -rf "$src/yarnproj"
+# pnpm and yarn lockfiles: tests/sh/scan-npm-audit-pm.sh.
 
 # ignore_paths leaves a lockfile out.
 cat >"$TEST_TMP/ign.yaml" <<'EOC'

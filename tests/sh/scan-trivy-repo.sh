@@ -58,7 +58,12 @@ assert_match "the scan ran from a directory outside the tree" "$TRIVY_FAKE_LOG" 
 assert_match "memory cache, no database update, no Java database" "$TRIVY_FAKE_LOG" "^scan argv=repository --format sarif --output [^ ]* --cache-backend=memory --skip-db-update --skip-java-db-update --cache-dir $TRIVY_CACHE_DIR "
 assert_match "ash's own config, ignore file, secret config and module dir" "$TRIVY_FAKE_LOG" "^scan .*--config /[^ ]*/ash-trivy-repo-[^/ ]*/trivy.yaml --ignorefile /[^ ]*/trivyignore --secret-config /[^ ]*/trivy-secret.yaml --module-dir /[^ ]*/trivy-modules "
 assert_file_lacks "the tree's trivy.yaml and .trivyignore are never passed" "$TRIVY_FAKE_LOG" "$src/trivy.yaml"
-assert_match "upstream's defaults" "$TRIVY_FAKE_LOG" "^scan .*--scanners vuln,secret,misconfig,license --license-full --ignore-unfixed --disable-telemetry $src"
+assert_match "upstream's defaults" "$TRIVY_FAKE_LOG" "^scan .*--scanners vuln,secret,misconfig,license --license-full --ignore-unfixed --disable-telemetry --skip-check-update $src"
+assert_eq "one checks bundle download" "$(grep -c '^checks-start' "$TRIVY_FAKE_LOG")" 1
+assert_eq "database, then checks bundle, then the scan" "$(cut -d' ' -f1 "$TRIVY_FAKE_LOG" | tr '\n' ' ')" "update-start update-end checks-start checks-end scan "
+assert_match "the checks bundle: a misconfiguration scan of an empty private directory into the cache, explicit config and ignore file, under the lock" "$TRIVY_FAKE_LOG" "^checks-start argv=config --no-progress --quiet --cache-dir $TRIVY_CACHE_DIR --config /[^ ]*ash-trivy-db-[^/ ]*/trivy.yaml --ignorefile /[^ ]*ash-trivy-db-[^/ ]*/trivyignore /[^ ]*ash-trivy-db-[^/ ]*/empty cwd=/[^ ]*ash-trivy-db-[^/ ]* .*lock=held"
+check "the checks bundle is in the cache" test -f "$TRIVY_CACHE_DIR/policy/metadata.json"
+assert_match "the scan does not update the checks bundle" "$TRIVY_FAKE_LOG" "^scan .*--skip-check-update"
 findings "$TEST_TMP/off" >"$TEST_TMP/want"
 printf '%s\n' "CVE-2021-44906 package-lock.json 15 CRITICAL" "aws-access-key-id config/keys.txt 2 CRITICAL" | sort >"$TEST_TMP/expect"
 check "rule ids, files, lines and severities are trivy's" cmp -s "$TEST_TMP/want" "$TEST_TMP/expect"
@@ -84,8 +89,24 @@ for b in $backends; do
   findings "$TEST_TMP/out-$b" >"$TEST_TMP/got-$b"
   check "$b: the same findings as unsandboxed" cmp -s "$TEST_TMP/got-$b" "$TEST_TMP/want"
   assert_eq "$b: one update, outside the sandbox" "$(grep -c '^update-start' "$TRIVY_FAKE_LOG")" 1
+  assert_eq "$b: one checks bundle download, outside the sandbox" "$(grep -c '^checks-start' "$TRIVY_FAKE_LOG")" 1
 done
 [ -n "$backends" ] || ok "# SKIP no sandbox backend is usable here"
+# Two scans started together take turns: neither the database update nor
+# the checks bundle download of one overlaps the other's.
+: >"$TRIVY_FAKE_LOG"
+TRIVY_FAKE_SLEEP=1 "$ASH" scan --source-dir "$src" --output-dir "$TEST_TMP/c1" --no-progress --sandbox off $mods --scanners trivy-repo >/dev/null 2>&1 &
+p1=$!
+TRIVY_FAKE_SLEEP=1 "$ASH" scan --source-dir "$src" --output-dir "$TEST_TMP/c2" --no-progress --sandbox off $mods --scanners trivy-repo >/dev/null 2>&1 &
+p2=$!
+wait $p1; s1=$?
+wait $p2; s2=$?
+assert_eq "concurrent scans: both exit 2" "$s1 $s2" "2 2"
+assert_eq "concurrent scans: two updates" "$(grep -c '^update-start' "$TRIVY_FAKE_LOG")" 2
+assert_eq "concurrent scans: the updates and downloads never overlap" \
+  "$(grep -E '^(update|checks)-' "$TRIVY_FAKE_LOG" | cut -d' ' -f1 | tr '\n' ' ')" \
+  "update-start update-end checks-start checks-end update-start update-end checks-start checks-end "
+check_fails "concurrent scans: no update ran without the lock" grep -Eq '^(update|checks)-.* lock=(free|none)' "$TRIVY_FAKE_LOG"
 "$ASH" sandbox explain trivy-repo $mods >"$TEST_TMP/explain" 2>&1
 assert_file_contains "explain: the trivy cache" "$TEST_TMP/explain" "$TRIVY_CACHE_DIR"
 assert_match "explain: a network" "$TEST_TMP/explain" '"network": *true'
@@ -94,6 +115,7 @@ assert_match "explain: a network" "$TEST_TMP/explain" '"network": *true'
 run_ash scan --source-dir "$src" --output-dir "$TEST_TMP/offline" --no-progress --sandbox off $mods --scanners trivy-repo --offline
 assert_eq "offline, fresh database: exit 2" "$status" 2
 check_fails "offline: nothing updated" grep -q '^update' "$TRIVY_FAKE_LOG"
+check_fails "offline: no checks bundle download" grep -q '^checks' "$TRIVY_FAKE_LOG"
 assert_match "offline: --offline-scan" "$TRIVY_FAKE_LOG" "^scan .*--offline-scan --skip-check-update"
 printf '{"Version":2,"UpdatedAt":"2020-01-01T00:00:00Z"}\n' >"$TRIVY_CACHE_DIR/db/metadata.json"
 run_ash scan --source-dir "$src" --output-dir "$TEST_TMP/stale" --no-progress --sandbox off $mods --scanners trivy-repo --offline
@@ -122,7 +144,7 @@ scanners:
 EOC
 : >"$TRIVY_FAKE_LOG"
 run_ash scan --source-dir "$src" --output-dir "$TEST_TMP/opts" --no-progress --sandbox off $mods --scanners trivy-repo --config "$TEST_TMP/opts.yaml"
-assert_match "options reach trivy" "$TRIVY_FAKE_LOG" "^scan .*--scanners vuln --disable-telemetry --severity HIGH,CRITICAL $src"
+assert_match "options reach trivy" "$TRIVY_FAKE_LOG" "^scan .*--scanners vuln --disable-telemetry --severity HIGH,CRITICAL --skip-check-update $src"
 cat >"$TEST_TMP/unk.yaml" <<'EOC'
 scanners:
   trivy-repo:
