@@ -70,6 +70,14 @@ printf 'scanners:\n  cfn-lint:\n    options:\n      regions: ["--update-specs"]\
 run_ash scan --source-dir "$src" --output-dir "$TEST_TMP/bad2" --no-progress --scanners cfn-lint --config "$TEST_TMP/bad2.yaml"
 assert_file_contains "a region that is not one is refused" "$TEST_TMP/out" "'--update-specs' is not a value cfn-lint accepts"
 
+# Run as root, ash runs a sandboxed scanner as the scanner account: a
+# cfn-lint that account cannot run (installed under root's home) is never
+# PASSED.
+account_runs_tool=yes
+if [ "$(id -u)" = 0 ] && [ -n "${ASH_SCANNER_USER:-}" ] &&
+   ! $(as_unpriv_cmd "$ASH_SCANNER_USER") "$tool" --version >/dev/null 2>&1; then
+  account_runs_tool=
+fi
 "$ASH" sandbox probe >"$TEST_TMP/probe" 2>&1
 for b in bwrap landlock firejail; do
   if ! grep -q "^$b: usable" "$TEST_TMP/probe"; then
@@ -77,6 +85,12 @@ for b in bwrap landlock firejail; do
     continue
   fi
   run_ash scan --source-dir "$src" --output-dir "$TEST_TMP/$b" --no-progress --scanners cfn-lint --sandbox "$b"
+  if [ -z "$account_runs_tool" ]; then
+    check "$b: a cfn-lint the scanner account ($ASH_SCANNER_USER) cannot run is not PASSED" \
+      sh -c "jq -e '.scanner_results[\"cfn-lint\"].status != \"PASSED\"' '$TEST_TMP/$b/ash_aggregated_results.json' >/dev/null"
+    ok "$b: the same findings as unsandboxed # SKIP $tool is out of reach of the scanner account"
+    continue
+  fi
   assert_eq "$b: exit 0 as unsandboxed" "$status" 0
   findings "$TEST_TMP/$b" >"$TEST_TMP/f-$b"
   check "$b: the same findings as unsandboxed" cmp "$TEST_TMP/f-off" "$TEST_TMP/f-$b"
