@@ -628,6 +628,30 @@ push_comma_list (struct ash_strvec *sv, const char *arg)
     }
 }
 
+/* Add to DST each value of the comma-separated ARG (lowered first with
+   LOWER) that is not there yet; a value not in CHOICES is a usage error
+   naming WHERE.  0 or the usage error's code.  */
+static int
+push_choices (struct ash_strvec *dst, const char *arg,
+              const char *const *choices, bool lower, const char *where)
+{
+  struct ash_strvec tmp = ASH_STRVEC_INIT;
+  int r = 0;
+
+  push_comma_list (&tmp, arg);
+  for (size_t i = 0; i < tmp.nr && r == 0; i++)
+    {
+      for (char *p = tmp.v[i]; lower && *p; p++)
+        *p = (char) tolower ((unsigned char) *p);
+      if (!in_list (tmp.v[i], choices))
+        r = bad_value (where, tmp.v[i], choices);
+      else if (!ash_strvec_contains (dst, tmp.v[i]))
+        ash_strvec_push (dst, tmp.v[i]);
+    }
+  ash_strvec_release (&tmp);
+  return r;
+}
+
 static int
 parse_truthy (const char *s, bool *ret)
 {
@@ -683,23 +707,8 @@ apply_one (struct ash_options *o, const struct assign *a)
     case OPT_OUTPUT_FORMAT:
     case OPT_OUTPUT_FORMATS:
     case OPT_FORMATS:
-      {
-        struct ash_strvec tmp = ASH_STRVEC_INIT;
-        push_comma_list (&tmp, arg);
-        for (size_t i = 0; i < tmp.nr; i++)
-          {
-            if (!in_list (tmp.v[i], output_formats))
-              {
-                int r = bad_value (a->where, tmp.v[i], output_formats);
-                ash_strvec_release (&tmp);
-                return r;
-              }
-            if (!ash_strvec_contains (&o->output_formats, tmp.v[i]))
-              ash_strvec_push (&o->output_formats, tmp.v[i]);
-          }
-        ash_strvec_release (&tmp);
-      }
-      break;
+      return push_choices (&o->output_formats, arg, output_formats, false,
+                           a->where);
     case OPT_OFFLINE:
       o->offline = on;
       break;
@@ -811,25 +820,7 @@ apply_one (struct ash_options *o, const struct assign *a)
       o->cleanup = false;
       break;
     case OPT_PHASES:
-      {
-        struct ash_strvec tmp = ASH_STRVEC_INIT;
-        push_comma_list (&tmp, arg);
-        for (size_t i = 0; i < tmp.nr; i++)
-          {
-            for (char *p = tmp.v[i]; *p; p++)
-              *p = (char) tolower ((unsigned char) *p);
-            if (!in_list (tmp.v[i], phase_names))
-              {
-                int r = bad_value (a->where, tmp.v[i], phase_names);
-                ash_strvec_release (&tmp);
-                return r;
-              }
-            if (!ash_strvec_contains (&o->phases, tmp.v[i]))
-              ash_strvec_push (&o->phases, tmp.v[i]);
-          }
-        ash_strvec_release (&tmp);
-      }
-      break;
+      return push_choices (&o->phases, arg, phase_names, true, a->where);
     case OPT_INSPECT:
       o->inspect = on;
       break;
