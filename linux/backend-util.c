@@ -11,6 +11,8 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -19,6 +21,7 @@
 
 #include "proc/spawn.h"
 #include "proc/toolfind.h"
+#include "sandbox/backend.h"
 
 void
 ash_linux_filter_prefix (struct ash_strvec *argv, const char *helper,
@@ -214,11 +217,107 @@ ash_linux_find_tool (const struct ash_host *host, const char *name,
   return 0;
 }
 
+/* Whether UID and GID may reach the file PATH (absolute) and run it:
+   every directory on its way searchable by them, the file readable and
+   executable.  */
+static bool
+reachable_by (const char *path, uid_t uid, gid_t gid)
+{
+  _cleanup_free_ char *p = xstrdup (path);
+
+  for (char *s = p + 1;; s++)
+    {
+      char c = *s;
+      struct stat st;
+      unsigned have, need = c == '\0' ? 5 : 1;
+
+      if (c != '/' && c != '\0')
+        continue;
+      *s = '\0';
+      if (stat (p, &st) < 0)
+        return false;
+      have = st.st_uid == uid   ? (st.st_mode >> 6) & 7
+             : st.st_gid == gid ? (st.st_mode >> 3) & 7
+                                : st.st_mode & 7;
+      if ((have & need) != need)
+        return false;
+      if (c == '\0')
+        return true;
+      *s = c;
+    }
+}
+
+/* The helper copied where the scanner account can run it, for this
+   process: made once, removed at exit.  */
+static pthread_once_t copy_once = PTHREAD_ONCE_INIT;
+static const char *copy_source;
+static char *copy_dir;
+static char *copy_path;
+
+static void
+remove_copy (void)
+{
+  if (copy_path)
+    unlink (copy_path);
+  if (copy_dir)
+    rmdir (copy_dir);
+}
+
+static void
+make_copy (void)
+{
+  struct stat st;
+  const char *base = "/run";
+  _cleanup_close_ int in = -1, dfd = -1, out = -1;
+  char buf[65536];
+  ssize_t n;
+
+  /* /run is root's and shown by every backend (firejail makes /tmp
+     private); /tmp where there is no such /run.  The directory has a
+     name no one can guess and is root's: no one else can put a file
+     there.  */
+  if (stat (base, &st) < 0 || !S_ISDIR (st.st_mode) || st.st_uid != 0
+      || (st.st_mode & 022))
+    base = "/tmp";
+  char *dir = xasprintf ("%s/ash-helper-XXXXXX", base);
+  if (!mkdtemp (dir))
+    {
+      free (dir);
+      return;
+    }
+  copy_dir = dir;
+  atexit (remove_copy);
+  dfd = open (dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+  in = open (copy_source, O_RDONLY | O_CLOEXEC);
+  if (dfd < 0 || in < 0 || fchmod (dfd, 0755) < 0)
+    return;
+  out = openat (dfd, ASH_LANDLOCK_EXEC,
+                O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0700);
+  if (out < 0)
+    return;
+  copy_path = ash_path_join (dir, ASH_LANDLOCK_EXEC);
+  while ((n = read (in, buf, sizeof buf)) > 0)
+    if (write (out, buf, (size_t) n) != n)
+      {
+        n = -1;
+        break;
+      }
+  if (n < 0 || fchmod (out, 0755) < 0 || close (TAKE_FD (out)) < 0)
+    {
+      unlink (copy_path);
+      free (copy_path);
+      copy_path = NULL;
+    }
+}
+
 char *
 ash_linux_find_helper (const struct ash_host *host)
 {
   char *path = ash_helper_path (host->helper_dir, ASH_LANDLOCK_EXEC);
   char *real;
+  uid_t uid;
+  gid_t gid;
+  struct ash_error err = ASH_ERROR_INIT;
 
   /* Mounts and whitelists name the file itself, not a link to it.  */
   if (path && (real = realpath (path, NULL)))
@@ -226,6 +325,21 @@ ash_linux_find_helper (const struct ash_host *host)
       free (path);
       path = real;
     }
+  /* Run as root, ash starts the helper as the scanner account: one that
+     account cannot reach (a build tree in root's home) is used through a
+     copy it can.  */
+  if (path && geteuid () == 0 && ash_sandbox_scanner_ids (&uid, &gid, &err) == 0
+      && !reachable_by (path, uid, gid))
+    {
+      copy_source = path;
+      pthread_once (&copy_once, make_copy);
+      if (copy_path)
+        {
+          free (path);
+          path = xstrdup (copy_path);
+        }
+    }
+  ash_error_release (&err);
   return path;
 }
 
