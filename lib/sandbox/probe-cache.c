@@ -142,6 +142,24 @@ open_dir (const char *dir, const char *home, bool create)
   return fd;
 }
 
+/* As open_dir, but the descriptor returned can create and remove entries
+   (an O_PATH descriptor cannot): the checked directory reopened through
+   itself, so no name is resolved again.  */
+static int
+open_dir_usable (const char *dir, const char *home, bool create)
+{
+  int fd = open_dir (dir, home, create);
+  int rfd;
+
+  if (fd < 0)
+    return fd;
+  rfd = openat (fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (rfd < 0)
+    rfd = -errno;
+  close (fd);
+  return rfd;
+}
+
 /* The document in DIR/NAME when it can be trusted (a regular file of the
    user's, one name, writable by nobody else, in a trusted directory), or
    NULL.  */
@@ -195,17 +213,9 @@ write_entry (const char *name, json_t *doc)
 
   if (!dir || !(text = json_dumps (doc, JSON_COMPACT)))
     return;
-  dfd = open_dir (dir, home, true);
+  dfd = open_dir_usable (dir, home, true);
   if (dfd < 0)
     return;
-  /* O_PATH fds cannot be used with openat for creation: reopen.  */
-  {
-    int rfd = openat (dfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-    if (rfd < 0)
-      return;
-    close (dfd);
-    dfd = rfd;
-  }
   tmp = xasprintf (".%s.%ld.tmp", name, (long) getpid ());
   fd = openat (dfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
                0600);
@@ -227,16 +237,9 @@ forget_entry (const char *name)
 
   if (!dir)
     return;
-  dfd = open_dir (dir, home, false);
+  dfd = open_dir_usable (dir, home, false);
   if (dfd < 0)
     return;
-  {
-    int rfd = openat (dfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-    if (rfd < 0)
-      return;
-    close (dfd);
-    dfd = rfd;
-  }
   unlinkat (dfd, name, 0);
 }
 
