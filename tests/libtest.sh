@@ -140,6 +140,20 @@ as_unpriv_cmd () {
 # come in the order they were sent, so once the tag shows, whatever the
 # attempt sent has shown too, and listener_heard answers for good.
 #
+# swap_hook DIR TARGET NAME...: a shell command (for test-backend-run's
+# --before-wrap/--after-wrap) that, as a local user who can write DIR
+# would, moves each DIR/NAME aside to DIR/NAME.moved, puts a link to
+# TARGET/NAME at its name, and then writes SWAPPED to DIR/swapped.
+swap_hook () {
+  _sh_dir=$1 _sh_target=$2
+  shift 2
+  _sh_cmd=
+  for _sh_name in "$@"; do
+    _sh_cmd="$_sh_cmd mv '$_sh_dir/$_sh_name' '$_sh_dir/$_sh_name.moved' && ln -s '$_sh_target/$_sh_name' '$_sh_dir/$_sh_name' &&"
+  done
+  printf '%s' "$_sh_cmd echo SWAPPED >'$_sh_dir/swapped'"
+}
+
 # listener_settle PROBE LOG KIND TARGET...: KIND tcp or udp (TARGET is
 # HOST PORT), unix (TARGET is the datagram socket's path) or abstract
 # (TARGET is the abstract socket's name); LOG is the listener's

@@ -38,7 +38,7 @@ setup () {
   chmod 755 "$TEST_TMP/$who" "$A/src" "$V"
   chmod 777 "$A" "$A/out" "$V/out" "$V/out/res"
   chown "$who" "$TEST_TMP/$who" "$A/out/res" "$TEST_TMP/$who/home"
-  hook="mv '$A/out' '$A/out.moved' && ln -s '$V/out' '$A/out' && echo SWAPPED >'$A/swapped'"
+  hook=$(swap_hook "$A" "$V" out)
 }
 
 # run_b ARGS...: test-backend-run as $who under $B.

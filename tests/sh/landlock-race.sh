@@ -54,21 +54,23 @@ setup () {
   chown "$who" "$TEST_TMP/$who" "$A/out/res" "$TEST_TMP/$who/home"
 }
 
-swap_out="mv '\$A/out' '\$A/out.moved' && ln -s '\$V/out' '\$A/out' && echo SWAPPED >'\$A/swapped'"
-swap="mv '\$A/src' '\$A/src.moved' && ln -s '\$V/src' '\$A/src' && mv '\$A/out' '\$A/out.moved' && ln -s '\$V/out' '\$A/out' && echo SWAPPED >'\$A/swapped'"
+# run_l ARGS...: test-backend-run as $who under Landlock over the race
+# directory; its output in $TEST_TMP/out, its status in $rc.
+run_l () {
+  $as_user env HOME="$TEST_TMP/$who/home" TMPDIR="$TEST_TMP/$who" \
+    ASH_HELPER_DIR="$ASH_HELPER_DIR" "$RUN" --backend landlock \
+    --source "$A/src" --output "$A/out" --results "$A/out/res" \
+    --read "$bin" --timeout 60 "$@" >"$TEST_TMP/out" 2>&1
+  rc=$?
+}
 
 round () {
   # --- ash's wrap, the swap, then the wrapper ----------------------------
   # The directory above the results directory: the scanner runs, and
   # writes only into the results directory ash opened.
   setup
-  hook=$(echo "$swap_out" | sed "s|\\\$A|$A|g; s|\\\$V|$V|g")
-  $as_user env HOME="$TEST_TMP/$who/home" TMPDIR="$TEST_TMP/$who" \
-    ASH_HELPER_DIR="$ASH_HELPER_DIR" "$RUN" --backend landlock \
-    --source "$A/src" --output "$A/out" --results "$A/out/res" \
-    --read "$bin" --timeout 60 --after-wrap "$hook" \
-    -- "$bin/scan.sh" "$A" >"$TEST_TMP/out" 2>&1
-  rc=$?
+  hook=$(swap_hook "$A" "$V" out)
+  run_l --after-wrap "$hook" -- "$bin/scan.sh" "$A"
   if [ -L "$A/out" ] && [ -s "$A/swapped" ]; then
     ok "$who: the directory above the results directory was swapped for a link after ash's checks"
   else
@@ -91,13 +93,8 @@ round () {
   # The source tree as well: the wrapper finds another file than ash
   # opened at the source tree's name, and the scanner does not start.
   setup
-  hook=$(echo "$swap" | sed "s|\\\$A|$A|g; s|\\\$V|$V|g")
-  $as_user env HOME="$TEST_TMP/$who/home" TMPDIR="$TEST_TMP/$who" \
-    ASH_HELPER_DIR="$ASH_HELPER_DIR" "$RUN" --backend landlock \
-    --source "$A/src" --output "$A/out" --results "$A/out/res" \
-    --read "$bin" --timeout 60 --after-wrap "$hook" \
-    -- "$bin/scan.sh" "$A" >"$TEST_TMP/out" 2>&1
-  rc=$?
+  hook=$(swap_hook "$A" "$V" src out)
+  run_l --after-wrap "$hook" -- "$bin/scan.sh" "$A"
   if [ -L "$A/src" ] && [ -L "$A/out" ] && [ -s "$A/swapped" ]; then
     ok "$who: the source tree and the directory above the results directory were swapped for links after ash's checks"
   else
@@ -149,12 +146,7 @@ round () {
 
   # --- a link there when wrap() looks (after the policy was made) --------
   setup
-  $as_user env HOME="$TEST_TMP/$who/home" TMPDIR="$TEST_TMP/$who" \
-    ASH_HELPER_DIR="$ASH_HELPER_DIR" "$RUN" --backend landlock \
-    --source "$A/src" --output "$A/out" --results "$A/out/res" \
-    --read "$bin" --timeout 60 --before-wrap "$hook" \
-    -- "$bin/scan.sh" "$A" >"$TEST_TMP/out" 2>&1
-  rc=$?
+  run_l --before-wrap "$hook" -- "$bin/scan.sh" "$A"
   [ -L "$A/out" ]
   check "$who: the directory above the results directory was swapped before wrap()" [ $? -eq 0 ]
   assert_eq "$who: a path reached through a link is refused" "$rc" 98
