@@ -1711,6 +1711,29 @@ out:
   return r;
 }
 
+/* Print a warning for each key of C's configuration that upstream puts
+   elsewhere, escaped: on stderr as ash's diagnostics (TO_STDERR), else on
+   stdout as `config lint`'s report.  Returns how many there were.  */
+static size_t
+print_misplaced (const struct ash_config *c, bool to_stderr)
+{
+  struct ash_strvec w = ASH_STRVEC_INIT;
+  size_t n;
+
+  ash_config_misplaced (c->root, &w);
+  for (size_t i = 0; i < w.nr; i++)
+    {
+      _cleanup_free_ char *m = ash_escape_control (w.v[i]);
+      if (to_stderr)
+        fprintf (stderr, _("ash: warning: %s\n"), m);
+      else
+        printf (_("warning: %s\n"), m);
+    }
+  n = w.nr;
+  ash_strvec_release (&w);
+  return n;
+}
+
 /* `ash config lint`: the first error (exit 3), else every warning (exit
    1 when there is any, 0 when there is none).  */
 static int
@@ -1720,17 +1743,10 @@ cmd_config_lint (const struct ash_options *o)
   int r = load_config (o, &c);
   if (r)
     return r;
-  struct ash_strvec w = ASH_STRVEC_INIT;
-  ash_config_misplaced (c.root, &w);
-  for (size_t i = 0; i < w.nr; i++)
-    {
-      _cleanup_free_ char *m = ash_escape_control (w.v[i]);
-      printf (_("warning: %s\n"), m);
-    }
-  if (w.nr == 0)
+  size_t n = print_misplaced (&c, false);
+  if (n == 0)
     printf (_("no problems found\n"));
-  r = w.nr ? ASH_EXIT_INCOMPLETE : ASH_EXIT_OK;
-  ash_strvec_release (&w);
+  r = n ? ASH_EXIT_INCOMPLETE : ASH_EXIT_OK;
   ash_config_release (&c);
   return r;
 }
@@ -1802,16 +1818,7 @@ cmd_config_validate (const struct ash_options *o)
   int r = load_config (o, &c);
   if (r)
     return r;
-  {
-    struct ash_strvec w = ASH_STRVEC_INIT;
-    ash_config_misplaced (c.root, &w);
-    for (size_t i = 0; i < w.nr; i++)
-      {
-        _cleanup_free_ char *m = ash_escape_control (w.v[i]);
-        fprintf (stderr, _("ash: warning: %s\n"), m);
-      }
-    ash_strvec_release (&w);
-  }
+  print_misplaced (&c, true);
   if (c.n_files < 2)
     printf (_("configuration is valid: no file found, the built-in defaults "
               "apply\n"));
