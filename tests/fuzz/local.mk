@@ -132,6 +132,21 @@ tests_fuzz_fuzz_sarif_LDFLAGS = $(FUZZ_LDFLAGS)
 tests_fuzz_fuzz_sarif_LDADD = $(ASH_LIBS)
 endif
 
+FUZZ_TARGETS += reports
+check_PROGRAMS += tests/fuzz/replay-reports
+tests_fuzz_replay_reports_SOURCES = tests/fuzz/fuzz-reports.c tests/fuzz/replay.c $(fuzz_common)
+tests_fuzz_replay_reports_CPPFLAGS = $(fuzz_cppflags) -DFUZZ_NAME=\"reports\"
+tests_fuzz_replay_reports_LDADD = $(ASH_LIBS)
+TESTS += tests/fuzz/replay-reports
+EXTRA_DIST += tests/fuzz/reports
+if ASH_FUZZING
+noinst_PROGRAMS += tests/fuzz/fuzz-reports
+tests_fuzz_fuzz_reports_SOURCES = tests/fuzz/fuzz-reports.c $(fuzz_common)
+tests_fuzz_fuzz_reports_CPPFLAGS = $(fuzz_cppflags) -DFUZZ_NAME=\"reports\"
+tests_fuzz_fuzz_reports_LDFLAGS = $(FUZZ_LDFLAGS)
+tests_fuzz_fuzz_reports_LDADD = $(ASH_LIBS)
+endif
+
 FUZZ_TARGETS += archive
 check_PROGRAMS += tests/fuzz/replay-archive
 tests_fuzz_replay_archive_SOURCES = tests/fuzz/fuzz-archive.c tests/fuzz/replay.c $(fuzz_common)
