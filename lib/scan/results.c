@@ -4,6 +4,7 @@
 
 #include <config.h>
 
+#include "base/escape.h"
 #include "scan/results.h"
 
 #include "base/util.h"
@@ -30,6 +31,24 @@ ash_scanner_result_init (struct ash_scanner_result *r, const char *name)
   r->name = xstrdup (name);
   r->exit_code = -1;
   r->status = ASH_STATUS_SKIPPED;
+}
+
+/* S (NULL: "") as a JSON string.  A JSON string holds UTF-8 only, and
+   a path, a scanner's message or an in-tree project name need not be:
+   such a value is kept with its bytes shown as text (escape.h), never
+   dropped and never the end of the document.  */
+static json_t *
+text_json (const char *s)
+{
+  json_t *j = json_string (s ? s : "");
+  if (j == NULL)
+    {
+      _cleanup_free_ char *shown = ash_escape_control (s);
+      j = json_string (shown);
+    }
+  if (j == NULL)
+    ash_oom ();
+  return j;
 }
 
 void
@@ -114,13 +133,13 @@ ash_results_aggregate (const struct ash_scan_summary *sum,
       if (o == NULL)
         ash_oom ();
       if (r->reason && r->status == ASH_STATUS_MISSING)
-        json_object_set_new (o, "missing_reason", json_string (r->reason));
+        json_object_set_new (o, "missing_reason", text_json (r->reason));
       else if (r->reason && r->status == ASH_STATUS_ERROR)
-        json_object_set_new (o, "error_reason", json_string (r->reason));
+        json_object_set_new (o, "error_reason", text_json (r->reason));
       else if (r->reason && r->status == ASH_STATUS_SKIPPED)
-        json_object_set_new (o, "skipped_reason", json_string (r->reason));
+        json_object_set_new (o, "skipped_reason", text_json (r->reason));
       if (r->tool_path)
-        json_object_set_new (o, "tool_path", json_string (r->tool_path));
+        json_object_set_new (o, "tool_path", text_json (r->tool_path));
       json_object_set_new (o, "sandbox",
                            r->sandbox ? json_incref (r->sandbox)
                                       : json_null ());
@@ -159,12 +178,12 @@ ash_results_aggregate (const struct ash_scan_summary *sum,
   if (sum->converters_incomplete && sum->fail_on_incomplete)
     code = ASH_EXIT_INCOMPLETE;
   json_t *meta = json_pack (
-    "{s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:o, s:i, s:b}",
+    "{s:s, s:s, s:o, s:s, s:s, s:o, s:o, s:s, s:o, s:i, s:b}",
     "report_id", sum->generated_at, "generated_at", sum->generated_at,
-    "project_name", sum->project_name ? sum->project_name : "",
+    "project_name", text_json (sum->project_name),
     "tool_name", "ash", "tool_version", PACKAGE_VERSION, "source_dir",
-    sum->source_dir ? sum->source_dir : "", "output_dir",
-    sum->output_dir ? sum->output_dir : "", "sandbox_mode",
+    text_json (sum->source_dir), "output_dir",
+    text_json (sum->output_dir), "sandbox_mode",
     sum->sandbox_mode ? sum->sandbox_mode : "off", "summary_stats", stats,
     "exit_code", code, "interrupted", sum->interrupted);
   if (meta == NULL)

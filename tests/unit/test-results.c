@@ -202,6 +202,37 @@ main (void)
   check_outputs (agg);
   json_decref (agg);
 
+  /* Text that is not UTF-8 (a Latin-1 path, a scanner's raw message):
+     kept with its bytes shown, never dropped, never the end of the
+     document.  */
+  {
+    struct ash_scanner_result e;
+    ash_scanner_result_init (&e, "bandit");
+    e.status = ASH_STATUS_ERROR;
+    e.reason = xstrdup ("bad byte \xe9 here");
+    e.tool_path = xstrdup ("/opt/caf\xe9/bandit");
+    struct ash_scanner_result *one[] = { &e };
+    struct ash_scan_summary s2 = sum;
+    s2.project_name = "proj\xff";
+    s2.source_dir = "/src/caf\xe9";
+    s2.output_dir = "/out/caf\xe9";
+    json_t *a = ash_results_aggregate (&s2, one, 1);
+    tap_ok (a != NULL, "a document with text that is not UTF-8");
+    json_t *b = json_object_get (json_object_get (a, "scanner_results"),
+                                 "bandit");
+    tap_is_str (json_string_value (json_object_get (b, "error_reason")),
+                "bad byte \\xe9 here", "error_reason kept, the byte shown");
+    tap_is_str (json_string_value (json_object_get (b, "tool_path")),
+                "/opt/caf\\xe9/bandit", "tool_path kept, the byte shown");
+    json_t *meta = json_object_get (a, "metadata");
+    tap_is_str (json_string_value (json_object_get (meta, "project_name")),
+                "proj\\xff", "project_name kept, the byte shown");
+    tap_is_str (json_string_value (json_object_get (meta, "source_dir")),
+                "/src/caf\\xe9", "source_dir kept, the byte shown");
+    json_decref (a);
+    ash_scanner_result_release (&e);
+  }
+
   /* Exit codes.  */
   tap_is_int (code_of (ASH_STATUS_PASSED, 0, ASH_STATUS_PASSED, true, true),
               ASH_EXIT_OK, "all passed: 0");
