@@ -25,7 +25,9 @@ extern char ash_buf_empty[];
 #define ASH_BUF_INIT { ash_buf_empty, 0, 0, 0 }
 
 void ash_buf_init (struct ash_buf *b);
+/* Safe on a zeroed buffer and on one already released.  */
 void ash_buf_release (struct ash_buf *b);
+#define _cleanup_buf_ _cleanup_ (ash_buf_release)
 void ash_buf_reset (struct ash_buf *b);
 /* Give the caller the string (never NULL); the buffer is reset.  */
 char *ash_buf_detach (struct ash_buf *b);

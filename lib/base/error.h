@@ -23,7 +23,9 @@ struct ash_error
 #define ASH_ERROR_INIT { NULL, NULL, 0, 0, NULL }
 
 void ash_error_init (struct ash_error *e);
+/* Safe on a zeroed error and on one already released.  */
 void ash_error_release (struct ash_error *e);
+#define _cleanup_error_ _cleanup_ (ash_error_release)
 /* Record a message (replacing any earlier one) and return ERR, which should
    be a negative errno, so that "return ash_error_set (e, -EINVAL, ...)"
    reads naturally.  E may be NULL.  */

@@ -19,7 +19,9 @@ extern char *ash_strvec_empty[];
 #define ASH_STRVEC_INIT { ash_strvec_empty, 0, 0 }
 
 void ash_strvec_init (struct ash_strvec *sv);
+/* Safe on a zeroed vector and on one already released.  */
 void ash_strvec_release (struct ash_strvec *sv);
+#define _cleanup_strvec_ _cleanup_ (ash_strvec_release)
 void ash_strvec_clear (struct ash_strvec *sv);
 const char *ash_strvec_push (struct ash_strvec *sv, const char *s);
 /* Take ownership of S.  */

@@ -6,6 +6,7 @@
 #include "base/util.h"
 
 #include <errno.h>
+#include <jansson.h>
 #include <stdio.h>
 #include <time.h>
 
@@ -31,9 +32,11 @@ ash_fclosep (void *fp)
 }
 
 void
-ash_strv_freep (char ***strv)
+ash_json_decrefp (void *jp)
 {
-  ash_strv_free (*strv);
+  json_t **j = jp;
+  json_decref (*j);
+  *j = NULL;
 }
 
 void
@@ -131,26 +134,6 @@ ash_strv_length (char *const *strv)
     while (strv[n])
       n++;
   return n;
-}
-
-void
-ash_strv_free (char **strv)
-{
-  if (!strv)
-    return;
-  for (char **p = strv; *p; p++)
-    free (*p);
-  free (strv);
-}
-
-char **
-ash_strv_copy (char *const *strv)
-{
-  size_t n = ash_strv_length (strv);
-  char **r = xcalloc (n + 1, sizeof *r);
-  for (size_t i = 0; i < n; i++)
-    r[i] = xstrdup (strv[i]);
-  return r;
 }
 
 bool

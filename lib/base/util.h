@@ -25,7 +25,8 @@
 #define _cleanup_free_ _cleanup_ (ash_freep)
 #define _cleanup_close_ _cleanup_ (ash_closep)
 #define _cleanup_fclose_ _cleanup_ (ash_fclosep)
-#define _cleanup_strv_ _cleanup_ (ash_strv_freep)
+/* For a json_t * (jansson): json_decref at the end of the scope.  */
+#define _cleanup_json_ _cleanup_ (ash_json_decrefp)
 #define _unused_ __attribute__ ((unused))
 #define _printf_(a, b) __attribute__ ((format (printf, a, b)))
 #define _noreturn_ __attribute__ ((noreturn))
@@ -55,7 +56,7 @@
 void ash_freep (void *p);
 void ash_closep (int *fd);
 void ash_fclosep (void *fp);
-void ash_strv_freep (char ***strv);
+void ash_json_decrefp (void *jp);
 
 _noreturn_ void ash_oom (void);
 void *xmalloc (size_t n);
@@ -68,10 +69,10 @@ char *xstrndup (const char *s, size_t n);
 char *xasprintf (const char *fmt, ...) _printf_ (1, 2);
 char *xvasprintf (const char *fmt, va_list ap) _printf_ (1, 0);
 
-/* A NULL-terminated vector of owned strings (char **).  */
+/* Read-only helpers over a borrowed NULL-terminated list of strings (a
+   static table, or the v of a struct ash_strvec, which is the one owning
+   string vector: strvec.h).  A NULL list is empty.  */
 size_t ash_strv_length (char *const *strv);
-void ash_strv_free (char **strv);
-char **ash_strv_copy (char *const *strv);
 bool ash_strv_contains (char *const *strv, const char *s);
 
 bool ash_str_has_prefix (const char *s, const char *prefix);

@@ -125,7 +125,9 @@ struct ash_cmd_result
 };
 
 void ash_cmd_init (struct ash_cmd *cmd);
+/* Safe on a zeroed command and on one already released.  */
 void ash_cmd_release (struct ash_cmd *cmd);
+#define _cleanup_cmd_ _cleanup_ (ash_cmd_release)
 
 /* Run CMD to completion, unconfined.  Returns 0 when the program ran
    (whatever its exit status, reported in RET), or a negative errno with ERR

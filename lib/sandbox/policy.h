@@ -157,7 +157,9 @@ int ash_policy_compute (const struct ash_policy_input *in,
                         struct ash_policy *ret, struct ash_error *err);
 
 void ash_policy_init (struct ash_policy *p);
+/* Safe on a zeroed policy and on one already released.  */
 void ash_policy_release (struct ash_policy *p);
+#define _cleanup_policy_ _cleanup_ (ash_policy_release)
 /* Add PATH with ACCESS and RULE (copies).  A later add of the same path
    keeps the stronger access.  */
 void ash_policy_add_path (struct ash_policy *p, const char *path,

@@ -173,17 +173,18 @@ build_layout (json_t *layout)
     }
 }
 
-static char **
-strv_of (json_t *a)
+/* The strings of the array A in SV, and SV's list; NULL when A is not an
+   array (the policy input's "not given").  */
+static char *const *
+strv_of (json_t *a, struct ash_strvec *sv)
 {
   if (!json_is_array (a))
     return NULL;
-  char **v = xcalloc (json_array_size (a) + 1, sizeof *v);
   size_t i;
   json_t *e;
   json_array_foreach (a, i, e)
-    v[i] = xstrdup (json_string_value (e));
-  return v;
+    ash_strvec_push (sv, json_string_value (e));
+  return sv->v;
 }
 
 static const char *
@@ -335,8 +336,16 @@ run_case (const char *dir, const char *name)
   struct ash_requirements req;
   struct ash_error err = ASH_ERROR_INIT;
   struct ash_strvec env = ASH_STRVEC_INIT;
-  char **netsc = NULL, **netr = NULL, **extra = NULL, **rps = NULL;
-  char **envs = NULL, **opts = NULL, **sysd = NULL;
+  _cleanup_strvec_ struct ash_strvec netsc_v = ASH_STRVEC_INIT;
+  _cleanup_strvec_ struct ash_strvec netr_v = ASH_STRVEC_INIT;
+  _cleanup_strvec_ struct ash_strvec extra_v = ASH_STRVEC_INIT;
+  _cleanup_strvec_ struct ash_strvec rps_v = ASH_STRVEC_INIT;
+  _cleanup_strvec_ struct ash_strvec envs_v = ASH_STRVEC_INIT;
+  _cleanup_strvec_ struct ash_strvec opts_v = ASH_STRVEC_INIT;
+  _cleanup_strvec_ struct ash_strvec sysd_v = ASH_STRVEC_INIT;
+  char *const *netsc = NULL, *const *netr = NULL, *const *extra = NULL;
+  char *const *rps = NULL, *const *envs = NULL, *const *opts = NULL;
+  char *const *sysd = NULL;
   const char *k;
   json_t *v;
   json_t *in = load (inf), *exp = load (expf);
@@ -371,13 +380,13 @@ run_case (const char *dir, const char *name)
     ash_strvec_pushf (&env, "%s=%s", k, json_string_value (v));
 
   json_t *g = json_object_get (in, "grants");
-  netsc = strv_of (json_object_get (g, "network_scanners"));
-  netr = strv_of (json_object_get (g, "network_restrict"));
-  extra = strv_of (json_object_get (g, "extra_read_paths"));
-  rps = strv_of (json_object_get (g, "read_path_scanners"));
-  envs = strv_of (json_object_get (g, "env_scanners"));
-  opts = strv_of (json_object_get (g, "option_read_paths"));
-  sysd = strv_of (json_object_get (in, "system_dirs"));
+  netsc = strv_of (json_object_get (g, "network_scanners"), &netsc_v);
+  netr = strv_of (json_object_get (g, "network_restrict"), &netr_v);
+  extra = strv_of (json_object_get (g, "extra_read_paths"), &extra_v);
+  rps = strv_of (json_object_get (g, "read_path_scanners"), &rps_v);
+  envs = strv_of (json_object_get (g, "env_scanners"), &envs_v);
+  opts = strv_of (json_object_get (g, "option_read_paths"), &opts_v);
+  sysd = strv_of (json_object_get (in, "system_dirs"), &sysd_v);
   src_default = ash_path_join (root, "src");
   out_default = ash_path_join (root, "out");
   res_default = ash_path_join (root, "out/scanners/x/source");
@@ -492,13 +501,6 @@ run_case (const char *dir, const char *name)
 done:
   ash_requirements_release (&req);
   ash_strvec_release (&env);
-  ash_strv_free (netsc);
-  ash_strv_free (netr);
-  ash_strv_free (extra);
-  ash_strv_free (rps);
-  ash_strv_free (envs);
-  ash_strv_free (opts);
-  ash_strv_free (sysd);
   ash_error_release (&err);
   json_decref (in);
   json_decref (exp);

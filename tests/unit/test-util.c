@@ -5,9 +5,15 @@
 
 #include <errno.h>
 
+#include <jansson.h>
+#include <string.h>
+
 #include "base/buf.h"
+#include "base/error.h"
 #include "base/strvec.h"
 #include "base/util.h"
+#include "proc/spawn.h"
+#include "sandbox/policy.h"
 #include "tap.h"
 
 static void
@@ -77,6 +83,76 @@ test_strvec (void)
   ash_strvec_release (&sv);
 }
 
+/* Every owning type's release is safe on a zeroed value and twice in a
+   row, so that a cleanup attribute may run on a value that was never
+   filled in, or one already released by hand.  */
+static void
+test_release_zeroed (void)
+{
+  struct ash_strvec sv;
+  struct ash_buf b;
+  struct ash_error e;
+  struct ash_cmd c;
+  struct ash_policy p;
+
+  memset (&sv, 0, sizeof sv);
+  ash_strvec_release (&sv);
+  ash_strvec_release (&sv);
+  tap_ok (sv.nr == 0 && sv.v && sv.v[0] == NULL,
+          "a zeroed strvec releases, twice, to an empty vector");
+  memset (&b, 0, sizeof b);
+  ash_buf_release (&b);
+  ash_buf_release (&b);
+  tap_ok (b.len == 0 && b.buf && b.buf[0] == '\0',
+          "a zeroed buf releases, twice, to an empty buffer");
+  memset (&e, 0, sizeof e);
+  ash_error_release (&e);
+  ash_error_release (&e);
+  tap_ok (e.message == NULL, "a zeroed error releases, twice");
+  memset (&c, 0, sizeof c);
+  ash_cmd_release (&c);
+  ash_cmd_release (&c);
+  tap_ok (c.cwd == NULL && c.argv.nr == 0, "a zeroed cmd releases, twice");
+  memset (&p, 0, sizeof p);
+  ash_policy_release (&p);
+  ash_policy_release (&p);
+  tap_ok (p.scanner == NULL && p.n_paths == 0,
+          "a zeroed policy releases, twice");
+}
+
+/* The attributes release at the end of the scope, and TAKE_PTR hands a
+   value out of one.  */
+static void
+test_cleanup_attributes (void)
+{
+  json_t *kept = json_object ();
+  {
+    _cleanup_json_ json_t *ref = json_incref (kept);
+    tap_is_int ((long long) kept->refcount, 2, "a second reference held");
+  }
+  tap_is_int ((long long) kept->refcount, 1,
+              "_cleanup_json_ dropped it at the end of the scope");
+  json_t *out;
+  {
+    _cleanup_json_ json_t *ref = json_incref (kept);
+    out = TAKE_PTR (ref);
+  }
+  tap_is_int ((long long) kept->refcount, 2,
+              "TAKE_PTR keeps the reference past the scope");
+  json_decref (out);
+  json_decref (kept);
+  {
+    _cleanup_strvec_ struct ash_strvec sv = ASH_STRVEC_INIT;
+    _cleanup_buf_ struct ash_buf b = ASH_BUF_INIT;
+    _cleanup_error_ struct ash_error e = ASH_ERROR_INIT;
+    ash_strvec_push (&sv, "x");
+    ash_buf_addstr (&b, "y");
+    ash_error_set (&e, -EINVAL, "z");
+    tap_ok (sv.nr == 1 && b.len == 1 && e.message,
+            "strvec, buf and error in scope with their attributes");
+  }
+}
+
 int
 main (void)
 {
@@ -84,5 +160,7 @@ main (void)
   test_inside ();
   test_buf ();
   test_strvec ();
+  test_release_zeroed ();
+  test_cleanup_attributes ();
   return tap_done ();
 }
