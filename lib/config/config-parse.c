@@ -721,79 +721,62 @@ int
 ash_config_parse_file (const char *path, json_t **ret_tree,
                        json_t **ret_positions, struct ash_error *err)
 {
-  struct ash_buf b = ASH_BUF_INIT;
+  _cleanup_buf_ struct ash_buf b = ASH_BUF_INIT;
   int r = read_config_text (path, &b, err);
   if (r < 0)
-    goto out;
+    return r;
+  if (!ash_str_has_suffix (path, ".json"))
+    return ash_config_parse_yaml (b.buf, b.len, path, ret_tree,
+                                  ret_positions, err);
 
-  if (ash_str_has_suffix (path, ".json"))
+  json_error_t jerr;
+  _cleanup_json_ json_t *tree = json_loadb (b.buf, b.len,
+                                            JSON_REJECT_DUPLICATES, &jerr);
+  if (tree == NULL)
     {
-      json_error_t jerr;
-      json_t *tree = json_loadb (b.buf, b.len, JSON_REJECT_DUPLICATES, &jerr);
-      if (tree == NULL)
-        {
-          /* jansson quotes the text near the error ("invalid token near
-             'xyz'"): keep only its description.  */
-          char *near = strstr (jerr.text, " near ");
-          if (near)
-            *near = '\0';
-          r = ash_error_set_at (err, -EINVAL, path, jerr.line > 0 ? jerr.line : 1,
-                                jerr.column > 0 ? jerr.column : 1,
-                                _("JSON syntax error: %s"), jerr.text);
-          goto out;
-        }
-      if (!json_is_object (tree))
-        {
-          json_decref (tree);
-          r = ash_error_set_at (err, -EINVAL, path, 1, 1,
-                                _("the configuration must be a JSON object"));
-          goto out;
-        }
-      struct yctx count = { .name = path, .err = err };
-      int maxdepth = 0;
-      if (!count_nodes (&count, tree, 0, &maxdepth))
-        {
-          json_decref (tree);
-          r = ash_error_set_at (err, -E2BIG, path, 1, 1,
-                                count.nodes > CONFIG_MAX_NODES
-                                  ? _("the configuration has more than "
-                                      "200000 nodes")
-                                  : count.bytes > CONFIG_MAX_BYTES
-                                      ? _("the configuration holds too much "
-                                          "text")
-                                      : _("the configuration is nested too "
-                                          "deeply"));
-          goto out;
-        }
-      if (!keys_printable (tree))
-        {
-          json_decref (tree);
-          r = ash_error_set_at (err, -EINVAL, path, 1, 1,
-                                _("a mapping key must be printable text of "
-                                  "at most %d bytes"),
-                                KEY_MAX);
-          goto out;
-        }
-      json_t *positions = NULL;
-      if (ret_positions)
-        {
-          json_t *ytree = NULL;
-          struct ash_error ignored = ASH_ERROR_INIT;
-          if (ash_config_parse_yaml (b.buf, b.len, path, &ytree, &positions,
-                                     &ignored)
-              < 0)
-            positions = json_object ();
-          json_decref (ytree);
-          ash_error_release (&ignored);
-          *ret_positions = positions;
-        }
-      *ret_tree = tree;
-      r = 0;
+      /* jansson quotes the text near the error ("invalid token near
+         'xyz'"): keep only its description.  */
+      char *near = strstr (jerr.text, " near ");
+      if (near)
+        *near = '\0';
+      return ash_error_set_at (err, -EINVAL, path,
+                               jerr.line > 0 ? jerr.line : 1,
+                               jerr.column > 0 ? jerr.column : 1,
+                               _("JSON syntax error: %s"), jerr.text);
     }
-  else
-    r = ash_config_parse_yaml (b.buf, b.len, path, ret_tree, ret_positions,
-                               err);
-out:
-  ash_buf_release (&b);
-  return r;
+  if (!json_is_object (tree))
+    return ash_error_set_at (err, -EINVAL, path, 1, 1,
+                             _("the configuration must be a JSON object"));
+  struct yctx count = { .name = path, .err = err };
+  int maxdepth = 0;
+  if (!count_nodes (&count, tree, 0, &maxdepth))
+    return ash_error_set_at (err, -E2BIG, path, 1, 1,
+                             count.nodes > CONFIG_MAX_NODES
+                               ? _("the configuration has more than "
+                                   "200000 nodes")
+                               : count.bytes > CONFIG_MAX_BYTES
+                                   ? _("the configuration holds too much "
+                                       "text")
+                                   : _("the configuration is nested too "
+                                       "deeply"));
+  if (!keys_printable (tree))
+    return ash_error_set_at (err, -EINVAL, path, 1, 1,
+                             _("a mapping key must be printable text of "
+                               "at most %d bytes"),
+                             KEY_MAX);
+  if (ret_positions)
+    {
+      /* Positions from the YAML parser, which reads JSON too; none when
+         it cannot.  */
+      _cleanup_json_ json_t *ytree = NULL;
+      _cleanup_error_ struct ash_error ignored = ASH_ERROR_INIT;
+      json_t *positions = NULL;
+      if (ash_config_parse_yaml (b.buf, b.len, path, &ytree, &positions,
+                                 &ignored)
+          < 0)
+        positions = json_object ();
+      *ret_positions = positions;
+    }
+  *ret_tree = TAKE_PTR (tree);
+  return 0;
 }
