@@ -392,6 +392,15 @@ run_case (const char *dir, const char *name)
   res_default = ash_path_join (root, "out/scanners/x/source");
   mkdir_p (src_default);
   mkdir_p (res_default);
+  /* The host's own mounts (a tmpfs another program made under /var/tmp,
+     say) must not reach the expected records: a mount table of / alone.  */
+  _cleanup_free_ char *mounts = ash_path_join (root, "mountinfo");
+  {
+    FILE *mf = fopen (mounts, "we");
+    if (!mf || fputs ("22 1 8:1 / / rw,relatime shared:1 - ext4 /dev/sda1 rw\n",
+                      mf) < 0 || fclose (mf) != 0)
+      tap_diag ("cannot write %s", mounts);
+  }
 
   struct ash_policy_input pin = {
     .scanner = str_of (in, "scanner") ? str_of (in, "scanner") : builtin,
@@ -420,6 +429,7 @@ run_case (const char *dir, const char *name)
     .cache_overlay = json_is_true (json_object_get (in, "cache_overlay")),
     .root = root,
     .system_dirs = sysd,
+    .mountinfo = mounts,
   };
 
   struct ash_policy pol;
