@@ -18,6 +18,7 @@
 #include "base/buf.h"
 #include "base/strvec.h"
 #include "base/util.h"
+#include "config/reporter-names.h"
 
 const char *const ash_sandbox_modes[] = {
   "off", "auto", "bwrap", "firejail", "landlock", "sandbox-exec", NULL,
@@ -419,8 +420,30 @@ check_component (struct sctx *s, const char *p, const char *name,
                      "and '_'"),
                    parent);
     }
-  int r = check_mapping (s, p, sec, check_component_key, data);
   bool scanner = data && *(const bool *) data;
+  if (!scanner)
+    {
+      /* Every reporter name is either one ash writes or refused: a name
+         that did nothing would look like a report being produced.  An
+         upstream cloud reporter turned off (upstream's own .ash.yaml has
+         "security-hub: {enabled: false}") asks for nothing and is
+         accepted.  */
+      const char *why = ash_reporter_unavailable (name);
+      if (why && !json_is_false (json_object_get (sec, "enabled")))
+        return fail (s, p,
+                     _("reporter '%s' is not available in ash: %s, and ash "
+                       "writes its reports only to the output directory; "
+                       "remove it or set '%s.enabled' to false"),
+                     name, why, p);
+      if (!why && !ash_reporter_known (name))
+        {
+          _cleanup_free_ char *known = ash_reporter_names_joined ();
+          return fail (s, p, _("unknown reporter '%s': ash has the "
+                               "reporters %s"),
+                       name, known);
+        }
+    }
+  int r = check_mapping (s, p, sec, check_component_key, data);
   if (r == 0 && !scanner && (streq (name, "markdown") || streq (name, "text")))
     {
       _cleanup_free_ char *q = child_path (p, "options");
