@@ -216,7 +216,9 @@ static const struct optdef optdefs[] = {
   { "output-format", required_argument, OPT_OUTPUT_FORMAT, 'f', CMD_SCAN,
     J_LIST, 0, "LIST",
     N_("reports to write (comma-separated; repeatable): sarif, markdown, "
-       "html, flat-json, junitxml, text, csv, cyclonedx") },
+       "text, flat-json, html, junitxml, csv, cyclonedx, gitlab-sast, "
+       "github-ghas, ocsf, yaml, spdx, gitlab-cyclonedx, "
+       "unused-suppressions") },
   { "strategy", required_argument, OPT_STRATEGY, 0, CMD_SCAN, J_STRING, 0,
     "parallel|sequential", N_("run scanners in parallel (default) or one "
                               "by one") },
