@@ -240,4 +240,23 @@ assert_eq "ghas: the hostile path is percent-encoded" \
   "$(py 'import json; print(json.load(open("'"$A"'/reports/ash.ghas.sarif"))["runs"][0]["results"][0]["locations"][0]["physicalLocation"]["artifactLocation"]["uri"])')" \
   "sub%20dir/we%23ird%3F%26name%1B.txt"
 
+# 6. Upstream's keys for what ash does not have are accepted with a
+# warning that they have no effect; a wrong type is still an error.
+conf 'project_name: p\nbuild:\n  mode: ONLINE\n  tool_install_scripts: {}\nworkspace:\n  projects: []\nmcp-resource-management:\n  max_concurrent_scans: 5\nglobal_settings:\n  mcp:\n    runtime_overrides:\n      enabled: false\n'
+validate
+assert_eq "build, workspace, mcp-resource-management, global_settings.mcp: accepted" "$?" 0
+for k in build workspace mcp-resource-management global_settings.mcp; do
+  assert_file_contains "... '$k' has no effect, said" "$TEST_TMP/err" "'$k' has no effect in ash ("
+done
+scan --scanners report-inject -c "$TEST_TMP/c.yaml"
+assert_eq "... a scan with them runs (exit 2, the finding)" "$status" 2
+assert_file_contains "... and warns" "$TEST_TMP/err" "'mcp-resource-management' has no effect in ash"
+conf 'project_name: p\n'
+validate
+assert_file_lacks "control: no such warning without them" "$TEST_TMP/err" "has no effect in ash"
+conf 'build: 3\n'
+validate
+assert_eq "build: 3 is a configuration error" "$?" 3
+assert_file_contains "... naming the type" "$TEST_TMP/err" "'build' must be a mapping"
+
 done_testing
