@@ -45,12 +45,12 @@ report_time_ms (const json_t *agg)
 static json_t *
 finding (const json_t *res, const json_t *meta, long long ms)
 {
-  int start, end;
-  const char *path = ash_sarif_result_location (res, &start, &end);
-  const char *rule = ash_sarif_result_rule (res);
-  const char *scanner = ash_report_result_scanner (res);
-  const char *msg = ash_report_result_message (res);
-  enum ash_severity sev = ash_sarif_result_severity (res);
+  struct ash_report_finding fi;
+  ash_report_finding_read (res, &fi);
+  const char *path = fi.path, *rule = fi.rule, *scanner = fi.scanner;
+  const char *msg = fi.message;
+  int start = fi.start, end = fi.end;
+  enum ash_severity sev = (enum ash_severity) fi.severity;
   if (rule == NULL || *rule == '\0')
     rule = "unknown";
   _cleanup_free_ char *uid = ash_report_finding_id (scanner, rule, path,
@@ -85,7 +85,7 @@ finding (const json_t *res, const json_t *meta, long long ms)
         }
       json_object_set_new (vuln, "affected_code", json_pack ("[o]", code));
     }
-  bool sup = ash_sarif_result_is_suppressed (res);
+  bool sup = fi.suppressed;
   json_t *f = json_pack (
     "{s:i, s:s, s:i, s:s, s:i, s:i, s:s, s:i, s:s, s:I, s:O, "
     "s:{s:s, s:s, s:s}, s:[o], s:i, s:s}",

@@ -118,3 +118,14 @@ ash_report_result_suppression_reason (const json_t *result)
     json_array_get (json_object_get (result, "suppressions"), 0),
     "justification"));
 }
+
+void
+ash_report_finding_read (const json_t *result, struct ash_report_finding *ret)
+{
+  ret->path = ash_sarif_result_location (result, &ret->start, &ret->end);
+  ret->rule = ash_sarif_result_rule (result);
+  ret->scanner = ash_report_result_scanner (result);
+  ret->message = ash_report_result_message (result);
+  ret->severity = (int) ash_sarif_result_severity (result);
+  ret->suppressed = ash_sarif_result_is_suppressed (result);
+}

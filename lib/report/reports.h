@@ -82,6 +82,20 @@ char *ash_report_unused_suppressions (const json_t *agg,
    the entry leaves open.  Newly allocated.  */
 char *ash_report_suppression_id (const json_t *entry);
 
+/* What the reports read of one SARIF result (borrowed strings).  */
+struct ash_report_finding
+{
+  const char *path;    /* or NULL */
+  int start, end;      /* 0: no line */
+  const char *rule;    /* or NULL */
+  const char *scanner; /* "" when unknown */
+  const char *message; /* "" when none */
+  int severity;        /* enum ash_severity */
+  bool suppressed;
+};
+void ash_report_finding_read (const json_t *result,
+                              struct ash_report_finding *ret);
+
 /* Helpers the reports share (report-util.c).  */
 struct ash_buf;
 /* S as Markdown text: control characters shown as text, every ASCII

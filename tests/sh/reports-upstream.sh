@@ -163,6 +163,18 @@ assert_eq "unused-suppressions: the entry that matched nothing" \
   "$(py 'import json; d = json.load(open("'"$A"'/reports/ash.unused-suppressions.json")); print(d["summary"], [e["path"] for e in d["unused_suppressions"]])')" \
   "{'total_suppressions': 2, 'used_suppressions': 1, 'unused_suppressions': 1} ['never/**']"
 
+# ash.flat.json and ash.csv in upstream's shape: its flat vulnerability
+# fields, in its order, then ash's.
+assert_eq "flat.json: upstream's fields first, then ash's" \
+  "$(py 'import json; d = json.load(open("'"$A"'/reports/ash.flat.json")); print(list(d[0])[:21] == ["id", "title", "description", "severity", "scanner", "scanner_type", "rule_id", "file_path", "line_start", "line_end", "cve_id", "cwe_id", "fix_available", "is_suppressed", "suppression_kind", "suppression_justification", "detected_at", "code_snippet", "tags", "properties", "references"], list(d[0])[21:])')" \
+  "True ['message', 'suppressed', 'actionable']"
+assert_eq "flat.json: upstream's severities and the suppression" \
+  "$(py 'import json; d = json.load(open("'"$A"'/reports/ash.flat.json")); print(sorted((f["severity"], f["is_suppressed"], f["suppression_kind"], f["suppression_justification"]) for f in d))')" \
+  "[('HIGH', False, None, None), ('MEDIUM', True, 'external', 'known: [x](y)')]"
+assert_eq "csv: upstream's columns, then actionable" \
+  "$(head -n 1 "$A/reports/ash.csv")" \
+  "id,title,description,severity,scanner,scanner_type,rule_id,file_path,line_start,line_end,cve_id,cwe_id,fix_available,is_suppressed,suppression_kind,suppression_justification,detected_at,code_snippet,tags,properties,references,actionable"
+
 # 4. ash_aggregated_results.json with upstream's names and shapes.
 assert_eq "aggregated: upstream's top-level keys" \
   "$(py 'import json; a = json.load(open("'"$A"'/ash_aggregated_results.json")); print(all(k in a for k in ("name", "description", "metadata", "ash_config", "scanner_results", "converter_results", "sarif", "cyclonedx", "additional_reports", "validation_checkpoints", "used_suppressions")))')" True
@@ -225,7 +237,7 @@ assert_eq "ash.csv: two records; the message is one quoted field that cannot run
   "$(py '
 import csv
 rows = list(csv.DictReader(open("'"$A"'/reports/ash.csv", newline="")))
-m = [r["message"] for r in rows if r["rule_id"].startswith("INJ")][0]
+m = [r["description"] for r in rows if r["title"].startswith("INJ")][0]
 print(len(rows), m.startswith("'"'"'=HYPERLINK(\"http://evil\")"), "\\x1b" in m or "\\033" in m or "\\e" in m)')" \
   "2 True True"
 # Markdown: the unused-suppressions report in Markdown escapes the reason.
