@@ -32,6 +32,21 @@ gitlab_severity (enum ash_severity s)
     }
 }
 
+/* S cut to at most MAX bytes, between UTF-8 characters: GitLab refuses a
+   whole report whose name, description or solution is longer than its
+   schema allows.  Newly allocated.  */
+static char *
+cut (const char *s, size_t max)
+{
+  size_t n = strlen (s);
+  if (n <= max)
+    return xstrdup (s);
+  n = max;
+  while (n > 0 && ((unsigned char) s[n] & 0xc0) == 0x80)
+    n--;
+  return xstrndup (s, n);
+}
+
 static json_t *
 detail (const char *name, const char *value)
 {
@@ -67,7 +82,7 @@ vulnerability (const json_t *res, const char *detected_at)
                                          "ash-finding-id", "name",
                                          "ASH Finding ID", "value", id));
   json_t *loc = json_object ();
-  if (path)
+  if (path && *path)
     json_object_set_new (loc, "file", json_string (path));
   if (start > 0)
     {
@@ -81,8 +96,10 @@ vulnerability (const json_t *res, const char *detected_at)
   json_object_set_new (details, "detected_at",
                        detail ("Detected At", detected_at));
 
+  _cleanup_free_ char *name = cut (rule, 255);
+  _cleanup_free_ char *desc = cut (msg, 1048576);
   json_t *v = json_pack ("{s:s, s:s, s:s, s:o, s:o, s:o}", "id", id, "name",
-                         rule, "description", msg, "identifiers", ids,
+                         name, "description", desc, "identifiers", ids,
                          "location", loc, "details", details);
   if (v == NULL)
     ash_oom ();
@@ -94,7 +111,8 @@ vulnerability (const json_t *res, const char *detected_at)
         "vulnerability in the GitLab Security Dashboard.",
         why && *why ? why : "No reason provided");
       json_object_set_new (v, "severity", json_string ("Info"));
-      json_object_set_new (v, "solution", json_string (sol));
+      _cleanup_free_ char *sol_cut = cut (sol, 7000);
+      json_object_set_new (v, "solution", json_string (sol_cut));
     }
   else
     json_object_set_new (v, "severity", json_string (gitlab_severity (

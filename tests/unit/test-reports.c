@@ -142,9 +142,34 @@ test_gitlab_and_ghas (void)
   json_decref (agg);
 }
 
+static void
+test_gitlab_limits (void)
+{
+  char rule[301];
+  memset (rule, 'R', 300);
+  rule[300] = '\0';
+  json_t *res = json_pack ("{s:s, s:{s:s}, s:[{s:{s:{s:s}}}]}", "ruleId",
+                           rule, "message", "text", "m", "locations",
+                           "physicalLocation", "artifactLocation", "uri", "");
+  json_t *agg = json_pack ("{s:{s:s}, s:{s:[{s:{s:{s:s}}, s:[o]}]}}",
+                           "metadata", "generated_at", "2026-01-02T03:04:05Z",
+                           "sarif", "runs", "tool", "driver", "name", "s",
+                           "results", res);
+  _cleanup_free_ char *gl = ash_report_gitlab_sast (agg, NULL);
+  json_t *d = json_loads (gl, 0, NULL);
+  json_t *v = json_array_get (json_object_get (d, "vulnerabilities"), 0);
+  tap_is_int (strlen (json_string_value (json_object_get (v, "name"))), 255,
+              "gitlab-sast: a name is cut to the schema's 255");
+  tap_ok (json_object_get (json_object_get (v, "location"), "file") == NULL,
+          "gitlab-sast: an empty path is left out");
+  json_decref (d);
+  json_decref (agg);
+}
+
 int
 main (void)
 {
+  test_gitlab_limits ();
   test_names_agree ();
   test_suppression_id ();
   test_yaml_round_trip ();
