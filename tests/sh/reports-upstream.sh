@@ -57,6 +57,10 @@ for r in asff aws-security-hub security-hub cloudwatch-logs s3 bedrock-summary-r
   assert_file_contains "-f $r: not available" "$TEST_TMP/err" "reporter '$r' is not available in ash"
   check_fails "-f $r: nothing was scanned" test -e "$out/ash_aggregated_results.json"
 done
+printf '{"output_formats": ["sarif", "bedrock-summary-reporter"]}' >"$TEST_TMP/in.json"
+scan --scanners report-inject --cli-json-input "$TEST_TMP/in.json"
+assert_eq "a cloud reporter in --cli-json-input: exit 3" "$status" 3
+assert_file_contains "... naming where" "$TEST_TMP/err" "'output_formats' in $TEST_TMP/in.json: reporter 'bedrock-summary-reporter' is not available in ash"
 conf 'reporters:\n  s3:\n    enabled: true\n'
 scan --scanners report-inject -c "$TEST_TMP/c.yaml"
 assert_eq "a scan with reporters.s3: exit 3" "$status" 3
