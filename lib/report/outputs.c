@@ -129,10 +129,34 @@ used_suppressions (const json_t *agg, const json_t *list)
   return ids;
 }
 
+/* The enforced sandbox record SB as the results keep it: the names of
+   the operator's environment variables the scanner was not given
+   ("dropped") and the PATH entries it was not shown ("skipped") are
+   counted, not listed, since the results are often published; `ash
+   sandbox explain` lists them on the operator's terminal.  */
+static void
+redact_sandbox (json_t *sb)
+{
+  static const char *const keys[] = { "dropped", "skipped" };
+  if (!json_is_object (sb))
+    return;
+  for (size_t i = 0; i < ARRAY_SIZE (keys); i++)
+    {
+      json_t *v = json_object_get (sb, keys[i]);
+      if (!json_is_array (v))
+        continue;
+      _cleanup_free_ char *k = xasprintf ("%s_count", keys[i]);
+      json_object_set_new (sb, k,
+                           json_integer ((json_int_t) json_array_size (v)));
+      json_object_del (sb, keys[i]);
+    }
+}
+
 /* The aggregated document as upstream's readers expect it (new
    reference, sharing AGG's "sarif"): per scanner upstream's
    actionable_finding_count and suppressed_finding_count beside ash's
-   names, metadata.summary_stats.severity_counts, and the top-level
+   names, the sandbox records without the operator's environment names,
+   metadata.summary_stats.severity_counts, and the top-level
    ash_config, used_suppressions, validation_checkpoints and cyclonedx
    (syft's SBOM, or null).  ash's own fields stay: upstream's model
    ignores fields it does not know.  */
@@ -153,9 +177,15 @@ upstream_view (int dirfd, const json_t *agg, const struct ash_config *config)
         json_object_set (r, "actionable_finding_count", a);
       if (sup && !json_object_get (r, "suppressed_finding_count"))
         json_object_set (r, "suppressed_finding_count", sup);
+      redact_sandbox (json_object_get (r, "sandbox"));
     }
   if (sr)
     json_object_set_new (view, "scanner_results", sr);
+  json_t *cr = json_deep_copy (json_object_get (agg, "converter_results"));
+  json_object_foreach (cr, name, r)
+    redact_sandbox (json_object_get (r, "sandbox"));
+  if (cr)
+    json_object_set_new (view, "converter_results", cr);
 
   json_t *meta = json_deep_copy (json_object_get (agg, "metadata"));
   json_t *stats = json_object_get (meta, "summary_stats");

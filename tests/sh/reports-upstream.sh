@@ -256,6 +256,26 @@ assert_eq "ghas: the hostile path is percent-encoded" \
   "$(py 'import json; print(json.load(open("'"$A"'/reports/ash.ghas.sarif"))["runs"][0]["results"][0]["locations"][0]["physicalLocation"]["artifactLocation"]["uri"])')" \
   "sub%20dir/we%23ird%3F%26name%1B.txt"
 
+# The enforced sandbox record in the results does not list the names of
+# the operator's environment variables the scanner was not given.
+"$ASH" sandbox probe >"$TEST_TMP/probe" 2>&1 || :
+b=$(sed -n 's/^\([a-z-]*\): usable$/\1/p' "$TEST_TMP/probe" | head -n 1)
+if [ -n "$b" ]; then
+  ZZ_OPERATOR_ONLY_NAME=1 run_ash scan --source-dir "$src" --output-dir "$out" --no-progress \
+    --sandbox "$b" --ash-plugin-modules "$mods" --scanners report-inject
+  assert_eq "$b: the sandboxed scan runs (exit 2)" "$status" 2
+  assert_eq "$b: the record counts what was dropped and skipped" \
+    "$(py 'import json; s = json.load(open("'"$out"'/ash_aggregated_results.json"))["scanner_results"]["report-inject"]["sandbox"]; print(s["backend"], "dropped" in s, "skipped" in s, s["dropped_count"] > 0)')" \
+    "$b False False True"
+  assert_file_lacks "$b: no name of a variable the scanner was not given" \
+    "$out/ash_aggregated_results.json" ZZ_OPERATOR_ONLY_NAME
+  ZZ_OPERATOR_ONLY_NAME=1 "$ASH" sandbox explain report-inject --source-dir "$src" --sandbox "$b" \
+    --ash-plugin-modules "$mods" >"$TEST_TMP/explain" 2>&1
+  assert_file_contains "control: sandbox explain lists it for the operator" "$TEST_TMP/explain" ZZ_OPERATOR_ONLY_NAME
+else
+  ok "# SKIP no sandbox backend is usable here"
+fi
+
 # 6. Upstream's keys for what ash does not have are accepted with a
 # warning that they have no effect; a wrong type is still an error.
 conf 'project_name: p\nbuild:\n  mode: ONLINE\n  tool_install_scripts: {}\nworkspace:\n  projects: []\nmcp-resource-management:\n  max_concurrent_scans: 5\nglobal_settings:\n  mcp:\n    runtime_overrides:\n      enabled: false\n'
