@@ -42,6 +42,7 @@ lib_libash_a_SOURCES += lib/config/config-emit.c
 lib_libash_a_SOURCES += lib/config/config-overrides.c lib/config/config-overrides.h
 lib_libash_a_SOURCES += lib/config/config-parse.c
 lib_libash_a_SOURCES += lib/config/config-schema.c lib/config/config-schema.h
+lib_libash_a_SOURCES += lib/config/reporter-names.c lib/config/reporter-names.h
 lib_libash_a_SOURCES += lib/config/config-tier.c lib/config/config-tier.h
 lib_libash_a_SOURCES += lib/config/options.c lib/config/options.h
 lib_libash_a_SOURCES += lib/config/plugin-tier.c lib/config/plugin-tier.h
@@ -116,11 +117,20 @@ lib_libash_a_SOURCES += lib/converters/jupyter.c
 lib_libash_a_SOURCES += lib/converters/phase.c lib/converters/phase.h
 
 ## lib/report/ (layer 6)
+lib_libash_a_SOURCES += lib/report/cyclonedx.c
 lib_libash_a_SOURCES += lib/report/flat.c
+lib_libash_a_SOURCES += lib/report/ghas.c
+lib_libash_a_SOURCES += lib/report/gitlab-cyclonedx.c
+lib_libash_a_SOURCES += lib/report/gitlab-sast.c
 lib_libash_a_SOURCES += lib/report/html.c
+lib_libash_a_SOURCES += lib/report/ocsf.c
 lib_libash_a_SOURCES += lib/report/outputs.c
+lib_libash_a_SOURCES += lib/report/report-util.c
 lib_libash_a_SOURCES += lib/report/reports.h
+lib_libash_a_SOURCES += lib/report/spdx.c
 lib_libash_a_SOURCES += lib/report/text.c
+lib_libash_a_SOURCES += lib/report/unused-suppressions.c
+lib_libash_a_SOURCES += lib/report/yaml.c
 
 ## lib/cli/ (layer 7)
 lib_libash_a_SOURCES += lib/cli/cli.c lib/cli/cli.h

@@ -34,6 +34,7 @@
 #include "config/config-overrides.h"
 #include "config/config-schema.h"
 #include "config/options.h"
+#include "config/reporter-names.h"
 #include "sandbox/probe-cache.h"
 
 /* The commands, as bits, so that each option can list the commands that
@@ -215,7 +216,9 @@ static const struct optdef optdefs[] = {
   { "output-format", required_argument, OPT_OUTPUT_FORMAT, 'f', CMD_SCAN,
     J_LIST, 0, "LIST",
     N_("reports to write (comma-separated; repeatable): sarif, markdown, "
-       "html, flat-json, junitxml, text, csv, cyclonedx") },
+       "text, flat-json, html, junitxml, csv, cyclonedx, gitlab-sast, "
+       "github-ghas, ocsf, yaml, spdx, gitlab-cyclonedx, "
+       "unused-suppressions") },
   { "strategy", required_argument, OPT_STRATEGY, 0, CMD_SCAN, J_STRING, 0,
     "parallel|sequential", N_("run scanners in parallel (default) or one "
                               "by one") },
@@ -371,10 +374,9 @@ static const struct optdef optdefs[] = {
     N_("show the version and exit") },
 };
 
-static const char *const output_formats[] = {
-  "sarif", "markdown", "html", "flat-json", "junitxml", "text", "csv",
-  "cyclonedx", NULL,
-};
+/* The values of --output-formats are ash_reporter_names
+   (config/reporter-names.h).  */
+#define REPORTER_CHOICES ash_reporter_names
 
 /* The values of the options that take one of a list (also what the shell
    completions offer).  */
@@ -707,8 +709,28 @@ apply_one (struct ash_options *o, const struct assign *a)
     case OPT_OUTPUT_FORMAT:
     case OPT_OUTPUT_FORMATS:
     case OPT_FORMATS:
-      return push_choices (&o->output_formats, arg, output_formats, false,
-                           a->where);
+      {
+        /* An upstream cloud reporter is refused as in the configuration
+           (exit 3), not taken for a misspelling.  */
+        struct ash_strvec tmp = ASH_STRVEC_INIT;
+        const char *why = NULL;
+        push_comma_list (&tmp, arg);
+        for (size_t i = 0; i < tmp.nr && why == NULL; i++)
+          if ((why = ash_reporter_unavailable (tmp.v[i])))
+            {
+              _cleanup_free_ char *m = ash_escape_control (tmp.v[i]);
+              fprintf (stderr,
+                       _("ash: %s: reporter '%s' is not available in ash: "
+                         "%s, and ash writes its reports only to the "
+                         "output directory\n"),
+                       a->where, m, why);
+            }
+        ash_strvec_release (&tmp);
+        if (why)
+          return ASH_EXIT_CONFIG;
+        return push_choices (&o->output_formats, arg, REPORTER_CHOICES, false,
+                             a->where);
+      }
     case OPT_OFFLINE:
       o->offline = on;
       break;
@@ -1894,7 +1916,7 @@ option_values (int id)
     case OPT_STRATEGY: return strategies;
     case OPT_LOG_LEVEL: return log_levels;
     case OPT_FORMAT: return config_formats;
-    case OPT_OUTPUT_FORMAT: return output_formats;
+    case OPT_OUTPUT_FORMAT: return REPORTER_CHOICES;
     default: return NULL;
     }
 }

@@ -3,7 +3,8 @@
 
    It serves when no configuration file is found, and lies under every file
    that is: a key a file does not set takes its value from here.  As in
-   upstream ASH, every builtin scanner and reporter is enabled.  */
+   upstream ASH, every builtin scanner and reporter is enabled, except the
+   yaml and spdx reporters.  */
 
 #include <config.h>
 
@@ -75,6 +76,20 @@ const char ash_default_config_yaml[] =
   "  csv:\n"
   "    enabled: true\n"
   "  cyclonedx:\n"
+  "    enabled: true\n"
+  "  gitlab-sast:\n"
+  "    enabled: true\n"
+  "  github-ghas:\n"
+  "    enabled: true\n"
+  "  ocsf:\n"
+  "    enabled: true\n"
+  "  gitlab-cyclonedx:\n"
+  "    enabled: true\n"
+  "  unused-suppressions:\n"
+  "    enabled: true\n"
+  "  yaml:\n"
+  "    enabled: false\n"
+  "  spdx:\n"
   "    enabled: false\n"
   "sandbox:\n"
   "  mode: \"off\"\n";

@@ -18,6 +18,7 @@
 #include "base/buf.h"
 #include "base/strvec.h"
 #include "base/util.h"
+#include "config/reporter-names.h"
 
 const char *const ash_sandbox_modes[] = {
   "off", "auto", "bwrap", "firejail", "landlock", "sandbox-exec", NULL,
@@ -282,6 +283,19 @@ check_item_list (struct sctx *s, const char *kpath, const json_t *v,
   return 0;
 }
 
+/* Keys of upstream's schema for what ash does not have (the container
+   image build, workspace mode, the MCP server): a mapping, or null,
+   accepted without looking inside; ash_config_misplaced() warns that it
+   has no effect.  None of them could loosen the sandbox, so accepting
+   them takes no protection away.  */
+static int
+upstream_only (struct sctx *s, const char *p, const json_t *x)
+{
+  if (json_is_null (x))
+    return 0;
+  return want_object (s, p, x);
+}
+
 static int
 check_global_settings_key (struct sctx *s, const char *p, const char *k,
                            const json_t *x, const void *data)
@@ -293,6 +307,8 @@ check_global_settings_key (struct sctx *s, const char *p, const char *k,
     return check_item_list (s, p, x, false);
   if (streq (k, "suppressions"))
     return check_item_list (s, p, x, true);
+  if (streq (k, "mcp"))
+    return upstream_only (s, p, x);
   if (streq (k, "max_file_size") || streq (k, "max_scanner_processes")
       || streq (k, "max_scanner_memory") || streq (k, "max_scanner_output")
       || streq (k, "max_scanner_results"))
@@ -419,8 +435,30 @@ check_component (struct sctx *s, const char *p, const char *name,
                      "and '_'"),
                    parent);
     }
-  int r = check_mapping (s, p, sec, check_component_key, data);
   bool scanner = data && *(const bool *) data;
+  if (!scanner)
+    {
+      /* Every reporter name is either one ash writes or refused: a name
+         that did nothing would look like a report being produced.  An
+         upstream cloud reporter turned off (upstream's own .ash.yaml has
+         "security-hub: {enabled: false}") asks for nothing and is
+         accepted.  */
+      const char *why = ash_reporter_unavailable (name);
+      if (why && !json_is_false (json_object_get (sec, "enabled")))
+        return fail (s, p,
+                     _("reporter '%s' is not available in ash: %s, and ash "
+                       "writes its reports only to the output directory; "
+                       "remove it or set '%s.enabled' to false"),
+                     name, why, p);
+      if (!why && !ash_reporter_known (name))
+        {
+          _cleanup_free_ char *known = ash_reporter_names_joined ();
+          return fail (s, p, _("unknown reporter '%s': ash has the "
+                               "reporters %s"),
+                       name, known);
+        }
+    }
+  int r = check_mapping (s, p, sec, check_component_key, data);
   if (r == 0 && !scanner && (streq (name, "markdown") || streq (name, "text")))
     {
       _cleanup_free_ char *q = child_path (p, "options");
@@ -553,6 +591,9 @@ ash_config_schema_check (const json_t *tree, const char *file,
         r = check_components (&s, k, x, false);
       else if (streq (k, "sandbox"))
         r = check_sandbox (&s, k, x);
+      else if (streq (k, "build") || streq (k, "workspace")
+               || streq (k, "mcp-resource-management"))
+        r = upstream_only (&s, k, x);
       else
         r = unknown_key (&s, k);
       if (r < 0)
@@ -564,6 +605,30 @@ ash_config_schema_check (const json_t *tree, const char *file,
 void
 ash_config_misplaced (const json_t *root, struct ash_strvec *warnings)
 {
+  static const struct
+  {
+    const char *key, *why;
+  } upstream[] = {
+    { "build", N_("ash builds no container image") },
+    { "workspace", N_("ash scans the source directory as one project") },
+    { "mcp-resource-management", N_("ash has no MCP server") },
+  };
+  for (size_t i = 0; i < ARRAY_SIZE (upstream); i++)
+    {
+      json_t *v = json_object_get (root, upstream[i].key);
+      if (v && !json_is_null (v))
+        ash_strvec_pushf (warnings,
+                          _("'%s' has no effect in ash (%s); it is accepted "
+                            "for upstream's configuration files"),
+                          upstream[i].key, _(upstream[i].why));
+    }
+  json_t *mcp = json_object_get (json_object_get (root, "global_settings"),
+                                 "mcp");
+  if (mcp && !json_is_null (mcp))
+    ash_strvec_pushf (warnings,
+                      _("'%s' has no effect in ash (%s); it is accepted for "
+                        "upstream's configuration files"),
+                      "global_settings.mcp", _("ash has no MCP server"));
   const char *name;
   json_t *sec;
   json_object_foreach (json_object_get (root, "scanners"), name, sec)

@@ -28,7 +28,9 @@ int ash_config_schema_check (const json_t *tree, const char *file,
 bool ash_config_extension_valid (const char *e);
 
 /* Keys upstream accepts and ignores (scanners.NAME.severity_threshold,
-   outside options): one warning each, saying where the key belongs,
+   outside options), and upstream's keys for what ash does not have
+   (build, workspace, mcp-resource-management, global_settings.mcp): one
+   warning each, saying where the key belongs or that it has no effect,
    pushed onto WARNINGS.  */
 struct ash_strvec;
 void ash_config_misplaced (const json_t *root, struct ash_strvec *warnings);

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* flat.c -- the flat findings list: ash.flat.json and ash.csv.  */
+/* flat.c -- the flat findings list the summaries use, and ash.flat.json
+   and ash.csv in upstream's shape (its flat vulnerability fields).  */
 
 #include <config.h>
 
@@ -104,13 +105,114 @@ ash_report_sarif (const json_t *agg)
   return dump (json_object_get (agg, "sarif"));
 }
 
+/* KEY of the first suppression of RES, or NULL.  */
+static const char *
+suppression_field (const json_t *res, const char *key)
+{
+  return json_string_value (json_object_get (
+    json_array_get (json_object_get (res, "suppressions"), 0), key));
+}
+
+static json_t *
+nullable_string (const char *s)
+{
+  return s ? json_string (s) : json_null ();
+}
+
+static json_t *
+nullable_line (int n)
+{
+  return n > 0 ? json_integer (n) : json_null ();
+}
+
+/* The findings as upstream's flat vulnerabilities (its FlatVulnerability
+   fields, in its order), then ash's message, suppressed and actionable.
+   New reference.  */
+static json_t *
+upstream_flat (const json_t *agg)
+{
+  json_t *list = json_array ();
+  enum ash_severity threshold = threshold_of (agg);
+  const char *when = json_string_value (json_object_get (
+    json_object_get (agg, "metadata"), "generated_at"));
+  size_t i, j;
+  json_t *run, *res;
+  json_array_foreach (json_object_get (json_object_get (agg, "sarif"),
+                                       "runs"), i, run)
+    json_array_foreach (json_object_get (run, "results"), j, res)
+      {
+        struct ash_report_finding fi;
+        ash_report_finding_read (res, &fi);
+        const char *path = fi.path, *rule = fi.rule, *scanner = fi.scanner;
+        const char *msg = fi.message;
+        int start = fi.start, end = fi.end, sev = fi.severity;
+        bool sup = fi.suppressed;
+        static const char *const upper[] = { "INFO", "LOW", "MEDIUM", "HIGH",
+                                             "CRITICAL" };
+        _cleanup_free_ char *h = ash_report_finding_id (scanner, rule, path,
+                                                        start, end);
+        _cleanup_free_ char *id = xasprintf ("%s-%s-%.8s", scanner,
+                                             rule ? rule : "unknown", h);
+        const json_t *props = json_object_get (res, "properties");
+        json_t *tags = json_object_get (props, "tags");
+        _cleanup_free_ char *tags_text
+          = json_is_array (tags) ? json_dumps (tags, JSON_COMPACT
+                                                       | JSON_ENSURE_ASCII)
+                                 : NULL;
+        _cleanup_free_ char *props_text
+          = json_is_object (props) ? json_dumps (props, JSON_COMPACT
+                                                          | JSON_ENSURE_ASCII)
+                                   : NULL;
+        const char *snippet = json_string_value (json_object_get (
+          json_object_get (
+            json_object_get (json_object_get (json_array_get (
+                               json_object_get (res, "locations"), 0),
+                               "physicalLocation"),
+                             "region"),
+            "snippet"),
+          "text"));
+        json_t *f = json_object ();
+        json_object_set_new (f, "id", json_string (id));
+        json_object_set_new (f, "title",
+                             json_string (rule ? rule : "Unknown Issue"));
+        json_object_set_new (f, "description", json_string (msg));
+        json_object_set_new (f, "severity", json_string (upper[sev]));
+        json_object_set_new (f, "scanner", json_string (scanner));
+        json_object_set_new (f, "scanner_type", json_string ("UNKNOWN"));
+        json_object_set_new (f, "rule_id", nullable_string (rule));
+        json_object_set_new (f, "file_path", nullable_string (path));
+        json_object_set_new (f, "line_start", nullable_line (start));
+        json_object_set_new (f, "line_end", nullable_line (end));
+        json_object_set_new (f, "cve_id", json_null ());
+        json_object_set_new (f, "cwe_id", json_null ());
+        json_object_set_new (f, "fix_available", json_null ());
+        json_object_set_new (f, "is_suppressed", json_boolean (sup));
+        json_object_set_new (f, "suppression_kind",
+                             nullable_string (sup ? suppression_field (res,
+                                                                       "kind")
+                                                  : NULL));
+        json_object_set_new (
+          f, "suppression_justification",
+          nullable_string (sup ? suppression_field (res, "justification")
+                               : NULL));
+        json_object_set_new (f, "detected_at", nullable_string (when));
+        json_object_set_new (f, "code_snippet", nullable_string (snippet));
+        json_object_set_new (f, "tags", nullable_string (tags_text));
+        json_object_set_new (f, "properties", nullable_string (props_text));
+        json_object_set_new (f, "references", json_null ());
+        json_object_set_new (f, "message", json_string (msg));
+        json_object_set_new (f, "suppressed", json_boolean (sup));
+        json_object_set_new (f, "actionable",
+                             json_boolean (!sup && sev >= (int) threshold));
+        json_array_append_new (list, f);
+      }
+  return list;
+}
+
 char *
 ash_report_flat_json (const json_t *agg)
 {
-  json_t *list = ash_report_flat_findings (agg);
-  char *r = dump (list);
-  json_decref (list);
-  return r;
+  return ash_report_dump_json (upstream_flat (agg), true);
 }
 
 static void
@@ -133,32 +235,41 @@ csv_field (struct ash_buf *b, const char *in)
   ash_buf_addch (b, '"');
 }
 
+/* upstream's columns (its flat vulnerability's fields), then ash's
+   actionable.  */
+static const char *const csv_columns[] = {
+  "id", "title", "description", "severity", "scanner", "scanner_type",
+  "rule_id", "file_path", "line_start", "line_end", "cve_id", "cwe_id",
+  "fix_available", "is_suppressed", "suppression_kind",
+  "suppression_justification", "detected_at", "code_snippet", "tags",
+  "properties", "references", "actionable",
+};
+
 char *
 ash_report_csv (const json_t *agg)
 {
   struct ash_buf b = ASH_BUF_INIT;
-  json_t *list = ash_report_flat_findings (agg);
+  json_t *list = upstream_flat (agg);
   size_t i;
   json_t *f;
 
-  ash_buf_addstr (&b, "scanner,rule_id,severity,file_path,line_start,"
-                      "line_end,suppressed,actionable,message\n");
+  for (size_t c = 0; c < ARRAY_SIZE (csv_columns); c++)
+    ash_buf_addf (&b, "%s%s", c ? "," : "", csv_columns[c]);
+  ash_buf_addch (&b, '\n');
   json_array_foreach (list, i, f)
     {
-      csv_field (&b, json_string_value (json_object_get (f, "scanner")));
-      ash_buf_addch (&b, ',');
-      csv_field (&b, json_string_value (json_object_get (f, "rule_id")));
-      ash_buf_addch (&b, ',');
-      csv_field (&b, json_string_value (json_object_get (f, "severity")));
-      ash_buf_addch (&b, ',');
-      csv_field (&b, json_string_value (json_object_get (f, "file_path")));
-      ash_buf_addf (
-        &b, ",%lld,%lld,%s,%s,",
-        (long long) json_integer_value (json_object_get (f, "line_start")),
-        (long long) json_integer_value (json_object_get (f, "line_end")),
-        json_is_true (json_object_get (f, "suppressed")) ? "true" : "false",
-        json_is_true (json_object_get (f, "actionable")) ? "true" : "false");
-      csv_field (&b, json_string_value (json_object_get (f, "message")));
+      for (size_t c = 0; c < ARRAY_SIZE (csv_columns); c++)
+        {
+          json_t *v = json_object_get (f, csv_columns[c]);
+          if (c)
+            ash_buf_addch (&b, ',');
+          if (json_is_string (v))
+            csv_field (&b, json_string_value (v));
+          else if (json_is_integer (v))
+            ash_buf_addf (&b, "%lld", (long long) json_integer_value (v));
+          else if (json_is_boolean (v))
+            ash_buf_addstr (&b, json_is_true (v) ? "True" : "False");
+        }
       ash_buf_addch (&b, '\n');
     }
   json_decref (list);

@@ -15,7 +15,14 @@
 #include "config/options.h"
 #include "fs/tree.h"
 #include "report/reports.h"
+#include "scan/sarif.h"
+#include "scan/suppress.h"
+#include "scanners/scanner.h"
 
+/* The four reports upstream always writes; with --output-formats, the
+   reporters it names (even one the configuration leaves off, such as
+   yaml and spdx by default: a report asked for by name is written);
+   otherwise those reporters.NAME.enabled does not turn off.  */
 static bool
 reporter_enabled (const struct ash_options *opts,
                   const struct ash_config *config, const char *name)
@@ -25,12 +32,192 @@ reporter_enabled (const struct ash_options *opts,
   for (size_t i = 0; i < ARRAY_SIZE (required); i++)
     if (streq (required[i], name))
       return true;
-  _cleanup_free_ char *k = xasprintf ("reporters.%s.enabled", name);
-  if (!ash_config_get_bool (config, k, true))
-    return false;
   if (opts->output_formats.nr > 0)
     return ash_strvec_contains (&opts->output_formats, name);
-  return true;
+  _cleanup_free_ char *k = xasprintf ("reporters.%s.enabled", name);
+  return ash_config_get_bool (config, k, true);
+}
+
+/* syft's CycloneDX SBOM below the output directory DIRFD (new reference),
+   or NULL when syft did not run to the end or its file is not a
+   CycloneDX document.  The path is ash's own, never one read from the
+   results, which a scanner's SARIF could name.  */
+static json_t *
+read_sbom (int dirfd, const json_t *agg)
+{
+  const char *st = json_string_value (json_object_get (
+    json_object_get (json_object_get (agg, "scanner_results"), "syft"),
+    "status"));
+  if (st == NULL || !(streq (st, "PASSED") || streq (st, "FAILED")))
+    return NULL;
+  struct ash_buf b = ASH_BUF_INIT;
+  struct ash_error e = ASH_ERROR_INIT;
+  json_t *doc = NULL;
+  if (ash_tree_read_file (dirfd, "scanners/syft/source/" ASH_SYFT_SBOM_FILE,
+                          ASH_TREE_READ_MAX, &b, &e)
+      == 0)
+    doc = json_loadb (b.buf, b.len, 0, NULL);
+  else
+    ash_warning (_("the SBOM of syft is not in the reports: %s"), e.message);
+  ash_error_release (&e);
+  ash_buf_release (&b);
+  const char *fmt = json_string_value (json_object_get (doc, "bomFormat"));
+  if (doc && (!json_is_object (doc) || fmt == NULL
+              || !streq (fmt, "CycloneDX")))
+    {
+      json_decref (doc);
+      doc = NULL;
+    }
+  return doc;
+}
+
+/* upstream's used_suppressions: the identifier of every
+   global_settings.suppressions entry that suppressed a finding.  */
+static json_t *
+used_suppressions (const json_t *agg, const json_t *list)
+{
+  json_t *ids = json_array ();
+  struct ash_suppressions s;
+  struct ash_strvec warnings = ASH_STRVEC_INIT;
+  struct ash_error e = ASH_ERROR_INIT;
+  char today[11];
+  ash_suppressions_init (&s);
+  ash_suppress_today (today);
+  if (list && ash_suppressions_load (list, today, &s, &warnings, &e) == 0)
+    {
+      size_t i, j, k;
+      json_t *run, *res;
+      json_array_foreach (json_object_get (json_object_get (agg, "sarif"),
+                                           "runs"), i, run)
+        json_array_foreach (json_object_get (run, "results"), j, res)
+          {
+            const char *kind = json_string_value (json_object_get (
+              json_array_get (json_object_get (res, "suppressions"), 0),
+              "kind"));
+            if (kind == NULL || !streq (kind, "external"))
+              continue;
+            int start, end;
+            const char *path = ash_sarif_result_location (res, &start, &end);
+            const struct ash_suppression *m
+              = ash_suppressions_match (&s, ash_sarif_result_rule (res), path,
+                                        start);
+            if (m == NULL)
+              continue;
+            json_t *entry = json_pack ("{s:s}", "path", m->path);
+            if (m->rule_id)
+              json_object_set_new (entry, "rule_id",
+                                   json_string (m->rule_id));
+            if (m->line_start)
+              json_object_set_new (entry, "line_start",
+                                   json_integer (m->line_start));
+            if (m->line_end)
+              json_object_set_new (entry, "line_end",
+                                   json_integer (m->line_end));
+            _cleanup_free_ char *id = ash_report_suppression_id (entry);
+            json_decref (entry);
+            bool seen = false;
+            json_t *x;
+            json_array_foreach (ids, k, x)
+              seen |= streq (json_string_value (x), id);
+            if (!seen)
+              json_array_append_new (ids, json_string (id));
+          }
+    }
+  ash_error_release (&e);
+  ash_strvec_release (&warnings);
+  ash_suppressions_release (&s);
+  return ids;
+}
+
+/* The enforced sandbox record SB as the results keep it: the names of
+   the operator's environment variables the scanner was not given
+   ("dropped") and the PATH entries it was not shown ("skipped") are
+   counted, not listed, since the results are often published; `ash
+   sandbox explain` lists them on the operator's terminal.  */
+static void
+redact_sandbox (json_t *sb)
+{
+  static const char *const keys[] = { "dropped", "skipped" };
+  if (!json_is_object (sb))
+    return;
+  for (size_t i = 0; i < ARRAY_SIZE (keys); i++)
+    {
+      json_t *v = json_object_get (sb, keys[i]);
+      if (!json_is_array (v))
+        continue;
+      _cleanup_free_ char *k = xasprintf ("%s_count", keys[i]);
+      json_object_set_new (sb, k,
+                           json_integer ((json_int_t) json_array_size (v)));
+      json_object_del (sb, keys[i]);
+    }
+}
+
+/* The aggregated document as upstream's readers expect it (new
+   reference, sharing AGG's "sarif"): per scanner upstream's
+   actionable_finding_count and suppressed_finding_count beside ash's
+   names, the sandbox records without the operator's environment names,
+   metadata.summary_stats.severity_counts, and the top-level
+   ash_config, used_suppressions, validation_checkpoints and cyclonedx
+   (syft's SBOM, or null).  ash's own fields stay: upstream's model
+   ignores fields it does not know.  */
+static json_t *
+upstream_view (int dirfd, const json_t *agg, const struct ash_config *config)
+{
+  json_t *view = json_copy ((json_t *) agg);
+  if (view == NULL)
+    ash_oom ();
+  json_t *sr = json_deep_copy (json_object_get (agg, "scanner_results"));
+  const char *name;
+  json_t *r;
+  json_object_foreach (sr, name, r)
+    {
+      json_t *a = json_object_get (r, "actionable_count");
+      json_t *sup = json_object_get (r, "suppressed_count");
+      if (a && !json_object_get (r, "actionable_finding_count"))
+        json_object_set (r, "actionable_finding_count", a);
+      if (sup && !json_object_get (r, "suppressed_finding_count"))
+        json_object_set (r, "suppressed_finding_count", sup);
+      redact_sandbox (json_object_get (r, "sandbox"));
+    }
+  if (sr)
+    json_object_set_new (view, "scanner_results", sr);
+  json_t *cr = json_deep_copy (json_object_get (agg, "converter_results"));
+  json_object_foreach (cr, name, r)
+    redact_sandbox (json_object_get (r, "sandbox"));
+  if (cr)
+    json_object_set_new (view, "converter_results", cr);
+
+  json_t *meta = json_deep_copy (json_object_get (agg, "metadata"));
+  json_t *stats = json_object_get (meta, "summary_stats");
+  if (json_is_object (stats) && !json_object_get (stats, "severity_counts"))
+    {
+      static const char *const keys[] = { "critical", "high", "medium",
+                                          "low", "info", "suppressed" };
+      json_t *c = json_object ();
+      for (size_t i = 0; i < ARRAY_SIZE (keys); i++)
+        {
+          json_t *v = json_object_get (stats, keys[i]);
+          json_object_set_new (c, keys[i],
+                               v ? json_incref (v) : json_integer (0));
+        }
+      json_object_set_new (stats, "severity_counts", c);
+    }
+  if (meta)
+    json_object_set_new (view, "metadata", meta);
+
+  json_t *conf = config && config->root ? json_deep_copy (config->root)
+                                        : json_object ();
+  json_object_set_new (view, "ash_config", conf);
+  json_object_set_new (
+    view, "used_suppressions",
+    used_suppressions (agg, json_object_get (
+                              json_object_get (conf, "global_settings"),
+                              "suppressions")));
+  if (!json_object_get (view, "validation_checkpoints"))
+    json_object_set_new (view, "validation_checkpoints", json_array ());
+  json_t *sbom = read_sbom (dirfd, agg);
+  json_object_set_new (view, "cyclonedx", sbom ? sbom : json_null ());
+  return view;
 }
 
 /* A buffered writer to a new file of the output directory.  */
@@ -179,11 +366,14 @@ ash_report_outputs_write (int dirfd, const json_t *agg,
   char *sarif_text = sarif ? dump_or_die (sarif) : NULL;
   int r, ret = 0;
 
+  json_t *view = upstream_view (dirfd, agg, config);
+  agg = view;
   r = write_aggregated (dirfd, agg, sarif_text, err);
   if (r < 0 || opts->skip_reports)
     {
       /* --phases without report: the aggregated results only.  */
       free (sarif_text);
+      json_decref (view);
       return r < 0 ? r : 0;
     }
   /* ash.sarif first; then the findings list is built once for every
@@ -232,12 +422,21 @@ ash_report_outputs_write (int dirfd, const json_t *agg,
               = xasprintf ("reporters.%s.options", f->name);
             struct ash_summary_opts so;
             ash_summary_opts_read (ash_config_get (config, ok), &so);
+            const json_t *options = ash_config_get (config, ok);
             _cleanup_free_ char *body
               = streq (f->name, "markdown") ? ash_report_markdown_opts (agg, &so)
                 : streq (f->name, "text")   ? ash_report_text_opts (agg, &so)
+                : f->render_opts            ? f->render_opts (agg, options)
                                             : f->render (agg);
-            r = ash_tree_write_file (dirfd, rel, body, strlen (body), 0644,
-                                     &e);
+            if (body == NULL)
+              {
+                ash_info (_("report %s: nothing to report, no %s written"),
+                          f->name, rel);
+                r = 0;
+              }
+            else
+              r = ash_tree_write_file (dirfd, rel, body, strlen (body), 0644,
+                                       &e);
           }
         if (r < 0)
           {
@@ -254,5 +453,6 @@ ash_report_outputs_write (int dirfd, const json_t *agg,
   free (sarif_text);
   if (begun)
     ash_report_findings_end ();
+  json_decref (view);
   return ret;
 }

@@ -9,12 +9,16 @@
 #include <stdbool.h>
 
 /* One report format: its reporter name in the config (reporters.NAME),
-   the file it writes under reports/, and its renderer.  */
+   the file it writes under reports/, and its renderer.  A renderer may
+   return NULL when it has nothing to write (gitlab-cyclonedx without an
+   SBOM), as upstream writes no file then.  RENDER_OPTS, when set, is used
+   instead of RENDER and gets reporters.NAME.options (may be NULL).  */
 struct ash_report_format
 {
   const char *name;
   const char *file;
   char *(*render) (const json_t *agg);
+  char *(*render_opts) (const json_t *agg, const json_t *options);
 };
 
 /* Every format, NULL-name terminated, in the order they are written.  */
@@ -58,6 +62,64 @@ char *ash_report_text_opts (const json_t *agg,
                             const struct ash_summary_opts *o);
 char *ash_report_html (const json_t *agg);
 char *ash_report_junit (const json_t *agg);
+
+/* The reports upstream ASH 3 has besides those above.  Each reads the
+   aggregated document as ash_report_outputs_write() writes it: with
+   upstream's "cyclonedx" member (syft's SBOM, or null), "ash_config" and
+   "used_suppressions".  */
+char *ash_report_cyclonedx (const json_t *agg);
+char *ash_report_gitlab_cyclonedx (const json_t *agg, const json_t *options);
+char *ash_report_gitlab_sast (const json_t *agg, const json_t *options);
+char *ash_report_ghas (const json_t *agg, const json_t *options);
+char *ash_report_ocsf (const json_t *agg);
+char *ash_report_yaml (const json_t *agg);
+char *ash_report_spdx (const json_t *agg);
+char *ash_report_unused_suppressions (const json_t *agg,
+                                      const json_t *options);
+
+/* The identifier upstream gives the suppression ENTRY (an item of
+   global_settings.suppressions): "PATH|RULE|START|END", "*" for each part
+   the entry leaves open.  Newly allocated.  */
+char *ash_report_suppression_id (const json_t *entry);
+
+/* What the reports read of one SARIF result (borrowed strings).  */
+struct ash_report_finding
+{
+  const char *path;    /* or NULL */
+  int start, end;      /* 0: no line */
+  const char *rule;    /* or NULL */
+  const char *scanner; /* "" when unknown */
+  const char *message; /* "" when none */
+  int severity;        /* enum ash_severity */
+  bool suppressed;
+};
+void ash_report_finding_read (const json_t *result,
+                              struct ash_report_finding *ret);
+
+/* Helpers the reports share (report-util.c).  */
+struct ash_buf;
+/* S as Markdown text: control characters shown as text, every ASCII
+   punctuation character backslash-escaped.  */
+void ash_report_md_escape (struct ash_buf *b, const char *s);
+/* V (stolen) as JSON text and a line end; PRETTY: indented.  Every
+   character outside ASCII is written as a \u escape.  */
+char *ash_report_dump_json (json_t *v, bool pretty);
+/* A stable identifier of a finding: 32 hexadecimal digits from its
+   scanner, rule, path and lines.  Newly allocated.  */
+char *ash_report_finding_id (const char *scanner, const char *rule,
+                             const char *path, int start, int end);
+/* A UUID-shaped identifier of this report (of AGG's report id, time and
+   directories, and SALT), the same for the same scan.  Newly
+   allocated.  */
+char *ash_report_uuid (const json_t *agg, const char *salt);
+/* metadata.generated_at of AGG ("YYYY-MM-DDTHH:MM:SSZ"), or "".  */
+const char *ash_report_generated_at (const json_t *agg);
+/* The scanner that reported RESULT (properties.scanner_name), or "".  */
+const char *ash_report_result_scanner (const json_t *result);
+/* The message text of RESULT, or "".  */
+const char *ash_report_result_message (const json_t *result);
+/* The justification of RESULT's first suppression, or NULL.  */
+const char *ash_report_result_suppression_reason (const json_t *result);
 
 /* The terminal summary: one row per scanner (status, counts, time), the
    reason under each MISSING/ERROR row, where the reports are.  */

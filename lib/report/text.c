@@ -44,7 +44,7 @@ str (const json_t *o, const char *k)
   return T (raw (o, k));
 }
 
-static void md_escape (struct ash_buf *b, const char *s);
+#define md_escape ash_report_md_escape
 
 static const char *
 reason_of (const json_t *sr)
@@ -289,8 +289,8 @@ ash_report_text_opts (const json_t *agg, const struct ash_summary_opts *o)
    every ASCII punctuation character backslash-escaped (CommonMark lets
    any be), so that nothing in S can open a link, an image, a code span,
    a table cell or an HTML tag.  */
-static void
-md_escape (struct ash_buf *b, const char *s)
+void
+ash_report_md_escape (struct ash_buf *b, const char *s)
 {
   _cleanup_free_ char *e = ash_escape_control (s);
   for (const char *p = e; *p; p++)

@@ -104,16 +104,12 @@ run_one (void *ctx, void *item)
    could have written names only installed modules outside the tree, never
    the reserved ones.  */
 static int
-load_plugins (struct scan *sc, struct ash_error *err)
+load_plugins (struct scan *sc, struct ash_strvec *warnings,
+              struct ash_error *err)
 {
-  struct ash_strvec warnings = ASH_STRVEC_INIT;
-  int r = ash_plugin_load_configured (sc->config, sc->opts, sc->source_dir,
-                                      sc->host.helper_dir, &sc->plugins,
-                                      &warnings, err);
-  for (size_t i = 0; i < warnings.nr; i++)
-    ash_warning ("%s", warnings.v[i]);
-  ash_strvec_release (&warnings);
-  return r;
+  return ash_plugin_load_configured (sc->config, sc->opts, sc->source_dir,
+                                     sc->host.helper_dir, &sc->plugins,
+                                     warnings, err);
 }
 static void
 scan_release (struct scan *sc)
@@ -192,6 +188,41 @@ hint_for (const char *best, size_t bd, const char *name)
   if (best == NULL || bd > 3 || bd * 2 > strlen (name))
     return xstrdup ("");
   return xasprintf (_("; did you mean '%s'?"), best);
+}
+
+/* A name in --exclude-scanners that names no scanner (builtin or of a
+   loaded plugin module) would let the scanner meant run: an error, with
+   the closest name.  -EINVAL after saying so, or 0.  */
+static int
+check_excluded (const struct scan *sc)
+{
+  const struct ash_options *opts = sc->opts;
+  size_t n = 0;
+  for (; ash_builtin_scanners[n]; n++)
+    ;
+  const char **names = xreallocarray (NULL, n + sc->plugins.n + 1,
+                                      sizeof *names);
+  for (size_t i = 0; i < n; i++)
+    names[i] = ash_builtin_scanners[i]->name;
+  for (size_t i = 0; i < sc->plugins.n; i++)
+    names[n + i] = sc->plugins.v[i]->scanner.name;
+  n += sc->plugins.n;
+  int r = 0;
+  for (size_t i = 0; i < opts->exclude_scanners.nr && r == 0; i++)
+    {
+      const char *x = opts->exclude_scanners.v[i];
+      size_t d;
+      const char *best = closest (names, n, x, &d);
+      if (d == 0)
+        continue;
+      _cleanup_free_ char *hint = hint_for (best, d, x);
+      ash_err (_("--exclude-scanners names '%s', which is neither a builtin "
+                 "scanner nor one a loaded plugin module defines%s"),
+               x, hint);
+      r = -EINVAL;
+    }
+  free (names);
+  return r;
 }
 
 /* "; did you mean 'X'?" for the known scanner closest to NAME, or "".  */
@@ -580,37 +611,10 @@ ash_scan_run (const struct ash_options *opts, const struct ash_config *config,
   /* Declared before the first goto out: the cleanup runs at any exit.  */
   _cleanup_free_ char *placed_warning = NULL;
   _cleanup_free_ char *default_out = NULL;
+  struct ash_strvec plugin_warnings = ASH_STRVEC_INIT;
 
   if (opts->use_existing)
     return rerender (opts, config, outputs);
-
-  /* With no plugin module named anywhere, the scanners are the builtins:
-     an unknown name in --exclude-scanners is refused before anything is
-     written (with modules, once they are loaded, below).  */
-  if (opts->plugin_modules.nr == 0
-      && json_array_size (ash_config_get (config, "ash_plugin_modules")) == 0)
-    {
-      const char *names[64];
-      size_t nn = 0;
-      for (size_t i = 0; ash_builtin_scanners[i] && nn < ARRAY_SIZE (names);
-           i++)
-        names[nn++] = ash_builtin_scanners[i]->name;
-      for (size_t i = 0; i < opts->exclude_scanners.nr; i++)
-        {
-          const char *x = opts->exclude_scanners.v[i];
-          size_t d;
-          const char *best = closest (names, nn, x, &d);
-          if (d == 0)
-            continue;
-          _cleanup_free_ char *hint = hint_for (best, d, x);
-          ash_err (_("--exclude-scanners names '%s', which is neither a "
-                     "builtin scanner nor one a loaded plugin module "
-                     "defines%s"),
-                   x, hint);
-          ash_log_close ();
-          return ASH_EXIT_USAGE;
-        }
-    }
 
   memset (&sc, 0, sizeof sc);
   sc.opts = opts;
@@ -638,6 +642,27 @@ ash_scan_run (const struct ash_options *opts, const struct ash_config *config,
     sc.source_dir = ash_path_absolute (src);
     ash_tier_context_fill (&sc.tier, sc.source_dir, sc.tier_storage);
   }
+  ash_host_init (&sc.host, opts);
+  if (opts->allow_in_tree_tools)
+    sc.host.allow_in_tree_tools = true;
+  /* The plugin modules are loaded, and --exclude-scanners checked against
+     every scanner they and the builtins define, before the output
+     directory is touched: a mistake on the command line must not cost the
+     last scan's results.  Their warnings are shown once the log is
+     open.  */
+  r = load_plugins (&sc, &plugin_warnings, &err);
+  if (r < 0)
+    {
+      _cleanup_free_ char *m = ash_error_format (&err);
+      ash_err ("%s", m);
+      code = ASH_EXIT_CONFIG;
+      goto out;
+    }
+  if (check_excluded (&sc) < 0)
+    {
+      code = ASH_EXIT_USAGE;
+      goto out;
+    }
   /* Where the output may go: never /, a home, an ancestor of the tree or
      a directory inside it but the upstream default; the source directory
      itself is redirected to the default.  */
@@ -755,18 +780,8 @@ ash_scan_run (const struct ash_options *opts, const struct ash_config *config,
         }
     }
   sc.mode = sc.ss.mode ? sc.ss.mode : "off";
-  ash_host_init (&sc.host, opts);
-  if (opts->allow_in_tree_tools)
-    sc.host.allow_in_tree_tools = true;
-
-  r = load_plugins (&sc, &err);
-  if (r < 0)
-    {
-      _cleanup_free_ char *m = ash_error_format (&err);
-      ash_err ("%s", m);
-      code = ASH_EXIT_CONFIG;
-      goto out;
-    }
+  for (size_t i = 0; i < plugin_warnings.nr; i++)
+    ash_warning ("%s", plugin_warnings.v[i]);
 
   r = build_scanset (&sc, &err);
   if (r < 0)
@@ -810,23 +825,6 @@ ash_scan_run (const struct ash_options *opts, const struct ash_config *config,
         ash_err (_("%s not run: %s%s"), u->name, j->result.reason, hint);
       else
         ash_err (_("%s not run: %s"), u->name, j->result.reason);
-    }
-  /* A name in --exclude-scanners that names no scanner would let the
-     scanner meant run: refused before anything runs.  */
-  for (size_t i = 0; i < opts->exclude_scanners.nr; i++)
-    {
-      const char *x = opts->exclude_scanners.v[i];
-      bool known = false;
-      for (size_t k = 0; k < n_known; k++)
-        known |= streq (sc.jobs[k].scanner->name, x);
-      if (known)
-        continue;
-      _cleanup_free_ char *hint = did_you_mean (&sc, n_known, x);
-      ash_err (_("--exclude-scanners names '%s', which is neither a builtin "
-                 "scanner nor one a loaded plugin module defines%s"),
-               x, hint);
-      code = ASH_EXIT_USAGE;
-      goto out;
     }
   if (opts->changed_files_only)
     find_changed (&sc);
@@ -1008,6 +1006,7 @@ out:
     ash_scanner_result_release (&ext);
   scan_release (&sc);
   pthread_mutex_destroy (&sc.lock);
+  ash_strvec_release (&plugin_warnings);
   ash_error_release (&err);
   ash_log_close ();
   return code;

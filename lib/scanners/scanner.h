@@ -216,6 +216,10 @@ int ash_grype_json_to_sarif (const char *text, size_t len,
                              const char *version, const char *source_dir,
                              json_t **ret_doc, struct ash_error *err);
 extern const struct ash_scanner ash_scanner_syft;
+/* The CycloneDX SBOM syft writes in its results directory,
+   scanners/syft/source/ of the output directory, which the CycloneDX and
+   SPDX reports read.  */
+#define ASH_SYFT_SBOM_FILE "syft.cdx.json"
 /* syft's argv for JOB with config file CONFIG into ARGV.  */
 int ash_syft_argv (const struct ash_scan_job *job, const char *config,
                    struct ash_strvec *argv, struct ash_error *err);

@@ -28,7 +28,7 @@
 #include "scanners/deps-common.h"
 #include "scanners/scanner.h"
 
-#define SYFT_CDX "syft.cdx.json"
+#define SYFT_CDX ASH_SYFT_SBOM_FILE
 #define SYFT_JSON "syft.json"
 #define SYFT_CONFIG "syft.yaml"
 
@@ -237,8 +237,8 @@ syft_parse (const struct ash_scanner *s _unused_,
                                   "sbom_format", "CycloneDX JSON",
                                   "sbom_components", (json_int_t) n));
   json_array_append_new (json_object_get (doc, "runs"), run);
-  ash_info (_("syft: the CycloneDX SBOM (%zu components) is kept at %s; ash "
-              "has no CycloneDX report, so it is not merged into one"),
+  ash_info (_("syft: the CycloneDX SBOM (%zu components) is kept at %s; "
+              "the cyclonedx, spdx and gitlab-cyclonedx reports carry it"),
             n, rel);
   *ret_doc = doc;
   return 0;

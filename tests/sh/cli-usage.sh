@@ -43,7 +43,7 @@ usage "bad --max-workers" \
   "ash: invalid value '0' for --max-workers (expected a number from 1 to 4096)" \
   scan --max-workers 0
 usage "bad --output-format" \
-  "ash: invalid value 'pdf' for --output-format (expected one of: sarif, markdown, html, flat-json, junitxml, text, csv, cyclonedx)" \
+  "ash: invalid value 'pdf' for --output-format (expected one of: sarif, markdown, text, flat-json, html, junitxml, csv, cyclonedx, gitlab-sast, github-ghas, ocsf, yaml, spdx, gitlab-cyclonedx, unused-suppressions)" \
   scan -f sarif,pdf
 usage "bad --log-level" \
   "ash: invalid value 'LOUD' for --log-level (expected one of: TRACE, DEBUG, VERBOSE, INFO, WARNING, ERROR, CRITICAL, SIMPLE, QUIET)" \

@@ -195,6 +195,20 @@ run_ash scan --source-dir "$src" --output-dir "$out" -P --exclude-scanners semgr
 assert_eq "builtin typo: exit 5" "$status" 5
 assert_file_contains "builtin typo: did you mean" "$TEST_TMP/err" "did you mean 'semgrep'?"
 check "builtin typo: the last results are untouched" test -s "$out/ash_aggregated_results.json"
+# With plugin modules named, too: the typo is caught before the output
+# directory is cleared (it was caught once the modules were loaded, after
+# the last results were gone).
+scan --scanners fake-sarif
+cp "$out/ash_aggregated_results.json" "$TEST_TMP/last.json"
+check "control: the last scan left its reports" test -s "$out/reports/ash.sarif"
+scan --exclude-scanners fake-sarff
+assert_eq "plugin typo: exit 5" "$status" 5
+assert_file_contains "plugin typo: did you mean the plugin's scanner" "$TEST_TMP/err" "did you mean 'fake-sarif'?"
+check "plugin typo: the last aggregated results are untouched" cmp -s "$out/ash_aggregated_results.json" "$TEST_TMP/last.json"
+check "plugin typo: the last reports are still there" test -s "$out/reports/ash.sarif"
+check "plugin typo: the last scanner results are still there" test -d "$out/scanners/fake-sarif"
+scan --exclude-scanners fake-silent --scanners fake-sarif
+assert_eq "control: a plugin scanner's right name is accepted" "$status" 2
 scan --scanners fake-sarfi
 assert_file_contains "--scanners typo: did you mean" "$TEST_TMP/err" "did you mean 'fake-sarif'?"
 

@@ -1,8 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: Apache-2.0
 # syft end to end through a fake syft that writes the real syft SBOM: the
-# CycloneDX SBOM is kept under the scanner's results (ash has no CycloneDX
-# report), syft contributes no findings, it gets ash's empty config and a
+# CycloneDX SBOM is kept under the scanner's results (the cyclonedx
+# reports carry it), syft contributes no findings, it gets ash's empty config and a
 # private cache, the same under every usable backend; a broken SBOM is an
 # ERROR naming it; options reach syft's command line.
 . "$top_srcdir/tests/libtest.sh"
@@ -39,7 +39,7 @@ assert_eq "PASSED with no findings" "$(status_of "$TEST_TMP/off" syft)" "PASSED 
 assert_eq "the CycloneDX SBOM is kept, with the 33 packages" "$(components "$TEST_TMP/off")" 33
 check "syft's own JSON SBOM is kept" test -s "$TEST_TMP/off/scanners/syft/source/syft.json"
 check "the default additional output (syft-table) is kept" test -s "$TEST_TMP/off/scanners/syft/source/syft.cdx.json.syft-table.txt"
-assert_file_contains "the log says where the SBOM is and why it is not merged" "$TEST_TMP/err" "syft: the CycloneDX SBOM (33 components) is kept at scanners/syft/source/syft.cdx.json; ash has no CycloneDX report"
+assert_file_contains "the log says where the SBOM is and which reports carry it" "$TEST_TMP/err" "syft: the CycloneDX SBOM (33 components) is kept at scanners/syft/source/syft.cdx.json; the cyclonedx, spdx and gitlab-cyclonedx reports carry it"
 log=$TEST_TMP/off/scanners/syft/source/syft.stderr.log
 assert_file_contains "dir:SOURCE with its base path" "$log" "argv=dir:$src --base-path $src --config "
 assert_file_lacks "the tree's .syft.yaml is never passed" "$log" "$src/.syft.yaml"

@@ -1,0 +1,211 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* ghas.c -- ash.ghas.sarif: SARIF 2.1.0 for GitHub code scanning, as
+   upstream's github-ghas reporter: one run whose driver lists every rule
+   once, each with properties.security-severity (GitHub's severity scale)
+   and tags; results with their location relative to %SRCROOT%, a
+   partialFingerprints entry, and without the suppressed ones (GitHub has
+   its own dismissals; reporters.github-ghas.options.exclude_suppressed:
+   false keeps them).  */
+
+#include <config.h>
+
+#include <string.h>
+
+#include "base/buf.h"
+#include "base/util.h"
+#include "report/reports.h"
+#include "scan/sarif.h"
+
+/* GitHub's buckets: 9.0 and up critical, 7.0 high, 4.0 medium, else
+   low.  */
+static const char *
+security_severity (enum ash_severity s)
+{
+  static const char *const score[] = { "1.0", "3.0", "6.0", "8.0", "9.5" };
+  return score[s];
+}
+
+/* PATH as a URI reference: every byte outside the unreserved characters
+   and "/" percent-encoded, so that a file name cannot carry a scheme, a
+   query or a control character into the log.  */
+static char *
+uri_of (const char *path)
+{
+  struct ash_buf b = ASH_BUF_INIT;
+  for (const unsigned char *p = (const unsigned char *) path; *p; p++)
+    if ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z')
+        || (*p >= '0' && *p <= '9') || strchr ("-._~/", *p))
+      ash_buf_addch (&b, (char) *p);
+    else
+      ash_buf_addf (&b, "%%%02X", *p);
+  return ash_buf_detach (&b);
+}
+
+/* The rule RULE_ID of any run's driver or extensions, or NULL.  */
+static const json_t *
+find_rule (const json_t *run, const char *rule_id)
+{
+  const json_t *tool = json_object_get (run, "tool");
+  size_t i, j;
+  json_t *r, *ext;
+  json_array_foreach (json_object_get (json_object_get (tool, "driver"),
+                                       "rules"), i, r)
+    {
+      const char *id = json_string_value (json_object_get (r, "id"));
+      if (id && streq (id, rule_id))
+        return r;
+    }
+  json_array_foreach (json_object_get (tool, "extensions"), j, ext)
+    json_array_foreach (json_object_get (ext, "rules"), i, r)
+      {
+        const char *id = json_string_value (json_object_get (r, "id"));
+        if (id && streq (id, rule_id))
+          return r;
+      }
+  return NULL;
+}
+
+static void
+copy_text (json_t *dst, const char *key, const json_t *src)
+{
+  const char *t = json_string_value (json_object_get (src, "text"));
+  if (t && *t)
+    json_object_set_new (dst, key, json_pack ("{s:s}", "text", t));
+}
+
+/* A new rule entry for RULE_ID, from the scanner's RULE (may be NULL) and
+   the severity of its first result.  */
+static json_t *
+slim_rule (const char *rule_id, const json_t *rule, const char *scanner,
+           enum ash_severity sev)
+{
+  json_t *o = json_pack ("{s:s}", "id", rule_id);
+  const json_t *props = json_object_get (rule, "properties");
+  copy_text (o, "shortDescription", json_object_get (rule,
+                                                     "shortDescription"));
+  copy_text (o, "fullDescription", json_object_get (rule, "fullDescription"));
+  if (!json_object_get (o, "shortDescription"))
+    json_object_set_new (o, "shortDescription",
+                         json_pack ("{s:s}", "text", rule_id));
+  if (!json_object_get (o, "fullDescription"))
+    json_object_set (o, "fullDescription",
+                     json_object_get (o, "shortDescription"));
+  const char *uri = json_string_value (json_object_get (rule, "helpUri"));
+  if (uri && (strncmp (uri, "https://", 8) == 0
+              || strncmp (uri, "http://", 7) == 0))
+    json_object_set_new (o, "helpUri", json_string (uri));
+  copy_text (o, "help", json_object_get (rule, "help"));
+
+  /* The scanner's own score when it gave one as a number in range.  */
+  json_t *ss = json_object_get (props, "security-severity");
+  const char *given = json_string_value (ss);
+  char *end = NULL;
+  double d = given ? strtod (given, &end) : -1;
+  json_t *p = json_object ();
+  if (given && end && *end == '\0' && d >= 0 && d <= 10)
+    json_object_set_new (p, "security-severity", json_string (given));
+  else
+    json_object_set_new (p, "security-severity",
+                         json_string (security_severity (sev)));
+  json_t *tags = json_array ();
+  json_array_append_new (tags, json_string ("security"));
+  if (*scanner)
+    json_array_append_new (tags, json_string (scanner));
+  size_t i;
+  json_t *t;
+  json_array_foreach (json_object_get (props, "tags"), i, t)
+    if (json_is_string (t))
+      json_array_append (tags, t);
+  json_object_set_new (p, "tags", tags);
+  json_object_set_new (o, "properties", p);
+  return o;
+}
+
+static json_t *
+slim_location (const json_t *res)
+{
+  int start, end;
+  const char *path = ash_sarif_result_location (res, &start, &end);
+  if (path == NULL || *path == '\0')
+    return NULL;
+  _cleanup_free_ char *uri = uri_of (path);
+  json_t *phys = json_pack ("{s:{s:s, s:s}}", "artifactLocation", "uri", uri,
+                            "uriBaseId", "%SRCROOT%");
+  if (start > 0)
+    json_object_set_new (phys, "region",
+                         json_pack ("{s:i, s:i}", "startLine", start,
+                                    "endLine", end >= start ? end : start));
+  return json_pack ("[{s:o}]", "physicalLocation", phys);
+}
+
+static const char *
+level_of (enum ash_severity s)
+{
+  return s >= ASH_SEVERITY_HIGH     ? "error"
+         : s == ASH_SEVERITY_MEDIUM ? "warning"
+                                    : "note";
+}
+
+char *
+ash_report_ghas (const json_t *agg, const json_t *options)
+{
+  json_t *ex = json_object_get (options, "exclude_suppressed");
+  bool exclude = ex ? json_is_true (ex) : true;
+  json_t *rules = json_array ();
+  json_t *index = json_object (); /* rule id -> index in RULES */
+  json_t *results = json_array ();
+  size_t i, j;
+  json_t *run, *res;
+
+  json_array_foreach (json_object_get (json_object_get (agg, "sarif"),
+                                       "runs"), i, run)
+    json_array_foreach (json_object_get (run, "results"), j, res)
+      {
+        if (exclude && ash_sarif_result_is_suppressed (res))
+          continue;
+        const char *rule = ash_sarif_result_rule (res);
+        const char *scanner = ash_report_result_scanner (res);
+        enum ash_severity sev = ash_sarif_result_severity (res);
+        if (rule == NULL || *rule == '\0')
+          rule = "unknown";
+        json_t *at = json_object_get (index, rule);
+        if (at == NULL)
+          {
+            at = json_integer ((json_int_t) json_array_size (rules));
+            json_object_set_new (index, rule, at);
+            json_array_append_new (rules, slim_rule (rule,
+                                                     find_rule (run, rule),
+                                                     scanner, sev));
+          }
+        int start, end;
+        const char *path = ash_sarif_result_location (res, &start, &end);
+        _cleanup_free_ char *fp = ash_report_finding_id (scanner, rule, path,
+                                                         start, end);
+        const char *msg = ash_report_result_message (res);
+        json_t *r = json_pack ("{s:s, s:O, s:s, s:{s:s}, s:{s:s}}", "ruleId",
+                               rule, "ruleIndex", at, "level",
+                               level_of (sev), "message", "text",
+                               *msg ? msg : rule, "partialFingerprints",
+                               "ashFindingId/v1", fp);
+        if (r == NULL)
+          ash_oom ();
+        json_t *loc = slim_location (res);
+        if (loc)
+          json_object_set_new (r, "locations", loc);
+        if (ash_sarif_result_is_suppressed (res))
+          json_object_set_new (r, "suppressions",
+                               json_pack ("[{s:s}]", "kind", "external"));
+        json_array_append_new (results, r);
+      }
+  json_decref (index);
+  json_t *doc = json_pack (
+    "{s:s, s:s, s:[{s:{s:{s:s, s:s, s:s, s:s, s:o}}, s:o}]}", "$schema",
+    ASH_SARIF_SCHEMA_URI, "version", "2.1.0", "runs", "tool", "driver",
+    "name", "ASH - Automated Security Helper", "organization",
+    "Amazon Web Services", "version", PACKAGE_VERSION, "informationUri",
+    "https://github.com/awslabs/automated-security-helper", "rules", rules,
+    "results", results);
+  if (doc == NULL)
+    ash_oom ();
+  return ash_report_dump_json (doc, true);
+}

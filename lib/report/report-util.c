@@ -1,0 +1,131 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* report-util.c -- helpers the reports share.  */
+
+#include <config.h>
+
+#include <stdint.h>
+#include <string.h>
+
+#include "base/buf.h"
+#include "base/util.h"
+#include "report/reports.h"
+#include "scan/sarif.h"
+
+char *
+ash_report_dump_json (json_t *v, bool pretty)
+{
+  size_t flags = JSON_ENSURE_ASCII | JSON_ENCODE_ANY
+                 | (pretty ? JSON_INDENT (2) : JSON_COMPACT);
+  char *s = json_dumps (v, flags);
+  json_decref (v);
+  if (s == NULL)
+    ash_oom ();
+  char *r = xasprintf ("%s\n", s);
+  free (s);
+  return r;
+}
+
+/* FNV-1a (64 bits) of the NUL-separated fields added so far.  */
+static uint64_t
+fnv_add (uint64_t h, const char *s)
+{
+  for (const unsigned char *p = (const unsigned char *) (s ? s : ""); *p;
+       p++)
+    h = (h ^ *p) * 0x100000001b3ULL;
+  return (h ^ 0xff) * 0x100000001b3ULL;
+}
+
+/* 128 bits: two FNV-1a hashes of FIELDS with different starting values.  */
+static void
+hash128 (const char *const *fields, size_t n, uint64_t ret[2])
+{
+  uint64_t a = 0xcbf29ce484222325ULL, b = 0x84222325cbf29ce4ULL;
+  for (size_t i = 0; i < n; i++)
+    {
+      a = fnv_add (a, fields[i]);
+      b = fnv_add (b, fields[i]);
+      b = fnv_add (b, "\x01");
+    }
+  ret[0] = a;
+  ret[1] = b;
+}
+
+char *
+ash_report_finding_id (const char *scanner, const char *rule,
+                       const char *path, int start, int end)
+{
+  char lines[64];
+  snprintf (lines, sizeof lines, "%d-%d", start, end);
+  const char *f[] = { scanner, rule, path, lines };
+  uint64_t h[2];
+  hash128 (f, ARRAY_SIZE (f), h);
+  return xasprintf ("%016llx%016llx", (unsigned long long) h[0],
+                    (unsigned long long) h[1]);
+}
+
+char *
+ash_report_uuid (const json_t *agg, const char *salt)
+{
+  const json_t *meta = json_object_get (agg, "metadata");
+  const char *f[] = {
+    json_string_value (json_object_get (meta, "report_id")),
+    json_string_value (json_object_get (meta, "generated_at")),
+    json_string_value (json_object_get (meta, "source_dir")),
+    json_string_value (json_object_get (meta, "output_dir")),
+    salt,
+  };
+  uint64_t h[2];
+  hash128 (f, ARRAY_SIZE (f), h);
+  /* Version 8 (RFC 9562: the bits are the maker's own), variant 10.  */
+  h[0] = (h[0] & ~0xf000ULL) | 0x8000ULL;
+  h[1] = (h[1] & ~(3ULL << 62)) | (2ULL << 62);
+  return xasprintf ("%08llx-%04llx-%04llx-%04llx-%012llx",
+                    (unsigned long long) (h[0] >> 32),
+                    (unsigned long long) ((h[0] >> 16) & 0xffff),
+                    (unsigned long long) (h[0] & 0xffff),
+                    (unsigned long long) (h[1] >> 48),
+                    (unsigned long long) (h[1] & 0xffffffffffffULL));
+}
+
+const char *
+ash_report_generated_at (const json_t *agg)
+{
+  const char *s = json_string_value (json_object_get (
+    json_object_get (agg, "metadata"), "generated_at"));
+  return s ? s : "";
+}
+
+const char *
+ash_report_result_scanner (const json_t *result)
+{
+  const char *s = json_string_value (json_object_get (
+    json_object_get (result, "properties"), "scanner_name"));
+  return s ? s : "";
+}
+
+const char *
+ash_report_result_message (const json_t *result)
+{
+  const char *s = json_string_value (
+    json_object_get (json_object_get (result, "message"), "text"));
+  return s ? s : "";
+}
+
+const char *
+ash_report_result_suppression_reason (const json_t *result)
+{
+  return json_string_value (json_object_get (
+    json_array_get (json_object_get (result, "suppressions"), 0),
+    "justification"));
+}
+
+void
+ash_report_finding_read (const json_t *result, struct ash_report_finding *ret)
+{
+  ret->path = ash_sarif_result_location (result, &ret->start, &ret->end);
+  ret->rule = ash_sarif_result_rule (result);
+  ret->scanner = ash_report_result_scanner (result);
+  ret->message = ash_report_result_message (result);
+  ret->severity = (int) ash_sarif_result_severity (result);
+  ret->suppressed = ash_sarif_result_is_suppressed (result);
+}
