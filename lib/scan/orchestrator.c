@@ -457,7 +457,8 @@ external_reports (struct scan *sc, struct ash_scanner_result *ext)
       struct ash_buf text = ASH_BUF_INIT;
       struct ash_error err = ASH_ERROR_INIT;
       json_t *doc = NULL;
-      if (ash_tree_read_file (srcfd, rel, ASH_TREE_READ_MAX, &text, &err) < 0
+      if (ash_tree_read_file (srcfd, rel, ash_job_document_max (sc), &text,
+                              &err) < 0
           || ash_sarif_parse (text.buf, text.len, &doc, &err) < 0)
         ash_buf_addf (&why, "%s%s: %s", why.len ? "; " : "", path,
                       err.message);
