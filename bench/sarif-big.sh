@@ -109,7 +109,7 @@ python3 - "$work" "$(stat -c %s "$work/big.sarif")" "${ASH_COMPARE:-}" "$cap" <<
 import json, statistics, sys
 work, size, cmp_, cap = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4]
 def med(name):
-    rows = [l.split() for l in open("%s/%s" % (work, name)) if l.strip()]
+    rows = [l.split() for l in open("%s/%s" % (work, name)) if l.strip() and not l.startswith("Command")]
     return statistics.median(float(r[0]) for r in rows), statistics.median(int(r[1]) for r in rows) / 1024
 n = len(json.load(open(work + "/big.sarif"))["runs"][0]["results"])
 py = med("python")

@@ -53,6 +53,10 @@ push_blacklists (struct ash_strvec *argv, const struct ash_policy *policy)
 {
   for (size_t i = 0; i < policy->n_hidden; i++)
     push_opt (argv, "--blacklist", policy->hidden[i].path);
+  /* The FIFOs, sockets and devices of the tree: firejail puts an empty
+     file it owns, mode 0, over each, so opening one fails at once.  */
+  for (size_t i = 0; i < policy->masked.nr; i++)
+    push_opt (argv, "--blacklist", policy->masked.v[i]);
 }
 
 static bool

@@ -867,6 +867,7 @@ walk_entry (struct walk *w, int dfd, const char *rel_dir, const char *name,
          walk the directory themselves are told to skip these.  */
       _cleanup_free_ char *q = quoted_path (rel);
       ash_strvec_push (&s->leaving, rel);
+      ash_strvec_push (&s->specials, rel);
       ash_strvec_pushf (&s->warnings,
                         _("Not scanning '%s': not a regular file (%s)"), q,
                         S_ISFIFO (st.st_mode)   ? _("a FIFO")
@@ -959,6 +960,7 @@ ash_scanset_release (struct ash_scanset *s)
   ash_strvec_release (&s->leaving);
   ash_strvec_release (&s->warnings);
   ash_strvec_release (&s->all);
+  ash_strvec_release (&s->specials);
   s->source_dir = s->real_source_dir = NULL;
 }
 

@@ -34,6 +34,7 @@
 #include "sandbox/policy-input.h"
 #include "scan/changed.h"
 #include "scan/job.h"
+#include "scan/plugins.h"
 #include "scan/rundir.h"
 
 extern char **environ;
@@ -238,6 +239,15 @@ sandbox_decide (struct scan *sc, struct job *j)
     }
   for (size_t i = 0; i < j->policy.warnings.nr; i++)
     ash_warning ("%s: %s", j->scanner->name, j->policy.warnings.v[i]);
+  /* A plugin scanner handed the directory is not told which files the
+     scan set leaves out: its sandbox masks the FIFOs, sockets and devices
+     of the tree, which could block it (a FIFO named fifo.py) or worse.
+     Builtin scanners are given exclusion options instead.  */
+  if (!j->converted && sc->have_scanset
+      && ash_plugin_walks_target (j->scanner))
+    for (size_t i = 0; i < sc->scanset.specials.nr; i++)
+      ash_strvec_pushf (&j->policy.masked, "%s/%s", sc->source_dir,
+                        sc->scanset.specials.v[i]);
 
   json_t *rec = ash_policy_to_json (&j->policy);
   if (rec == NULL)
