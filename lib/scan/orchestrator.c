@@ -386,13 +386,8 @@ build_scanset (struct scan *sc, struct ash_error *err)
   sc->scan_set_file = xasprintf ("%s/ash-scan-set-files-list.txt",
                                  sc->od.path);
   /* What was walked and left out: findings there do not count.  */
-  for (i = 0; i < sc->scanset.all.nr; i++)
-    {
-      const char *p = sc->scanset.all.v[i];
-      if (!bsearch (&p, sc->scanset.files.v, sc->scanset.files.nr,
-                    sizeof *sc->scanset.files.v, cmp_strp))
-        ash_strvec_push (&sc->ignored_files, p);
-    }
+  for (i = 0; i < sc->scanset.unlisted.nr; i++)
+    ash_strvec_push (&sc->ignored_files, sc->scanset.unlisted.v[i]);
   if (sc->ignored_files.nr > 1)
     qsort (sc->ignored_files.v, sc->ignored_files.nr,
            sizeof *sc->ignored_files.v, cmp_strp);
