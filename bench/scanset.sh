@@ -91,10 +91,10 @@ if cmp_:
     addedc = r[7] - r[6]
     print("| ASH_COMPARE: what the scan set adds (difference) | %.0f | %.2f |" % (addedc, addedc * 1000 / files))
 print()
+print("Scan set / find: %.2fx; / find with -size: %.2fx.  Peak RSS: %.0f MiB with %d files, %.0f MiB with one; files in the scan-set list: %s." % (added / find, added / find_size, rss_big, files, rss_small, listed.strip()))
 print("Scan set / find, max_file_size: 0: %.2fx." % (added0 / find))
 if cmp_:
     print("ASH_COMPARE: scan set / find: %.2fx; / find with -size: %.2fx." % (addedc / find, addedc / find_size))
-print("Scan set / find: %.2fx; / find with -size: %.2fx.  Peak RSS: %.0f MiB with %d files, %.0f MiB with one; files in the scan-set list: %s." % (added / find, added / find_size, rss_big, files, rss_small, listed.strip()))
 PY
 echo
 echo "Runs: $runs; hyperfine $(hyperfine --version | cut -d' ' -f2); $(uname -sr); load average $(cut -d' ' -f1-3 /proc/loadavg)."
