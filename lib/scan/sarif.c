@@ -197,8 +197,9 @@ prune_run (json_t *run)
 /* The memory a parse may take.  The size of a scanner's output is capped
    (global_settings.max_scanner_document) before it is read, but the
    memory jansson needs for a document depends on its shape as well as
-   its size: a SARIF log of real results takes 5 to 8 times its size, a
-   document of nothing but empty objects ("{},{},...") about 60 times.
+   its size: counted as below, a SARIF log of real results takes 5 to 20
+   times its size (the shorter its results, the more), a document of
+   nothing but empty objects ("{},{},...") about 90 times.
    So that no document within the cap can take more than a bounded
    multiple of it, every allocation jansson makes on this thread while a
    parse runs is counted (frees are not: a bound from above), and one
