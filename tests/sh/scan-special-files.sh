@@ -5,7 +5,8 @@
 # not block it.  Under bwrap /dev/null is bound over the FIFO (it reads
 # nothing at once), under firejail it is blacklisted (opening it fails at
 # once), and Landlock, which cannot hide a file inside a directory it
-# grants, refuses the scanner with the reason.  Either way the scan goes
+# grants, refuses the scanner with the reason (firejail too, for a name
+# it would expand as a glob).  Either way the scan goes
 # on and the regular files stay readable.  The negative control: without
 # a sandbox the same scanner blocks on the FIFO until its scan_timeout
 # (2 s) ends it.
@@ -90,6 +91,41 @@ sandboxed () {
   done
 }
 sandboxed "$(id -un)" "$TEST_TMP/out"
+
+# firejail expands globs in the paths it is given: a FIFO named "*.py"
+# blacklisted as such would hide every .py file of its directory from the
+# scanner.  Under firejail such a name is refused; bwrap masks it, and
+# the scanner still reads a.py.
+glob=$TEST_TMP/glob
+mkdir -p "$glob"
+printf 'x = 1\n' >"$glob/a.py"
+mkfifo "$glob/*.py" || bail "mkfifo"
+ln -s '*.py' "$glob/fifo.py"
+chmod -R a+rX "$glob"
+src_saved=$src
+src=$glob
+for mode in firejail bwrap; do
+  if ! "$ASH" sandbox probe 2>/dev/null | grep -q "^$mode: usable"; then
+    ok "glob name: $mode # SKIP $mode is not usable here"
+    continue
+  fi
+  o=$TEST_TMP/glob-$mode
+  scan "$mode" "$o"
+  r=$(reason "$o")
+  case $mode in
+    firejail)
+      case $r in
+        "ERROR "*"firejail cannot hide $glob/*.py (a FIFO, socket or device in the scanned tree) from a scanner given the directory: it would expand the name"*)
+          ok "glob name: firejail refuses to blacklist it, with the reason" ;;
+        *) not_ok "glob name: firejail refuses to blacklist it, with the reason"; diag "$r" ;;
+      esac ;;
+    bwrap)
+      assert_eq "glob name: bwrap masks it" "$r" "PASSED "
+      assert_file_contains "glob name: bwrap: the scanner still reads a.py" \
+        "$o/scanners/fifo-reader/source/report.txt" "a.py: read" ;;
+  esac
+done
+src=$src_saved
 
 # As root, once more as an unprivileged account.
 if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null 2>&1; then
