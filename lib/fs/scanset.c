@@ -1117,14 +1117,18 @@ int
 ash_scanset_write_reports (const struct ash_scanset *s, int outdirfd,
                            struct ash_error *err)
 {
-  struct ash_buf b = ASH_BUF_INIT;
+  struct ash_buf b = ASH_BUF_INIT, abs = ASH_BUF_INIT;
+  /* One buffer for every absolute path: no allocation per file.  */
   for (size_t i = 0; i < s->files.nr; i++)
     {
-      _cleanup_free_ char *abs
-        = xasprintf ("%s/%s", s->source_dir, s->files.v[i]);
-      add_quoted_path (&b, abs);
+      ash_buf_reset (&abs);
+      ash_buf_addstr (&abs, s->source_dir);
+      ash_buf_addch (&abs, '/');
+      ash_buf_addstr (&abs, s->files.v[i]);
+      add_quoted_path (&b, abs.buf);
       ash_buf_addch (&b, '\n');
     }
+  ash_buf_release (&abs);
   int r = ash_tree_write_file (outdirfd, "ash-scan-set-files-list.txt", b.buf,
                                b.len, 0644, err);
   ash_buf_reset (&b);
