@@ -11,7 +11,10 @@
 #                                 tests/unit/test-backend-run)
 #
 # Environment: RUNS (default 10), WARMUP (default 2), BACKENDS (default
-# "off bwrap landlock firejail").
+# "off bwrap landlock firejail"), ASH_COMPARE (another ash binary, whose
+# helpers, ash-landlock-exec, are in ASH_COMPARE_HELPERS, by default the
+# directory it is in: one row more per backend, measured in the same
+# hyperfine run).
 set -eu
 
 builddir=${1:-.}
@@ -53,9 +56,10 @@ for n in 1 20; do
 done
 names20=$(seq -s, -f 'noop%g' 1 20)
 
-ashscan () { # BACKEND N SCANNERS
-  echo "env -u XDG_CACHE_HOME HOME=$work/home PATH=/usr/bin:/bin ASH_HELPER_DIR=$builddir/linux $ash scan --source-dir $work/src --output-dir $work/out-$1-$2 --no-progress --quiet --sandbox $1 --ash-plugin-modules $work/noop$2.yaml --scanners $3"
+ashscan () { # BACKEND N SCANNERS [ASH HELPERS]
+  echo "env -u XDG_CACHE_HOME HOME=$work/home PATH=/usr/bin:/bin ASH_HELPER_DIR=${5:-$builddir/linux} ${4:-$ash} scan --source-dir $work/src --output-dir $work/out-$1-$2 --no-progress --quiet --sandbox $1 --ash-plugin-modules $work/noop$2.yaml --scanners $3"
 }
+cmp_helpers=${ASH_COMPARE_HELPERS:-$(dirname "${ASH_COMPARE:-.}")}
 
 : >"$work/rows"
 for b in $backends; do
@@ -76,6 +80,10 @@ for b in $backends; do
     chmod 755 "$work/bare1" "$work/bare20"
     set -- "$@" "$work/bare1" "$work/bare20"
     bare_ok=yes
+  fi
+  if [ -n "${ASH_COMPARE:-}" ]; then
+    set -- "$@" "$(ashscan "$b" 1 noop1 "$ASH_COMPARE" "$cmp_helpers")" \
+      "$(ashscan "$b" 20 "$names20" "$ASH_COMPARE" "$cmp_helpers")"
   fi
   if hyperfine -N -i --style none --warmup "$warmup" --runs "$runs" \
        --export-json "$work/$b.json" "$@" >/dev/null 2>&1; then
@@ -103,6 +111,13 @@ for line in open(work + "/rows"):
         print("| %s | %.1f | %.1f | %.1f | %.1f | %.2f | %.2f | %+.2f |" % (b, a1, a20, b1, b20, pa, pb, pa - pb))
     else:
         print("| %s | %.1f | %.1f | unavailable | | %.2f | | |" % (b, a1, a20, pa))
+    c = r[4:] if ok == "yes" else r[2:]
+    if len(c) == 2:
+        pc = (c[1] - c[0]) / 19
+        if ok == "yes":
+            print("| %s, ASH_COMPARE | %.1f | %.1f | %.1f | %.1f | %.2f | %.2f | %+.2f |" % (b, c[0], c[1], b1, b20, pc, pb, pc - pb))
+        else:
+            print("| %s, ASH_COMPARE | %.1f | %.1f | unavailable | | %.2f | | |" % (b, c[0], c[1], pc))
 PY
 echo
 echo "Runs: $runs after $warmup warm-up runs; hyperfine $(hyperfine --version | cut -d' ' -f2); $(uname -sr); user $(id -un); load average $(cut -d' ' -f1-3 /proc/loadavg)."

@@ -355,6 +355,17 @@ bwrap_wrap (const struct ash_probe *base, const struct ash_policy *policy,
           abort ();
         }
     }
+  /* The FIFOs, sockets and devices of the tree, for a scanner that walks
+     it itself: /dev/null bound over each, so that opening one reads
+     nothing at once instead of blocking.  bwrap resolves the mount point
+     inside the new root, where nothing from the tree can lead outside
+     what the scanner sees anyway.  */
+  for (size_t i = 0; i < policy->masked.nr; i++)
+    {
+      ash_strvec_push (&argv, "--ro-bind");
+      ash_strvec_push (&argv, "/dev/null");
+      ash_strvec_push (&argv, policy->masked.v[i]);
+    }
   /* A hidden directory (the output directory) is an empty tmpfs with the
      results directory bound into it: read-only once the mounts inside it
      are made, so that nothing written there looks as if it had reached

@@ -27,6 +27,19 @@ push_opt (struct ash_strvec *argv, const char *opt, const char *path)
   ash_strvec_pushf (argv, "%s=%s", opt, path);
 }
 
+/* Whether firejail takes PATH for what it says: it expands globs ('*',
+   '?', '[') and macros ("${HOME}", a leading '~') in the paths it is
+   given, so a name from the scanned tree such as "*" would blacklist a
+   whole directory, and hide from a scanner the files it should scan.  */
+static bool
+literal_for_firejail (const char *path)
+{
+  for (const unsigned char *p = (const unsigned char *) path; *p; p++)
+    if (*p < 0x20 || *p == 0x7f || strchr ("*?[]{}$~\\", *p))
+      return false;
+  return true;
+}
+
 static void
 push_base_options (struct ash_strvec *argv, bool network)
 {
@@ -53,6 +66,10 @@ push_blacklists (struct ash_strvec *argv, const struct ash_policy *policy)
 {
   for (size_t i = 0; i < policy->n_hidden; i++)
     push_opt (argv, "--blacklist", policy->hidden[i].path);
+  /* The FIFOs, sockets and devices of the tree: firejail puts an empty
+     file it owns, mode 0, over each, so opening one fails at once.  */
+  for (size_t i = 0; i < policy->masked.nr; i++)
+    push_opt (argv, "--blacklist", policy->masked.v[i]);
 }
 
 static bool
@@ -88,6 +105,15 @@ firejail_wrap (const struct ash_probe *base, const struct ash_policy *policy,
   if (policy->mounts_error)
     return ash_error_set (err, -EIO, _("firejail: %s"),
                           policy->mounts_error);
+  for (size_t i = 0; i < policy->masked.nr; i++)
+    if (!literal_for_firejail (policy->masked.v[i]))
+      return ash_error_set (err, -EPERM,
+                            _("firejail cannot hide %s (a FIFO, socket or "
+                              "device in the scanned tree) from a scanner "
+                              "given the directory: it would expand the "
+                              "name; run it under bwrap, or remove the "
+                              "file"),
+                            policy->masked.v[i]);
 
   /* Everything below translates the policy's decisions word for word;
      only the wrapper, firejail's own helper, is added to what the policy

@@ -1211,7 +1211,36 @@ kill_everything (pid_t command, bool *command_done, int *command_status)
   int idle = 0;
 
   if (!*command_done)
-    kill (-command, SIGKILL);
+    {
+      kill (-command, SIGKILL);
+      /* The common case: the command exited and left nothing.  Every
+         living descendant has a chain of parents up to this process (we
+         are a subreaper: an orphan comes to us), so when no child is left
+         once the command is reaped, nothing is left at all, and /proc
+         need not be read.  The group was signalled first, while the
+         command's zombie still held its id.  */
+      siginfo_t si;
+      int status;
+
+      memset (&si, 0, sizeof si);
+      if (waitid (P_PID, (id_t) command, &si,
+                  WEXITED | WNOHANG | WNOWAIT | __WALL) == 0
+          && si.si_pid == command)
+        {
+          while (waitpid (command, &status, __WALL) < 0 && errno == EINTR)
+            ;
+          *command_done = true;
+          *command_status = status;
+          pid_t pid;
+          while ((pid = waitpid (-1, &status, __WALL | WNOHANG)) < 0
+                 && errno == EINTR)
+            ;
+          if (pid < 0 && errno == ECHILD)
+            return;
+          /* Something is left (or was just reaped): the loop below finds
+             the rest through /proc.  */
+        }
+    }
   for (;;)
     {
       int status;

@@ -487,6 +487,16 @@ landlock_wrap (const struct ash_probe *base,
   *ret_state = NULL;
   if (policy->refusal)
     return ash_error_set (err, -EPERM, "%s", policy->refusal);
+  /* Landlock grants access to whole hierarchies and cannot take a file
+     back out of one, nor replace it: a FIFO the scanner would block on
+     stays visible.  Refused rather than run with less protection.  */
+  if (policy->masked.nr)
+    return ash_error_set (err, -EPERM,
+                          _("Landlock cannot hide %s (a FIFO, socket or "
+                            "device in the scanned tree) from a scanner "
+                            "given the directory: run it under bwrap or "
+                            "firejail, or remove the file"),
+                          policy->masked.v[0]);
   if (!probe || !probe->base.usable || !probe->helper)
     return ash_error_set (err, -EINVAL, _("Landlock is not usable here"));
   if (cmd->argv.nr == 0 || cmd->argv.v[0][0] != '/')

@@ -21,6 +21,7 @@ const char ash_default_config_yaml[] =
   "  max_scanner_memory: 0\n"
   "  max_scanner_output: 1073741824\n"
   "  max_scanner_results: 2147483648\n"
+  "  max_scanner_document: 104857600\n"
   "fail_on_findings: true\n"
   "fail_on_incomplete_scanners: true\n"
   "ash_plugin_modules: []\n"

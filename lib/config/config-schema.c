@@ -311,7 +311,8 @@ check_global_settings_key (struct sctx *s, const char *p, const char *k,
     return upstream_only (s, p, x);
   if (streq (k, "max_file_size") || streq (k, "max_scanner_processes")
       || streq (k, "max_scanner_memory") || streq (k, "max_scanner_output")
-      || streq (k, "max_scanner_results"))
+      || streq (k, "max_scanner_results")
+      || streq (k, "max_scanner_document"))
     {
       int r = want_type (s, p, x, json_is_integer (x), _("an integer"));
       if (r == 0 && json_integer_value (x) < 0)

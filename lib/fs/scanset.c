@@ -762,29 +762,67 @@ link_leaves (const struct ash_scanset *s, int dfd, const char *name,
   return !ash_path_is_inside (real, s->real_source_dir);
 }
 
-static int
-name_cmp (const void *a, const void *b)
+/* A directory entry as readdir() gave it: its name (in the directory's
+   buffer of names, one allocation for all) and d_type.  */
+struct dent
 {
-  return strcmp (*(char *const *) a, *(char *const *) b);
+  const char *name;
+  size_t off;
+  unsigned char type;
+};
+
+static int
+dent_cmp (const void *a, const void *b)
+{
+  return strcmp (((const struct dent *) a)->name,
+                 ((const struct dent *) b)->name);
 }
 
 static int walk_dir (struct walk *w, int dfd, const char *rel_dir,
                      bool ignored, int depth);
 
+/* Whether the entry of type DTYPE needs an fstatat() beyond its d_type:
+   when the file system does not fill d_type, for the size of a regular
+   file under a size cap, and for the device and inode of a directory
+   when the output directory is inside the tree.  Most entries need
+   none, which is most of what a walk of a large tree costs.  */
+static bool
+needs_stat (const struct walk *w, unsigned char dtype)
+{
+  switch (dtype)
+    {
+    case DT_REG:
+      return w->max_file_size != 0;
+    case DT_DIR:
+      return w->have_out;
+    case DT_LNK:
+    case DT_FIFO:
+    case DT_SOCK:
+    case DT_CHR:
+    case DT_BLK:
+      return false;
+    default:
+      return true;
+    }
+}
+
 static int
-walk_entry (struct walk *w, int dfd, const char *rel_dir, const char *name,
-            bool ignored, int depth)
+walk_entry_1 (struct walk *w, int dfd, const char *rel_dir, const char *name,
+              unsigned char dtype, bool ignored, int depth)
 {
   struct ash_scanset *s = w->s;
-  _cleanup_free_ char *rel
-    = *rel_dir ? xasprintf ("%s/%s", rel_dir, name) : xstrdup (name);
   struct stat st;
-  if (fstatat (dfd, name, &st, AT_SYMLINK_NOFOLLOW) < 0)
+  if (!needs_stat (w, dtype))
+    st.st_mode = DTTOIF (dtype);
+  else if (fstatat (dfd, name, &st, AT_SYMLINK_NOFOLLOW) < 0)
     {
       if (errno == ENOENT)
         return 0;
-      return ash_error_set (w->err, -errno, _("cannot examine %s: %s"), rel,
-                            strerror (errno));
+      int e = errno;
+      _cleanup_free_ char *q
+        = *rel_dir ? xasprintf ("%s/%s", rel_dir, name) : xstrdup (name);
+      return ash_error_set (w->err, -e, _("cannot examine %s: %s"), q,
+                            strerror (e));
     }
   bool is_dir = S_ISDIR (st.st_mode);
   if (is_dir && streq (name, ".git"))
@@ -792,7 +830,10 @@ walk_entry (struct walk *w, int dfd, const char *rel_dir, const char *name,
   if (is_dir && w->have_out && st.st_dev == w->out_dev
       && st.st_ino == w->out_ino)
     return 0;
-  ash_strvec_push (&s->all, rel);
+  /* The path is made once, owned by ALL (which lives as long as the scan
+     set), and borrowed below.  */
+  const char *rel = ash_strvec_push_nodup (
+    &s->all, *rel_dir ? xasprintf ("%s/%s", rel_dir, name) : xstrdup (name));
 
   if (!ignored)
     {
@@ -867,6 +908,7 @@ walk_entry (struct walk *w, int dfd, const char *rel_dir, const char *name,
          walk the directory themselves are told to skip these.  */
       _cleanup_free_ char *q = quoted_path (rel);
       ash_strvec_push (&s->leaving, rel);
+      ash_strvec_push (&s->specials, rel);
       ash_strvec_pushf (&s->warnings,
                         _("Not scanning '%s': not a regular file (%s)"), q,
                         S_ISFIFO (st.st_mode)   ? _("a FIFO")
@@ -888,6 +930,25 @@ walk_entry (struct walk *w, int dfd, const char *rel_dir, const char *name,
     }
   ash_strvec_push (&s->files, rel);
   return 0;
+}
+
+/* One entry, and what it adds to UNLISTED: the entry itself when the
+   walk put it in ALL but not in FILES (a directory, an ignored file, a
+   link that leaves, a special or large file).  */
+static int
+walk_entry (struct walk *w, int dfd, const char *rel_dir, const char *name,
+            unsigned char dtype, bool ignored, int depth)
+{
+  struct ash_scanset *s = w->s;
+  size_t nall = s->all.nr, nfiles = s->files.nr;
+  int r = walk_entry_1 (w, dfd, rel_dir, name, dtype, ignored, depth);
+  if (s->all.nr > nall)
+    {
+      const char *rel = s->all.v[nall];
+      if (!(s->files.nr > nfiles && streq (s->files.v[nfiles], rel)))
+        ash_strvec_push (&s->unlisted, rel);
+    }
+  return r;
 }
 
 /* Walk the directory DFD (takes ownership), REL_DIR relative to the
@@ -925,23 +986,40 @@ walk_dir (struct walk *w, int dfd, const char *rel_dir, bool ignored,
       return ash_error_set (w->err, -e, _("cannot list %s: %s"),
                             *rel_dir ? rel_dir : ".", strerror (e));
     }
-  struct ash_strvec names = ASH_STRVEC_INIT;
+  struct dent *ents = NULL;
+  size_t n = 0, alloc = 0;
+  struct ash_buf names = ASH_BUF_INIT;
   struct dirent *de;
   errno = 0;
   while ((de = readdir (d)))
     {
       if (!streq (de->d_name, ".") && !streq (de->d_name, ".."))
-        ash_strvec_push (&names, de->d_name);
+        {
+          if (n == alloc)
+            {
+              alloc = alloc ? 2 * alloc : 16;
+              ents = xreallocarray (ents, alloc, sizeof *ents);
+            }
+          ents[n].off = names.len;
+          ents[n].type = de->d_type;
+          ash_buf_add (&names, de->d_name, strlen (de->d_name) + 1);
+          n++;
+        }
       errno = 0;
     }
   if (errno)
     r = ash_error_set (w->err, -errno, _("cannot list %s: %s"),
                        *rel_dir ? rel_dir : ".", strerror (errno));
-  if (names.nr > 1)
-    qsort (names.v, names.nr, sizeof *names.v, name_cmp);
-  for (size_t i = 0; r == 0 && i < names.nr; i++)
-    r = walk_entry (w, dirfd (d), rel_dir, names.v[i], ignored, depth);
-  ash_strvec_release (&names);
+  /* The buffer no longer moves.  */
+  for (size_t i = 0; i < n; i++)
+    ents[i].name = names.buf + ents[i].off;
+  if (n > 1)
+    qsort (ents, n, sizeof *ents, dent_cmp);
+  for (size_t i = 0; r == 0 && i < n; i++)
+    r = walk_entry (w, dirfd (d), rel_dir, ents[i].name, ents[i].type,
+                    ignored, depth);
+  ash_buf_release (&names);
+  free (ents);
   closedir (d);
   rules_truncate (&w->rules, nrules);
   return r;
@@ -959,6 +1037,8 @@ ash_scanset_release (struct ash_scanset *s)
   ash_strvec_release (&s->leaving);
   ash_strvec_release (&s->warnings);
   ash_strvec_release (&s->all);
+  ash_strvec_release (&s->specials);
+  ash_strvec_release (&s->unlisted);
   s->source_dir = s->real_source_dir = NULL;
 }
 
@@ -1037,14 +1117,18 @@ int
 ash_scanset_write_reports (const struct ash_scanset *s, int outdirfd,
                            struct ash_error *err)
 {
-  struct ash_buf b = ASH_BUF_INIT;
+  struct ash_buf b = ASH_BUF_INIT, abs = ASH_BUF_INIT;
+  /* One buffer for every absolute path: no allocation per file.  */
   for (size_t i = 0; i < s->files.nr; i++)
     {
-      _cleanup_free_ char *abs
-        = xasprintf ("%s/%s", s->source_dir, s->files.v[i]);
-      add_quoted_path (&b, abs);
+      ash_buf_reset (&abs);
+      ash_buf_addstr (&abs, s->source_dir);
+      ash_buf_addch (&abs, '/');
+      ash_buf_addstr (&abs, s->files.v[i]);
+      add_quoted_path (&b, abs.buf);
       ash_buf_addch (&b, '\n');
     }
+  ash_buf_release (&abs);
   int r = ash_tree_write_file (outdirfd, "ash-scan-set-files-list.txt", b.buf,
                                b.len, 0644, err);
   ash_buf_reset (&b);

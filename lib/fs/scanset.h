@@ -91,12 +91,18 @@ struct ash_scanset
      literal names and suffixes indexed, it does not grow with the
      number of such rules.  */
   unsigned long long rule_tries;
+  struct ash_strvec specials;  /* the FIFOs, sockets and devices walked
+                                  (also in LEAVING), relative: a sandbox
+                                  masks them from a scanner given the
+                                  directory */
+  struct ash_strvec unlisted;  /* the paths of ALL that are not in FILES,
+                                  walk order */
 };
 
 #define ASH_SCANSET_INIT                                                     \
   {                                                                          \
     NULL, NULL, ASH_STRVEC_INIT, ASH_STRVEC_INIT, ASH_STRVEC_INIT,           \
-      ASH_STRVEC_INIT, ASH_STRVEC_INIT, 0                                    \
+      ASH_STRVEC_INIT, ASH_STRVEC_INIT, 0, ASH_STRVEC_INIT, ASH_STRVEC_INIT  \
   }
 
 void ash_scanset_release (struct ash_scanset *s);

@@ -137,5 +137,7 @@ ash_policy_to_json (const struct ash_policy *p)
   json_object_set_new (o, "show", strings (&p->shown));
   json_object_set_new (o, "readonly_mounts", strings (&p->readonly_mounts));
   json_object_set_new (o, "mounts_error", str_or_null (p->mounts_error));
+  if (p->masked.nr)
+    json_object_set_new (o, "masked", strings (&p->masked));
   return o;
 }

@@ -26,6 +26,7 @@ ash_policy_init (struct ash_policy *p)
   ash_strvec_init (&p->sandbox_exec_env);
   ash_strvec_init (&p->shown);
   ash_strvec_init (&p->readonly_mounts);
+  ash_strvec_init (&p->masked);
 }
 
 static void
@@ -66,6 +67,7 @@ ash_policy_release (struct ash_policy *p)
   drops_free (p->skipped, p->n_skipped);
   ash_strvec_release (&p->linked_home_dirs);
   ash_strvec_release (&p->backend_env);
+  ash_strvec_release (&p->masked);
   ash_strvec_release (&p->sandbox_exec_env);
   free (p->unpack_dir_env);
   ash_policy_hidden_release (p);

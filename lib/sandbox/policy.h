@@ -109,6 +109,13 @@ struct ash_policy
                                       (real path), or NULL: given with the
                                       results directory to the scanner's
                                       account when ASH runs as root */
+  struct ash_strvec masked;        /* FIFOs, sockets and devices of the
+                                      source directory (absolute) that the
+                                      backend must show as empty or not at
+                                      all: the scanner walks the directory
+                                      itself, and opening one could block
+                                      it.  A backend that cannot mask them
+                                      refuses to run the scanner.  */
 };
 
 /* Everything the policy is computed from.  Lists are NULL-terminated

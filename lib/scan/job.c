@@ -34,6 +34,7 @@
 #include "sandbox/policy-input.h"
 #include "scan/changed.h"
 #include "scan/job.h"
+#include "scan/plugins.h"
 #include "scan/rundir.h"
 
 extern char **environ;
@@ -238,6 +239,15 @@ sandbox_decide (struct scan *sc, struct job *j)
     }
   for (size_t i = 0; i < j->policy.warnings.nr; i++)
     ash_warning ("%s: %s", j->scanner->name, j->policy.warnings.v[i]);
+  /* A plugin scanner handed the directory is not told which files the
+     scan set leaves out: its sandbox masks the FIFOs, sockets and devices
+     of the tree, which could block it (a FIFO named fifo.py) or worse.
+     Builtin scanners are given exclusion options instead.  */
+  if (!j->converted && sc->have_scanset
+      && ash_plugin_walks_target (j->scanner))
+    for (size_t i = 0; i < sc->scanset.specials.nr; i++)
+      ash_strvec_pushf (&j->policy.masked, "%s/%s", sc->source_dir,
+                        sc->scanset.specials.v[i]);
 
   json_t *rec = ash_policy_to_json (&j->policy);
   if (rec == NULL)
@@ -333,6 +343,23 @@ run_prepare (struct scan *sc, struct job *j, struct ash_error *err)
                  rerr.message ? rerr.message : "");
   ash_error_release (&rerr);
   return r;
+}
+
+static unsigned long long
+limit_of (const struct scan *sc, const char *key)
+{
+  const json_t *v = ash_config_get (sc->config, key);
+  return json_is_integer (v) && json_integer_value (v) > 0
+           ? (unsigned long long) json_integer_value (v)
+           : 0;
+}
+
+size_t
+ash_job_document_max (const struct scan *sc)
+{
+  unsigned long long m
+    = limit_of (sc, "global_settings.max_scanner_document");
+  return m > SIZE_MAX ? SIZE_MAX : (size_t) m;
 }
 
 /* The check phase of one scanner.  */
@@ -464,7 +491,7 @@ ash_job_check (struct scan *sc, struct job *j)
             .run_config_dir = j->run_config_dir,
             .config = sc->config,
             .scope = &j->scope,
-            .max_output = ASH_TREE_READ_MAX,
+            .max_output = ash_job_document_max (sc),
           };
           struct ash_error perr = ASH_ERROR_INIT;
           s->prepare (s, &pj, &perr);
@@ -486,7 +513,7 @@ ash_job_check (struct scan *sc, struct job *j)
     .config = sc->config,
     .bin_path = sc->host.bin_path,
     .scope = j->sandboxed ? &j->scope : NULL,
-    .max_output = ASH_TREE_READ_MAX,
+    .max_output = ash_job_document_max (sc),
     .tier = &sc->tier,
     .settings = &sc->ss,
     .scanset = sc->have_scanset ? &sc->scanset : NULL,
@@ -583,15 +610,6 @@ crash_signal (const struct job *j, const struct ash_cmd_result *res)
     if (res->status == 128 + crashes[i])
       return crashes[i];
   return 0;
-}
-
-static unsigned long long
-limit_of (const struct scan *sc, const char *key)
-{
-  const json_t *v = ash_config_get (sc->config, key);
-  return json_is_integer (v) && json_integer_value (v) > 0
-           ? (unsigned long long) json_integer_value (v)
-           : 0;
 }
 
 /* The resource limits of one scanner (global_settings.max_scanner_*),
@@ -852,11 +870,17 @@ ash_job_run (struct scan *sc, struct job *j)
                              limit_hint (&cmd, sig), tail ? ": " : "",
                              tail ? tail : ""));
     }
-  else if (s->parse (s, &j->sj, &res, &doc, &err) < 0)
+  else if ((r = s->parse (s, &j->sj, &res, &doc, &err)) < 0)
     {
       _cleanup_free_ char *tail = res.status != 0 ? stderr_tail (j) : NULL;
+      /* An output over the cap on its size (or on the memory its parse
+         takes) is named with the setting that decides it.  */
+      const char *cap = r == -EFBIG && j->sj.max_output
+                          ? _(" (global_settings.max_scanner_document)")
+                          : "";
+      r = 0;
       ash_job_set_status (j, ASH_STATUS_ERROR,
-                  xasprintf ("%s%s%s", err.message, tail ? ": " : "",
+                  xasprintf ("%s%s%s%s", err.message, cap, tail ? ": " : "",
                              tail ? tail : ""));
     }
   else

@@ -132,4 +132,8 @@ void ash_job_sweep (struct scan *sc, int dirfd, const char *rel);
 
 void ash_job_release (struct job *j);
 
+/* The cap on the size of a scanner's output document that ASH reads
+   (global_settings.max_scanner_document), or 0 for none.  */
+size_t ash_job_document_max (const struct scan *sc);
+
 #endif

@@ -417,13 +417,8 @@ build_scanset (struct scan *sc, struct ash_error *err)
   sc->scan_set_file = xasprintf ("%s/ash-scan-set-files-list.txt",
                                  sc->od.path);
   /* What was walked and left out: findings there do not count.  */
-  for (i = 0; i < sc->scanset.all.nr; i++)
-    {
-      const char *p = sc->scanset.all.v[i];
-      if (!bsearch (&p, sc->scanset.files.v, sc->scanset.files.nr,
-                    sizeof *sc->scanset.files.v, cmp_strp))
-        ash_strvec_push (&sc->ignored_files, p);
-    }
+  for (i = 0; i < sc->scanset.unlisted.nr; i++)
+    ash_strvec_push (&sc->ignored_files, sc->scanset.unlisted.v[i]);
   if (sc->ignored_files.nr > 1)
     qsort (sc->ignored_files.v, sc->ignored_files.nr,
            sizeof *sc->ignored_files.v, cmp_strp);
@@ -488,7 +483,8 @@ external_reports (struct scan *sc, struct ash_scanner_result *ext)
       struct ash_buf text = ASH_BUF_INIT;
       struct ash_error err = ASH_ERROR_INIT;
       json_t *doc = NULL;
-      if (ash_tree_read_file (srcfd, rel, ASH_TREE_READ_MAX, &text, &err) < 0
+      if (ash_tree_read_file (srcfd, rel, ash_job_document_max (sc), &text,
+                              &err) < 0
           || ash_sarif_parse (text.buf, text.len, &doc, &err) < 0)
         ash_buf_addf (&why, "%s%s: %s", why.len ? "; " : "", path,
                       err.message);

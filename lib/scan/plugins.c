@@ -593,6 +593,18 @@ ash_plugin_expand (const char *tmpl, const struct ash_scan_job *job)
   return ash_buf_detach (&b);
 }
 
+bool
+ash_plugin_walks_target (const struct ash_scanner *s)
+{
+  if (s->build != plugin_build)
+    return false;
+  const struct ash_plugin_scanner *p = s->data;
+  for (size_t i = 0; i < p->args.nr; i++)
+    if (strstr (p->args.v[i], "{target}"))
+      return true;
+  return false;
+}
+
 static int
 plugin_build (const struct ash_scanner *s, const struct ash_scan_job *job,
               struct ash_cmd *cmd, struct ash_error *err _unused_)

@@ -54,6 +54,11 @@ struct ash_plugin_set
 };
 
 void ash_plugin_set_init (struct ash_plugin_set *s);
+
+/* True when S is a plugin scanner (without an adapter) that is handed
+   {target}, the directory: it walks the tree itself and is not told what
+   the scan set leaves out.  */
+bool ash_plugin_walks_target (const struct ash_scanner *s);
 void ash_plugin_set_release (struct ash_plugin_set *s);
 
 /* The directories modules are searched in: the entries of ASH_PLUGIN_PATH

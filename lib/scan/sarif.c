@@ -6,6 +6,7 @@
 #include "scan/sarif.h"
 
 #include <errno.h>
+#include <stdlib.h>
 #include <strings.h>
 
 #include "base/util.h"
@@ -193,16 +194,83 @@ prune_run (json_t *run)
     }
 }
 
+/* The memory a parse may take.  The size of a scanner's output is capped
+   (global_settings.max_scanner_document) before it is read, but the
+   memory jansson needs for a document depends on its shape as well as
+   its size: counted as below, a SARIF log of real results takes 5 to 20
+   times its size (the shorter its results, the more), a document of
+   nothing but empty objects ("{},{},...") about 90 times.
+   So that no document within the cap can take more than a bounded
+   multiple of it, every allocation jansson makes on this thread while a
+   parse runs is counted (frees are not: a bound from above), and one
+   that would pass the budget fails, which ends the parse.  Outside a
+   parse, and on other threads, allocations go straight to malloc.  */
+struct parse_budget
+{
+  bool on;
+  bool hit;
+  size_t left;
+};
+
+static _Thread_local struct parse_budget parse_budget;
+
+static void *
+budget_malloc (size_t n)
+{
+  struct parse_budget *b = &parse_budget;
+  if (b->on)
+    {
+      /* malloc's own header and alignment, roughly.  */
+      size_t cost = n + 2 * sizeof (void *);
+      if (cost < n || cost > b->left)
+        {
+          b->hit = true;
+          return NULL;
+        }
+      b->left -= cost;
+    }
+  return malloc (n);
+}
+
+/* Before main, while there is one thread: jansson reads its allocator
+   without a lock.  */
+__attribute__ ((constructor)) static void
+install_budget_malloc (void)
+{
+  json_set_alloc_funcs (budget_malloc, free);
+}
+
+/* The budget of a parse of LEN bytes.  */
+static size_t
+parse_budget_for (size_t len)
+{
+  size_t floor = (size_t) 1 << 20;
+  if (len > (SIZE_MAX - floor) / ASH_SARIF_PARSE_MEMORY_FACTOR)
+    return SIZE_MAX;
+  return floor + len * ASH_SARIF_PARSE_MEMORY_FACTOR;
+}
+
 int
 ash_sarif_parse (const char *text, size_t len, json_t **ret_doc,
                  struct ash_error *err)
 {
   json_error_t jerr;
-  json_t *doc = json_loadb (text, len, JSON_REJECT_DUPLICATES, &jerr);
+  struct parse_budget *b = &parse_budget;
   size_t i;
   json_t *run;
   int r = 0;
 
+  *b = (struct parse_budget){ .on = true, .left = parse_budget_for (len) };
+  json_t *doc = json_loadb (text, len, JSON_REJECT_DUPLICATES, &jerr);
+  bool hit = b->hit;
+  *b = (struct parse_budget){ 0 };
+  if (doc == NULL && hit)
+    return ash_error_set (err, -EFBIG,
+                          _("the output was not read: its %zu bytes would "
+                            "take more than %zu bytes of memory once parsed, "
+                            "%d times its size and 1 MiB"),
+                          len, parse_budget_for (len),
+                          ASH_SARIF_PARSE_MEMORY_FACTOR);
   if (doc == NULL)
     return ash_error_set (err, -EINVAL,
                           _("the output is not JSON (line %d: %s)"),

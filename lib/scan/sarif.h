@@ -62,7 +62,13 @@ json_t *ash_sarif_run_new (const char *tool, const char *version,
    locations of the wrong type; a message without text or id gets an empty
    text).  Errors name what is wrong:
    "the output is not JSON (line L: ...)", "the output is not a SARIF 2.1.0
-   log: ...".  */
+   log: ...".  The parse may take at most ASH_SARIF_PARSE_MEMORY_FACTOR
+   times LEN and 1 MiB of memory: a document that would need more (one
+   made of many tiny objects) is refused with -EFBIG and "the output was
+   not read: its N bytes would take more than M bytes of memory once
+   parsed ...", so that the memory a scanner's output costs is bounded by
+   the cap on its size.  */
+#define ASH_SARIF_PARSE_MEMORY_FACTOR 32
 int ash_sarif_parse (const char *text, size_t len, json_t **ret_doc,
                      struct ash_error *err);
 

@@ -3,6 +3,9 @@
 
 #include <config.h>
 
+#include <errno.h>
+
+#include "base/buf.h"
 #include "base/error.h"
 #include "scan/sarif.h"
 #include "tap.h"
@@ -25,9 +28,63 @@ parse_case (const char *text, bool ok, const char *want_msg)
   ash_error_release (&err);
 }
 
+/* A document of N empty objects, or of N results with a short message
+   and a rule id of about the same size in all.  */
+static char *
+dense_doc (size_t n, bool empty_objects)
+{
+  struct ash_buf b = ASH_BUF_INIT;
+  ash_buf_addf (&b, "{\"version\":\"2.1.0\",\"runs\":[{\"tool\":{\"driver\":"
+                    "{\"name\":\"t\"}},\"results\":[");
+  for (size_t i = 0; i < n; i++)
+    if (empty_objects)
+      ash_buf_addf (&b, "%s{}", i ? "," : "");
+    else
+      ash_buf_addf (&b, "%s{\"ruleId\":\"rule-%06zu\",\"message\":{\"text\":"
+                        "\"a finding about something\"}}",
+                    i ? "," : "", i);
+  ash_buf_addf (&b, "]}]}");
+  return ash_buf_detach (&b);
+}
+
+/* The parse may take at most ASH_SARIF_PARSE_MEMORY_FACTOR times the
+   document's size: one made of empty objects (about 90 times) is refused
+   with -EFBIG, results of the same size in bytes are not.  */
+static void
+parse_budget_cases (void)
+{
+  _cleanup_free_ char *dense = dense_doc (1500000, true);
+  size_t len = strlen (dense);
+  _cleanup_free_ char *real = dense_doc (len / 75, false);
+  struct ash_error err = ASH_ERROR_INIT;
+  json_t *doc = NULL;
+
+  tap_is_int (ash_sarif_parse (dense, len, &doc, &err), -EFBIG,
+              "budget: %zu bytes of empty objects are refused", len);
+  tap_ok (err.message && strstr (err.message, "bytes of memory once parsed"),
+          "budget: the message says why (%s)",
+          err.message ? err.message : "none");
+  tap_ok (doc == NULL, "budget: no document is returned");
+  ash_error_release (&err);
+  tap_is_int (ash_sarif_parse (real, strlen (real), &doc, &err), 0,
+              "budget: %zu bytes of results are read (control)",
+              strlen (real));
+  json_decref (doc);
+  doc = NULL;
+  /* The budget ends with the parse: jansson allocates as before.  */
+  json_t *big = json_array ();
+  for (int i = 0; i < 100000; i++)
+    json_array_append_new (big, json_object ());
+  tap_is_int (json_array_size (big), 100000,
+              "budget: allocations after a refused parse are not limited");
+  json_decref (big);
+  ash_error_release (&err);
+}
+
 int
 main (void)
 {
+  parse_budget_cases ();
   parse_case ("{\"version\":\"2.1.0\",\"runs\":[]}", true, NULL);
   parse_case ("{\"version\":\"2.1.0\",\"runs\":[{\"tool\":{\"driver\":"
               "{\"name\":\"x\"}},\"results\":[{\"message\":{\"text\":\"m\"}}]}]}",

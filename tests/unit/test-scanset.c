@@ -635,6 +635,12 @@ test_special_files (void)
   _cleanup_free_ char *a = joined (&args);
   tap_is_str (a, "--exclude\nbig.py,fifo.py\n",
               "special files: bandit's --exclude names both");
+  _cleanup_free_ char *sp = joined (&s.specials);
+  tap_is_str (sp, "fifo.py\n",
+              "special files: the FIFO is listed for the sandboxes to mask");
+  _cleanup_free_ char *ul = joined (&s.unlisted);
+  tap_is_str (ul, "big.py\nfifo.py\n",
+              "special files: what was walked and not listed");
   ash_strvec_release (&args);
   ash_scanset_release (&s);
 
@@ -643,7 +649,10 @@ test_special_files (void)
   tap_is_int (build (&none, &s, &e), 0, "no size limit: builds");
   _cleanup_free_ char *f2 = joined (&s.files);
   tap_is_str (f2, "a.py\nbig.py\nsmall.py\n",
-              "no size limit: the large file is in the scan set");
+              "no size limit: the large file is in the scan set, the FIFO "
+              "(known from its d_type, not stat) is not");
+  _cleanup_free_ char *sp2 = joined (&s.specials);
+  tap_is_str (sp2, "fifo.py\n", "no size limit: the FIFO is still named");
   ash_scanset_release (&s);
   ash_error_release (&e);
   teardown ();
