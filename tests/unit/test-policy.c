@@ -333,6 +333,7 @@ run_case (const char *dir, const char *name)
   _cleanup_free_ char *expf = ash_path_join (dir, "expected.json");
   _cleanup_free_ char *src_default = NULL, *out_default = NULL;
   _cleanup_free_ char *res_default = NULL, *text = NULL, *back = NULL;
+  _cleanup_free_ char *mounts = NULL;
   struct ash_requirements req;
   struct ash_error err = ASH_ERROR_INIT;
   struct ash_strvec env = ASH_STRVEC_INIT;
@@ -394,7 +395,7 @@ run_case (const char *dir, const char *name)
   mkdir_p (res_default);
   /* The host's own mounts (a tmpfs another program made under /var/tmp,
      say) must not reach the expected records: a mount table of / alone.  */
-  _cleanup_free_ char *mounts = ash_path_join (root, "mountinfo");
+  mounts = ash_path_join (root, "mountinfo");
   {
     FILE *mf = fopen (mounts, "we");
     if (!mf || fputs ("22 1 8:1 / / rw,relatime shared:1 - ext4 /dev/sda1 rw\n",
