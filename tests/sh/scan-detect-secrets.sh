@@ -107,6 +107,92 @@ print([f["path"] for f in b["filters_used"]])' \
   "$TEST_TMP/base/scanners/detect-secrets/source/detect-secrets.baseline.json" >"$TEST_TMP/filters"
 assert_file_lacks "the baseline detect-secrets got has no verification filter" "$TEST_TMP/filters" "verification"
 
+# An in-tree baseline naming plugins and filters of its own: detect-
+# secrets would load and run their code, one file in the tree and one
+# outside it (each leaves a mark when run).  ASH removes them with a
+# warning; the control is the operator's baseline outside the tree, whose
+# plugins run.
+mkdir -p "$TEST_TMP/outside"
+for w in in out filter; do
+  printf 'open("%s/ran-%s", "w").write("x")\n' "$TEST_TMP" "$w" >"$TEST_TMP/outside/$w.py"
+done
+cp "$TEST_TMP/outside/in.py" "$src/in_tree_plugin.py"
+cat >"$TEST_TMP/code.baseline" <<EOF2
+{
+  "version": "1.5.0",
+  "plugins_used": [
+    {"name": "AWSKeyDetector"},
+    {"name": "TreeDetector", "path": "file://./in_tree_plugin.py"},
+    {"name": "OutDetector", "path": "file://$TEST_TMP/outside/out.py"}
+  ],
+  "filters_used": [
+    {"path": "file://$TEST_TMP/outside/filter.py::f"}
+  ],
+  "results": {}
+}
+EOF2
+cp "$TEST_TMP/code.baseline" "$src/.secrets.baseline"
+run_ash scan --source-dir "$src" --output-dir "$TEST_TMP/code" --no-progress \
+  --sandbox off --scanners detect-secrets --config "$TEST_TMP/conf.yaml"
+assert_eq "in-tree baseline with plugins of its own: exit 2" "$status" 2
+for w in in out filter; do
+  check_fails "in-tree baseline: its $w plugin's code did not run" test -e "$TEST_TMP/ran-$w"
+done
+assert_file_contains "in-tree baseline: the warning names what was not loaded" "$TEST_TMP/err" \
+  "Not loading the detect-secrets plugins and filters 'file://./in_tree_plugin.py', 'file://$TEST_TMP/outside/out.py', 'file://$TEST_TMP/outside/filter.py::f' from"
+assert_eq "in-tree baseline: its own detector list still applies" "$(findings "$TEST_TMP/code")" \
+  "detect-secrets AWS-Access-Key app/legacy.py 2 CRITICAL
+detect-secrets AWS-Access-Key app/settings.py 3 CRITICAL"
+rm -f "$src/.secrets.baseline"
+cat >"$TEST_TMP/ops-code.yaml" <<EOF2
+global_settings:
+  ignore_paths: [{path: vendor/, reason: third-party code}]
+scanners:
+  detect-secrets:
+    options:
+      baseline_file: $TEST_TMP/code.baseline
+EOF2
+run_ash scan --source-dir "$src" --output-dir "$TEST_TMP/code-ops" --no-progress \
+  --sandbox off --scanners detect-secrets --config "$TEST_TMP/ops-code.yaml"
+check "the operator's baseline: its plugin outside the tree runs (control)" test -e "$TEST_TMP/ran-out"
+check "the operator's baseline: its filter runs (control)" test -e "$TEST_TMP/ran-filter"
+rm -f "$TEST_TMP"/ran-*
+
+# The same plugins from a config the repository wrote (inside a git
+# checkout): removed; and a repository's baseline that lists no plugin at
+# all does not turn detect-secrets off.
+mkdir -p "$src/.git" "$src/.ash"
+cat >"$src/.ash/.ash.yaml" <<EOF2
+scanners:
+  detect-secrets:
+    options:
+      scan_settings:
+        plugins_used:
+          - {name: GitHubTokenDetector}
+          - {name: OutDetector, path: "file://$TEST_TMP/outside/out.py"}
+        filters_used:
+          - {path: "file://$TEST_TMP/outside/filter.py::f"}
+          - {path: detect_secrets.filters.common.is_ignored_due_to_verification_policies, min_level: 2}
+EOF2
+run_ash scan --source-dir "$src" --output-dir "$TEST_TMP/code-cfg" --no-progress \
+  --sandbox off --scanners detect-secrets
+assert_eq "repository config with plugins of its own: exit 2" "$status" 2
+check_fails "repository config: its plugin's code did not run" test -e "$TEST_TMP/ran-out"
+check_fails "repository config: its filter's code did not run" test -e "$TEST_TMP/ran-filter"
+assert_file_contains "repository config: the warning names the plugin" "$TEST_TMP/err" "'file://$TEST_TMP/outside/out.py'"
+assert_file_contains "repository config: its verification filter is removed" "$TEST_TMP/err" "Removing the detect-secrets verification filter"
+assert_file_lacks "repository config: detect-secrets did not verify" \
+  "$TEST_TMP/code-cfg/scanners/detect-secrets/source/detect-secrets.stderr.log" "would verify"
+assert_eq "repository config: its detector list applies" "$(findings "$TEST_TMP/code-cfg")" \
+  "detect-secrets GitHub-Token docs/notes.txt 2 CRITICAL
+detect-secrets GitHub-Token vendor/bundle.txt 1 CRITICAL"
+rm -rf "$src/.git" "$src/.ash" "$src/in_tree_plugin.py"
+printf '{"version": "1.5.0", "plugins_used": [], "filters_used": [], "results": {}}\n' >"$src/.secrets.baseline"
+run_ash scan --source-dir "$src" --output-dir "$TEST_TMP/noplug" --no-progress \
+  --sandbox off --scanners detect-secrets --config "$TEST_TMP/conf.yaml"
+assert_eq "in-tree baseline listing no plugin: every default plugin runs" "$(findings "$TEST_TMP/noplug")" "$want"
+rm -f "$src/.secrets.baseline"
+
 # A baseline that is not JSON: ERROR naming it.
 echo '{"plugins_used": [' >"$src/.secrets.baseline"
 run_ash scan --source-dir "$src" --output-dir "$TEST_TMP/badbase" --no-progress \
