@@ -235,6 +235,34 @@ run_ash scan --source-dir "$src" --output-dir "$TEST_TMP/verify-off" --no-progre
 assert_file_lacks "offline the filter is removed from every source" \
   "$TEST_TMP/verify-off/scanners/detect-secrets/source/detect-secrets.stderr.log" "would verify"
 
+# A network only when sandbox.network_scanners names detect-secrets, from
+# a config outside every checkout: the operator's --config grants it (the
+# filter verifies, no --no-verify); the same grant inherited from the
+# repository's own config is dropped with a warning, and detect-secrets
+# runs with --no-verify and the warning naming the setting.
+if has_backend bwrap; then
+  mkdir -p "$src/.git" "$src/.ash"
+  printf 'sandbox:\n  network_scanners: [detect-secrets]\n' >"$src/.ash/net.yaml"
+  { cat "$TEST_TMP/verify.yaml"; printf 'sandbox:\n  network_scanners: [detect-secrets]\n'; } >"$TEST_TMP/net-ok.yaml"
+  { printf 'extends: %s\n' "$src/.ash/net.yaml"; cat "$TEST_TMP/verify.yaml"; } >"$TEST_TMP/net-tree.yaml"
+  run_ash scan --source-dir "$src" --output-dir "$TEST_TMP/net-ok" --no-progress \
+    --sandbox bwrap --scanners detect-secrets --config "$TEST_TMP/net-ok.yaml"
+  assert_eq "bwrap, network granted by the operator: exit 2" "$status" 2
+  assert_file_contains "bwrap, network granted by the operator: detect-secrets verifies (control)" \
+    "$TEST_TMP/net-ok/scanners/detect-secrets/source/detect-secrets.stderr.log" "would verify"
+  assert_file_lacks "bwrap, network granted: no warning about the setting" "$TEST_TMP/err" "Name detect-secrets in sandbox.network_scanners"
+  run_ash scan --source-dir "$src" --output-dir "$TEST_TMP/net-tree" --no-progress \
+    --sandbox bwrap --scanners detect-secrets --config "$TEST_TMP/net-tree.yaml"
+  assert_eq "bwrap, network grant from the repository's config: exit 2" "$status" 2
+  assert_file_contains "the repository's grant is ignored, with a warning" "$TEST_TMP/err" "Ignoring sandbox.network_scanners"
+  assert_file_lacks "the repository's grant gives no network: detect-secrets does not verify" \
+    "$TEST_TMP/net-tree/scanners/detect-secrets/source/detect-secrets.stderr.log" "would verify"
+  assert_file_contains "the warning names sandbox.network_scanners" "$TEST_TMP/err" "Name detect-secrets in sandbox.network_scanners"
+  rm -rf "$src/.git" "$src/.ash"
+else
+  for i in 1 2 3 4 5 6 7; do ok "# SKIP bwrap is not usable here"; done
+fi
+
 # Unsupported options: configuration errors naming them.
 printf 'scanners:\n  detect-secrets:\n    options:\n      exclude_lines: [x]\n' >"$TEST_TMP/bad.yaml"
 run_ash scan --source-dir "$src" --output-dir "$TEST_TMP/bad" --no-progress \
