@@ -107,6 +107,44 @@ print([f["path"] for f in b["filters_used"]])' \
   "$TEST_TMP/base/scanners/detect-secrets/source/detect-secrets.baseline.json" >"$TEST_TMP/filters"
 assert_file_lacks "the baseline detect-secrets got has no verification filter" "$TEST_TMP/filters" "verification"
 
+# An audited baseline: its labels (is_secret) show in the results, and a
+# secret audited as a false positive is still reported, as upstream ASH
+# does (a repository cannot hide its own secrets by auditing them); an
+# entry for a file that no longer holds the secret is not reported.
+sha () { printf '%s' "$1" | sha1sum | cut -d' ' -f1; }
+k2=$(grep -o 'AKIA[0-9A-Z]\{16\}' "$src/app/settings.py")
+k3=$(grep -o 'AKIA[0-9A-Z]\{16\}' "$src/app/legacy.py")
+cat >"$src/.secrets.baseline" <<EOF2
+{
+  "version": "1.5.0",
+  "plugins_used": [{"name": "AWSKeyDetector"}],
+  "filters_used": [],
+  "results": {
+    "app/settings.py": [{"type": "AWS Access Key", "filename": "app/settings.py", "hashed_secret": "$(sha "$k2")", "is_verified": false, "is_secret": false, "line_number": 3}],
+    "app/legacy.py": [{"type": "AWS Access Key", "filename": "app/legacy.py", "hashed_secret": "$(sha "$k3")", "is_verified": false, "is_secret": true, "line_number": 2}],
+    "gone.py": [{"type": "AWS Access Key", "filename": "gone\u001b]0;x\u0007.py", "hashed_secret": "0", "is_secret": false, "line_number": 9}]
+  }
+}
+EOF2
+run_ash scan --source-dir "$src" --output-dir "$TEST_TMP/audit" --no-progress \
+  --sandbox off --scanners detect-secrets --config "$TEST_TMP/conf.yaml"
+assert_eq "audited baseline: exit 2" "$status" 2
+python3 -c '
+import json, sys
+a = json.load(open(sys.argv[1]))
+for run in a["sarif"]["runs"]:
+    for x in run["results"]:
+        l = x["locations"][0]["physicalLocation"]
+        print(l["artifactLocation"]["uri"], x["properties"].get("is_secret"))' \
+  "$TEST_TMP/audit/ash_aggregated_results.json" | sort >"$TEST_TMP/audited"
+assert_eq "audited baseline: both secrets reported, with their labels" "$(cat "$TEST_TMP/audited")" \
+  "app/legacy.py True
+app/settings.py False"
+check "audited baseline: the summary counts the false positive too" \
+  sh -c "python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))[\"scanner_results\"][\"detect-secrets\"][\"finding_count\"])' '$TEST_TMP/audit/ash_aggregated_results.json' | grep -qx 2"
+no_secret_below "$TEST_TMP/audit" "audited baseline"
+rm -f "$src/.secrets.baseline"
+
 # An in-tree baseline naming plugins and filters of its own: detect-
 # secrets would load and run their code, one file in the tree and one
 # outside it (each leaves a mark when run).  ASH removes them with a
