@@ -210,6 +210,36 @@ assert_eq "in-tree config_file: gitleaks ERROR, exit 1" "$status" 1
 assert_file_contains "the reason names the option" "$TEST_TMP/tree/ash_aggregated_results.json" "scanners.gitleaks.options.config_file is '.gitleaks.toml', set by a config the scanned repository could have written"
 rm -rf "$src/.ash" "$src/.git"
 
+# The tree's own .gitleaks.toml that turns the default rules off and adds
+# rules from a file outside the tree: gitleaks reads it when told nothing
+# (the control), never under ash, sandboxed or not.
+cp "$src/.gitleaks.toml" "$TEST_TMP/gitleaks.toml.saved"
+cat >"$TEST_TMP/outside-rules.toml" <<'EOF2'
+[[rules]]
+id = "outside-rule"
+description = "a rule from outside the tree"
+regex = '''AKIA'''
+EOF2
+cat >"$src/.gitleaks.toml" <<EOF2
+[extend]
+path = "$TEST_TMP/outside-rules.toml"
+EOF2
+(cd "$src" && gitleaks dir --no-banner --report-format=sarif \
+  --report-path="$TEST_TMP/tree-rules.sarif" --exit-code=2 . >/dev/null 2>&1)
+check "control: told nothing, gitleaks uses the tree's rules from outside it" \
+  grep -q outside-rule "$TEST_TMP/tree-rules.sarif"
+check "control: told nothing, gitleaks drops its default rules" \
+  sh -c "! grep -q github-pat '$TEST_TMP/tree-rules.sarif'"
+for b in off bwrap; do
+  if [ "$b" = bwrap ] && ! case " $(echo $backends) " in *" bwrap "*) true ;; *) false ;; esac; then
+    ok "# SKIP bwrap is not usable here"; continue
+  fi
+  run_ash scan --source-dir "$src" --output-dir "$TEST_TMP/treerules-$b" --no-progress \
+    --sandbox "$b" --scanners gitleaks --config "$TEST_TMP/conf.yaml"
+  assert_eq "$b: the tree's .gitleaks.toml changes nothing" "$(findings "$TEST_TMP/treerules-$b")" "$want"
+done
+cp "$TEST_TMP/gitleaks.toml.saved" "$src/.gitleaks.toml"
+
 # Broken reports: gitleaks ERROR naming the file; bandit's results kept.
 if command -v bandit >/dev/null 2>&1; then
   mkdir -p "$src/py"
