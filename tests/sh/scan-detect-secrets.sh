@@ -301,6 +301,42 @@ else
   for i in 1 2 3 4 5 6 7; do ok "# SKIP bwrap is not usable here"; done
 fi
 
+# Under a sandbox ASH reads the operator's baseline outside the tree only
+# inside an extra_read_paths entry when read_path_scanners names
+# detect-secrets; otherwise it skips it with a warning, and every default
+# plugin runs.  Unsandboxed it is read (the control).
+if has_backend bwrap; then
+  mkdir -p "$TEST_TMP/ops"
+  printf '{"version": "1.5.0", "plugins_used": [{"name": "GitHubTokenDetector"}], "filters_used": [], "results": {}}\n' >"$TEST_TMP/ops/gh.baseline"
+  cat >"$TEST_TMP/ops.yaml" <<EOF2
+global_settings:
+  ignore_paths: [{path: vendor/, reason: third-party code}]
+scanners:
+  detect-secrets:
+    options:
+      baseline_file: $TEST_TMP/ops/gh.baseline
+EOF2
+  gh_only="detect-secrets GitHub-Token docs/notes.txt 2 CRITICAL"
+  run_ash scan --source-dir "$src" --output-dir "$TEST_TMP/opsb-off" --no-progress \
+    --sandbox off --scanners detect-secrets --config "$TEST_TMP/ops.yaml"
+  assert_eq "unsandboxed, the operator's baseline outside the tree is read (control)" \
+    "$(findings "$TEST_TMP/opsb-off")" "$gh_only"
+  run_ash scan --source-dir "$src" --output-dir "$TEST_TMP/opsb-bw" --no-progress \
+    --sandbox bwrap --scanners detect-secrets --config "$TEST_TMP/ops.yaml"
+  assert_eq "bwrap: a baseline outside the tree is skipped: every plugin runs" \
+    "$(findings "$TEST_TMP/opsb-bw")" "$want"
+  assert_file_contains "bwrap: the warning says why" "$TEST_TMP/err" \
+    "Not reading the detect-secrets baseline $TEST_TMP/ops/gh.baseline: it is outside the source tree, and sandbox.read_path_scanners does not name detect-secrets"
+  run_ash scan --source-dir "$src" --output-dir "$TEST_TMP/opsb-ok" --no-progress \
+    --sandbox bwrap --scanners detect-secrets --config "$TEST_TMP/ops.yaml" \
+    --config-overrides "sandbox.extra_read_paths=[$TEST_TMP/ops]" \
+    --config-overrides "sandbox.read_path_scanners=[detect-secrets]"
+  assert_eq "bwrap: inside extra_read_paths, with read_path_scanners, it is read" \
+    "$(findings "$TEST_TMP/opsb-ok")" "$gh_only"
+else
+  for i in 1 2 3 4; do ok "# SKIP bwrap is not usable here"; done
+fi
+
 # Unsupported options: configuration errors naming them.
 printf 'scanners:\n  detect-secrets:\n    options:\n      exclude_lines: [x]\n' >"$TEST_TMP/bad.yaml"
 run_ash scan --source-dir "$src" --output-dir "$TEST_TMP/bad" --no-progress \
