@@ -47,6 +47,9 @@
 
 #define DS_BASELINE "detect-secrets.baseline.json"
 #define DS_STDOUT "detect-secrets.stdout.log"
+/* Written beside the baseline when ash passes one, so that a report
+   detect-secrets did not write is named as the baseline.  */
+#define DS_USES_BASELINE "detect-secrets.uses-baseline"
 
 static const struct ash_option_spec ds_options[] = {
   { "baseline_file", ASH_OPTION_STRING, NULL },
@@ -318,6 +321,9 @@ ds_build (const struct ash_scanner *s _unused_,
         ash_oom ();
       r = ash_tree_write_file (job->results_fd, DS_BASELINE, text,
                                strlen (text), 0644, err);
+      if (r == 0)
+        r = ash_tree_write_file (job->results_fd, DS_USES_BASELINE, "", 0,
+                                 0644, err);
       if (r < 0)
         goto out;
       ash_strvec_push (&cmd->argv, "--baseline");
@@ -449,9 +455,12 @@ ds_parse (const struct ash_scanner *s _unused_, const struct ash_scan_job *job,
     return ash_error_set (err, -EIO, _("detect-secrets exited with status %d"),
                           res->status);
   /* With --baseline the report is that file, else stdout.  */
-  const char *name = fstatat (job->results_fd, DS_BASELINE, &st,
+  const char *name = fstatat (job->results_fd, DS_USES_BASELINE, &st,
                               AT_SYMLINK_NOFOLLOW)
-                         == 0
+                             == 0
+                         || fstatat (job->results_fd, DS_BASELINE, &st,
+                                     AT_SYMLINK_NOFOLLOW)
+                              == 0
                        ? DS_BASELINE
                        : DS_STDOUT;
   r = ash_adapter_read_output (job, name, &b, err);

@@ -353,4 +353,30 @@ for brk in empty truncated garbage; do
     "$TEST_TMP/brk/ash_aggregated_results.json" "scanners/detect-secrets/source/detect-secrets.stdout.log"
 done
 rm -f "$src/.fake-break"
+# With a baseline the report is that file: missing, empty, truncated or
+# garbage, detect-secrets is ERROR naming it, and bandit's results are
+# kept.
+if command -v bandit >/dev/null 2>&1; then
+  mkdir -p "$src/py"
+  cp "$top_srcdir/tests/fixtures/repos/py-small/pkg/runner.py" "$src/py/"
+  printf '{"version": "1.5.0", "plugins_used": [{"name": "AWSKeyDetector"}], "filters_used": [], "results": {}}\n' >"$src/.secrets.baseline"
+  for brk in missing empty truncated garbage; do
+    echo "$brk" >"$src/.fake-break"
+    run_ash scan --source-dir "$src" --output-dir "$TEST_TMP/brkb" --no-progress \
+      --sandbox off --scanners detect-secrets,bandit
+    assert_eq "$brk baseline report: exit 1" "$status" 1
+    python3 -c '
+import json, sys
+r = json.load(open(sys.argv[1]))["scanner_results"]
+print(r["detect-secrets"]["status"], r["detect-secrets"].get("error_reason"))
+print("bandit", r["bandit"]["status"], r["bandit"]["finding_count"])' \
+      "$TEST_TMP/brkb/ash_aggregated_results.json" >"$TEST_TMP/brkb-status"
+    assert_file_contains "$brk baseline report: ERROR naming the file" "$TEST_TMP/brkb-status" \
+      "$TEST_TMP/brkb/scanners/detect-secrets/source/detect-secrets.baseline.json"
+    assert_file_contains "$brk baseline report: bandit's results kept" "$TEST_TMP/brkb-status" "bandit FAILED"
+  done
+  rm -rf "$src/.fake-break" "$src/.secrets.baseline" "$src/py"
+else
+  ok "# SKIP bandit is not installed"
+fi
 done_testing
