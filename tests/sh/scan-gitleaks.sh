@@ -99,6 +99,32 @@ for b in bwrap landlock firejail; do
   no_secret_below "$TEST_TMP/out-$b" "$b"
 done
 
+# The config ash writes (gitleaks' default rules) and the empty ignore
+# directory are in a directory of the run's own, outside the tree, mode
+# 0700, removed when the run ends; a wrapper records what gitleaks got.
+mkdir -p "$TEST_TMP/rc-tools" "$TEST_TMP/rc-tmp"
+cp "$tools/gitleaks" "$TEST_TMP/rc-tools/gitleaks.real"
+cat >"$TEST_TMP/rc-tools/gitleaks" <<EOF2
+#!/bin/sh
+for a in "\$@"; do
+  case \$a in
+    --config=*) c=\${a#--config=}; d=\$(dirname "\$c")
+      echo "config=\$c dir-mode=\$(stat -c %a "\$d") default=\$(grep -c '^useDefault = true' "\$c")" >>"$TEST_TMP/rc-log" ;;
+    --gitleaks-ignore-path=*) echo "ignore-path=\${a#--gitleaks-ignore-path=} entries=\$(ls -A "\${a#--gitleaks-ignore-path=}" | wc -l)" >>"$TEST_TMP/rc-log" ;;
+  esac
+done
+exec "\$0.real" "\$@"
+EOF2
+chmod 755 "$TEST_TMP/rc-tools"/*
+PATH=$TEST_TMP/rc-tools:$PATH TMPDIR=$TEST_TMP/rc-tmp run_ash scan --source-dir "$src" \
+  --output-dir "$TEST_TMP/rc" --no-progress --sandbox off --scanners gitleaks --config "$TEST_TMP/conf.yaml"
+assert_eq "run config: exit 2" "$status" 2
+assert_file_contains "gitleaks' config is in the run's own directory" "$TEST_TMP/rc-log" "config=$TEST_TMP/rc-tmp/ash-gitleaks-"
+assert_file_contains "that directory is 0700, the config keeps the default rules" "$TEST_TMP/rc-log" "dir-mode=700 default=1"
+assert_file_contains "the ignore path is an empty directory there" "$TEST_TMP/rc-log" "ignore-path=$TEST_TMP/rc-tmp/ash-gitleaks-"
+assert_file_contains "the ignore directory is empty" "$TEST_TMP/rc-log" "entries=0"
+check "the run's directory is removed after the run" sh -c "! ls '$TEST_TMP/rc-tmp' | grep -q ash-gitleaks-"
+
 # GITLEAKS_* variables: never passed into a sandbox, and outside one
 # ash's --config wins over GITLEAKS_CONFIG (which hides everything here).
 cat >"$TEST_TMP/hide-all.toml" <<'EOF2'
