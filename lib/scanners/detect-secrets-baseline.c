@@ -362,11 +362,10 @@ ash_detect_secrets_options_filter (const struct ash_config *c,
     "scanners." ASH_DETECT_SECRETS_NAME ".options",
   };
   const char *why = NULL;
-  const char *where = NULL;
-  const char *untrusted = NULL;
-  const char *untrusted_where = NULL;
+  const char *where = "scanners.detect-secrets.options";
 
-  for (size_t k = 0; k < ARRAY_SIZE (keys) && !untrusted; k++)
+  /* The first of KEYS set by a file that may not grant.  */
+  for (size_t k = 0; k < ARRAY_SIZE (keys) && !why; k++)
     {
       bool over = false;
       int idx = ash_config_origin_index (c, keys[k], &over);
@@ -377,20 +376,18 @@ ash_detect_secrets_options_filter (const struct ash_config *c,
       ash_config_tier_judge_file (c, (size_t) idx, ctx, &may, &reason);
       if (!may)
         {
-          untrusted = _("that config is inside a git checkout or the "
-                        "scanned tree");
-          untrusted_where = c->files[idx].name
-                              ? c->files[idx].name
-                              : "scanners.detect-secrets.options";
+          why = _("that config is inside a git checkout or the scanned "
+                  "tree");
+          if (c->files[idx].name)
+            where = c->files[idx].name;
         }
     }
+
   struct ash_strvec removed = ASH_STRVEC_INIT;
   int n = 0;
-  if (untrusted
-      && (n = ash_detect_secrets_strip_custom_code (options, &removed)) > 0)
+  if (why && (n = ash_detect_secrets_strip_custom_code (options, &removed)) > 0)
     ash_strvec_push_nodup (warnings,
-                           custom_code_removed_warning (untrusted_where,
-                                                        untrusted, &removed));
+                           custom_code_removed_warning (where, why, &removed));
   ash_strvec_release (&removed);
 
   if (!ash_detect_secrets_verifies (options))
@@ -400,24 +397,6 @@ ash_detect_secrets_options_filter (const struct ash_config *c,
       why = _("the scan is offline");
       where = "scanners.detect-secrets.options";
     }
-  else
-    for (size_t k = 0; k < ARRAY_SIZE (keys) && !why; k++)
-      {
-        bool over = false;
-        int idx = ash_config_origin_index (c, keys[k], &over);
-        if (over || idx < 0)
-          continue;
-        bool may = false;
-        _cleanup_free_ char *reason = NULL;
-        ash_config_tier_judge_file (c, (size_t) idx, ctx, &may, &reason);
-        if (!may)
-          {
-            why = _("that config is inside a git checkout or the scanned "
-                    "tree");
-            where = c->files[idx].name ? c->files[idx].name
-                                       : "scanners.detect-secrets.options";
-          }
-      }
   if (!why)
     return n;
   int v = ash_detect_secrets_strip_verification (options);

@@ -40,17 +40,7 @@ scan () { # OUT MODE
   run_as "$work/bin/ash" scan --source-dir "$work/src" --output-dir "$work/$1" \
     --no-progress --scanners "$scanners" --sandbox "$2" >"$TEST_TMP/out" 2>"$TEST_TMP/err"
 }
-findings () { # OUT: each finding, one "scanner rule file line severity" a line
-  python3 -c '
-import json, sys
-a = json.load(open(sys.argv[1]))
-for run in a["sarif"]["runs"]:
-    for x in run["results"]:
-        l = x["locations"][0]["physicalLocation"]
-        print(x["properties"]["scanner_name"], x["ruleId"],
-              l["artifactLocation"]["uri"], l["region"]["startLine"],
-              x["properties"]["severity"])' "$work/$1/ash_aggregated_results.json" | sort
-}
+findings () { aggregated_findings "$work/$1"; }
 statuses () {
   python3 -c '
 import json, sys

@@ -29,17 +29,7 @@ global_settings:
       reason: third-party code
 EOF2
 
-findings () {
-  python3 -c '
-import json, sys
-a = json.load(open(sys.argv[1]))
-for run in a["sarif"]["runs"]:
-    for x in run["results"]:
-        l = x["locations"][0]["physicalLocation"]
-        print(x["properties"]["scanner_name"], x["ruleId"],
-              l["artifactLocation"]["uri"], l["region"]["startLine"],
-              x["properties"]["severity"])' "$1/ash_aggregated_results.json" | sort
-}
+findings () { aggregated_findings "$1"; }
 no_secret_below () {
   for s in $planted; do
     if grep -rqF -- "$s" "$1"; then
