@@ -19,14 +19,22 @@
 /* A baseline larger than this is refused rather than read.  */
 #define BASELINE_MAX_BYTES (64u * 1024 * 1024)
 
+/* The path of a plugins_used or filters_used entry (an object with
+   "path", or a string), or NULL.  */
+static const char *
+entry_path (const json_t *entry)
+{
+  if (json_is_string (entry))
+    return json_string_value (entry);
+  if (json_is_object (entry))
+    return json_string_value (json_object_get (entry, "path"));
+  return NULL;
+}
+
 bool
 ash_detect_secrets_is_verify_filter (const json_t *entry)
 {
-  const char *path = NULL;
-  if (json_is_string (entry))
-    path = json_string_value (entry);
-  else if (json_is_object (entry))
-    path = json_string_value (json_object_get (entry, "path"));
+  const char *path = entry_path (entry);
   if (!path)
     return false;
   return streq (path, ASH_DETECT_SECRETS_VERIFY_FILTER)
@@ -77,11 +85,7 @@ list_verifies (const json_t *list)
 static const char *
 code_path_of (const json_t *entry, bool plugin)
 {
-  const char *path = NULL;
-  if (json_is_string (entry))
-    path = json_string_value (entry);
-  else if (json_is_object (entry))
-    path = json_string_value (json_object_get (entry, "path"));
+  const char *path = entry_path (entry);
   if (!path)
     return NULL;
   if (plugin)
