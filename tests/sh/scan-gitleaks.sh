@@ -256,6 +256,33 @@ for b in off bwrap; do
 done
 cp "$TEST_TMP/gitleaks.toml.saved" "$src/.gitleaks.toml"
 
+# baseline_path: the operator's gitleaks report leaves its findings out;
+# the same option from the repository's own config is refused.
+mkdir -p "$TEST_TMP/ops"
+printf '[{"RuleID": "github-pat", "File": "docs/notes.txt", "StartLine": 2}]\n' >"$TEST_TMP/ops/gl-baseline.json"
+cat >"$TEST_TMP/opsb.yaml" <<EOF2
+global_settings:
+  ignore_paths: [{path: vendor/, reason: third-party code}]
+scanners:
+  gitleaks:
+    options:
+      baseline_path: $TEST_TMP/ops/gl-baseline.json
+EOF2
+run_ash scan --source-dir "$src" --output-dir "$TEST_TMP/glb" --no-progress \
+  --sandbox off --scanners gitleaks --config "$TEST_TMP/opsb.yaml"
+assert_eq "operator baseline_path: its finding is left out" "$(findings "$TEST_TMP/glb")" \
+  "$(echo "$want" | grep -v github-pat)"
+git init -q "$src" 2>/dev/null || mkdir -p "$src/.git"
+mkdir -p "$src/.ash"
+cp "$TEST_TMP/ops/gl-baseline.json" "$src/gl-baseline.json"
+printf 'scanners:\n  gitleaks:\n    options:\n      baseline_path: gl-baseline.json\n' >"$src/.ash/.ash.yaml"
+run_ash scan --source-dir "$src" --output-dir "$TEST_TMP/glb-tree" --no-progress \
+  --sandbox off --scanners gitleaks
+assert_eq "in-tree baseline_path: gitleaks ERROR, exit 1" "$status" 1
+assert_file_contains "in-tree baseline_path: the reason names the option" "$TEST_TMP/glb-tree/ash_aggregated_results.json" \
+  "scanners.gitleaks.options.baseline_path is 'gl-baseline.json', set by a config the scanned repository could have written"
+rm -rf "$src/.ash" "$src/.git" "$src/gl-baseline.json"
+
 # Broken reports: gitleaks ERROR naming the file; bandit's results kept.
 if command -v bandit >/dev/null 2>&1; then
   mkdir -p "$src/py"
