@@ -56,6 +56,22 @@ assert_eq "unsandboxed: one result per secret" "$(findings "$TEST_TMP/off")" "$w
 no_secret_below "$TEST_TMP/off" "unsandboxed"
 check "no escape character on the terminal" sh -c "! grep -qP '\\x1b' '$TEST_TMP/out' '$TEST_TMP/err'"
 assert_file_lacks "no 'no adapter' message" "$TEST_TMP/err" "no adapter"
+python3 - "$TEST_TMP/off/reports/ash.sarif" >"$TEST_TMP/drv" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+for run in d["runs"]:
+    drv = run["tool"]["driver"]
+    if drv["name"] != "detect-secrets":
+        continue
+    print("driver", drv["name"], drv.get("version"))
+    for r in drv["rules"]:
+        print("rule", r["id"], bool(r["help"]["text"]), r["properties"]["security-severity"])
+    for x in run["results"]:
+        print("uri-absolute", x["locations"][0]["physicalLocation"]["artifactLocation"]["uri"].startswith("/"))
+PY
+assert_file_contains "driver name and version from detect-secrets' report" "$TEST_TMP/drv" "driver detect-secrets 1.5.0"
+assert_file_contains "rules have help and a critical security-severity" "$TEST_TMP/drv" "rule AWS-Access-Key True 9.5"
+assert_file_lacks "no absolute location" "$TEST_TMP/drv" "uri-absolute True"
 
 "$ASH" sandbox probe >"$TEST_TMP/probe" 2>&1
 backends=$(sed -n 's/^\([a-z-]*\): usable$/\1/p' "$TEST_TMP/probe")
