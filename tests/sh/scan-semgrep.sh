@@ -131,7 +131,7 @@ assert_file_contains "offline without rules: the reason says what to set" \
 mkdir -p "$TEST_TMP/rules/python"
 printf 'rules: []\n' >"$TEST_TMP/rules/python/a.yaml"
 printf 'rules: []\n' >"$TEST_TMP/rules/b.yml"
-for b in off bwrap landlock; do
+for b in off bwrap landlock firejail; do
   if [ "$b" != off ] && ! has_backend "$b"; then ok "# SKIP $b is not usable here"; continue; fi
   env "${TOOL}_RULES_CACHE_DIR=$TEST_TMP/rules" "$ASH" scan --source-dir "$src" \
     --output-dir "$TEST_TMP/cache-$b" --no-progress --sandbox "$b" --offline \
