@@ -3,8 +3,8 @@
 # bandit plus the code and secret scanners (gitleaks, semgrep, opengrep,
 # detect-secrets, through their fakes) over one example repository: the
 # merged ash.sarif holds the union of what each finds alone, with
-# --sandbox off and under bwrap; the reports and the summary count them;
-# ash.sarif validates against the SARIF 2.1.0 schema; and no planted
+# --sandbox off and under every usable backend (bwrap, Landlock,
+# firejail); the reports and the summary count them; ash.sarif validates against the SARIF 2.1.0 schema; and no planted
 # secret (one across lines, two holding terminal escape sequences)
 # appears in any file below the output directory, the logs included, or on
 # the terminal.
@@ -65,7 +65,13 @@ total=$(echo "$want" | wc -l)
 
 "$ASH" sandbox probe >"$TEST_TMP/probe" 2>&1
 modes=off
-grep -q '^bwrap: usable$' "$TEST_TMP/probe" && modes="off bwrap"
+for b in bwrap landlock firejail; do
+  if grep -q "^$b: usable\$" "$TEST_TMP/probe"; then
+    modes="$modes $b"
+  else
+    ok "# SKIP $b is not usable here"
+  fi
+done
 for m in $modes; do
   out=$TEST_TMP/all-$m
   run_ash scan --source-dir "$src" --output-dir "$out" --no-progress --sandbox "$m" --scanners "$all"
