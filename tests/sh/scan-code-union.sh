@@ -4,10 +4,10 @@
 # detect-secrets, through their fakes) over one example repository: the
 # merged ash.sarif holds the union of what each finds alone, with
 # --sandbox off and under every usable backend (bwrap, Landlock,
-# firejail); the reports and the summary count them; ash.sarif validates against the SARIF 2.1.0 schema; and no planted
-# secret (one across lines, two holding terminal escape sequences)
-# appears in any file below the output directory, the logs included, or on
-# the terminal.
+# firejail); the reports and the summary count them; ash.sarif validates
+# against the SARIF 2.1.0 schema; and no planted secret (one across lines,
+# two holding terminal escape sequences) appears in any file below the
+# output directory, the logs included, or on the terminal.
 . "$top_srcdir/tests/libtest.sh"
 
 command -v python3 >/dev/null 2>&1 || skip_all "python3 is not installed"
