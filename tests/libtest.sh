@@ -99,6 +99,20 @@ done_testing () {
   exit $?
 }
 
+# aggregated_findings OUT: the findings of OUT/ash_aggregated_results.json,
+# one "scanner rule file line severity" a line, sorted.
+aggregated_findings () {
+  python3 -c '
+import json, sys
+a = json.load(open(sys.argv[1]))
+for run in a["sarif"]["runs"]:
+    for x in run["results"]:
+        l = x["locations"][0]["physicalLocation"]
+        print(x["properties"]["scanner_name"], x["ruleId"],
+              l["artifactLocation"]["uri"], l["region"]["startLine"],
+              x["properties"]["severity"])' "$1/ash_aggregated_results.json" | sort
+}
+
 # unpriv_user: the account root runs the unprivileged half of a test as.
 # firejail refuses "nobody" and needs a home that exists, so as root a
 # dedicated system account, ash-test, with its home in /var/lib/ash-test,

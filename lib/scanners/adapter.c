@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "base/escape.h"
 #include "base/util.h"
 #include "fs/tree.h"
 #include "sandbox/backend.h"
@@ -339,11 +340,15 @@ ash_adapter_excluded_paths (const struct ash_scan_job *job,
   for (size_t i = 0; s && i < s->leaving.nr; i++)
     {
       if (has_control (s->leaving.v[i]))
-        return not_excludable (err, job->name,
-                               _("the link leaves the scanned tree, and its "
-                                 "path holds a line break or another control "
-                                 "character, which the tool's exclusion "
-                                 "syntax cannot name"));
+        {
+          _cleanup_free_ char *shown = ash_escape_control (s->leaving.v[i]);
+          _cleanup_free_ char *why = xasprintf (
+            _("the link '%s' leaves the scanned tree, and its path holds a "
+              "line break or another control character, which the tool's "
+              "exclusion syntax cannot name"),
+            shown);
+          return not_excludable (err, job->name, why);
+        }
       if (!ash_strvec_contains (ret, s->leaving.v[i]))
         ash_strvec_push (ret, s->leaving.v[i]);
     }

@@ -12,20 +12,29 @@
 #include <sys/stat.h>
 
 #include "base/buf.h"
+#include "base/escape.h"
 #include "base/util.h"
 #include "sandbox/homescreen.h"
 
 /* A baseline larger than this is refused rather than read.  */
 #define BASELINE_MAX_BYTES (64u * 1024 * 1024)
 
+/* The path of a plugins_used or filters_used entry (an object with
+   "path", or a string), or NULL.  */
+static const char *
+entry_path (const json_t *entry)
+{
+  if (json_is_string (entry))
+    return json_string_value (entry);
+  if (json_is_object (entry))
+    return json_string_value (json_object_get (entry, "path"));
+  return NULL;
+}
+
 bool
 ash_detect_secrets_is_verify_filter (const json_t *entry)
 {
-  const char *path = NULL;
-  if (json_is_string (entry))
-    path = json_string_value (entry);
-  else if (json_is_object (entry))
-    path = json_string_value (json_object_get (entry, "path"));
+  const char *path = entry_path (entry);
   if (!path)
     return false;
   return streq (path, ASH_DETECT_SECRETS_VERIFY_FILTER)
@@ -68,6 +77,84 @@ list_verifies (const json_t *list)
     if (ash_detect_secrets_is_verify_filter (e))
       return true;
   return false;
+}
+
+/* The file a plugins_used or filters_used entry loads Python code from:
+   a plugin's "path", or a filter path that names a file
+   ("file://FILE::FUNCTION"); NULL for detect-secrets' own.  */
+static const char *
+code_path_of (const json_t *entry, bool plugin)
+{
+  const char *path = entry_path (entry);
+  if (!path)
+    return NULL;
+  if (plugin)
+    return path;
+  /* detect-secrets imports a filter by its module path unless it names a
+     file; anything but its own modules counts as code of its own.  */
+  if (strncmp (path, "detect_secrets.", strlen ("detect_secrets.")) != 0)
+    return path;
+  return NULL;
+}
+
+static int
+strip_code_list (json_t *list, bool plugin, struct ash_strvec *removed)
+{
+  int n = 0;
+  if (!json_is_array (list))
+    return 0;
+  for (size_t i = 0; i < json_array_size (list); i++)
+    {
+      const char *c = code_path_of (json_array_get (list, i), plugin);
+      if (c && removed)
+        ash_strvec_push (removed, c);
+    }
+  for (size_t i = json_array_size (list); i-- > 0;)
+    if (code_path_of (json_array_get (list, i), plugin))
+      {
+        json_array_remove (list, i);
+        n++;
+      }
+  return n;
+}
+
+int
+ash_detect_secrets_strip_custom_code (json_t *settings,
+                                      struct ash_strvec *removed)
+{
+  if (!json_is_object (settings))
+    return 0;
+  int n = strip_code_list (json_object_get (settings, "plugins_used"), true,
+                           removed)
+          + strip_code_list (json_object_get (settings, "filters_used"),
+                             false, removed);
+  json_t *inner = json_object_get (settings, "settings");
+  if (json_is_object (inner))
+    n += strip_code_list (json_object_get (inner, "plugins_used"), true,
+                          removed)
+         + strip_code_list (json_object_get (inner, "filters_used"), false,
+                            removed);
+  return n;
+}
+
+/* The warning for the custom plugins and filters removed from WHERE.  */
+static char *
+custom_code_removed_warning (const char *where, const char *why,
+                             const struct ash_strvec *removed)
+{
+  struct ash_buf b = ASH_BUF_INIT;
+  for (size_t i = 0; i < removed->nr; i++)
+    {
+      _cleanup_free_ char *q = ash_escape_control (removed->v[i]);
+      ash_buf_addf (&b, "%s'%s'", i ? ", " : "", q);
+    }
+  char *w = xasprintf (_("Not loading the detect-secrets plugins and filters "
+                         "%s from %s: %s. detect-secrets would run their "
+                         "code; only the operator's own baseline or settings "
+                         "may name code to load"),
+                       b.buf, where, why);
+  ash_buf_release (&b);
+  return w;
 }
 
 bool
@@ -235,14 +322,23 @@ ash_detect_secrets_baseline_load (const char *path, const struct ash_config *c,
           option_trusted = may;
         }
     }
-  if (offline)
-    why = _("the scan is offline");
-  else if (!judged || v.in_scanned_tree)
-    why = _("the baseline is inside the scanned tree");
+  const char *untrusted = NULL;
+  if (!judged || v.in_scanned_tree)
+    untrusted = _("the baseline is inside the scanned tree");
   else if (!option_trusted && !v.may_grant)
-    why = _("a config inside a git checkout or the scanned tree names it, "
-            "and the baseline is inside a git checkout too");
+    untrusted = _("a config inside a git checkout or the scanned tree names "
+                  "it, and the baseline is inside a git checkout too");
   ash_tier_verdict_release (&v);
+  why = offline ? _("the scan is offline") : untrusted;
+
+  /* A plugin or filter the repository names is its own code, which
+     detect-secrets would run (unsandboxed under --sandbox off).  */
+  struct ash_strvec removed = ASH_STRVEC_INIT;
+  if (untrusted && ash_detect_secrets_strip_custom_code (doc, &removed) > 0)
+    ash_strvec_push_nodup (warnings, custom_code_removed_warning (path,
+                                                                  untrusted,
+                                                                  &removed));
+  ash_strvec_release (&removed);
 
   if (why)
     {
@@ -262,42 +358,53 @@ ash_detect_secrets_options_filter (const struct ash_config *c,
                                    struct ash_strvec *warnings)
 {
   static const char *const keys[] = {
+    "scanners." ASH_DETECT_SECRETS_NAME ".options.scan_settings.filters_used",
+    "scanners." ASH_DETECT_SECRETS_NAME ".options.scan_settings.plugins_used",
+    "scanners." ASH_DETECT_SECRETS_NAME ".options.scan_settings",
     "scanners." ASH_DETECT_SECRETS_NAME ".options.filters_used",
     "scanners." ASH_DETECT_SECRETS_NAME ".options.settings",
     "scanners." ASH_DETECT_SECRETS_NAME ".options",
   };
   const char *why = NULL;
-  const char *where = NULL;
+  const char *where = "scanners.detect-secrets.options";
+
+  /* The first of KEYS set by a file that may not grant.  */
+  for (size_t k = 0; k < ARRAY_SIZE (keys) && !why; k++)
+    {
+      bool over = false;
+      int idx = ash_config_origin_index (c, keys[k], &over);
+      if (over || idx < 0)
+        continue;
+      bool may = false;
+      _cleanup_free_ char *reason = NULL;
+      ash_config_tier_judge_file (c, (size_t) idx, ctx, &may, &reason);
+      if (!may)
+        {
+          why = _("that config is inside a git checkout or the scanned "
+                  "tree");
+          if (c->files[idx].name)
+            where = c->files[idx].name;
+        }
+    }
+
+  struct ash_strvec removed = ASH_STRVEC_INIT;
+  int n = 0;
+  if (why && (n = ash_detect_secrets_strip_custom_code (options, &removed)) > 0)
+    ash_strvec_push_nodup (warnings,
+                           custom_code_removed_warning (where, why, &removed));
+  ash_strvec_release (&removed);
 
   if (!ash_detect_secrets_verifies (options))
-    return 0;
+    return n;
   if (offline)
     {
       why = _("the scan is offline");
       where = "scanners.detect-secrets.options";
     }
-  else
-    for (size_t k = 0; k < ARRAY_SIZE (keys) && !why; k++)
-      {
-        bool over = false;
-        int idx = ash_config_origin_index (c, keys[k], &over);
-        if (over || idx < 0)
-          continue;
-        bool may = false;
-        _cleanup_free_ char *reason = NULL;
-        ash_config_tier_judge_file (c, (size_t) idx, ctx, &may, &reason);
-        if (!may)
-          {
-            why = _("that config is inside a git checkout or the scanned "
-                    "tree");
-            where = c->files[idx].name ? c->files[idx].name
-                                       : "scanners.detect-secrets.options";
-          }
-      }
   if (!why)
-    return 0;
-  int n = ash_detect_secrets_strip_verification (options);
-  if (n > 0)
+    return n;
+  int v = ash_detect_secrets_strip_verification (options);
+  if (v > 0)
     ash_strvec_push_nodup (warnings, verify_removed_warning (where, why));
-  return n;
+  return n + v;
 }

@@ -42,6 +42,14 @@ bool ash_detect_secrets_is_verify_filter (const json_t *entry);
    were removed.  */
 int ash_detect_secrets_strip_verification (json_t *settings);
 
+/* Remove every plugin and filter that loads code of its own from
+   SETTINGS (and SETTINGS["settings"]), in place: a plugins_used entry
+   with a "path", a filters_used entry whose path is not one of
+   detect-secrets' own modules (detect_secrets.*).  Appends each removed
+   path to REMOVED (may be NULL).  Returns how many were removed.  */
+int ash_detect_secrets_strip_custom_code (json_t *settings,
+                                          struct ash_strvec *removed);
+
 /* True when SETTINGS lists a verification filter.  */
 bool ash_detect_secrets_verifies (const json_t *settings);
 
@@ -60,7 +68,9 @@ bool ash_detect_secrets_baseline_readable (const char *path,
    above: whether it may be read at all, and whether its verification
    filter is kept (kept only when the scan is online, the baseline is not
    inside the scanned tree, and the option was set by the operator or the
-   baseline may grant).  When the filter is kept but detect-secrets gets no
+   baseline may grant).  The custom plugins and filters (code detect-secrets
+   would load) are removed on the same condition, offline or not.  When
+   the filter is kept but detect-secrets gets no
    network (HAS_NETWORK false), a warning says that verification cannot
    happen.  *RET is NULL (and 0 returned) when the file is skipped.  */
 int ash_detect_secrets_baseline_load (const char *path,
@@ -75,7 +85,8 @@ int ash_detect_secrets_baseline_load (const char *path,
 
 /* The detect-secrets options of config C (OPTIONS, a copy the caller
    owns and passes on): remove the verification filter when the scan is
-   offline or when the file that set the options may not grant.  Adds the
+   offline or when the file that set the options may not grant, and the
+   custom plugins and filters when that file may not grant.  Adds the
    warning naming the setting.  Returns how many filters were removed.  */
 int ash_detect_secrets_options_filter (const struct ash_config *c,
                                        const struct ash_tier_context *ctx,

@@ -12,11 +12,14 @@
    (whether it may be read at all under a sandbox; the verification filter
    removed from a baseline in the tree, from settings a config that may not
    grant wrote, and offline from every source).  ASH writes the settings it
-   kept, without the baseline's results, as
+   kept, with the audit labels of the baseline's results, as
    RESULTS/detect-secrets.baseline.json and passes that with --baseline:
    detect-secrets reads its settings from it and writes its findings into
    it.  With no settings at all detect-secrets uses every plugin and
-   prints its report on stdout (RESULTS/detect-secrets.stdout.log).  Either
+   prints its report on stdout (RESULTS/detect-secrets.stdout.log).  A
+   secret the baseline audited keeps its label (is_secret) in the SARIF
+   result's properties, and is reported either way, as upstream ASH
+   does.  Either
    report holds a hash of each secret, never its value; the SARIF ash
    makes holds neither.
 
@@ -44,6 +47,9 @@
 
 #define DS_BASELINE "detect-secrets.baseline.json"
 #define DS_STDOUT "detect-secrets.stdout.log"
+/* Written beside the baseline when ash passes one, so that a report
+   detect-secrets did not write is named as the baseline.  */
+#define DS_USES_BASELINE "detect-secrets.uses-baseline"
 
 static const struct ash_option_spec ds_options[] = {
   { "baseline_file", ASH_OPTION_STRING, NULL },
@@ -145,6 +151,58 @@ find_baseline (const struct ash_scan_job *job, char **ret_path,
   return 0;
 }
 
+/* The results of a baseline as detect-secrets needs them to carry its
+   audit labels over (new reference): for each file, the entries that are
+   objects, with only their type, filename, hashed_secret, line_number,
+   is_secret and is_verified, each of the type detect-secrets writes.  */
+static json_t *
+audited_results (const json_t *results)
+{
+  static const struct
+  {
+    const char *key;
+    json_type type;
+  } fields[] = {
+    { "type", JSON_STRING },         { "filename", JSON_STRING },
+    { "hashed_secret", JSON_STRING }, { "line_number", JSON_INTEGER },
+    { "is_secret", JSON_TRUE },       { "is_verified", JSON_TRUE },
+  };
+  json_t *out = json_object ();
+  const char *file;
+  json_t *list;
+  if (!json_is_object (results))
+    return out;
+  json_object_foreach ((json_t *) results, file, list)
+    {
+      size_t i;
+      json_t *x;
+      json_t *kept = json_array ();
+      if (!json_is_array (list))
+        {
+          json_decref (kept);
+          continue;
+        }
+      json_array_foreach (list, i, x)
+        {
+          if (!json_is_object (x))
+            continue;
+          json_t *e = json_object ();
+          for (size_t k = 0; k < ARRAY_SIZE (fields); k++)
+            {
+              json_t *v = json_object_get (x, fields[k].key);
+              bool fits = fields[k].type == JSON_TRUE ? json_is_boolean (v)
+                                                      : v && json_typeof (v)
+                                                               == fields[k].type;
+              if (fits)
+                json_object_set (e, fields[k].key, v);
+            }
+          json_array_append_new (kept, e);
+        }
+      json_object_set_new (out, file, kept);
+    }
+  return out;
+}
+
 /* The settings to pass (new reference), or NULL for detect-secrets'
    defaults.  */
 static int
@@ -206,9 +264,12 @@ ds_settings (const struct ash_scan_job *job, json_t **ret,
     }
   if (settings)
     {
-      /* Findings are reported and tuned with ASH suppressions: the
-         baseline's own results are not passed on.  */
-      json_object_set_new (settings, "results", json_object ());
+      /* detect-secrets keeps the audit labels (is_secret) of the
+         baseline's results for the secrets it finds again and drops the
+         rest; only those fields are passed on.  */
+      json_object_set_new (settings, "results",
+                           audited_results (json_object_get (settings,
+                                                             "results")));
       if (!json_object_get (settings, "version"))
         json_object_set_new (settings, "version", json_string ("1.5.0"));
       if (!json_is_array (json_object_get (settings, "plugins_used"))
@@ -260,6 +321,9 @@ ds_build (const struct ash_scanner *s _unused_,
         ash_oom ();
       r = ash_tree_write_file (job->results_fd, DS_BASELINE, text,
                                strlen (text), 0644, err);
+      if (r == 0)
+        r = ash_tree_write_file (job->results_fd, DS_USES_BASELINE, "", 0,
+                                 0644, err);
       if (r < 0)
         goto out;
       ash_strvec_push (&cmd->argv, "--baseline");
@@ -349,6 +413,12 @@ ash_detect_secrets_to_sarif (const char *text, size_t len,
           json_t *verified = json_object_get (x, "is_verified");
           if (json_is_boolean (verified))
             json_object_set (props, "is_verified", verified);
+          /* An audit label is reported, never acted on: a baseline the
+             repository wrote could otherwise mark its secrets false
+             positives.  Accept one with an ASH suppression.  */
+          json_t *audited = json_object_get (x, "is_secret");
+          if (json_is_boolean (audited))
+            json_object_set (props, "is_secret", audited);
           json_t *r = json_pack (
             "{s:s, s:s, s:{s:s}, s:[{s:{s:{s:s}, s:{s:I}}}], s:o}",
             "ruleId", id, "level", "error", "message", "text", msg,
@@ -385,9 +455,12 @@ ds_parse (const struct ash_scanner *s _unused_, const struct ash_scan_job *job,
     return ash_error_set (err, -EIO, _("detect-secrets exited with status %d"),
                           res->status);
   /* With --baseline the report is that file, else stdout.  */
-  const char *name = fstatat (job->results_fd, DS_BASELINE, &st,
+  const char *name = fstatat (job->results_fd, DS_USES_BASELINE, &st,
                               AT_SYMLINK_NOFOLLOW)
-                         == 0
+                             == 0
+                         || fstatat (job->results_fd, DS_BASELINE, &st,
+                                     AT_SYMLINK_NOFOLLOW)
+                              == 0
                        ? DS_BASELINE
                        : DS_STDOUT;
   r = ash_adapter_read_output (job, name, &b, err);

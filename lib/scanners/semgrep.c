@@ -6,7 +6,8 @@
    --metrics=off --disable-version-check --config=... -- ." from the
    source directory.  Online the rules are the config option's (default
    p/ci, from the registry: semgrep has a network when online).  Offline
-   they are the rule files below $SEMGREP_RULES_CACHE_DIR, which the
+   they are the rule files below $SEMGREP_RULES_CACHE_DIR (with
+   --no-rewrite-rule-ids, so rule ids are the same as online), which the
    sandbox mounts read-only; with no such rules the scanner is ERROR
    rather than run without rules.  A config option naming a file or
    directory follows the option-file rule.  Metrics stay off whatever
@@ -114,7 +115,11 @@ ash_grep_argv (bool opengrep, const char *tool, const json_t *options,
   else if (rule_files && rule_files[0])
     for (size_t i = 0; rule_files[i]; i++)
       ash_strvec_pushf (argv, "--config=%s", rule_files[i]);
-  else
+  if (rule_files && rule_files[0])
+    /* The rules' own ids, not ids prefixed with the cache's path: the
+       same ids as online, as upstream ASH passes.  */
+    ash_strvec_push (argv, "--no-rewrite-rule-ids");
+  else if (!offline)
     {
       const char *c = ash_adapter_opt_string (options, "config");
       ash_strvec_pushf (argv, "--config=%s", c ? c : "p/ci");

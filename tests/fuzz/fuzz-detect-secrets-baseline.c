@@ -50,6 +50,10 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
   else if (baseline)
     {
       FUZZ_CHECK (!ash_detect_secrets_verifies (baseline));
+      /* Nor a plugin or filter that loads code of its own.  */
+      json_t *copy = json_deep_copy (baseline);
+      FUZZ_CHECK (ash_detect_secrets_strip_custom_code (copy, NULL) == 0);
+      json_decref (copy);
       fuzz_check_json_roundtrip (baseline);
     }
   json_decref (baseline);

@@ -3,9 +3,11 @@
 # bandit plus the code and secret scanners (gitleaks, semgrep, opengrep,
 # detect-secrets, through their fakes) over one example repository: the
 # merged ash.sarif holds the union of what each finds alone, with
-# --sandbox off and under bwrap; the reports and the summary count them;
-# ash.sarif validates against the SARIF 2.1.0 schema; and no planted
-# secret appears in any file below the output directory.
+# --sandbox off and under every usable backend (bwrap, Landlock,
+# firejail); the reports and the summary count them; ash.sarif validates
+# against the SARIF 2.1.0 schema; and no planted secret (one across lines,
+# two holding terminal escape sequences) appears in any file below the
+# output directory, the logs included, or on the terminal.
 . "$top_srcdir/tests/libtest.sh"
 
 command -v python3 >/dev/null 2>&1 || skip_all "python3 is not installed"
@@ -14,6 +16,10 @@ command -v bandit >/dev/null 2>&1 || skip_all "bandit is not installed"
 src=$TEST_TMP/example
 cp -R "$top_srcdir/tests/fixtures/repos/secrets" "$src"
 cp -R "$top_srcdir/tests/fixtures/repos/py-small/pkg" "$src/pkg"
+# Secrets holding terminal escape sequences, one of them across lines (a
+# private key block, which gitleaks matches whole).
+printf 'db_password = "\033]0;owned\007PLANTEDpw4hunter\033[2Jsecret"\n' >"$src/app/db.py"
+printf -- '-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktPLANTEDmultiLINEone\033]0;owned\007AAAAAAAAAAAA\nPLANTEDsecondLINE\033[2J\033[31mBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBB\n-----END OPENSSH PRIVATE KEY-----\n' >"$src/keys/escape.pem"
 tools=$TEST_TMP/tools
 mkdir -p "$tools/semgrep-data"
 cp "$top_srcdir/tests/fixtures/tools/fake-gitleaks" "$tools/gitleaks"
@@ -25,7 +31,14 @@ chmod 755 "$tools"/*
 PATH=$tools:$PATH
 export PATH
 all=bandit,gitleaks,semgrep,opengrep,detect-secrets
-planted="AKIAZZPLANTED2TEST7Q AKIAZZPLANTED3LEGACY ghp_PLANTEDtoken0123456789abcdefghijklmn ghp_VENDORtoken0123456789abcdefghijklmno"
+planted="AKIAZZPLANTED2TEST7Q AKIAZZPLANTED3LEGACY ghp_PLANTEDtoken0123456789abcdefghijklmn ghp_VENDORtoken0123456789abcdefghijklmno PLANTEDpw4hunter b3BlbnNzaC1rZXktPLANTEDmultiLINEone PLANTEDsecondLINE"
+
+# The control: gitleaks without --redact writes the key block, escapes
+# and all, so the greps below would see a leak.
+gitleaks dir --no-banner --report-format=sarif --report-path="$TEST_TMP/raw.sarif" \
+  --exit-code=2 "$src/keys" >/dev/null 2>&1
+check "control: unredacted, the key block's second line is in gitleaks' report" \
+  grep -qF PLANTEDsecondLINE "$TEST_TMP/raw.sarif"
 
 findings () {
   python3 -c '
@@ -52,7 +65,13 @@ total=$(echo "$want" | wc -l)
 
 "$ASH" sandbox probe >"$TEST_TMP/probe" 2>&1
 modes=off
-grep -q '^bwrap: usable$' "$TEST_TMP/probe" && modes="off bwrap"
+for b in bwrap landlock firejail; do
+  if grep -q "^$b: usable\$" "$TEST_TMP/probe"; then
+    modes="$modes $b"
+  else
+    ok "# SKIP $b is not usable here"
+  fi
+done
 for m in $modes; do
   out=$TEST_TMP/all-$m
   run_ash scan --source-dir "$src" --output-dir "$out" --no-progress --sandbox "$m" --scanners "$all"
@@ -73,7 +92,12 @@ print(" ".join(r[s]["status"] for s in sys.argv[2].split(",")))' \
   done
   for s in $planted; do
     check_fails "$m: $s appears in no file below the output directory" grep -rqF -- "$s" "$out"
+    check_fails "$m: $s does not reach the terminal" grep -qF -- "$s" "$TEST_TMP/out" "$TEST_TMP/err"
   done
+  check_fails "$m: no escape character below the output directory" grep -rqP '\x1b' "$out"
+  check_fails "$m: no escape character on the terminal" grep -qP '\x1b' "$TEST_TMP/out" "$TEST_TMP/err"
+  check "$m: the key block is reported, by gitleaks and detect-secrets" \
+    test "$(findings "$out" | grep -c ' keys/escape.pem 1 ')" = 2
   if python3 -c 'import jsonschema' 2>/dev/null; then
     schema=$top_srcdir/../shared/data/sarif-schema-2.1.0.json
     [ -f "$schema" ] || schema=/work/shared/data/sarif-schema-2.1.0.json

@@ -29,17 +29,7 @@ global_settings:
       reason: third-party code
 EOF2
 
-findings () {
-  python3 -c '
-import json, sys
-a = json.load(open(sys.argv[1]))
-for run in a["sarif"]["runs"]:
-    for x in run["results"]:
-        l = x["locations"][0]["physicalLocation"]
-        print(x["properties"]["scanner_name"], x["ruleId"],
-              l["artifactLocation"]["uri"], l["region"]["startLine"],
-              x["properties"]["severity"])' "$1/ash_aggregated_results.json" | sort
-}
+findings () { aggregated_findings "$1"; }
 no_secret_below () {
   for s in $planted; do
     if grep -rqF -- "$s" "$1"; then
@@ -98,6 +88,32 @@ for b in bwrap landlock firejail; do
   assert_eq "$b: the same findings as unsandboxed" "$(findings "$TEST_TMP/out-$b")" "$want"
   no_secret_below "$TEST_TMP/out-$b" "$b"
 done
+
+# The config ash writes (gitleaks' default rules) and the empty ignore
+# directory are in a directory of the run's own, outside the tree, mode
+# 0700, removed when the run ends; a wrapper records what gitleaks got.
+mkdir -p "$TEST_TMP/rc-tools" "$TEST_TMP/rc-tmp"
+cp "$tools/gitleaks" "$TEST_TMP/rc-tools/gitleaks.real"
+cat >"$TEST_TMP/rc-tools/gitleaks" <<EOF2
+#!/bin/sh
+for a in "\$@"; do
+  case \$a in
+    --config=*) c=\${a#--config=}; d=\$(dirname "\$c")
+      echo "config=\$c dir-mode=\$(stat -c %a "\$d") default=\$(grep -c '^useDefault = true' "\$c")" >>"$TEST_TMP/rc-log" ;;
+    --gitleaks-ignore-path=*) echo "ignore-path=\${a#--gitleaks-ignore-path=} entries=\$(ls -A "\${a#--gitleaks-ignore-path=}" | wc -l)" >>"$TEST_TMP/rc-log" ;;
+  esac
+done
+exec "\$0.real" "\$@"
+EOF2
+chmod 755 "$TEST_TMP/rc-tools"/*
+PATH=$TEST_TMP/rc-tools:$PATH TMPDIR=$TEST_TMP/rc-tmp run_ash scan --source-dir "$src" \
+  --output-dir "$TEST_TMP/rc" --no-progress --sandbox off --scanners gitleaks --config "$TEST_TMP/conf.yaml"
+assert_eq "run config: exit 2" "$status" 2
+assert_file_contains "gitleaks' config is in the run's own directory" "$TEST_TMP/rc-log" "config=$TEST_TMP/rc-tmp/ash-gitleaks-"
+assert_file_contains "that directory is 0700, the config keeps the default rules" "$TEST_TMP/rc-log" "dir-mode=700 default=1"
+assert_file_contains "the ignore path is an empty directory there" "$TEST_TMP/rc-log" "ignore-path=$TEST_TMP/rc-tmp/ash-gitleaks-"
+assert_file_contains "the ignore directory is empty" "$TEST_TMP/rc-log" "entries=0"
+check "the run's directory is removed after the run" sh -c "! ls '$TEST_TMP/rc-tmp' | grep -q ash-gitleaks-"
 
 # GITLEAKS_* variables: never passed into a sandbox, and outside one
 # ash's --config wins over GITLEAKS_CONFIG (which hides everything here).
@@ -209,6 +225,63 @@ run_ash scan --source-dir "$src" --output-dir "$TEST_TMP/tree" --no-progress \
 assert_eq "in-tree config_file: gitleaks ERROR, exit 1" "$status" 1
 assert_file_contains "the reason names the option" "$TEST_TMP/tree/ash_aggregated_results.json" "scanners.gitleaks.options.config_file is '.gitleaks.toml', set by a config the scanned repository could have written"
 rm -rf "$src/.ash" "$src/.git"
+
+# The tree's own .gitleaks.toml that turns the default rules off and adds
+# rules from a file outside the tree: gitleaks reads it when told nothing
+# (the control), never under ash, sandboxed or not.
+cp "$src/.gitleaks.toml" "$TEST_TMP/gitleaks.toml.saved"
+cat >"$TEST_TMP/outside-rules.toml" <<'EOF2'
+[[rules]]
+id = "outside-rule"
+description = "a rule from outside the tree"
+regex = '''AKIA'''
+EOF2
+cat >"$src/.gitleaks.toml" <<EOF2
+[extend]
+path = "$TEST_TMP/outside-rules.toml"
+EOF2
+(cd "$src" && gitleaks dir --no-banner --report-format=sarif \
+  --report-path="$TEST_TMP/tree-rules.sarif" --exit-code=2 . >/dev/null 2>&1)
+check "control: told nothing, gitleaks uses the tree's rules from outside it" \
+  grep -q outside-rule "$TEST_TMP/tree-rules.sarif"
+check "control: told nothing, gitleaks drops its default rules" \
+  sh -c "! grep -q github-pat '$TEST_TMP/tree-rules.sarif'"
+for b in off bwrap; do
+  if [ "$b" = bwrap ] && ! case " $(echo $backends) " in *" bwrap "*) true ;; *) false ;; esac; then
+    ok "# SKIP bwrap is not usable here"; continue
+  fi
+  run_ash scan --source-dir "$src" --output-dir "$TEST_TMP/treerules-$b" --no-progress \
+    --sandbox "$b" --scanners gitleaks --config "$TEST_TMP/conf.yaml"
+  assert_eq "$b: the tree's .gitleaks.toml changes nothing" "$(findings "$TEST_TMP/treerules-$b")" "$want"
+done
+cp "$TEST_TMP/gitleaks.toml.saved" "$src/.gitleaks.toml"
+
+# baseline_path: the operator's gitleaks report leaves its findings out;
+# the same option from the repository's own config is refused.
+mkdir -p "$TEST_TMP/ops"
+printf '[{"RuleID": "github-pat", "File": "docs/notes.txt", "StartLine": 2}]\n' >"$TEST_TMP/ops/gl-baseline.json"
+cat >"$TEST_TMP/opsb.yaml" <<EOF2
+global_settings:
+  ignore_paths: [{path: vendor/, reason: third-party code}]
+scanners:
+  gitleaks:
+    options:
+      baseline_path: $TEST_TMP/ops/gl-baseline.json
+EOF2
+run_ash scan --source-dir "$src" --output-dir "$TEST_TMP/glb" --no-progress \
+  --sandbox off --scanners gitleaks --config "$TEST_TMP/opsb.yaml"
+assert_eq "operator baseline_path: its finding is left out" "$(findings "$TEST_TMP/glb")" \
+  "$(echo "$want" | grep -v github-pat)"
+git init -q "$src" 2>/dev/null || mkdir -p "$src/.git"
+mkdir -p "$src/.ash"
+cp "$TEST_TMP/ops/gl-baseline.json" "$src/gl-baseline.json"
+printf 'scanners:\n  gitleaks:\n    options:\n      baseline_path: gl-baseline.json\n' >"$src/.ash/.ash.yaml"
+run_ash scan --source-dir "$src" --output-dir "$TEST_TMP/glb-tree" --no-progress \
+  --sandbox off --scanners gitleaks
+assert_eq "in-tree baseline_path: gitleaks ERROR, exit 1" "$status" 1
+assert_file_contains "in-tree baseline_path: the reason names the option" "$TEST_TMP/glb-tree/ash_aggregated_results.json" \
+  "scanners.gitleaks.options.baseline_path is 'gl-baseline.json', set by a config the scanned repository could have written"
+rm -rf "$src/.ash" "$src/.git" "$src/gl-baseline.json"
 
 # Broken reports: gitleaks ERROR naming the file; bandit's results kept.
 if command -v bandit >/dev/null 2>&1; then

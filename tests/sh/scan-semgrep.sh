@@ -131,7 +131,7 @@ assert_file_contains "offline without rules: the reason says what to set" \
 mkdir -p "$TEST_TMP/rules/python"
 printf 'rules: []\n' >"$TEST_TMP/rules/python/a.yaml"
 printf 'rules: []\n' >"$TEST_TMP/rules/b.yml"
-for b in off bwrap landlock; do
+for b in off bwrap landlock firejail; do
   if [ "$b" != off ] && ! has_backend "$b"; then ok "# SKIP $b is not usable here"; continue; fi
   env "${TOOL}_RULES_CACHE_DIR=$TEST_TMP/rules" "$ASH" scan --source-dir "$src" \
     --output-dir "$TEST_TMP/cache-$b" --no-progress --sandbox "$b" --offline \
@@ -158,14 +158,23 @@ assert_file_contains "the reason names the option" "$TEST_TMP/tree2/ash_aggregat
   "scanners.$tool.options.config is '/etc/passwd', set by a config the scanned repository could have written ("
 rm -rf "$src/.git" "$src/.ash" "$src/.semgrep.yml"
 
-# Broken reports: ERROR naming the file.
+# Broken reports: ERROR naming the file; bandit's results are kept.
+scanners=$tool
+command -v bandit >/dev/null 2>&1 && scanners=$tool,bandit
 for brk in missing empty truncated garbage; do
   echo "$brk" >"$src/.fake-break"
   run_ash scan --source-dir "$src" --output-dir "$TEST_TMP/brk" --no-progress \
-    --sandbox off --scanners "$tool"
+    --sandbox off --scanners "$scanners"
   assert_eq "$brk report: exit 1" "$status" 1
   assert_file_contains "$brk report: ERROR naming $tool.sarif" \
     "$TEST_TMP/brk/ash_aggregated_results.json" "scanners/$tool/source/$tool.sarif"
+  if [ "$scanners" != "$tool" ]; then
+    check "$brk report: bandit's results kept" python3 -c '
+import json, sys
+r = json.load(open(sys.argv[1]))["scanner_results"]
+sys.exit(not (r[sys.argv[2]]["status"] == "ERROR" and r["bandit"]["status"] == "FAILED"
+              and r["bandit"]["finding_count"] > 0))' "$TEST_TMP/brk/ash_aggregated_results.json" "$tool"
+  fi
 done
 rm -f "$src/.fake-break"
 done_testing
