@@ -148,11 +148,37 @@ is_object (const json_t *o)
   return json_is_object (o);
 }
 
+/* A region's line and column numbers are integers of at least 1 in
+   SARIF 2.1.0; one of another type or value is dropped (the rest of the
+   location stays), as is a region that is not an object.  PHYS is a
+   location's physicalLocation (may be NULL).  */
+static void
+prune_region (json_t *phys)
+{
+  static const char *const nums[] = { "startLine", "endLine", "startColumn",
+                                      "endColumn" };
+  json_t *reg = json_object_get (phys, "region");
+  if (reg == NULL)
+    return;
+  if (!json_is_object (reg))
+    {
+      json_object_del (phys, "region");
+      return;
+    }
+  for (size_t i = 0; i < ARRAY_SIZE (nums); i++)
+    {
+      json_t *v = json_object_get (reg, nums[i]);
+      if (v && !(json_is_integer (v) && json_integer_value (v) >= 1))
+        json_object_del (reg, nums[i]);
+    }
+}
+
 /* Drop what a scanner wrote that SARIF 2.1.0 does not allow where ash
    reads it, so that the log ash writes from it is valid: rules that are
    not objects with an id, suppressions of an unknown kind (a malformed
    one does not hide a result), levels outside the four, ruleIds and
-   locations of the wrong type; a message with neither text nor id gets
+   locations of the wrong type, region numbers that are not integers of
+   at least 1; a message with neither text nor id gets
    an empty text.  */
 static void
 prune_run (json_t *run)
@@ -190,7 +216,13 @@ prune_run (json_t *run)
       if (locs && !json_is_array (locs))
         json_object_del (res, "locations");
       else
-        filter_array (locs, is_object);
+        {
+          filter_array (locs, is_object);
+          size_t k;
+          json_t *loc;
+          json_array_foreach (locs, k, loc)
+            prune_region (json_object_get (loc, "physicalLocation"));
+        }
     }
 }
 
