@@ -35,8 +35,7 @@
 
 extern char **environ;
 
-static int
-refuse (const char *fmt, ...) _printf_ (1, 2);
+static int refuse (const char *fmt, ...) _printf_ (1, 2);
 
 static int
 refuse (const char *fmt, ...)
@@ -91,7 +90,7 @@ config_args (const struct ash_options *o, const struct ash_config *c,
   if (src == NULL)
     return refuse (_("container mode cannot run: the source directory "
                      "'%s': %s; nothing was scanned"),
-                   o->source_dir, strerror (errno));
+                      o->source_dir, strerror (errno));
   for (size_t i = 0; i < c->n_files; i++)
     {
       const struct ash_config_file *f = &c->files[i];
@@ -103,11 +102,10 @@ config_args (const struct ash_options *o, const struct ash_config *c,
                          "is all the scan in the container sees; put it "
                          "in the source directory, or pass its settings "
                          "with --config-overrides; nothing was scanned"),
-                       f->name, src);
+                          f->name, src);
       if ((f->origin == ASH_CONFIG_CLI || f->origin == ASH_CONFIG_ENV)
           && i == 1)
-        ash_strvec_pushf (args, "--config=/src%s",
-                          f->resolved + strlen (src));
+        ash_strvec_pushf (args, "--config=/src%s", f->resolved + strlen (src));
     }
   return 0;
 }
@@ -136,8 +134,7 @@ sandbox_args (struct ash_options *o, const struct ash_config *c,
     }
   if (ash_sandbox_settings_on (&ss))
     {
-      _cleanup_free_ char *raw = xasprintf (
-        _("sandbox.mode %s (from %s) is not applied in container mode: it "
+      _cleanup_free_ char *raw = xasprintf (_("sandbox.mode %s (from %s) is not applied in container mode: it "
           "never sandboxes the scanners inside the image, and the container "
           "is the boundary; the scan in the container runs with "
           "sandbox.mode=off"),
@@ -161,8 +158,8 @@ output_dir (const struct ash_options *o, char **ret_path)
 {
   struct ash_error e = ASH_ERROR_INIT;
   _cleanup_free_ char *placed = NULL, *warning = NULL;
-  int r = ash_outdir_place (o->output_dir, o->source_dir, &placed, &warning,
-                            &e);
+  int r
+    = ash_outdir_place (o->output_dir, o->source_dir, &placed, &warning, &e);
   if (r == 0 && warning)
     ash_warning ("%s", warning);
   struct ash_outdir od = ASH_OUTDIR_INIT;
@@ -186,8 +183,10 @@ ash_container_command (struct ash_options *o,
   struct ash_strvec args = ASH_STRVEC_INIT;
   struct ash_config c;
   bool have_config = false;
+  struct ash_error e = ASH_ERROR_INIT;
   _cleanup_free_ char *out = NULL, *root = NULL, *uid = NULL, *gid = NULL;
-  _cleanup_free_ char *custom = NULL, *rulesets = NULL;
+  _cleanup_free_ char *custom = NULL, *rulesets = NULL, *runtime = NULL;
+  int status = 0;
   int r = 0;
 
   if (cc->run && o->plugin_modules.nr > 0)
@@ -195,7 +194,7 @@ ash_container_command (struct ash_options *o,
       r = refuse (_("container mode cannot load plugin modules (%s): they "
                     "are host paths, which the scan in the container does "
                     "not see; nothing was scanned"),
-                  o->plugin_modules.v[0]);
+                     o->plugin_modules.v[0]);
       goto out;
     }
   root = root_dir ();
@@ -206,37 +205,9 @@ ash_container_command (struct ash_options *o,
                     "found%s%s; set ASH_ROOT_DIR to an ash checkout, or "
                     "pass --no-build to run an image built before; nothing "
                     "was built or scanned"),
-                  root ? " in " : "", root ? root : "");
+                     root ? " in " : "", root ? root : "");
       goto out;
     }
-  if (cc->run)
-    {
-      struct ash_config_request req = {
-        .source_dir = o->source_dir,
-        .config_path = o->config,
-        .env_config = o->env_config,
-        .overrides = o->config_overrides.v,
-      };
-      struct ash_error e = ASH_ERROR_INIT;
-      ash_config_init (&c);
-      have_config = true;
-      if (ash_config_load (&req, &c, &e) < 0)
-        {
-          r = refuse_error (&e);
-          ash_error_release (&e);
-          goto out;
-        }
-      for (size_t i = 0; i < cc->scan_args.nr; i++)
-        ash_strvec_push (&args, cc->scan_args.v[i]);
-      r = config_args (o, &c, &args);
-      if (r == 0)
-        r = sandbox_args (o, &c, &args);
-      if (r == 0)
-        r = output_dir (o, &out);
-      if (r)
-        goto out;
-    }
-
   uid = cc->uid ? xstrdup (cc->uid) : xasprintf ("%u", (unsigned) getuid ());
   gid = cc->gid ? xstrdup (cc->gid) : xasprintf ("%u", (unsigned) getgid ());
   if (cc->custom_containerfile)
@@ -248,11 +219,8 @@ ash_container_command (struct ash_options *o,
         ash_buf_addf (&b, "%s%s", i ? "," : "", o->semgrep_rulesets.v[i]);
       rulesets = ash_buf_detach (&b);
     }
-  const char *runtime = cc->runtime;
-  if (runtime == NULL)
-    runtime = getenv ("OCI_RUNNER");
   struct ash_container_request req = {
-    .runtime = runtime,
+    .runtime = cc->runtime ? cc->runtime : getenv ("OCI_RUNNER"),
     .path_env = getenv ("PATH"),
     .bin_path = o->bin_path,
     .source_dir = o->source_dir,
@@ -270,20 +238,71 @@ ash_container_command (struct ash_options *o,
     .custom_containerfile = custom,
     .build_args = cc->build_args.v,
     .run = cc->run,
-    .output_dir = out,
     .debug = o->debug,
-    .scan_args = args.v,
   };
-  struct ash_error e = ASH_ERROR_INIT;
-  int status = 0;
-  if (ash_container_scan (&req, &status, &e) < 0)
-    {
-      r = refuse_error (&e);
-      ash_error_release (&e);
-      goto out;
-    }
-  r = status;
+  if (ash_container_find_runtime (&req, &runtime, &e) < 0)
+    goto refused;
 
+  /* What the scan inside gets, and the refusals that depend on the
+     configuration, before anything is built or written.  */
+  if (cc->run)
+    {
+      struct ash_config_request creq = {
+        .source_dir = o->source_dir,
+        .config_path = o->config,
+        .env_config = o->env_config,
+        .overrides = o->config_overrides.v,
+      };
+      ash_config_init (&c);
+      have_config = true;
+      if (ash_config_load (&creq, &c, &e) < 0)
+        goto refused;
+      for (size_t i = 0; i < cc->scan_args.nr; i++)
+        ash_strvec_push (&args, cc->scan_args.v[i]);
+      r = config_args (o, &c, &args);
+      if (r == 0)
+        r = sandbox_args (o, &c, &args);
+      if (r)
+        goto out;
+      req.scan_args = args.v;
+    }
+
+  if (!cc->build && cc->run
+      && ash_container_check_image (&req, runtime, &e) < 0)
+    goto refused;
+  /* The output directory is checked (a link the scanned tree planted
+     there is refused) before anything is built.  */
+  if (cc->run)
+    {
+      r = output_dir (o, &out);
+      if (r)
+        goto out;
+      req.output_dir = out;
+    }
+  if (cc->build)
+    {
+      if (ash_container_build (&req, runtime, &status, &e) < 0)
+        goto refused;
+      if (status != 0)
+        {
+          _cleanup_free_ char *image = ash_container_image (&req);
+          ash_err (_("building the image %s failed (%s exited %d); nothing "
+                     "was scanned"),
+                      image, runtime, status);
+          r = status;
+          goto out;
+        }
+    }
+  if (!cc->run)
+    goto out;
+  if (ash_container_run (&req, runtime, &status, &e) < 0)
+    goto refused;
+  r = status;
+  goto out;
+
+refused:
+  r = refuse_error (&e);
+  ash_error_release (&e);
 out:
   if (have_config)
     ash_config_release (&c);

@@ -20,8 +20,8 @@
 #include "scan/container.h"
 
 /* The runtimes tried when none is named, in upstream's order.  */
-static const char *const runtimes[] = { "finch", "docker", "nerdctl",
-                                        "podman", NULL };
+static const char *const runtimes[]
+  = { "finch", "docker", "nerdctl", "podman", NULL };
 
 bool
 ash_container_is_source_tree (const char *root)
@@ -56,9 +56,9 @@ base_image (const struct ash_container_request *req)
 /* Find the runtime: the one named, or the first of RUNTIMES installed.
    A runtime found only inside the scanned directory counts as not
    installed, whatever --allow-in-tree-tools says.  */
-static int
-find_runtime (const struct ash_container_request *req, char **ret_path,
-              struct ash_error *err)
+int
+ash_container_find_runtime (const struct ash_container_request *req,
+                            char **ret_path, struct ash_error *err)
 {
   struct ash_toolfind_opts tf = {
     .path_env = req->path_env,
@@ -78,7 +78,7 @@ find_runtime (const struct ash_container_request *req, char **ret_path,
                                 _("container mode cannot run: the container "
                                   "runtime '%s' cannot be used: %s; nothing "
                                   "was scanned"),
-                                req->runtime, m);
+                                   req->runtime, m);
         }
       return 0;
     }
@@ -104,7 +104,7 @@ find_runtime (const struct ash_container_request *req, char **ret_path,
                          "PATH or in ASH's bin directory (%s only inside the "
                          "scanned directory, which does not count); nothing "
                          "was scanned"),
-                       inside.buf);
+                          inside.buf);
   else
     r = ash_error_set (err, -ENOENT,
                        _("container mode cannot run: no container runtime "
@@ -157,7 +157,7 @@ check_mount_path (const char *what, const char *path, struct ash_error *err)
                               "a character the container runtime's --mount "
                               "option cannot carry (a comma, a double quote "
                               "or a line break); nothing was scanned"),
-                            what, path);
+                               what, path);
   return 0;
 }
 
@@ -169,9 +169,10 @@ push_build_arg (struct ash_strvec *v, const char *fmt, const char *value)
   ash_strvec_push (v, a);
 }
 
-static int
-build (const struct ash_container_request *req, const char *runtime,
-       int *ret_status, struct ash_error *err)
+int
+ash_container_build (const struct ash_container_request *req,
+                     const char *runtime, int *ret_status,
+                     struct ash_error *err)
 {
   if (!ash_container_is_source_tree (req->root_dir))
     return ash_error_set (err, -ENOENT,
@@ -180,8 +181,8 @@ build (const struct ash_container_request *req, const char *runtime,
                             "configure.ac) was found%s%s; set ASH_ROOT_DIR "
                             "to an ash checkout, or pass --no-build to run "
                             "an image built before; nothing was scanned"),
-                          req->root_dir ? " in " : "",
-                          req->root_dir ? req->root_dir : "");
+                             req->root_dir ? " in " : "",
+                             req->root_dir ? req->root_dir : "");
   if (req->custom_containerfile)
     {
       struct stat st;
@@ -190,7 +191,7 @@ build (const struct ash_container_request *req, const char *runtime,
                               _("container mode cannot build the image: the "
                                 "custom containerfile '%s' is not a file; "
                                 "nothing was scanned"),
-                              req->custom_containerfile);
+                                 req->custom_containerfile);
     }
   _cleanup_free_ char *base = base_image (req);
   _cleanup_free_ char *file
@@ -247,10 +248,11 @@ build (const struct ash_container_request *req, const char *runtime,
 }
 
 /* Whether IMAGE is in the runtime's store.  */
-static int
-check_image (const struct ash_container_request *req, const char *runtime,
-             const char *image, struct ash_error *err)
+int
+ash_container_check_image (const struct ash_container_request *req,
+                           const char *runtime, struct ash_error *err)
 {
+  _cleanup_free_ char *image = ash_container_image (req);
   struct ash_strvec v = ASH_STRVEC_INIT;
   ash_strvec_push (&v, runtime);
   ash_strvec_push (&v, "image");
@@ -267,26 +269,26 @@ check_image (const struct ash_container_request *req, const char *runtime,
                             "missing (%s image inspect exited %d); build it "
                             "with 'ash build-image', or leave out "
                             "--no-build; nothing was scanned"),
-                          image, runtime, status);
+                             image, runtime, status);
   return 0;
 }
 
-static int
-run_scan (const struct ash_container_request *req, const char *runtime,
-          int *ret_status, struct ash_error *err)
+int
+ash_container_run (const struct ash_container_request *req,
+                   const char *runtime, int *ret_status, struct ash_error *err)
 {
   _cleanup_free_ char *src = realpath (req->source_dir, NULL);
   if (src == NULL)
     return ash_error_set (err, -errno,
                           _("container mode cannot run: the source "
                             "directory '%s': %s"),
-                          req->source_dir, strerror (errno));
+                             req->source_dir, strerror (errno));
   _cleanup_free_ char *out = realpath (req->output_dir, NULL);
   if (out == NULL)
     return ash_error_set (err, -errno,
                           _("container mode cannot run: the output "
                             "directory '%s': %s"),
-                          req->output_dir, strerror (errno));
+                             req->output_dir, strerror (errno));
   /* The caller opened the output directory refusing every link on its
      path, so its real path is the path it gave; anything else means the
      tree changed since.  */
@@ -296,7 +298,7 @@ run_scan (const struct ash_container_request *req, const char *runtime,
                           _("container mode cannot run: the output "
                             "directory '%s' resolves to '%s'; nothing was "
                             "scanned"),
-                          req->output_dir, out);
+                             req->output_dir, out);
   int r = check_mount_path (_("source directory"), src, err);
   if (r == 0)
     r = check_mount_path (_("output directory"), out, err);
@@ -315,8 +317,7 @@ run_scan (const struct ash_container_request *req, const char *runtime,
   ash_strvec_push (&v, "-e");
   ash_strvec_pushf (&v, "ASH_DEBUG=%s", req->debug ? "YES" : "NO");
   ash_strvec_push (&v, "--mount");
-  ash_strvec_pushf (&v, "type=bind,source=%s,destination=/src,readonly",
-                    src);
+  ash_strvec_pushf (&v, "type=bind,source=%s,destination=/src,readonly", src);
   ash_strvec_push (&v, "--mount");
   ash_strvec_pushf (&v, "type=bind,source=%s,destination=/out", out);
   /* An output directory inside the source tree is hidden from the scan
@@ -341,32 +342,5 @@ run_scan (const struct ash_container_request *req, const char *runtime,
     ash_strvec_push (&v, req->scan_args[i]);
   r = run_runtime (req, &v, false, ret_status, err);
   ash_strvec_release (&v);
-  return r;
-}
-
-int
-ash_container_scan (const struct ash_container_request *req,
-                    int *ret_status, struct ash_error *err)
-{
-  _cleanup_free_ char *runtime = NULL;
-  int r = find_runtime (req, &runtime, err);
-  if (r < 0)
-    return r;
-  *ret_status = 0;
-  if (req->build)
-    {
-      r = build (req, runtime, ret_status, err);
-      if (r < 0 || *ret_status != 0)
-        return r;
-    }
-  else if (req->run)
-    {
-      _cleanup_free_ char *image = ash_container_image (req);
-      r = check_image (req, runtime, image, err);
-      if (r < 0)
-        return r;
-    }
-  if (req->run)
-    r = run_scan (req, runtime, ret_status, err);
   return r;
 }
