@@ -2333,8 +2333,7 @@ forwarded (int id)
     case OPT_VERSION:
       return false;
     default:
-      return !is_container_option (id)
-             && (optdef_by_id (id)->cmds & CMD_SCAN);
+      return !is_container_option (id) && (optdef_by_id (id)->cmds & CMD_SCAN);
     }
 }
 
@@ -2442,8 +2441,8 @@ container_options (const struct assigns *const *srcs, size_t n_srcs,
               size_t n = strspn (a->arg, "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
                                          "abcdefghijklmnopqrstuvwxyz"
                                          "0123456789_");
-              if (n == 0 || a->arg[n] != '=' || isdigit ((unsigned char)
-                                                         a->arg[0]))
+              if (n == 0 || a->arg[n] != '='
+                  || isdigit ((unsigned char) a->arg[0]))
                 return usage_error (_("invalid value '%s' for %s (expected "
                                       "NAME=VALUE)"),
                                     a->arg, a->where);
