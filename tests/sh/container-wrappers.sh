@@ -180,7 +180,7 @@ EOF
   assert_eq "$t --cli-json-input with an absolute path: exit 3" \
     "$status:$(calls)" "3:0"
   rm -f "$log"
-  (cd "$src" && env ASH_CONFIG=$srcreal/c.yaml FAKE_OCI_LOG="$log" \
+  (cd "$src" && env ASH_CONFIG="$srcreal/c.yaml" FAKE_OCI_LOG="$log" \
     PATH="$bin:$sys" ${ROOT+ASH_ROOT_DIR="$ROOT"} "$W") \
     >"$TEST_TMP/out" 2>"$TEST_TMP/err"
   assert_eq "$t with ASH_CONFIG: the scan runs" "$?" 0
@@ -325,7 +325,7 @@ assert_file_contains "and the reason" "$TEST_TMP/err" \
 w "$root/container/invoke-ash" --no-build
 assert_eq "control: invoke-ash --no-build runs the image" "$status:$(calls)" "0:2"
 
-# shellcheck on the POSIX wrappers.
+# The POSIX wrappers pass shellcheck.
 if command -v shellcheck >/dev/null 2>&1; then
   check "shellcheck: container/ash and container/invoke-ash" \
     shellcheck -s sh "$root/container/ash" "$root/container/invoke-ash"
@@ -337,6 +337,7 @@ fi
 ps1=$root/container/Invoke-ASH.ps1
 if command -v python3 >/dev/null 2>&1; then
   check "check-ps1: Invoke-ASH.ps1 passes" "$root/build-aux/check-ps1" "$ps1"
+  # shellcheck disable=SC2016
   sed 's/if (\$NoRun) { return }/if ($NoRun) { return /' "$ps1" >"$TEST_TMP/broken.ps1"
   check_fails "control: check-ps1 fails a copy missing a brace" \
     "$root/build-aux/check-ps1" "$TEST_TMP/broken.ps1"
@@ -344,6 +345,7 @@ else
   ok "# SKIP python3 is not installed (build-aux/check-ps1 needs it)"
   ok "# SKIP python3 is not installed"
 fi
+# shellcheck disable=SC2016
 assert_file_contains "Invoke-ASH throws with exit code 5 for a sandbox mode" \
   "$ps1" 'Stop-InvokeASH 5 "--sandbox $Value cannot be used with Invoke-ASH'
 # Running it needs PowerShell, which is not a Debian package.

@@ -297,6 +297,7 @@ $root
 EOF
 argv 1 >"$TEST_TMP/got"
 same "build-image: the command line" "$TEST_TMP/got"
+# shellcheck disable=SC2016
 printf 'ARG ASH_BASE_IMAGE\nFROM ${ASH_BASE_IMAGE}\n' >"$TEST_TMP/Custom"
 c scan --mode container --source-dir "$src" --output-dir "$out" --offline \
   --custom-containerfile "$TEST_TMP/Custom" --build-target ci
