@@ -338,6 +338,9 @@ ash_container_run (const struct ash_container_request *req,
   ash_strvec_push (&v, "/src");
   ash_strvec_push (&v, "--output-dir");
   ash_strvec_push (&v, "/out");
+  /* The scan inside is a local one, whatever else it is given.  */
+  ash_strvec_push (&v, "--mode");
+  ash_strvec_push (&v, "local");
   for (size_t i = 0; req->scan_args && req->scan_args[i]; i++)
     ash_strvec_push (&v, req->scan_args[i]);
   r = run_runtime (req, &v, false, ret_status, err);

@@ -106,6 +106,8 @@ scan
 /src
 --output-dir
 /out
+--mode
+local
 --scanners=bandit
 --no-progress
 --verbose
