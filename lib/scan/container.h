@@ -53,10 +53,9 @@ struct ash_container_request
   bool run;
   const char *output_dir; /* absolute; made and checked by the
                                    caller (fs/tree.h ash_outdir_open) */
-  bool tty;               /* -t */
   bool debug;             /* ASH_DEBUG=YES */
   char *const *scan_args; /* after "ash scan --source-dir /src
-                                   --output-dir /out" */
+                             --output-dir /out --mode local" */
 };
 
 /* Each returns 0, or a negative errno with ERR filled with the reason
