@@ -153,6 +153,9 @@ function Invoke-ASH {
             }
         }
     }
+    if (($source + [System.IO.Path]::DirectorySeparatorChar).StartsWith($out.TrimEnd('\', '/') + [System.IO.Path]::DirectorySeparatorChar)) {
+        Stop-InvokeASH 3 "the output directory '$out' holds the source directory, which the container must not write to; nothing was scanned"
+    }
     New-Item -ItemType Directory -Force -Path $out | Out-Null
     foreach ($p in @($source, $out)) {
         if ($p -match '[,"]') { Stop-InvokeASH 3 "the path '$p' holds a character the container runtime's --mount option cannot carry; nothing was scanned" }

@@ -301,6 +301,12 @@ EOF
   assert_file_contains "$t --offline: the scan inside is offline" \
     "$TEST_TMP/got" "--offline"
 
+  # The output directory may not hold the source directory.
+  for o in . .. /; do
+    w "$W" --output-dir "$o"
+    assert_eq "$t --output-dir $o: exit 3, nothing run" "$status:$(calls)" "3:0"
+  done
+
   # 10. An output directory the scanned tree links elsewhere.
   mkdir -p "$TEST_TMP/elsewhere" "$src/.ash"
   rm -rf "$src/.ash/ash_output"
