@@ -7,4 +7,4 @@ dist_bin_SCRIPTS = container/invoke-ash
 containerdir = $(pkgdatadir)/container
 dist_container_DATA = container/Containerfile container/Invoke-ASH.ps1
 dist_container_SCRIPTS = container/ash
-EXTRA_DIST += ash .dockerignore build-aux/check-ps1
+EXTRA_DIST += ash .dockerignore build-aux/check-ps1 build-aux/container-base
