@@ -11,9 +11,11 @@ doc/ash-sandbox.7: $(ash_sandbox_parts)
 ash_sandbox_parts += doc/ash-sandbox/30-backends.man
 ash_sandbox_parts += doc/ash-sandbox/32-landlock.man
 dist_man_MANS += doc/ash.1
+dist_man_MANS += doc/invoke-ash.1
 dist_man_MANS += doc/ash.yaml.5
 ash_sandbox_parts += doc/ash-sandbox/40-links.man
 ash_sandbox_parts += doc/ash-sandbox/50-grants.man
 ash_sandbox_parts += doc/ash-sandbox/20-policy.man
 ash_sandbox_parts += doc/ash-sandbox/99-see-also.man
 ash_sandbox_parts += doc/ash-sandbox/34-macos-windows.man
+ash_sandbox_parts += doc/ash-sandbox/36-container.man

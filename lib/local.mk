@@ -70,6 +70,7 @@ lib_libash_a_SOURCES += lib/scan/dbphase.c lib/scan/dbphase.h
 lib_libash_a_SOURCES += lib/scan/exit-codes.h
 lib_libash_a_SOURCES += lib/scan/job.c lib/scan/job.h
 lib_libash_a_SOURCES += lib/scan/changed.c lib/scan/changed.h
+lib_libash_a_SOURCES += lib/scan/container.c lib/scan/container.h
 lib_libash_a_SOURCES += lib/scan/orchestrator.c lib/scan/orchestrator.h
 lib_libash_a_SOURCES += lib/scan/plugins.c lib/scan/plugins.h
 lib_libash_a_SOURCES += lib/scan/pool.c lib/scan/pool.h
@@ -135,6 +136,7 @@ lib_libash_a_SOURCES += lib/report/yaml.c
 ## lib/cli/ (layer 7)
 lib_libash_a_SOURCES += lib/cli/cli.c lib/cli/cli.h
 lib_libash_a_SOURCES += lib/cli/commands.h
+lib_libash_a_SOURCES += lib/cli/container-command.c
 lib_libash_a_SOURCES += lib/cli/deps-install.c
 lib_libash_a_SOURCES += lib/cli/sandbox-explain.c
 lib_libash_a_SOURCES += lib/cli/sandbox-probe.c

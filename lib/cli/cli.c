@@ -52,7 +52,8 @@ enum
   CMD_COMPLETION = 1 << 8,
   CMD_CONFIG_UPDATE = 1 << 9,
   CMD_CONFIG_LINT = 1 << 10,
-  CMD_ALL = 0x7ff,
+  CMD_BUILD_IMAGE = 1 << 11,
+  CMD_ALL = 0xfff,
   CMD_CONFIG_LOAD = CMD_SCAN | CMD_CONFIG_GET | CMD_CONFIG_VALIDATE
                     | CMD_SANDBOX_EXPLAIN | CMD_CONFIG_LINT,
 };
@@ -119,7 +120,7 @@ enum opt_id
   OPT_CHANGED_FILES_ONLY,
   OPT_NO_CHANGED_FILES_ONLY,
   OPT_BASE_REF,
-  /* Container mode's, refused while it is not built.  */
+  /* Container mode's (and ash build-image's).  */
   OPT_BUILD,
   OPT_NO_BUILD,
   OPT_RUN,
@@ -186,8 +187,8 @@ static const struct optdef optdefs[] = {
        "(comma-separated; repeatable)") },
   { "exclude-scanners", required_argument, OPT_EXCLUDE_SCANNERS, 0, CMD_SCAN,
     J_LIST, 0, "LIST", N_("do not run these scanners (comma-separated)") },
-  { "offline", no_argument, OPT_OFFLINE, 0, CMD_SCAN | CMD_SANDBOX_EXPLAIN,
-    J_BOOL, 0, NULL,
+  { "offline", no_argument, OPT_OFFLINE, 0,
+    CMD_SCAN | CMD_SANDBOX_EXPLAIN | CMD_BUILD_IMAGE, J_BOOL, 0, NULL,
     N_("no scanner gets a network, nothing is updated (env ASH_OFFLINE)") },
   { "mode", required_argument, OPT_MODE, 0, CMD_SCAN, J_STRING, 0,
     "local|container|precommit", N_("how to run the scan (env ASH_MODE)") },
@@ -255,7 +256,8 @@ static const struct optdef optdefs[] = {
                     "KEY+=[..] appends); repeatable") },
   { "modifications", required_argument, OPT_MODIFICATIONS, 0,
     CMD_CONFIG_UPDATE, J_NONE, 0, "KEY=VALUE", N_("same as --set") },
-  { "force", no_argument, OPT_FORCE, 0, CMD_CONFIG_INIT | CMD_SCAN, J_NONE,
+  { "force", no_argument, OPT_FORCE, 0,
+    CMD_CONFIG_INIT | CMD_SCAN | CMD_BUILD_IMAGE, J_NONE,
     0, NULL,
     N_("replace an existing configuration file") },
   { "format", required_argument, OPT_FORMAT, 0, CMD_CONFIG_GET | CMD_SCAN,
@@ -311,7 +313,8 @@ static const struct optdef optdefs[] = {
   { "no-inspect", no_argument, OPT_NO_INSPECT, 0, CMD_SCAN, J_NONE, 0, NULL,
     N_("no inspect phase (the default)") },
   { "offline-semgrep-rulesets", required_argument,
-    OPT_OFFLINE_SEMGREP_RULESETS, 0, CMD_SCAN, J_STRING, 0, "LIST",
+    OPT_OFFLINE_SEMGREP_RULESETS, 0, CMD_SCAN | CMD_BUILD_IMAGE, J_STRING, 0,
+    "LIST",
     N_("offline, semgrep and opengrep use only these rulesets (p/NAME) "
        "from the rules cache, as NAME.yml or NAME.yaml (comma-separated)") },
   { "python-only", no_argument, OPT_PYTHON_ONLY, 0, CMD_SCAN, J_BOOL,
@@ -339,35 +342,44 @@ static const struct optdef optdefs[] = {
     "REF", N_("with --changed-files-only: the commit to compare with "
               "(default: origin/HEAD, then origin/main, main)") },
   { "build", no_argument, OPT_BUILD, 'b', CMD_SCAN, J_BOOL, OPT_NO_BUILD,
-    NULL, N_("container mode: not available in this version") },
+    NULL, N_("container mode: build the image before the scan (the "
+             "default)") },
   { "no-build", no_argument, OPT_NO_BUILD, 'B', CMD_SCAN, J_NONE, 0, NULL,
-    N_("container mode: not available in this version") },
+    N_("container mode: run the image built before") },
   { "run", no_argument, OPT_RUN, 'r', CMD_SCAN, J_BOOL, OPT_NO_RUN, NULL,
-    N_("container mode: not available in this version") },
+    N_("container mode: run the scan in the image (the default)") },
   { "no-run", no_argument, OPT_NO_RUN, 'R', CMD_SCAN, J_NONE, 0, NULL,
-    N_("container mode: not available in this version") },
-  { "oci-runner", required_argument, OPT_OCI_RUNNER, 'o', CMD_SCAN,
-    J_STRING, 0, "PROGRAM",
-    N_("container mode: not available in this version") },
-  { "oci", required_argument, OPT_OCI, 0, CMD_SCAN, J_NONE, 0, "PROGRAM",
-    N_("container mode: not available in this version") },
-  { "runner", required_argument, OPT_RUNNER, 0, CMD_SCAN, J_NONE, 0,
-    "PROGRAM", N_("container mode: not available in this version") },
-  { "build-target", required_argument, OPT_BUILD_TARGET, 0, CMD_SCAN,
-    J_STRING, 0, "TARGET",
-    N_("container mode: not available in this version") },
-  { "container-uid", required_argument, OPT_CONTAINER_UID, 'u', CMD_SCAN,
-    J_STRING, 0, "UID", N_("container mode: not available in this version") },
-  { "container-gid", required_argument, OPT_CONTAINER_GID, 'g', CMD_SCAN,
-    J_STRING, 0, "GID", N_("container mode: not available in this version") },
+    N_("container mode: only build the image") },
+  { "oci-runner", required_argument, OPT_OCI_RUNNER, 'o',
+    CMD_SCAN | CMD_BUILD_IMAGE, J_STRING, 0, "PROGRAM",
+    N_("container runtime (env OCI_RUNNER; default: the first of finch, "
+       "docker, nerdctl, podman found)") },
+  { "oci", required_argument, OPT_OCI, 0, CMD_SCAN | CMD_BUILD_IMAGE, J_NONE,
+    0, "PROGRAM", N_("same as --oci-runner") },
+  { "runner", required_argument, OPT_RUNNER, 0, CMD_SCAN | CMD_BUILD_IMAGE,
+    J_NONE, 0, "PROGRAM", N_("same as --oci-runner") },
+  { "build-target", required_argument, OPT_BUILD_TARGET, 0,
+    CMD_SCAN | CMD_BUILD_IMAGE, J_STRING, 0, "non-root|ci",
+    N_("container mode: the image's target (default: non-root)") },
+  { "container-uid", required_argument, OPT_CONTAINER_UID, 'u',
+    CMD_SCAN | CMD_BUILD_IMAGE, J_STRING, 0, "UID",
+    N_("container mode: the user id of the image's user, which writes the "
+       "output (default: yours)") },
+  { "container-gid", required_argument, OPT_CONTAINER_GID, 'g',
+    CMD_SCAN | CMD_BUILD_IMAGE, J_STRING, 0, "GID",
+    N_("container mode: the group id of the image's user (default: "
+       "yours)") },
   { "ash-revision-to-install", required_argument,
-    OPT_ASH_REVISION_TO_INSTALL, 0, CMD_SCAN, J_STRING, 0, "REF",
-    N_("container mode: not available in this version") },
+    OPT_ASH_REVISION_TO_INSTALL, 0, CMD_SCAN | CMD_BUILD_IMAGE, J_STRING, 0,
+    "LOCAL", N_("container mode: the ash built into the image; only LOCAL, "
+                "the source tree (env ASH_ROOT_DIR)") },
   { "custom-containerfile", required_argument, OPT_CUSTOM_CONTAINERFILE, 0,
-    CMD_SCAN, J_STRING, 0, "FILE",
-    N_("container mode: not available in this version") },
-  { "custom-build-arg", required_argument, OPT_CUSTOM_BUILD_ARG, 0, CMD_SCAN,
-    J_LIST, 0, "ARG", N_("container mode: not available in this version") },
+    CMD_SCAN | CMD_BUILD_IMAGE, J_STRING, 0, "FILE",
+    N_("container mode: build FILE on the image (build argument "
+       "ASH_BASE_IMAGE) and scan in the result") },
+  { "custom-build-arg", required_argument, OPT_CUSTOM_BUILD_ARG, 0,
+    CMD_SCAN | CMD_BUILD_IMAGE, J_LIST, 0, "NAME=VALUE",
+    N_("container mode: a build argument for the image; repeatable") },
   { "help", no_argument, OPT_HELP, 'h', CMD_ALL, J_NONE, 0, NULL,
     N_("show this help and exit") },
   { "version", no_argument, OPT_VERSION, 0, CMD_ALL, J_NONE, 0, NULL,
@@ -426,6 +438,9 @@ static const struct command commands[] = {
     N_("install the scanners' tools into ASH's bin directory (npm, uv or "
        "pipx), and print how to install the rest") },
   { CMD_REPORT, "report", "", N_("not available in this version") },
+  { CMD_BUILD_IMAGE, "build-image", "",
+    N_("build the container image of container mode from "
+       "container/Containerfile") },
   { CMD_COMPLETION, "completion", " SHELL",
     N_("print the completion script for SHELL (bash, zsh or fish)") },
 };
@@ -518,8 +533,9 @@ option_help (const struct optdef *d, unsigned cmd)
 {
   if (cmd == CMD_SCAN && d->id == OPT_FORMAT)
     return _("same as --output-format");
-  if (cmd == CMD_SCAN && d->id == OPT_FORCE)
-    return _("container mode: not available in this version");
+  if ((cmd == CMD_SCAN || cmd == CMD_BUILD_IMAGE) && d->id == OPT_FORCE)
+    return _("container mode: build the image without the runtime's "
+             "cache");
   return _(d->help);
 }
 
@@ -1338,16 +1354,16 @@ static int
 check_scan_options (struct ash_options *o, const struct assigns *const *srcs,
                     size_t n_srcs)
 {
-  /* Container mode is not built: its options are refused, never taken
-     as a cue to scan on the host (exit 3, as --mode container).  */
-  for (size_t s = 0; s < n_srcs; s++)
+  /* A container option in a local scan would be accepted and ignored:
+     it is a usage error instead.  */
+  for (size_t s = 0; s < n_srcs && o->mode != ASH_RUN_CONTAINER; s++)
     for (size_t i = 0; i < srcs[s]->n; i++)
       if (is_container_option (srcs[s]->v[i].id))
-        return not_available (ASH_EXIT_CONFIG,
-                              _("%s is not available: it is an option of "
-                                "container mode, which this ash cannot run; "
-                                "nothing was scanned (scan locally with "
-                                "--mode local --sandbox auto)"),
+        return not_available (ASH_EXIT_USAGE,
+                              _("%s is an option of container mode, which "
+                                "this scan does not use: add --mode "
+                                "container, or leave it out; nothing was "
+                                "scanned"),
                               srcs[s]->v[i].where);
   bool convert = true, scan = true, report = true;
   if (o->phases.nr > 0)
@@ -1871,6 +1887,8 @@ parse_command (int argc, char **argv, unsigned *cmd, int *nwords)
     return *cmd = CMD_REPORT, *nwords = 1, 0;
   if (streq (w, "completion"))
     return *cmd = CMD_COMPLETION, *nwords = 1, 0;
+  if (streq (w, "build-image"))
+    return *cmd = CMD_BUILD_IMAGE, *nwords = 1, 0;
   struct
   {
     const char *word;
@@ -2320,6 +2338,175 @@ cmd_help (int argc, char **argv)
   return ASH_EXIT_OK;
 }
 
+/* Container mode.  */
+
+/* The options of the scan inside the container: each assignment of every
+   source, in order (so the last still wins), but those container mode
+   decides itself (the directories, the config, the mode, --sandbox) and
+   its own.  A list only from the last source that names it, as it
+   replaces the earlier ones.  */
+static bool
+forwarded (int id)
+{
+  switch (id)
+    {
+    case OPT_SOURCE_DIR:
+    case OPT_OUTPUT_DIR:
+    case OPT_CONFIG:
+    case OPT_MODE:
+    case OPT_SANDBOX:
+    case OPT_CLI_JSON_INPUT:
+    case OPT_PLUGIN_MODULES:
+    case OPT_FORMAT:
+    case OPT_HELP:
+    case OPT_VERSION:
+      return false;
+    default:
+      return !is_container_option (id) && (optdef_by_id (id)->cmds & CMD_SCAN);
+    }
+}
+
+static void
+container_scan_args (struct ash_options *o, const struct assigns *const *srcs,
+                     size_t n_srcs, struct ash_strvec *ret)
+{
+  for (size_t s = 0; s < n_srcs; s++)
+    for (size_t i = 0; i < srcs[s]->n; i++)
+      {
+        const struct assign *a = &srcs[s]->v[i];
+        const struct optdef *d = optdef_by_id (a->id);
+        if (!forwarded (a->id))
+          continue;
+        struct ash_strvec *l = list_field (o, a->id);
+        bool later = false;
+        for (size_t t = s + 1; l && t < n_srcs; t++)
+          for (size_t j = 0; j < srcs[t]->n; j++)
+            later |= list_field (o, srcs[t]->v[j].id) == l;
+        if (later)
+          continue;
+        if (d->has_arg == required_argument)
+          ash_strvec_pushf (ret, "--%s=%s", d->name, a->arg);
+        else if (d->json == J_COUNT && a->arg)
+          for (long k = strtol (a->arg, NULL, 10); k > 0; k--)
+            ash_strvec_pushf (ret, "--%s", d->name);
+        else if (a->arg == NULL || streq (a->arg, "1"))
+          ash_strvec_pushf (ret, "--%s", d->name);
+        else if (d->neg)
+          ash_strvec_pushf (ret, "--%s", optdef_by_id (d->neg)->name);
+        else if (a->id == OPT_OFFLINE)
+          ash_strvec_push (ret, "--no-offline");
+        else if (a->id == OPT_QUIET)
+          ash_strvec_push (ret, "--no-quiet");
+      }
+}
+
+/* Container mode's own options, from every source in order.  Returns 0
+   or an exit code.  */
+static int
+container_options (const struct assigns *const *srcs, size_t n_srcs,
+                   struct ash_container_cli *c)
+{
+  static const char *const targets[] = { "non-root", "ci", NULL };
+  for (size_t s = 0; s < n_srcs; s++)
+    for (size_t i = 0; i < srcs[s]->n; i++)
+      {
+        const struct assign *a = &srcs[s]->v[i];
+        bool on = a->arg == NULL || streq (a->arg, "1");
+        switch (a->id)
+          {
+          case OPT_BUILD:
+            c->build = on;
+            break;
+          case OPT_NO_BUILD:
+            c->build = false;
+            break;
+          case OPT_RUN:
+            c->run = on;
+            break;
+          case OPT_NO_RUN:
+            c->run = false;
+            break;
+          case OPT_FORCE:
+            c->force = true;
+            break;
+          case OPT_OCI_RUNNER:
+          case OPT_OCI:
+          case OPT_RUNNER:
+            c->runtime = a->arg;
+            break;
+          case OPT_BUILD_TARGET:
+            if (!in_list (a->arg, targets))
+              return bad_value (a->where, a->arg, targets);
+            c->build_target = a->arg;
+            break;
+          case OPT_CONTAINER_UID:
+          case OPT_CONTAINER_GID:
+            {
+              size_t n = strspn (a->arg, "0123456789");
+              if (n == 0 || n > 9 || a->arg[n])
+                return usage_error (_("invalid value '%s' for %s (expected "
+                                      "a numeric id)"),
+                                    a->arg, a->where);
+              if (a->id == OPT_CONTAINER_UID)
+                c->uid = a->arg;
+              else
+                c->gid = a->arg;
+            }
+            break;
+          case OPT_ASH_REVISION_TO_INSTALL:
+            if (strcasecmp (a->arg, "LOCAL") != 0)
+              return not_available (ASH_EXIT_CONFIG,
+                                    _("%s %s is not available: this ash "
+                                      "builds its image only from its own "
+                                      "source tree (LOCAL, ASH_ROOT_DIR); "
+                                      "nothing was built or scanned"),
+                                    a->where, a->arg);
+            break;
+          case OPT_CUSTOM_CONTAINERFILE:
+            c->custom_containerfile = a->arg;
+            break;
+          case OPT_CUSTOM_BUILD_ARG:
+            {
+              size_t n = strspn (a->arg, "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                                         "abcdefghijklmnopqrstuvwxyz"
+                                         "0123456789_");
+              if (n == 0 || a->arg[n] != '='
+                  || isdigit ((unsigned char) a->arg[0]))
+                return usage_error (_("invalid value '%s' for %s (expected "
+                                      "NAME=VALUE)"),
+                                    a->arg, a->where);
+              ash_strvec_push (&c->build_args, a->arg);
+            }
+            break;
+          default:
+            break;
+          }
+      }
+  return 0;
+}
+
+static int
+container_command (unsigned cmd, struct ash_options *o,
+                   const struct assigns *const *srcs, size_t n_srcs)
+{
+  struct ash_container_cli c = {
+    .build_image = cmd == CMD_BUILD_IMAGE,
+    .build = true,
+    .run = cmd != CMD_BUILD_IMAGE,
+    .build_target = "non-root",
+    .build_args = ASH_STRVEC_INIT,
+    .scan_args = ASH_STRVEC_INIT,
+  };
+  int r = container_options (srcs, n_srcs, &c);
+  if (r == 0 && cmd == CMD_SCAN)
+    container_scan_args (o, srcs, n_srcs, &c.scan_args);
+  if (r == 0)
+    r = ash_container_command (o, &c);
+  ash_strvec_release (&c.build_args);
+  ash_strvec_release (&c.scan_args);
+  return r;
+}
+
 int
 ash_main (int argc, char **argv, const struct ash_backend *const *backends)
 {
@@ -2456,16 +2643,13 @@ ash_main (int argc, char **argv, const struct ash_backend *const *backends)
   ash_backend_probe_cache_disable (o.no_probe_cache);
   ash_tool_cache_disable (o.no_probe_cache);
 
-  /* Container mode is not built yet.  It must never turn into a scan on
-     the host, least of all an unsandboxed one: refuse it (exit 3) before
-     the configuration is read or anything is written.  */
-  if (cmd == CMD_SCAN && o.mode == ASH_RUN_CONTAINER)
+  /* Container mode hands the scan to the container runner; it never
+     turns into a scan on the host.  */
+  if ((cmd == CMD_SCAN && o.mode == ASH_RUN_CONTAINER)
+      || cmd == CMD_BUILD_IMAGE)
     {
-      ash_err (_("--mode container cannot run: this ash cannot start a scan "
-                 "in a container image yet, and it never scans on the host "
-                 "instead; nothing was scanned (scan locally with --mode "
-                 "local --sandbox auto)"));
-      r = ASH_EXIT_CONFIG;
+      const struct assigns *srcs[] = { &env_a, &json_a, &flag_a };
+      r = container_command (cmd, &o, srcs, ARRAY_SIZE (srcs));
       goto out;
     }
 

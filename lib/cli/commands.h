@@ -5,6 +5,7 @@
 #ifndef ASH_COMMANDS_H
 #define ASH_COMMANDS_H
 
+#include "base/strvec.h"
 #include "config/ashconfig.h"
 #include "config/options.h"
 #include "sandbox/backend.h"
@@ -31,5 +32,25 @@ int ash_sandbox_explain_command (const struct ash_options *opts,
    OPTS->bin_path; with DRY_RUN, print the commands only.  */
 int ash_dependencies_install_command (const struct ash_options *opts,
                                       bool dry_run);
+
+/* Container mode's options, as the command line collected them.  */
+struct ash_container_cli
+{
+  bool build_image;           /* `ash build-image`: build, never run */
+  bool build, run, force;     /* --[no-]build, --[no-]run, --force */
+  const char *runtime;        /* --oci-runner, or NULL (then OCI_RUNNER) */
+  const char *build_target;   /* "non-root" or "ci" */
+  const char *uid, *gid;      /* --container-uid/-gid, or NULL: ASH's */
+  const char *custom_containerfile;
+  struct ash_strvec build_args;  /* --custom-build-arg */
+  struct ash_strvec scan_args;   /* the options the scan inside gets */
+};
+
+/* `ash scan --mode container` and `ash build-image`
+   (lib/cli/container-command.c, over lib/scan/container.c).  Never
+   scans on the host: exit 3 with the reason when container mode cannot
+   work here, else the scan's exit code from inside the container.  */
+int ash_container_command (struct ash_options *opts,
+                           const struct ash_container_cli *cc);
 
 #endif

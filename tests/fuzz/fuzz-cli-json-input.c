@@ -3,10 +3,11 @@
    command line's entry point (ash_main).
 
    The argv is fixed and safe: "ash scan --mode container
-   --cli-json-input FILE --source-dir EMPTY".  Flags win over the
-   document, and container mode refuses before any configuration is read
-   or anything runs, so every key of the document is parsed and applied
-   and nothing is scanned.  Property: ash_main returns one of ash's exit
+   --oci-runner=/nonexistent/oci-runtime --cli-json-input FILE
+   --source-dir EMPTY".  Flags win over the document, so no runtime is
+   ever found, and container mode refuses before any configuration is
+   read or anything runs or is written; every key of the document is
+   parsed and applied and nothing is scanned.  Property: ash_main returns one of ash's exit
    codes (usage 2, configuration 3; never success, which would mean a
    scan ran) and writes nothing to standard output.  */
 
@@ -39,6 +40,7 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
   snprintf (out, sizeof out, "%s/out", tmp);
   char *argv[] = { (char *) "ash",       (char *) "scan",
                    (char *) "--mode",    (char *) "container",
+                   (char *) "--oci-runner=/nonexistent/oci-runtime",
                    (char *) "--quiet",   (char *) "--cli-json-input",
                    file,                 (char *) "--source-dir",
                    src,                  (char *) "--output-dir",

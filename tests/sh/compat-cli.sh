@@ -212,7 +212,8 @@ assert_eq "control: a plugin scanner's right name is accepted" "$status" 2
 scan --scanners fake-sarfi
 assert_file_contains "--scanners typo: did you mean" "$TEST_TMP/err" "did you mean 'fake-sarif'?"
 
-# The container flags: refused (exit 3), nothing scanned or written.
+# The container flags in a local scan: a usage error (exit 5), never
+# accepted and ignored; nothing scanned or written.
 for f in --build --no-build -b -B --run --no-run -r -R --force \
     --oci-runner=podman --oci=podman --runner=podman -opodman \
     --build-target=ci --container-uid=1000 -u1000 --container-gid=1000 \
@@ -220,17 +221,17 @@ for f in --build --no-build -b -B --run --no-run -r -R --force \
     --custom-build-arg=A=1; do
   rm -rf "$out"
   scan --scanners fake-sarif "$f"
-  if [ "$status" -eq 3 ] && grep -q "is not available" "$TEST_TMP/err" && [ ! -e "$out" ]; then
+  if [ "$status" -eq 5 ] && grep -q "is an option of container mode" "$TEST_TMP/err" && [ ! -e "$out" ]; then
     :
   else
-    not_ok "$f is refused with exit 3 before anything is written"
+    not_ok "$f is refused with exit 5 before anything is written"
     diag "status $status" "$(cat "$TEST_TMP/err")"
   fi
 done
-ok "the container flags are refused with exit 3, nothing written"
+ok "the container flags are refused in a local scan with exit 5, nothing written"
 printf '{"oci_runner": "podman"}\n' >"$TEST_TMP/cli.json"
 scan --cli-json-input "$TEST_TMP/cli.json"
-assert_eq "a container option in --cli-json-input is refused too" "$status" 3
+assert_eq "a container option in --cli-json-input is refused too" "$status" 5
 
 # --base-ref only with --changed-files-only.
 scan --base-ref main

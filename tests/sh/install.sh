@@ -55,6 +55,12 @@ check_installed "the notice" "$docdir/NOTICE"
 check_installed "ash(1)" "$mandir/man1/ash.1"
 check_installed "ash.yaml(5)" "$mandir/man5/ash.yaml.5"
 check_installed "ash-sandbox(7)" "$mandir/man7/ash-sandbox.7"
+check_installed "invoke-ash(1)" "$mandir/man1/invoke-ash.1"
+check_installed "the container wrapper invoke-ash" "$bindir/invoke-ash"
+check "which is executable" test -x "$stage$bindir/invoke-ash"
+for f in Containerfile Invoke-ASH.ps1 ash; do
+  check_installed "container/$f" "$pkgdatadir/container/$f"
+done
 assert_file_contains "ash-sandbox(7) is assembled" "$stage$mandir/man7/ash-sandbox.7" \
   ".SH SEE ALSO"
 if [ "$use_nls" = yes ]; then
