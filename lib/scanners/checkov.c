@@ -32,6 +32,7 @@
 #include "base/log.h"
 #include "base/strvec.h"
 #include "base/util.h"
+#include "scanners/adapter.h"
 #include "scanners/iac-common.h"
 
 #define CHECKOV_SARIF "results_sarif.sarif"
@@ -129,42 +130,48 @@ skip_paths (const json_t *options, struct ash_strvec *ret,
   return 0;
 }
 
-/* An excluded path as checkov's --skip-path regex: the scan set's values
-   are relative and already escaped; an absolute one (the output directory
-   inside the tree) is made relative and escaped here.  */
+/* A path of the scan set's exclusions as one of checkov's --skip-path
+   regular expressions.  checkov compiles each with Python's re and
+   searches the path of every file and directory it walks, after
+   replacing ".terraform" with "\\.terraform"; so every ASCII
+   punctuation character is escaped with a backslash (what
+   ash_adapter_regex_escape does), except '.', which is written "[.]",
+   where that replacement cannot reach it.  An absolute path (the output
+   directory inside the tree) is made relative to TARGET first; one
+   outside it is left out (*RET NULL).  A path holding a control
+   character cannot be written: an error naming it.  */
 static int
 excluded_regex (const char *target, const char *p, char **ret,
                 struct ash_error *err)
 {
-  if (p[0] != '/')
+  *ret = NULL;
+  if (p[0] == '/')
     {
-      *ret = xstrdup (p);
-      return 0;
+      size_t n = strlen (target);
+      if (!(strneq (p, target, n) && p[n] == '/'))
+        return 0;
+      p += n + 1;
     }
-  size_t n = strlen (target);
-  if (!(strneq (p, target, n) && p[n] == '/'))
-    {
-      *ret = NULL;
-      return 0;
-    }
+  for (const char *c = p; *c; c++)
+    if ((unsigned char) *c < 0x20 || *c == 0x7f)
+      return ash_error_set (err, -EINVAL,
+                            _("checkov's --skip-path cannot name '%s': its "
+                              "path holds a line break or another control "
+                              "character"),
+                            p);
   struct ash_buf b = ASH_BUF_INIT;
-  for (const char *c = p + n + 1; *c; c++)
+  _cleanup_free_ char *esc = ash_adapter_regex_escape (p);
+  for (const char *c = esc; *c; c++)
     {
-      if (!((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z')
-            || (*c >= '0' && *c <= '9') || strchr ("._/-", *c)))
+      if (c[0] == '\\' && c[1] == '.')
         {
-          ash_buf_release (&b);
-          return ash_error_set (err, -EINVAL,
-                                _("checkov's --skip-path cannot name %s: its "
-                                  "path holds a character other than "
-                                  "letters, digits, '.', '_', '/' and '-'"),
-                                p);
+          ash_buf_addstr (&b, "[.]");
+          c++;
+          continue;
         }
-      if (*c == '.')
-        ash_buf_addch (&b, '\\');
       ash_buf_addch (&b, *c);
     }
-  *ret = ash_buf_detach (&b);
+  *ret = b.buf ? ash_buf_detach (&b) : xstrdup ("");
   return 0;
 }
 
@@ -307,14 +314,28 @@ checkov_build (const struct ash_scanner *s _unused_,
                struct ash_error *err)
 {
   _cleanup_free_ char *cfg = NULL;
+  struct ash_strvec abs = ASH_STRVEC_INIT, skip = ASH_STRVEC_INIT;
   int r = ash_iac_check_options ("checkov", job->options, checkov_options,
                                  err);
   if (r == 0)
     r = checkov_config (job, &cfg, err);
+  /* The scan set's exclusions, unescaped: the links that leave the tree,
+     the ignored paths and the output directory.  The relative values of
+     JOB->excluded_paths are the same links already written for checkov;
+     only the absolute ones (the output directory) are taken from it.  */
+  for (size_t i = 0; job->excluded_paths && job->excluded_paths[i]; i++)
+    if (job->excluded_paths[i][0] == '/')
+      ash_strvec_push (&abs, job->excluded_paths[i]);
+  struct ash_scan_job j = *job;
+  j.excluded_paths = abs.v;
+  if (r == 0)
+    r = ash_adapter_excluded_paths (&j, &skip, err);
   if (r == 0)
     r = ash_checkov_argv (job->tool_path, job->options, cfg,
-                          job->results_dir, job->target, job->excluded_paths,
-                          &cmd->argv, err);
+                          job->results_dir, job->target, skip.v, &cmd->argv,
+                          err);
+  ash_strvec_release (&abs);
+  ash_strvec_release (&skip);
   if (r == 0 && job->run_config_dir)
     cmd->cwd = xstrdup (job->run_config_dir);
   return r;

@@ -60,8 +60,12 @@ static char *const templates[] = { (char *) "a.yaml", (char *) "b[1].json",
                                    NULL };
 static char *const workflows[] = { (char *) ".github/workflows/ci.yml",
                                    NULL };
-static char *const excluded[] = { (char *) "vendor/x\\.py",
-                                  (char *) "/src/out", NULL };
+static char *const excluded[] = { (char *) "vendor/x.py",
+                                  (char *) "a b/$(c)[1].terraform",
+                                  (char *) "/src/out", (char *) "/elsewhere",
+                                  NULL };
+static char *const excluded_bad[] = { (char *) "ok", (char *) "x\ny",
+                                      NULL };
 
 static int
 cfn_lint (const json_t *o, struct ash_strvec *v, struct ash_error *e)
@@ -74,6 +78,12 @@ checkov (const json_t *o, struct ash_strvec *v, struct ash_error *e)
 {
   return ash_checkov_argv ("checkov", o, NULL, "/res", "/src", excluded, v,
                            e);
+}
+static int
+checkov_bad (const json_t *o, struct ash_strvec *v, struct ash_error *e)
+{
+  return ash_checkov_argv ("checkov", o, NULL, "/res", "/src", excluded_bad,
+                           v, e);
 }
 static int
 cfn_nag (const json_t *o, struct ash_strvec *v, struct ash_error *e)
@@ -135,7 +145,7 @@ main (void)
           "checkov --output sarif --output json --output cyclonedx_json "
           "--output-file-path /res --directory /src --framework all "
           "--skip-path .venv/ --skip-path venv/ --skip-path node_modules/ "
-          "--skip-path vendor/x\\.py --skip-path out",
+          "--skip-path vendor/x[.]py --skip-path a b/\\$\\(c\\)\\[1\\][.]terraform --skip-path out",
           "checkov defaults, links and the output directory skipped");
   expect (checkov, "{\"frameworks\": [\"cloudformation\", \"dockerfile\"], "
           "\"skip_frameworks\": [\"secrets\"], \"offline\": true, "
@@ -145,7 +155,7 @@ main (void)
           "--directory /src --skip-download --framework cloudformation "
           "--framework dockerfile --skip-framework secrets --skip-path .venv/ "
           "--skip-path venv/ --skip-path node_modules/ --skip-path ^tests/ "
-          "--skip-path fixtures --skip-path vendor/x\\.py --skip-path out",
+          "--skip-path fixtures --skip-path vendor/x[.]py --skip-path a b/\\$\\(c\\)\\[1\\][.]terraform --skip-path out",
           "checkov options");
   expect (checkov, "{\"frameworks\": [\"cobol\"]}",
           "error: scanners.checkov.options.frameworks: 'cobol' is not a "
@@ -155,6 +165,11 @@ main (void)
           "error: scanners.checkov.options.skip_path: '(' is not a regular "
           "expression checkov can use",
           "checkov refuses a skip_path that is not a regex");
+
+  expect (checkov_bad, NULL,
+          "error: checkov's --skip-path cannot name 'x\ny': its path holds "
+          "a line break or another control character",
+          "checkov refuses an excluded path its syntax cannot hold");
 
   /* cfn-nag */
   expect (cfn_nag, NULL,
