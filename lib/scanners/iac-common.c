@@ -698,6 +698,35 @@ ash_iac_write_config (const struct ash_scan_job *job, const char *name,
   return 0;
 }
 
+int
+ash_iac_copy_to_run (const struct ash_scan_job *job, const char *path,
+                     const char *name, size_t max, char **ret_path,
+                     struct ash_error *err)
+{
+  struct ash_buf b = ASH_BUF_INIT;
+  _cleanup_close_ int fd = open (path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC
+                                         | O_NONBLOCK);
+  struct stat st;
+  if (fd < 0 || fstat (fd, &st) < 0)
+    return ash_error_set (err, -errno, _("cannot read %s: %s"), path,
+                          strerror (errno));
+  if (!S_ISREG (st.st_mode) || (uintmax_t) st.st_size > (uintmax_t) max)
+    return ash_error_set (err, -EINVAL,
+                          _("%s is not a regular file of at most %zu bytes"),
+                          path, max);
+  if (ash_buf_read_fd (&b, fd) < 0)
+    {
+      int e = errno;
+      ash_buf_release (&b);
+      return ash_error_set (err, -e, _("cannot read %s: %s"), path,
+                            strerror (e));
+    }
+  int r = ash_iac_write_config (job, name, b.buf ? b.buf : "", b.len,
+                                ret_path, err);
+  ash_buf_release (&b);
+  return r;
+}
+
 #define NO_INPUT_MARK "ash-no-input"
 
 int

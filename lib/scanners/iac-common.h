@@ -56,6 +56,13 @@ int ash_iac_refuse_install_options (const char *scanner,
 int ash_iac_write_config (const struct ash_scan_job *job, const char *name,
                           const char *body, size_t len, char **ret_path,
                           struct ash_error *err);
+/* Copy the regular file PATH (at most MAX bytes, no link followed) into
+   JOB->run_config_dir as NAME, so that the tool reads the copy and no
+   mount is needed; *RET_PATH (may be NULL) is the copy's absolute
+   path.  */
+int ash_iac_copy_to_run (const struct ash_scan_job *job, const char *path,
+                         const char *name, size_t max, char **ret_path,
+                         struct ash_error *err);
 /* Record that the scan set holds nothing for the tool: BUILD then runs
    the tool's version query only, and PARSE reports an empty run.  */
 int ash_iac_mark_no_input (const struct ash_scan_job *job,
@@ -195,11 +202,14 @@ int ash_checkov_argv (const char *tool, const json_t *options,
 /* checkov's JSON report (one, or a list of one per framework) to SARIF.  */
 int ash_checkov_json_to_sarif (const json_t *report, const char *source_dir,
                                json_t **ret_doc, struct ash_error *err);
-/* cfn_nag_scan's argv: TOOL, JSON output, TARGET, and a template pattern
+/* cfn_nag_scan's argv: TOOL, JSON output, RULE_DIR, PROFILE and
+   DENY_LIST (each may be NULL: not given), TARGET, and a template pattern
    naming exactly TEMPLATES (relative to TARGET).  */
 int ash_cfn_nag_argv (const char *tool, const json_t *options,
-                      const char *target, char *const *templates,
-                      struct ash_strvec *argv, struct ash_error *err);
+                      const char *rule_dir, const char *profile,
+                      const char *deny_list, const char *target,
+                      char *const *templates, struct ash_strvec *argv,
+                      struct ash_error *err);
 /* cfn_nag_scan's JSON report to SARIF.  */
 int ash_cfn_nag_json_to_sarif (const json_t *report, const char *source_dir,
                                json_t **ret_doc, struct ash_error *err);

@@ -88,7 +88,14 @@ checkov_bad (const json_t *o, struct ash_strvec *v, struct ash_error *e)
 static int
 cfn_nag (const json_t *o, struct ash_strvec *v, struct ash_error *e)
 {
-  return ash_cfn_nag_argv ("cfn_nag_scan", o, "/src", templates, v, e);
+  return ash_cfn_nag_argv ("cfn_nag_scan", o, NULL, NULL, NULL, "/src",
+                           templates, v, e);
+}
+static int
+cfn_nag_own (const json_t *o, struct ash_strvec *v, struct ash_error *e)
+{
+  return ash_cfn_nag_argv ("cfn_nag_scan", o, "/run", "/run/p", "/run/d",
+                           "/src", templates, v, e);
 }
 static int
 actionlint (const json_t *o, struct ash_strvec *v, struct ash_error *e)
@@ -179,7 +186,17 @@ main (void)
           "cfn-nag: a pattern naming exactly the templates");
   expect (cfn_nag, "{\"x\": true}",
           "error: scanners.cfn-nag.options.x is not an option of cfn-nag",
-          "cfn-nag has no options");
+          "cfn-nag refuses an unknown option");
+  expect (cfn_nag_own, "{\"rule_directory\": \"r\", "
+          "\"profile_path\": \"p\", \"deny_list_path\": \"d\"}",
+          "cfn_nag_scan --output-format json --print-suppression "
+          "--ignore-fatal --rule-directory /run --profile-path /run/p "
+          "--deny-list-path /run/d --input-path /src --template-pattern "
+          "^(/src/a\\.yaml|/src/b\\[1\\]\\.json)$",
+          "cfn-nag: the rule directory, profile and deny list (copies)");
+  expect (cfn_nag, "{\"profile_path\": [\"p\"]}",
+          "error: scanners.cfn-nag.options.profile_path must be a string",
+          "cfn-nag refuses a profile_path that is not a string");
 
   /* actionlint */
   expect (actionlint, NULL,
