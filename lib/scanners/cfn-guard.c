@@ -31,6 +31,7 @@
 #include "base/log.h"
 #include "base/strvec.h"
 #include "base/util.h"
+#include "scanners/adapter.h"
 #include "scanners/iac-common.h"
 
 #define CFN_GUARD_OUT "cfn-guard.stdout.log"
@@ -109,7 +110,7 @@ ash_cfn_guard_argv (const char *tool, const json_t *options,
   int r = ash_iac_check_options ("cfn-guard", options, cfn_guard_options,
                                  err);
   if (r == 0)
-    r = ash_iac_refuse_install_options ("cfn-guard", options, err);
+    r = ash_adapter_refuse_install_options ("cfn-guard", options, err);
   if (r == 0)
     r = ash_iac_opt_strings ("cfn-guard", options, "rule_sets",
                              valid_set_name, &sets, err);

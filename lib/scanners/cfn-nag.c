@@ -36,6 +36,7 @@
 #include "base/buf.h"
 #include "base/strvec.h"
 #include "base/util.h"
+#include "scanners/adapter.h"
 #include "scanners/iac-common.h"
 
 #define CFN_NAG_OUT "cfn-nag.stdout.log"
@@ -59,7 +60,7 @@ ash_cfn_nag_argv (const char *tool, const json_t *options,
   int r = ash_iac_check_options ("cfn-nag", options, cfn_nag_options, err);
   const char *v;
   for (size_t i = 0; r == 0 && cfn_nag_options[i]; i++)
-    r = ash_iac_opt_string ("cfn-nag", options, cfn_nag_options[i], &v,
+    r = ash_adapter_get_string ("cfn-nag", options, cfn_nag_options[i], false, &v,
                             err);
   if (r < 0)
     return r;
@@ -139,7 +140,7 @@ own_rules (const struct ash_scan_job *job, char **ret, struct ash_error *err)
   const char *dir;
   size_t copied = 0;
   *ret = NULL;
-  int r = ash_iac_opt_string ("cfn-nag", job->options, "rule_directory", &dir,
+  int r = ash_adapter_get_string ("cfn-nag", job->options, "rule_directory", false, &dir,
                               err);
   if (r < 0 || dir == NULL)
     return r;

@@ -91,43 +91,41 @@ valid_format (const char *s)
   return in_list (checkov_formats, s);
 }
 
-/* A skip_path entry: a string, or {path, reason} as upstream's
-   IgnorePathWithReason.  Checked to compile as a regex, since checkov
-   joins them into one.  */
+/* A skip_path entry, a string or {path, reason} as upstream's
+   IgnorePathWithReason: a regular expression checkov can compile (it
+   joins them into one), on one line.  */
+static bool
+checkov_regex (const char *p, const void *arg _unused_)
+{
+  regex_t re;
+  if (strchr (p, '\n') || regcomp (&re, p, REG_EXTENDED | REG_NOSUB) != 0)
+    return false;
+  regfree (&re);
+  return true;
+}
+
 static int
 skip_paths (const json_t *options, struct ash_strvec *ret,
             struct ash_error *err)
 {
-  json_t *v = json_object_get (options, "skip_path");
-  size_t i;
-  json_t *item;
+  struct ash_opt_list l = { .with_reason = true, .non_empty = true,
+                            .valid = checkov_regex };
 
-  if (v == NULL || json_is_null (v))
+  if (ash_adapter_opt_list (options, "skip_path", &l, ret) == 0)
     return 0;
-  if (!json_is_array (v))
+  if (l.fault == ASH_OPT_LIST_NOT_LIST)
     return ash_error_set (err, -EINVAL,
                           _("scanners.checkov.options.skip_path must be a "
                             "list"));
-  json_array_foreach (v, i, item)
-    {
-      const char *p = json_is_object (item)
-                        ? json_string_value (json_object_get (item, "path"))
-                        : json_string_value (item);
-      regex_t re;
-      if (p == NULL || *p == '\0')
-        return ash_error_set (err, -EINVAL,
-                              _("scanners.checkov.options.skip_path: item "
-                                "%zu has no path"),
-                              i);
-      if (strchr (p, '\n') || regcomp (&re, p, REG_EXTENDED | REG_NOSUB) != 0)
-        return ash_error_set (err, -EINVAL,
-                              _("scanners.checkov.options.skip_path: '%s' is "
-                                "not a regular expression checkov can use"),
-                              p);
-      regfree (&re);
-      ash_strvec_push (ret, p);
-    }
-  return 0;
+  if (l.fault == ASH_OPT_LIST_BAD_ITEM)
+    return ash_error_set (err, -EINVAL,
+                          _("scanners.checkov.options.skip_path: item "
+                            "%zu has no path"),
+                          l.index);
+  return ash_error_set (err, -EINVAL,
+                        _("scanners.checkov.options.skip_path: '%s' is "
+                          "not a regular expression checkov can use"),
+                        l.item);
 }
 
 /* A path of the scan set's exclusions as one of checkov's --skip-path
@@ -188,7 +186,7 @@ ash_checkov_argv (const char *tool, const json_t *options,
 
   r = ash_iac_check_options ("checkov", options, checkov_options, err);
   if (r == 0)
-    r = ash_iac_refuse_install_options ("checkov", options, err);
+    r = ash_adapter_refuse_install_options ("checkov", options, err);
   if (r == 0)
     r = ash_iac_opt_strings ("checkov", options, "additional_formats",
                              valid_format, &formats, err);
@@ -202,7 +200,7 @@ ash_checkov_argv (const char *tool, const json_t *options,
     r = ash_iac_opt_strings ("checkov", options, "skip_frameworks",
                              valid_framework, &skipfw, err);
   if (r == 0)
-    r = ash_iac_opt_bool ("checkov", options, "offline", false, &offline,
+    r = ash_adapter_get_bool ("checkov", options, "offline", false, &offline,
                           err);
   if (r == 0)
     r = skip_paths (options, &skip, err);
@@ -283,7 +281,7 @@ checkov_config (const struct ash_scan_job *job, char **ret,
                 struct ash_error *err)
 {
   const char *opt;
-  int r = ash_iac_opt_string ("checkov", job->options, "config_file", &opt,
+  int r = ash_adapter_get_string ("checkov", job->options, "config_file", false, &opt,
                               err);
   if (r < 0)
     return r;
