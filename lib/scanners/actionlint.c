@@ -75,7 +75,8 @@ integration (const struct ash_scan_job *job, const char *key, char **ret,
              struct ash_error *err)
 {
   const char *v;
-  int r = ash_adapter_get_string ("actionlint", job->options, key, false, &v, err);
+  int r = ash_adapter_get_string ("actionlint", job->options, key, false, &v,
+                                  err);
   *ret = NULL;
   if (r < 0)
     return r;
@@ -163,7 +164,8 @@ actionlint_config (const struct ash_scan_job *job, char **ret,
                    struct ash_error *err)
 {
   const char *opt;
-  int r = ash_adapter_get_string ("actionlint", job->options, "config_file", false,
+  int r = ash_adapter_get_string ("actionlint", job->options, "config_file",
+                                  false,
                               &opt, err);
   *ret = NULL;
   if (r < 0)
@@ -186,7 +188,8 @@ actionlint_config (const struct ash_scan_job *job, char **ret,
         break;
       }
   if (r == 0 && *ret == NULL)
-    r = ash_adapter_write_run_data (job, ACTIONLINT_RC, "{}\n", 3, true, ret, err);
+    r = ash_adapter_write_run_data (job, ACTIONLINT_RC, "{}\n", 3, true, ret,
+                                    err);
   return r;
 }
 

@@ -185,7 +185,8 @@ cfn_lint_build (const struct ash_scanner *s _unused_,
   if (r == 0)
     r = ash_iac_option_file ("cfn-lint", job, "config_file", &cfg, err);
   if (r == 0 && cfg == NULL)
-    r = ash_adapter_write_run_data (job, CFN_LINT_RC, "{}\n", 3, true, &cfg, err);
+    r = ash_adapter_write_run_data (job, CFN_LINT_RC, "{}\n", 3, true, &cfg,
+                                    err);
   if (r == 0)
     r = ash_iac_cfn_templates (job, &templates, err);
   if (r == 0 && templates.nr == 0)

@@ -60,8 +60,8 @@ ash_cfn_nag_argv (const char *tool, const json_t *options,
   int r = ash_iac_check_options ("cfn-nag", options, cfn_nag_options, err);
   const char *v;
   for (size_t i = 0; r == 0 && cfn_nag_options[i]; i++)
-    r = ash_adapter_get_string ("cfn-nag", options, cfn_nag_options[i], false, &v,
-                            err);
+    r = ash_adapter_get_string ("cfn-nag", options, cfn_nag_options[i], false,
+                                &v, err);
   if (r < 0)
     return r;
 
@@ -140,8 +140,8 @@ own_rules (const struct ash_scan_job *job, char **ret, struct ash_error *err)
   const char *dir;
   size_t copied = 0;
   *ret = NULL;
-  int r = ash_adapter_get_string ("cfn-nag", job->options, "rule_directory", false, &dir,
-                              err);
+  int r = ash_adapter_get_string ("cfn-nag", job->options, "rule_directory",
+                                  false, &dir, err);
   if (r < 0 || dir == NULL)
     return r;
   _cleanup_free_ char *p = dir[0] == '/' ? xstrdup (dir)

@@ -281,8 +281,8 @@ checkov_config (const struct ash_scan_job *job, char **ret,
                 struct ash_error *err)
 {
   const char *opt;
-  int r = ash_adapter_get_string ("checkov", job->options, "config_file", false, &opt,
-                              err);
+  int r = ash_adapter_get_string ("checkov", job->options, "config_file",
+                                  false, &opt, err);
   if (r < 0)
     return r;
   if (opt)

@@ -151,8 +151,8 @@ syft_build (const struct ash_scanner *s _unused_,
 {
   const char *cf = NULL;
   _cleanup_free_ char *config = NULL, *why = NULL;
-  int r = ash_adapter_get_string (job->name, job->options, "config_file", true, &cf,
-                                  err);
+  int r = ash_adapter_get_string (job->name, job->options, "config_file",
+                                  true, &cf, err);
   if (r == 0 && cf)
     r = ash_deps_option_file (job, "config_file", cf, &config, &why, err);
   if (r < 0)

@@ -100,7 +100,8 @@ ash_trivy_repo_argv (const struct ash_scan_job *job, const char *cache,
     r = ash_adapter_get_bool (job->name, job->options, "offline", false,
                               &offline, err);
   if (r == 0)
-    r = ash_adapter_get_string (job->name, job->options, "severity_threshold", true,
+    r = ash_adapter_get_string (job->name, job->options, "severity_threshold",
+                                true,
                                 &sev, err);
   if (r < 0)
     return r;

@@ -50,10 +50,11 @@ ash_zizmor_argv (const char *tool, const json_t *options,
   if (r == 0)
     r = ash_adapter_refuse_install_options ("zizmor", options, err);
   if (r == 0)
-    r = ash_adapter_get_string ("zizmor", options, "persona", false, &persona, err);
+    r = ash_adapter_get_string ("zizmor", options, "persona", false, &persona,
+                                err);
   if (r == 0)
-    r = ash_adapter_get_bool ("zizmor", options, "online_audits", false, &online,
-                          err);
+    r = ash_adapter_get_bool ("zizmor", options, "online_audits", false,
+                              &online, err);
   if (r < 0)
     return r;
   if (online)
@@ -96,7 +97,8 @@ zizmor_build (const struct ash_scanner *s _unused_,
   bool no_config = false;
   int r = ash_iac_check_options ("zizmor", job->options, zizmor_options, err);
   if (r == 0)
-    r = ash_adapter_get_string ("zizmor", job->options, "config_file", false, &opt, err);
+    r = ash_adapter_get_string ("zizmor", job->options, "config_file", false,
+                                &opt, err);
   if (r == 0 && opt)
     {
       r = ash_iac_option_file ("zizmor", job, "config_file", &cfg, err);
