@@ -164,7 +164,10 @@ has_template_suffix (const char *rel)
 }
 
 /* Whether the YAML (or JSON) stream TEXT has a top-level mapping with a
-   "Resources" key whose value is a mapping.  */
+   "Resources" key whose value is a mapping, and its first document
+   parses to the end: a file that is not valid YAML is not a template (as
+   upstream ASH, which loads the whole template to decide), and is given
+   to no tool.  */
 static bool
 yaml_has_resources (const char *text, size_t len)
 {
@@ -179,7 +182,10 @@ yaml_has_resources (const char *text, size_t len)
   while (!done)
     {
       if (!yaml_parser_parse (&parser, &ev))
-        break;
+        {
+          found = false;
+          break;
+        }
       switch (ev.type)
         {
         case YAML_STREAM_END_EVENT:
@@ -188,11 +194,8 @@ yaml_has_resources (const char *text, size_t len)
           break;
         case YAML_MAPPING_START_EVENT:
         case YAML_SEQUENCE_START_EVENT:
-          if (depth == 1 && want_value)
-            {
-              found = ev.type == YAML_MAPPING_START_EVENT;
-              done = found;
-            }
+          if (depth == 1 && want_value && ev.type == YAML_MAPPING_START_EVENT)
+            found = true;
           if (depth == 1)
             key_pos = true, want_value = false;
           depth++;
