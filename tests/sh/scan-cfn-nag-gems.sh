@@ -9,6 +9,7 @@
 # findings are the same.  (The fake cfn_nag_scan the gem runs is on PATH,
 # where a sandbox finds it; cfn-nag's own code would be in the gem.)  ash sandbox explain shows the gem paths.
 . "$top_srcdir/tests/libtest.sh"
+. "$top_srcdir/tests/iac-lib.sh"
 
 command -v ruby >/dev/null 2>&1 || skip_all "ruby is not installed"
 command -v gem >/dev/null 2>&1 || skip_all "gem is not installed"
@@ -18,10 +19,7 @@ mkdir -p "$work/bin" "$work/gemsrc/lib" "$work/gemsrc/exe" "$work/fake" "$work/t
 cp -R "$top_srcdir/tests/fixtures/repos/iac" "$work/src"
 cp "$top_srcdir/tests/fixtures/tools/cfn_nag_scan" "$work/fake/"
 cp -R "$top_srcdir/tests/fixtures/tools/iac-data" "$work/fake/"
-cp "$ASH" "$work/bin/ash"
-for h in "$(dirname "$ASH")"/ash-landlock-exec; do
-  [ -x "$h" ] && cp "$h" "$work/bin/"
-done
+iac_install_ash "$work/bin"
 cat >"$work/gemsrc/lib/ash_fake_nag.rb" <<R
 # Stands in for cfn-nag's code: runs the recorded-output fake.
 module AshFakeNag
@@ -64,17 +62,6 @@ scan () { # OUT MODE
     >"$TEST_TMP/out" 2>"$TEST_TMP/err"
   status=$?
 }
-findings () {
-  python3 - "$1/ash_aggregated_results.json" <<'PY' | sort
-import json, sys
-a = json.load(open(sys.argv[1]))
-for run in a["sarif"]["runs"]:
-    for x in run["results"]:
-        l = x["locations"][0]["physicalLocation"]
-        print(x["ruleId"], l["artifactLocation"]["uri"], l["region"]["startLine"],
-              x["properties"]["issue_severity"])
-PY
-}
 
 # Without GEM_HOME the wrapper cannot find its gem: the gem is really
 # what runs.
@@ -84,8 +71,8 @@ check_fails "control: the wrapper needs GEM_HOME" grep -qx "0.8.10" "$TEST_TMP/n
 
 scan off off
 assert_eq "unsandboxed: the gem's cfn_nag_scan ran (exit 2: findings)" "$status" 2
-findings "$work/off" >"$TEST_TMP/off"
-assert_file_contains "unsandboxed: the recorded findings" "$TEST_TMP/off" "W35 test.yaml 5 MEDIUM"
+iac_findings "$work/off" >"$TEST_TMP/off"
+assert_file_contains "unsandboxed: the recorded findings" "$TEST_TMP/off" "cfn-nag W35 test.yaml 5 MEDIUM"
 
 env -i PATH="$work/tool/bin:/usr/bin:/bin" HOME="$HOME" GEM_HOME="$work/gems" \
   "$work/bin/ash" sandbox explain cfn-nag --source-dir "$work/src" >"$TEST_TMP/explain" 2>&1
@@ -106,15 +93,11 @@ else
   ok "explain: /var/lib/gems # SKIP there is no /var/lib/gems here"
 fi
 
-probe=$("$work/bin/ash" sandbox probe 2>&1)
-for b in bwrap landlock firejail; do
-  if ! echo "$probe" | grep -q "^$b: usable"; then
-    ok "$b # SKIP $b is not usable here"
-    continue
-  fi
-  scan "$b" "$b"
-  assert_eq "$b: exit 2 as unsandboxed" "$status" 2
-  findings "$work/$b" >"$TEST_TMP/$b"
-  check "$b: the gem is found, the same findings as unsandboxed" cmp "$TEST_TMP/off" "$TEST_TMP/$b"
-done
+sandboxed () { # BACKEND
+  scan "$1" "$1"
+  assert_eq "$1: exit 2 as unsandboxed" "$status" 2
+  iac_findings "$work/$1" >"$TEST_TMP/$1"
+  check "$1: the gem is found, the same findings as unsandboxed" cmp "$TEST_TMP/off" "$TEST_TMP/$1"
+}
+iac_backends sandboxed
 done_testing

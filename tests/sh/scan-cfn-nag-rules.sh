@@ -7,16 +7,14 @@
 # the scanned repository could have written are left out with a warning
 # (its Ruby rules do not run, its deny list turns nothing off).
 . "$top_srcdir/tests/libtest.sh"
+. "$top_srcdir/tests/iac-lib.sh"
 
 command -v python3 >/dev/null 2>&1 || skip_all "python3 is not installed"
 work=$TEST_TMP/work
 mkdir -p "$work/bin" "$work/rules"
 cp -R "$top_srcdir/tests/fixtures/repos/iac" "$work/src"
 cp -R "$top_srcdir/tests/fixtures/tools" "$work/tools"
-cp "$ASH" "$work/bin/ash"
-for h in "$(dirname "$ASH")"/ash-landlock-exec; do
-  [ -x "$h" ] && cp "$h" "$work/bin/"
-done
+iac_install_ash "$work/bin"
 cat >"$work/rules/BucketNamedRule.rb" <<'R'
 # A custom rule; the fake cfn_nag_scan reads the line below.
 # fake-violation F999 FAIL 4 S3 bucket is named by the operator's rule
@@ -25,17 +23,6 @@ printf 'RulesToSuppress:\n- id: W35\n  reason: access logs elsewhere\n' >"$work/
 printf 'W41\n' >"$work/profile.txt"
 chmod -R a+rX "$work"
 
-findings () { # OUT: "rule uri line severity", sorted
-  python3 - "$1/ash_aggregated_results.json" <<'PY' | sort
-import json, sys
-a = json.load(open(sys.argv[1]))
-for run in a["sarif"]["runs"]:
-    for x in run["results"]:
-        l = x["locations"][0]["physicalLocation"]
-        print(x["ruleId"], l["artifactLocation"]["uri"], l["region"]["startLine"],
-              x["properties"]["issue_severity"])
-PY
-}
 scan () { # OUT MODE CONFIG
   env -i $scanner_user_env PATH="$work/tools:/usr/bin:/bin" HOME="$HOME" LANG=C.UTF-8 \
     "$work/bin/ash" scan --source-dir "$work/src" --output-dir "$work/$1" --no-progress \
@@ -45,40 +32,36 @@ scan () { # OUT MODE CONFIG
 
 # The control: cfn_nag's own rules only.
 scan control off
-findings "$work/control" >"$TEST_TMP/control"
-assert_file_contains "control: W35 reported" "$TEST_TMP/control" "W35 test.yaml 5 MEDIUM"
+iac_findings "$work/control" >"$TEST_TMP/control"
+assert_file_contains "control: W35 reported" "$TEST_TMP/control" "cfn-nag W35 test.yaml 5 MEDIUM"
 assert_file_lacks "control: no custom rule ran" "$TEST_TMP/control" "F999"
 
 printf 'scanners:\n  cfn-nag:\n    options:\n      rule_directory: %s\n      deny_list_path: %s\n' \
   "$work/rules" "$work/deny.yml" >"$work/operator.yaml"
 cat >"$TEST_TMP/want" <<'W'
-F999 cfn_and_python/test.yaml 4 HIGH
-F999 test.yaml 4 HIGH
-W41 cfn_and_python/test.yaml 5 MEDIUM
-W41 test.yaml 5 MEDIUM
-W51 cfn_and_python/test.yaml 5 MEDIUM
-W51 test.yaml 5 MEDIUM
+cfn-nag F999 cfn_and_python/test.yaml 4 HIGH
+cfn-nag F999 test.yaml 4 HIGH
+cfn-nag W41 cfn_and_python/test.yaml 5 MEDIUM
+cfn-nag W41 test.yaml 5 MEDIUM
+cfn-nag W51 cfn_and_python/test.yaml 5 MEDIUM
+cfn-nag W51 test.yaml 5 MEDIUM
 W
 scan own-off off "$work/operator.yaml"
 assert_eq "operator's rules: exit 2 (a FAIL finding)" "$status" 2
-findings "$work/own-off" >"$TEST_TMP/own-off"
+iac_findings "$work/own-off" >"$TEST_TMP/own-off"
 check "operator's rules: the custom rule ran, the deny list dropped W35" \
   cmp "$TEST_TMP/want" "$TEST_TMP/own-off"
-probe=$("$work/bin/ash" sandbox probe 2>&1)
-for b in bwrap landlock firejail; do
-  if ! echo "$probe" | grep -q "^$b: usable"; then
-    ok "$b # SKIP $b is not usable here"
-    continue
-  fi
-  scan "own-$b" "$b" "$work/operator.yaml"
-  findings "$work/own-$b" >"$TEST_TMP/own-$b"
-  check "$b: the copies are read, the same findings as unsandboxed" \
-    cmp "$TEST_TMP/own-off" "$TEST_TMP/own-$b"
-done
+sandboxed () { # BACKEND
+  scan "own-$1" "$1" "$work/operator.yaml"
+  iac_findings "$work/own-$1" >"$TEST_TMP/own-$1"
+  check "$1: the copies are read, the same findings as unsandboxed" \
+    cmp "$TEST_TMP/own-off" "$TEST_TMP/own-$1"
+}
+iac_backends sandboxed
 
 printf 'scanners:\n  cfn-nag:\n    options:\n      profile_path: %s\n' "$work/profile.txt" >"$work/profile.yaml"
 scan profile off "$work/profile.yaml"
-assert_eq "profile: only W41" "$(findings "$work/profile" | cut -d' ' -f1 | sort -u)" "W41"
+assert_eq "profile: only W41" "$(iac_findings "$work/profile" | cut -d' ' -f2 | sort -u)" "W41"
 
 # The same options from the scanned repository's own config (a git
 # checkout): left out with a warning.
@@ -93,9 +76,9 @@ assert_file_contains "the repository's rule_directory is refused with a warning"
   "$TEST_TMP/err" "not passing scanners.cfn-nag.options.rule_directory"
 assert_file_contains "the repository's deny_list_path is refused with a warning" \
   "$TEST_TMP/err" "not passing scanners.cfn-nag.options.deny_list_path"
-findings "$work/repo" >"$TEST_TMP/repo"
+iac_findings "$work/repo" >"$TEST_TMP/repo"
 assert_file_lacks "the repository's Ruby rule did not run" "$TEST_TMP/repo" "F999"
-assert_file_contains "the repository's deny list turned nothing off" "$TEST_TMP/repo" "W35 test.yaml 5 MEDIUM"
+assert_file_contains "the repository's deny list turned nothing off" "$TEST_TMP/repo" "cfn-nag W35 test.yaml 5 MEDIUM"
 rm -rf "$work/src/.ash" "$work/src/.git" "$work/src/evil"
 
 printf 'scanners:\n  cfn-nag:\n    options:\n      rule_directory: %s\n' "$work/deny.yml" >"$work/notdir.yaml"

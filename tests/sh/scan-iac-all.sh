@@ -9,6 +9,7 @@
 # cdk-nag from the npm registry (each skipped, saying why, when absent,
 # and cdk-nag then runs through the fake node).
 . "$top_srcdir/tests/libtest.sh"
+. "$top_srcdir/tests/iac-lib.sh"
 
 command -v python3 >/dev/null 2>&1 || skip_all "python3 is not installed"
 work=$TEST_TMP/work
@@ -16,11 +17,7 @@ mkdir -p "$work/bin" "$work/node"
 cp -R "$top_srcdir/tests/fixtures/repos/iac" "$work/src"
 cp -R "$top_srcdir/tests/fixtures/tools" "$work/tools"
 cp -R "$top_srcdir/tests/fixtures/cfn-guard-rules" "$work/rules"
-cp "$ASH" "$work/bin/ash"
-cp "$top_srcdir/data/cdk-nag-worker.js" "$work/bin/"
-for h in "$(dirname "$ASH")"/ash-landlock-exec; do
-  [ -x "$h" ] && cp "$h" "$work/bin/"
-done
+iac_install_ash "$work/bin"
 chmod -R a+rX "$work"
 ls "$work/src/.github/workflows/ci.yml" "$work/src/.github/workflows/release.yaml" \
   "$work/src/js/docker/Dockerfile" "$work/src/test.yaml" \
@@ -76,16 +73,11 @@ scan () { # OUT MODE
     --no-progress --scanners "$scanners" --sandbox "$2" >"$TEST_TMP/out" 2>"$TEST_TMP/err"
   status=$?
 }
-findings () { # OUT: "scanner rule uri line severity", sorted
-  python3 - "$1/ash_aggregated_results.json" <<'PY' | sort
+findings () { # OUT: its findings, then each scanner's status
+  iac_findings "$1"
+  python3 - "$1/ash_aggregated_results.json" <<'PY'
 import json, sys
 a = json.load(open(sys.argv[1]))
-for run in a["sarif"]["runs"]:
-    for x in run["results"]:
-        l = x["locations"][0]["physicalLocation"]
-        print(x["properties"]["scanner_name"], x["ruleId"],
-              l["artifactLocation"]["uri"], l.get("region", {}).get("startLine"),
-              x["properties"]["issue_severity"])
 for n, r in sorted(a["scanner_results"].items()):
     print("status", n, r["status"])
 PY
@@ -118,12 +110,8 @@ else
 fi
 check_fails "no other scanner ran" grep -Eq "^status (bandit|semgrep|grype) (PASSED|FAILED)" "$TEST_TMP/off"
 
-probe=$("$work/bin/ash" sandbox probe 2>&1)
-for b in bwrap landlock firejail; do
-  if ! echo "$probe" | grep -q "^$b: usable"; then
-    ok "$b # SKIP $b is not usable here"
-    continue
-  fi
+sandboxed () { # BACKEND
+  b=$1
   scan "$b" "$b"
   if [ -n "$lint_reach" ]; then
     assert_eq "$b: exit 2 as unsandboxed" "$status" 2
@@ -142,5 +130,6 @@ for b in bwrap landlock firejail; do
   fi
   check "$b: the same findings and statuses as unsandboxed" cmp "$TEST_TMP/want-$b" "$TEST_TMP/$b"
   cmp -s "$TEST_TMP/want-$b" "$TEST_TMP/$b" || diff "$TEST_TMP/want-$b" "$TEST_TMP/$b" | head -20 | sed 's/^/# /'
-done
+}
+iac_backends sandboxed
 done_testing
