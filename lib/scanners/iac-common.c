@@ -307,18 +307,20 @@ ash_iac_read_output (const char *scanner, const struct ash_scan_job *job,
                      const char *name, struct ash_buf *ret,
                      struct ash_error *err)
 {
+  /* adapter.c reads it; the reasons here name the file as this family's
+     adapters always have.  */
   struct ash_error e = ASH_ERROR_INIT;
-  int r = ash_tree_read_file (job->results_fd, name, job->max_output, ret, &e);
+  int r = ash_adapter_read_output (job, name, ret, &e);
   if (r == -ENOENT)
     r = ash_error_set (err, r, _("%s: no such file (%s wrote no report)"),
                        name, scanner);
   else if (r == -EFBIG)
     r = ash_error_set (err, r, _("%s is larger than %zu bytes"), name,
                        job->max_output);
-  else if (r < 0)
-    r = ash_error_set (err, r, _("%s: %s"), name, e.message);
-  else if (ret->len == 0)
+  else if (r == -ENODATA)
     r = ash_error_set (err, -EINVAL, _("%s is empty"), name);
+  else if (r < 0)
+    r = ash_error_set (err, r, "%s", e.message);
   ash_error_release (&e);
   return r;
 }
