@@ -13,7 +13,7 @@ AM_TESTS_ENVIRONMENT = \
 	ASH_HELPER_DIR='$(abs_top_builddir)/$(ash_platform)'; export ASH_HELPER_DIR; \
 	LC_ALL=C.UTF-8; export LC_ALL; LANGUAGE=; export LANGUAGE;
 
-EXTRA_DIST += tests/tap.h tests/libtest.sh tests/tap-run
+EXTRA_DIST += tests/tap.h tests/libtest.sh tests/tap-run tests/iac-lib.sh
 
 tests_unit_cppflags = $(AM_CPPFLAGS) -I$(top_srcdir)/tests $(YAML_CFLAGS) $(JANSSON_CFLAGS)
 
@@ -373,6 +373,22 @@ EXTRA_DIST += tests/sh/scan-iac.sh
 TESTS += tests/sh/scan-cfn-lint.sh
 TESTS += tests/sh/scan-cdk-nag.sh
 TESTS += tests/sh/scan-iac-hostile.sh
+TESTS += tests/sh/scan-checkov-skip.sh
+TESTS += tests/sh/scan-cfn-nag-rules.sh
+TESTS += tests/sh/scan-cfn-nag-gems.sh
+TESTS += tests/sh/sandbox-explain-iac.sh
+TESTS += tests/sh/scan-iac-repo-configs.sh
+TESTS += tests/sh/scan-cfn-guard-bundle.sh
+TESTS += tests/sh/scan-iac-intrinsics.sh
+EXTRA_DIST += tests/sh/scan-iac-intrinsics.sh tests/fixtures/repos/iac-intrinsics
+EXTRA_DIST += tests/sh/scan-cfn-guard-bundle.sh
+EXTRA_DIST += tests/sh/scan-iac-repo-configs.sh
+EXTRA_DIST += tests/sh/sandbox-explain-iac.sh
+EXTRA_DIST += tests/sh/scan-cfn-nag-gems.sh
+TESTS += tests/sh/scan-iac-all.sh
+EXTRA_DIST += tests/sh/scan-iac-all.sh
+EXTRA_DIST += tests/sh/scan-cfn-nag-rules.sh
+EXTRA_DIST += tests/sh/scan-checkov-skip.sh
 EXTRA_DIST += tests/sh/scan-iac-hostile.sh
 EXTRA_DIST += tests/sh/scan-cdk-nag.sh
 EXTRA_DIST += tests/sh/scan-cfn-lint.sh

@@ -73,9 +73,13 @@ static const struct builtin builtins[] = {
        the bin directory to their packages there.  */
     .read_paths = { "{bin}/../lib/node_modules" },
     .env_prefixes = { "npm_config_", "NPM_CONFIG_" } },
+  /* Ruby's gems: the user's (~/.gem, ~/.local/share/gem), the system's
+     outside /usr (Debian's "gem install" as root puts them in
+     /var/lib/gems), and those GEM_HOME and GEM_PATH (one directory) name.  */
   { .name = "cfn-nag",
-    .read_paths = { "~/.gem", "~/.local/share/gem" },
-    .env_names = { "GEM_HOME", "GEM_PATH" } },
+    .read_paths = { "~/.gem", "~/.local/share/gem", "/var/lib/gems" },
+    .env_names = { "GEM_HOME", "GEM_PATH" },
+    .read_path_env = { "GEM_HOME", "GEM_PATH" } },
   { .name = "detect-secrets" },
   { .name = "cdk-nag",
     .cache_paths = { "~/.cache/aws/jsii" },

@@ -29,6 +29,7 @@
 #include "base/strvec.h"
 #include "base/util.h"
 #include "config/config-tier.h"
+#include "scanners/adapter.h"
 #include "scanners/iac-common.h"
 
 #define ACTIONLINT_OUT "actionlint.stdout.log"
@@ -74,7 +75,8 @@ integration (const struct ash_scan_job *job, const char *key, char **ret,
              struct ash_error *err)
 {
   const char *v;
-  int r = ash_iac_opt_string ("actionlint", job->options, key, &v, err);
+  int r = ash_adapter_get_string ("actionlint", job->options, key, false, &v,
+                                  err);
   *ret = NULL;
   if (r < 0)
     return r;
@@ -140,7 +142,7 @@ ash_actionlint_argv (const char *tool, const json_t *options,
   int r = ash_iac_check_options ("actionlint", options, actionlint_options,
                                  err);
   if (r == 0)
-    r = ash_iac_refuse_install_options ("actionlint", options, err);
+    r = ash_adapter_refuse_install_options ("actionlint", options, err);
   if (r < 0)
     return r;
   ash_strvec_push (argv, tool);
@@ -162,7 +164,8 @@ actionlint_config (const struct ash_scan_job *job, char **ret,
                    struct ash_error *err)
 {
   const char *opt;
-  int r = ash_iac_opt_string ("actionlint", job->options, "config_file",
+  int r = ash_adapter_get_string ("actionlint", job->options, "config_file",
+                                  false,
                               &opt, err);
   *ret = NULL;
   if (r < 0)
@@ -185,7 +188,8 @@ actionlint_config (const struct ash_scan_job *job, char **ret,
         break;
       }
   if (r == 0 && *ret == NULL)
-    r = ash_iac_write_config (job, ACTIONLINT_RC, "{}\n", 3, ret, err);
+    r = ash_adapter_write_run_data (job, ACTIONLINT_RC, "{}\n", 3, true, ret,
+                                    err);
   return r;
 }
 

@@ -189,6 +189,130 @@ ash_adapter_opt_set (const json_t *options, const char *key)
   return v != NULL && !json_is_null (v);
 }
 
+int
+ash_adapter_opt_list (const json_t *options, const char *key,
+                      struct ash_opt_list *l, struct ash_strvec *ret)
+{
+  json_t *v = json_object_get (options, key);
+  struct ash_strvec got = ASH_STRVEC_INIT;
+  size_t i;
+  json_t *item;
+
+  l->fault = 0;
+  l->index = 0;
+  l->item = NULL;
+  if (v == NULL || json_is_null (v))
+    return 0;
+  if (!json_is_array (v))
+    {
+      l->fault = ASH_OPT_LIST_NOT_LIST;
+      return -EINVAL;
+    }
+  json_array_foreach (v, i, item)
+    {
+      const char *s = json_string_value (
+        l->with_reason && json_is_object (item) ? json_object_get (item,
+                                                                   "path")
+                                                : item);
+      l->index = i;
+      l->item = s;
+      if (s == NULL || (l->non_empty && *s == '\0'))
+        l->fault = ASH_OPT_LIST_BAD_ITEM;
+      else if (l->valid && !l->valid (s, l->arg))
+        l->fault = ASH_OPT_LIST_REFUSED;
+      if (l->fault)
+        {
+          ash_strvec_release (&got);
+          return -EINVAL;
+        }
+      ash_strvec_push (&got, s);
+    }
+  if (ret)
+    ash_strvec_pushv (ret, got.v);
+  ash_strvec_release (&got);
+  return 0;
+}
+
+const char *
+ash_adapter_unknown_option (const json_t *options,
+                            const char *const *allowed)
+{
+  const char *key;
+  json_t *v;
+
+  if (!json_is_object (options))
+    return NULL;
+  json_object_foreach ((json_t *) options, key, v)
+    {
+      bool ok = streq (key, "scan_timeout");
+      for (size_t i = 0; !ok && allowed[i]; i++)
+        ok = streq (allowed[i], key);
+      if (!ok)
+        return key;
+    }
+  return NULL;
+}
+
+int
+ash_adapter_get_bool (const char *scanner, const json_t *options,
+                      const char *key, bool def, bool *ret,
+                      struct ash_error *err)
+{
+  json_t *v = json_object_get (options, key);
+  *ret = def;
+  if (v == NULL || json_is_null (v))
+    return 0;
+  if (!json_is_boolean (v))
+    return ash_error_set (err, -EINVAL,
+                          _("scanners.%s.options.%s must be true or false"),
+                          scanner, key);
+  *ret = json_is_true (v);
+  return 0;
+}
+
+int
+ash_adapter_get_string (const char *scanner, const json_t *options,
+                        const char *key, bool non_empty, const char **ret,
+                        struct ash_error *err)
+{
+  json_t *v = json_object_get (options, key);
+  *ret = NULL;
+  if (v == NULL || json_is_null (v))
+    return 0;
+  if (non_empty && (!json_is_string (v) || *json_string_value (v) == '\0'))
+    return ash_error_set (err, -EINVAL,
+                          _("scanners.%s.options.%s must be a non-empty "
+                            "string"),
+                          scanner, key);
+  if (!json_is_string (v))
+    return ash_error_set (err, -EINVAL,
+                          _("scanners.%s.options.%s must be a string"),
+                          scanner, key);
+  if (*json_string_value (v))
+    *ret = json_string_value (v);
+  return 0;
+}
+
+int
+ash_adapter_refuse_install_options (const char *scanner,
+                                    const json_t *options,
+                                    struct ash_error *err)
+{
+  static const char *const keys[] = { "tool_version", "install_timeout",
+                                      NULL };
+  for (size_t i = 0; keys[i]; i++)
+    {
+      json_t *v = json_object_get (options, keys[i]);
+      if (v && !json_is_null (v))
+        return ash_error_set (err, -ENOTSUP,
+                              _("scanners.%s.options.%s is not supported: "
+                                "ash runs the %s it finds and does not "
+                                "install it"),
+                              scanner, keys[i], scanner);
+    }
+  return 0;
+}
+
 /* The option-file rule.  */
 
 int
@@ -787,35 +911,46 @@ ash_adapter_regex_escape (const char *s)
 }
 
 int
-ash_adapter_write_run_file (const struct ash_scan_job *job, const char *name,
-                            const char *text, char **ret_path,
-                            struct ash_error *err)
+ash_adapter_write_run_data (const struct ash_scan_job *job, const char *name,
+                            const void *body, size_t len, bool replace,
+                            char **ret_path, struct ash_error *err)
 {
   if (job->run_config_dir == NULL)
     return ash_error_set (err, -EINVAL,
                           _("%s has no run directory for its config files"),
                           job->name);
   _cleanup_free_ char *path = ash_path_join (job->run_config_dir, name);
-  _cleanup_close_ int fd = open (path, O_WRONLY | O_CREAT | O_EXCL
-                                         | O_NOFOLLOW | O_CLOEXEC,
+  _cleanup_close_ int fd = open (path, O_WRONLY | O_CREAT | O_NOFOLLOW
+                                         | O_CLOEXEC
+                                         | (replace ? O_TRUNC : O_EXCL),
                                  0644);
-  if (fd < 0 || ash_write_all (fd, text, strlen (text)) < 0)
+  if (fd < 0 || ash_write_all (fd, body, len) < 0)
     return ash_error_set (err, -errno, _("cannot write %s: %s"), path,
                           strerror (errno));
-  *ret_path = TAKE_PTR (path);
+  if (ret_path)
+    *ret_path = TAKE_PTR (path);
   return 0;
+}
+
+int
+ash_adapter_write_run_file (const struct ash_scan_job *job, const char *name,
+                            const char *text, char **ret_path,
+                            struct ash_error *err)
+{
+  return ash_adapter_write_run_data (job, name, text, strlen (text), false,
+                                     ret_path, err);
 }
 
 extern char **environ;
 
 int
-ash_adapter_probe (const struct ash_scan_job *job, char *const *argv,
-                   char **ret_out, struct ash_error *err)
+ash_adapter_probe_run (const struct ash_scan_job *job, char *const *argv,
+                       unsigned timeout_sec, char **ret_out,
+                       struct ash_cmd_result *res, struct ash_error *err)
 {
   struct ash_cmd cmd;
-  struct ash_cmd_result res;
-  int r;
 
+  *ret_out = NULL;
   ash_cmd_init (&cmd);
   ash_strvec_pushv (&cmd.argv, argv);
   const char *path = getenv ("PATH");
@@ -824,15 +959,31 @@ ash_adapter_probe (const struct ash_scan_job *job, char *const *argv,
   ash_strvec_setenv (&cmd.env, "LC_ALL", "C.UTF-8");
   cmd.stdout_mode = ASH_STDIO_CAPTURE;
   cmd.out.max = 1 << 20;
-  cmd.timeout_sec = 60;
+  cmd.timeout_sec = timeout_sec;
   cmd.scope = job->scope;
-  r = ash_sandbox_run (&cmd, &res, err);
-  if (r == 0 && res.status != 0)
-    r = ash_error_set (err, -EIO, _("%s %s exited with status %d"),
-                       argv[0], argv[1] ? argv[1] : "", res.status);
+  int r = ash_sandbox_run (&cmd, res, err);
   if (r == 0)
     *ret_out = xstrdup (cmd.out.buf ? cmd.out.buf : "");
   ash_cmd_release (&cmd);
+  return r;
+}
+
+int
+ash_adapter_probe (const struct ash_scan_job *job, char *const *argv,
+                   char **ret_out, struct ash_error *err)
+{
+  struct ash_cmd_result res;
+  char *out = NULL;
+  int r = ash_adapter_probe_run (job, argv, 60, &out, &res, err);
+
+  if (r == 0 && res.status != 0)
+    {
+      free (out);
+      return ash_error_set (err, -EIO, _("%s %s exited with status %d"),
+                            argv[0], argv[1] ? argv[1] : "", res.status);
+    }
+  if (r == 0)
+    *ret_out = out;
   return r;
 }
 

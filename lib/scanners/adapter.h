@@ -61,6 +61,67 @@ void ash_adapter_opt_strlist (const json_t *options, const char *key,
 /* True when OPTIONS sets KEY (to anything but null).  */
 bool ash_adapter_opt_set (const json_t *options, const char *key);
 
+/* Why ash_adapter_opt_list() refused a list option.  */
+enum ash_opt_list_fault
+{
+  ASH_OPT_LIST_NOT_LIST = 1, /* the value is not a list */
+  ASH_OPT_LIST_BAD_ITEM,     /* an item is not a string (or, WITH_REASON,
+                                a mapping whose path is one), or is empty
+                                when NON_EMPTY */
+  ASH_OPT_LIST_REFUSED,      /* VALID refused an item */
+};
+
+/* How ash_adapter_opt_list() reads a list option, and, when it refuses
+   one, where: the caller words the error, so that each option keeps its
+   own message.  */
+struct ash_opt_list
+{
+  bool with_reason; /* an item may be a mapping with path and reason, as
+                       upstream's IgnorePathWithReason */
+  bool non_empty;   /* an empty string is a bad item */
+  /* May refuse an item (NULL: any); ARG is passed along.  */
+  bool (*valid) (const char *item, const void *arg);
+  const void *arg;
+  /* Set on a refusal.  */
+  enum ash_opt_list_fault fault;
+  size_t index;     /* the item's index */
+  const char *item; /* the item (borrowed from OPTIONS; NULL when it is
+                       not a string) */
+};
+
+/* Option KEY of OPTIONS (may be NULL) as a list: its strings (each
+   mapping's path) are appended to RET (may be NULL).  Unset or null:
+   nothing, 0.  Otherwise -EINVAL with L's fault, index and item set,
+   and nothing appended.  */
+int ash_adapter_opt_list (const json_t *options, const char *key,
+                          struct ash_opt_list *l, struct ash_strvec *ret);
+
+/* The first key of OPTIONS (an object or NULL) that is neither in
+   ALLOWED (NULL-terminated) nor scan_timeout, or NULL: the core of each
+   family's unknown-option check, which words its own error.  */
+const char *ash_adapter_unknown_option (const json_t *options,
+                                        const char *const *allowed);
+
+/* OPTIONS.KEY as a boolean into *RET (DEF when unset or null); another
+   type is an error naming the option ("scanners.SCANNER.options.KEY must
+   be true or false").  */
+int ash_adapter_get_bool (const char *scanner, const json_t *options,
+                          const char *key, bool def, bool *ret,
+                          struct ash_error *err);
+/* OPTIONS.KEY as a string into *RET (borrowed; NULL when unset or null).
+   Another type is an error naming the option; so is an empty string when
+   NON_EMPTY, which is otherwise read as unset.  */
+int ash_adapter_get_string (const char *scanner, const json_t *options,
+                            const char *key, bool non_empty,
+                            const char **ret, struct ash_error *err);
+/* Refuse upstream's options that install the tool (tool_version,
+   install_timeout), which ash does not do: "scanners.SCANNER.options.KEY
+   is not supported: ash runs the SCANNER it finds and does not install
+   it".  */
+int ash_adapter_refuse_install_options (const char *scanner,
+                                        const json_t *options,
+                                        struct ash_error *err);
+
 /* The file that option KEY of JOB's scanner names (VALUE, taken against
    the source directory when relative), under the option-file rules:
 
@@ -147,14 +208,30 @@ enum ash_severity ash_adapter_score_severity (double score);
    backslash.  Newly allocated.  */
 char *ash_adapter_regex_escape (const char *s);
 
-/* Write TEXT into JOB's run directory as NAME (mode 0600, never through a
-   link); *RET_PATH is its absolute path (newly allocated).  */
+/* Write TEXT into JOB's run directory as NAME (mode 0644, so that the
+   scanner account reads it; never through a link, never over an existing
+   file); *RET_PATH is its absolute path (newly allocated).  */
 int ash_adapter_write_run_file (const struct ash_scan_job *job,
                                 const char *name, const char *text,
                                 char **ret_path, struct ash_error *err);
+/* The same for LEN bytes of BODY, replacing NAME when REPLACE;
+   RET_PATH may be NULL.  */
+int ash_adapter_write_run_data (const struct ash_scan_job *job,
+                                const char *name, const void *body,
+                                size_t len, bool replace, char **ret_path,
+                                struct ash_error *err);
 
-/* Run a probe of JOB's tool (argv ARGV, inside JOB's scope) and capture
-   its stdout (at most 1 MiB) into *RET_OUT (newly allocated).  */
+/* Run a probe of JOB's tool (argv ARGV, inside JOB's scope, with PATH
+   and LC_ALL=C.UTF-8 only, for at most TIMEOUT_SEC seconds).  0 when it
+   ran: *RES holds how it ended and *RET_OUT its standard output (at most
+   1 MiB; newly allocated, "" for none).  Otherwise an error, *RET_OUT
+   NULL.  */
+int ash_adapter_probe_run (const struct ash_scan_job *job, char *const *argv,
+                           unsigned timeout_sec, char **ret_out,
+                           struct ash_cmd_result *res, struct ash_error *err);
+
+/* Run a probe of JOB's tool as above (60 seconds) and capture its stdout
+   into *RET_OUT (newly allocated); a non-zero exit is an error.  */
 int ash_adapter_probe (const struct ash_scan_job *job, char *const *argv,
                        char **ret_out, struct ash_error *err);
 

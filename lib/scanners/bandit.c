@@ -46,59 +46,47 @@ static const struct ash_option_spec bandit_options[] = {
   { NULL, 0, NULL },
 };
 
-static int
-bandit_check_excluded (const json_t *v, struct ash_error *err)
+static bool
+no_comma (const char *path, const void *arg _unused_)
 {
-  size_t i;
-  json_t *item;
+  return strchr (path, ',') == NULL;
+}
 
-  if (v == NULL || json_is_null (v))
+static int
+bandit_check_excluded (const json_t *options, struct ash_error *err)
+{
+  struct ash_opt_list l = { .with_reason = true, .valid = no_comma };
+
+  if (ash_adapter_opt_list (options, "excluded_paths", &l, NULL) == 0)
     return 0;
-  if (!json_is_array (v))
+  if (l.fault == ASH_OPT_LIST_NOT_LIST)
     return ash_error_set (err, -EINVAL,
                           _("scanners.bandit.options.excluded_paths must be "
                             "a list of paths, or of mappings with path and "
                             "reason"));
-  json_array_foreach (v, i, item)
-    {
-      json_t *p = json_is_object (item) ? json_object_get (item, "path")
-                                        : item;
-      const char *path = json_string_value (p);
-      if (path == NULL)
-        return ash_error_set (err, -EINVAL,
-                              _("scanners.bandit.options.excluded_paths[%zu] "
-                                "must be a path, or a mapping with path and "
-                                "reason"),
-                              i);
-      if (strchr (path, ',') != NULL)
-        return ash_error_set (err, -EINVAL,
-                              _("scanners.bandit.options.excluded_paths[%zu]: "
-                                "bandit cannot exclude a path with a comma"),
-                              i);
-    }
-  return 0;
+  if (l.fault == ASH_OPT_LIST_BAD_ITEM)
+    return ash_error_set (err, -EINVAL,
+                          _("scanners.bandit.options.excluded_paths[%zu] "
+                            "must be a path, or a mapping with path and "
+                            "reason"),
+                          l.index);
+  return ash_error_set (err, -EINVAL,
+                        _("scanners.bandit.options.excluded_paths[%zu]: "
+                          "bandit cannot exclude a path with a comma"),
+                        l.index);
 }
 
 static int
 bandit_check_options (const json_t *options, struct ash_error *err)
 {
-  static const char *const install[] = { "tool_version", "install_timeout",
-                                         NULL };
   if (options == NULL || json_is_null (options))
     return 0;
   if (!json_is_object (options))
     return ash_error_set (err, -EINVAL,
                           _("scanners.bandit.options must be a mapping"));
-  for (size_t i = 0; install[i]; i++)
-    {
-      json_t *v = json_object_get (options, install[i]);
-      if (v && !json_is_null (v))
-        return ash_error_set (err, -ENOTSUP,
-                              _("scanners.bandit.options.%s is not supported: "
-                                "ash runs the bandit it finds and does not "
-                                "install it"),
-                              install[i]);
-    }
+  int r = ash_adapter_refuse_install_options ("bandit", options, err);
+  if (r < 0)
+    return r;
   json_t *v = json_object_get (options, "additional_formats");
   if (v && !json_is_null (v)
       && !(json_is_array (v) && json_array_size (v) == 0))
@@ -106,8 +94,7 @@ bandit_check_options (const json_t *options, struct ash_error *err)
                           _("scanners.bandit.options.additional_formats is "
                             "not supported: ash keeps bandit's SARIF (or "
                             "JSON) report only"));
-  int r = bandit_check_excluded (json_object_get (options, "excluded_paths"),
-                                 err);
+  r = bandit_check_excluded (options, err);
   if (r < 0)
     return r;
   static const char *const lists[] = { "skips", "tests" };
@@ -159,7 +146,6 @@ static int
 bandit_prepare (const struct ash_scanner *s _unused_,
                 const struct ash_scan_job *job, struct ash_error *err _unused_)
 {
-  struct ash_cmd cmd;
   struct ash_cmd_result res;
   struct ash_error perr = ASH_ERROR_INIT;
 
@@ -181,19 +167,10 @@ bandit_prepare (const struct ash_scanner *s _unused_,
       pthread_mutex_unlock (&sarif_lock);
       return 0;
     }
-  ash_cmd_init (&cmd);
-  ash_strvec_push (&cmd.argv, job->tool_path);
-  ash_strvec_push (&cmd.argv, "--help");
-  const char *path = getenv ("PATH");
-  if (path)
-    ash_strvec_setenv (&cmd.env, "PATH", path);
-  ash_strvec_setenv (&cmd.env, "LC_ALL", "C.UTF-8");
-  cmd.stdout_mode = ASH_STDIO_CAPTURE;
-  cmd.out.max = 1 << 20;
-  cmd.timeout_sec = 60;
-  cmd.scope = job->scope;
-  bool ran = ash_sandbox_run (&cmd, &res, &perr) == 0;
-  bool supported = ran && help_lists_sarif (cmd.out.buf);
+  char *const argv[] = { (char *) job->tool_path, (char *) "--help", NULL };
+  _cleanup_free_ char *out = NULL;
+  bool ran = ash_adapter_probe_run (job, argv, 60, &out, &res, &perr) == 0;
+  bool supported = ran && help_lists_sarif (out);
   /* Only an answer from a run that printed its help: a probe that could
      not start says nothing about the tool.  */
   if (ran && res.status == 0 && !res.timed_out && !res.interrupted)
@@ -203,7 +180,6 @@ bandit_prepare (const struct ash_scanner *s _unused_,
   sarif_tool = xstrdup (job->tool_path);
   sarif_supported = supported;
   pthread_mutex_unlock (&sarif_lock);
-  ash_cmd_release (&cmd);
   ash_error_release (&perr);
   return 0;
 }

@@ -31,6 +31,7 @@
 #include "base/log.h"
 #include "base/strvec.h"
 #include "base/util.h"
+#include "scanners/adapter.h"
 #include "scanners/iac-common.h"
 
 #define CFN_GUARD_OUT "cfn-guard.stdout.log"
@@ -109,7 +110,7 @@ ash_cfn_guard_argv (const char *tool, const json_t *options,
   int r = ash_iac_check_options ("cfn-guard", options, cfn_guard_options,
                                  err);
   if (r == 0)
-    r = ash_iac_refuse_install_options ("cfn-guard", options, err);
+    r = ash_adapter_refuse_install_options ("cfn-guard", options, err);
   if (r == 0)
     r = ash_iac_opt_strings ("cfn-guard", options, "rule_sets",
                              valid_set_name, &sets, err);
@@ -167,28 +168,10 @@ static int
 copy_rules (const struct ash_scan_job *job, const char *path, size_t n,
             struct ash_strvec *ret, struct ash_error *err)
 {
-  struct ash_buf b = ASH_BUF_INIT;
-  _cleanup_close_ int fd = open (path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC
-                                         | O_NONBLOCK);
-  struct stat st;
-  if (fd < 0 || fstat (fd, &st) < 0)
-    return ash_error_set (err, -errno, _("cannot read %s: %s"), path,
-                          strerror (errno));
-  if (!S_ISREG (st.st_mode) || st.st_size > (off_t) CFN_GUARD_RULES_MAX)
-    return ash_error_set (err, -EINVAL,
-                          _("%s is not a regular file of at most %u bytes"),
-                          path, CFN_GUARD_RULES_MAX);
-  if (ash_buf_read_fd (&b, fd) < 0)
-    {
-      ash_buf_release (&b);
-      return ash_error_set (err, -errno, _("cannot read %s: %s"), path,
-                            strerror (errno));
-    }
   _cleanup_free_ char *name = xasprintf ("rules-%zu.guard", n);
   char *copy = NULL;
-  int r = ash_iac_write_config (job, name, b.buf ? b.buf : "", b.len, &copy,
-                                err);
-  ash_buf_release (&b);
+  int r = ash_iac_copy_to_run (job, path, name, CFN_GUARD_RULES_MAX, &copy,
+                               err);
   if (r == 0)
     ash_strvec_push_nodup (ret, copy);
   return r;

@@ -24,6 +24,7 @@
 #include "base/strvec.h"
 #include "base/util.h"
 #include "sandbox/probe-cache.h"
+#include "scanners/adapter.h"
 #include "scanners/iac-common.h"
 
 #define CFN_LINT_SARIF "cfn-lint.sarif"
@@ -69,7 +70,7 @@ ash_cfn_lint_argv (const char *tool, const json_t *options,
   struct ash_strvec v = ASH_STRVEC_INIT;
   int r = ash_iac_check_options ("cfn-lint", options, cfn_lint_options, err);
   if (r == 0)
-    r = ash_iac_refuse_install_options ("cfn-lint", options, err);
+    r = ash_adapter_refuse_install_options ("cfn-lint", options, err);
   if (r < 0)
     return r;
 
@@ -135,8 +136,13 @@ cfn_lint_prepare (const struct ash_scanner *s _unused_,
                        (char *) "sarif", (char *) "--config-file=/dev/null",
                        (char *) "--", (char *) "/dev/null", NULL };
       _cleanup_free_ char *out = NULL;
-      int status;
-      ash_iac_probe (job, argv, &out, &status);
+      struct ash_cmd_result res;
+      struct ash_error perr = ASH_ERROR_INIT;
+      int status = ash_adapter_probe_run (job, argv, 120, &out, &res, &perr)
+                       == 0
+                     ? res.status
+                     : -1;
+      ash_error_release (&perr);
       free (sarif_tool);
       sarif_tool = xstrdup (job->tool_path);
       sarif_supported = out && strstr (out, "\"version\"") != NULL
@@ -179,7 +185,8 @@ cfn_lint_build (const struct ash_scanner *s _unused_,
   if (r == 0)
     r = ash_iac_option_file ("cfn-lint", job, "config_file", &cfg, err);
   if (r == 0 && cfg == NULL)
-    r = ash_iac_write_config (job, CFN_LINT_RC, "{}\n", 3, &cfg, err);
+    r = ash_adapter_write_run_data (job, CFN_LINT_RC, "{}\n", 3, true, &cfg,
+                                    err);
   if (r == 0)
     r = ash_iac_cfn_templates (job, &templates, err);
   if (r == 0 && templates.nr == 0)

@@ -2,6 +2,7 @@
 /* cfn-nag.c -- the cfn-nag adapter.
 
    "cfn_nag_scan --output-format json --print-suppression --ignore-fatal
+   [--rule-directory RUN] [--profile-path RUN/P] [--deny-list-path RUN/D]
    --input-path SOURCE --template-pattern '^(T1|T2|...)$'": cfn_nag_scan
    walks SOURCE and keeps the files whose path the pattern matches, so the
    pattern names exactly the CloudFormation templates of the scan set (the
@@ -13,30 +14,54 @@
    WARN violations MEDIUM.  cfn_nag_scan exits with the number of
    failures (--ignore-fatal keeps a template it cannot parse from
    stopping the others), so any exit status with a JSON report is a
-   completed scan.  cfn-nag takes no options.  */
+   completed scan.
+
+   Upstream ASH's cfn-nag takes no options; ash adds three of
+   cfn_nag_scan's own, for the operator's rules: rule_directory (custom
+   rules, the *Rule.rb files of a directory: Ruby code cfn_nag loads),
+   profile_path (the rule ids to run) and deny_list_path (rules not to
+   run).  Each file is judged by the option-file rule (one a config the
+   scanned repository could have written names is left out with a
+   warning, so a repository can neither run its own Ruby nor turn rules
+   off) and copied into the run's own directory, which cfn_nag reads: no
+   mount is needed, under any sandbox.  */
 
 #include <config.h>
 
+#include <dirent.h>
 #include <errno.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "base/buf.h"
 #include "base/strvec.h"
 #include "base/util.h"
+#include "scanners/adapter.h"
 #include "scanners/iac-common.h"
 
 #define CFN_NAG_OUT "cfn-nag.stdout.log"
 #define CFN_NAG_URI "https://github.com/stelligent/cfn_nag"
 
-static const char *const cfn_nag_options[] = { NULL };
+/* Cap on a rule, profile or deny-list file copied for cfn_nag.  */
+#define CFN_NAG_FILE_MAX (4u << 20)
+
+static const char *const cfn_nag_options[] = {
+  "rule_directory", "profile_path", "deny_list_path", NULL,
+};
 
 int
 ash_cfn_nag_argv (const char *tool, const json_t *options,
-                  const char *target, char *const *templates,
-                  struct ash_strvec *argv, struct ash_error *err)
+                  const char *rule_dir, const char *profile,
+                  const char *deny_list, const char *target,
+                  char *const *templates, struct ash_strvec *argv,
+                  struct ash_error *err)
 {
   struct ash_buf re = ASH_BUF_INIT;
   int r = ash_iac_check_options ("cfn-nag", options, cfn_nag_options, err);
+  const char *v;
+  for (size_t i = 0; r == 0 && cfn_nag_options[i]; i++)
+    r = ash_adapter_get_string ("cfn-nag", options, cfn_nag_options[i], false,
+                                &v, err);
   if (r < 0)
     return r;
 
@@ -68,11 +93,90 @@ ash_cfn_nag_argv (const char *tool, const json_t *options,
   ash_strvec_push (argv, "json");
   ash_strvec_push (argv, "--print-suppression");
   ash_strvec_push (argv, "--ignore-fatal");
+  if (rule_dir)
+    {
+      ash_strvec_push (argv, "--rule-directory");
+      ash_strvec_push (argv, rule_dir);
+    }
+  if (profile)
+    {
+      ash_strvec_push (argv, "--profile-path");
+      ash_strvec_push (argv, profile);
+    }
+  if (deny_list)
+    {
+      ash_strvec_push (argv, "--deny-list-path");
+      ash_strvec_push (argv, deny_list);
+    }
   ash_strvec_push (argv, "--input-path");
   ash_strvec_push (argv, target);
   ash_strvec_push (argv, "--template-pattern");
   ash_strvec_push_nodup (argv, ash_buf_detach (&re));
   return 0;
+}
+
+/* The file option KEY names, judged by the option-file rule and copied
+   into the run's directory as NAME (*RET NULL when unset or refused).  */
+static int
+own_file (const struct ash_scan_job *job, const char *key, const char *name,
+          char **ret, struct ash_error *err)
+{
+  _cleanup_free_ char *f = NULL;
+  *ret = NULL;
+  int r = ash_iac_option_file ("cfn-nag", job, key, &f, err);
+  if (r == 0 && f)
+    r = ash_iac_copy_to_run (job, f, name, CFN_NAG_FILE_MAX, ret, err);
+  return r;
+}
+
+/* The *Rule.rb files of the rule_directory option, each judged by the
+   option-file rule and copied into the run's directory (which becomes
+   the --rule-directory; its other files do not end in Rule.rb).  *RET is
+   that directory, or NULL when the option is unset or no file was
+   copied.  */
+static int
+own_rules (const struct ash_scan_job *job, char **ret, struct ash_error *err)
+{
+  const char *dir;
+  size_t copied = 0;
+  *ret = NULL;
+  int r = ash_adapter_get_string ("cfn-nag", job->options, "rule_directory",
+                                  false, &dir, err);
+  if (r < 0 || dir == NULL)
+    return r;
+  _cleanup_free_ char *p = dir[0] == '/' ? xstrdup (dir)
+                                         : ash_path_join (job->target, dir);
+  struct stat st;
+  if (stat (p, &st) < 0 || !S_ISDIR (st.st_mode))
+    return ash_error_set (err, -ENOTDIR,
+                          _("scanners.cfn-nag.options.rule_directory names "
+                            "%s, which is not a directory"),
+                          p);
+  struct ash_strvec names = ASH_STRVEC_INIT;
+  DIR *d = opendir (p);
+  struct dirent *de;
+  while (d && (de = readdir (d)))
+    if (ash_str_has_suffix (de->d_name, "Rule.rb"))
+      ash_strvec_push (&names, de->d_name);
+  if (d)
+    closedir (d);
+  ash_strvec_sort (&names);
+  for (size_t i = 0; r == 0 && i < names.nr; i++)
+    {
+      _cleanup_free_ char *rel = xasprintf ("%s/%s", dir, names.v[i]);
+      json_t *o = json_pack ("{s:s}", "rule_directory", rel);
+      struct ash_scan_job j = *job;
+      j.options = o;
+      _cleanup_free_ char *copy = NULL;
+      r = own_file (&j, "rule_directory", names.v[i], &copy, err);
+      if (r == 0 && copy)
+        copied++;
+      json_decref (o);
+    }
+  ash_strvec_release (&names);
+  if (r == 0 && copied > 0)
+    *ret = xstrdup (job->run_config_dir);
+  return r;
 }
 
 static int
@@ -81,6 +185,7 @@ cfn_nag_build (const struct ash_scanner *s _unused_,
                struct ash_error *err)
 {
   struct ash_strvec templates = ASH_STRVEC_INIT;
+  _cleanup_free_ char *rules = NULL, *profile = NULL, *deny = NULL;
   int r = ash_iac_check_options ("cfn-nag", job->options, cfn_nag_options,
                                  err);
   if (r == 0)
@@ -90,10 +195,18 @@ cfn_nag_build (const struct ash_scanner *s _unused_,
       r = ash_iac_mark_no_input (job, err);
       ash_strvec_push (&cmd->argv, job->tool_path);
       ash_strvec_push (&cmd->argv, "--version");
+      ash_strvec_release (&templates);
+      return r;
     }
-  else if (r == 0)
-    r = ash_cfn_nag_argv (job->tool_path, job->options, job->target,
-                          templates.v, &cmd->argv, err);
+  if (r == 0)
+    r = own_rules (job, &rules, err);
+  if (r == 0)
+    r = own_file (job, "profile_path", "cfn-nag-profile", &profile, err);
+  if (r == 0)
+    r = own_file (job, "deny_list_path", "cfn-nag-deny-list", &deny, err);
+  if (r == 0)
+    r = ash_cfn_nag_argv (job->tool_path, job->options, rules, profile, deny,
+                          job->target, templates.v, &cmd->argv, err);
   ash_strvec_release (&templates);
   return r;
 }

@@ -32,6 +32,7 @@
 #include "base/log.h"
 #include "base/strvec.h"
 #include "base/util.h"
+#include "scanners/adapter.h"
 #include "scanners/iac-common.h"
 
 #define CHECKOV_SARIF "results_sarif.sarif"
@@ -90,81 +91,85 @@ valid_format (const char *s)
   return in_list (checkov_formats, s);
 }
 
-/* A skip_path entry: a string, or {path, reason} as upstream's
-   IgnorePathWithReason.  Checked to compile as a regex, since checkov
-   joins them into one.  */
+/* A skip_path entry, a string or {path, reason} as upstream's
+   IgnorePathWithReason: a regular expression checkov can compile (it
+   joins them into one), on one line.  */
+static bool
+checkov_regex (const char *p, const void *arg _unused_)
+{
+  regex_t re;
+  if (strchr (p, '\n') || regcomp (&re, p, REG_EXTENDED | REG_NOSUB) != 0)
+    return false;
+  regfree (&re);
+  return true;
+}
+
 static int
 skip_paths (const json_t *options, struct ash_strvec *ret,
             struct ash_error *err)
 {
-  json_t *v = json_object_get (options, "skip_path");
-  size_t i;
-  json_t *item;
+  struct ash_opt_list l = { .with_reason = true, .non_empty = true,
+                            .valid = checkov_regex };
 
-  if (v == NULL || json_is_null (v))
+  if (ash_adapter_opt_list (options, "skip_path", &l, ret) == 0)
     return 0;
-  if (!json_is_array (v))
+  if (l.fault == ASH_OPT_LIST_NOT_LIST)
     return ash_error_set (err, -EINVAL,
                           _("scanners.checkov.options.skip_path must be a "
                             "list"));
-  json_array_foreach (v, i, item)
-    {
-      const char *p = json_is_object (item)
-                        ? json_string_value (json_object_get (item, "path"))
-                        : json_string_value (item);
-      regex_t re;
-      if (p == NULL || *p == '\0')
-        return ash_error_set (err, -EINVAL,
-                              _("scanners.checkov.options.skip_path: item "
-                                "%zu has no path"),
-                              i);
-      if (strchr (p, '\n') || regcomp (&re, p, REG_EXTENDED | REG_NOSUB) != 0)
-        return ash_error_set (err, -EINVAL,
-                              _("scanners.checkov.options.skip_path: '%s' is "
-                                "not a regular expression checkov can use"),
-                              p);
-      regfree (&re);
-      ash_strvec_push (ret, p);
-    }
-  return 0;
+  if (l.fault == ASH_OPT_LIST_BAD_ITEM)
+    return ash_error_set (err, -EINVAL,
+                          _("scanners.checkov.options.skip_path: item "
+                            "%zu has no path"),
+                          l.index);
+  return ash_error_set (err, -EINVAL,
+                        _("scanners.checkov.options.skip_path: '%s' is "
+                          "not a regular expression checkov can use"),
+                        l.item);
 }
 
-/* An excluded path as checkov's --skip-path regex: the scan set's values
-   are relative and already escaped; an absolute one (the output directory
-   inside the tree) is made relative and escaped here.  */
+/* A path of the scan set's exclusions as one of checkov's --skip-path
+   regular expressions.  checkov compiles each with Python's re and
+   searches the path of every file and directory it walks, after
+   replacing ".terraform" with "\\.terraform"; so every ASCII
+   punctuation character is escaped with a backslash (what
+   ash_adapter_regex_escape does), except '.', which is written "[.]",
+   where that replacement cannot reach it.  An absolute path (the output
+   directory inside the tree) is made relative to TARGET first; one
+   outside it is left out (*RET NULL).  A path holding a control
+   character cannot be written: an error naming it.  */
 static int
 excluded_regex (const char *target, const char *p, char **ret,
                 struct ash_error *err)
 {
-  if (p[0] != '/')
+  *ret = NULL;
+  if (p[0] == '/')
     {
-      *ret = xstrdup (p);
-      return 0;
+      size_t n = strlen (target);
+      if (!(strneq (p, target, n) && p[n] == '/'))
+        return 0;
+      p += n + 1;
     }
-  size_t n = strlen (target);
-  if (!(strneq (p, target, n) && p[n] == '/'))
-    {
-      *ret = NULL;
-      return 0;
-    }
+  for (const char *c = p; *c; c++)
+    if ((unsigned char) *c < 0x20 || *c == 0x7f)
+      return ash_error_set (err, -EINVAL,
+                            _("checkov's --skip-path cannot name '%s': its "
+                              "path holds a line break or another control "
+                              "character"),
+                            p);
   struct ash_buf b = ASH_BUF_INIT;
-  for (const char *c = p + n + 1; *c; c++)
+  _cleanup_free_ char *esc = ash_adapter_regex_escape (p);
+  for (const char *c = esc; *c; c++)
     {
-      if (!((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z')
-            || (*c >= '0' && *c <= '9') || strchr ("._/-", *c)))
+      if (c[0] == '\\' && c[1] == '.')
         {
-          ash_buf_release (&b);
-          return ash_error_set (err, -EINVAL,
-                                _("checkov's --skip-path cannot name %s: its "
-                                  "path holds a character other than "
-                                  "letters, digits, '.', '_', '/' and '-'"),
-                                p);
+          ash_buf_addstr (&b, "[.]");
+          c++;
+          continue;
         }
-      if (*c == '.')
-        ash_buf_addch (&b, '\\');
       ash_buf_addch (&b, *c);
     }
-  *ret = ash_buf_detach (&b);
+  *ret = b.buf ? ash_buf_detach (&b) : xstrdup ("");
   return 0;
 }
 
@@ -181,7 +186,7 @@ ash_checkov_argv (const char *tool, const json_t *options,
 
   r = ash_iac_check_options ("checkov", options, checkov_options, err);
   if (r == 0)
-    r = ash_iac_refuse_install_options ("checkov", options, err);
+    r = ash_adapter_refuse_install_options ("checkov", options, err);
   if (r == 0)
     r = ash_iac_opt_strings ("checkov", options, "additional_formats",
                              valid_format, &formats, err);
@@ -195,7 +200,7 @@ ash_checkov_argv (const char *tool, const json_t *options,
     r = ash_iac_opt_strings ("checkov", options, "skip_frameworks",
                              valid_framework, &skipfw, err);
   if (r == 0)
-    r = ash_iac_opt_bool ("checkov", options, "offline", false, &offline,
+    r = ash_adapter_get_bool ("checkov", options, "offline", false, &offline,
                           err);
   if (r == 0)
     r = skip_paths (options, &skip, err);
@@ -276,8 +281,8 @@ checkov_config (const struct ash_scan_job *job, char **ret,
                 struct ash_error *err)
 {
   const char *opt;
-  int r = ash_iac_opt_string ("checkov", job->options, "config_file", &opt,
-                              err);
+  int r = ash_adapter_get_string ("checkov", job->options, "config_file",
+                                  false, &opt, err);
   if (r < 0)
     return r;
   if (opt)
@@ -307,14 +312,28 @@ checkov_build (const struct ash_scanner *s _unused_,
                struct ash_error *err)
 {
   _cleanup_free_ char *cfg = NULL;
+  struct ash_strvec abs = ASH_STRVEC_INIT, skip = ASH_STRVEC_INIT;
   int r = ash_iac_check_options ("checkov", job->options, checkov_options,
                                  err);
   if (r == 0)
     r = checkov_config (job, &cfg, err);
+  /* The scan set's exclusions, unescaped: the links that leave the tree,
+     the ignored paths and the output directory.  The relative values of
+     JOB->excluded_paths are the same links already written for checkov;
+     only the absolute ones (the output directory) are taken from it.  */
+  for (size_t i = 0; job->excluded_paths && job->excluded_paths[i]; i++)
+    if (job->excluded_paths[i][0] == '/')
+      ash_strvec_push (&abs, job->excluded_paths[i]);
+  struct ash_scan_job j = *job;
+  j.excluded_paths = abs.v;
+  if (r == 0)
+    r = ash_adapter_excluded_paths (&j, &skip, err);
   if (r == 0)
     r = ash_checkov_argv (job->tool_path, job->options, cfg,
-                          job->results_dir, job->target, job->excluded_paths,
-                          &cmd->argv, err);
+                          job->results_dir, job->target, skip.v, &cmd->argv,
+                          err);
+  ash_strvec_release (&abs);
+  ash_strvec_release (&skip);
   if (r == 0 && job->run_config_dir)
     cmd->cwd = xstrdup (job->run_config_dir);
   return r;

@@ -17,70 +17,25 @@
 #include "config/ashconfig.h"
 #include "config/config-tier.h"
 #include "sandbox/backend.h"
+#include "scanners/adapter.h"
 
 int
 ash_deps_options_check (const char *name, const json_t *options,
                         const char *const *allowed, struct ash_error *err)
 {
-  const char *k;
-  json_t *v;
-
-  if (options == NULL)
+  const char *k = ash_adapter_unknown_option (options, allowed);
+  if (k == NULL)
     return 0;
-  json_object_foreach ((json_t *) options, k, v)
-    {
-      bool ok = streq (k, "scan_timeout");
-      for (size_t i = 0; !ok && allowed[i]; i++)
-        ok = streq (k, allowed[i]);
-      if (ok)
-        continue;
-      struct ash_buf known = ASH_BUF_INIT;
-      for (size_t i = 0; allowed[i]; i++)
-        ash_buf_addf (&known, "%s, ", allowed[i]);
-      ash_buf_addstr (&known, "scan_timeout");
-      int r = ash_error_set (err, -EINVAL,
-                             _("scanners.%s.options: unknown option '%s' "
-                               "(known: %s)"),
-                             name, k, known.buf);
-      ash_buf_release (&known);
-      return r;
-    }
-  return 0;
-}
-
-int
-ash_deps_option_bool (const char *name, const json_t *options,
-                      const char *key, bool def, bool *ret,
-                      struct ash_error *err)
-{
-  json_t *v = json_object_get (options, key);
-  *ret = def;
-  if (v == NULL || json_is_null (v))
-    return 0;
-  if (!json_is_boolean (v))
-    return ash_error_set (err, -EINVAL,
-                          _("scanners.%s.options.%s must be true or false"),
-                          name, key);
-  *ret = json_is_true (v);
-  return 0;
-}
-
-int
-ash_deps_option_string (const char *name, const json_t *options,
-                        const char *key, const char **ret,
-                        struct ash_error *err)
-{
-  json_t *v = json_object_get (options, key);
-  *ret = NULL;
-  if (v == NULL || json_is_null (v))
-    return 0;
-  if (!json_is_string (v) || *json_string_value (v) == '\0')
-    return ash_error_set (err, -EINVAL,
-                          _("scanners.%s.options.%s must be a non-empty "
-                            "string"),
-                          name, key);
-  *ret = json_string_value (v);
-  return 0;
+  struct ash_buf known = ASH_BUF_INIT;
+  for (size_t i = 0; allowed[i]; i++)
+    ash_buf_addf (&known, "%s, ", allowed[i]);
+  ash_buf_addstr (&known, "scan_timeout");
+  int r = ash_error_set (err, -EINVAL,
+                         _("scanners.%s.options: unknown option '%s' "
+                           "(known: %s)"),
+                         name, k, known.buf);
+  ash_buf_release (&known);
+  return r;
 }
 
 int
@@ -107,27 +62,6 @@ ash_deps_option_file (const struct ash_scan_job *job, const char *key,
       return 0;
     }
   *ret_path = ash_path_normalize (path);
-  return 0;
-}
-
-int
-ash_deps_write_run_file (const struct ash_scan_job *job, const char *name,
-                         const char *body, char **ret_path,
-                         struct ash_error *err)
-{
-  if (job->run_config_dir == NULL)
-    return ash_error_set (err, -EINVAL,
-                          _("%s: no run directory for its config files"),
-                          job->name);
-  _cleanup_free_ char *path = ash_path_join (job->run_config_dir, name);
-  _cleanup_close_ int fd = open (path, O_WRONLY | O_CREAT | O_EXCL
-                                         | O_NOFOLLOW | O_CLOEXEC,
-                                 0644);
-  size_t n = strlen (body);
-  if (fd < 0 || write (fd, body, n) != (ssize_t) n)
-    return ash_error_set (err, -errno, _("cannot write %s: %s"), path,
-                          strerror (errno));
-  *ret_path = TAKE_PTR (path);
   return 0;
 }
 

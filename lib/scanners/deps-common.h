@@ -15,7 +15,9 @@
    directory (an absolute host path never reaches a report).
 
    Files: the config files ash writes for a tool live in the run's own
-   0700 directory, outside the scanned tree (ash_deps_write_run_file).  */
+   0700 directory, outside the scanned tree (ash_adapter_write_run_file);
+   boolean and string options are read with adapter.h's
+   ash_adapter_get_bool and ash_adapter_get_string.  */
 
 #ifndef ASH_DEPS_COMMON_H
 #define ASH_DEPS_COMMON_H
@@ -35,18 +37,6 @@ int ash_deps_options_check (const char *name, const json_t *options,
                             const char *const *allowed,
                             struct ash_error *err);
 
-/* The boolean option KEY of OPTIONS (DEF when absent); -EINVAL when it
-   is not a boolean.  */
-int ash_deps_option_bool (const char *name, const json_t *options,
-                          const char *key, bool def, bool *ret,
-                          struct ash_error *err);
-
-/* The string option KEY of OPTIONS (borrowed; NULL when absent or null);
-   -EINVAL when it is another type or empty.  */
-int ash_deps_option_string (const char *name, const json_t *options,
-                            const char *key, const char **ret,
-                            struct ash_error *err);
-
 /* The file a scanner option KEY names (VALUE, relative to the scanned
    directory when not absolute), judged by the tier rule: *RET_PATH is the
    absolute path when the operator set it or the file may grant, NULL
@@ -56,12 +46,6 @@ int ash_deps_option_string (const char *name, const json_t *options,
 int ash_deps_option_file (const struct ash_scan_job *job, const char *key,
                           const char *value, char **ret_path, char **ret_why,
                           struct ash_error *err);
-
-/* Write BODY to NAME in JOB's run directory (created, never replaced);
-   *RET_PATH is its absolute path.  */
-int ash_deps_write_run_file (const struct ash_scan_job *job,
-                             const char *name, const char *body,
-                             char **ret_path, struct ash_error *err);
 
 /* Map a tool's severity word (critical, high, moderate/medium, low,
    negligible/info/unknown, any case) to ASH's.  */

@@ -30,6 +30,7 @@
 #include "base/util.h"
 #include "fs/tree.h"
 #include "sandbox/scanner-reqs.h"
+#include "scanners/adapter.h"
 #include "scanners/deps-common.h"
 #include "scanners/scanner.h"
 
@@ -74,12 +75,12 @@ ash_grype_argv (const struct ash_scan_job *job, const char *config,
   int r = ash_deps_options_check (job->name, job->options, grype_options,
                                   err);
   if (r == 0)
-    r = ash_deps_option_string (job->name, job->options,
-                                "severity_threshold", &sev, err);
+    r = ash_adapter_get_string (job->name, job->options,
+                                "severity_threshold", true, &sev, err);
   if (r < 0)
     return r;
   bool off;
-  r = ash_deps_option_bool (job->name, job->options, "offline", false, &off,
+  r = ash_adapter_get_bool (job->name, job->options, "offline", false, &off,
                             err);
   if (r < 0)
     return r;
@@ -156,8 +157,8 @@ grype_build (const struct ash_scanner *s _unused_,
 {
   const char *cf = NULL;
   _cleanup_free_ char *config = NULL, *why = NULL;
-  int r = ash_deps_option_string (job->name, job->options, "config_file", &cf,
-                                  err);
+  int r = ash_adapter_get_string (job->name, job->options, "config_file",
+                                  true, &cf, err);
   if (r < 0)
     return r;
   if (cf)
@@ -170,7 +171,7 @@ grype_build (const struct ash_scanner *s _unused_,
     }
   if (config == NULL)
     {
-      r = ash_deps_write_run_file (job, GRYPE_CONFIG,
+      r = ash_adapter_write_run_file (job, GRYPE_CONFIG,
                                    "# the empty grype config ash gives grype\n",
                                    &config, err);
       if (r < 0)

@@ -20,6 +20,7 @@
 #include "config/config-tier.h"
 #include "fs/tree.h"
 #include "sandbox/backend.h"
+#include "scanners/adapter.h"
 
 /* A template is read whole to be classified: the cap keeps a hostile
    repository from making ASH read a huge file into memory.  */
@@ -29,27 +30,32 @@ int
 ash_iac_check_options (const char *scanner, const json_t *options,
                        const char *const *allowed, struct ash_error *err)
 {
-  const char *key;
-  json_t *v;
-
   if (options == NULL || json_is_null (options))
     return 0;
   if (!json_is_object (options))
     return ash_error_set (err, -EINVAL,
                           _("scanners.%s.options must be a mapping"),
                           scanner);
-  json_object_foreach ((json_t *) options, key, v)
-    {
-      bool ok = streq (key, "scan_timeout");
-      for (size_t i = 0; !ok && allowed[i]; i++)
-        ok = streq (allowed[i], key);
-      if (!ok)
-        return ash_error_set (err, -EINVAL,
-                              _("scanners.%s.options.%s is not an option of "
-                                "%s"),
-                              scanner, key, scanner);
-    }
+  const char *key = ash_adapter_unknown_option (options, allowed);
+  if (key)
+    return ash_error_set (err, -EINVAL,
+                          _("scanners.%s.options.%s is not an option of "
+                            "%s"),
+                          scanner, key, scanner);
   return 0;
+}
+
+/* ash_iac_opt_strings's VALID, as ash_adapter_opt_list's.  */
+struct valid_fn
+{
+  bool (*fn) (const char *);
+};
+
+static bool
+call_valid (const char *s, const void *arg)
+{
+  const struct valid_fn *v = arg;
+  return v->fn (s);
 }
 
 int
@@ -57,68 +63,27 @@ ash_iac_opt_strings (const char *scanner, const json_t *options,
                      const char *key, bool (*valid) (const char *),
                      struct ash_strvec *ret, struct ash_error *err)
 {
-  json_t *v = json_object_get (options, key);
-  size_t i;
-  json_t *item;
+  struct valid_fn fn = { valid };
+  struct ash_opt_list l = { .non_empty = true,
+                            .valid = valid ? call_valid : NULL,
+                            .arg = &fn };
 
-  if (v == NULL || json_is_null (v))
+  if (ash_adapter_opt_list (options, key, &l, ret) == 0)
     return 0;
-  if (!json_is_array (v))
+  if (l.fault == ASH_OPT_LIST_NOT_LIST)
     return ash_error_set (err, -EINVAL,
                           _("scanners.%s.options.%s must be a list of "
                             "strings"),
                           scanner, key);
-  json_array_foreach (v, i, item)
-    {
-      const char *s = json_string_value (item);
-      if (s == NULL || *s == '\0')
-        return ash_error_set (err, -EINVAL,
-                              _("scanners.%s.options.%s must be a list of "
-                                "non-empty strings"),
-                              scanner, key);
-      if (valid && !valid (s))
-        return ash_error_set (err, -EINVAL,
-                              _("scanners.%s.options.%s: '%s' is not a "
-                                "value %s accepts"),
-                              scanner, key, s, scanner);
-      ash_strvec_push (ret, s);
-    }
-  return 0;
-}
-
-int
-ash_iac_opt_bool (const char *scanner, const json_t *options,
-                  const char *key, bool def, bool *ret, struct ash_error *err)
-{
-  json_t *v = json_object_get (options, key);
-  if (v == NULL || json_is_null (v))
-    {
-      *ret = def;
-      return 0;
-    }
-  if (!json_is_boolean (v))
+  if (l.fault == ASH_OPT_LIST_BAD_ITEM)
     return ash_error_set (err, -EINVAL,
-                          _("scanners.%s.options.%s must be true or false"),
+                          _("scanners.%s.options.%s must be a list of "
+                            "non-empty strings"),
                           scanner, key);
-  *ret = json_is_true (v);
-  return 0;
-}
-
-int
-ash_iac_opt_string (const char *scanner, const json_t *options,
-                    const char *key, const char **ret, struct ash_error *err)
-{
-  json_t *v = json_object_get (options, key);
-  *ret = NULL;
-  if (v == NULL || json_is_null (v))
-    return 0;
-  if (!json_is_string (v))
-    return ash_error_set (err, -EINVAL,
-                          _("scanners.%s.options.%s must be a string"),
-                          scanner, key);
-  if (*json_string_value (v))
-    *ret = json_string_value (v);
-  return 0;
+  return ash_error_set (err, -EINVAL,
+                        _("scanners.%s.options.%s: '%s' is not a value %s "
+                          "accepts"),
+                        scanner, key, l.item, scanner);
 }
 
 int
@@ -129,7 +94,7 @@ ash_iac_option_file (const char *scanner, const struct ash_scan_job *job,
   int r;
 
   *ret_path = NULL;
-  r = ash_iac_opt_string (scanner, job->options, key, &val, err);
+  r = ash_adapter_get_string (scanner, job->options, key, false, &val, err);
   if (r < 0 || val == NULL)
     return r;
   _cleanup_free_ char *path = val[0] == '/' ? ash_path_normalize (val)
@@ -199,7 +164,10 @@ has_template_suffix (const char *rel)
 }
 
 /* Whether the YAML (or JSON) stream TEXT has a top-level mapping with a
-   "Resources" key whose value is a mapping.  */
+   "Resources" key whose value is a mapping, and its first document
+   parses to the end: a file that is not valid YAML is not a template (as
+   upstream ASH, which loads the whole template to decide), and is given
+   to no tool.  */
 static bool
 yaml_has_resources (const char *text, size_t len)
 {
@@ -214,7 +182,10 @@ yaml_has_resources (const char *text, size_t len)
   while (!done)
     {
       if (!yaml_parser_parse (&parser, &ev))
-        break;
+        {
+          found = false;
+          break;
+        }
       switch (ev.type)
         {
         case YAML_STREAM_END_EVENT:
@@ -223,11 +194,8 @@ yaml_has_resources (const char *text, size_t len)
           break;
         case YAML_MAPPING_START_EVENT:
         case YAML_SEQUENCE_START_EVENT:
-          if (depth == 1 && want_value)
-            {
-              found = ev.type == YAML_MAPPING_START_EVENT;
-              done = found;
-            }
+          if (depth == 1 && want_value && ev.type == YAML_MAPPING_START_EVENT)
+            found = true;
           if (depth == 1)
             key_pos = true, want_value = false;
           depth++;
@@ -339,18 +307,20 @@ ash_iac_read_output (const char *scanner, const struct ash_scan_job *job,
                      const char *name, struct ash_buf *ret,
                      struct ash_error *err)
 {
+  /* adapter.c reads it; the reasons here name the file as this family's
+     adapters always have.  */
   struct ash_error e = ASH_ERROR_INIT;
-  int r = ash_tree_read_file (job->results_fd, name, job->max_output, ret, &e);
+  int r = ash_adapter_read_output (job, name, ret, &e);
   if (r == -ENOENT)
     r = ash_error_set (err, r, _("%s: no such file (%s wrote no report)"),
                        name, scanner);
   else if (r == -EFBIG)
     r = ash_error_set (err, r, _("%s is larger than %zu bytes"), name,
                        job->max_output);
-  else if (r < 0)
-    r = ash_error_set (err, r, _("%s: %s"), name, e.message);
-  else if (ret->len == 0)
+  else if (r == -ENODATA)
     r = ash_error_set (err, -EINVAL, _("%s is empty"), name);
+  else if (r < 0)
+    r = ash_error_set (err, r, "%s", e.message);
   ash_error_release (&e);
   return r;
 }
@@ -659,43 +629,34 @@ ash_iac_run_result (json_t *run, const char *id, const char *message,
   json_array_append_new (json_object_get (run, "results"), res);
 }
 
-int
-ash_iac_refuse_install_options (const char *scanner, const json_t *options,
-                                struct ash_error *err)
-{
-  static const char *const keys[] = { "tool_version", "install_timeout",
-                                      NULL };
-  for (size_t i = 0; keys[i]; i++)
-    {
-      json_t *v = json_object_get (options, keys[i]);
-      if (v && !json_is_null (v))
-        return ash_error_set (err, -ENOTSUP,
-                              _("scanners.%s.options.%s is not supported: "
-                                "ash runs the %s it finds and does not "
-                                "install it"),
-                              scanner, keys[i], scanner);
-    }
-  return 0;
-}
 
 int
-ash_iac_write_config (const struct ash_scan_job *job, const char *name,
-                      const char *body, size_t len, char **ret_path,
-                      struct ash_error *err)
+ash_iac_copy_to_run (const struct ash_scan_job *job, const char *path,
+                     const char *name, size_t max, char **ret_path,
+                     struct ash_error *err)
 {
-  if (job->run_config_dir == NULL)
-    return ash_error_set (err, -EINVAL,
-                          _("no run directory for the tool's config file"));
-  _cleanup_free_ char *path = ash_path_join (job->run_config_dir, name);
-  _cleanup_close_ int fd = open (path, O_WRONLY | O_CREAT | O_TRUNC
-                                         | O_NOFOLLOW | O_CLOEXEC,
-                                 0644);
-  if (fd < 0 || ash_write_all (fd, body, len) < 0)
-    return ash_error_set (err, -errno, _("cannot write %s: %s"), path,
+  struct ash_buf b = ASH_BUF_INIT;
+  _cleanup_close_ int fd = open (path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC
+                                         | O_NONBLOCK);
+  struct stat st;
+  if (fd < 0 || fstat (fd, &st) < 0)
+    return ash_error_set (err, -errno, _("cannot read %s: %s"), path,
                           strerror (errno));
-  if (ret_path)
-    *ret_path = TAKE_PTR (path);
-  return 0;
+  if (!S_ISREG (st.st_mode) || (uintmax_t) st.st_size > (uintmax_t) max)
+    return ash_error_set (err, -EINVAL,
+                          _("%s is not a regular file of at most %zu bytes"),
+                          path, max);
+  if (ash_buf_read_fd (&b, fd) < 0)
+    {
+      int e = errno;
+      ash_buf_release (&b);
+      return ash_error_set (err, -e, _("cannot read %s: %s"), path,
+                            strerror (e));
+    }
+  int r = ash_adapter_write_run_data (job, name, b.buf ? b.buf : "", b.len,
+                                      true, ret_path, err);
+  ash_buf_release (&b);
+  return r;
 }
 
 #define NO_INPUT_MARK "ash-no-input"
@@ -703,7 +664,8 @@ ash_iac_write_config (const struct ash_scan_job *job, const char *name,
 int
 ash_iac_mark_no_input (const struct ash_scan_job *job, struct ash_error *err)
 {
-  return ash_iac_write_config (job, NO_INPUT_MARK, "", 0, NULL, err);
+  return ash_adapter_write_run_data (job, NO_INPUT_MARK, "", 0, true, NULL,
+                                     err);
 }
 
 bool
@@ -714,32 +676,6 @@ ash_iac_no_input (const struct ash_scan_job *job)
   _cleanup_free_ char *path = ash_path_join (job->run_config_dir,
                                              NO_INPUT_MARK);
   return access (path, F_OK) == 0;
-}
-
-int
-ash_iac_probe (const struct ash_scan_job *job, char *const *argv,
-               char **ret_out, int *ret_status)
-{
-  struct ash_cmd cmd;
-  struct ash_cmd_result res;
-  struct ash_error perr = ASH_ERROR_INIT;
-
-  ash_cmd_init (&cmd);
-  ash_strvec_pushv (&cmd.argv, argv);
-  const char *path = getenv ("PATH");
-  if (path)
-    ash_strvec_setenv (&cmd.env, "PATH", path);
-  ash_strvec_setenv (&cmd.env, "LC_ALL", "C.UTF-8");
-  cmd.stdout_mode = ASH_STDIO_CAPTURE;
-  cmd.out.max = 1 << 20;
-  cmd.timeout_sec = 120;
-  cmd.scope = job->scope;
-  int r = ash_sandbox_run (&cmd, &res, &perr);
-  *ret_out = r == 0 && cmd.out.buf ? xstrdup (cmd.out.buf) : NULL;
-  *ret_status = r == 0 ? res.status : -1;
-  ash_cmd_release (&cmd);
-  ash_error_release (&perr);
-  return r;
 }
 
 char *

@@ -5,8 +5,9 @@
 
    Options: every adapter lists the keys of scanners.NAME.options it
    understands; any other key is a configuration error naming it
-   (ash_iac_check_options).  Typed readers refuse a value of the wrong
-   type the same way, naming the dotted key.
+   (ash_iac_check_options).  The typed readers of adapter.h
+   (ash_adapter_get_bool, ash_adapter_get_string, ash_adapter_opt_list)
+   refuse a value of the wrong type the same way, naming the dotted key.
 
    Scan set: the adapters that are handed files, not a directory, take
    them from the scan-set list (ash_iac_scan_set), which already leaves out
@@ -42,20 +43,13 @@
 #include "scan/sarif.h"
 #include "scanners/scanner.h"
 
-/* Refuse OPTIONS.KEY for each of KEYS (NULL-terminated) that is set:
-   upstream's options that install the tool (tool_version,
-   install_timeout), which ash does not do: "scanners.NAME.options.KEY is
-   not supported: ash runs the NAME it finds and does not install it".  */
-int ash_iac_refuse_install_options (const char *scanner,
-                                    const json_t *options,
-                                    struct ash_error *err);
-
-/* Write BODY to NAME in JOB->run_config_dir (the run's own 0700
-   directory outside the tree, which the tool can read and not write);
-   *RET_PATH is its absolute path.  */
-int ash_iac_write_config (const struct ash_scan_job *job, const char *name,
-                          const char *body, size_t len, char **ret_path,
-                          struct ash_error *err);
+/* Copy the regular file PATH (at most MAX bytes, no link followed) into
+   JOB->run_config_dir as NAME, so that the tool reads the copy and no
+   mount is needed; *RET_PATH (may be NULL) is the copy's absolute
+   path.  */
+int ash_iac_copy_to_run (const struct ash_scan_job *job, const char *path,
+                         const char *name, size_t max, char **ret_path,
+                         struct ash_error *err);
 /* Record that the scan set holds nothing for the tool: BUILD then runs
    the tool's version query only, and PARSE reports an empty run.  */
 int ash_iac_mark_no_input (const struct ash_scan_job *job,
@@ -76,15 +70,6 @@ int ash_iac_check_options (const char *scanner, const json_t *options,
 int ash_iac_opt_strings (const char *scanner, const json_t *options,
                          const char *key, bool (*valid) (const char *),
                          struct ash_strvec *ret, struct ash_error *err);
-/* OPTIONS.KEY as a boolean into *RET (DEF when absent or null).  */
-int ash_iac_opt_bool (const char *scanner, const json_t *options,
-                      const char *key, bool def, bool *ret,
-                      struct ash_error *err);
-/* OPTIONS.KEY as a string (borrowed; NULL when absent, null or empty).  */
-int ash_iac_opt_string (const char *scanner, const json_t *options,
-                        const char *key, const char **ret,
-                        struct ash_error *err);
-
 /* The option-file rule for OPTIONS.KEY (a path, relative to the source
    directory unless absolute).  *RET_PATH: the absolute path to give the
    tool, or NULL when the option is unset or the rule refuses the file
@@ -164,13 +149,6 @@ char *ash_iac_relative_uri (const char *uri, const char *source_dir);
 /* "9.0", "7.0", "5.0", "3.0", "0.0" for SEV.  */
 const char *ash_iac_security_severity (enum ash_severity sev);
 
-/* Run ARGV (argv[0] the tool) as the scanner's probes run, through
-   JOB->scope, with PATH and LC_ALL=C.UTF-8 only; its standard output (at
-   most 1 MiB) into *RET_OUT (newly allocated, may be NULL when it could
-   not run) and its exit status into *RET_STATUS.  */
-int ash_iac_probe (const struct ash_scan_job *job, char *const *argv,
-                   char **ret_out, int *ret_status);
-
 /* TEXT a tool wrote, fit for a message: control characters and bytes
    that are not printable ASCII as \xNN, at most 300 bytes of it, with
    "..." when cut (newly allocated).  */
@@ -195,11 +173,14 @@ int ash_checkov_argv (const char *tool, const json_t *options,
 /* checkov's JSON report (one, or a list of one per framework) to SARIF.  */
 int ash_checkov_json_to_sarif (const json_t *report, const char *source_dir,
                                json_t **ret_doc, struct ash_error *err);
-/* cfn_nag_scan's argv: TOOL, JSON output, TARGET, and a template pattern
+/* cfn_nag_scan's argv: TOOL, JSON output, RULE_DIR, PROFILE and
+   DENY_LIST (each may be NULL: not given), TARGET, and a template pattern
    naming exactly TEMPLATES (relative to TARGET).  */
 int ash_cfn_nag_argv (const char *tool, const json_t *options,
-                      const char *target, char *const *templates,
-                      struct ash_strvec *argv, struct ash_error *err);
+                      const char *rule_dir, const char *profile,
+                      const char *deny_list, const char *target,
+                      char *const *templates, struct ash_strvec *argv,
+                      struct ash_error *err);
 /* cfn_nag_scan's JSON report to SARIF.  */
 int ash_cfn_nag_json_to_sarif (const json_t *report, const char *source_dir,
                                json_t **ret_doc, struct ash_error *err);

@@ -61,6 +61,7 @@
 #include "fs/tree.h"
 #include "proc/toolfind.h"
 #include "sandbox/backend.h"
+#include "scanners/adapter.h"
 #include "scanners/deps-common.h"
 #include "scanners/scanner.h"
 
@@ -152,7 +153,7 @@ static int
 npm_offline (const struct ash_scan_job *job, bool *ret, struct ash_error *err)
 {
   bool opt;
-  int r = ash_deps_option_bool (job->name, job->options, "offline", false,
+  int r = ash_adapter_get_bool (job->name, job->options, "offline", false,
                                 &opt, err);
   *ret = job->offline || opt;
   return r;

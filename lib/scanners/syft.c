@@ -25,6 +25,7 @@
 #include "base/log.h"
 #include "base/util.h"
 #include "fs/tree.h"
+#include "scanners/adapter.h"
 #include "scanners/deps-common.h"
 #include "scanners/scanner.h"
 
@@ -61,7 +62,7 @@ ash_syft_argv (const struct ash_scan_job *job, const char *config,
   int r = ash_deps_options_check (job->name, job->options, syft_options, err);
   bool off;
   if (r == 0)
-    r = ash_deps_option_bool (job->name, job->options, "offline", false, &off,
+    r = ash_adapter_get_bool (job->name, job->options, "offline", false, &off,
                               err);
   if (r < 0)
     return r;
@@ -150,8 +151,8 @@ syft_build (const struct ash_scanner *s _unused_,
 {
   const char *cf = NULL;
   _cleanup_free_ char *config = NULL, *why = NULL;
-  int r = ash_deps_option_string (job->name, job->options, "config_file", &cf,
-                                  err);
+  int r = ash_adapter_get_string (job->name, job->options, "config_file",
+                                  true, &cf, err);
   if (r == 0 && cf)
     r = ash_deps_option_file (job, "config_file", cf, &config, &why, err);
   if (r < 0)
@@ -160,7 +161,7 @@ syft_build (const struct ash_scanner *s _unused_,
     ash_warning ("%s", why);
   if (config == NULL)
     {
-      r = ash_deps_write_run_file (job, SYFT_CONFIG,
+      r = ash_adapter_write_run_file (job, SYFT_CONFIG,
                                    "# the empty syft config ash gives syft\n",
                                    &config, err);
       if (r < 0)

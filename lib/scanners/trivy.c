@@ -32,6 +32,7 @@
 #include "base/util.h"
 #include "fs/tree.h"
 #include "sandbox/scanner-reqs.h"
+#include "scanners/adapter.h"
 #include "scanners/deps-common.h"
 #include "scanners/scanner.h"
 
@@ -54,7 +55,7 @@ file_option (const struct ash_scan_job *job, const char *key,
 {
   const char *v = NULL;
   _cleanup_free_ char *why = NULL;
-  int r = ash_deps_option_string (job->name, job->options, key, &v, err);
+  int r = ash_adapter_get_string (job->name, job->options, key, true, &v, err);
   *ret = NULL;
   if (r == 0 && v)
     r = ash_deps_option_file (job, key, v, ret, &why, err);
@@ -73,7 +74,7 @@ file_option (const struct ash_scan_job *job, const char *key,
       *ret = TAKE_PTR (p);
       return 0;
     }
-  return ash_deps_write_run_file (job, own_name, own_body, ret, err);
+  return ash_adapter_write_run_file (job, own_name, own_body, ret, err);
 }
 
 int
@@ -87,19 +88,20 @@ ash_trivy_repo_argv (const struct ash_scan_job *job, const char *cache,
   int r = ash_deps_options_check (job->name, job->options, trivy_options,
                                   err);
   if (r == 0)
-    r = ash_deps_option_bool (job->name, job->options, "license_full", true,
+    r = ash_adapter_get_bool (job->name, job->options, "license_full", true,
                               &license_full, err);
   if (r == 0)
-    r = ash_deps_option_bool (job->name, job->options, "ignore_unfixed", true,
+    r = ash_adapter_get_bool (job->name, job->options, "ignore_unfixed", true,
                               &ignore_unfixed, err);
   if (r == 0)
-    r = ash_deps_option_bool (job->name, job->options, "disable_telemetry",
+    r = ash_adapter_get_bool (job->name, job->options, "disable_telemetry",
                               true, &telemetry_off, err);
   if (r == 0)
-    r = ash_deps_option_bool (job->name, job->options, "offline", false,
+    r = ash_adapter_get_bool (job->name, job->options, "offline", false,
                               &offline, err);
   if (r == 0)
-    r = ash_deps_option_string (job->name, job->options, "severity_threshold",
+    r = ash_adapter_get_string (job->name, job->options, "severity_threshold",
+                                true,
                                 &sev, err);
   if (r < 0)
     return r;

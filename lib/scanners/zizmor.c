@@ -23,6 +23,7 @@
 
 #include "base/strvec.h"
 #include "base/util.h"
+#include "scanners/adapter.h"
 #include "scanners/iac-common.h"
 
 #define ZIZMOR_OUT "zizmor.stdout.log"
@@ -47,12 +48,13 @@ ash_zizmor_argv (const char *tool, const json_t *options,
   bool online = false;
   int r = ash_iac_check_options ("zizmor", options, zizmor_options, err);
   if (r == 0)
-    r = ash_iac_refuse_install_options ("zizmor", options, err);
+    r = ash_adapter_refuse_install_options ("zizmor", options, err);
   if (r == 0)
-    r = ash_iac_opt_string ("zizmor", options, "persona", &persona, err);
+    r = ash_adapter_get_string ("zizmor", options, "persona", false, &persona,
+                                err);
   if (r == 0)
-    r = ash_iac_opt_bool ("zizmor", options, "online_audits", false, &online,
-                          err);
+    r = ash_adapter_get_bool ("zizmor", options, "online_audits", false,
+                              &online, err);
   if (r < 0)
     return r;
   if (online)
@@ -95,7 +97,8 @@ zizmor_build (const struct ash_scanner *s _unused_,
   bool no_config = false;
   int r = ash_iac_check_options ("zizmor", job->options, zizmor_options, err);
   if (r == 0)
-    r = ash_iac_opt_string ("zizmor", job->options, "config_file", &opt, err);
+    r = ash_adapter_get_string ("zizmor", job->options, "config_file", false,
+                                &opt, err);
   if (r == 0 && opt)
     {
       r = ash_iac_option_file ("zizmor", job, "config_file", &cfg, err);

@@ -5,6 +5,7 @@
 # scan set's templates, unsandboxed and under each usable backend, with
 # the same findings.
 . "$top_srcdir/tests/libtest.sh"
+. "$top_srcdir/tests/iac-lib.sh"
 
 command -v node >/dev/null 2>&1 || skip_all "node is not installed"
 command -v npm >/dev/null 2>&1 || skip_all "npm is not installed"
@@ -21,36 +22,20 @@ fi
 work=$TEST_TMP/work
 mkdir -p "$work/bin"
 cp -R "$top_srcdir/tests/fixtures/repos/iac" "$work/src"
-cp "$ASH" "$work/bin/ash"
-cp "$top_srcdir/data/cdk-nag-worker.js" "$work/bin/"
-for h in "$(dirname "$ASH")"/ash-landlock-exec; do
-  [ -x "$h" ] && cp "$h" "$work/bin/"
-done
+iac_install_ash "$work/bin"
 ASH_CDK_NAG_MODULES=$cache/node_modules
 PATH=$work/bin:$PATH
 export ASH_CDK_NAG_MODULES PATH
 
-findings () {
-  python3 - "$1/ash_aggregated_results.json" <<'PY' | sort
-import json, sys
-a = json.load(open(sys.argv[1]))
-for run in a["sarif"]["runs"]:
-    for x in run["results"]:
-        l = x["locations"][0]["physicalLocation"]
-        print(x["ruleId"], l["artifactLocation"]["uri"], l["region"]["startLine"],
-              x["properties"]["issue_severity"])
-PY
-}
-
 "$work/bin/ash" scan --source-dir "$work/src" --output-dir "$work/off" --no-progress \
   --scanners cdk-nag --sandbox off >"$TEST_TMP/out" 2>"$TEST_TMP/err"
 assert_eq "unsandboxed: findings fail the scan (exit 2)" "$?" 2
-findings "$work/off" >"$TEST_TMP/off"
+iac_findings "$work/off" >"$TEST_TMP/off"
 # Upstream's recorded reports: S1 and S10 on each bucket.
-for l in "AwsSolutions-S1 test.yaml 4 HIGH" "AwsSolutions-S10 test.yaml 4 HIGH" \
-         "AwsSolutions-S1 cdk/cfn-to-cdk.template.json 3 HIGH" \
-         "AwsSolutions-S10 cdk/cfn-to-cdk.template.json 3 HIGH" \
-         "AwsSolutions-S1 cfn_and_python/test.yaml 4 HIGH"; do
+for l in "cdk-nag AwsSolutions-S1 test.yaml 4 HIGH" "cdk-nag AwsSolutions-S10 test.yaml 4 HIGH" \
+         "cdk-nag AwsSolutions-S1 cdk/cfn-to-cdk.template.json 3 HIGH" \
+         "cdk-nag AwsSolutions-S10 cdk/cfn-to-cdk.template.json 3 HIGH" \
+         "cdk-nag AwsSolutions-S1 cfn_and_python/test.yaml 4 HIGH"; do
   assert_file_contains "finding $l" "$TEST_TMP/off" "$l"
 done
 assert_file_lacks "notcfn.yaml is not a template" "$TEST_TMP/off" "notcfn.yaml"
@@ -64,7 +49,7 @@ for b in bwrap landlock firejail; do
   "$work/bin/ash" scan --source-dir "$work/src" --output-dir "$work/$b" --no-progress \
     --scanners cdk-nag --sandbox "$b" >"$TEST_TMP/out" 2>"$TEST_TMP/err"
   assert_eq "$b: exit 2 as unsandboxed" "$?" 2
-  findings "$work/$b" >"$TEST_TMP/$b"
+  iac_findings "$work/$b" >"$TEST_TMP/$b"
   check "$b: the same findings as unsandboxed" cmp "$TEST_TMP/off" "$TEST_TMP/$b"
 done
 done_testing

@@ -96,6 +96,48 @@ for b in bwrap landlock firejail; do
   check "$b: the same findings as unsandboxed" cmp "$TEST_TMP/f-off" "$TEST_TMP/f-$b"
 done
 
+# Broken output: a wrapper runs the real cfn-lint, then breaks the report
+# it wrote; cfn-lint is ERROR with a reason naming the file, and cfn-nag
+# (its fake tool), beside it, keeps its findings.
+mkdir -p "$TEST_TMP/wrap"
+cp -R "$top_srcdir/tests/fixtures/tools/cfn_nag_scan" "$top_srcdir/tests/fixtures/tools/iac-data" "$TEST_TMP/wrap/"
+cat >"$TEST_TMP/wrap/cfn-lint" <<W
+#!/bin/sh
+out=
+for a in "\$@"; do
+  case \$a in --output-file=*) out=\${a#--output-file=} ;; esac
+done
+"$tool" "\$@"
+rc=\$?
+if [ -n "\$out" ] && [ -f "\$out" ]; then
+  case \$BREAK_CFN_LINT in
+    none) rm -f "\$out" ;;
+    empty) : >"\$out" ;;
+    truncated) head -c 200 "\$out" >"\$out.t" && mv "\$out.t" "\$out" ;;
+    notreport) echo 'Traceback (most recent call last):' >"\$out" ;;
+  esac
+fi
+exit \$rc
+W
+chmod +x "$TEST_TMP/wrap/cfn-lint"
+for m in none empty truncated notreport; do
+  BREAK_CFN_LINT=$m PATH=$TEST_TMP/wrap:$PATH \
+    "$ASH" scan --source-dir "$src" --output-dir "$TEST_TMP/broken-$m" --no-progress \
+    --sandbox off --scanners cfn-lint,cfn-nag >"$TEST_TMP/out" 2>"$TEST_TMP/err"
+  assert_eq "$m output: exit 1 (incomplete scan)" "$?" 1
+  python3 - "$TEST_TMP/broken-$m/ash_aggregated_results.json" >"$TEST_TMP/broken" <<'PY'
+import json, sys
+a = json.load(open(sys.argv[1]))
+print(a["scanner_results"]["cfn-lint"]["status"], a["scanner_results"]["cfn-nag"]["status"],
+      a["scanner_results"]["cfn-nag"]["finding_count"] > 0)
+PY
+  assert_eq "$m output: cfn-lint ERROR, cfn-nag's findings kept" "$(cat "$TEST_TMP/broken")" "ERROR FAILED True"
+  # cfn-lint.sarif, or cfn-lint.json when ash's probe found no SARIF in
+  # this cfn-lint (the wrapper is a new tool to it).
+  check "$m output: the reason names the report" \
+    grep -Eq "^cfn-lint ERROR: .*cfn-lint[.](sarif|json)" "$TEST_TMP/out"
+done
+
 # All seven together on the tree with CloudFormation, a CDK-style template,
 # a Dockerfile and two workflows: cfn-lint for real, the others through
 # their fake tools; each runs and reports its findings.

@@ -7,6 +7,7 @@
 # backend, as root and as an unprivileged account.  A broken output makes
 # only that scanner ERROR, with a reason naming the file.
 . "$top_srcdir/tests/libtest.sh"
+. "$top_srcdir/tests/iac-lib.sh"
 
 command -v python3 >/dev/null 2>&1 || skip_all "python3 is not installed"
 scanners=${IAC_SCANNERS:-checkov,cfn-nag,actionlint,zizmor,cfn-guard,cdk-nag}
@@ -16,28 +17,12 @@ mkdir -p "$work/bin"
 cp -R "$top_srcdir/tests/fixtures/repos/iac" "$work/src"
 cp -R "$top_srcdir/tests/fixtures/tools" "$work/tools"
 cp -R "$top_srcdir/tests/fixtures/cfn-guard-rules" "$work/rules"
-cp "$ASH" "$work/bin/ash"
-cp "$top_srcdir/data/cdk-nag-worker.js" "$work/bin/"
+iac_install_ash "$work/bin"
 # The fake node reads no modules, but cdk-nag is MISSING without them.
 mkdir -p "$work/node_modules/cdk-nag" "$work/node_modules/aws-cdk-lib" "$work/node_modules/constructs"
-for h in "$(dirname "$ASH")"/ash-landlock-exec; do
-  [ -x "$h" ] && cp "$h" "$work/bin/"
-done
 chmod -R a+rX "$work"
 chmod 755 "$TEST_TMP"
 
-findings () { # OUT: "scanner rule uri line severity", sorted
-  python3 - "$1/ash_aggregated_results.json" <<'PY' | sort
-import json, sys
-a = json.load(open(sys.argv[1]))
-for run in a["sarif"]["runs"]:
-    for x in run["results"]:
-        l = x["locations"][0]["physicalLocation"]
-        print(x["properties"]["scanner_name"], x["ruleId"],
-              l["artifactLocation"]["uri"], l.get("region", {}).get("startLine"),
-              x["properties"]["issue_severity"])
-PY
-}
 status_of () { # OUT SCANNER
   python3 -c 'import json, sys
 r = json.load(open(sys.argv[1] + "/ash_aggregated_results.json"))["scanner_results"][sys.argv[2]]
@@ -124,7 +109,7 @@ for who in $accounts; do
   [ "$who" = "$(id -un)" ] && who=root
   run_as "$who" "out-$who-off" off
   assert_eq "$who, unsandboxed: findings fail the scan (exit 2)" "$status" 2
-  findings "$work/out-$who-off" >"$TEST_TMP/off"
+  iac_findings "$work/out-$who-off" >"$TEST_TMP/off"
   check "$who, unsandboxed: the findings the recorded outputs hold" \
     cmp "$TEST_TMP/want.sel" "$TEST_TMP/off"
   if [ "$who" = root ]; then
@@ -139,7 +124,7 @@ for who in $accounts; do
     fi
     run_as "$who" "out-$who-$b" "$b"
     assert_eq "$who, $b: exit 2 as unsandboxed" "$status" 2
-    findings "$work/out-$who-$b" >"$TEST_TMP/$b"
+    iac_findings "$work/out-$who-$b" >"$TEST_TMP/$b"
     check "$who, $b: the same findings as unsandboxed" cmp "$TEST_TMP/off" "$TEST_TMP/$b"
   done
 done
@@ -160,7 +145,7 @@ broken () { # SCANNER VAR FILE: SCANNER broken, beside one other scanner
     assert_eq "$1 $m output: exit 1 (incomplete scan)" "$status" 1
     assert_eq "$1 $m output: $1 is ERROR" "$(status_of "$work/out-broken" "$1")" ERROR
     assert_file_contains "$1 $m output: the reason names $3" "$TEST_TMP/out" "$3"
-    findings "$work/out-broken" >"$TEST_TMP/kept"
+    iac_findings "$work/out-broken" >"$TEST_TMP/kept"
     check "$1 $m output: $other's findings kept" grep -q "^$other " "$TEST_TMP/kept"
   done
   scanners=$saved
@@ -189,7 +174,7 @@ for m in off bwrap; do
   env -i $scanner_user_env PATH="$work/tools:/usr/bin:/bin" HOME="$HOME" LANG=C.UTF-8 ASH_CFN_GUARD_RULES_DIR="$work/rules" \
     "$work/bin/ash" scan --source-dir "$work/src" --output-dir "$work/out-own-$m" --sandbox $m \
     --no-progress --scanners cfn-guard --config "$work/own.yaml" >"$TEST_TMP/out" 2>"$TEST_TMP/err"
-  findings "$work/out-own-$m" >"$TEST_TMP/own"
+  iac_findings "$work/out-own-$m" >"$TEST_TMP/own"
   assert_eq "$m: rules_paths alone: one finding" "$(cat "$TEST_TMP/own")" "cfn-guard SQS_QUEUE_ENCRYPTED test.yaml 11 HIGH"
 done
 # From a config inside the tree (a git checkout), rules_paths naming a
@@ -202,7 +187,7 @@ env -i $scanner_user_env PATH="$work/tools:/usr/bin:/bin" HOME="$HOME" LANG=C.UT
   "$work/bin/ash" scan --source-dir "$work/src" --output-dir "$work/out-repo" \
   --no-progress --scanners cfn-guard >"$TEST_TMP/out" 2>"$TEST_TMP/err"
 assert_file_contains "a repository's rules_paths is refused with a warning" "$TEST_TMP/err" "not passing scanners.cfn-guard.options.rules_paths"
-findings "$work/out-repo" >"$TEST_TMP/repo"
+iac_findings "$work/out-repo" >"$TEST_TMP/repo"
 assert_file_lacks "the repository's rules did not run" "$TEST_TMP/repo" "SQS_QUEUE_ENCRYPTED"
 rm -rf "$work/src/.ash" "$work/src/.git" "$work/src/evil.guard"
 done_testing

@@ -6,7 +6,9 @@
 #include <config.h>
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "base/strvec.h"
 #include "base/util.h"
@@ -60,8 +62,12 @@ static char *const templates[] = { (char *) "a.yaml", (char *) "b[1].json",
                                    NULL };
 static char *const workflows[] = { (char *) ".github/workflows/ci.yml",
                                    NULL };
-static char *const excluded[] = { (char *) "vendor/x\\.py",
-                                  (char *) "/src/out", NULL };
+static char *const excluded[] = { (char *) "vendor/x.py",
+                                  (char *) "a b/$(c)[1].terraform",
+                                  (char *) "/src/out", (char *) "/elsewhere",
+                                  NULL };
+static char *const excluded_bad[] = { (char *) "ok", (char *) "x\ny",
+                                      NULL };
 
 static int
 cfn_lint (const json_t *o, struct ash_strvec *v, struct ash_error *e)
@@ -76,9 +82,22 @@ checkov (const json_t *o, struct ash_strvec *v, struct ash_error *e)
                            e);
 }
 static int
+checkov_bad (const json_t *o, struct ash_strvec *v, struct ash_error *e)
+{
+  return ash_checkov_argv ("checkov", o, NULL, "/res", "/src", excluded_bad,
+                           v, e);
+}
+static int
 cfn_nag (const json_t *o, struct ash_strvec *v, struct ash_error *e)
 {
-  return ash_cfn_nag_argv ("cfn_nag_scan", o, "/src", templates, v, e);
+  return ash_cfn_nag_argv ("cfn_nag_scan", o, NULL, NULL, NULL, "/src",
+                           templates, v, e);
+}
+static int
+cfn_nag_own (const json_t *o, struct ash_strvec *v, struct ash_error *e)
+{
+  return ash_cfn_nag_argv ("cfn_nag_scan", o, "/run", "/run/p", "/run/d",
+                           "/src", templates, v, e);
 }
 static int
 actionlint (const json_t *o, struct ash_strvec *v, struct ash_error *e)
@@ -96,6 +115,38 @@ cdk_nag (const json_t *o, struct ash_strvec *v, struct ash_error *e)
 {
   return ash_cdk_nag_argv ("node", "/lib/w.js", "/nm", o, "/res/out",
                            templates, v, e);
+}
+
+static int
+actionlint_tools (const json_t *o, struct ash_strvec *v, struct ash_error *e)
+{
+  return ash_actionlint_argv ("actionlint", o, "/src/.github/al.yaml",
+                              "/usr/bin/shellcheck", "pyflakes", workflows,
+                              v, e);
+}
+static int
+zizmor_config (const json_t *o, struct ash_strvec *v, struct ash_error *e)
+{
+  return ash_zizmor_argv ("zizmor", o, "/op/zizmor.yml", false, workflows, v,
+                          e);
+}
+static int
+zizmor_no_config (const json_t *o, struct ash_strvec *v, struct ash_error *e)
+{
+  return ash_zizmor_argv ("zizmor", o, NULL, true, workflows, v, e);
+}
+static char bundle[] = "/tmp/test-iac-bundle.XXXXXX";
+static char *const own_rules[] = { (char *) "/run/rules-0.guard", NULL };
+static int
+cfn_guard (const json_t *o, struct ash_strvec *v, struct ash_error *e)
+{
+  return ash_cfn_guard_argv ("cfn-guard", o, bundle, NULL, templates, v, e);
+}
+static int
+cfn_guard_own (const json_t *o, struct ash_strvec *v, struct ash_error *e)
+{
+  return ash_cfn_guard_argv ("cfn-guard", o, bundle, own_rules, templates, v,
+                             e);
 }
 
 int
@@ -135,7 +186,7 @@ main (void)
           "checkov --output sarif --output json --output cyclonedx_json "
           "--output-file-path /res --directory /src --framework all "
           "--skip-path .venv/ --skip-path venv/ --skip-path node_modules/ "
-          "--skip-path vendor/x\\.py --skip-path out",
+          "--skip-path vendor/x[.]py --skip-path a b/\\$\\(c\\)\\[1\\][.]terraform --skip-path out",
           "checkov defaults, links and the output directory skipped");
   expect (checkov, "{\"frameworks\": [\"cloudformation\", \"dockerfile\"], "
           "\"skip_frameworks\": [\"secrets\"], \"offline\": true, "
@@ -145,7 +196,7 @@ main (void)
           "--directory /src --skip-download --framework cloudformation "
           "--framework dockerfile --skip-framework secrets --skip-path .venv/ "
           "--skip-path venv/ --skip-path node_modules/ --skip-path ^tests/ "
-          "--skip-path fixtures --skip-path vendor/x\\.py --skip-path out",
+          "--skip-path fixtures --skip-path vendor/x[.]py --skip-path a b/\\$\\(c\\)\\[1\\][.]terraform --skip-path out",
           "checkov options");
   expect (checkov, "{\"frameworks\": [\"cobol\"]}",
           "error: scanners.checkov.options.frameworks: 'cobol' is not a "
@@ -156,6 +207,11 @@ main (void)
           "expression checkov can use",
           "checkov refuses a skip_path that is not a regex");
 
+  expect (checkov_bad, NULL,
+          "error: checkov's --skip-path cannot name 'x\ny': its path holds "
+          "a line break or another control character",
+          "checkov refuses an excluded path its syntax cannot hold");
+
   /* cfn-nag */
   expect (cfn_nag, NULL,
           "cfn_nag_scan --output-format json --print-suppression "
@@ -164,7 +220,17 @@ main (void)
           "cfn-nag: a pattern naming exactly the templates");
   expect (cfn_nag, "{\"x\": true}",
           "error: scanners.cfn-nag.options.x is not an option of cfn-nag",
-          "cfn-nag has no options");
+          "cfn-nag refuses an unknown option");
+  expect (cfn_nag_own, "{\"rule_directory\": \"r\", "
+          "\"profile_path\": \"p\", \"deny_list_path\": \"d\"}",
+          "cfn_nag_scan --output-format json --print-suppression "
+          "--ignore-fatal --rule-directory /run --profile-path /run/p "
+          "--deny-list-path /run/d --input-path /src --template-pattern "
+          "^(/src/a\\.yaml|/src/b\\[1\\]\\.json)$",
+          "cfn-nag: the rule directory, profile and deny list (copies)");
+  expect (cfn_nag, "{\"profile_path\": [\"p\"]}",
+          "error: scanners.cfn-nag.options.profile_path must be a string",
+          "cfn-nag refuses a profile_path that is not a string");
 
   /* actionlint */
   expect (actionlint, NULL,
@@ -190,6 +256,60 @@ main (void)
           "error: scanners.zizmor.options.persona must be one of regular, "
           "pedantic, auditor, not 'evil'",
           "zizmor refuses an unknown persona");
+
+  /* actionlint: the programs and config the adapter resolved.  */
+  expect (actionlint_tools, NULL,
+          "actionlint -no-color -shellcheck=/usr/bin/shellcheck "
+          "-pyflakes=pyflakes -config-file /src/.github/al.yaml -format "
+          "{\"version\":{{getVersion | json}},\"errors\":{{json .}}} -- "
+          ".github/workflows/ci.yml",
+          "actionlint shellcheck, pyflakes and config_file");
+  expect (actionlint, "{\"install_timeout\": 5}",
+          "error: scanners.actionlint.options.install_timeout is not "
+          "supported: ash runs the actionlint it finds and does not install "
+          "it",
+          "actionlint refuses install_timeout");
+
+  /* zizmor: config_file, and --no-config for a refused one.  */
+  expect (zizmor_config, NULL,
+          "zizmor --format sarif --no-exit-codes --offline "
+          "--persona=regular --config=/op/zizmor.yml -- "
+          ".github/workflows/ci.yml",
+          "zizmor config_file");
+  expect (zizmor_no_config, NULL,
+          "zizmor --format sarif --no-exit-codes --offline "
+          "--persona=regular --no-config -- .github/workflows/ci.yml",
+          "zizmor without a config it may read: --no-config");
+
+  /* cfn-guard: rule sets from the bundle, own rules, no rules at all.  */
+  if (mkdtemp (bundle) == NULL)
+    abort ();
+  _cleanup_free_ char *g1 = xasprintf ("%s/wa-Security-Pillar.guard", bundle);
+  _cleanup_free_ char *g2 = xasprintf ("%s/hipaa.guard", bundle);
+  fclose (fopen (g1, "w"));
+  fclose (fopen (g2, "w"));
+  _cleanup_free_ char *w1 = xasprintf (
+    "cfn-guard validate --output-format sarif --show-summary none "
+    "--structured --rules %s --data a.yaml --data b[1].json", g1);
+  expect (cfn_guard, NULL, w1, "cfn-guard defaults: wa-Security-Pillar");
+  _cleanup_free_ char *w2 = xasprintf (
+    "cfn-guard validate --output-format sarif --show-summary none "
+    "--structured --rules %s --rules /run/rules-0.guard --data a.yaml "
+    "--data b[1].json", g2);
+  expect (cfn_guard_own, "{\"rule_sets\": [\"hipaa\"]}", w2,
+          "cfn-guard rule_sets and rules_paths");
+  _cleanup_free_ char *w3 = xasprintf (
+    "error: scanners.cfn-guard.options.rule_sets: nope is not in the rules "
+    "bundle (%s/nope.guard)", bundle);
+  expect (cfn_guard, "{\"rule_sets\": [\"nope\"]}", w3,
+          "cfn-guard refuses a rule set the bundle lacks");
+  expect (cfn_guard, "{\"rule_sets\": []}",
+          "error: cfn-guard has no rules: rule_sets is empty and rules_paths "
+          "names none",
+          "cfn-guard refuses to run without rules");
+  unlink (g1);
+  unlink (g2);
+  rmdir (bundle);
 
   /* cdk-nag */
   expect (cdk_nag, NULL,
