@@ -11,16 +11,59 @@
 
 #include "base/util.h"
 
+/* What an error means to the caller that acts on it (an exit code, a
+   scanner's status), for the few failures that are acted on by kind;
+   ASH_KIND_NONE for every other.  */
+enum ash_error_kind
+{
+  ASH_KIND_NONE = 0,
+  /* A link or another file at a name ash writes in the output
+     directory.  */
+  ASH_KIND_OUTPUT_LINK,
+  ASH_KIND_OUTPUT_HARD_LINK,
+  /* The output directory itself, or a fixed name in it, is a link: exit
+     3.  */
+  ASH_KIND_OUTPUT_DIR_LINK,
+  /* A results directory is or is reached through a link: scanner
+     MISSING.  */
+  ASH_KIND_RESULTS_DIR_LINK,
+  /* A link or hard link already below a results directory: scanner
+     ERROR.  */
+  ASH_KIND_RESULTS_DIR_UNCLEAN,
+  /* The output directory, or a directory on its path, could be changed
+     by another user (owned by them, or writable by others and not
+     sticky): the scan exits 3.  */
+  ASH_KIND_OUTPUT_DIR_UNSAFE,
+  /* The output directory is a place ash does not write to (/, a home
+     directory, an ancestor of the source directory, a directory inside
+     the tree other than .ash/ash_output) or holds what ash did not write:
+     the scan exits 3.  */
+  ASH_KIND_OUTPUT_DIR_REFUSED,
+  /* A scanner output that is not a regular file or is too large.  */
+  ASH_KIND_OUTPUT_READ,
+  /* A link's path cannot be put into a scanner's own exclusion option:
+     that scanner is not run on the directory, and the scan fails naming
+     the link.  */
+  ASH_KIND_LINK_NOT_EXCLUDABLE,
+  /* A scanner's PREPARE step found something it needs besides its tool
+     not installed: the scanner is MISSING rather than ERROR.  */
+  ASH_KIND_SCANNER_MISSING,
+};
+
+/* The kind's name ("OutputLinkRefused"; "" for ASH_KIND_NONE), for logs
+   and tests.  */
+const char *ash_error_kind_name (enum ash_error_kind kind);
+
 struct ash_error
 {
   char *message;    /* owned; NULL when no error was recorded */
   char *path;       /* owned; file the error is about, or NULL */
   int line;         /* 1-based; 0 when unknown */
   int column;       /* 1-based; 0 when unknown */
-  const char *kind; /* static class name ("OutputLinkRefused"), or NULL */
+  enum ash_error_kind kind; /* ASH_KIND_NONE unless a caller acts on it */
 };
 
-#define ASH_ERROR_INIT { NULL, NULL, 0, 0, NULL }
+#define ASH_ERROR_INIT { NULL, NULL, 0, 0, ASH_KIND_NONE }
 
 void ash_error_init (struct ash_error *e);
 /* Safe on a zeroed error and on one already released.  */

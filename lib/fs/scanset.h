@@ -50,10 +50,8 @@
 #include "base/error.h"
 #include "base/strvec.h"
 
-/* Kind of the error when a link's path cannot be put into a scanner's own
-   exclusion option: that scanner is not run on the directory, and the
-   scan fails naming the link.  */
-#define ASH_KIND_LINK_NOT_EXCLUDABLE "LinkNotExcludable"
+/* A link's path that cannot be put into a scanner's own exclusion option
+   is an error of kind ASH_KIND_LINK_NOT_EXCLUDABLE (base/error.h).  */
 
 struct ash_ignore_path
 {

@@ -184,7 +184,7 @@ ash_tree_using_walker (void)
 /* ---- Errors ---------------------------------------------------------- */
 
 _printf_ (4, 5) static int
-tree_error (struct ash_error *err, int ret, const char *kind,
+tree_error (struct ash_error *err, int ret, enum ash_error_kind kind,
             const char *fmt, ...)
 {
   if (err)
@@ -543,14 +543,14 @@ check_leaf (const struct leaf *l, enum tree_op op, struct stat *ret_st,
   if (S_ISLNK (st.st_mode))
     return link_error (err, op, l->target, l->target);
   if (S_ISDIR (st.st_mode))
-    return tree_error (err, -EISDIR, NULL,
+    return tree_error (err, -EISDIR, ASH_KIND_NONE,
                        op == OP_READ ? _("%s was not read: it is a directory")
                                      : _("%s was not written: it is a "
                                          "directory"),
                        l->target);
   if (!S_ISREG (st.st_mode))
     return tree_error (err, -EPERM,
-                       op == OP_READ ? ASH_KIND_OUTPUT_READ : NULL,
+                       op == OP_READ ? ASH_KIND_OUTPUT_READ : ASH_KIND_NONE,
                        op == OP_READ
                          ? _("%s was not read: it is not a regular file")
                          : _("%s was not written: it is not a regular "
@@ -753,7 +753,7 @@ ash_tree_open_stream (int dirfd, const char *relpath, bool truncate,
           ash_close (fd);
           r = check_leaf (&l, OP_WRITE, NULL, err);
           if (r >= 0)
-            r = tree_error (err, -EAGAIN, NULL,
+            r = tree_error (err, -EAGAIN, ASH_KIND_NONE,
                             _("%s was not written: it changed while ASH "
                               "opened it"),
                             l.target);

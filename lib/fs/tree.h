@@ -39,26 +39,7 @@
 #include "base/error.h"
 #include "base/strvec.h"
 
-/* Error kinds (struct ash_error.kind).  */
-#define ASH_KIND_OUTPUT_LINK "OutputLinkRefused"
-#define ASH_KIND_OUTPUT_HARD_LINK "OutputHardLinkRefused"
-/* The output directory itself, or a fixed name in it, is a link: exit 3.  */
-#define ASH_KIND_OUTPUT_DIR_LINK "OutputDirLinkRefused"
-/* A results directory is or is reached through a link: scanner MISSING.  */
-#define ASH_KIND_RESULTS_DIR_LINK "ResultsDirLinkRefused"
-/* A link or hard link already below a results directory: scanner ERROR.  */
-#define ASH_KIND_RESULTS_DIR_UNCLEAN "ResultsDirNotClean"
-/* The output directory, or a directory on its path, could be changed by
-   another user (owned by them, or writable by others and not sticky): the
-   scan exits 3.  */
-#define ASH_KIND_OUTPUT_DIR_UNSAFE "OutputDirUnsafe"
-/* The output directory is a place ash does not write to (/, a home
-   directory, an ancestor of the source directory, a directory inside the
-   tree other than .ash/ash_output) or holds what ash did not write: the
-   scan exits 3.  */
-#define ASH_KIND_OUTPUT_DIR_REFUSED "OutputDirRefused"
-/* A scanner output that is not a regular file or is too large.  */
-#define ASH_KIND_OUTPUT_READ "OutputReadRefused"
+/* The kinds of error this module records are in base/error.h.  */
 
 /* Default cap for ash_tree_read_file callers (1 GiB).  */
 #define ASH_TREE_READ_MAX ((size_t) 1 << 30)

@@ -418,7 +418,7 @@ ash_job_check (struct scan *sc, struct job *j)
                                  &err);
   if (r < 0)
     {
-      bool link = err.kind && streq (err.kind, ASH_KIND_RESULTS_DIR_LINK);
+      bool link = err.kind == ASH_KIND_RESULTS_DIR_LINK;
       ash_job_set_status (j, link ? ASH_STATUS_MISSING : ASH_STATUS_ERROR,
                   xstrdup (err.message));
       goto out;
@@ -526,8 +526,7 @@ ash_job_check (struct scan *sc, struct job *j)
   };
   if (s->prepare && run_prepare (sc, j, &err) < 0)
     {
-      ash_job_set_status (j, err.kind && streq (err.kind,
-                                                ASH_KIND_SCANNER_MISSING)
+      ash_job_set_status (j, err.kind == ASH_KIND_SCANNER_MISSING
                                ? ASH_STATUS_MISSING : ASH_STATUS_ERROR,
                           xstrdup (err.message));
       goto out;

@@ -683,8 +683,8 @@ ash_scan_run (const struct ash_options *opts, const struct ash_config *config,
     {
       _cleanup_free_ char *m = ash_error_format (&err);
       ash_err ("%s", m);
-      code = err.kind && (streq (err.kind, ASH_KIND_OUTPUT_DIR_LINK)
-                          || streq (err.kind, ASH_KIND_OUTPUT_DIR_UNSAFE))
+      code = (err.kind == ASH_KIND_OUTPUT_DIR_LINK
+              || err.kind == ASH_KIND_OUTPUT_DIR_UNSAFE)
                ? ASH_EXIT_CONFIG
                : ASH_EXIT_INCOMPLETE;
       goto out;
@@ -700,9 +700,9 @@ ash_scan_run (const struct ash_options *opts, const struct ash_config *config,
       {
         _cleanup_free_ char *m = ash_error_format (&err);
         ash_err ("%s", m);
-        code = err.kind && (streq (err.kind, ASH_KIND_OUTPUT_LINK)
-                            || streq (err.kind, ASH_KIND_OUTPUT_DIR_LINK)
-                            || streq (err.kind, ASH_KIND_OUTPUT_DIR_REFUSED))
+        code = (err.kind == ASH_KIND_OUTPUT_LINK
+                || err.kind == ASH_KIND_OUTPUT_DIR_LINK
+                || err.kind == ASH_KIND_OUTPUT_DIR_REFUSED)
                  ? ASH_EXIT_CONFIG
                  : ASH_EXIT_INCOMPLETE;
         goto out;
@@ -959,8 +959,8 @@ ash_scan_run (const struct ash_options *opts, const struct ash_config *config,
       {
         _cleanup_free_ char *m = ash_error_format (&err);
         ash_err (_("cannot write the results: %s"), m);
-        code = err.kind && (streq (err.kind, ASH_KIND_OUTPUT_LINK)
-                            || streq (err.kind, ASH_KIND_OUTPUT_HARD_LINK))
+        code = (err.kind == ASH_KIND_OUTPUT_LINK
+                || err.kind == ASH_KIND_OUTPUT_HARD_LINK)
                  ? ASH_EXIT_CONFIG
                  : ASH_EXIT_INCOMPLETE;
       }

@@ -29,9 +29,8 @@
 
 struct ash_config;
 
-/* Kind of a PREPARE error that makes the scanner MISSING rather than
-   ERROR (something it needs besides its tool is not installed).  */
-#define ASH_KIND_SCANNER_MISSING "ScannerMissing"
+/* A PREPARE error of kind ASH_KIND_SCANNER_MISSING (base/error.h) makes
+   the scanner MISSING rather than ERROR.  */
 
 /* Everything an adapter needs for one run against one target.  */
 struct ash_scan_job

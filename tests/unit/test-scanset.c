@@ -337,7 +337,7 @@ check_unrepresentable (const char *link, const char *other,
                     && !strchr (e.message, '\n'),
                   "%s: the message names %s", scanner, shown);
         }
-      tap_is_str (e.kind, "LinkNotExcludable", "%s: kind for %s", scanner,
+      tap_is_str (ash_error_kind_name (e.kind), "LinkNotExcludable", "%s: kind for %s", scanner,
                   shown);
       tap_is_int (args.nr, 0, "%s: no partial arguments for %s", scanner,
                   shown);
