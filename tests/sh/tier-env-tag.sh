@@ -116,6 +116,24 @@ round () {
   refused "--config inside the checkout" "$repo/.ash/given.yaml" 1:15 \
     config get project_name --source-dir "$repo" --config "$repo/.ash/given.yaml"
 
+  # The file ASH_CONFIG names, read for its grants behind a --config that
+  # may not grant, is judged the same way.
+  printf 'project_name: clean\n' >"$repo/.ash/clean.yaml"
+  env ASH_CONFIG="$repo/.ash/given.yaml" PLANTED_SECRET="$secret" $as_user \
+    "$ASH" sandbox explain bandit --source-dir "$repo" \
+    --config "$repo/.ash/clean.yaml" >"$out" 2>"$err"
+  status=$?
+  assert_eq "ASH_CONFIG inside the checkout, as grant source: exit 3 ($who)" \
+    "$status" 3
+  assert_file_contains "ASH_CONFIG inside the checkout: names the place ($who)" \
+    "$err" "$repo/.ash/given.yaml:1:15: !ENV is refused"
+  lacks_secret "ASH_CONFIG inside the checkout, as grant source"
+  env ASH_CONFIG="$base/plain.yaml" PLANTED_SECRET="$secret" $as_user \
+    "$ASH" sandbox explain bandit --source-dir "$repo" \
+    --config "$repo/.ash/clean.yaml" >"$out" 2>"$err"
+  assert_eq "control: ASH_CONFIG outside, as grant source: exit 0 ($who)" \
+    "$?" 0
+
   # A link in the tree to a file outside it is judged by its name.
   rm -f "$repo/.ash/.ash.yaml"
   ln -s "$base/plain.yaml" "$repo/.ash/.ash.yaml"
