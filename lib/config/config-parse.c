@@ -40,8 +40,8 @@ struct yctx
   struct ash_error *err;
   size_t nodes;  /* nodes built so far, alias copies included */
   size_t bytes;  /* bytes of scalar text built so far, likewise */
-  unsigned flags;    /* ASH_CONFIG_PARSE_* */
-  json_t *env_uses;  /* [line, column] of each !ENV scalar */
+  unsigned flags;   /* ASH_CONFIG_PARSE_* */
+  json_t *env_uses; /* [line, column] of each !ENV scalar */
 };
 
 /* Add the size of V (a node, or a whole copied tree) to Y's totals;
@@ -360,8 +360,7 @@ scalar_value (struct yctx *y, const yaml_event_t *ev, json_t **ret)
   else if (streq (tag, "!ENV"))
     {
       json_array_append_new (y->env_uses,
-                             json_pack ("[ii]",
-                                        (int) ev->start_mark.line + 1,
+                             json_pack ("[ii]", (int) ev->start_mark.line + 1,
                                         (int) ev->start_mark.column + 1));
       if (y->flags & ASH_CONFIG_PARSE_NO_ENV)
         {
@@ -752,9 +751,9 @@ ash_config_parse_file (const char *path, json_t **ret_tree,
 }
 
 int
-ash_config_parse_file_env (const char *path, unsigned flags,
-                           json_t **ret_tree, json_t **ret_positions,
-                           json_t **ret_env_uses, struct ash_error *err)
+ash_config_parse_file_env (const char *path, unsigned flags, json_t **ret_tree,
+                           json_t **ret_positions, json_t **ret_env_uses,
+                           struct ash_error *err)
 {
   _cleanup_buf_ struct ash_buf b = ASH_BUF_INIT;
   int r = read_config_text (path, &b, err);

@@ -417,24 +417,24 @@ ash_config_tier_refuse_env (const char *file, const json_t *env_uses,
   if (n == 0)
     return 0;
   json_t *first = json_array_get (env_uses, 0);
+  int line = (int) json_integer_value (json_array_get (first, 0));
+  int column = (int) json_integer_value (json_array_get (first, 1));
   return ash_error_set_at (
-      err, -EACCES, file,
-      (int) json_integer_value (json_array_get (first, 0)),
-      (int) json_integer_value (json_array_get (first, 1)),
-      ngettext ("!ENV is refused (%zu use in this file): %s, so the scanned "
-                "repository could have written this file, and such a file "
-                "may not read ASH's environment. Set the value in a "
-                "configuration file outside every git checkout and outside "
-                "the scanned directory (given with --config or ASH_CONFIG), "
-                "or pass it with --config-overrides KEY=VALUE",
-                "!ENV is refused (%zu uses in this file): %s, so the scanned "
-                "repository could have written this file, and such a file "
-                "may not read ASH's environment. Set the value in a "
-                "configuration file outside every git checkout and outside "
-                "the scanned directory (given with --config or ASH_CONFIG), "
-                "or pass it with --config-overrides KEY=VALUE",
+    err, -EACCES, file, line, column,
+    ngettext ("!ENV is refused (%zu use in this file): %s, so the "
+                "scanned repository could have written this file, and "
+                "such a file may not read ASH's environment. Set the value "
+                "in a configuration file outside every git checkout and "
+                "outside the scanned directory (given with --config or "
+                "ASH_CONFIG), or pass it with --config-overrides KEY=VALUE",
+                "!ENV is refused (%zu uses in this file): %s, so the "
+                "scanned repository could have written this file, and "
+                "such a file may not read ASH's environment. Set the value "
+                "in a configuration file outside every git checkout and "
+                "outside the scanned directory (given with --config or "
+                "ASH_CONFIG), or pass it with --config-overrides KEY=VALUE",
                 n),
-      n, why ? why : _("the file's location is unknown"));
+              n, why ? why : _("the file's location is unknown"));
 }
 
 bool
@@ -531,8 +531,8 @@ ash_config_tiers_to_text (const struct ash_config *c)
       if (n > 0)
         {
           ash_buf_addstr (&b, f->may_grant
-                                ? _("    reads the environment (!ENV) at:")
-                                : _("    !ENV refused at:"));
+                          ? _("    reads the environment (!ENV) at:")
+                          : _("    !ENV refused at:"));
           for (size_t k = 0; k < n; k++)
             {
               json_t *p = json_array_get (f->env_uses, k);

@@ -731,8 +731,8 @@ env_layer_load (const char *name, const struct ash_tier_context *ctx,
     may = false;
   _cleanup_json_ json_t *env_uses = NULL;
   struct ash_error perr = ASH_ERROR_INIT;
-  r = ash_config_parse_file_env (abs, may ? 0 : ASH_CONFIG_PARSE_NO_ENV,
-                                 &tree, &positions, &env_uses, &perr);
+  r = ash_config_parse_file_env (abs, may ? 0 : ASH_CONFIG_PARSE_NO_ENV, &tree,
+                                 &positions, &env_uses, &perr);
   if (r == 0 && !may)
     {
       r = ash_config_tier_refuse_env (abs, env_uses, why, &perr);
