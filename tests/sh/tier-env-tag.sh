@@ -134,6 +134,13 @@ round () {
   assert_eq "control: ASH_CONFIG outside, as grant source: exit 0 ($who)" \
     "$?" 0
 
+  # A scanned directory in no checkout (an extracted archive).
+  mkdir -p "$base/archive/.ash"
+  cp "$base/plain.yaml" "$base/archive/.ash/.ash.yaml"
+  [ -z "$as_user" ] || chown -R "$who" "$base/archive"
+  refused "a scanned directory in no checkout" "$base/archive/.ash/.ash.yaml" \
+    1:15 config get project_name --source-dir "$base/archive"
+
   # A link in the tree to a file outside it is judged by its name.
   rm -f "$repo/.ash/.ash.yaml"
   ln -s "$base/plain.yaml" "$repo/.ash/.ash.yaml"
