@@ -320,6 +320,8 @@ tests_unit_test_tree_eperm_LDADD = $(ASH_LIBS) $(SECCOMP_LIBS)
 TESTS += tests/unit/test-tree-eperm
 endif
 TESTS += tests/sh/config-explain-tiers.sh
+TESTS += tests/sh/tier-env-tag.sh
+EXTRA_DIST += tests/sh/tier-env-tag.sh
 EXTRA_DIST += tests/sh/config-explain-tiers.sh
 TESTS += tests/sh/install.sh tests/sh/nls.sh
 EXTRA_DIST += tests/sh/install.sh tests/sh/nls.sh

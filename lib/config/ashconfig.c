@@ -48,6 +48,7 @@ file_release (struct ash_config_file *f)
   free (f->tier_reason);
   json_decref (f->tree);
   json_decref (f->positions);
+  json_decref (f->env_uses);
 }
 
 void
@@ -178,9 +179,24 @@ load_chain (struct ash_config *c, size_t index,
           f->extends_entry, f->name, strerror (real_errno));
     }
 
-  r = ash_config_parse_file (f->name, &f->tree, &f->positions, err);
+  /* A file the repository could have written may not read ASH's
+     environment (spec: "What each tier may set"): the tier is decided
+     before the file is read, so that such a file is parsed without
+     expanding !ENV, and nothing of the environment enters the tree.  */
+  static const struct ash_tier_context no_ctx = { 0 };
+  bool may = false;
+  _cleanup_free_ char *why = NULL;
+  ash_config_tier_judge_file (c, index, ctx ? ctx : &no_ctx, &may, &why);
+  r = ash_config_parse_file_env (f->name, may ? 0 : ASH_CONFIG_PARSE_NO_ENV,
+                                 &f->tree, &f->positions, &f->env_uses, err);
   if (r < 0)
     return r;
+  if (!may)
+    {
+      r = ash_config_tier_refuse_env (f->name, f->env_uses, why, err);
+      if (r < 0)
+        return r;
+    }
   r = ash_config_schema_check (f->tree, f->name, f->positions, err);
   if (r < 0)
     return r;

@@ -36,6 +36,8 @@ struct ash_config_file
   json_t *positions;   /* object: "dotted.key.path" (list items as
                           "a.b[0]") -> [line, column] of the key or item
                           in this file; best effort for .json files */
+  json_t *env_uses;    /* array: [line, column] of every !ENV scalar in
+                          this file (never its value) */
   /* Filled by config-tier.c.  */
   bool may_grant;
   char *tier_reason;   /* why it may not grant, or NULL */
@@ -113,13 +115,30 @@ int ash_config_origin_of (const struct ash_config *c, const char *dotted,
 
 /* Parse one configuration file (YAML, or JSON when its name ends in
    ".json") into a new tree and the positions of its keys.  No schema
-   check, no extends.  */
+   check, no extends.  !ENV tags are expanded from the environment.  */
 int ash_config_parse_file (const char *path, json_t **ret_tree,
                            json_t **ret_positions, struct ash_error *err);
 /* Parse YAML text (NAME is used in error messages).  */
 int ash_config_parse_yaml (const char *text, size_t len, const char *name,
                            json_t **ret_tree, json_t **ret_positions,
                            struct ash_error *err);
+
+/* For the _env variants: do not read the environment.  A scalar tagged
+   !ENV is then not expanded (it reads as null, and nothing of its text
+   is kept); only its place is recorded.  */
+#define ASH_CONFIG_PARSE_NO_ENV 0x1u
+
+/* The same, with FLAGS, and the place of every scalar tagged !ENV:
+   *RET_ENV_USES (when RET_ENV_USES is not NULL) gets a new array of
+   [line, column] pairs, in the order they occur.  An anchor's !ENV that
+   aliases copy counts once.  */
+int ash_config_parse_file_env (const char *path, unsigned flags,
+                               json_t **ret_tree, json_t **ret_positions,
+                               json_t **ret_env_uses, struct ash_error *err);
+int ash_config_parse_yaml_env (const char *text, size_t len, const char *name,
+                               unsigned flags, json_t **ret_tree,
+                               json_t **ret_positions, json_t **ret_env_uses,
+                               struct ash_error *err);
 
 /* A plain YAML scalar resolved by the YAML 1.2 core schema (null,
    true/false, integers, floats, else a string: "off" stays a string).  New

@@ -40,6 +40,8 @@ struct yctx
   struct ash_error *err;
   size_t nodes;  /* nodes built so far, alias copies included */
   size_t bytes;  /* bytes of scalar text built so far, likewise */
+  unsigned flags;   /* ASH_CONFIG_PARSE_* */
+  json_t *env_uses; /* [line, column] of each !ENV scalar */
 };
 
 /* Add the size of V (a node, or a whole copied tree) to Y's totals;
@@ -357,6 +359,15 @@ scalar_value (struct yctx *y, const yaml_event_t *ev, json_t **ret)
     }
   else if (streq (tag, "!ENV"))
     {
+      json_array_append_new (y->env_uses,
+                             json_pack ("[ii]", (int) ev->start_mark.line + 1,
+                                        (int) ev->start_mark.column + 1));
+      if (y->flags & ASH_CONFIG_PARSE_NO_ENV)
+        {
+          /* The environment is not read: the caller refuses the file.  */
+          *ret = json_null ();
+          return 0;
+        }
       _cleanup_free_ char *x = NULL;
       int r = env_expand (y, ev, v, &x);
       if (r < 0)
@@ -608,7 +619,17 @@ ash_config_parse_yaml (const char *text, size_t len, const char *name,
                        json_t **ret_tree, json_t **ret_positions,
                        struct ash_error *err)
 {
-  struct yctx y = { .name = name, .err = err };
+  return ash_config_parse_yaml_env (text, len, name, 0, ret_tree,
+                                    ret_positions, NULL, err);
+}
+
+int
+ash_config_parse_yaml_env (const char *text, size_t len, const char *name,
+                           unsigned flags, json_t **ret_tree,
+                           json_t **ret_positions, json_t **ret_env_uses,
+                           struct ash_error *err)
+{
+  struct yctx y = { .name = name, .err = err, .flags = flags };
   json_t *tree = NULL;
   int r;
 
@@ -617,6 +638,7 @@ ash_config_parse_yaml (const char *text, size_t len, const char *name,
   yaml_parser_set_input_string (&y.parser, (const unsigned char *) text, len);
   y.positions = ret_positions ? json_object () : NULL;
   y.anchors = json_object ();
+  y.env_uses = json_array ();
 
   yaml_event_t ev;
   r = next_event (&y, &ev); /* STREAM-START */
@@ -672,10 +694,13 @@ done:
   *ret_tree = TAKE_PTR (tree);
   if (ret_positions)
     *ret_positions = TAKE_PTR (y.positions);
+  if (ret_env_uses)
+    *ret_env_uses = TAKE_PTR (y.env_uses);
   r = 0;
 out:
   json_decref (tree);
   json_decref (y.positions);
+  json_decref (y.env_uses);
   json_decref (y.anchors);
   yaml_parser_delete (&y.parser);
   return r;
@@ -721,13 +746,22 @@ int
 ash_config_parse_file (const char *path, json_t **ret_tree,
                        json_t **ret_positions, struct ash_error *err)
 {
+  return ash_config_parse_file_env (path, 0, ret_tree, ret_positions, NULL,
+                                    err);
+}
+
+int
+ash_config_parse_file_env (const char *path, unsigned flags, json_t **ret_tree,
+                           json_t **ret_positions, json_t **ret_env_uses,
+                           struct ash_error *err)
+{
   _cleanup_buf_ struct ash_buf b = ASH_BUF_INIT;
   int r = read_config_text (path, &b, err);
   if (r < 0)
     return r;
   if (!ash_str_has_suffix (path, ".json"))
-    return ash_config_parse_yaml (b.buf, b.len, path, ret_tree,
-                                  ret_positions, err);
+    return ash_config_parse_yaml_env (b.buf, b.len, path, flags, ret_tree,
+                                      ret_positions, ret_env_uses, err);
 
   json_error_t jerr;
   _cleanup_json_ json_t *tree = json_loadb (b.buf, b.len,
@@ -771,12 +805,16 @@ ash_config_parse_file (const char *path, json_t **ret_tree,
       _cleanup_json_ json_t *ytree = NULL;
       _cleanup_error_ struct ash_error ignored = ASH_ERROR_INIT;
       json_t *positions = NULL;
-      if (ash_config_parse_yaml (b.buf, b.len, path, &ytree, &positions,
-                                 &ignored)
+      /* JSON has no tags: this pass never reads the environment.  */
+      if (ash_config_parse_yaml_env (b.buf, b.len, path,
+                                     ASH_CONFIG_PARSE_NO_ENV, &ytree,
+                                     &positions, NULL, &ignored)
           < 0)
         positions = json_object ();
       *ret_positions = positions;
     }
+  if (ret_env_uses)
+    *ret_env_uses = json_array ();
   *ret_tree = TAKE_PTR (tree);
   return 0;
 }

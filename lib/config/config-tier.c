@@ -409,6 +409,34 @@ ash_config_tier_judge_all (struct ash_config *c,
   return 0;
 }
 
+int
+ash_config_tier_refuse_env (const char *file, const json_t *env_uses,
+                            const char *why, struct ash_error *err)
+{
+  size_t n = json_array_size (env_uses);
+  if (n == 0)
+    return 0;
+  json_t *first = json_array_get (env_uses, 0);
+  int line = (int) json_integer_value (json_array_get (first, 0));
+  int column = (int) json_integer_value (json_array_get (first, 1));
+  return ash_error_set_at (
+    err, -EACCES, file, line, column,
+    ngettext ("!ENV is refused (%zu use in this file): %s, so the "
+                "scanned repository could have written this file, and "
+                "such a file may not read ASH's environment. Set the value "
+                "in a configuration file outside every git checkout and "
+                "outside the scanned directory (given with --config or "
+                "ASH_CONFIG), or pass it with --config-overrides KEY=VALUE",
+                "!ENV is refused (%zu uses in this file): %s, so the "
+                "scanned repository could have written this file, and "
+                "such a file may not read ASH's environment. Set the value "
+                "in a configuration file outside every git checkout and "
+                "outside the scanned directory (given with --config or "
+                "ASH_CONFIG), or pass it with --config-overrides KEY=VALUE",
+                n),
+              n, why ? why : _("the file's location is unknown"));
+}
+
 bool
 ash_config_tier_any_untrusted (const struct ash_config *c)
 {
@@ -466,6 +494,11 @@ ash_config_tiers_to_json (const struct ash_config *c)
                            json_string (f->may_grant ? "operator"
                                                      : "repository"));
       json_object_set_new (o, "reason", json_string_or_null (f->tier_reason));
+      /* Where the file uses !ENV (only an operator file can: a load that
+         meets one elsewhere is refused).  */
+      json_object_set_new (o, "env_tags",
+                           f->env_uses ? json_deep_copy (f->env_uses)
+                                       : json_array ());
       json_array_append_new (files, o);
     }
   json_t *root = json_object ();
@@ -494,6 +527,21 @@ ash_config_tiers_to_text (const struct ash_config *c)
       else
         ash_buf_addf (&b, _("    tier: repository (may not grant): %s\n"),
                       f->tier_reason ? f->tier_reason : "");
+      size_t n = json_array_size (f->env_uses);
+      if (n > 0)
+        {
+          ash_buf_addstr (&b, f->may_grant
+                          ? _("    reads the environment (!ENV) at:")
+                          : _("    !ENV refused at:"));
+          for (size_t k = 0; k < n; k++)
+            {
+              json_t *p = json_array_get (f->env_uses, k);
+              ash_buf_addf (&b, " %d:%d",
+                            (int) json_integer_value (json_array_get (p, 0)),
+                            (int) json_integer_value (json_array_get (p, 1)));
+            }
+          ash_buf_addch (&b, '\n');
+        }
     }
   return ash_buf_detach (&b);
 }

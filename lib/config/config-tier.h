@@ -83,6 +83,14 @@ int ash_config_tier_judge_all (struct ash_config *c,
                                const struct ash_tier_context *ctx,
                                struct ash_error *err);
 
+/* A file the repository could have written (WHY says so; may be NULL)
+   may not read ASH's environment: when ENV_USES (the [line, column]
+   array ash_config_parse_file_env() records) is not empty, set ERR at
+   the first !ENV of FILE and return -EACCES; else 0.  The message names
+   no variable and no value.  */
+int ash_config_tier_refuse_env (const char *file, const json_t *env_uses,
+                                const char *why, struct ash_error *err);
+
 /* True when any file C was built from may not grant.  */
 bool ash_config_tier_any_untrusted (const struct ash_config *c);
 
@@ -93,7 +101,8 @@ const char *ash_config_origin_name (enum ash_config_origin o);
 /* `ash config get --explain-tiers`: each contributing file, its origin,
    tier and reason.  New reference:
    {"files": [{"index", "origin", "name", "resolved", "extends_entry",
-               "parent", "may_grant", "tier", "reason"}],
+               "parent", "may_grant", "tier", "reason",
+               "env_tags": [[line, column], ...]}],
     "any_untrusted": bool}  */
 json_t *ash_config_tiers_to_json (const struct ash_config *c);
 /* The same as text, one block per file (newly allocated).  */

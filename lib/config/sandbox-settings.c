@@ -722,8 +722,27 @@ env_layer_load (const char *name, const struct ash_tier_context *ctx,
   json_t *tree = NULL, *positions = NULL;
   int r;
 
+  /* Judged before it is read: a file the repository could have written
+     is parsed without reading the environment, and refused if it uses
+     !ENV.  */
+  bool may = false;
+  _cleanup_free_ char *why = NULL;
+  if (ash_config_tier_judge (abs, ctx, &may, &why, NULL) < 0)
+    may = false;
+  _cleanup_json_ json_t *env_uses = NULL;
   struct ash_error perr = ASH_ERROR_INIT;
-  r = ash_config_parse_file (abs, &tree, &positions, &perr);
+  r = ash_config_parse_file_env (abs, may ? 0 : ASH_CONFIG_PARSE_NO_ENV, &tree,
+                                 &positions, &env_uses, &perr);
+  if (r == 0 && !may)
+    {
+      r = ash_config_tier_refuse_env (abs, env_uses, why, &perr);
+      if (r < 0)
+        {
+          json_decref (tree);
+          json_decref (positions);
+          tree = positions = NULL;
+        }
+    }
   if (r < 0)
     {
       /* The caller logs only the message: name the file in it.  */
@@ -753,10 +772,6 @@ env_layer_load (const char *name, const struct ash_tier_context *ctx,
       return ash_error_set (err, -EINVAL,
                             _("%s: sandbox must be a mapping"), abs);
     }
-  bool may = false;
-  _cleanup_free_ char *why = NULL;
-  if (ash_config_tier_judge (abs, ctx, &may, &why, NULL) < 0)
-    may = false;
   env->tree = tree;
   env->may_grant = may;
   env->name = ash_path_normalize (abs);

@@ -182,6 +182,38 @@ test_yaml (void)
   free (got);
   json_decref (tree);
 
+  /* Without the environment: nothing is expanded, and the place of every
+     !ENV (an unset one without a default too) is recorded.  */
+  text = "a: !ENV ${ASH_TEST_ENV_SET}\n"
+         "n:\n  m: [1, !ENV \"${ASH_TEST_ENV_UNSET}\"]\n";
+  json_t *uses = NULL;
+  tap_is_int (ash_config_parse_yaml_env (text, strlen (text), "t.yaml",
+                                         ASH_CONFIG_PARSE_NO_ENV, &tree, NULL,
+                                         &uses, &e),
+              0, "!ENV without the environment parses");
+  got = dump (tree);
+  tap_ok (got && !strstr (got, "from-env"),
+          "!ENV without the environment reads nothing (%s)", got);
+  free (got);
+  got = dump (uses);
+  tap_is_str (got, "[[1,4],[3,10]]", "the place of every !ENV is recorded");
+  free (got);
+  json_decref (tree);
+  json_decref (uses);
+  /* With it, the places are recorded as well.  */
+  tap_is_int (ash_config_parse_yaml_env (text, strlen (text), "t.yaml", 0,
+                                         &tree, NULL, &uses, &e),
+              -EINVAL, "with the environment, the unset variable fails");
+  text = "a: !ENV ${ASH_TEST_ENV_SET}\n";
+  tap_is_int (ash_config_parse_yaml_env (text, strlen (text), "t.yaml", 0,
+                                         &tree, NULL, &uses, &e),
+              0, "!ENV with the environment parses");
+  got = dump (uses);
+  tap_is_str (got, "[[1,4]]", "... and records its place");
+  free (got);
+  json_decref (tree);
+  json_decref (uses);
+
   text = "x: 1\n  y: [\n";
   tap_is_int (ash_config_parse_yaml (text, strlen (text), "bad.yaml", &tree,
                                      NULL, &e),
