@@ -19,19 +19,14 @@
 #include "scan/suppress.h"
 #include "scanners/scanner.h"
 
-/* The four reports upstream always writes; with --output-formats, the
-   reporters it names (even one the configuration leaves off, such as
-   yaml and spdx by default: a report asked for by name is written);
-   otherwise those reporters.NAME.enabled does not turn off.  */
+/* With --output-formats, the reporters it names (even one the
+   configuration leaves off, such as yaml and spdx by default: a report
+   asked for by name is written); otherwise every reporter whose
+   reporters.NAME.enabled is not false.  */
 static bool
 reporter_enabled (const struct ash_options *opts,
                   const struct ash_config *config, const char *name)
 {
-  static const char *const required[] = { "sarif", "markdown", "text",
-                                          "flat-json" };
-  for (size_t i = 0; i < ARRAY_SIZE (required); i++)
-    if (streq (required[i], name))
-      return true;
   if (opts->output_formats.nr > 0)
     return ash_strvec_contains (&opts->output_formats, name);
   _cleanup_free_ char *k = xasprintf ("reporters.%s.enabled", name);

@@ -106,6 +106,14 @@ for f in ash.cdx.json ash.gl-sast-report.json ash.ghas.sarif ash.ocsf.json ash.u
   check_fails "enabled: false: no $f" test -e "$out/reports/$f"
 done
 check "enabled: true: ash.yaml" test -s "$out/reports/ash.yaml"
+# Every reporter, the four upstream writes by default included.
+conf 'reporters:\n  sarif:\n    enabled: false\n  markdown:\n    enabled: false\n  text:\n    enabled: false\n  flat-json:\n    enabled: false\n'
+scan --scanners report-inject -c "$TEST_TMP/c.yaml"
+for f in ash.sarif ash.summary.md ash.summary.txt ash.flat.json; do
+  check_fails "enabled: false: no $f" test -e "$out/reports/$f"
+done
+check "enabled: false of other reporters leaves ash.html" test -s "$out/reports/ash.html"
+check "and the aggregated results" test -s "$out/ash_aggregated_results.json"
 
 # 3. Each report against its schema.
 schema_ok () {
