@@ -307,6 +307,24 @@ EOF
     assert_eq "$t --output-dir $o: exit 3, nothing run" "$status:$(calls)" "3:0"
   done
 
+  # Nor be or hold a home directory; a directory inside one is fine.
+  mkdir -p "$TEST_TMP/h/out"
+  saved_home=$HOME
+  HOME=$TEST_TMP/h
+  w "$W" --output-dir "$TEST_TMP/h"
+  assert_eq "$t --output-dir HOME: exit 3, nothing run" "$status:$(calls)" "3:0"
+  assert_file_contains "$t: the refusal names the home" "$TEST_TMP/err" \
+    "home directory '$TEST_TMP/h'"
+  HOME=$TEST_TMP/h/out/deeper
+  w "$W" --output-dir "$TEST_TMP/h"
+  assert_eq "$t --output-dir holding HOME: exit 3, nothing run" \
+    "$status:$(calls)" "3:0"
+  HOME=$TEST_TMP/h
+  w "$W" --output-dir "$TEST_TMP/h/out"
+  assert_eq "$t --output-dir inside HOME: accepted (control)" "$status" 0
+  HOME=$saved_home
+  rm -rf "$TEST_TMP/h"
+
   # 10. An output directory the scanned tree links elsewhere.
   mkdir -p "$TEST_TMP/elsewhere" "$src/.ash"
   rm -rf "$src/.ash/ash_output"
