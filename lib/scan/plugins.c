@@ -430,8 +430,13 @@ ash_plugin_load_file (const char *path, struct ash_plugin_set *set,
                       struct ash_error *err)
 {
   json_t *tree = NULL, *positions = NULL;
+  _cleanup_json_ json_t *env_uses = NULL;
   struct mctx m = { .file = path, .err = err };
-  int r = ash_config_parse_file (path, &tree, &positions, err);
+  /* A module never reads ASH's environment: a value from it in a
+     scanner's command line or options would pass the operator's
+     variables around the sandbox's environment filter.  */
+  int r = ash_config_parse_file_env (path, ASH_CONFIG_PARSE_NO_ENV, &tree,
+                                     &positions, &env_uses, err);
   const char *k;
   json_t *x;
 
@@ -440,6 +445,20 @@ ash_plugin_load_file (const char *path, struct ash_plugin_set *set,
       if (err && err->path == NULL)
         ash_error_prefix (err, "%s", path);
       return r;
+    }
+  if (json_array_size (env_uses) > 0)
+    {
+      json_t *first = json_array_get (env_uses, 0);
+      r = ash_error_set_at (
+        err, -EACCES, path,
+        (int) json_integer_value (json_array_get (first, 0)),
+        (int) json_integer_value (json_array_get (first, 1)),
+        _("!ENV is refused in a plugin module: a module does not read ASH's "
+          "environment, which would hand the operator's variables to a "
+          "scanner around the sandbox's environment filter; write the value "
+          "into the module, or pass it to the scanner with "
+          "sandbox.env_scanners and the module's env_names"));
+      goto out;
     }
   m.positions = positions;
   if (!json_is_object (tree))

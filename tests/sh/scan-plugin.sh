@@ -85,6 +85,36 @@ run_ash scan --source-dir "$src" --output-dir "$out" --no-progress \
   --ash-plugin-modules "$plugins/bad-format.yaml"
 assert_eq "output format other than sarif: exit 3" "$status" 3
 assert_file_contains "names the file and line of the format" "$TEST_TMP/err" "$plugins/bad-format.yaml:5:"
+# A module does not read ASH's environment: !ENV in it would hand the
+# operator's variables to the scanner around the environment filter.
+cat >"$TEST_TMP/env-module.yaml" <<'EOF'
+scanners:
+  env-leak:
+    tool: fake-sarif-tool
+    args: ["{results_dir}/fake.sarif", !ENV "${PLANTED_PLUGIN_SECRET}"]
+    output: { format: sarif, path: "{results_dir}/fake.sarif" }
+EOF
+PLANTED_PLUGIN_SECRET=plugin-secret-6e1f
+export PLANTED_PLUGIN_SECRET
+run_ash scan --source-dir "$src" --output-dir "$out" --no-progress \
+  --ash-plugin-modules "$TEST_TMP/env-module.yaml" --scanners env-leak
+unset PLANTED_PLUGIN_SECRET
+assert_eq "!ENV in a module: exit 3" "$status" 3
+assert_file_contains "names the file, line and column" "$TEST_TMP/err" \
+  "$TEST_TMP/env-module.yaml:4:"
+assert_file_contains "says why" "$TEST_TMP/err" "!ENV is refused in a plugin module"
+if grep -rqs plugin-secret-6e1f "$out" "$TEST_TMP/out" "$TEST_TMP/err"; then
+  not_ok "the planted value is nowhere"
+else
+  ok "the planted value is nowhere"
+fi
+sed 's/!ENV "\${PLANTED_PLUGIN_SECRET}"/"plugin-secret-6e1f"/' \
+  "$TEST_TMP/env-module.yaml" >"$TEST_TMP/plain-module.yaml"
+run_ash scan --source-dir "$src" --output-dir "$out" --no-progress \
+  --ash-plugin-modules "$TEST_TMP/plain-module.yaml" --scanners env-leak \
+  --sandbox off
+assert_file_lacks "control: the same module with a plain value loads" \
+  "$TEST_TMP/err" "plain-module.yaml:"
 run_ash scan --source-dir "$src" --output-dir "$out" --no-progress \
   --ash-plugin-modules no-such-module
 assert_eq "a module that is not found: exit 3" "$status" 3
