@@ -188,6 +188,15 @@ link_stays_inside (const char *rel, const char *target)
   return true;
 }
 
+/* Is S valid UTF-8 (as a JSON string must be)?  */
+static bool
+is_utf8 (const char *s)
+{
+  json_t *j = json_string (s);
+  json_decref (j);
+  return j != NULL;
+}
+
 static json_t *
 jstr (const char *s)
 {
@@ -449,6 +458,16 @@ extract (struct ax *x, int fd, const char *dest, const char *label,
                                "max_total_size)"),
                              label, rel, sz, cap);
           goto out;
+        }
+      if (!is_utf8 (path))
+        {
+          /* The results name each converted file by its path, in JSON:
+             a name that is not UTF-8 could only be named escaped, which
+             is another name (and maybe another member's).  */
+          ash_converter_refuse (x->res, shown,
+                                _("its name is not UTF-8 text, which the "
+                                  "results cannot name; not extracted"));
+          continue;
         }
       struct ash_error werr = ASH_ERROR_INIT;
       int w = write_entry (x, a, path, shown, &level_written, &werr);

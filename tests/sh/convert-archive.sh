@@ -51,7 +51,8 @@ for want in \
   "link.tar!hard-passwd | a hard link that leaves the work directory" \
   "dev.tar!null | a character device, which is never extracted" \
   "dev.tar!disk | a block device, which is never extracted" \
-  "dev.tar!fifo | a FIFO, which is never extracted"; do
+  "dev.tar!fifo | a FIFO, which is never extracted" \
+  "names.tar!caf\\xe9.txt | its name is not UTF-8 text, which the results cannot name; not extracted"; do
   case $refused in
     *"$want"*) ok "refused: $want" ;;
     *) not_ok "refused: $want"; diag "$refused" ;;
@@ -66,6 +67,11 @@ esac
 assert_eq "a link inside the archive is skipped, not refused" \
   "$(agg "$out" "[x['path'] for x in c['skipped_entries']]")" "['link.tar!inside-link']"
 assert_file_contains "the refusal is logged with its reason" "$TEST_TMP/err" "slip.zip!../../slip-escaped.txt refused"
+
+check_fails "the member whose name is not UTF-8 is not extracted" \
+  sh -c "find '$out/converted' -name 'caf*' | grep -q ."
+assert_eq "the member with a UTF-8 name is (control)" \
+  "$(find "$out/converted" -name 'na*ve.txt' | wc -l)" 1
 
 # Nothing outside converted/, nothing through a link, no device or bomb.
 check_fails "no zip slip above the work directory" \
