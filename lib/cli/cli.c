@@ -1307,12 +1307,8 @@ finish_options (struct ash_options *o)
   return 0;
 }
 
-/* A refusal of an option ash accepts but cannot honour: exit CODE.  */
-static int
-not_available (int code, const char *fmt, ...) _printf_ (2, 3);
-
-static int
-not_available (int code, const char *fmt, ...)
+int
+ash_cli_refuse (int code, const char *fmt, ...)
 {
   va_list ap;
   va_start (ap, fmt);
@@ -1322,6 +1318,7 @@ not_available (int code, const char *fmt, ...)
   fprintf (stderr, "ash: %s\n", m);
   return code;
 }
+
 
 static bool
 is_container_option (int id)
@@ -1359,7 +1356,7 @@ check_scan_options (struct ash_options *o, const struct assigns *const *srcs,
   for (size_t s = 0; s < n_srcs && o->mode != ASH_RUN_CONTAINER; s++)
     for (size_t i = 0; i < srcs[s]->n; i++)
       if (is_container_option (srcs[s]->v[i].id))
-        return not_available (ASH_EXIT_USAGE,
+        return ash_cli_refuse (ASH_EXIT_USAGE,
                               _("%s is an option of container mode, which "
                                 "this scan does not use: add --mode "
                                 "container, or leave it out; nothing was "
@@ -1374,25 +1371,25 @@ check_scan_options (struct ash_options *o, const struct assigns *const *srcs,
       o->inspect |= ash_strvec_contains (&o->phases, "inspect");
     }
   if (o->inspect)
-    return not_available (ASH_EXIT_USAGE,
+    return ash_cli_refuse (ASH_EXIT_USAGE,
                           _("the inspect phase (--inspect, --phases inspect) "
                             "is not available in this version"));
   if (!scan && !report)
-    return not_available (ASH_EXIT_USAGE,
+    return ash_cli_refuse (ASH_EXIT_USAGE,
                           _("--phases must name scan or report"));
   if (!scan && convert)
-    return not_available (ASH_EXIT_USAGE,
+    return ash_cli_refuse (ASH_EXIT_USAGE,
                           _("--phases convert without scan is not "
                             "available: converted files are only scanned"));
   if (!scan)
     o->use_existing = true;
   if (!report && o->use_existing)
-    return not_available (ASH_EXIT_USAGE,
+    return ash_cli_refuse (ASH_EXIT_USAGE,
                           _("--use-existing needs the report phase"));
   o->skip_convert = !convert;
   o->skip_reports = !report;
   if (o->base_ref && !o->changed_files_only)
-    return not_available (ASH_EXIT_USAGE,
+    return ash_cli_refuse (ASH_EXIT_USAGE,
                           _("--base-ref is only used with "
                             "--changed-files-only"));
   if (o->semgrep_rulesets.nr > 0 && !o->offline)
@@ -2455,7 +2452,7 @@ container_options (const struct assigns *const *srcs, size_t n_srcs,
             break;
           case OPT_ASH_REVISION_TO_INSTALL:
             if (strcasecmp (a->arg, "LOCAL") != 0)
-              return not_available (ASH_EXIT_CONFIG,
+              return ash_cli_refuse (ASH_EXIT_CONFIG,
                                     _("%s %s is not available: this ash "
                                       "builds its image only from its own "
                                       "source tree (LOCAL, ASH_ROOT_DIR); "

@@ -33,6 +33,11 @@ int ash_sandbox_explain_command (const struct ash_options *opts,
 int ash_dependencies_install_command (const struct ash_options *opts,
                                       bool dry_run);
 
+/* Print "ash: MESSAGE" on stderr, with the control characters of the
+   formatted message shown as text, and return CODE: the way the commands
+   refuse (lib/cli/cli.c).  */
+int ash_cli_refuse (int code, const char *fmt, ...) _printf_ (2, 3);
+
 /* Container mode's options, as the command line collected them.  */
 struct ash_container_cli
 {

@@ -35,19 +35,8 @@
 
 extern char **environ;
 
-static int refuse (const char *fmt, ...) _printf_ (1, 2);
-
-static int
-refuse (const char *fmt, ...)
-{
-  va_list ap;
-  va_start (ap, fmt);
-  _cleanup_free_ char *raw = xvasprintf (fmt, ap);
-  va_end (ap);
-  _cleanup_free_ char *m = ash_escape_control (raw);
-  fprintf (stderr, "ash: %s\n", m);
-  return ASH_EXIT_CONFIG;
-}
+/* A refusal of container mode: exit 3.  */
+#define refuse(...) ash_cli_refuse (ASH_EXIT_CONFIG, __VA_ARGS__)
 
 static int
 refuse_error (const struct ash_error *e)
