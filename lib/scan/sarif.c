@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <strings.h>
 
+#include "base/escape.h"
 #include "base/util.h"
 
 static const char *const severity_names[ASH_SEVERITY_COUNT] = {
@@ -280,6 +281,34 @@ parse_budget_for (size_t len)
   if (len > (SIZE_MAX - floor) / ASH_SARIF_PARSE_MEMORY_FACTOR)
     return SIZE_MAX;
   return floor + len * ASH_SARIF_PARSE_MEMORY_FACTOR;
+}
+
+int
+ash_json_parse_output (const char *what, const char *text, size_t len,
+                       json_t **ret_doc, struct ash_error *err)
+{
+  json_error_t jerr;
+  struct parse_budget *b = &parse_budget;
+
+  *b = (struct parse_budget){ .on = true, .left = parse_budget_for (len) };
+  json_t *doc = json_loadb (text, len, 0, &jerr);
+  bool hit = b->hit;
+  *b = (struct parse_budget){ 0 };
+  *ret_doc = doc;
+  if (doc == NULL && hit)
+    return ash_error_set (err, -EFBIG,
+                          _("%s was not read: its %zu bytes would take more "
+                            "than %zu bytes of memory once parsed, %d times "
+                            "its size and 1 MiB"),
+                          what, len, parse_budget_for (len),
+                          ASH_SARIF_PARSE_MEMORY_FACTOR);
+  if (doc == NULL)
+    {
+      _cleanup_free_ char *why = ash_escape_control (jerr.text);
+      return ash_error_set (err, -EINVAL, _("%s is not JSON (line %d: %s)"),
+                            what, jerr.line, why);
+    }
+  return 0;
 }
 
 int

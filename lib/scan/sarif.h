@@ -53,6 +53,13 @@ json_t *ash_sarif_doc_new (void);
 json_t *ash_sarif_run_new (const char *tool, const char *version,
                            const char *info_uri);
 
+/* A scanner's native JSON output (LEN bytes of TEXT) parsed under the
+   same memory budget as a SARIF log: 0 with *RET_DOC, or -EINVAL with
+   "WHAT is not JSON (line N: why)", or -EFBIG when the document would
+   take more memory than the budget once parsed.  */
+int ash_json_parse_output (const char *what, const char *text, size_t len,
+                           json_t **ret_doc, struct ash_error *err);
+
 /* Parse TEXT as a SARIF 2.1.0 log and check its shape: an object with
    version "2.1.0" and a "runs" array whose runs have tool.driver.name and,
    when present, a "results" array of objects with a message.  On success

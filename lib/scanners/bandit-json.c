@@ -201,15 +201,14 @@ ash_bandit_json_to_sarif (const char *text, size_t len,
                           const char *source_dir, json_t **ret_doc,
                           struct ash_error *err)
 {
-  json_error_t jerr;
-  json_t *report = json_loadb (text, len, 0, &jerr);
+  json_t *report = NULL;
   size_t i;
   json_t *item;
+  int pr = ash_json_parse_output (_("bandit's report"), text, len, &report,
+                                  err);
 
-  if (report == NULL)
-    return ash_error_set (err, -EINVAL,
-                          _("bandit's report is not JSON (line %d: %s)"),
-                          jerr.line, jerr.text);
+  if (pr < 0)
+    return pr;
   json_t *results = json_object_get (report, "results");
   if (!json_is_object (report) || !json_is_array (results))
     {

@@ -41,6 +41,7 @@
 #include "base/strvec.h"
 #include "base/util.h"
 #include "fs/tree.h"
+#include "scan/sarif.h"
 #include "scanners/adapter.h"
 #include "scanners/detect-secrets-baseline.h"
 #include "scanners/scanner.h"
@@ -364,12 +365,10 @@ ash_detect_secrets_to_sarif (const char *text, size_t len,
                              const char *source_dir, json_t **ret_doc,
                              struct ash_error *err)
 {
-  json_error_t jerr;
-  json_t *report = json_loadb (text, len, 0, &jerr);
-  if (report == NULL)
-    return ash_error_set (err, -EINVAL, _("the output is not JSON (line %d: "
-                                          "%s)"),
-                          jerr.line, jerr.text);
+  json_t *report = NULL;
+  int pr = ash_json_parse_output (_("the output"), text, len, &report, err);
+  if (pr < 0)
+    return pr;
   json_t *results = json_object_get (report, "results");
   if (!json_is_object (report) || !json_is_object (results))
     {

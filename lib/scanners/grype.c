@@ -30,6 +30,7 @@
 #include "base/util.h"
 #include "fs/tree.h"
 #include "sandbox/scanner-reqs.h"
+#include "scan/sarif.h"
 #include "scanners/adapter.h"
 #include "scanners/deps-common.h"
 #include "scanners/scanner.h"
@@ -230,15 +231,13 @@ ash_grype_json_to_sarif (const char *text, size_t len, const char *version,
                          const char *source_dir, json_t **ret_doc,
                          struct ash_error *err)
 {
-  json_error_t je;
-  json_t *in = json_loadb (text, len, 0, &je);
+  json_t *in = NULL;
   size_t i;
   json_t *m;
+  int pr = ash_json_parse_output (GRYPE_JSON, text, len, &in, err);
 
-  if (in == NULL)
-    return ash_error_set (err, -EINVAL,
-                          _("%s is not JSON (line %d: %s)"), GRYPE_JSON,
-                          je.line, je.text);
+  if (pr < 0)
+    return pr;
   json_t *matches = json_object_get (in, "matches");
   if (!json_is_object (in) || !json_is_array (matches))
     {

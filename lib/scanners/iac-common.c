@@ -4,6 +4,7 @@
 
 #include <config.h>
 
+#include "scan/sarif.h"
 #include "scanners/iac-common.h"
 
 #include <errno.h>
@@ -330,22 +331,15 @@ ash_iac_read_json (const char *scanner, const struct ash_scan_job *job,
                    const char *name, json_t **ret, struct ash_error *err)
 {
   struct ash_buf b = ASH_BUF_INIT;
-  json_error_t jerr;
   int r = ash_iac_read_output (scanner, job, name, &b, err);
   if (r < 0)
     {
       ash_buf_release (&b);
       return r;
     }
-  *ret = json_loadb (b.buf, b.len, 0, &jerr);
+  r = ash_json_parse_output (name, b.buf, b.len, ret, err);
   ash_buf_release (&b);
-  if (*ret == NULL)
-    {
-      _cleanup_free_ char *why = ash_iac_printable (jerr.text);
-      return ash_error_set (err, -EINVAL, _("%s is not JSON (line %d: %s)"),
-                            name, jerr.line, why);
-    }
-  return 0;
+  return r;
 }
 
 int

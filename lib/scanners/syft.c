@@ -25,6 +25,7 @@
 #include "base/log.h"
 #include "base/util.h"
 #include "fs/tree.h"
+#include "scan/sarif.h"
 #include "scanners/adapter.h"
 #include "scanners/deps-common.h"
 #include "scanners/scanner.h"
@@ -178,11 +179,10 @@ int
 ash_syft_sbom_check (const char *text, size_t len, size_t *ret_components,
                      struct ash_error *err)
 {
-  json_error_t je;
-  json_t *doc = json_loadb (text, len, 0, &je);
-  if (doc == NULL)
-    return ash_error_set (err, -EINVAL, _("%s is not JSON (line %d: %s)"),
-                          SYFT_CDX, je.line, je.text);
+  json_t *doc = NULL;
+  int pr = ash_json_parse_output (SYFT_CDX, text, len, &doc, err);
+  if (pr < 0)
+    return pr;
   const char *fmt = json_string_value (json_object_get (doc, "bomFormat"));
   json_t *comps = json_object_get (doc, "components");
   if (!json_is_object (doc) || fmt == NULL || !streq (fmt, "CycloneDX")

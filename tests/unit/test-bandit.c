@@ -121,6 +121,22 @@ test_mapping (void)
   r = ash_bandit_json_to_sarif ("[]", 2, "/src", &doc, &err);
   tap_ok (r < 0 && strstr (err.message, "results") != NULL,
           "report without results is an error: %s", err.message);
+  /* A report of many tiny objects would take far more memory than its
+     size once parsed: refused before that, by the parse budget.  */
+  {
+    struct ash_buf dense = ASH_BUF_INIT;
+    ash_buf_addstr (&dense, "{\"errors\": [], \"results\": [");
+    for (int k = 0; k < 100000; k++)
+      ash_buf_addstr (&dense, k ? ",{}" : "{}");
+    ash_buf_addstr (&dense, "]}");
+    doc = NULL;
+    r = ash_bandit_json_to_sarif (dense.buf, dense.len, "/src", &doc, &err);
+    tap_ok (r == -EFBIG && doc == NULL
+              && strstr (err.message, "bandit's report was not read") != NULL,
+            "a report of tiny objects over the parse budget is refused: %s",
+            err.message);
+    ash_buf_release (&dense);
+  }
   ash_error_release (&err);
   free (text);
   json_decref (raw);
