@@ -179,12 +179,21 @@ prune_region (json_t *phys)
    not objects with an id, suppressions of an unknown kind (a malformed
    one does not hide a result), levels outside the four, ruleIds and
    locations of the wrong type, region numbers that are not integers of
-   at least 1; a message with neither text nor id gets
+   at least 1, a driver's version, semanticVersion, fullName or
+   informationUri that is not a string; a message with neither text nor id gets
    an empty text.  */
 static void
 prune_run (json_t *run)
 {
   json_t *driver = json_object_get (json_object_get (run, "tool"), "driver");
+  static const char *const texts[] = { "version", "semanticVersion",
+                                       "fullName", "informationUri" };
+  for (size_t t = 0; t < ARRAY_SIZE (texts); t++)
+    {
+      json_t *v = json_object_get (driver, texts[t]);
+      if (v && !json_is_string (v))
+        json_object_del (driver, texts[t]);
+    }
   json_t *rules = json_object_get (driver, "rules");
   if (rules && !json_is_array (rules))
     json_object_del (driver, "rules");
