@@ -150,14 +150,21 @@ is_object (const json_t *o)
 }
 
 /* A region's line and column numbers are integers of at least 1 in
-   SARIF 2.1.0; one of another type or value is dropped (the rest of the
-   location stays), as is a region that is not an object.  PHYS is a
+   SARIF 2.1.0, and an artifact location's uri a string; one of another
+   type or value is dropped (the rest of the location stays), as is a
+   region or an artifact location that is not an object.  PHYS is a
    location's physicalLocation (may be NULL).  */
 static void
 prune_region (json_t *phys)
 {
   static const char *const nums[] = { "startLine", "endLine", "startColumn",
                                       "endColumn" };
+  json_t *al = json_object_get (phys, "artifactLocation");
+  if (al && !json_is_object (al))
+    json_object_del (phys, "artifactLocation");
+  else if (al && json_object_get (al, "uri")
+           && !json_is_string (json_object_get (al, "uri")))
+    json_object_del (al, "uri");
   json_t *reg = json_object_get (phys, "region");
   if (reg == NULL)
     return;
