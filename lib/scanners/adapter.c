@@ -724,9 +724,12 @@ fix_rule (json_t *rule)
       if (t == NULL)
         t = text_of (json_object_get (rule, "shortDescription"));
       if (t == NULL)
-        t = text_of (json_object_get (rule, "name") ? json_pack (
-                       "{s:O}", "text", json_object_get (rule, "name"))
-                                                      : NULL);
+        {
+          const char *name = json_string_value (json_object_get (rule,
+                                                                 "name"));
+          if (name && *name)
+            t = json_string (name);
+        }
       if (t == NULL)
         t = json_string (json_string_value (json_object_get (rule, "id")));
       if (json_is_object (help))
