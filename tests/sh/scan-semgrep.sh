@@ -44,15 +44,7 @@ for r in d["results"]:
 PY
 }
 findings () {
-  python3 -c '
-import json, sys
-a = json.load(open(sys.argv[1]))
-for run in a["sarif"]["runs"]:
-    for x in run["results"]:
-        l = x["locations"][0]["physicalLocation"]
-        print(x["properties"]["scanner_name"], x["ruleId"],
-              l["artifactLocation"]["uri"], l["region"]["startLine"],
-              x["properties"]["severity"])' "$1/ash_aggregated_results.json"
+  aggregated_findings "$1"
 }
 want=$(expected | sort)
 check "the real output has findings to compare" test "$(echo "$want" | wc -l)" -gt 20
