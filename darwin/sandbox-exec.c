@@ -111,8 +111,7 @@ static int
 write_private_file (int dirfd, const char *name, const char *data, size_t len)
 {
   int fd = openat (dirfd, name,
-                   O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
-                   0600);
+                   O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
   int r;
 
   if (fd < 0)
@@ -152,17 +151,16 @@ export_trust_roots (int dirfd, struct ash_error *err)
   r = ash_cmd_run (&cmd, &res, err);
   if (r >= 0 && (res.status != 0 || res.out_truncated || cmd.out.len == 0))
     r = ash_error_set (err, -EIO,
-                       _("cannot export the system trust roots: '%s "
-                         "find-certificate' exited with status %d"),
+                       _ ("cannot export the system trust roots: '%s "
+                          "find-certificate' exited with status %d"),
                        security_tool, res.status);
   else if (r < 0)
-    ash_error_prefix (err, _("cannot export the system trust roots"));
+    ash_error_prefix (err, _ ("cannot export the system trust roots"));
   if (r >= 0)
     {
-      r = write_private_file (dirfd, ROOTS_NAME, cmd.out.buf,
-                              cmd.out.len);
+      r = write_private_file (dirfd, ROOTS_NAME, cmd.out.buf, cmd.out.len);
       if (r < 0)
-        ash_error_set (err, r, _("cannot write the system trust roots: %s"),
+        ash_error_set (err, r, _ ("cannot write the system trust roots: %s"),
                        strerror (-r));
     }
   ash_cmd_release (&cmd);
@@ -190,30 +188,30 @@ sandbox_exec_wrap (const struct ash_probe *base_probe,
   if (policy->refusal)
     return ash_error_set (err, -EPERM, "%s", policy->refusal);
   if (!probe || !probe->base.usable || !probe->tool)
-    return ash_error_set (err, -EINVAL, _("sandbox-exec is not usable here"));
+    return ash_error_set (err, -EINVAL, _ ("sandbox-exec is not usable here"));
   if (cmd->argv.nr == 0 || cmd->argv.v[0][0] != '/')
     return ash_error_set (err, -EINVAL,
-                          _("a sandboxed command must start with an "
-                            "absolute path"));
+                          _ ("a sandboxed command must start with an "
+                             "absolute path"));
 
   base = temp_base ();
   tmpl = xasprintf ("%s/" DIR_PREFIX "XXXXXX", base);
   if (!mkdtemp (tmpl))
     return ash_error_set (err, -errno,
-                          _("cannot make the sandbox's private directory in "
-                            "%s: %s"),
+                          _ ("cannot make the sandbox's private directory in "
+                             "%s: %s"),
                           base, strerror (errno));
   dirfd = open (tmpl, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
   if (dirfd < 0)
     {
-      r = ash_error_set (err, -errno, _("cannot open %s: %s"), tmpl,
+      r = ash_error_set (err, -errno, _ ("cannot open %s: %s"), tmpl,
                          strerror (errno));
       goto fail;
     }
   tmpdir = ash_path_join (tmpl, "tmp");
   if (mkdirat (dirfd, "tmp", 0700) < 0)
     {
-      r = ash_error_set (err, -errno, _("cannot make %s: %s"), tmpdir,
+      r = ash_error_set (err, -errno, _ ("cannot make %s: %s"), tmpdir,
                          strerror (errno));
       goto fail;
     }
@@ -222,7 +220,7 @@ sandbox_exec_wrap (const struct ash_probe *base_probe,
       unpack = ash_path_join (tmpl, "unpack");
       if (mkdirat (dirfd, "unpack", 0700) < 0)
         {
-          r = ash_error_set (err, -errno, _("cannot make %s: %s"), unpack,
+          r = ash_error_set (err, -errno, _ ("cannot make %s: %s"), unpack,
                              strerror (errno));
           goto fail;
         }
@@ -248,11 +246,10 @@ sandbox_exec_wrap (const struct ash_probe *base_probe,
   r = ash_seatbelt_build (policy, &sp, &sb, err);
   if (r < 0)
     goto fail;
-  r = write_private_file (dirfd, PROFILE_NAME, sb.profile.buf,
-                          sb.profile.len);
+  r = write_private_file (dirfd, PROFILE_NAME, sb.profile.buf, sb.profile.len);
   if (r < 0)
     {
-      ash_error_set (err, r, _("cannot write the sandbox profile in %s: %s"),
+      ash_error_set (err, r, _ ("cannot write the sandbox profile in %s: %s"),
                      tmpl, strerror (-r));
       ash_seatbelt_release (&sb);
       goto fail;
@@ -265,7 +262,7 @@ sandbox_exec_wrap (const struct ash_probe *base_probe,
       r = ash_tree_chown_fd (dirfd, cmd->user_id, cmd->group_id);
       if (r < 0)
         {
-          ash_error_set (err, r, _("cannot give %s to uid %ld: %s"), tmpl,
+          ash_error_set (err, r, _ ("cannot give %s to uid %ld: %s"), tmpl,
                          (long) cmd->user_id, strerror (-r));
           ash_seatbelt_release (&sb);
           goto fail;
@@ -386,8 +383,9 @@ sandbox_exec_probe (const struct ash_host *host, struct ash_probe **retp)
      tree is not the system's.  */
   if (access (ASH_SANDBOX_EXEC, X_OK) < 0)
     {
-      ret->base.reason = xstrdup (_("sandbox-exec is not present (it has been "
-                               "removed from this macOS)"));
+      ret->base.reason
+        = xstrdup (_ ("sandbox-exec is not present (it has been "
+                      "removed from this macOS)"));
       return -ENOENT;
     }
 
@@ -411,11 +409,12 @@ sandbox_exec_probe (const struct ash_host *host, struct ash_probe **retp)
     {
       _cleanup_free_ char *why
         = one_line (r < 0 && err.message ? err.message : cmd.err.buf);
-      _cleanup_free_ char *status = xasprintf (_("exit status %d"),
-                                               res.status);
-      ret->base.reason = xasprintf (_("sandbox-exec cannot apply a profile here "
-                                 "(%s)"),
-                               *why ? why : status);
+      _cleanup_free_ char *status
+        = xasprintf (_ ("exit status %d"), res.status);
+      ret->base.reason
+        = xasprintf (_ ("sandbox-exec cannot apply a profile here "
+                        "(%s)"),
+                     *why ? why : status);
       ash_error_release (&err);
       ash_cmd_release (&cmd);
       return r < 0 ? r : -EPERM;
@@ -423,8 +422,9 @@ sandbox_exec_probe (const struct ash_host *host, struct ash_probe **retp)
   ash_cmd_release (&cmd);
   ret->base.usable = true;
   ret->tool = xstrdup (ASH_SANDBOX_EXEC);
-  ret->base.notes = xstrdup (_("caches are read-only; processes a scanner leaves "
-                          "running are not ended"));
+  ret->base.notes
+    = xstrdup (_ ("caches are read-only; processes a scanner leaves "
+                  "running are not ended"));
   return 0;
 }
 

@@ -178,13 +178,12 @@ ash_linux_reachable_by (const char *path, uid_t uid, gid_t gid)
   for (p = real; (p = strchr (p + 1, '/')) != NULL;)
     {
       *p = '\0';
-      if (stat (*real ? real : "/", &st) < 0
-          || !grants (&st, uid, gid, 1))
+      if (stat (*real ? real : "/", &st) < 0 || !grants (&st, uid, gid, 1))
         return false;
       *p = '/';
     }
-  if (stat ("/", &st) < 0 || !grants (&st, uid, gid, 1)
-      || stat (real, &st) < 0 || !grants (&st, uid, gid, 4))
+  if (stat ("/", &st) < 0 || !grants (&st, uid, gid, 1) || stat (real, &st) < 0
+      || !grants (&st, uid, gid, 4))
     return false;
   return !S_ISDIR (st.st_mode) || grants (&st, uid, gid, 1);
 }
@@ -328,7 +327,8 @@ ash_linux_find_helper (const struct ash_host *host)
   /* Run as root, ash starts the helper as the scanner account: one that
      account cannot reach (a build tree in root's home) is used through a
      copy it can.  */
-  if (path && geteuid () == 0 && ash_sandbox_scanner_ids (&uid, &gid, &err) == 0
+  if (path && geteuid () == 0
+      && ash_sandbox_scanner_ids (&uid, &gid, &err) == 0
       && !reachable_by (path, uid, gid))
     {
       copy_source = path;
@@ -379,16 +379,17 @@ ash_linux_probe_save (const struct ash_probe *p, json_t *obj)
 
   if (!lp->helper)
     return -EINVAL;
-  if (json_object_set_new (obj, "tool", lp->tool ? json_string (lp->tool)
-                                                 : json_null ())
+  if (json_object_set_new (obj, "tool",
+                           lp->tool ? json_string (lp->tool) : json_null ())
       || json_object_set_new (obj, "helper", json_string (lp->helper))
       || json_object_set_new (obj, "landlock_abi",
                               json_integer (lp->landlock_abi))
       || json_object_set_new (obj, "cache_overlay",
                               json_boolean (p->cache_overlay))
       || json_object_set_new (obj, "bind_fd", json_boolean (lp->bind_fd))
-      || json_object_set_new (obj, "notes", p->notes ? json_string (p->notes)
-                                                     : json_null ()))
+      || json_object_set_new (obj, "notes",
+                              p->notes ? json_string (p->notes)
+                                       : json_null ()))
     return -ENOMEM;
   return 0;
 }
@@ -403,8 +404,8 @@ abs_string (const json_t *obj, const char *key)
 }
 
 int
-ash_linux_probe_load_for (const struct ash_backend *backend,
-                          const json_t *obj, struct ash_probe **ret)
+ash_linux_probe_load_for (const struct ash_backend *backend, const json_t *obj,
+                          struct ash_probe **ret)
 {
   struct ash_linux_probe *lp = ash_linux_probe_new (backend);
   const json_t *tool = json_object_get (obj, "tool");
@@ -426,8 +427,8 @@ ash_linux_probe_load_for (const struct ash_backend *backend,
   lp->landlock_abi = (int) json_integer_value (abi);
   lp->base.cache_overlay = json_is_true (overlay);
   lp->bind_fd = json_is_true (bind_fd);
-  lp->base.notes = json_is_string (notes)
-                     ? xstrdup (json_string_value (notes)) : NULL;
+  lp->base.notes
+    = json_is_string (notes) ? xstrdup (json_string_value (notes)) : NULL;
   lp->base.usable = true;
   *ret = &lp->base;
   return 0;
@@ -441,9 +442,9 @@ add_identity (struct ash_buf *ret, const char *path)
   if (!path || stat (path, &st) < 0)
     return -ENOENT;
   ash_buf_addf (ret, "%s %llu %llu %lld %lld.%09ld\n", path,
-                (unsigned long long) st.st_dev,
-                (unsigned long long) st.st_ino, (long long) st.st_size,
-                (long long) st.st_mtim.tv_sec, (long) st.st_mtim.tv_nsec);
+                (unsigned long long) st.st_dev, (unsigned long long) st.st_ino,
+                (long long) st.st_size, (long long) st.st_mtim.tv_sec,
+                (long) st.st_mtim.tv_nsec);
   return 0;
 }
 
@@ -473,7 +474,7 @@ ash_linux_identity (const struct ash_host *host, const char *name,
 
       if (ash_sandbox_scanner_ids (&uid, &gid, &e) == 0)
         ash_buf_addf (ret, "scanner-account %ld:%ld\n", (long) uid,
-                        (long) gid);
+                      (long) gid);
       else
         ash_buf_addf (ret, "scanner-account none\n");
       ash_error_release (&e);
@@ -489,9 +490,9 @@ ash_linux_probe_helper (const struct ash_host *host, const char *name,
   char *helper = ash_linux_find_helper (host);
 
   if (!helper)
-    ret->reason = xasprintf (_("%s cannot apply the Unix-socket filter in "
-                               "its sandbox (%s was not found next to ash "
-                               "or in %s)"),
+    ret->reason = xasprintf (_ ("%s cannot apply the Unix-socket filter in "
+                                "its sandbox (%s was not found next to ash "
+                                "or in %s)"),
                              name, ASH_LANDLOCK_EXEC, PKGLIBEXECDIR);
   return helper;
 }

@@ -27,14 +27,15 @@ extern const struct ash_backend ash_backend_landlock;
 struct ash_linux_probe
 {
   struct ash_probe base;
-  char *tool;          /* absolute path of bwrap / firejail, or NULL */
-  char *helper;        /* absolute path of ash-landlock-exec, or NULL */
-  int landlock_abi;    /* 0 when not applicable */
-  bool bind_fd;        /* bwrap has --bind-fd and --ro-bind-fd */
+  char *tool;       /* absolute path of bwrap / firejail, or NULL */
+  char *helper;     /* absolute path of ash-landlock-exec, or NULL */
+  int landlock_abi; /* 0 when not applicable */
+  bool bind_fd;     /* bwrap has --bind-fd and --ro-bind-fd */
 };
 
 /* A new, not yet usable probe of BACKEND.  */
-struct ash_linux_probe *ash_linux_probe_new (const struct ash_backend *backend);
+struct ash_linux_probe *
+ash_linux_probe_new (const struct ash_backend *backend);
 /* The Linux probe P is the shared part of.  */
 const struct ash_linux_probe *ash_linux_probe_of (const struct ash_probe *p);
 /* The backends' probe_free(), save() and load().  */

@@ -34,7 +34,10 @@ static const char *const merged_usr_links[] = {
    read-only over the new /proc, as bwrap itself does only without a user
    namespace.  */
 static const char *const proc_covered[] = {
-  "/proc/sys", "/proc/sysrq-trigger", "/proc/irq", "/proc/bus",
+  "/proc/sys",
+  "/proc/sysrq-trigger",
+  "/proc/irq",
+  "/proc/bus",
 };
 
 static void
@@ -231,17 +234,17 @@ bwrap_wrap (const struct ash_probe *base, const struct ash_policy *policy,
   if (policy->refusal)
     return ash_error_set (err, -EPERM, "%s", policy->refusal);
   if (!probe || !probe->base.usable || !probe->tool || !probe->helper)
-    return ash_error_set (err, -EINVAL, _("bwrap is not usable here"));
+    return ash_error_set (err, -EINVAL, _ ("bwrap is not usable here"));
   if (cmd->argv.nr == 0 || cmd->argv.v[0][0] != '/')
     return ash_error_set (err, -EINVAL,
-                          _("a sandboxed command must start with an "
-                            "absolute path"));
+                          _ ("a sandboxed command must start with an "
+                             "absolute path"));
 
   ops = xcalloc (policy->n_paths + 4, sizeof *ops);
-  ops[n_ops++] = (struct mount_op) { "/tmp", MOUNT_TMPFS, n_ops };
+  ops[n_ops++] = (struct mount_op){ "/tmp", MOUNT_TMPFS, n_ops };
   if (home)
-    ops[n_ops++] = (struct mount_op) { home, MOUNT_TMPFS, n_ops };
-  ops[n_ops++] = (struct mount_op) { probe->helper, MOUNT_RO, n_ops };
+    ops[n_ops++] = (struct mount_op){ home, MOUNT_TMPFS, n_ops };
+  ops[n_ops++] = (struct mount_op){ probe->helper, MOUNT_RO, n_ops };
   for (size_t i = 0; i < policy->n_paths; i++)
     {
       const struct ash_policy_path *pp = &policy->paths[i];
@@ -262,9 +265,9 @@ bwrap_wrap (const struct ash_probe *base, const struct ash_policy *policy,
         {
           if (pp->access == ASH_ACCESS_DATA && access (pp->path, F_OK) == 0)
             return ash_error_set (err, -EACCES,
-                                  _("the scanner's user (uid %ld) cannot "
-                                    "read %s; ash runs the scanners as "
-                                    "that account when it runs as root"),
+                                  _ ("the scanner's user (uid %ld) cannot "
+                                     "read %s; ash runs the scanners as "
+                                     "that account when it runs as root"),
                                   (long) cmd->user_id, pp->path);
           continue;
         }
@@ -285,10 +288,10 @@ bwrap_wrap (const struct ash_probe *base, const struct ash_policy *policy,
           kind = MOUNT_RO;
           break;
         }
-      ops[n_ops++] = (struct mount_op) { pp->path, kind, n_ops };
+      ops[n_ops++] = (struct mount_op){ pp->path, kind, n_ops };
     }
   if (policy->results_dir)
-    ops[n_ops++] = (struct mount_op) { policy->results_dir, MOUNT_RW, n_ops };
+    ops[n_ops++] = (struct mount_op){ policy->results_dir, MOUNT_RW, n_ops };
   qsort (ops, n_ops, sizeof *ops, mount_op_cmp);
 
   ash_strvec_push (&argv, probe->tool);
@@ -317,8 +320,8 @@ bwrap_wrap (const struct ash_probe *base, const struct ash_policy *policy,
         case MOUNT_RW:
           {
             bool rw = ops[i].kind == MOUNT_RW;
-            const struct ash_policy_path *pp = ash_policy_find_path (policy,
-                                                                    p);
+            const struct ash_policy_path *pp
+              = ash_policy_find_path (policy, p);
             bool data = rw || (pp && pp->access == ASH_ACCESS_DATA);
             int fd;
             int r = bind_fd_for (probe, cmd, p, data, &fd);
@@ -328,8 +331,8 @@ bwrap_wrap (const struct ash_probe *base, const struct ash_policy *policy,
                 close_path_fds (cmd);
                 ash_strvec_release (&argv);
                 return ash_error_set (err, r,
-                                      _("%s cannot be handed to bwrap: %s "
-                                        "(a link on its way?)"),
+                                      _ ("%s cannot be handed to bwrap: %s "
+                                         "(a link on its way?)"),
                                       p, strerror (-r));
               }
             if (fd >= 0)
@@ -478,14 +481,14 @@ bwrap_probe (const struct ash_host *host, struct ash_probe **retp)
   *retp = &ret->base;
   if (ash_linux_find_tool (host, "bwrap", &tool, NULL) < 0)
     {
-      ret->base.reason = xstrdup (_("bwrap is not installed (install the "
-                               "'bubblewrap' package)"));
+      ret->base.reason = xstrdup (_ ("bwrap is not installed (install the "
+                                     "'bubblewrap' package)"));
       return -ENOENT;
     }
   if (ash_linux_find_tool (host, "true", &true_path, &why) < 0)
     {
-      ret->base.reason = xasprintf (_("bwrap cannot create a sandbox here (%s)"),
-                               why);
+      ret->base.reason
+        = xasprintf (_ ("bwrap cannot create a sandbox here (%s)"), why);
       return -ENOENT;
     }
 
@@ -512,18 +515,18 @@ bwrap_probe (const struct ash_host *host, struct ash_probe **retp)
       if (!*errtext)
         {
           free (errtext);
-          errtext = xasprintf (_("exit status %d"), status);
+          errtext = xasprintf (_ ("exit status %d"), status);
         }
       if (userns_restricted_by_apparmor (errtext))
         ret->base.reason = xasprintf (
-          _("bwrap cannot create a sandbox here (%s; unprivileged user "
-            "namespaces are restricted by AppArmor: an AppArmor profile "
-            "that grants userns to %s, or sysctl "
-            "kernel.apparmor_restrict_unprivileged_userns=0, lifts it)"),
+          _ ("bwrap cannot create a sandbox here (%s; unprivileged user "
+             "namespaces are restricted by AppArmor: an AppArmor profile "
+             "that grants userns to %s, or sysctl "
+             "kernel.apparmor_restrict_unprivileged_userns=0, lifts it)"),
           errtext, tool);
       else
-        ret->base.reason = xasprintf (_("bwrap cannot create a sandbox here (%s)"),
-                                 errtext);
+        ret->base.reason
+          = xasprintf (_ ("bwrap cannot create a sandbox here (%s)"), errtext);
       ash_strvec_release (&argv);
       return -EPERM;
     }
@@ -553,10 +556,10 @@ bwrap_probe (const struct ash_host *host, struct ash_probe **retp)
       if (!*errtext)
         {
           free (errtext);
-          errtext = xasprintf (_("exit status %d"), status);
+          errtext = xasprintf (_ ("exit status %d"), status);
         }
       ret->base.reason = xasprintf (
-        _("bwrap cannot apply the Unix-socket filter in its sandbox (%s)"),
+        _ ("bwrap cannot apply the Unix-socket filter in its sandbox (%s)"),
         errtext);
       return -EPERM;
     }
@@ -567,8 +570,8 @@ bwrap_probe (const struct ash_host *host, struct ash_probe **retp)
   ret->base.cache_overlay = bwrap_has_overlay (ret->tool);
   ret->bind_fd = bwrap_has_bind_fd (ret->tool);
   if (!ret->base.cache_overlay)
-    ret->base.notes = xstrdup (_("throwaway cache overlays: not supported by "
-                            "this bwrap; caches are read-only"));
+    ret->base.notes = xstrdup (_ ("throwaway cache overlays: not supported by "
+                                  "this bwrap; caches are read-only"));
   return 0;
 }
 

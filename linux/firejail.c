@@ -95,24 +95,23 @@ firejail_wrap (const struct ash_probe *base, const struct ash_policy *policy,
   if (policy->refusal)
     return ash_error_set (err, -EPERM, "%s", policy->refusal);
   if (!probe || !probe->base.usable || !probe->tool || !probe->helper)
-    return ash_error_set (err, -EINVAL, _("firejail is not usable here"));
+    return ash_error_set (err, -EINVAL, _ ("firejail is not usable here"));
   if (cmd->argv.nr == 0 || cmd->argv.v[0][0] != '/')
     return ash_error_set (err, -EINVAL,
-                          _("a sandboxed command must start with an "
-                            "absolute path"));
+                          _ ("a sandboxed command must start with an "
+                             "absolute path"));
   /* Fails closed: without the mount table, mounts other than / would stay
      writable.  */
   if (policy->mounts_error)
-    return ash_error_set (err, -EIO, _("firejail: %s"),
-                          policy->mounts_error);
+    return ash_error_set (err, -EIO, _ ("firejail: %s"), policy->mounts_error);
   for (size_t i = 0; i < policy->masked.nr; i++)
     if (!literal_for_firejail (policy->masked.v[i]))
       return ash_error_set (err, -EPERM,
-                            _("firejail cannot hide %s (a FIFO, socket or "
-                              "device in the scanned tree) from a scanner "
-                              "given the directory: it would expand the "
-                              "name; run it under bwrap, or remove the "
-                              "file"),
+                            _ ("firejail cannot hide %s (a FIFO, socket or "
+                               "device in the scanned tree) from a scanner "
+                               "given the directory: it would expand the "
+                               "name; run it under bwrap, or remove the "
+                               "file"),
                             policy->masked.v[i]);
 
   /* Everything below translates the policy's decisions word for word;
@@ -219,8 +218,8 @@ static void
 push_private_showing (struct ash_strvec *argv, const char *helper,
                       const char *passwd_home)
 {
-  bool in_home = usable_dir (passwd_home)
-                 && ash_path_is_inside (helper, passwd_home);
+  bool in_home
+    = usable_dir (passwd_home) && ash_path_is_inside (helper, passwd_home);
   bool in_tmp = ash_path_is_inside (helper, "/tmp");
 
   if (in_home || in_tmp)
@@ -272,13 +271,14 @@ firejail_probe (const struct ash_host *host, struct ash_probe **retp)
   *retp = &ret->base;
   if (ash_linux_find_tool (host, "firejail", &tool, NULL) < 0)
     {
-      ret->base.reason = xstrdup (_("firejail is not installed"));
+      ret->base.reason = xstrdup (_ ("firejail is not installed"));
       return -ENOENT;
     }
   if (ash_linux_find_tool (host, "readlink", &readlink_path, &why) < 0
       || ash_linux_find_tool (host, "true", &true_path, &why) < 0)
     {
-      ret->base.reason = xasprintf (_("firejail cannot be tested here (%s)"), why);
+      ret->base.reason
+        = xasprintf (_ ("firejail cannot be tested here (%s)"), why);
       return -ENOENT;
     }
   own = own_mount_namespace ();
@@ -304,9 +304,9 @@ firejail_probe (const struct ash_host *host, struct ash_probe **retp)
   r = ash_linux_probe_run (argv.v, &out, &errtext, &status);
   if (r < 0 || status != 0)
     {
-      ret->base.reason = xasprintf (_("firejail could not run a test command "
-                                 "(%s)"),
-                               *errtext ? errtext : _("no output"));
+      ret->base.reason = xasprintf (_ ("firejail could not run a test command "
+                                       "(%s)"),
+                                    *errtext ? errtext : _ ("no output"));
       ash_strvec_release (&argv);
       return -EPERM;
     }
@@ -314,18 +314,18 @@ firejail_probe (const struct ash_host *host, struct ash_probe **retp)
   if (strstr (out, "existing sandbox") || strstr (errtext, "existing sandbox")
       || strstr (errtext, "without any additional sandboxing"))
     {
-      ret->base.reason = xasprintf (_("firejail ran a test command without a "
-                                 "sandbox (%s)"),
-                               errtext);
+      ret->base.reason = xasprintf (_ ("firejail ran a test command without a "
+                                       "sandbox (%s)"),
+                                    errtext);
       ash_strvec_release (&argv);
       return -EPERM;
     }
   if (!ns || !own || streq (ns, own))
     {
       ret->base.reason = xasprintf (
-        _("firejail ran a test command without a sandbox (it reported "
-          "%s, and ASH's own mount namespace is %s)"),
-        ns ? ns : _("no mount namespace"), own ? own : "?");
+        _ ("firejail ran a test command without a sandbox (it reported "
+           "%s, and ASH's own mount namespace is %s)"),
+        ns ? ns : _ ("no mount namespace"), own ? own : "?");
       ash_strvec_release (&argv);
       return -EPERM;
     }
@@ -349,17 +349,18 @@ firejail_probe (const struct ash_host *host, struct ash_probe **retp)
   if (r < 0 || status != 0)
     {
       ret->base.reason = xasprintf (
-        _("firejail cannot apply the Unix-socket filter in its sandbox (%s)"),
-        *errtext ? errtext : _("no output"));
+        _ ("firejail cannot apply the Unix-socket filter in its sandbox (%s)"),
+        *errtext ? errtext : _ ("no output"));
       return -EPERM;
     }
 
   ret->base.usable = true;
   ret->tool = TAKE_PTR (tool);
   ret->helper = TAKE_PTR (helper);
-  ret->base.notes = xstrdup (_("everything outside the home directory and /tmp "
-                          "that your user can read stays readable; caches "
-                          "are read-only"));
+  ret->base.notes
+    = xstrdup (_ ("everything outside the home directory and /tmp "
+                  "that your user can read stays readable; caches "
+                  "are read-only"));
   return 0;
 }
 

@@ -77,27 +77,27 @@
 
 /* Rights for the read-only paths and for the full-access ones (before
    masking with what the kernel's ABI handles).  */
-#define RIGHTS_RO                                                            \
-  (LANDLOCK_ACCESS_FS_EXECUTE | LANDLOCK_ACCESS_FS_READ_FILE                 \
+#define RIGHTS_RO                                                             \
+  (LANDLOCK_ACCESS_FS_EXECUTE | LANDLOCK_ACCESS_FS_READ_FILE                  \
    | LANDLOCK_ACCESS_FS_READ_DIR)
 #define RIGHTS_RW (~0ULL)
 /* Character devices every program expects to write, as in `>/dev/null`
    (which truncates).  */
-#define RIGHTS_DEV_RW                                                        \
-  (LANDLOCK_ACCESS_FS_READ_FILE | LANDLOCK_ACCESS_FS_WRITE_FILE              \
+#define RIGHTS_DEV_RW                                                         \
+  (LANDLOCK_ACCESS_FS_READ_FILE | LANDLOCK_ACCESS_FS_WRITE_FILE               \
    | LANDLOCK_ACCESS_FS_TRUNCATE | LANDLOCK_ACCESS_FS_IOCTL_DEV)
 #define RIGHTS_DEV_RO LANDLOCK_ACCESS_FS_READ_FILE
-#define RIGHTS_PROC                                                          \
+#define RIGHTS_PROC                                                           \
   (LANDLOCK_ACCESS_FS_READ_FILE | LANDLOCK_ACCESS_FS_READ_DIR)
 
 struct path_rule
 {
   const char *path;
   unsigned long long rights;
-  bool optional;                /* skip silently when it does not exist */
-  bool no_link;                 /* refuse the path when it is a symlink */
-  bool has_fd;                  /* --fd: the file is open on FD, and PATH
-                                   only names it */
+  bool optional; /* skip silently when it does not exist */
+  bool no_link;  /* refuse the path when it is a symlink */
+  bool has_fd;   /* --fd: the file is open on FD, and PATH
+                    only names it */
   int fd;
 };
 
@@ -123,22 +123,22 @@ struct options
   bool private_network; /* --socket-filter in a network namespace of its
                            own: IP sockets stay, for its loopback */
   bool new_session;
-  bool supervise;       /* --supervise: no Landlock, no filter; only end
-                           the command's whole tree with the wrapper */
+  bool supervise; /* --supervise: no Landlock, no filter; only end
+                     the command's whole tree with the wrapper */
   bool verbose;
   unsigned grace;
   const char *tmpdir;
   const char *home;
-  int tmpdir_fd;                /* --fd before --tmpdir, or -1 */
-  int home_fd;                  /* --fd before --home, or -1 */
-  int pending_fd;               /* --fd N not yet taken by a path, or -1 */
+  int tmpdir_fd;  /* --fd before --tmpdir, or -1 */
+  int home_fd;    /* --fd before --home, or -1 */
+  int pending_fd; /* --fd N not yet taken by a path, or -1 */
   struct path_rule *rules;
   size_t n_rules;
-  char **links;                 /* NAME=TARGET */
+  char **links; /* NAME=TARGET */
   size_t n_links;
-  char **expects;               /* PATH=DEV:INO, --expect */
+  char **expects; /* PATH=DEV:INO, --expect */
   size_t n_expects;
-  const char **hidden;          /* --hide: not granted inside a rule */
+  const char **hidden; /* --hide: not granted inside a rule */
   size_t n_hidden;
   char **command;
 };
@@ -200,67 +200,68 @@ xrealloc_array (void *p, size_t n, size_t size)
 static void
 usage (FILE *out)
 {
-  fprintf (out,
-           "Usage: %s [OPTION]... -- COMMAND [ARG]...\n"
-           "       %s --socket-filter [--network | --private-network] [--new-session] -- COMMAND "
-           "[ARG]...\n"
-           "       %s --probe\n"
-           "Run COMMAND restricted by Landlock and the seccomp socket filter.\n"
-           "\n"
-           "  --ro PATH             read and execute beneath PATH (beneath "
-           "its target\n"
-           "                        when PATH is a symlink)\n"
-           "  --rw PATH             full access beneath PATH (not a "
-           "symlink)\n"
-           "  --hide PATH           grant nothing beneath PATH, also where "
-           "it lies\n"
-           "                        inside a --ro or --rw PATH (its names "
-           "stay listable)\n"
-           "  --tmpdir DIR          private TMPDIR (created if missing; full "
-           "access)\n"
-           "  --home DIR            private HOME (created if missing; full "
-           "access)\n"
-           "  --home-link NAME=TARGET  symlink HOME/NAME to TARGET\n"
-           "  --fd N                the next --ro, --rw, --tmpdir or --home "
-           "PATH is the\n"
-           "                        file open on descriptor N (inherited); "
-           "PATH only\n"
-           "                        names it and is never looked up\n"
-           "  --network             allow sockets other than Unix ones\n"
-           "  --no-network          refuse every socket (the default)\n"
-           "  --grace SECONDS       wait between SIGTERM and SIGKILL "
-           "(default %d)\n"
-           "  --verbose             note on stderr what the kernel lacks\n"
-           "  --socket-filter       install only the socket filter and exec\n"
-           "  --expect=PATH=DEV:INO with --socket-filter: refuse to start "
-           "COMMAND\n"
-           "                        unless PATH is the directory DEV:INO "
-           "(repeatable)\n"
-           "  --private-network     with --socket-filter: the command has a "
-           "network\n"
-           "                        namespace of its own; IP sockets stay "
-           "for its\n"
-           "                        loopback, every other family is "
-           "refused\n"
-           "  --new-session         with --socket-filter: start a new "
-           "session\n"
-           "  --probe               print the kernel's Landlock support\n"
-           "  --supervise           no Landlock and no filter: run COMMAND (a "
-           "sandbox\n"
-           "                        of its own, such as firejail) and end "
-           "its whole\n"
-           "                        tree when the wrapper's parent dies or "
-           "on SIGTERM\n"
-           "\n"
-           "Exit status: the command's, 128+N when signal N ended it, %d "
-           "Landlock\n"
-           "unavailable, %d Landlock ABI below %d, %d usage error, %d setup "
-           "failure,\n"
-           "%d exec failure.\n",
-           PROGRAM, PROGRAM, PROGRAM, DEFAULT_GRACE,
-           ASH_LANDLOCK_EXIT_UNAVAILABLE, ASH_LANDLOCK_EXIT_OLD_ABI, MIN_ABI,
-           ASH_LANDLOCK_EXIT_USAGE, ASH_LANDLOCK_EXIT_SETUP,
-           ASH_LANDLOCK_EXIT_EXEC);
+  fprintf (
+    out,
+    "Usage: %s [OPTION]... -- COMMAND [ARG]...\n"
+    "       %s --socket-filter [--network | --private-network] "
+    "[--new-session] -- COMMAND "
+    "[ARG]...\n"
+    "       %s --probe\n"
+    "Run COMMAND restricted by Landlock and the seccomp socket filter.\n"
+    "\n"
+    "  --ro PATH             read and execute beneath PATH (beneath "
+    "its target\n"
+    "                        when PATH is a symlink)\n"
+    "  --rw PATH             full access beneath PATH (not a "
+    "symlink)\n"
+    "  --hide PATH           grant nothing beneath PATH, also where "
+    "it lies\n"
+    "                        inside a --ro or --rw PATH (its names "
+    "stay listable)\n"
+    "  --tmpdir DIR          private TMPDIR (created if missing; full "
+    "access)\n"
+    "  --home DIR            private HOME (created if missing; full "
+    "access)\n"
+    "  --home-link NAME=TARGET  symlink HOME/NAME to TARGET\n"
+    "  --fd N                the next --ro, --rw, --tmpdir or --home "
+    "PATH is the\n"
+    "                        file open on descriptor N (inherited); "
+    "PATH only\n"
+    "                        names it and is never looked up\n"
+    "  --network             allow sockets other than Unix ones\n"
+    "  --no-network          refuse every socket (the default)\n"
+    "  --grace SECONDS       wait between SIGTERM and SIGKILL "
+    "(default %d)\n"
+    "  --verbose             note on stderr what the kernel lacks\n"
+    "  --socket-filter       install only the socket filter and exec\n"
+    "  --expect=PATH=DEV:INO with --socket-filter: refuse to start "
+    "COMMAND\n"
+    "                        unless PATH is the directory DEV:INO "
+    "(repeatable)\n"
+    "  --private-network     with --socket-filter: the command has a "
+    "network\n"
+    "                        namespace of its own; IP sockets stay "
+    "for its\n"
+    "                        loopback, every other family is "
+    "refused\n"
+    "  --new-session         with --socket-filter: start a new "
+    "session\n"
+    "  --probe               print the kernel's Landlock support\n"
+    "  --supervise           no Landlock and no filter: run COMMAND (a "
+    "sandbox\n"
+    "                        of its own, such as firejail) and end "
+    "its whole\n"
+    "                        tree when the wrapper's parent dies or "
+    "on SIGTERM\n"
+    "\n"
+    "Exit status: the command's, 128+N when signal N ended it, %d "
+    "Landlock\n"
+    "unavailable, %d Landlock ABI below %d, %d usage error, %d setup "
+    "failure,\n"
+    "%d exec failure.\n",
+    PROGRAM, PROGRAM, PROGRAM, DEFAULT_GRACE, ASH_LANDLOCK_EXIT_UNAVAILABLE,
+    ASH_LANDLOCK_EXIT_OLD_ABI, MIN_ABI, ASH_LANDLOCK_EXIT_USAGE,
+    ASH_LANDLOCK_EXIT_SETUP, ASH_LANDLOCK_EXIT_EXEC);
 }
 
 enum
@@ -316,8 +317,10 @@ parse_fd (const char *arg)
   errno = 0;
   v = strtol (arg, &end, 10);
   if (errno != 0 || end == arg || *end != '\0' || v < 3 || v > INT_MAX)
-    die (ASH_LANDLOCK_EXIT_USAGE, "--fd wants a descriptor above 2, not "
-         "'%s'", arg);
+    die (ASH_LANDLOCK_EXIT_USAGE,
+         "--fd wants a descriptor above 2, not "
+         "'%s'",
+         arg);
   if (fcntl ((int) v, F_SETFD, FD_CLOEXEC) < 0)
     die (ASH_LANDLOCK_EXIT_USAGE, "--fd %ld: %s", v, strerror (errno));
   return (int) v;
@@ -370,8 +373,10 @@ parse_options (int argc, char **argv, struct options *o)
           break;
         case OPT_FD:
           if (o->pending_fd >= 0)
-            die (ASH_LANDLOCK_EXIT_USAGE, "--fd %d is not followed by --ro, "
-                 "--rw, --tmpdir or --home", o->pending_fd);
+            die (ASH_LANDLOCK_EXIT_USAGE,
+                 "--fd %d is not followed by --ro, "
+                 "--rw, --tmpdir or --home",
+                 o->pending_fd);
           o->pending_fd = parse_fd (optarg);
           landlock_options = true;
           break;
@@ -379,8 +384,8 @@ parse_options (int argc, char **argv, struct options *o)
           if (optarg[0] != '/')
             die (ASH_LANDLOCK_EXIT_USAGE, "'%s' is not an absolute path",
                  optarg);
-          o->hidden = xrealloc_array (o->hidden, o->n_hidden + 1,
-                                      sizeof *o->hidden);
+          o->hidden
+            = xrealloc_array (o->hidden, o->n_hidden + 1, sizeof *o->hidden);
           o->hidden[o->n_hidden++] = optarg;
           landlock_options = true;
           break;
@@ -406,8 +411,8 @@ parse_options (int argc, char **argv, struct options *o)
           if (strchr (optarg, '=') == NULL)
             die (ASH_LANDLOCK_EXIT_USAGE,
                  "--home-link wants NAME=TARGET, not '%s'", optarg);
-          o->links = xrealloc_array (o->links, o->n_links + 1,
-                                     sizeof *o->links);
+          o->links
+            = xrealloc_array (o->links, o->n_links + 1, sizeof *o->links);
           o->links[o->n_links++] = optarg;
           landlock_options = true;
           break;
@@ -471,8 +476,10 @@ parse_options (int argc, char **argv, struct options *o)
     }
 
   if (o->pending_fd >= 0)
-    die (ASH_LANDLOCK_EXIT_USAGE, "--fd %d is not followed by --ro, --rw, "
-         "--tmpdir or --home", o->pending_fd);
+    die (ASH_LANDLOCK_EXIT_USAGE,
+         "--fd %d is not followed by --ro, --rw, "
+         "--tmpdir or --home",
+         o->pending_fd);
   if (grace_given && !o->supervise)
     landlock_options = true;
   if (o->probe)
@@ -482,9 +489,9 @@ parse_options (int argc, char **argv, struct options *o)
         die (ASH_LANDLOCK_EXIT_USAGE, "--probe takes no other arguments");
       return;
     }
-  if (o->supervise && (o->socket_filter || landlock_options || o->network
-                       || o->private_network || o->new_session
-                       || o->n_expects))
+  if (o->supervise
+      && (o->socket_filter || landlock_options || o->network
+          || o->private_network || o->new_session || o->n_expects))
     die (ASH_LANDLOCK_EXIT_USAGE,
          "--supervise takes only --grace and --verbose");
   if (o->socket_filter && landlock_options)
@@ -512,8 +519,8 @@ parse_options (int argc, char **argv, struct options *o)
 static int
 landlock_abi (void)
 {
-  int abi = ash_landlock_create_ruleset (NULL, 0,
-                                         LANDLOCK_CREATE_RULESET_VERSION);
+  int abi
+    = ash_landlock_create_ruleset (NULL, 0, LANDLOCK_CREATE_RULESET_VERSION);
   if (abi < 0)
     {
       int e = errno;
@@ -532,7 +539,8 @@ landlock_abi (void)
   if (abi < MIN_ABI)
     die (ASH_LANDLOCK_EXIT_OLD_ABI,
          "Landlock ABI %d is below 3 (Linux 6.2), use bwrap, a kernel with "
-         "Landlock ABI 3 or later, or container mode", abi);
+         "Landlock ABI 3 or later, or container mode",
+         abi);
   return abi;
 }
 
@@ -562,11 +570,11 @@ ruleset_attr_for (const struct options *o, int abi,
      network, handle bind and connect and allow no port.  With a network,
      leave TCP alone.  */
   if (abi >= 4 && !o->network)
-    attr->handled_access_net = (LANDLOCK_ACCESS_NET_BIND_TCP
-                                | LANDLOCK_ACCESS_NET_CONNECT_TCP);
+    attr->handled_access_net
+      = (LANDLOCK_ACCESS_NET_BIND_TCP | LANDLOCK_ACCESS_NET_CONNECT_TCP);
   if (abi >= 6)
-    attr->scoped = (LANDLOCK_SCOPE_ABSTRACT_UNIX_SOCKET
-                    | LANDLOCK_SCOPE_SIGNAL);
+    attr->scoped
+      = (LANDLOCK_SCOPE_ABSTRACT_UNIX_SOCKET | LANDLOCK_SCOPE_SIGNAL);
 }
 
 static int
@@ -621,8 +629,8 @@ add_fd_rule (int ruleset_fd, int fd, unsigned long long allowed,
   pb.allowed_access = allowed;
   pb.parent_fd = fd;
   if (allowed != 0
-      && ash_landlock_add_rule (ruleset_fd, LANDLOCK_RULE_PATH_BENEATH, &pb,
-                                0) < 0)
+      && ash_landlock_add_rule (ruleset_fd, LANDLOCK_RULE_PATH_BENEATH, &pb, 0)
+           < 0)
     die (ASH_LANDLOCK_EXIT_SETUP, "cannot add a Landlock rule for '%s': %s",
          path, strerror (errno));
 }
@@ -658,8 +666,8 @@ add_rules_around (int ruleset_fd, unsigned long long handled, int dir_fd,
       if (strcmp (de->d_name, ".") == 0 || strcmp (de->d_name, "..") == 0)
         continue;
       if (asprintf (&child, "%s%s%s", path,
-                    path[strlen (path) - 1] == '/' ? "" : "/",
-                    de->d_name) < 0)
+                    path[strlen (path) - 1] == '/' ? "" : "/", de->d_name)
+          < 0)
         die (ASH_LANDLOCK_EXIT_SETUP, "out of memory");
       if (is_hidden (o, child))
         {
@@ -725,8 +733,10 @@ add_path_rule (int ruleset_fd, unsigned long long handled,
     die (ASH_LANDLOCK_EXIT_SETUP, "cannot stat '%s': %s", rule->path,
          strerror (errno));
   if (rule->no_link && S_ISLNK (st.st_mode))
-    die (ASH_LANDLOCK_EXIT_SETUP, "'%s' is a symlink: full access is "
-         "granted only to a path that is not one", rule->path);
+    die (ASH_LANDLOCK_EXIT_SETUP,
+         "'%s' is a symlink: full access is "
+         "granted only to a path that is not one",
+         rule->path);
 
   if (S_ISDIR (st.st_mode) && holds_hidden (o, rule->path))
     {
@@ -741,8 +751,8 @@ add_path_rule (int ruleset_fd, unsigned long long handled,
     pb.allowed_access &= ASH_LANDLOCK_FS_FILE_RIGHTS;
   pb.parent_fd = fd;
   if (pb.allowed_access != 0
-      && ash_landlock_add_rule (ruleset_fd, LANDLOCK_RULE_PATH_BENEATH, &pb,
-                                0) < 0)
+      && ash_landlock_add_rule (ruleset_fd, LANDLOCK_RULE_PATH_BENEATH, &pb, 0)
+           < 0)
     die (ASH_LANDLOCK_EXIT_SETUP, "cannot add a Landlock rule for '%s': %s",
          rule->path, strerror (errno));
   close (fd);
@@ -792,8 +802,10 @@ make_home_link (const char *home, int home_fd, const char *spec)
   int dirfd;
 
   if (name_len == 0 || spec[0] == '/' || target[0] == '\0')
-    die (ASH_LANDLOCK_EXIT_USAGE, "--home-link wants NAME=TARGET with a "
-         "relative NAME, not '%s'", spec);
+    die (ASH_LANDLOCK_EXIT_USAGE,
+         "--home-link wants NAME=TARGET with a "
+         "relative NAME, not '%s'",
+         spec);
   name = strndup (spec, name_len);
   if (name == NULL)
     die (ASH_LANDLOCK_EXIT_SETUP, "out of memory");
@@ -812,8 +824,10 @@ make_home_link (const char *home, int home_fd, const char *spec)
         *slash = '\0';
       if (component[0] == '\0' || strcmp (component, ".") == 0
           || strcmp (component, "..") == 0)
-        die (ASH_LANDLOCK_EXIT_USAGE, "--home-link name '%.*s' has an empty, "
-             "'.' or '..' component", (int) name_len, spec);
+        die (ASH_LANDLOCK_EXIT_USAGE,
+             "--home-link name '%.*s' has an empty, "
+             "'.' or '..' component",
+             (int) name_len, spec);
       if (slash == NULL)
         break;
       if (mkdirat (dirfd, component, 0700) < 0 && errno != EEXIST)
@@ -838,10 +852,12 @@ make_home_link (const char *home, int home_fd, const char *spec)
       if (errno != EEXIST
           || (n = readlinkat (dirfd, component, buf, sizeof buf - 1)) < 0
           || (buf[n] = '\0', strcmp (buf, target) != 0))
-        die (ASH_LANDLOCK_EXIT_SETUP, "cannot create the link '%.*s' in "
-             "'%s': %s", (int) name_len, spec, home,
+        die (ASH_LANDLOCK_EXIT_SETUP,
+             "cannot create the link '%.*s' in "
+             "'%s': %s",
+             (int) name_len, spec, home,
              errno == EEXIST || errno == EINVAL ? "a different file is there"
-             : strerror (errno));
+                                                : strerror (errno));
     }
   close (dirfd);
   free (name);
@@ -862,8 +878,7 @@ check_filter (void)
 }
 
 static void
-install_socket_filter_or_die (enum ash_socket_policy sockets,
-                              bool in_child)
+install_socket_filter_or_die (enum ash_socket_policy sockets, bool in_child)
 {
   char *error = NULL;
   int r = ash_socket_filter_install (sockets, &error);
@@ -913,18 +928,24 @@ check_expects (const struct options *o)
          when ash runs as root) must be able to read it, too.  */
       fd = open (path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
       if (fd < 0 && errno == EACCES)
-        die (ASH_LANDLOCK_EXIT_SETUP, "the scanner's user (uid %ld) cannot "
-             "read %s (%s)", (long) getuid (), path, strerror (errno));
+        die (ASH_LANDLOCK_EXIT_SETUP,
+             "the scanner's user (uid %ld) cannot "
+             "read %s (%s)",
+             (long) getuid (), path, strerror (errno));
       if (fd < 0)
-        die (ASH_LANDLOCK_EXIT_SETUP, "the sandbox does not show %s to the "
-             "scanner (%s)", path, strerror (errno));
+        die (ASH_LANDLOCK_EXIT_SETUP,
+             "the sandbox does not show %s to the "
+             "scanner (%s)",
+             path, strerror (errno));
       if (fstat (fd, &st) < 0)
         die (ASH_LANDLOCK_EXIT_SETUP, "cannot examine %s in the sandbox: %s",
              path, strerror (errno));
       if ((unsigned long long) st.st_dev != dev
           || (unsigned long long) st.st_ino != ino)
-        die (ASH_LANDLOCK_EXIT_SETUP, "the sandbox does not show %s to the "
-             "scanner (another file is there in its place)", path);
+        die (ASH_LANDLOCK_EXIT_SETUP,
+             "the sandbox does not show %s to the "
+             "scanner (another file is there in its place)",
+             path);
       close (fd);
       free (path);
     }
@@ -937,9 +958,9 @@ run_socket_filter (const struct options *o)
   if (o->new_session && setsid () < 0)
     die (ASH_LANDLOCK_EXIT_SETUP, "cannot start a new session: %s",
          strerror (errno));
-  install_socket_filter_or_die (o->network ? ASH_SOCKETS_NETWORK
+  install_socket_filter_or_die (o->network           ? ASH_SOCKETS_NETWORK
                                 : o->private_network ? ASH_SOCKETS_NETNS
-                                : ASH_SOCKETS_NONE,
+                                                     : ASH_SOCKETS_NONE,
                                 false);
   execvp (o->command[0], o->command);
   die (ASH_LANDLOCK_EXIT_EXEC, "cannot execute '%s': %s", o->command[0],
@@ -1001,7 +1022,8 @@ run_probe (void)
           if (write (pipefd[1], what, strlen (what)) < 0)
             _exit (ASH_LANDLOCK_EXIT_SETUP);
           _exit (what == msg && strncmp (msg, "Landlock", 8) == 0
-                 ? ASH_LANDLOCK_EXIT_UNAVAILABLE : ASH_LANDLOCK_EXIT_SETUP);
+                   ? ASH_LANDLOCK_EXIT_UNAVAILABLE
+                   : ASH_LANDLOCK_EXIT_SETUP);
         }
       _exit (0);
     }
@@ -1224,7 +1246,8 @@ kill_everything (pid_t command, bool *command_done, int *command_status)
 
       memset (&si, 0, sizeof si);
       if (waitid (P_PID, (id_t) command, &si,
-                  WEXITED | WNOHANG | WNOWAIT | __WALL) == 0
+                  WEXITED | WNOHANG | WNOWAIT | __WALL)
+            == 0
           && si.si_pid == command)
         {
           while (waitpid (command, &status, __WALL) < 0 && errno == EINTR)
@@ -1265,7 +1288,7 @@ kill_everything (pid_t command, bool *command_done, int *command_status)
         {
           if (errno == EINTR)
             continue;
-          break;                /* ECHILD: nothing left */
+          break; /* ECHILD: nothing left */
         }
       if (pid == 0)
         {
@@ -1273,9 +1296,11 @@ kill_everything (pid_t command, bool *command_done, int *command_status)
 
           if (++idle > BLIND_WAIT_STEPS)
             {
-              fprintf (stderr, "%s: cannot read /proc to find the processes "
+              fprintf (stderr,
+                       "%s: cannot read /proc to find the processes "
                        "the command left outside its process group; not "
-                       "waiting for them\n", PROGRAM);
+                       "waiting for them\n",
+                       PROGRAM);
               break;
             }
           nanosleep (&ts, NULL);
@@ -1313,12 +1338,14 @@ drop_capabilities (void)
 
   for (int cap = 0; cap < 64; cap++)
     if (prctl (PR_CAPBSET_DROP, cap, 0, 0, 0) < 0 && errno != EINVAL)
-      child_die (ASH_LANDLOCK_EXIT_SETUP, "cannot drop capability %d: %s",
-                 cap, strerror (errno));
+      child_die (ASH_LANDLOCK_EXIT_SETUP, "cannot drop capability %d: %s", cap,
+                 strerror (errno));
   if (prctl (PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0) < 0
       && errno != EINVAL)
-    child_die (ASH_LANDLOCK_EXIT_SETUP, "cannot clear ambient capabilities: "
-               "%s", strerror (errno));
+    child_die (ASH_LANDLOCK_EXIT_SETUP,
+               "cannot clear ambient capabilities: "
+               "%s",
+               strerror (errno));
   memset (data, 0, sizeof data);
   header.version = _LINUX_CAPABILITY_VERSION_3;
   header.pid = 0;
@@ -1341,8 +1368,10 @@ child_exec (const struct options *o, int ruleset_fd, const sigset_t *oldmask,
      it.  Had it died already, between fork() and here, the signal would
      never come: we would have been reparented, so check.  */
   if (prctl (PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) < 0)
-    child_die (ASH_LANDLOCK_EXIT_SETUP, "cannot set the parent death "
-               "signal: %s", strerror (errno));
+    child_die (ASH_LANDLOCK_EXIT_SETUP,
+               "cannot set the parent death "
+               "signal: %s",
+               strerror (errno));
   if (getppid () != parent)
     _exit (ASH_LANDLOCK_EXIT_SETUP);
 
@@ -1368,11 +1397,13 @@ child_exec (const struct options *o, int ruleset_fd, const sigset_t *oldmask,
     child_die (ASH_LANDLOCK_EXIT_SETUP, "cannot set no_new_privs: %s",
                strerror (errno));
   if (ash_landlock_restrict_self (ruleset_fd, 0) < 0)
-    child_die (ASH_LANDLOCK_EXIT_SETUP, "cannot enforce the Landlock "
-               "ruleset: %s", strerror (errno));
+    child_die (ASH_LANDLOCK_EXIT_SETUP,
+               "cannot enforce the Landlock "
+               "ruleset: %s",
+               strerror (errno));
   close (ruleset_fd);
   install_socket_filter_or_die (o->network ? ASH_SOCKETS_NETWORK
-                                                : ASH_SOCKETS_NONE,
+                                           : ASH_SOCKETS_NONE,
                                 true);
   drop_capabilities ();
   /* The scanned data, as the scanner will see it.  */
@@ -1383,8 +1414,8 @@ child_exec (const struct options *o, int ruleset_fd, const sigset_t *oldmask,
     child_die (ASH_LANDLOCK_EXIT_SETUP, "cannot restore the signal mask: %s",
                strerror (errno));
   execvp (o->command[0], o->command);
-  child_die (ASH_LANDLOCK_EXIT_EXEC, "cannot execute '%s': %s",
-             o->command[0], strerror (errno));
+  child_die (ASH_LANDLOCK_EXIT_EXEC, "cannot execute '%s': %s", o->command[0],
+             strerror (errno));
 }
 
 static int
@@ -1403,11 +1434,15 @@ run_landlock (const struct options *o)
   if (o->supervise)
     goto supervise;
   if (abi < 4 && !o->network)
-    note (o, "Landlock ABI %d has no TCP rules; the socket filter alone "
-          "refuses sockets", abi);
+    note (o,
+          "Landlock ABI %d has no TCP rules; the socket filter alone "
+          "refuses sockets",
+          abi);
   if (abi < 6)
-    note (o, "Landlock ABI %d has no scoping: abstract Unix sockets and "
-          "signals to processes outside the sandbox are not restricted", abi);
+    note (o,
+          "Landlock ABI %d has no scoping: abstract Unix sockets and "
+          "signals to processes outside the sandbox are not restricted",
+          abi);
 
   if (o->tmpdir != NULL)
     ensure_dir (o->tmpdir, o->tmpdir_fd);
@@ -1428,14 +1463,14 @@ run_landlock (const struct options *o)
     add_path_rule (ruleset_fd, attr.handled_access_fs, &o->rules[i], o);
   if (o->tmpdir != NULL)
     {
-      struct path_rule r = { o->tmpdir, RIGHTS_RW, false, true,
-                             o->tmpdir_fd >= 0, o->tmpdir_fd };
+      struct path_rule r = { o->tmpdir, RIGHTS_RW,         false,
+                             true,      o->tmpdir_fd >= 0, o->tmpdir_fd };
       add_path_rule (ruleset_fd, attr.handled_access_fs, &r, o);
     }
   if (o->home != NULL)
     {
-      struct path_rule r = { o->home, RIGHTS_RW, false, true,
-                             o->home_fd >= 0, o->home_fd };
+      struct path_rule r
+        = { o->home, RIGHTS_RW, false, true, o->home_fd >= 0, o->home_fd };
       add_path_rule (ruleset_fd, attr.handled_access_fs, &r, o);
     }
 
@@ -1502,7 +1537,8 @@ supervise:
         }
       memset (&info, 0, sizeof info);
       if (waitid (P_PID, (id_t) command, &info,
-                  WEXITED | WNOHANG | WNOWAIT | __WALL) == 0
+                  WEXITED | WNOHANG | WNOWAIT | __WALL)
+            == 0
           && info.si_pid == command)
         break;
 
@@ -1526,7 +1562,7 @@ supervise:
       if (sig < 0)
         {
           if (errno == EAGAIN)
-            break;              /* the grace period is over */
+            break; /* the grace period is over */
           continue;
         }
       if (sig != SIGCHLD && term_signal == 0)

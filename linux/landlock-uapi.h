@@ -28,15 +28,15 @@
    x32 adds its usual bit, which <sys/syscall.h> accounts for when it knows
    the names.  */
 #ifndef __NR_landlock_create_ruleset
-# if defined __x86_64__ && defined __ILP32__
-#  define __NR_landlock_create_ruleset (0x40000000 + 444)
-#  define __NR_landlock_add_rule (0x40000000 + 445)
-#  define __NR_landlock_restrict_self (0x40000000 + 446)
-# else
-#  define __NR_landlock_create_ruleset 444
-#  define __NR_landlock_add_rule 445
-#  define __NR_landlock_restrict_self 446
-# endif
+#if defined __x86_64__ && defined __ILP32__
+#define __NR_landlock_create_ruleset (0x40000000 + 444)
+#define __NR_landlock_add_rule (0x40000000 + 445)
+#define __NR_landlock_restrict_self (0x40000000 + 446)
+#else
+#define __NR_landlock_create_ruleset 444
+#define __NR_landlock_add_rule 445
+#define __NR_landlock_restrict_self 446
+#endif
 #endif
 
 /* The argument of landlock_create_ruleset().  The kernel accepts a shorter
@@ -45,9 +45,9 @@
    zero.  */
 struct ash_landlock_ruleset_attr
 {
-  uint64_t handled_access_fs;   /* ABI 1 */
-  uint64_t handled_access_net;  /* ABI 4 */
-  uint64_t scoped;              /* ABI 6 */
+  uint64_t handled_access_fs;  /* ABI 1 */
+  uint64_t handled_access_net; /* ABI 4 */
+  uint64_t scoped;             /* ABI 6 */
 };
 
 /* Flag of landlock_create_ruleset(NULL, 0, flags): return the ABI.  */
@@ -91,16 +91,16 @@ struct ash_landlock_net_port_attr
 /* All rights each ABI knows.  */
 #define ASH_LANDLOCK_FS_ABI1 ((LANDLOCK_ACCESS_FS_MAKE_SYM << 1) - 1)
 #define ASH_LANDLOCK_FS_ABI2 (ASH_LANDLOCK_FS_ABI1 | LANDLOCK_ACCESS_FS_REFER)
-#define ASH_LANDLOCK_FS_ABI3                                                 \
+#define ASH_LANDLOCK_FS_ABI3                                                  \
   (ASH_LANDLOCK_FS_ABI2 | LANDLOCK_ACCESS_FS_TRUNCATE)
-#define ASH_LANDLOCK_FS_ABI5                                                 \
+#define ASH_LANDLOCK_FS_ABI5                                                  \
   (ASH_LANDLOCK_FS_ABI3 | LANDLOCK_ACCESS_FS_IOCTL_DEV)
 
 /* The rights that make sense on a file rather than a directory: a
    path-beneath rule on a file may only carry these.  */
-#define ASH_LANDLOCK_FS_FILE_RIGHTS                                          \
-  (LANDLOCK_ACCESS_FS_EXECUTE | LANDLOCK_ACCESS_FS_WRITE_FILE                \
-   | LANDLOCK_ACCESS_FS_READ_FILE | LANDLOCK_ACCESS_FS_TRUNCATE              \
+#define ASH_LANDLOCK_FS_FILE_RIGHTS                                           \
+  (LANDLOCK_ACCESS_FS_EXECUTE | LANDLOCK_ACCESS_FS_WRITE_FILE                 \
+   | LANDLOCK_ACCESS_FS_READ_FILE | LANDLOCK_ACCESS_FS_TRUNCATE               \
    | LANDLOCK_ACCESS_FS_IOCTL_DEV)
 
 /* Network rights (ABI 4): TCP only.  */

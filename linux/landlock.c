@@ -58,10 +58,10 @@ remove_tree (const char *dir)
   if (slash == NULL)
     return;
   *slash = '\0';
-  _cleanup_close_ int pfd = open (*parent ? parent : "/",
-                                  O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  _cleanup_close_ int pfd
+    = open (*parent ? parent : "/", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
   if (pfd < 0 || ash_tree_remove_all (pfd, slash + 1, &e) < 0)
-    ash_warning (_("cannot remove %s: %s"), dir,
+    ash_warning (_ ("cannot remove %s: %s"), dir,
                  e.message ? e.message : strerror (errno));
   ash_error_release (&e);
 }
@@ -119,8 +119,7 @@ remove_stale_private_once (void)
       if (kill ((pid_t) pid, 0) == 0 || errno != ESRCH)
         continue;
       _cleanup_free_ char *path = ash_path_join (base, de->d_name);
-      ash_info (_("removing %s, left by a run of ash that was killed"),
-                path);
+      ash_info (_ ("removing %s, left by a run of ash that was killed"), path);
       remove_tree (path);
     }
   closedir (d);
@@ -196,8 +195,8 @@ same_file (const char *path, const char *target)
 {
   struct stat a, b;
 
-  return stat (path, &a) == 0 && stat (target, &b) == 0
-         && a.st_dev == b.st_dev && a.st_ino == b.st_ino;
+  return stat (path, &a) == 0 && stat (target, &b) == 0 && a.st_dev == b.st_dev
+         && a.st_ino == b.st_ino;
 }
 
 /* Make the policy's links in the private home HOME_FD.  A granted
@@ -231,20 +230,21 @@ make_home_links (int home_fd, const struct ash_policy *policy,
       if (above)
         {
           _cleanup_free_ char *via
-            = ash_path_join (above->target, l->name + strlen (above->name) + 1);
+            = ash_path_join (above->target,
+                             l->name + strlen (above->name) + 1);
           if (same_file (via, l->target))
             continue;
           return ash_error_set (err, -EEXIST,
-                                _("cannot link %s in the private home to "
-                                  "%s: %s is a link to %s there"),
+                                _ ("cannot link %s in the private home to "
+                                   "%s: %s is a link to %s there"),
                                 l->name, l->target, above->name,
                                 above->target);
         }
       r = home_fd < 0 ? -EBADF : make_home_link (home_fd, l->name, l->target);
       if (r < 0)
         return ash_error_set (err, r,
-                              _("cannot link %s in the private home to "
-                                "%s: %s"),
+                              _ ("cannot link %s in the private home to "
+                                 "%s: %s"),
                               l->name, l->target, strerror (-r));
       made[n_made++] = l;
     }
@@ -260,8 +260,8 @@ pass_fd (struct ash_cmd *cmd, struct landlock_state *st,
     {
       ash_close (fd);
       return ash_error_set (err, -EMFILE,
-                            _("the Landlock sandbox is given more than %d "
-                              "paths"),
+                            _ ("the Landlock sandbox is given more than %d "
+                               "paths"),
                             ASH_CMD_MAX_PASS_FDS);
     }
   cmd->pass_fds[cmd->n_pass_fds++] = fd;
@@ -303,22 +303,22 @@ open_for_rule (const char *path, enum ash_access access, bool results,
     return 0;
   if (fd < 0)
     return ash_error_set (err, fd,
-                          _("%s cannot be handed to the Landlock sandbox: "
-                            "%s (a link on its way?)"),
+                          _ ("%s cannot be handed to the Landlock sandbox: "
+                             "%s (a link on its way?)"),
                           path, strerror (-fd));
   if (fstat (fd, &st) < 0)
-    return ash_error_set (err, -errno, _("cannot examine %s: %s"), path,
+    return ash_error_set (err, -errno, _ ("cannot examine %s: %s"), path,
                           strerror (errno));
   if (results && (!S_ISDIR (st.st_mode) || st.st_uid != owner))
     return ash_error_set (err, -EPERM,
-                          _("the results directory %s is not a directory "
-                            "of the scanner's user; the scanner does not "
-                            "run"),
+                          _ ("the results directory %s is not a directory "
+                             "of the scanner's user; the scanner does not "
+                             "run"),
                           path);
   if (!follows && !S_ISDIR (st.st_mode) && !S_ISREG (st.st_mode))
     return ash_error_set (err, -EPERM,
-                          _("%s is neither a directory nor a regular file; "
-                            "the scanner does not run"),
+                          _ ("%s is neither a directory nor a regular file; "
+                             "the scanner does not run"),
                           path);
   *ret_fd = TAKE_FD (fd);
   return 0;
@@ -341,7 +341,7 @@ push_rule (struct ash_cmd *cmd, struct landlock_state *st,
   if (r < 0)
     return r;
   if (fd < 0)
-    return 0;                   /* not there: nothing to grant */
+    return 0; /* not there: nothing to grant */
   /* The scanned data must be there for the scanner, readable as its
      user: the wrapper checks that it opens this very directory.  */
   if (access == ASH_ACCESS_DATA && fstat (fd, &sb) == 0
@@ -367,11 +367,11 @@ push_private (struct ash_cmd *cmd, struct landlock_state *st,
   int fd;
 
   if (mkdirat (priv_fd, name, 0700) < 0)
-    return ash_error_set (err, -errno, _("cannot make %s: %s"), path,
+    return ash_error_set (err, -errno, _ ("cannot make %s: %s"), path,
                           strerror (errno));
   fd = openat (priv_fd, name, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
   if (fd < 0)
-    return ash_error_set (err, -errno, _("cannot open %s: %s"), path,
+    return ash_error_set (err, -errno, _ ("cannot open %s: %s"), path,
                           strerror (errno));
   if (pass_fd (cmd, st, argv, fd, err) < 0)
     return -EMFILE;
@@ -399,7 +399,7 @@ landlock_wrap_args (const struct ash_linux_probe *probe,
   if (priv_fd < 0 || fstat (priv_fd, &st) < 0 || st.st_uid != geteuid ()
       || (st.st_mode & 077))
     return ash_error_set (err, priv_fd < 0 ? -errno : -EPERM,
-                          _("cannot use the private directory %s"),
+                          _ ("cannot use the private directory %s"),
                           state->dir);
 
   ash_strvec_push (argv, probe->helper);
@@ -416,8 +416,8 @@ landlock_wrap_args (const struct ash_linux_probe *probe,
         case ASH_ACCESS_DATA:
         case ASH_ACCESS_CACHE:
           /* Landlock has no overlay: caches are read-only.  */
-          r = push_rule (cmd, state, argv, "--ro", pp->path, pp->access,
-                         false, err);
+          r = push_rule (cmd, state, argv, "--ro", pp->path, pp->access, false,
+                         err);
           break;
         case ASH_ACCESS_WRITE:
           if (!policy->results_dir || !streq (pp->path, policy->results_dir))
@@ -462,9 +462,8 @@ landlock_wrap_args (const struct ash_linux_probe *probe,
     {
       r = ash_tree_chown_fd (priv_fd, cmd->user_id, cmd->group_id);
       if (r < 0)
-        return ash_error_set (err, r, _("cannot give %s to uid %ld: %s"),
-                              state->dir, (long) cmd->user_id,
-                              strerror (-r));
+        return ash_error_set (err, r, _ ("cannot give %s to uid %ld: %s"),
+                              state->dir, (long) cmd->user_id, strerror (-r));
     }
   ash_strvec_push (argv, "--");
   ash_strvec_pushv (argv, cmd->argv.v);
@@ -472,9 +471,9 @@ landlock_wrap_args (const struct ash_linux_probe *probe,
 }
 
 static int
-landlock_wrap (const struct ash_probe *base,
-               const struct ash_policy *policy, struct ash_cmd *cmd,
-               struct ash_wrap_state **ret_state, struct ash_error *err)
+landlock_wrap (const struct ash_probe *base, const struct ash_policy *policy,
+               struct ash_cmd *cmd, struct ash_wrap_state **ret_state,
+               struct ash_error *err)
 {
   const struct ash_linux_probe *probe = ash_linux_probe_of (base);
   struct landlock_state *state;
@@ -492,17 +491,17 @@ landlock_wrap (const struct ash_probe *base,
      stays visible.  Refused rather than run with less protection.  */
   if (policy->masked.nr)
     return ash_error_set (err, -EPERM,
-                          _("Landlock cannot hide %s (a FIFO, socket or "
-                            "device in the scanned tree) from a scanner "
-                            "given the directory: run it under bwrap or "
-                            "firejail, or remove the file"),
+                          _ ("Landlock cannot hide %s (a FIFO, socket or "
+                             "device in the scanned tree) from a scanner "
+                             "given the directory: run it under bwrap or "
+                             "firejail, or remove the file"),
                           policy->masked.v[0]);
   if (!probe || !probe->base.usable || !probe->helper)
-    return ash_error_set (err, -EINVAL, _("Landlock is not usable here"));
+    return ash_error_set (err, -EINVAL, _ ("Landlock is not usable here"));
   if (cmd->argv.nr == 0 || cmd->argv.v[0][0] != '/')
     return ash_error_set (err, -EINVAL,
-                          _("a sandboxed command must start with an "
-                            "absolute path"));
+                          _ ("a sandboxed command must start with an "
+                             "absolute path"));
 
   remove_stale_private ();
   /* The pid of ash in the name tells a later run whether the run that
@@ -511,7 +510,7 @@ landlock_wrap (const struct ash_probe *base,
                     (long) getpid ());
   if (!mkdtemp (priv))
     return ash_error_set (err, -errno,
-                          _("cannot make a private directory in %s: %s"),
+                          _ ("cannot make a private directory in %s: %s"),
                           tmp_base (), strerror (errno));
   priv_home = ash_path_join (priv, "home");
   priv_tmp = ash_path_join (priv, "tmp");
@@ -575,17 +574,17 @@ landlock_probe (const struct ash_host *host, struct ash_probe **retp)
   helper = ash_linux_find_helper (host);
   if (!helper)
     {
-      ret->base.reason = xasprintf (_("Landlock is not available (%s was not "
-                                 "found next to ash or in %s)"),
-                               ASH_LANDLOCK_EXEC, PKGLIBEXECDIR);
+      ret->base.reason = xasprintf (_ ("Landlock is not available (%s was not "
+                                       "found next to ash or in %s)"),
+                                    ASH_LANDLOCK_EXEC, PKGLIBEXECDIR);
       return -ENOENT;
     }
   {
     char *const argv[] = { helper, (char *) "--probe", NULL };
     if (ash_linux_probe_run (argv, &out, &errtext, &status) < 0)
       {
-        ret->base.reason = xasprintf (_("Landlock is not available (%s)"),
-                                 errtext);
+        ret->base.reason
+          = xasprintf (_ ("Landlock is not available (%s)"), errtext);
         return -ENOENT;
       }
   }
@@ -595,24 +594,24 @@ landlock_probe (const struct ash_host *host, struct ash_probe **retp)
       && *errtext)
     {
       ret->base.reason = xstrdup (errtext);
-      ret->landlock_abi = status == LANDLOCK_EXIT_OLD_ABI ? parse_abi (errtext)
-                                                          : 0;
+      ret->landlock_abi
+        = status == LANDLOCK_EXIT_OLD_ABI ? parse_abi (errtext) : 0;
       return -EOPNOTSUPP;
     }
   abi = parse_abi (out);
   if (status != 0 || abi <= 0)
     {
-      ret->base.reason = xasprintf (_("Landlock is not available (%s)"),
-                               *errtext ? errtext
-                                        : ash_linux_chomp (out));
+      ret->base.reason
+        = xasprintf (_ ("Landlock is not available (%s)"),
+                     *errtext ? errtext : ash_linux_chomp (out));
       return -EOPNOTSUPP;
     }
   ret->landlock_abi = abi;
   if (abi < 3)
     {
       ret->base.reason = xasprintf (
-        _("Landlock ABI %d is below 3 (Linux 6.2), the first that controls "
-          "truncation"),
+        _ ("Landlock ABI %d is below 3 (Linux 6.2), the first that controls "
+           "truncation"),
         abi);
       return -EOPNOTSUPP;
     }
@@ -620,16 +619,16 @@ landlock_probe (const struct ash_host *host, struct ash_probe **retp)
   ret->helper = TAKE_PTR (helper);
   if (abi < 4)
     ret->base.notes = xasprintf (
-      _("Landlock ABI %d: no TCP rules (ABI 4) and no scoping of abstract "
-        "Unix sockets and signals (ABI 6)"),
+      _ ("Landlock ABI %d: no TCP rules (ABI 4) and no scoping of abstract "
+         "Unix sockets and signals (ABI 6)"),
       abi);
   else if (abi < 6)
     ret->base.notes = xasprintf (
-      _("Landlock ABI %d: abstract Unix sockets and signals are not scoped "
-        "(ABI 6, Linux 6.12)"),
+      _ ("Landlock ABI %d: abstract Unix sockets and signals are not scoped "
+         "(ABI 6, Linux 6.12)"),
       abi);
   else
-    ret->base.notes = xasprintf (_("Landlock ABI %d"), abi);
+    ret->base.notes = xasprintf (_ ("Landlock ABI %d"), abi);
   return 0;
 }
 

@@ -104,8 +104,8 @@ add_rules (scmp_filter_ctx ctx, enum ash_socket_policy sockets,
   switch (sockets)
     {
     case ASH_SOCKETS_NETWORK:
-      r = seccomp_rule_add (ctx, SCMP_ACT_ERRNO (EACCES), SCMP_SYS (socket),
-                            1, SCMP_A0 (SCMP_CMP_MASKED_EQ, LOW32, AF_UNIX));
+      r = seccomp_rule_add (ctx, SCMP_ACT_ERRNO (EACCES), SCMP_SYS (socket), 1,
+                            SCMP_A0 (SCMP_CMP_MASKED_EQ, LOW32, AF_UNIX));
       break;
     case ASH_SOCKETS_NETNS:
       /* "Not AF_INET nor AF_INET6" in rules of one comparison each.  A
@@ -118,9 +118,8 @@ add_rules (scmp_filter_ctx ctx, enum ash_socket_policy sockets,
                                 SCMP_SYS (socket), 1,
                                 SCMP_A0 (SCMP_CMP_MASKED_EQ, LOW32, f));
       if (r >= 0)
-        r = seccomp_rule_add (ctx, SCMP_ACT_ERRNO (EACCES),
-                              SCMP_SYS (socket), 1,
-                              SCMP_A0 (SCMP_CMP_GE, ASH_FAMILY_LIMIT));
+        r = seccomp_rule_add (ctx, SCMP_ACT_ERRNO (EACCES), SCMP_SYS (socket),
+                              1, SCMP_A0 (SCMP_CMP_GE, ASH_FAMILY_LIMIT));
       break;
     case ASH_SOCKETS_NONE:
     default:
@@ -175,24 +174,50 @@ add_rules (scmp_filter_ctx ctx, enum ash_socket_policy sockets,
    making namespaces (which would give a process a fresh set of
    capabilities over a new mount tree).  */
 static const char *const refused_calls[] = {
-  "keyctl", "add_key", "request_key",
-  "ptrace", "process_vm_readv", "process_vm_writev", "pidfd_getfd",
+  "keyctl",
+  "add_key",
+  "request_key",
+  "ptrace",
+  "process_vm_readv",
+  "process_vm_writev",
+  "pidfd_getfd",
   "kcmp",
-  "bpf", "perf_event_open", "userfaultfd",
-  "kexec_load", "kexec_file_load",
-  "init_module", "finit_module", "delete_module",
-  "mount", "umount", "umount2", "pivot_root", "move_mount", "open_tree",
-  "fsopen", "fsconfig", "fsmount", "fspick", "mount_setattr",
-  "unshare", "setns",
-  "swapon", "swapoff", "reboot", "acct", "quotactl", "quotactl_fd",
-  "lookup_dcookie", "vhangup",
+  "bpf",
+  "perf_event_open",
+  "userfaultfd",
+  "kexec_load",
+  "kexec_file_load",
+  "init_module",
+  "finit_module",
+  "delete_module",
+  "mount",
+  "umount",
+  "umount2",
+  "pivot_root",
+  "move_mount",
+  "open_tree",
+  "fsopen",
+  "fsconfig",
+  "fsmount",
+  "fspick",
+  "mount_setattr",
+  "unshare",
+  "setns",
+  "swapon",
+  "swapoff",
+  "reboot",
+  "acct",
+  "quotactl",
+  "quotactl_fd",
+  "lookup_dcookie",
+  "vhangup",
 };
 
 /* clone() flags that make namespaces.  */
-#define ASH_CLONE_NS_FLAGS                                                   \
-  (0x00020000ULL /* CLONE_NEWNS */ | 0x02000000ULL /* CLONE_NEWCGROUP */    \
-   | 0x04000000ULL /* CLONE_NEWUTS */ | 0x08000000ULL /* CLONE_NEWIPC */    \
-   | 0x10000000ULL /* CLONE_NEWUSER */ | 0x20000000ULL /* CLONE_NEWPID */   \
+#define ASH_CLONE_NS_FLAGS                                                    \
+  (0x00020000ULL /* CLONE_NEWNS */ | 0x02000000ULL     /* CLONE_NEWCGROUP */  \
+   | 0x04000000ULL /* CLONE_NEWUTS */ | 0x08000000ULL  /* CLONE_NEWIPC */     \
+   | 0x10000000ULL /* CLONE_NEWUSER */ | 0x20000000ULL /* CLONE_NEWPID */     \
    | 0x40000000ULL /* CLONE_NEWNET */ | 0x00000080ULL /* CLONE_NEWTIME */)
 
 /* personality(2): PER_LINUX, PER_LINUX32 and the query 0xffffffff stay;
@@ -257,12 +282,12 @@ add_sandbox_rules (scmp_filter_ctx ctx, const char **what)
   if (r < 0)
     return r;
   *what = "setpriority";
-  r = seccomp_rule_add (ctx, SCMP_ACT_ERRNO (EPERM), SCMP_SYS (setpriority),
-                        1, SCMP_A0 (SCMP_CMP_NE, ASH_PRIO_PROCESS));
+  r = seccomp_rule_add (ctx, SCMP_ACT_ERRNO (EPERM), SCMP_SYS (setpriority), 1,
+                        SCMP_A0 (SCMP_CMP_NE, ASH_PRIO_PROCESS));
   if (r < 0)
     return r;
-  r = seccomp_rule_add (ctx, SCMP_ACT_ERRNO (EPERM), SCMP_SYS (setpriority),
-                        1, SCMP_A1 (SCMP_CMP_NE, 0));
+  r = seccomp_rule_add (ctx, SCMP_ACT_ERRNO (EPERM), SCMP_SYS (setpriority), 1,
+                        SCMP_A1 (SCMP_CMP_NE, 0));
   if (r < 0)
     return r;
 
@@ -298,8 +323,7 @@ add_sandbox_rules (scmp_filter_ctx ctx, const char **what)
   if (r < 0)
     return r;
   return seccomp_rule_add (ctx, SCMP_ACT_ERRNO (EPERM), SCMP_SYS (ioctl), 1,
-                           SCMP_A1 (SCMP_CMP_MASKED_EQ, LOW32,
-                                    ASH_TIOCLINUX));
+                           SCMP_A1 (SCMP_CMP_MASKED_EQ, LOW32, ASH_TIOCLINUX));
 }
 
 /* On i386 (and in the i386 part of an x86_64 filter) socket() and
@@ -316,19 +340,19 @@ add_socketcall_rules (scmp_filter_ctx ctx)
 {
   int r;
 
-  r = seccomp_rule_add (ctx, SCMP_ACT_ERRNO (EACCES), SCMP_SYS (socketcall),
-                        1, SCMP_A0 (SCMP_CMP_MASKED_EQ, LOW32,
-                                    ASH_SYS_SOCKET));
+  r = seccomp_rule_add (ctx, SCMP_ACT_ERRNO (EACCES), SCMP_SYS (socketcall), 1,
+                        SCMP_A0 (SCMP_CMP_MASKED_EQ, LOW32, ASH_SYS_SOCKET));
   if (r < 0)
     return r;
-  return seccomp_rule_add (ctx, SCMP_ACT_ERRNO (EACCES),
-                           SCMP_SYS (socketcall), 1,
+  return seccomp_rule_add (ctx, SCMP_ACT_ERRNO (EACCES), SCMP_SYS (socketcall),
+                           1,
                            SCMP_A0 (SCMP_CMP_MASKED_EQ, LOW32,
                                     ASH_SYS_SOCKETPAIR));
 }
 
 static int
-build (enum ash_socket_policy sockets, scmp_filter_ctx *ret_ctx, char **ret_error)
+build (enum ash_socket_policy sockets, scmp_filter_ctx *ret_ctx,
+       char **ret_error)
 {
   scmp_filter_ctx ctx;
   const char *what = "";
@@ -344,7 +368,8 @@ build (enum ash_socket_policy sockets, scmp_filter_ctx *ret_ctx, char **ret_erro
   r = seccomp_attr_set (ctx, SCMP_FLTATR_CTL_NNP, 1);
   if (r < 0)
     {
-      set_error (ret_error, "cannot set no_new_privs in the seccomp filter: %s",
+      set_error (ret_error,
+                 "cannot set no_new_privs in the seccomp filter: %s",
                  strerror (-r));
       goto fail;
     }
@@ -352,8 +377,10 @@ build (enum ash_socket_policy sockets, scmp_filter_ctx *ret_ctx, char **ret_erro
   r = add_architectures (ctx);
   if (r < 0)
     {
-      set_error (ret_error, "cannot add an architecture to the seccomp "
-                 "filter: %s", strerror (-r));
+      set_error (ret_error,
+                 "cannot add an architecture to the seccomp "
+                 "filter: %s",
+                 strerror (-r));
       goto fail;
     }
 
@@ -376,8 +403,10 @@ build (enum ash_socket_policy sockets, scmp_filter_ctx *ret_ctx, char **ret_erro
   r = add_socketcall_rules (ctx);
   if (r < 0)
     {
-      set_error (ret_error, "cannot add the socketcall rule to the seccomp "
-                 "filter: %s", strerror (-r));
+      set_error (ret_error,
+                 "cannot add the socketcall rule to the seccomp "
+                 "filter: %s",
+                 strerror (-r));
       goto fail;
     }
 

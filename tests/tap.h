@@ -45,25 +45,25 @@ tap_diag (const char *fmt, ...)
   fflush (stdout);
 }
 
-#define tap_is_int(got, want, ...)                                           \
-  do                                                                         \
-    {                                                                        \
-      long long _g = (long long) (got), _w = (long long) (want);            \
-      if (!tap_ok (_g == _w, __VA_ARGS__))                                   \
-        tap_diag ("  got %lld, want %lld", _g, _w);                          \
-    }                                                                        \
+#define tap_is_int(got, want, ...)                                            \
+  do                                                                          \
+    {                                                                         \
+      long long _g = (long long) (got), _w = (long long) (want);              \
+      if (!tap_ok (_g == _w, __VA_ARGS__))                                    \
+        tap_diag ("  got %lld, want %lld", _g, _w);                           \
+    }                                                                         \
   while (0)
 
-#define tap_is_str(got, want, ...)                                           \
-  do                                                                         \
-    {                                                                        \
-      const char *_g = (got), *_w = (want);                                  \
-      bool _eq = (_g == NULL && _w == NULL)                                  \
-                 || (_g != NULL && _w != NULL && strcmp (_g, _w) == 0);      \
-      if (!tap_ok (_eq, __VA_ARGS__))                                        \
-        tap_diag ("  got \"%s\", want \"%s\"", _g ? _g : "(null)",          \
-                  _w ? _w : "(null)");                                       \
-    }                                                                        \
+#define tap_is_str(got, want, ...)                                            \
+  do                                                                          \
+    {                                                                         \
+      const char *_g = (got), *_w = (want);                                   \
+      bool _eq = (_g == NULL && _w == NULL)                                   \
+                 || (_g != NULL && _w != NULL && strcmp (_g, _w) == 0);       \
+      if (!tap_ok (_eq, __VA_ARGS__))                                         \
+        tap_diag ("  got \"%s\", want \"%s\"", _g ? _g : "(null)",            \
+                  _w ? _w : "(null)");                                        \
+    }                                                                         \
   while (0)
 
 __attribute__ ((noreturn, unused)) static void

@@ -57,8 +57,8 @@ ash_cmd_run (struct ash_cmd *cmd, struct ash_cmd_result *ret,
     return ash_error_set (err, -EPERM, "%s",
                           cmd->scope->reason ? cmd->scope->reason : "");
   return ash_error_set (err, -ENOSYS,
-                        _("cannot run '%s': ASH on Windows starts no "
-                          "programs; run ASH under WSL2, or use --mode "
-                          "container"),
+                        _ ("cannot run '%s': ASH on Windows starts no "
+                           "programs; run ASH under WSL2, or use --mode "
+                           "container"),
                         path);
 }

@@ -22,7 +22,10 @@ struct ash_buf
 };
 
 extern char ash_buf_empty[];
-#define ASH_BUF_INIT { ash_buf_empty, 0, 0, 0 }
+#define ASH_BUF_INIT                                                          \
+  {                                                                           \
+    ash_buf_empty, 0, 0, 0                                                    \
+  }
 
 void ash_buf_init (struct ash_buf *b);
 /* Safe on a zeroed buffer and on one already released.  */

@@ -18,17 +18,28 @@ ash_error_kind_name (enum ash_error_kind kind)
 {
   switch (kind)
     {
-    case ASH_KIND_NONE: return "";
-    case ASH_KIND_OUTPUT_LINK: return "OutputLinkRefused";
-    case ASH_KIND_OUTPUT_HARD_LINK: return "OutputHardLinkRefused";
-    case ASH_KIND_OUTPUT_DIR_LINK: return "OutputDirLinkRefused";
-    case ASH_KIND_RESULTS_DIR_LINK: return "ResultsDirLinkRefused";
-    case ASH_KIND_RESULTS_DIR_UNCLEAN: return "ResultsDirNotClean";
-    case ASH_KIND_OUTPUT_DIR_UNSAFE: return "OutputDirUnsafe";
-    case ASH_KIND_OUTPUT_DIR_REFUSED: return "OutputDirRefused";
-    case ASH_KIND_OUTPUT_READ: return "OutputReadRefused";
-    case ASH_KIND_LINK_NOT_EXCLUDABLE: return "LinkNotExcludable";
-    case ASH_KIND_SCANNER_MISSING: return "ScannerMissing";
+    case ASH_KIND_NONE:
+      return "";
+    case ASH_KIND_OUTPUT_LINK:
+      return "OutputLinkRefused";
+    case ASH_KIND_OUTPUT_HARD_LINK:
+      return "OutputHardLinkRefused";
+    case ASH_KIND_OUTPUT_DIR_LINK:
+      return "OutputDirLinkRefused";
+    case ASH_KIND_RESULTS_DIR_LINK:
+      return "ResultsDirLinkRefused";
+    case ASH_KIND_RESULTS_DIR_UNCLEAN:
+      return "ResultsDirNotClean";
+    case ASH_KIND_OUTPUT_DIR_UNSAFE:
+      return "OutputDirUnsafe";
+    case ASH_KIND_OUTPUT_DIR_REFUSED:
+      return "OutputDirRefused";
+    case ASH_KIND_OUTPUT_READ:
+      return "OutputReadRefused";
+    case ASH_KIND_LINK_NOT_EXCLUDABLE:
+      return "LinkNotExcludable";
+    case ASH_KIND_SCANNER_MISSING:
+      return "ScannerMissing";
     }
   return "";
 }

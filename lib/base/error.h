@@ -56,14 +56,17 @@ const char *ash_error_kind_name (enum ash_error_kind kind);
 
 struct ash_error
 {
-  char *message;    /* owned; NULL when no error was recorded */
-  char *path;       /* owned; file the error is about, or NULL */
-  int line;         /* 1-based; 0 when unknown */
-  int column;       /* 1-based; 0 when unknown */
+  char *message;            /* owned; NULL when no error was recorded */
+  char *path;               /* owned; file the error is about, or NULL */
+  int line;                 /* 1-based; 0 when unknown */
+  int column;               /* 1-based; 0 when unknown */
   enum ash_error_kind kind; /* ASH_KIND_NONE unless a caller acts on it */
 };
 
-#define ASH_ERROR_INIT { NULL, NULL, 0, 0, ASH_KIND_NONE }
+#define ASH_ERROR_INIT                                                        \
+  {                                                                           \
+    NULL, NULL, 0, 0, ASH_KIND_NONE                                           \
+  }
 
 void ash_error_init (struct ash_error *e);
 /* Safe on a zeroed error and on one already released.  */
@@ -74,9 +77,8 @@ void ash_error_release (struct ash_error *e);
    reads naturally.  E may be NULL.  */
 int ash_error_set (struct ash_error *e, int err, const char *fmt, ...)
   _printf_ (3, 4);
-int ash_error_set_at (struct ash_error *e, int err, const char *path,
-                      int line, int column, const char *fmt, ...)
-  _printf_ (6, 7);
+int ash_error_set_at (struct ash_error *e, int err, const char *path, int line,
+                      int column, const char *fmt, ...) _printf_ (6, 7);
 /* Prefix the current message with "PREFIX: ".  */
 void ash_error_prefix (struct ash_error *e, const char *fmt, ...)
   _printf_ (2, 3);

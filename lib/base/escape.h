@@ -22,8 +22,7 @@
    part of valid UTF-8 as "\xHH", a C1 control (U+0080 to U+009F) and a
    bidirectional override or isolate (U+202A to U+202E, U+2066 to U+2069)
    as "\uHHHH".  Everything else, backslashes included, is copied.  */
-void ash_escape_control_add (struct ash_buf *b, const char *s,
-                             bool keep_tabs);
+void ash_escape_control_add (struct ash_buf *b, const char *s, bool keep_tabs);
 
 /* The same into a new string (never NULL; S NULL gives "").  */
 char *ash_escape_control (const char *s);

@@ -28,9 +28,9 @@ static const struct
   enum ash_log_level level;
   const char *name;
 } level_names[] = {
-  { ASH_LOG_DEBUG, "DEBUG" },     { ASH_LOG_VERBOSE, "VERBOSE" },
-  { ASH_LOG_INFO, "INFO" },       { ASH_LOG_WARNING, "WARNING" },
-  { ASH_LOG_ERROR, "ERROR" },     { ASH_LOG_CRITICAL, "CRITICAL" },
+  { ASH_LOG_DEBUG, "DEBUG" }, { ASH_LOG_VERBOSE, "VERBOSE" },
+  { ASH_LOG_INFO, "INFO" },   { ASH_LOG_WARNING, "WARNING" },
+  { ASH_LOG_ERROR, "ERROR" }, { ASH_LOG_CRITICAL, "CRITICAL" },
 };
 
 const char *
@@ -106,8 +106,8 @@ log_emit (enum ash_log_level level, bool always, const char *msg)
      line of its own; ash.log.jsonl has JSON's own escapes.  */
   _cleanup_free_ char *shown = ash_escape_control (msg);
   pthread_mutex_lock (&log_lock);
-  bool show = always
-              || (term_quiet ? level >= ASH_LOG_ERROR : level >= term_level);
+  bool show
+    = always || (term_quiet ? level >= ASH_LOG_ERROR : level >= term_level);
   if (show)
     {
       fprintf (stderr, "%-8s %s\n", name, shown);

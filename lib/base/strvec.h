@@ -16,7 +16,10 @@ struct ash_strvec
 };
 
 extern char *ash_strvec_empty[];
-#define ASH_STRVEC_INIT { ash_strvec_empty, 0, 0 }
+#define ASH_STRVEC_INIT                                                       \
+  {                                                                           \
+    ash_strvec_empty, 0, 0                                                    \
+  }
 
 void ash_strvec_init (struct ash_strvec *sv);
 /* Safe on a zeroed vector and on one already released.  */

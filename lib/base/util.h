@@ -34,19 +34,19 @@
 
 /* Take ownership of a pointer or fd out of a variable that a cleanup
    attribute would otherwise release.  */
-#define TAKE_PTR(p)                                                          \
-  ({                                                                         \
-    __typeof__ (p) *_pp = &(p);                                              \
-    __typeof__ (p) _ptr = *_pp;                                              \
-    *_pp = NULL;                                                             \
-    _ptr;                                                                    \
+#define TAKE_PTR(p)                                                           \
+  ({                                                                          \
+    __typeof__ (p) *_pp = &(p);                                               \
+    __typeof__ (p) _ptr = *_pp;                                               \
+    *_pp = NULL;                                                              \
+    _ptr;                                                                     \
   })
-#define TAKE_FD(fd)                                                          \
-  ({                                                                         \
-    int *_pfd = &(fd);                                                       \
-    int _fd = *_pfd;                                                         \
-    *_pfd = -1;                                                              \
-    _fd;                                                                     \
+#define TAKE_FD(fd)                                                           \
+  ({                                                                          \
+    int *_pfd = &(fd);                                                        \
+    int _fd = *_pfd;                                                          \
+    *_pfd = -1;                                                               \
+    _fd;                                                                      \
   })
 
 #define ARRAY_SIZE(a) (sizeof (a) / sizeof ((a)[0]))

@@ -93,7 +93,7 @@ enum opt_id
   OPT_HELP,
   OPT_VERSION,
   /* Upstream's spellings and options.  */
-  OPT_OUTPUT_FORMATS,  /* aliases of --output-format */
+  OPT_OUTPUT_FORMATS, /* aliases of --output-format */
   OPT_FORMATS,
   OPT_NO_OFFLINE,
   OPT_NO_QUIET,
@@ -141,12 +141,12 @@ enum opt_id
 /* How a key of a --cli-json-input document is read.  */
 enum json_kind
 {
-  J_NONE,   /* not accepted in the document */
+  J_NONE, /* not accepted in the document */
   J_STRING,
-  J_BOOL,   /* true/false; for a pair, false selects the NEG option */
-  J_LIST,   /* a list of strings, or one string */
+  J_BOOL, /* true/false; for a pair, false selects the NEG option */
+  J_LIST, /* a list of strings, or one string */
   J_INT,
-  J_COUNT,  /* verbose: a boolean or a count */
+  J_COUNT, /* verbose: a boolean or a count */
 };
 
 struct optdef
@@ -157,8 +157,8 @@ struct optdef
   int short_opt;
   unsigned cmds;
   enum json_kind json;
-  int neg;             /* for J_BOOL pairs: the option false selects */
-  const char *arg;     /* argument name in --help */
+  int neg;         /* for J_BOOL pairs: the option false selects */
+  const char *arg; /* argument name in --help */
   const char *help;
 };
 
@@ -167,223 +167,229 @@ struct optdef
 static const struct optdef optdefs[] = {
   { "source-dir", required_argument, OPT_SOURCE_DIR, 0, CMD_ALL & ~CMD_REPORT,
     J_STRING, 0, "DIR",
-    N_("directory to scan (default: the working directory; env "
-       "ASH_SOURCE_DIR)") },
+    N_ ("directory to scan (default: the working directory; env "
+        "ASH_SOURCE_DIR)") },
   { "output-dir", required_argument, OPT_OUTPUT_DIR, 0,
     CMD_SCAN | CMD_SANDBOX_EXPLAIN, J_STRING, 0, "DIR",
-    N_("where results go (default: SOURCE/.ash/ash_output; env "
-       "ASH_OUTPUT_DIR)") },
+    N_ ("where results go (default: SOURCE/.ash/ash_output; env "
+        "ASH_OUTPUT_DIR)") },
   { "config", required_argument, OPT_CONFIG, 'c',
-    CMD_CONFIG_LOAD | CMD_CONFIG_INIT | CMD_CONFIG_UPDATE, J_STRING, 0,
-    "FILE", N_("configuration file (env ASH_CONFIG; default: discovered; "
-               "config init: the file to write, default "
-               "SOURCE/.ash/.ash.yaml)") },
+    CMD_CONFIG_LOAD | CMD_CONFIG_INIT | CMD_CONFIG_UPDATE, J_STRING, 0, "FILE",
+    N_ ("configuration file (env ASH_CONFIG; default: discovered; "
+        "config init: the file to write, default "
+        "SOURCE/.ash/.ash.yaml)") },
   { "config-overrides", required_argument, OPT_CONFIG_OVERRIDES, 0,
     CMD_CONFIG_LOAD, J_LIST, 0, "KEY=VALUE",
-    N_("override a configuration value; KEY+=[..] appends; repeatable") },
-  { "scanners", required_argument, OPT_SCANNERS, 0, CMD_SCAN | CMD_DEPS_INSTALL,
-    J_LIST, 0, "LIST",
-    N_("run (or install the tools of) only these scanners "
-       "(comma-separated; repeatable)") },
+    N_ ("override a configuration value; KEY+=[..] appends; repeatable") },
+  { "scanners", required_argument, OPT_SCANNERS, 0,
+    CMD_SCAN | CMD_DEPS_INSTALL, J_LIST, 0, "LIST",
+    N_ ("run (or install the tools of) only these scanners "
+        "(comma-separated; repeatable)") },
   { "exclude-scanners", required_argument, OPT_EXCLUDE_SCANNERS, 0, CMD_SCAN,
-    J_LIST, 0, "LIST", N_("do not run these scanners (comma-separated)") },
+    J_LIST, 0, "LIST", N_ ("do not run these scanners (comma-separated)") },
   { "offline", no_argument, OPT_OFFLINE, 0,
     CMD_SCAN | CMD_SANDBOX_EXPLAIN | CMD_BUILD_IMAGE, J_BOOL, 0, NULL,
-    N_("no scanner gets a network, nothing is updated (env ASH_OFFLINE)") },
+    N_ ("no scanner gets a network, nothing is updated (env ASH_OFFLINE)") },
   { "mode", required_argument, OPT_MODE, 0, CMD_SCAN, J_STRING, 0,
-    "local|container|precommit", N_("how to run the scan (env ASH_MODE)") },
+    "local|container|precommit", N_ ("how to run the scan (env ASH_MODE)") },
   { "sandbox", required_argument, OPT_SANDBOX, 0,
     CMD_SCAN | CMD_SANDBOX_EXPLAIN, J_STRING, 0, "MODE",
-    N_("sandbox every scanner: off, auto, bwrap, firejail, landlock, "
-       "sandbox-exec") },
+    N_ ("sandbox every scanner: off, auto, bwrap, firejail, landlock, "
+        "sandbox-exec") },
   { "allow-in-tree-tools", no_argument, OPT_ALLOW_IN_TREE_TOOLS, 0,
     CMD_SCAN | CMD_SANDBOX_PROBE | CMD_SANDBOX_EXPLAIN, J_BOOL, 0, NULL,
-    N_("use tools found inside the scanned directory (env "
-       "ASH_ALLOW_IN_TREE_TOOLS)") },
+    N_ ("use tools found inside the scanned directory (env "
+        "ASH_ALLOW_IN_TREE_TOOLS)") },
   { "no-probe-cache", no_argument, OPT_NO_PROBE_CACHE, 0,
     CMD_SCAN | CMD_SANDBOX_PROBE | CMD_SANDBOX_EXPLAIN, J_BOOL, 0, NULL,
-    N_("probe every sandbox backend and scanner tool afresh: neither read "
-       "nor write the probe cache in ~/.cache/ash (env "
-       "ASH_NO_PROBE_CACHE)") },
+    N_ ("probe every sandbox backend and scanner tool afresh: neither read "
+        "nor write the probe cache in ~/.cache/ash (env "
+        "ASH_NO_PROBE_CACHE)") },
   { "ash-plugin-modules", required_argument, OPT_PLUGIN_MODULES, 0,
     CMD_SCAN | CMD_SANDBOX_EXPLAIN, J_LIST, 0, "LIST",
-    N_("plugin module files to load (comma-separated; env "
-       "ASH_PLUGIN_MODULES)") },
-  { "fail-on-findings", no_argument, OPT_FAIL_ON_FINDINGS, 0, CMD_SCAN,
-    J_BOOL, OPT_NO_FAIL_ON_FINDINGS, NULL,
-    N_("exit 2 when there are actionable findings") },
+    N_ ("plugin module files to load (comma-separated; env "
+        "ASH_PLUGIN_MODULES)") },
+  { "fail-on-findings", no_argument, OPT_FAIL_ON_FINDINGS, 0, CMD_SCAN, J_BOOL,
+    OPT_NO_FAIL_ON_FINDINGS, NULL,
+    N_ ("exit 2 when there are actionable findings") },
   { "no-fail-on-findings", no_argument, OPT_NO_FAIL_ON_FINDINGS, 0, CMD_SCAN,
-    J_NONE, 0, NULL, N_("exit 0 despite actionable findings") },
+    J_NONE, 0, NULL, N_ ("exit 0 despite actionable findings") },
   { "output-format", required_argument, OPT_OUTPUT_FORMAT, 'f', CMD_SCAN,
     J_LIST, 0, "LIST",
-    N_("reports to write (comma-separated; repeatable): sarif, markdown, "
-       "text, flat-json, html, junitxml, csv, cyclonedx, gitlab-sast, "
-       "github-ghas, ocsf, yaml, spdx, gitlab-cyclonedx, "
-       "unused-suppressions") },
+    N_ ("reports to write (comma-separated; repeatable): sarif, markdown, "
+        "text, flat-json, html, junitxml, csv, cyclonedx, gitlab-sast, "
+        "github-ghas, ocsf, yaml, spdx, gitlab-cyclonedx, "
+        "unused-suppressions") },
   { "strategy", required_argument, OPT_STRATEGY, 0, CMD_SCAN, J_STRING, 0,
-    "parallel|sequential", N_("run scanners in parallel (default) or one "
-                              "by one") },
+    "parallel|sequential",
+    N_ ("run scanners in parallel (default) or one "
+        "by one") },
   { "max-workers", required_argument, OPT_MAX_WORKERS, 0, CMD_SCAN, J_INT, 0,
-    "N", N_("at most N scanners at a time (default: the number of CPUs)") },
+    "N", N_ ("at most N scanners at a time (default: the number of CPUs)") },
   { "progress", no_argument, OPT_PROGRESS, 'p', CMD_SCAN, J_BOOL,
-    OPT_NO_PROGRESS, NULL, N_("show progress (default: on a terminal, not "
-                              "under CI)") },
-  { "no-progress", no_argument, OPT_NO_PROGRESS, 'P', CMD_SCAN, J_NONE, 0, NULL,
-    N_("do not show progress") },
+    OPT_NO_PROGRESS, NULL,
+    N_ ("show progress (default: on a terminal, not "
+        "under CI)") },
+  { "no-progress", no_argument, OPT_NO_PROGRESS, 'P', CMD_SCAN, J_NONE, 0,
+    NULL, N_ ("do not show progress") },
   { "quiet", no_argument, OPT_QUIET, 0, ALL_LOG, J_BOOL, 0, NULL,
-    N_("print only errors") },
+    N_ ("print only errors") },
   { "log-level", required_argument, OPT_LOG_LEVEL, 0, ALL_LOG, J_STRING, 0,
-    "LEVEL", N_("TRACE (as DEBUG), DEBUG, VERBOSE, INFO, WARNING, ERROR, "
-                "CRITICAL, SIMPLE (as --simple) or QUIET (as --quiet)") },
+    "LEVEL",
+    N_ ("TRACE (as DEBUG), DEBUG, VERBOSE, INFO, WARNING, ERROR, "
+        "CRITICAL, SIMPLE (as --simple) or QUIET (as --quiet)") },
   { "verbose", no_argument, OPT_VERBOSE, 'v', ALL_LOG, J_COUNT, 0, NULL,
-    N_("more output") },
+    N_ ("more output") },
   { "debug", no_argument, OPT_DEBUG, 'd', ALL_LOG, J_BOOL, 0, NULL,
-    N_("debug output") },
+    N_ ("debug output") },
   { "color", no_argument, OPT_COLOR, 0, ALL_LOG, J_BOOL, OPT_NO_COLOR, NULL,
-    N_("colour the terminal output") },
+    N_ ("colour the terminal output") },
   { "no-color", no_argument, OPT_NO_COLOR, 0, ALL_LOG, J_NONE, 0, NULL,
-    N_("do not colour the terminal output") },
+    N_ ("do not colour the terminal output") },
   { "cli-json-input", required_argument, OPT_CLI_JSON_INPUT, 0, CMD_SCAN,
     J_NONE, 0, "FILE",
-    N_("read these options from a JSON object (snake_case keys); flags "
-       "win") },
+    N_ ("read these options from a JSON object (snake_case keys); flags "
+        "win") },
   { "dry-run", no_argument, OPT_DRY_RUN, 0,
     CMD_DEPS_INSTALL | CMD_CONFIG_UPDATE, J_NONE, 0, NULL,
-    N_("print the install commands, or the updated configuration, without "
-       "running or writing anything") },
+    N_ ("print the install commands, or the updated configuration, without "
+        "running or writing anything") },
   { "set", required_argument, OPT_SET, 0, CMD_CONFIG_UPDATE, J_NONE, 0,
-    "KEY=VALUE", N_("config update: set KEY (as --config-overrides; "
-                    "KEY+=[..] appends); repeatable") },
+    "KEY=VALUE",
+    N_ ("config update: set KEY (as --config-overrides; "
+        "KEY+=[..] appends); repeatable") },
   { "modifications", required_argument, OPT_MODIFICATIONS, 0,
-    CMD_CONFIG_UPDATE, J_NONE, 0, "KEY=VALUE", N_("same as --set") },
+    CMD_CONFIG_UPDATE, J_NONE, 0, "KEY=VALUE", N_ ("same as --set") },
   { "force", no_argument, OPT_FORCE, 0,
-    CMD_CONFIG_INIT | CMD_SCAN | CMD_BUILD_IMAGE, J_NONE,
-    0, NULL,
-    N_("replace an existing configuration file") },
+    CMD_CONFIG_INIT | CMD_SCAN | CMD_BUILD_IMAGE, J_NONE, 0, NULL,
+    N_ ("replace an existing configuration file") },
   { "format", required_argument, OPT_FORMAT, 0, CMD_CONFIG_GET | CMD_SCAN,
-    J_NONE, 0,
-    "yaml|json", N_("output format of ash config get (default: yaml)") },
-  { "explain-tiers", no_argument, OPT_EXPLAIN_TIERS, 0, CMD_CONFIG_GET,
-    J_NONE, 0, NULL,
-    N_("show each contributing file, whether it may grant sandbox access, "
-       "and why") },
+    J_NONE, 0, "yaml|json",
+    N_ ("output format of ash config get (default: yaml)") },
+  { "explain-tiers", no_argument, OPT_EXPLAIN_TIERS, 0, CMD_CONFIG_GET, J_NONE,
+    0, NULL,
+    N_ ("show each contributing file, whether it may grant sandbox access, "
+        "and why") },
   { "output-formats", required_argument, OPT_OUTPUT_FORMATS, 0, CMD_SCAN,
-    J_LIST, 0, "LIST", N_("same as --output-format") },
-  { "formats", required_argument, OPT_FORMATS, 0, CMD_SCAN, J_NONE, 0,
-    "LIST", N_("same as --output-format") },
+    J_LIST, 0, "LIST", N_ ("same as --output-format") },
+  { "formats", required_argument, OPT_FORMATS, 0, CMD_SCAN, J_NONE, 0, "LIST",
+    N_ ("same as --output-format") },
   { "no-offline", no_argument, OPT_NO_OFFLINE, 0,
     CMD_SCAN | CMD_SANDBOX_EXPLAIN, J_NONE, 0, NULL,
-    N_("scan online (the default; overrides ASH_OFFLINE)") },
+    N_ ("scan online (the default; overrides ASH_OFFLINE)") },
   { "no-quiet", no_argument, OPT_NO_QUIET, 0, ALL_LOG, J_NONE, 0, NULL,
-    N_("print the log as the log level says (the default)") },
-  { "min-severity", required_argument, OPT_MIN_SEVERITY, 0, CMD_SCAN,
-    J_STRING, 0, "LEVEL",
-    N_("findings below LEVEL are not actionable (ALL, INFO, LOW, MEDIUM, "
-       "HIGH, CRITICAL); replaces global_settings.severity_threshold") },
+    N_ ("print the log as the log level says (the default)") },
+  { "min-severity", required_argument, OPT_MIN_SEVERITY, 0, CMD_SCAN, J_STRING,
+    0, "LEVEL",
+    N_ ("findings below LEVEL are not actionable (ALL, INFO, LOW, MEDIUM, "
+        "HIGH, CRITICAL); replaces global_settings.severity_threshold") },
   { "ignore-suppressions", no_argument, OPT_IGNORE_SUPPRESSIONS, 0, CMD_SCAN,
     J_BOOL, OPT_NO_IGNORE_SUPPRESSIONS, NULL,
-    N_("apply no suppression: neither configured ones nor ash-ignore "
-       "comments") },
+    N_ ("apply no suppression: neither configured ones nor ash-ignore "
+        "comments") },
   { "no-ignore-suppressions", no_argument, OPT_NO_IGNORE_SUPPRESSIONS, 0,
-    CMD_SCAN, J_NONE, 0, NULL, N_("apply the suppressions (the default)") },
+    CMD_SCAN, J_NONE, 0, NULL, N_ ("apply the suppressions (the default)") },
   { "simple", no_argument, OPT_SIMPLE, 0, CMD_SCAN, J_BOOL, 0, NULL,
-    N_("minimal output: warnings and errors, no progress, the summary "
-       "(same as --log-level SIMPLE)") },
+    N_ ("minimal output: warnings and errors, no progress, the summary "
+        "(same as --log-level SIMPLE)") },
   { "show-summary", no_argument, OPT_SHOW_SUMMARY, 0, CMD_SCAN, J_BOOL,
     OPT_NO_SHOW_SUMMARY, NULL,
-    N_("print the results summary after the scan (the default)") },
+    N_ ("print the results summary after the scan (the default)") },
   { "no-show-summary", no_argument, OPT_NO_SHOW_SUMMARY, 0, CMD_SCAN, J_NONE,
-    0, NULL, N_("do not print the results summary") },
+    0, NULL, N_ ("do not print the results summary") },
   { "use-existing", no_argument, OPT_USE_EXISTING, 0, CMD_SCAN, J_BOOL,
     OPT_NO_USE_EXISTING, NULL,
-    N_("run no scanner: write the reports again from OUTPUT's "
-       "ash_aggregated_results.json") },
+    N_ ("run no scanner: write the reports again from OUTPUT's "
+        "ash_aggregated_results.json") },
   { "no-use-existing", no_argument, OPT_NO_USE_EXISTING, 0, CMD_SCAN, J_NONE,
-    0, NULL, N_("scan (the default)") },
+    0, NULL, N_ ("scan (the default)") },
   { "cleanup", no_argument, OPT_CLEANUP, 0, CMD_SCAN, J_BOOL, OPT_NO_CLEANUP,
-    NULL, N_("remove the converters' work directory OUTPUT/converted after "
-             "the scan") },
+    NULL,
+    N_ ("remove the converters' work directory OUTPUT/converted after "
+        "the scan") },
   { "no-cleanup", no_argument, OPT_NO_CLEANUP, 0, CMD_SCAN, J_NONE, 0, NULL,
-    N_("keep OUTPUT/converted (the default)") },
+    N_ ("keep OUTPUT/converted (the default)") },
   { "phases", required_argument, OPT_PHASES, 0, CMD_SCAN, J_LIST, 0, "LIST",
-    N_("phases to run (comma-separated; repeatable): convert, scan, report; "
-       "report alone is --use-existing") },
+    N_ ("phases to run (comma-separated; repeatable): convert, scan, report; "
+        "report alone is --use-existing") },
   { "inspect", no_argument, OPT_INSPECT, 0, CMD_SCAN, J_BOOL, OPT_NO_INSPECT,
-    NULL, N_("the inspect phase: not available in this version") },
+    NULL, N_ ("the inspect phase: not available in this version") },
   { "no-inspect", no_argument, OPT_NO_INSPECT, 0, CMD_SCAN, J_NONE, 0, NULL,
-    N_("no inspect phase (the default)") },
+    N_ ("no inspect phase (the default)") },
   { "offline-semgrep-rulesets", required_argument,
     OPT_OFFLINE_SEMGREP_RULESETS, 0, CMD_SCAN | CMD_BUILD_IMAGE, J_STRING, 0,
     "LIST",
-    N_("offline, semgrep and opengrep use only these rulesets (p/NAME) "
-       "from the rules cache, as NAME.yml or NAME.yaml (comma-separated)") },
-  { "python-only", no_argument, OPT_PYTHON_ONLY, 0, CMD_SCAN, J_BOOL,
-    OPT_FULL, NULL,
-    N_("run only upstream's Python-based scanners: bandit, detect-secrets, "
-       "checkov, cdk-nag, npm-audit") },
+    N_ ("offline, semgrep and opengrep use only these rulesets (p/NAME) "
+        "from the rules cache, as NAME.yml or NAME.yaml (comma-separated)") },
+  { "python-only", no_argument, OPT_PYTHON_ONLY, 0, CMD_SCAN, J_BOOL, OPT_FULL,
+    NULL,
+    N_ ("run only upstream's Python-based scanners: bandit, detect-secrets, "
+        "checkov, cdk-nag, npm-audit") },
   { "full", no_argument, OPT_FULL, 0, CMD_SCAN, J_NONE, 0, NULL,
-    N_("run every enabled scanner (the default)") },
+    N_ ("run every enabled scanner (the default)") },
   { "python-based-scanners-only", no_argument, OPT_PYTHON_SCANNERS_ONLY, 0,
-    CMD_SCAN, J_NONE, 0, NULL, N_("same as --python-only") },
-  { "all-enabled-scanners", no_argument, OPT_ALL_ENABLED_SCANNERS, 0,
-    CMD_SCAN, J_NONE, 0, NULL, N_("same as --full") },
+    CMD_SCAN, J_NONE, 0, NULL, N_ ("same as --python-only") },
+  { "all-enabled-scanners", no_argument, OPT_ALL_ENABLED_SCANNERS, 0, CMD_SCAN,
+    J_NONE, 0, NULL, N_ ("same as --full") },
   { "python-based-plugins-only", no_argument, OPT_PYTHON_PLUGINS_ONLY, 0,
     CMD_SCAN, J_BOOL, OPT_ALL_ENABLED_PLUGINS, NULL,
-    N_("same as --python-only") },
+    N_ ("same as --python-only") },
   { "all-enabled-plugins", no_argument, OPT_ALL_ENABLED_PLUGINS, 0, CMD_SCAN,
-    J_NONE, 0, NULL, N_("same as --full") },
+    J_NONE, 0, NULL, N_ ("same as --full") },
   { "changed-files-only", no_argument, OPT_CHANGED_FILES_ONLY, 0, CMD_SCAN,
     J_BOOL, OPT_NO_CHANGED_FILES_ONLY, NULL,
-    N_("report only findings in files git says changed from --base-ref") },
+    N_ ("report only findings in files git says changed from --base-ref") },
   { "no-changed-files-only", no_argument, OPT_NO_CHANGED_FILES_ONLY, 0,
-    CMD_SCAN, J_NONE, 0, NULL, N_("report findings in every file (the "
-                                  "default)") },
+    CMD_SCAN, J_NONE, 0, NULL,
+    N_ ("report findings in every file (the "
+        "default)") },
   { "base-ref", required_argument, OPT_BASE_REF, 0, CMD_SCAN, J_STRING, 0,
-    "REF", N_("with --changed-files-only: the commit to compare with "
-              "(default: origin/HEAD, then origin/main, main)") },
-  { "build", no_argument, OPT_BUILD, 'b', CMD_SCAN, J_BOOL, OPT_NO_BUILD,
-    NULL, N_("container mode: build the image before the scan (the "
-             "default)") },
+    "REF",
+    N_ ("with --changed-files-only: the commit to compare with "
+        "(default: origin/HEAD, then origin/main, main)") },
+  { "build", no_argument, OPT_BUILD, 'b', CMD_SCAN, J_BOOL, OPT_NO_BUILD, NULL,
+    N_ ("container mode: build the image before the scan (the "
+        "default)") },
   { "no-build", no_argument, OPT_NO_BUILD, 'B', CMD_SCAN, J_NONE, 0, NULL,
-    N_("container mode: run the image built before") },
+    N_ ("container mode: run the image built before") },
   { "run", no_argument, OPT_RUN, 'r', CMD_SCAN, J_BOOL, OPT_NO_RUN, NULL,
-    N_("container mode: run the scan in the image (the default)") },
+    N_ ("container mode: run the scan in the image (the default)") },
   { "no-run", no_argument, OPT_NO_RUN, 'R', CMD_SCAN, J_NONE, 0, NULL,
-    N_("container mode: only build the image") },
+    N_ ("container mode: only build the image") },
   { "oci-runner", required_argument, OPT_OCI_RUNNER, 'o',
     CMD_SCAN | CMD_BUILD_IMAGE, J_STRING, 0, "PROGRAM",
-    N_("container runtime (env OCI_RUNNER; default: the first of finch, "
-       "docker, nerdctl, podman found)") },
+    N_ ("container runtime (env OCI_RUNNER; default: the first of finch, "
+        "docker, nerdctl, podman found)") },
   { "oci", required_argument, OPT_OCI, 0, CMD_SCAN | CMD_BUILD_IMAGE, J_NONE,
-    0, "PROGRAM", N_("same as --oci-runner") },
+    0, "PROGRAM", N_ ("same as --oci-runner") },
   { "runner", required_argument, OPT_RUNNER, 0, CMD_SCAN | CMD_BUILD_IMAGE,
-    J_NONE, 0, "PROGRAM", N_("same as --oci-runner") },
+    J_NONE, 0, "PROGRAM", N_ ("same as --oci-runner") },
   { "build-target", required_argument, OPT_BUILD_TARGET, 0,
     CMD_SCAN | CMD_BUILD_IMAGE, J_STRING, 0, "non-root|ci",
-    N_("container mode: the image's target (default: non-root)") },
+    N_ ("container mode: the image's target (default: non-root)") },
   { "container-uid", required_argument, OPT_CONTAINER_UID, 'u',
     CMD_SCAN | CMD_BUILD_IMAGE, J_STRING, 0, "UID",
-    N_("container mode: the user id of the image's user, which writes the "
-       "output (default: yours)") },
+    N_ ("container mode: the user id of the image's user, which writes the "
+        "output (default: yours)") },
   { "container-gid", required_argument, OPT_CONTAINER_GID, 'g',
     CMD_SCAN | CMD_BUILD_IMAGE, J_STRING, 0, "GID",
-    N_("container mode: the group id of the image's user (default: "
-       "yours)") },
-  { "ash-revision-to-install", required_argument,
-    OPT_ASH_REVISION_TO_INSTALL, 0, CMD_SCAN | CMD_BUILD_IMAGE, J_STRING, 0,
-    "LOCAL", N_("container mode: the ash built into the image; only LOCAL, "
-                "the source tree (env ASH_ROOT_DIR)") },
+    N_ ("container mode: the group id of the image's user (default: "
+        "yours)") },
+  { "ash-revision-to-install", required_argument, OPT_ASH_REVISION_TO_INSTALL,
+    0, CMD_SCAN | CMD_BUILD_IMAGE, J_STRING, 0, "LOCAL",
+    N_ ("container mode: the ash built into the image; only LOCAL, "
+        "the source tree (env ASH_ROOT_DIR)") },
   { "custom-containerfile", required_argument, OPT_CUSTOM_CONTAINERFILE, 0,
     CMD_SCAN | CMD_BUILD_IMAGE, J_STRING, 0, "FILE",
-    N_("container mode: build FILE on the image (build argument "
-       "ASH_BASE_IMAGE) and scan in the result") },
+    N_ ("container mode: build FILE on the image (build argument "
+        "ASH_BASE_IMAGE) and scan in the result") },
   { "custom-build-arg", required_argument, OPT_CUSTOM_BUILD_ARG, 0,
     CMD_SCAN | CMD_BUILD_IMAGE, J_LIST, 0, "NAME=VALUE",
-    N_("container mode: a build argument for the image; repeatable") },
+    N_ ("container mode: a build argument for the image; repeatable") },
   { "help", no_argument, OPT_HELP, 'h', CMD_ALL, J_NONE, 0, NULL,
-    N_("show this help and exit") },
+    N_ ("show this help and exit") },
   { "version", no_argument, OPT_VERSION, 0, CMD_ALL, J_NONE, 0, NULL,
-    N_("show the version and exit") },
+    N_ ("show the version and exit") },
 };
 
 /* The values of --output-formats are ash_reporter_names
@@ -392,57 +398,56 @@ static const struct optdef optdefs[] = {
 
 /* The values of the options that take one of a list (also what the shell
    completions offer).  */
-static const char *const run_modes[] = { "local", "container", "precommit",
-                                         NULL };
+static const char *const run_modes[]
+  = { "local", "container", "precommit", NULL };
 static const char *const strategies[] = { "parallel", "sequential", NULL };
-static const char *const log_levels[] = { "TRACE", "DEBUG", "VERBOSE",
-                                          "INFO", "WARNING", "ERROR",
-                                          "CRITICAL", "SIMPLE", "QUIET",
-                                          NULL };
-static const char *const phase_names[] = { "convert", "scan", "report",
-                                           "inspect", NULL };
-static const char *const min_severities[] = { "ALL", "INFO", "LOW", "MEDIUM",
-                                              "HIGH", "CRITICAL", NULL };
+static const char *const log_levels[]
+  = { "TRACE", "DEBUG",    "VERBOSE", "INFO",  "WARNING",
+      "ERROR", "CRITICAL", "SIMPLE",  "QUIET", NULL };
+static const char *const phase_names[]
+  = { "convert", "scan", "report", "inspect", NULL };
+static const char *const min_severities[]
+  = { "ALL", "INFO", "LOW", "MEDIUM", "HIGH", "CRITICAL", NULL };
 static const char *const config_formats[] = { "yaml", "json", NULL };
-static const char *const completion_shells[] = { "bash", "zsh", "fish",
-                                                 NULL };
+static const char *const completion_shells[] = { "bash", "zsh", "fish", NULL };
 
 struct command
 {
   unsigned bit;
-  const char *name;    /* "config get" */
-  const char *args;    /* positional arguments in --help */
+  const char *name; /* "config get" */
+  const char *args; /* positional arguments in --help */
   const char *summary;
 };
 
 static const struct command commands[] = {
-  { CMD_SCAN, "scan", "", N_("scan the source directory (the default "
-                             "command)") },
+  { CMD_SCAN, "scan", "",
+    N_ ("scan the source directory (the default "
+        "command)") },
   { CMD_CONFIG_INIT, "config init", "",
-    N_("write a commented configuration, .ash/.ash.yaml (and "
-       ".ash/.gitignore), into the source directory") },
+    N_ ("write a commented configuration, .ash/.ash.yaml (and "
+        ".ash/.gitignore), into the source directory") },
   { CMD_CONFIG_GET, "config get", " [KEY]",
-    N_("print the resolved configuration, or the value at KEY") },
+    N_ ("print the resolved configuration, or the value at KEY") },
   { CMD_CONFIG_VALIDATE, "config validate", "",
-    N_("check the configuration and report the first error") },
+    N_ ("check the configuration and report the first error") },
   { CMD_CONFIG_UPDATE, "config update", " [FILE]",
-    N_("apply --set KEY=VALUE to a configuration file and rewrite it") },
+    N_ ("apply --set KEY=VALUE to a configuration file and rewrite it") },
   { CMD_CONFIG_LINT, "config lint", "",
-    N_("check the configuration and list every problem, warnings "
-       "included") },
+    N_ ("check the configuration and list every problem, warnings "
+        "included") },
   { CMD_SANDBOX_PROBE, "sandbox probe", "",
-    N_("say for each sandbox backend whether it can be used, and why not") },
+    N_ ("say for each sandbox backend whether it can be used, and why not") },
   { CMD_SANDBOX_EXPLAIN, "sandbox explain", " SCANNER",
-    N_("print the sandbox policy SCANNER would run under, as JSON") },
+    N_ ("print the sandbox policy SCANNER would run under, as JSON") },
   { CMD_DEPS_INSTALL, "dependencies install", "",
-    N_("install the scanners' tools into ASH's bin directory (npm, uv or "
-       "pipx), and print how to install the rest") },
-  { CMD_REPORT, "report", "", N_("not available in this version") },
+    N_ ("install the scanners' tools into ASH's bin directory (npm, uv or "
+        "pipx), and print how to install the rest") },
+  { CMD_REPORT, "report", "", N_ ("not available in this version") },
   { CMD_BUILD_IMAGE, "build-image", "",
-    N_("build the container image of container mode from "
-       "container/Containerfile") },
+    N_ ("build the container image of container mode from "
+        "container/Containerfile") },
   { CMD_COMPLETION, "completion", " SHELL",
-    N_("print the completion script for SHELL (bash, zsh or fish)") },
+    N_ ("print the completion script for SHELL (bash, zsh or fish)") },
 };
 
 /* One assignment from one source.  */
@@ -500,8 +505,7 @@ command_by_bit (unsigned bit)
   return NULL;
 }
 
-static int
-usage_error (const char *fmt, ...) _printf_ (1, 2);
+static int usage_error (const char *fmt, ...) _printf_ (1, 2);
 
 static int
 usage_error (const char *fmt, ...)
@@ -512,7 +516,7 @@ usage_error (const char *fmt, ...)
   va_end (ap);
   _cleanup_free_ char *m = ash_escape_control (raw);
   fprintf (stderr, "ash: %s\n", m);
-  fprintf (stderr, _("Try 'ash --help' for more information.\n"));
+  fprintf (stderr, _ ("Try 'ash --help' for more information.\n"));
   return ASH_EXIT_USAGE;
 }
 
@@ -532,11 +536,11 @@ static const char *
 option_help (const struct optdef *d, unsigned cmd)
 {
   if (cmd == CMD_SCAN && d->id == OPT_FORMAT)
-    return _("same as --output-format");
+    return _ ("same as --output-format");
   if ((cmd == CMD_SCAN || cmd == CMD_BUILD_IMAGE) && d->id == OPT_FORCE)
-    return _("container mode: build the image without the runtime's "
-             "cache");
-  return _(d->help);
+    return _ ("container mode: build the image without the runtime's "
+              "cache");
+  return _ (d->help);
 }
 
 static void
@@ -555,8 +559,9 @@ print_options (FILE *out, unsigned cmd, unsigned skip)
         ash_buf_addstr (&b, "    ");
       ash_buf_addf (&b, "--%s", d->name);
       if (d->arg)
-        ash_buf_addf (&b, " %s", cmd == CMD_SCAN && d->id == OPT_FORMAT
-                                   ? "LIST" : d->arg);
+        ash_buf_addf (&b, " %s",
+                      cmd == CMD_SCAN && d->id == OPT_FORMAT ? "LIST"
+                                                             : d->arg);
       const char *h = option_help (d, cmd);
       if (b.len < 32)
         fprintf (out, "  %-32s%s\n", b.buf, h);
@@ -569,34 +574,33 @@ print_options (FILE *out, unsigned cmd, unsigned skip)
 static void
 print_help (FILE *out)
 {
-  fprintf (out, _("Usage: ash [COMMAND] [OPTION]...\n"
-                  "Run security scanners over a source tree, each in an "
-                  "OS-level sandbox when asked.\n\n"));
-  fprintf (out, _("Commands:\n"));
+  fprintf (out, _ ("Usage: ash [COMMAND] [OPTION]...\n"
+                   "Run security scanners over a source tree, each in an "
+                   "OS-level sandbox when asked.\n\n"));
+  fprintf (out, _ ("Commands:\n"));
   for (size_t i = 0; i < ARRAY_SIZE (commands); i++)
     {
       _cleanup_free_ char *n
-          = xasprintf ("%s%s", commands[i].name, commands[i].args);
-      fprintf (out, "  %-32s%s\n", n, _(commands[i].summary));
+        = xasprintf ("%s%s", commands[i].name, commands[i].args);
+      fprintf (out, "  %-32s%s\n", n, _ (commands[i].summary));
     }
-  fprintf (out, "  %-32s%s\n", "help COMMAND", _("show the help of COMMAND"));
-  fprintf (out, _("\nOptions of ash scan:\n"));
+  fprintf (out, "  %-32s%s\n", "help COMMAND", _ ("show the help of COMMAND"));
+  fprintf (out, _ ("\nOptions of ash scan:\n"));
   print_options (out, CMD_SCAN, 0);
-  fprintf (out, _("\nThe other commands take the options of ash scan that "
-                  "apply to them\n('ash help COMMAND' lists them), and:\n"));
+  fprintf (out, _ ("\nThe other commands take the options of ash scan that "
+                   "apply to them\n('ash help COMMAND' lists them), and:\n"));
   print_options (out, CMD_ALL & ~CMD_SCAN & ~CMD_REPORT, CMD_SCAN);
-  fprintf (out,
-           _("\nExit status: 0 clean; 1 incomplete scan or failure; 2 "
-             "actionable findings;\n3 configuration error; 5 usage "
-             "error.\n\nSee ash(1) and ash.yaml(5).\n"));
+  fprintf (out, _ ("\nExit status: 0 clean; 1 incomplete scan or failure; 2 "
+                   "actionable findings;\n3 configuration error; 5 usage "
+                   "error.\n\nSee ash(1) and ash.yaml(5).\n"));
 }
 
 static void
 print_command_help (FILE *out, unsigned cmd)
 {
   const struct command *c = command_by_bit (cmd);
-  fprintf (out, _("Usage: ash %s%s [OPTION]...\n%s\n\nOptions:\n"), c->name,
-           c->args, _(c->summary));
+  fprintf (out, _ ("Usage: ash %s%s [OPTION]...\n%s\n\nOptions:\n"), c->name,
+           c->args, _ (c->summary));
   print_options (out, cmd, 0);
 }
 
@@ -624,7 +628,7 @@ static int
 bad_value (const char *where, const char *value, const char *const *list)
 {
   _cleanup_free_ char *l = join_list (list);
-  return usage_error (_("invalid value '%s' for %s (expected one of: %s)"),
+  return usage_error (_ ("invalid value '%s' for %s (expected one of: %s)"),
                       value, where, l);
 }
 
@@ -634,7 +638,8 @@ push_comma_list (struct ash_strvec *sv, const char *arg)
 {
   _cleanup_free_ char *copy = xstrdup (arg);
   char *save = NULL;
-  for (char *t = strtok_r (copy, ",", &save); t; t = strtok_r (NULL, ",", &save))
+  for (char *t = strtok_r (copy, ",", &save); t;
+       t = strtok_r (NULL, ",", &save))
     {
       while (*t == ' ')
         t++;
@@ -736,9 +741,9 @@ apply_one (struct ash_options *o, const struct assign *a)
             {
               _cleanup_free_ char *m = ash_escape_control (tmp.v[i]);
               fprintf (stderr,
-                       _("ash: %s: reporter '%s' is not available in ash: "
-                         "%s, and ash writes its reports only to the "
-                         "output directory\n"),
+                       _ ("ash: %s: reporter '%s' is not available in ash: "
+                          "%s, and ash writes its reports only to the "
+                          "output directory\n"),
                        a->where, m, why);
             }
         ash_strvec_release (&tmp);
@@ -790,8 +795,8 @@ apply_one (struct ash_options *o, const struct assign *a)
         errno = 0;
         long n = strtol (arg, &end, 10);
         if (errno || *arg == '\0' || *end || n < 1 || n > 4096)
-          return usage_error (_("invalid value '%s' for %s (expected a "
-                                "number from 1 to 4096)"),
+          return usage_error (_ ("invalid value '%s' for %s (expected a "
+                                 "number from 1 to 4096)"),
                               arg, a->where);
         o->max_workers = (int) n;
       }
@@ -1002,13 +1007,14 @@ collect_env (unsigned cmd, struct assigns *a, struct ash_options *o)
         {
           bool b;
           if (parse_truthy (v, &b) < 0)
-            return usage_error (_("invalid value '%s' for %s (expected 1, "
-                                  "true, 0 or false)"),
+            return usage_error (_ ("invalid value '%s' for %s (expected 1, "
+                                   "true, 0 or false)"),
                                 v, envs[i].var);
           assigns_add (a, envs[i].id, b ? "1" : "0", envs[i].var);
         }
-      else if (*v && (envs[i].id == OPT_SCANNERS
-                      || envs[i].id == OPT_EXCLUDE_SCANNERS))
+      else if (*v
+               && (envs[i].id == OPT_SCANNERS
+                   || envs[i].id == OPT_EXCLUDE_SCANNERS))
         {
           /* Upstream splits these at white space; ash also at commas.  */
           _cleanup_free_ char *c = xstrdup (v);
@@ -1036,12 +1042,12 @@ collect_json (unsigned cmd, const char *file, struct assigns *a)
   json_error_t jerr;
   json_t *doc = json_load_file (file, JSON_REJECT_DUPLICATES, &jerr);
   if (doc == NULL)
-    return usage_error (_("--cli-json-input %s: %s"), file, jerr.text);
+    return usage_error (_ ("--cli-json-input %s: %s"), file, jerr.text);
   int r = 0;
   if (!json_is_object (doc))
     {
-      r = usage_error (_("--cli-json-input %s: the document must be a JSON "
-                         "object"),
+      r = usage_error (_ ("--cli-json-input %s: the document must be a JSON "
+                          "object"),
                        file);
       goto out;
     }
@@ -1063,14 +1069,14 @@ collect_json (unsigned cmd, const char *file, struct assigns *a)
         }
       if (d == NULL)
         {
-          r = usage_error (_("--cli-json-input %s: unknown key '%s'"), file,
+          r = usage_error (_ ("--cli-json-input %s: unknown key '%s'"), file,
                            key);
           goto out;
         }
       if (!(d->cmds & cmd))
         {
-          r = usage_error (_("--cli-json-input %s: '%s' is not accepted by "
-                             "'ash %s'"),
+          r = usage_error (_ ("--cli-json-input %s: '%s' is not accepted by "
+                              "'ash %s'"),
                            file, key, command_by_bit (cmd)->name);
           goto out;
         }
@@ -1080,13 +1086,13 @@ collect_json (unsigned cmd, const char *file, struct assigns *a)
         {
         case J_STRING:
           if (!json_is_string (v))
-            want = _("a string");
+            want = _ ("a string");
           else
             assigns_add (a, d->id, json_string_value (v), where);
           break;
         case J_BOOL:
           if (!json_is_boolean (v))
-            want = _("true or false");
+            want = _ ("true or false");
           else if (d->neg && !json_is_true (v))
             assigns_add (a, d->neg, NULL, where);
           else
@@ -1094,11 +1100,11 @@ collect_json (unsigned cmd, const char *file, struct assigns *a)
           break;
         case J_INT:
           if (!json_is_integer (v))
-            want = _("an integer");
+            want = _ ("an integer");
           else
             {
-              _cleanup_free_ char *n = xasprintf (
-                  "%lld", (long long) json_integer_value (v));
+              _cleanup_free_ char *n
+                = xasprintf ("%lld", (long long) json_integer_value (v));
               assigns_add (a, d->id, n, where);
             }
           break;
@@ -1108,12 +1114,12 @@ collect_json (unsigned cmd, const char *file, struct assigns *a)
           else if (json_is_integer (v) && json_integer_value (v) >= 0
                    && json_integer_value (v) < 100)
             {
-              _cleanup_free_ char *n = xasprintf (
-                  "%lld", (long long) json_integer_value (v));
+              _cleanup_free_ char *n
+                = xasprintf ("%lld", (long long) json_integer_value (v));
               assigns_add (a, d->id, n, where);
             }
           else
-            want = _("true, false or a count");
+            want = _ ("true, false or a count");
           break;
         case J_LIST:
           if (json_is_string (v))
@@ -1124,13 +1130,13 @@ collect_json (unsigned cmd, const char *file, struct assigns *a)
               json_t *e;
               json_array_foreach (v, i, e)
                 if (!json_is_string (e))
-                  want = _("a string or a list of strings");
+                  want = _ ("a string or a list of strings");
               if (!want)
                 json_array_foreach (v, i, e)
                   assigns_add (a, d->id, json_string_value (e), where);
             }
           else
-            want = _("a string or a list of strings");
+            want = _ ("a string or a list of strings");
           break;
         case J_NONE:
         default:
@@ -1138,7 +1144,7 @@ collect_json (unsigned cmd, const char *file, struct assigns *a)
         }
       if (want)
         {
-          r = usage_error (_("--cli-json-input %s: '%s' must be %s"), file,
+          r = usage_error (_ ("--cli-json-input %s: '%s' must be %s"), file,
                            key, want);
           goto out;
         }
@@ -1183,18 +1189,18 @@ parse_argv (int argc, char **argv, unsigned cmd, struct assigns *a,
       if (c == '?')
         {
           if (optopt)
-            r = usage_error (_("invalid option -- '%c'"), optopt);
+            r = usage_error (_ ("invalid option -- '%c'"), optopt);
           else
-            r = usage_error (_("unrecognized option '%s'"), given);
+            r = usage_error (_ ("unrecognized option '%s'"), given);
           goto out;
         }
       if (c == ':')
         {
           if (optopt && optopt < 256)
-            r = usage_error (_("option requires an argument -- '%c'"),
+            r = usage_error (_ ("option requires an argument -- '%c'"),
                              optopt);
           else
-            r = usage_error (_("option '%s' requires an argument"), given);
+            r = usage_error (_ ("option '%s' requires an argument"), given);
           goto out;
         }
       const struct optdef *d = NULL;
@@ -1203,7 +1209,7 @@ parse_argv (int argc, char **argv, unsigned cmd, struct assigns *a,
           d = &optdefs[i];
       if (d == NULL)
         {
-          r = usage_error (_("unrecognized option '%s'"), given);
+          r = usage_error (_ ("unrecognized option '%s'"), given);
           goto out;
         }
       if (d->id == OPT_HELP)
@@ -1219,26 +1225,28 @@ parse_argv (int argc, char **argv, unsigned cmd, struct assigns *a,
         {
           printf ("ash %s\n", PACKAGE_VERSION);
           /* TRANSLATORS: the GNU --version lines after the first.  */
-          fputs (_("Copyright (C) 2026 The ash authors.\n"
-                   "License Apache-2.0: Apache License, Version 2.0 "
-                   "<https://www.apache.org/licenses/LICENSE-2.0>.\n"
-                   "This is free software: you are free to change and "
-                   "redistribute it.\n"
-                   "There is NO WARRANTY, to the extent permitted by law.\n"),
+          fputs (_ ("Copyright (C) 2026 The ash authors.\n"
+                    "License Apache-2.0: Apache License, Version 2.0 "
+                    "<https://www.apache.org/licenses/LICENSE-2.0>.\n"
+                    "This is free software: you are free to change and "
+                    "redistribute it.\n"
+                    "There is NO WARRANTY, to the extent permitted by law.\n"),
                  stdout);
           r = -1;
           goto out;
         }
       if (!(d->cmds & cmd))
         {
-          r = usage_error (_("option '--%s' is not accepted by 'ash %s'"),
+          r = usage_error (_ ("option '--%s' is not accepted by 'ash %s'"),
                            d->name, command_by_bit (cmd)->name);
           goto out;
         }
       _cleanup_free_ char *where = xasprintf ("--%s", d->name);
       /* Upstream's ash scan takes --format for --output-format.  */
-      assigns_add (a, cmd == CMD_SCAN && d->id == OPT_FORMAT
-                        ? OPT_OUTPUT_FORMAT : d->id, optarg, where);
+      assigns_add (a,
+                   cmd == CMD_SCAN && d->id == OPT_FORMAT ? OPT_OUTPUT_FORMAT
+                                                          : d->id,
+                   optarg, where);
     }
   for (int i = optind; i < argc; i++)
     ash_strvec_push (pos, argv[i]);
@@ -1275,7 +1283,7 @@ finish_options (struct ash_options *o)
       char *cwd = getcwd (NULL, 0);
       if (cwd == NULL)
         {
-          fprintf (stderr, _("ash: cannot get the working directory: %s\n"),
+          fprintf (stderr, _ ("ash: cannot get the working directory: %s\n"),
                    strerror (errno));
           return ASH_EXIT_INCOMPLETE;
         }
@@ -1319,7 +1327,6 @@ ash_cli_refuse (int code, const char *fmt, ...)
   return code;
 }
 
-
 static bool
 is_container_option (int id)
 {
@@ -1357,11 +1364,11 @@ check_scan_options (struct ash_options *o, const struct assigns *const *srcs,
     for (size_t i = 0; i < srcs[s]->n; i++)
       if (is_container_option (srcs[s]->v[i].id))
         return ash_cli_refuse (ASH_EXIT_USAGE,
-                              _("%s is an option of container mode, which "
-                                "this scan does not use: add --mode "
-                                "container, or leave it out; nothing was "
-                                "scanned"),
-                              srcs[s]->v[i].where);
+                               _ ("%s is an option of container mode, which "
+                                  "this scan does not use: add --mode "
+                                  "container, or leave it out; nothing was "
+                                  "scanned"),
+                               srcs[s]->v[i].where);
   bool convert = true, scan = true, report = true;
   if (o->phases.nr > 0)
     {
@@ -1372,30 +1379,30 @@ check_scan_options (struct ash_options *o, const struct assigns *const *srcs,
     }
   if (o->inspect)
     return ash_cli_refuse (ASH_EXIT_USAGE,
-                          _("the inspect phase (--inspect, --phases inspect) "
-                            "is not available in this version"));
+                           _ (
+                             "the inspect phase (--inspect, --phases inspect) "
+                             "is not available in this version"));
   if (!scan && !report)
     return ash_cli_refuse (ASH_EXIT_USAGE,
-                          _("--phases must name scan or report"));
+                           _ ("--phases must name scan or report"));
   if (!scan && convert)
     return ash_cli_refuse (ASH_EXIT_USAGE,
-                          _("--phases convert without scan is not "
-                            "available: converted files are only scanned"));
+                           _ ("--phases convert without scan is not "
+                              "available: converted files are only scanned"));
   if (!scan)
     o->use_existing = true;
   if (!report && o->use_existing)
     return ash_cli_refuse (ASH_EXIT_USAGE,
-                          _("--use-existing needs the report phase"));
+                           _ ("--use-existing needs the report phase"));
   o->skip_convert = !convert;
   o->skip_reports = !report;
   if (o->base_ref && !o->changed_files_only)
-    return ash_cli_refuse (ASH_EXIT_USAGE,
-                          _("--base-ref is only used with "
-                            "--changed-files-only"));
+    return ash_cli_refuse (ASH_EXIT_USAGE, _ ("--base-ref is only used with "
+                                              "--changed-files-only"));
   if (o->semgrep_rulesets.nr > 0 && !o->offline)
-    fprintf (stderr, _("ash: warning: --offline-semgrep-rulesets applies "
-                       "only offline (--offline); this scan is online and "
-                       "semgrep uses its configured rules\n"));
+    fprintf (stderr, _ ("ash: warning: --offline-semgrep-rulesets applies "
+                        "only offline (--offline); this scan is online and "
+                        "semgrep uses its configured rules\n"));
   /* Upstream's simple output: no live progress.  */
   if (o->simple && o->progress < 0)
     o->progress = 0;
@@ -1439,45 +1446,46 @@ load_config (const struct ash_options *o, struct ash_config *c)
 
 /* `ash config init`.  */
 
-static const char init_template[] =
-  "# ASH configuration (see ash.yaml(5)).  Keys not set here take their\n"
-  "# value from the built-in defaults; 'ash config get' shows the result.\n"
-  "project_name: my-project\n"
-  "\n"
-  "global_settings:\n"
-  "  # Findings below this severity do not fail the scan:\n"
-  "  # ALL, LOW, MEDIUM, HIGH or CRITICAL.\n"
-  "  severity_threshold: MEDIUM\n"
-  "  # Paths no scanner looks at, each with the reason.\n"
-  "  ignore_paths: []\n"
-  "  #  - path: tests/fixtures/**\n"
-  "  #    reason: test data\n"
-  "  # Findings to suppress: rule_id, path, line_start, line_end, reason,\n"
-  "  # expiration (YYYY-MM-DD).\n"
-  "  suppressions: []\n"
-  "\n"
-  "# Exit 2 when there are actionable findings.\n"
-  "fail_on_findings: true\n"
-  "# Exit 1 when a scanner is MISSING or fails.\n"
-  "fail_on_incomplete_scanners: true\n"
-  "\n"
-  "# Every builtin scanner is enabled unless turned off here, e.g.\n"
-  "scanners:\n"
-  "  bandit:\n"
-  "    enabled: true\n"
-  "    # options:\n"
-  "    #   scan_timeout: 600\n"
-  "\n"
-  "reporters:\n"
-  "  sarif:\n"
-  "    enabled: true\n"
-  "\n"
-  "# Run every scanner in an OS-level sandbox: off, auto, bwrap, firejail,\n"
-  "# landlock or sandbox-exec.  Grants (network_scanners, extra_read_paths,\n"
-  "# read_path_scanners, env_scanners) are ignored in a file inside a git\n"
-  "# checkout; see ash-sandbox(7).\n"
-  "sandbox:\n"
-  "  mode: \"off\"\n";
+static const char init_template[]
+  = "# ASH configuration (see ash.yaml(5)).  Keys not set here take their\n"
+    "# value from the built-in defaults; 'ash config get' shows the result.\n"
+    "project_name: my-project\n"
+    "\n"
+    "global_settings:\n"
+    "  # Findings below this severity do not fail the scan:\n"
+    "  # ALL, LOW, MEDIUM, HIGH or CRITICAL.\n"
+    "  severity_threshold: MEDIUM\n"
+    "  # Paths no scanner looks at, each with the reason.\n"
+    "  ignore_paths: []\n"
+    "  #  - path: tests/fixtures/**\n"
+    "  #    reason: test data\n"
+    "  # Findings to suppress: rule_id, path, line_start, line_end, reason,\n"
+    "  # expiration (YYYY-MM-DD).\n"
+    "  suppressions: []\n"
+    "\n"
+    "# Exit 2 when there are actionable findings.\n"
+    "fail_on_findings: true\n"
+    "# Exit 1 when a scanner is MISSING or fails.\n"
+    "fail_on_incomplete_scanners: true\n"
+    "\n"
+    "# Every builtin scanner is enabled unless turned off here, e.g.\n"
+    "scanners:\n"
+    "  bandit:\n"
+    "    enabled: true\n"
+    "    # options:\n"
+    "    #   scan_timeout: 600\n"
+    "\n"
+    "reporters:\n"
+    "  sarif:\n"
+    "    enabled: true\n"
+    "\n"
+    "# Run every scanner in an OS-level sandbox: off, auto, bwrap, firejail,\n"
+    "# landlock or sandbox-exec.  Grants (network_scanners, "
+    "extra_read_paths,\n"
+    "# read_path_scanners, env_scanners) are ignored in a file inside a git\n"
+    "# checkout; see ash-sandbox(7).\n"
+    "sandbox:\n"
+    "  mode: \"off\"\n";
 
 /* The directory part of the absolute, normalized PATH ("/" for "/x").  */
 static char *
@@ -1546,20 +1554,20 @@ cmd_config_init (const struct ash_options *o, bool force)
   if (!force && lstat (path, &st) == 0)
     {
       fprintf (stderr,
-               _("ash: '%s' already exists; pass --force to replace it\n"),
+               _ ("ash: '%s' already exists; pass --force to replace it\n"),
                path);
       return ASH_EXIT_CONFIG;
     }
   int r = make_dirs (dir);
   if (r < 0)
     {
-      fprintf (stderr, _("ash: cannot make the directory '%s': %s\n"), dir,
+      fprintf (stderr, _ ("ash: cannot make the directory '%s': %s\n"), dir,
                strerror (-r));
       return ASH_EXIT_CONFIG;
     }
   /* The project is named after the directory the configuration is for.  */
-  _cleanup_free_ char *pdir = streq (base, ".ash") ? path_dirname (dir)
-                                                   : xstrdup (dir);
+  _cleanup_free_ char *pdir
+    = streq (base, ".ash") ? path_dirname (dir) : xstrdup (dir);
   const char *pname = strrchr (pdir, '/');
   pname = pname && pname[1] ? pname + 1 : "my-project";
   json_t *js = json_string (pname);
@@ -1573,33 +1581,33 @@ cmd_config_init (const struct ash_options *o, bool force)
   r = write_replacing (path, text);
   if (r < 0)
     {
-      fprintf (stderr, _("ash: cannot write '%s': %s\n"), path,
+      fprintf (stderr, _ ("ash: cannot write '%s': %s\n"), path,
                strerror (-r));
       return ASH_EXIT_INCOMPLETE;
     }
-  printf (_("wrote %s\n"), path);
+  printf (_ ("wrote %s\n"), path);
   if (streq (base, ".ash"))
     {
       _cleanup_free_ char *gi = ash_path_join (dir, ".gitignore");
       static const char body[] = "# ash's output directory, and its "
                                  "variants\nash_output*\n";
-      int fd = open (gi, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW
-                         | O_CLOEXEC, 0644);
+      int fd = open (gi, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+                     0644);
       if (fd >= 0)
         {
           r = ash_write_all (fd, body, sizeof body - 1);
           ash_close (fd);
           if (r < 0)
             {
-              fprintf (stderr, _("ash: cannot write '%s': %s\n"), gi,
+              fprintf (stderr, _ ("ash: cannot write '%s': %s\n"), gi,
                        strerror (-r));
               return ASH_EXIT_INCOMPLETE;
             }
-          printf (_("wrote %s\n"), gi);
+          printf (_ ("wrote %s\n"), gi);
         }
       else if (errno != EEXIST)
         {
-          fprintf (stderr, _("ash: cannot write '%s': %s\n"), gi,
+          fprintf (stderr, _ ("ash: cannot write '%s': %s\n"), gi,
                    strerror (errno));
           return ASH_EXIT_INCOMPLETE;
         }
@@ -1620,8 +1628,8 @@ find_config_file (const struct ash_options *o, const char *file)
   for (size_t w = 0; w < ARRAY_SIZE (where); w++)
     for (size_t i = 0; ash_config_discovery_names[i]; i++)
       {
-        _cleanup_free_ char *rel = xasprintf ("%s%s", where[w],
-                                              ash_config_discovery_names[i]);
+        _cleanup_free_ char *rel
+          = xasprintf ("%s%s", where[w], ash_config_discovery_names[i]);
         char *p = ash_path_join (o->source_dir, rel);
         struct stat st;
         if (stat (p, &st) == 0 && S_ISREG (st.st_mode))
@@ -1645,21 +1653,23 @@ cmd_config_update (const struct ash_options *o, const char *file,
 
   if (path == NULL)
     {
-      fprintf (stderr, _("ash: no configuration file found; 'ash config "
-                         "init' writes one\n"));
+      fprintf (stderr, _ ("ash: no configuration file found; 'ash config "
+                          "init' writes one\n"));
       return ASH_EXIT_CONFIG;
     }
   if (sets->nr == 0)
     {
-      fprintf (stderr, _("ash: nothing to change in %s: give --set "
-                         "KEY=VALUE\n"),
+      fprintf (stderr,
+               _ ("ash: nothing to change in %s: give --set "
+                  "KEY=VALUE\n"),
                path);
       return ASH_EXIT_OK;
     }
   if (ash_str_has_suffix (path, ".json"))
     {
-      fprintf (stderr, _("ash: config update rewrites YAML files only, not "
-                         "%s\n"),
+      fprintf (stderr,
+               _ ("ash: config update rewrites YAML files only, not "
+                  "%s\n"),
                path);
       return ASH_EXIT_CONFIG;
     }
@@ -1677,8 +1687,9 @@ cmd_config_update (const struct ash_options *o, const char *file,
      by the variable's value, which may be a secret.  */
   if (raw.len && strstr (raw.buf, "!ENV"))
     {
-      fprintf (stderr, _("ash: %s uses !ENV; config update would write the "
-                         "variables' values into it: edit it by hand\n"),
+      fprintf (stderr,
+               _ ("ash: %s uses !ENV; config update would write the "
+                  "variables' values into it: edit it by hand\n"),
                path);
       goto out;
     }
@@ -1718,7 +1729,7 @@ cmd_config_update (const struct ash_options *o, const char *file,
     fputs (text.buf, stdout);
     if (dry_run)
       {
-        fprintf (stderr, _("ash: --dry-run: %s is unchanged\n"), path);
+        fprintf (stderr, _ ("ash: --dry-run: %s is unchanged\n"), path);
         r = ASH_EXIT_OK;
       }
     else
@@ -1726,13 +1737,13 @@ cmd_config_update (const struct ash_options *o, const char *file,
         int w = write_replacing (path, text.buf);
         if (w < 0)
           {
-            fprintf (stderr, _("ash: cannot write '%s': %s\n"), path,
+            fprintf (stderr, _ ("ash: cannot write '%s': %s\n"), path,
                      strerror (-w));
             r = ASH_EXIT_INCOMPLETE;
           }
         else
           {
-            fprintf (stderr, _("ash: updated %s\n"), path);
+            fprintf (stderr, _ ("ash: updated %s\n"), path);
             r = ASH_EXIT_OK;
           }
       }
@@ -1760,9 +1771,9 @@ print_misplaced (const struct ash_config *c, bool to_stderr)
     {
       _cleanup_free_ char *m = ash_escape_control (w.v[i]);
       if (to_stderr)
-        fprintf (stderr, _("ash: warning: %s\n"), m);
+        fprintf (stderr, _ ("ash: warning: %s\n"), m);
       else
-        printf (_("warning: %s\n"), m);
+        printf (_ ("warning: %s\n"), m);
     }
   n = w.nr;
   ash_strvec_release (&w);
@@ -1780,7 +1791,7 @@ cmd_config_lint (const struct ash_options *o)
     return r;
   size_t n = print_misplaced (&c, false);
   if (n == 0)
-    printf (_("no problems found\n"));
+    printf (_ ("no problems found\n"));
   r = n ? ASH_EXIT_INCOMPLETE : ASH_EXIT_OK;
   ash_config_release (&c);
   return r;
@@ -1835,12 +1846,12 @@ cmd_config_get (const struct ash_options *o, const char *key,
   json_t *v = ash_config_get (&c, key);
   if (v == NULL)
     {
-      fprintf (stderr, _("ash: the configuration has no key '%s'\n"), key);
+      fprintf (stderr, _ ("ash: the configuration has no key '%s'\n"), key);
       ash_config_release (&c);
       return ASH_EXIT_INCOMPLETE;
     }
-  _cleanup_free_ char *text = streq (format, "json") ? ash_config_to_json (v)
-                                                     : ash_config_to_yaml (v);
+  _cleanup_free_ char *text
+    = streq (format, "json") ? ash_config_to_json (v) : ash_config_to_yaml (v);
   fputs (text, stdout);
   ash_config_release (&c);
   return ASH_EXIT_OK;
@@ -1855,13 +1866,13 @@ cmd_config_validate (const struct ash_options *o)
     return r;
   print_misplaced (&c, true);
   if (c.n_files < 2)
-    printf (_("configuration is valid: no file found, the built-in defaults "
-              "apply\n"));
+    printf (_ ("configuration is valid: no file found, the built-in defaults "
+               "apply\n"));
   else
     {
-      printf (_("configuration is valid: %s\n"), c.files[1].name);
+      printf (_ ("configuration is valid: %s\n"), c.files[1].name);
       for (size_t i = 2; i < c.n_files; i++)
-        printf (_("  extends %s\n"), c.files[i].name);
+        printf (_ ("  extends %s\n"), c.files[i].name);
     }
   ash_config_release (&c);
   return ASH_EXIT_OK;
@@ -1892,13 +1903,14 @@ parse_command (int argc, char **argv, unsigned *cmd, int *nwords)
     const char *subs[6];
     unsigned bits[6];
   } groups[] = {
-    { "config", { "init", "get", "validate", "update", "lint", NULL },
+    { "config",
+      { "init", "get", "validate", "update", "lint", NULL },
       { CMD_CONFIG_INIT, CMD_CONFIG_GET, CMD_CONFIG_VALIDATE,
         CMD_CONFIG_UPDATE, CMD_CONFIG_LINT, 0 } },
-    { "sandbox", { "probe", "explain", NULL },
+    { "sandbox",
+      { "probe", "explain", NULL },
       { CMD_SANDBOX_PROBE, CMD_SANDBOX_EXPLAIN, 0 } },
-    { "dependencies", { "install", NULL },
-      { CMD_DEPS_INSTALL, 0 } },
+    { "dependencies", { "install", NULL }, { CMD_DEPS_INSTALL, 0 } },
   };
   for (size_t g = 0; g < ARRAY_SIZE (groups); g++)
     {
@@ -1906,15 +1918,15 @@ parse_command (int argc, char **argv, unsigned *cmd, int *nwords)
         continue;
       _cleanup_free_ char *list = join_list (groups[g].subs);
       if (sub == NULL || sub[0] == '-')
-        return usage_error (_("'ash %s' needs a subcommand: %s"), w, list);
+        return usage_error (_ ("'ash %s' needs a subcommand: %s"), w, list);
       for (size_t s = 0; groups[g].subs[s]; s++)
         if (streq (sub, groups[g].subs[s]))
           return *cmd = groups[g].bits[s], *nwords = 2, 0;
-      return usage_error (_("unknown subcommand 'ash %s %s' (expected one "
-                            "of: %s)"),
+      return usage_error (_ ("unknown subcommand 'ash %s %s' (expected one "
+                             "of: %s)"),
                           w, sub, list);
     }
-  return usage_error (_("unknown command '%s'"), w);
+  return usage_error (_ ("unknown command '%s'"), w);
 }
 
 /* Shell completions, generated from the tables above so that they cannot
@@ -1926,13 +1938,20 @@ option_values (int id)
 {
   switch (id)
     {
-    case OPT_MODE: return run_modes;
-    case OPT_SANDBOX: return ash_sandbox_modes;
-    case OPT_STRATEGY: return strategies;
-    case OPT_LOG_LEVEL: return log_levels;
-    case OPT_FORMAT: return config_formats;
-    case OPT_OUTPUT_FORMAT: return REPORTER_CHOICES;
-    default: return NULL;
+    case OPT_MODE:
+      return run_modes;
+    case OPT_SANDBOX:
+      return ash_sandbox_modes;
+    case OPT_STRATEGY:
+      return strategies;
+    case OPT_LOG_LEVEL:
+      return log_levels;
+    case OPT_FORMAT:
+      return config_formats;
+    case OPT_OUTPUT_FORMAT:
+      return REPORTER_CHOICES;
+    default:
+      return NULL;
     }
 }
 
@@ -1997,7 +2016,8 @@ put_command_words (FILE *out, const char *group)
       _cleanup_free_ char *w = NULL;
       if (group == NULL)
         w = sp ? xstrndup (n, (size_t) (sp - n)) : xstrdup (n);
-      else if (sp && (size_t) (sp - n) == glen && strncmp (n, group, glen) == 0)
+      else if (sp && (size_t) (sp - n) == glen
+               && strncmp (n, group, glen) == 0)
         w = xstrdup (sp + 1);
       if (w == NULL || ash_strvec_contains (&seen, w))
         continue;
@@ -2073,18 +2093,21 @@ completion_bash (FILE *out)
   struct ash_buf key = ASH_BUF_INIT;
 
   fputs ("# bash completion for ash(1); generated by 'ash completion bash'"
-         "\n# from the command line's own tables.\n\n", out);
+         "\n# from the command line's own tables.\n\n",
+         out);
   fputs ("_ash ()\n{\n"
          "  local cur prev cmd= i w skip=\n"
          "  cur=${COMP_WORDS[COMP_CWORD]}\n"
          "  prev=${COMP_WORDS[COMP_CWORD-1]}\n"
-         "  COMPREPLY=()\n", out);
+         "  COMPREPLY=()\n",
+         out);
   /* The command: the first one or two words that are not options or
      option values.  */
   fputs ("  for ((i = 1; i < COMP_CWORD; i++)); do\n"
          "    w=${COMP_WORDS[i]}\n"
          "    if [ -n \"$skip\" ]; then skip=; continue; fi\n"
-         "    case $w in\n", out);
+         "    case $w in\n",
+         out);
   put_arg_options_pattern (out);
   fputs (") skip=1 ;;\n"
          "      -*) ;;\n"
@@ -2094,7 +2117,8 @@ completion_bash (FILE *out)
          "           *) ;;\n"
          "         esac ;;\n"
          "    esac\n"
-         "  done\n", out);
+         "  done\n",
+         out);
   /* Option values.  */
   fputs ("  case $prev in\n", out);
   static const struct value_actions bash_actions = {
@@ -2108,7 +2132,8 @@ completion_bash (FILE *out)
   /* Command words.  */
   fputs ("  case $cmd in\n    '')\n"
          "      if [[ $cur != -* ]]; then\n"
-         "        COMPREPLY=($(compgen -W \"", out);
+         "        COMPREPLY=($(compgen -W \"",
+         out);
   put_command_words (out, NULL);
   fputs ("\" -- \"$cur\")); return\n      fi ;;\n", out);
   static const char *const groups[] = { "config", "sandbox", "dependencies" };
@@ -2141,14 +2166,16 @@ completion_zsh (FILE *out)
   struct ash_buf key = ASH_BUF_INIT;
 
   fputs ("#compdef ash\n# zsh completion for ash(1); generated by 'ash "
-         "completion zsh'\n# from the command line's own tables.\n\n", out);
+         "completion zsh'\n# from the command line's own tables.\n\n",
+         out);
   fputs ("_ash () {\n"
          "  local cmd= i w skip= cur=${words[CURRENT]} "
          "prev=${words[CURRENT-1]}\n"
          "  for (( i = 2; i < CURRENT; i++ )); do\n"
          "    w=${words[i]}\n"
          "    if [[ -n $skip ]]; then skip=; continue; fi\n"
-         "    case $w in\n", out);
+         "    case $w in\n",
+         out);
   put_arg_options_pattern (out);
   fputs (") skip=1 ;;\n"
          "      -*) ;;\n"
@@ -2158,7 +2185,8 @@ completion_zsh (FILE *out)
          "         esac ;;\n"
          "    esac\n"
          "  done\n"
-         "  case $prev in\n", out);
+         "  case $prev in\n",
+         out);
   static const struct value_actions zsh_actions = {
     .words_before = ") compadd -- ",
     .words_after = "; return ;;\n",
@@ -2167,7 +2195,8 @@ completion_zsh (FILE *out)
   };
   put_value_cases (out, &zsh_actions);
   fputs ("  esac\n  case $cmd in\n    '')\n"
-         "      if [[ $cur != -* ]]; then compadd -- ", out);
+         "      if [[ $cur != -* ]]; then compadd -- ",
+         out);
   put_command_words (out, NULL);
   fputs ("; return; fi ;;\n", out);
   static const char *const groups[] = { "config", "sandbox", "dependencies" };
@@ -2211,7 +2240,8 @@ completion_fish (FILE *out)
 {
   fputs ("# fish completion for ash(1); generated by 'ash completion fish'\n"
          "# from the command line's own tables.\n\n"
-         "complete -c ash -f\n", out);
+         "complete -c ash -f\n",
+         out);
   /* Top-level commands: offered before any command word.  */
   fputs ("set -l __ash_cmds ", out);
   put_command_words (out, NULL);
@@ -2223,27 +2253,33 @@ completion_fish (FILE *out)
       if (sp)
         {
           _cleanup_free_ char *g = xstrndup (n, (size_t) (sp - n));
-          fprintf (out, "complete -c ash -n '__fish_seen_subcommand_from %s; "
-                   "and not __fish_seen_subcommand_from ", g);
+          fprintf (out,
+                   "complete -c ash -n '__fish_seen_subcommand_from %s; "
+                   "and not __fish_seen_subcommand_from ",
+                   g);
           put_command_words (out, g);
           fprintf (out, "' -a %s -d ", sp + 1);
         }
       else
-        fprintf (out, "complete -c ash -n 'not __fish_seen_subcommand_from "
-                 "$__ash_cmds' -a %s -d ", n);
-      put_fish_string (out, _(commands[i].summary));
+        fprintf (out,
+                 "complete -c ash -n 'not __fish_seen_subcommand_from "
+                 "$__ash_cmds' -a %s -d ",
+                 n);
+      put_fish_string (out, _ (commands[i].summary));
       fputc ('\n', out);
     }
   for (size_t i = 0; i < ARRAY_SIZE (commands); i++)
-    if (strchr (commands[i].name, ' ') && strncmp (commands[i].name,
-                                                    commands[i - 1].name,
-                                                    strcspn (commands[i].name,
-                                                             " ") + 1) != 0)
+    if (strchr (commands[i].name, ' ')
+        && strncmp (commands[i].name, commands[i - 1].name,
+                    strcspn (commands[i].name, " ") + 1)
+             != 0)
       {
-        _cleanup_free_ char *g = xstrndup (commands[i].name,
-                                           strcspn (commands[i].name, " "));
-        fprintf (out, "complete -c ash -n 'not __fish_seen_subcommand_from "
-                 "$__ash_cmds' -a %s\n", g);
+        _cleanup_free_ char *g
+          = xstrndup (commands[i].name, strcspn (commands[i].name, " "));
+        fprintf (out,
+                 "complete -c ash -n 'not __fish_seen_subcommand_from "
+                 "$__ash_cmds' -a %s\n",
+                 g);
       }
   fputs ("complete -c ash -n '__fish_seen_subcommand_from completion' -a '",
          out);
@@ -2262,7 +2298,8 @@ completion_fish (FILE *out)
           const char *n = commands[c].name;
           const char *sp = strchr (n, ' ');
           if (commands[c].bit == CMD_SCAN)
-            ash_buf_addf (&cond, "%snot __fish_seen_subcommand_from "
+            ash_buf_addf (&cond,
+                          "%snot __fish_seen_subcommand_from "
                           "$__ash_cmds; or __fish_seen_subcommand_from scan",
                           cond.len ? "; or " : "");
           else
@@ -2277,8 +2314,8 @@ completion_fish (FILE *out)
       fprintf (out, "complete -c ash -n '%s' -l %s", cond.buf, d->name);
       if (d->short_opt)
         fprintf (out, " -s %c", d->short_opt);
-      const char *k = d->has_arg == required_argument ? option_arg_kind (d)
-                                                       : NULL;
+      const char *k
+        = d->has_arg == required_argument ? option_arg_kind (d) : NULL;
       if (k && streq (k, "w"))
         {
           fputs (" -x -a '", out);
@@ -2290,7 +2327,7 @@ completion_fish (FILE *out)
       else if (k)
         fputs (" -x", out);
       fputs (" -d ", out);
-      put_fish_string (out, _(d->help));
+      put_fish_string (out, _ (d->help));
       fputc ('\n', out);
       ash_buf_release (&cond);
     }
@@ -2328,9 +2365,9 @@ cmd_help (int argc, char **argv)
   if (r)
     return r;
   if (used == 0)
-    return usage_error (_("unknown command '%s'"), argv[2]);
+    return usage_error (_ ("unknown command '%s'"), argv[2]);
   if (argc - 2 > used)
-    return usage_error (_("unexpected argument '%s'"), argv[2 + used]);
+    return usage_error (_ ("unexpected argument '%s'"), argv[2 + used]);
   print_command_help (stdout, cmd);
   return ASH_EXIT_OK;
 }
@@ -2441,8 +2478,8 @@ container_options (const struct assigns *const *srcs, size_t n_srcs,
             {
               size_t n = strspn (a->arg, "0123456789");
               if (n == 0 || n > 9 || a->arg[n])
-                return usage_error (_("invalid value '%s' for %s (expected "
-                                      "a numeric id)"),
+                return usage_error (_ ("invalid value '%s' for %s (expected "
+                                       "a numeric id)"),
                                     a->arg, a->where);
               if (a->id == OPT_CONTAINER_UID)
                 c->uid = a->arg;
@@ -2453,11 +2490,11 @@ container_options (const struct assigns *const *srcs, size_t n_srcs,
           case OPT_ASH_REVISION_TO_INSTALL:
             if (strcasecmp (a->arg, "LOCAL") != 0)
               return ash_cli_refuse (ASH_EXIT_CONFIG,
-                                    _("%s %s is not available: this ash "
-                                      "builds its image only from its own "
-                                      "source tree (LOCAL, ASH_ROOT_DIR); "
-                                      "nothing was built or scanned"),
-                                    a->where, a->arg);
+                                     _ ("%s %s is not available: this ash "
+                                        "builds its image only from its own "
+                                        "source tree (LOCAL, ASH_ROOT_DIR); "
+                                        "nothing was built or scanned"),
+                                     a->where, a->arg);
             break;
           case OPT_CUSTOM_CONTAINERFILE:
             c->custom_containerfile = a->arg;
@@ -2469,8 +2506,8 @@ container_options (const struct assigns *const *srcs, size_t n_srcs,
                                          "0123456789_");
               if (n == 0 || a->arg[n] != '='
                   || isdigit ((unsigned char) a->arg[0]))
-                return usage_error (_("invalid value '%s' for %s (expected "
-                                      "NAME=VALUE)"),
+                return usage_error (_ ("invalid value '%s' for %s (expected "
+                                       "NAME=VALUE)"),
                                     a->arg, a->where);
               ash_strvec_push (&c->build_args, a->arg);
             }
@@ -2546,9 +2583,9 @@ ash_main (int argc, char **argv, const struct ash_backend *const *backends)
 
   if (cmd == CMD_REPORT)
     {
-      r = usage_error (_("'ash report' is not available in this version; "
-                         "'ash scan' writes the reports into "
-                         "OUTPUT/reports"));
+      r = usage_error (_ ("'ash report' is not available in this version; "
+                          "'ash scan' writes the reports into "
+                          "OUTPUT/reports"));
       goto out;
     }
 
@@ -2556,8 +2593,8 @@ ash_main (int argc, char **argv, const struct ash_backend *const *backends)
   if (cmd == CMD_COMPLETION)
     {
       if (pos.nr != 1)
-        r = pos.nr ? usage_error (_("unexpected argument '%s'"), pos.v[1])
-                   : usage_error (_("'ash completion' needs a shell: %s"),
+        r = pos.nr ? usage_error (_ ("unexpected argument '%s'"), pos.v[1])
+                   : usage_error (_ ("'ash completion' needs a shell: %s"),
                                   "bash, zsh, fish");
       else if (!in_list (pos.v[0], completion_shells))
         r = bad_value ("ash completion", pos.v[0], completion_shells);
@@ -2567,17 +2604,16 @@ ash_main (int argc, char **argv, const struct ash_backend *const *backends)
     }
 
   size_t want_pos = cmd == CMD_SANDBOX_EXPLAIN ? 1 : 0;
-  size_t max_pos = cmd == CMD_CONFIG_GET || cmd == CMD_CONFIG_UPDATE
-                     ? 1
-                     : want_pos;
+  size_t max_pos
+    = cmd == CMD_CONFIG_GET || cmd == CMD_CONFIG_UPDATE ? 1 : want_pos;
   if (pos.nr > max_pos)
     {
-      r = usage_error (_("unexpected argument '%s'"), pos.v[max_pos]);
+      r = usage_error (_ ("unexpected argument '%s'"), pos.v[max_pos]);
       goto out;
     }
   if (pos.nr < want_pos)
     {
-      r = usage_error (_("'ash %s' needs the name of a scanner"),
+      r = usage_error (_ ("'ash %s' needs the name of a scanner"),
                        command_by_bit (cmd)->name);
       goto out;
     }
@@ -2626,9 +2662,9 @@ ash_main (int argc, char **argv, const struct ash_backend *const *backends)
      container mode, before anything else happens.  */
   if (o.mode == ASH_RUN_CONTAINER && o.sandbox && !streq (o.sandbox, "off"))
     {
-      r = usage_error (_("--sandbox %s cannot be used with --mode container: "
-                         "container mode does not sandbox the scanners "
-                         "inside the image, the container is the boundary"),
+      r = usage_error (_ ("--sandbox %s cannot be used with --mode container: "
+                          "container mode does not sandbox the scanners "
+                          "inside the image, the container is the boundary"),
                        o.sandbox);
       goto out;
     }
@@ -2694,8 +2730,8 @@ ash_main (int argc, char **argv, const struct ash_backend *const *backends)
       r = cmd_config_lint (&o);
       break;
     case CMD_DEPS_INSTALL:
-      r = ash_dependencies_install_command (&o, has_opt (&flag_a,
-                                                         OPT_DRY_RUN));
+      r = ash_dependencies_install_command (&o,
+                                            has_opt (&flag_a, OPT_DRY_RUN));
       break;
     default:
       r = ASH_EXIT_USAGE;

@@ -41,14 +41,14 @@ int ash_cli_refuse (int code, const char *fmt, ...) _printf_ (2, 3);
 /* Container mode's options, as the command line collected them.  */
 struct ash_container_cli
 {
-  bool build_image;           /* `ash build-image`: build, never run */
-  bool build, run, force;     /* --[no-]build, --[no-]run, --force */
-  const char *runtime;        /* --oci-runner, or NULL (then OCI_RUNNER) */
-  const char *build_target;   /* "non-root" or "ci" */
-  const char *uid, *gid;      /* --container-uid/-gid, or NULL: ASH's */
+  bool build_image;         /* `ash build-image`: build, never run */
+  bool build, run, force;   /* --[no-]build, --[no-]run, --force */
+  const char *runtime;      /* --oci-runner, or NULL (then OCI_RUNNER) */
+  const char *build_target; /* "non-root" or "ci" */
+  const char *uid, *gid;    /* --container-uid/-gid, or NULL: ASH's */
   const char *custom_containerfile;
-  struct ash_strvec build_args;  /* --custom-build-arg */
-  struct ash_strvec scan_args;   /* the options the scan inside gets */
+  struct ash_strvec build_args; /* --custom-build-arg */
+  struct ash_strvec scan_args;  /* the options the scan inside gets */
 };
 
 /* `ash scan --mode container` and `ash build-image`

@@ -77,21 +77,21 @@ config_args (const struct ash_options *o, const struct ash_config *c,
 {
   _cleanup_free_ char *src = realpath (o->source_dir, NULL);
   if (src == NULL)
-    return refuse (_("container mode cannot run: the source directory "
-                     "'%s': %s; nothing was scanned"),
-                      o->source_dir, strerror (errno));
+    return refuse (_ ("container mode cannot run: the source directory "
+                      "'%s': %s; nothing was scanned"),
+                   o->source_dir, strerror (errno));
   for (size_t i = 0; i < c->n_files; i++)
     {
       const struct ash_config_file *f = &c->files[i];
       if (f->resolved == NULL)
         continue;
       if (!ash_path_is_inside (f->resolved, src))
-        return refuse (_("container mode cannot use the config file '%s': "
-                         "it is outside the source directory '%s', which "
-                         "is all the scan in the container sees; put it "
-                         "in the source directory, or pass its settings "
-                         "with --config-overrides; nothing was scanned"),
-                          f->name, src);
+        return refuse (_ ("container mode cannot use the config file '%s': "
+                          "it is outside the source directory '%s', which "
+                          "is all the scan in the container sees; put it "
+                          "in the source directory, or pass its settings "
+                          "with --config-overrides; nothing was scanned"),
+                       f->name, src);
       if ((f->origin == ASH_CONFIG_CLI || f->origin == ASH_CONFIG_ENV)
           && i == 1)
         ash_strvec_pushf (args, "--config=/src%s", f->resolved + strlen (src));
@@ -123,10 +123,11 @@ sandbox_args (struct ash_options *o, const struct ash_config *c,
     }
   if (ash_sandbox_settings_on (&ss))
     {
-      _cleanup_free_ char *raw = xasprintf (_("sandbox.mode %s (from %s) is not applied in container mode: it "
-          "never sandboxes the scanners inside the image, and the container "
-          "is the boundary; the scan in the container runs with "
-          "sandbox.mode=off"),
+      _cleanup_free_ char *raw = xasprintf (
+        _ ("sandbox.mode %s (from %s) is not applied in container mode: it "
+           "never sandboxes the scanners inside the image, and the container "
+           "is the boundary; the scan in the container runs with "
+           "sandbox.mode=off"),
         ss.mode, ss.mode_source ? ss.mode_source : "?");
       _cleanup_free_ char *m = ash_escape_control (raw);
       /* On stderr whatever --quiet or --log-level say.  */
@@ -180,21 +181,21 @@ ash_container_command (struct ash_options *o,
 
   if (cc->run && o->plugin_modules.nr > 0)
     {
-      r = refuse (_("container mode cannot load plugin modules (%s): they "
-                    "are host paths, which the scan in the container does "
-                    "not see; nothing was scanned"),
-                     o->plugin_modules.v[0]);
+      r = refuse (_ ("container mode cannot load plugin modules (%s): they "
+                     "are host paths, which the scan in the container does "
+                     "not see; nothing was scanned"),
+                  o->plugin_modules.v[0]);
       goto out;
     }
   root = root_dir ();
   if (cc->build && !ash_container_is_source_tree (root))
     {
-      r = refuse (_("container mode cannot build the image: no ash source "
-                    "tree (container/Containerfile and configure.ac) was "
-                    "found%s%s; set ASH_ROOT_DIR to an ash checkout, or "
-                    "pass --no-build to run an image built before; nothing "
-                    "was built or scanned"),
-                     root ? " in " : "", root ? root : "");
+      r = refuse (_ ("container mode cannot build the image: no ash source "
+                     "tree (container/Containerfile and configure.ac) was "
+                     "found%s%s; set ASH_ROOT_DIR to an ash checkout, or "
+                     "pass --no-build to run an image built before; nothing "
+                     "was built or scanned"),
+                  root ? " in " : "", root ? root : "");
       goto out;
     }
   uid = cc->uid ? xstrdup (cc->uid) : xasprintf ("%u", (unsigned) getuid ());
@@ -275,9 +276,9 @@ ash_container_command (struct ash_options *o,
       if (status != 0)
         {
           _cleanup_free_ char *image = ash_container_image (&req);
-          ash_err (_("building the image %s failed (%s exited %d); nothing "
-                     "was scanned"),
-                      image, runtime, status);
+          ash_err (_ ("building the image %s failed (%s exited %d); nothing "
+                      "was scanned"),
+                   image, runtime, status);
           r = status;
           goto out;
         }

@@ -40,11 +40,11 @@ extern char **environ;
 
 enum how
 {
-  HOW_NPM,    /* npm install -g --prefix: programs into the bin directory */
+  HOW_NPM,     /* npm install -g --prefix: programs into the bin directory */
   HOW_NPM_LIB, /* npm install --prefix PREFIX/lib: modules that must share
                   one node_modules (cdk-nag and its peer aws-cdk-lib) */
-  HOW_PYTHON, /* uv tool install, else pipx install */
-  HOW_PRINT,  /* print the install hint */
+  HOW_PYTHON,  /* uv tool install, else pipx install */
+  HOW_PRINT,   /* print the install hint */
 };
 
 /* The tool and the command that installs it come from the scanner's
@@ -64,7 +64,8 @@ struct dep
 
 static const struct dep deps[] = {
   { "bandit", HOW_PRINT, NULL, "bandit", NULL, NULL },
-  { "cdk-nag", HOW_NPM_LIB, "aws-cdk-lib@2 constructs@10 cdk-nag@2", NULL, NULL, NULL },
+  { "cdk-nag", HOW_NPM_LIB, "aws-cdk-lib@2 constructs@10 cdk-nag@2", NULL,
+    NULL, NULL },
   { "cfn-nag", HOW_PRINT, NULL, NULL, NULL, NULL },
   { "checkov", HOW_PYTHON, "checkov", "checkov", NULL, NULL },
   { "detect-secrets", HOW_PYTHON, "detect-secrets", NULL, NULL, NULL },
@@ -158,12 +159,12 @@ run (char *const *argv, char *const *env_extra, const char *dir)
   fflush (stdout);
   if (ash_cmd_run (&cmd, &res, &err) < 0)
     {
-      fprintf (stderr, _("ash: %s\n"), err.message);
+      fprintf (stderr, _ ("ash: %s\n"), err.message);
       ok = -1;
     }
   else if (res.status != 0)
     {
-      fprintf (stderr, _("ash: %s exited with status %d\n"), argv[0],
+      fprintf (stderr, _ ("ash: %s exited with status %d\n"), argv[0],
                res.status);
       ok = -1;
     }
@@ -190,8 +191,8 @@ ash_dependencies_install_command (const struct ash_options *o, bool dry_run)
       if (!known)
         {
           fprintf (stderr,
-                   _("ash: dependencies install: unknown scanner '%s'\n"
-                     "Try 'ash dependencies install --help'.\n"),
+                   _ ("ash: dependencies install: unknown scanner '%s'\n"
+                      "Try 'ash dependencies install --help'.\n"),
                    o->scanners.v[i]);
           return ASH_EXIT_USAGE;
         }
@@ -202,8 +203,8 @@ ash_dependencies_install_command (const struct ash_options *o, bool dry_run)
 
   if (o->bin_path == NULL)
     {
-      fprintf (stderr, _("ash: cannot tell where ASH's bin directory is: set "
-                         "ASH_BIN_PATH\n"));
+      fprintf (stderr, _ ("ash: cannot tell where ASH's bin directory is: set "
+                          "ASH_BIN_PATH\n"));
       return ASH_EXIT_INCOMPLETE;
     }
   /* npm's -g --prefix P installs programs in P/bin.  */
@@ -215,8 +216,8 @@ ash_dependencies_install_command (const struct ash_options *o, bool dry_run)
   uv = find ("uv", o);
   pipx = uv ? NULL : find ("pipx", o);
 
-  printf (_("Installing into %s%s\n\n"), o->bin_path,
-          dry_run ? _(" (dry run: nothing is run)") : "");
+  printf (_ ("Installing into %s%s\n\n"), o->bin_path,
+          dry_run ? _ (" (dry run: nothing is run)") : "");
   if (!dry_run)
     {
       struct ash_error err = ASH_ERROR_INIT;
@@ -224,7 +225,7 @@ ash_dependencies_install_command (const struct ash_options *o, bool dry_run)
                            "dependencies", &dir, &err)
           < 0)
         {
-          fprintf (stderr, _("ash: %s\n"), err.message);
+          fprintf (stderr, _ ("ash: %s\n"), err.message);
           ash_error_release (&err);
           return ASH_EXIT_INCOMPLETE;
         }
@@ -247,8 +248,8 @@ ash_dependencies_install_command (const struct ash_options *o, bool dry_run)
           else if (prefix == NULL)
             {
               fprintf (stderr,
-                       _("ash: %s: ASH's bin directory %s does not end in "
-                         "/bin, so npm's --prefix cannot install into it\n"),
+                       _ ("ash: %s: ASH's bin directory %s does not end in "
+                          "/bin, so npm's --prefix cannot install into it\n"),
                        d->scanner, o->bin_path);
               code = ASH_EXIT_INCOMPLETE;
               continue;
@@ -306,15 +307,15 @@ ash_dependencies_install_command (const struct ash_options *o, bool dry_run)
         {
           const char *hint = hint_of (d);
           if (have)
-            printf (_("%-16s %s is installed at %s\n"), d->scanner, tool,
+            printf (_ ("%-16s %s is installed at %s\n"), d->scanner, tool,
                     have);
           else if (missing_installer)
-            printf (_("%-16s needs %s to install: %s\n"), d->scanner,
+            printf (_ ("%-16s needs %s to install: %s\n"), d->scanner,
                     missing_installer, hint ? hint : "");
           else
-            printf (_("%-16s install %s with: %s%s%s%s\n"), d->scanner,
-                    tool, hint ? hint : "",
-                    d->brew ? _(" (Homebrew: brew install ") : "",
+            printf (_ ("%-16s install %s with: %s%s%s%s\n"), d->scanner, tool,
+                    hint ? hint : "",
+                    d->brew ? _ (" (Homebrew: brew install ") : "",
                     d->brew ? d->brew : "", d->brew ? ")" : "");
         }
       ash_strvec_release (&argv);
@@ -324,7 +325,7 @@ ash_dependencies_install_command (const struct ash_options *o, bool dry_run)
     {
       struct ash_error err = ASH_ERROR_INIT;
       if (ash_rundir_remove (&dir, &err) < 0)
-        fprintf (stderr, _("ash: %s\n"), err.message);
+        fprintf (stderr, _ ("ash: %s\n"), err.message);
       ash_error_release (&err);
     }
   return code;

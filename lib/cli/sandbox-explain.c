@@ -30,7 +30,6 @@
 #include "scan/plugins.h"
 #include "scanners/scanner.h"
 
-
 /* The jupyter converter is sandboxed like a scanner and has its own
    requirements, though it is not in the scanner registry.  */
 #define CONVERTER_NAME "jupyter"
@@ -55,7 +54,7 @@ known_names (const struct ash_plugin_set *plugins)
   struct ash_buf b = ASH_BUF_INIT;
   for (size_t i = 0; ash_builtin_scanners[i]; i++)
     ash_buf_addf (&b, "%s%s", b.len ? ", " : "",
-                    ash_builtin_scanners[i]->name);
+                  ash_builtin_scanners[i]->name);
   for (size_t i = 0; i < plugins->n; i++)
     ash_buf_addf (&b, ", %s", plugins->v[i]->scanner.name);
   ash_buf_addf (&b, ", %s", CONVERTER_NAME);
@@ -85,7 +84,7 @@ ash_sandbox_explain_command (const struct ash_options *opts,
 
   if (!scanner || !*scanner)
     {
-      ash_err (_("ash sandbox explain needs a scanner name"));
+      ash_err (_ ("ash sandbox explain needs a scanner name"));
       return ASH_EXIT_USAGE;
     }
 
@@ -112,7 +111,7 @@ ash_sandbox_explain_command (const struct ash_options *opts,
     const char *src = opts->source_dir ? opts->source_dir : cwd;
     if (src == NULL)
       {
-        ash_err (_("cannot find the working directory: %s"),
+        ash_err (_ ("cannot find the working directory: %s"),
                  strerror (errno));
         code = ASH_EXIT_INCOMPLETE;
         goto out;
@@ -160,8 +159,8 @@ ash_sandbox_explain_command (const struct ash_options *opts,
   else
     {
       _cleanup_free_ char *names = known_names (&plugins);
-      ash_err (_("unknown scanner '%s': it is neither a builtin scanner nor "
-                 "one a loaded plugin module defines (known: %s)"),
+      ash_err (_ ("unknown scanner '%s': it is neither a builtin scanner nor "
+                  "one a loaded plugin module defines (known: %s)"),
                scanner, names);
       code = ASH_EXIT_INCOMPLETE;
       goto out;
@@ -187,8 +186,8 @@ ash_sandbox_explain_command (const struct ash_options *opts,
     {
       backend = ash_backend_select (mode, backends, &host, &probe, &why);
       if (backend == NULL)
-        ash_warning (_("scanner sandbox unavailable: %s"),
-                     why ? why : _("no backend"));
+        ash_warning (_ ("scanner sandbox unavailable: %s"),
+                     why ? why : _ ("no backend"));
     }
 
   /* The scan makes a new run directory per run, with a random name:
@@ -217,32 +216,32 @@ ash_sandbox_explain_command (const struct ash_options *opts,
   if (j == NULL)
     j = json_object ();
   json_object_set_new (j, "mode", json_string (mode));
-  json_object_set_new (j, "backend", backend ? json_string (backend->name)
-                                             : json_null ());
+  json_object_set_new (j, "backend",
+                       backend ? json_string (backend->name) : json_null ());
   if (backend)
     json_object_set_new (j, "backend_reason", json_null ());
   else if (streq (mode, "off"))
     json_object_set_new (j, "backend_reason",
-                         json_string (_("the sandbox is off: the scanner "
-                                        "would run unsandboxed, with this "
-                                        "policy unenforced")));
+                         json_string (_ ("the sandbox is off: the scanner "
+                                         "would run unsandboxed, with this "
+                                         "policy unenforced")));
   else
     {
-      _cleanup_free_ char *m = xasprintf (_("scanner sandbox unavailable: "
-                                            "%s"),
-                                          why ? why : _("no backend"));
+      _cleanup_free_ char *m = xasprintf (_ ("scanner sandbox unavailable: "
+                                             "%s"),
+                                          why ? why : _ ("no backend"));
       json_object_set_new (j, "backend_reason", json_string (m));
     }
   {
     _cleanup_free_ char *d = xasprintf (
-      _("made per run: a new directory ash-%s-XXXXXX (mode 0700) in "
-        "$TMPDIR or /tmp, readable and not writable by the scanner, "
-        "removed when the run ends"),
+      _ ("made per run: a new directory ash-%s-XXXXXX (mode 0700) in "
+         "$TMPDIR or /tmp, readable and not writable by the scanner, "
+         "removed when the run ends"),
       scanner);
     json_object_set_new (j, "run_config_dir", json_string (d));
   }
-  json_object_set_new (j, "tool", tool_path ? json_string (tool_path)
-                                            : json_null ());
+  json_object_set_new (j, "tool",
+                       tool_path ? json_string (tool_path) : json_null ());
   json_object_set_new (j, "requirements", ash_requirements_to_json (&req));
   char *text = json_dumps (j, JSON_INDENT (2));
   json_decref (j);

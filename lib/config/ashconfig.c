@@ -108,8 +108,8 @@ extends_roots (const struct ash_config_file *f,
             ash_strvec_push (roots, v.checkout);
           if (v.in_scanned_tree || v.checkout == NULL)
             {
-              const char *sp[3] = { ctx->source_dir, ctx->source_dir_resolved,
-                                    ctx->pwd };
+              const char *sp[3]
+                = { ctx->source_dir, ctx->source_dir_resolved, ctx->pwd };
               for (size_t k = 0; k < ARRAY_SIZE (sp); k++)
                 if (sp[k] && sp[k][0] == '/')
                   ash_strvec_push (roots, sp[k]);
@@ -139,7 +139,8 @@ inside_roots (const char *path, const struct ash_strvec *roots)
     {
       _cleanup_free_ char *n = ash_path_normalize (roots->v[i]);
       _cleanup_free_ char *rr = realpath (n, NULL);
-      if (ash_path_is_inside (path, n) || (rr && ash_path_is_inside (path, rr)))
+      if (ash_path_is_inside (path, n)
+          || (rr && ash_path_is_inside (path, rr)))
         by_name = true;
       if (real
           && (ash_path_is_inside (real, n)
@@ -172,11 +173,11 @@ load_chain (struct ash_config *c, size_t index,
       struct ash_config_file *parent = &c->files[f->parent];
       json_t *pos = json_object_get (parent->positions, "extends");
       return ash_error_set_at (
-          err, -real_errno, parent->name,
-          pos ? (int) json_integer_value (json_array_get (pos, 0)) : 0,
-          pos ? (int) json_integer_value (json_array_get (pos, 1)) : 0,
-          _("extends: cannot load the base configuration '%s' (%s): %s"),
-          f->extends_entry, f->name, strerror (real_errno));
+        err, -real_errno, parent->name,
+        pos ? (int) json_integer_value (json_array_get (pos, 0)) : 0,
+        pos ? (int) json_integer_value (json_array_get (pos, 1)) : 0,
+        _ ("extends: cannot load the base configuration '%s' (%s): %s"),
+        f->extends_entry, f->name, strerror (real_errno));
     }
 
   /* A file the repository could have written may not read ASH's
@@ -211,12 +212,12 @@ load_chain (struct ash_config *c, size_t index,
   int col = pos ? (int) json_integer_value (json_array_get (pos, 1)) : 0;
   if (*entry == '\0')
     return ash_error_set_at (err, -EINVAL, f->name, line, col,
-                             _("extends: the path is empty"));
+                             _ ("extends: the path is empty"));
 
   /* Relative to the directory of the name the file was found under.  */
   _cleanup_free_ char *dir = dir_of (f->name);
   _cleanup_free_ char *joined
-      = entry[0] == '/' ? xstrdup (entry) : ash_path_join (dir, entry);
+    = entry[0] == '/' ? xstrdup (entry) : ash_path_join (dir, entry);
   char *base = ash_path_normalize (joined);
 
   /* A cycle: the base resolves to a file already in this chain.  */
@@ -241,7 +242,7 @@ load_chain (struct ash_config *c, size_t index,
                 ash_buf_addf (&b, "%s -> ", c->files[chain[k]].name);
               ash_buf_addstr (&b, base);
               r = ash_error_set_at (err, -ELOOP, f->name, line, col,
-                                    _("extends: cycle: %s"), b.buf);
+                                    _ ("extends: cycle: %s"), b.buf);
               ash_buf_release (&b);
               free (base_real);
               free (base);
@@ -254,8 +255,8 @@ load_chain (struct ash_config *c, size_t index,
     {
       free (base);
       return ash_error_set_at (err, -ELOOP, f->name, line, col,
-                               _("extends: the chain is longer than %d "
-                                 "files"),
+                               _ ("extends: the chain is longer than %d "
+                                  "files"),
                                EXTENDS_MAX);
     }
 
@@ -274,10 +275,10 @@ load_chain (struct ash_config *c, size_t index,
       if (roots.nr > 0 && !inside_roots (base, &roots))
         {
           r = ash_error_set_at (err, -EACCES, f->name, line, col,
-                                _("extends: refusing the base configuration "
-                                  "%s: a config file inside a git checkout "
-                                  "or the scanned tree may extend only files "
-                                  "inside %s"),
+                                _ ("extends: refusing the base configuration "
+                                   "%s: a config file inside a git checkout "
+                                   "or the scanned tree may extend only files "
+                                   "inside %s"),
                                 base, roots.v[0]);
           ash_strvec_release (&roots);
           free (base);
@@ -296,8 +297,8 @@ load_chain (struct ash_config *c, size_t index,
 /* Merge SRC over DST (objects recursively; anything else: SRC wins), and
    record ORIGIN for every leaf SRC sets.  */
 static void
-merge_over (json_t *dst, const json_t *src, const char *kpath,
-            json_t *origins, json_t *origin)
+merge_over (json_t *dst, const json_t *src, const char *kpath, json_t *origins,
+            json_t *origin)
 {
   const char *k;
   json_t *v;
@@ -306,7 +307,7 @@ merge_over (json_t *dst, const json_t *src, const char *kpath,
       if (*kpath == '\0' && streq (k, "extends"))
         continue;
       _cleanup_free_ char *child
-          = *kpath ? xasprintf ("%s.%s", kpath, k) : xstrdup (k);
+        = *kpath ? xasprintf ("%s.%s", kpath, k) : xstrdup (k);
       json_t *cur = json_object_get (dst, k);
       if (json_is_object (cur) && json_is_object (v)
           && json_object_size (v) > 0)
@@ -333,9 +334,9 @@ find_config (const char *source_dir, char **ret)
   for (size_t d = 0; d < ARRAY_SIZE (dirs); d++)
     for (size_t i = 0; ash_config_discovery_names[i]; i++)
       {
-        _cleanup_free_ char *dir
-            = *dirs[d] ? ash_path_join (source_dir, dirs[d])
-                       : xstrdup (source_dir);
+        _cleanup_free_ char *dir = *dirs[d]
+                                     ? ash_path_join (source_dir, dirs[d])
+                                     : xstrdup (source_dir);
         char *p = ash_path_join (dir, ash_config_discovery_names[i]);
         struct stat st;
         if (lstat (p, &st) == 0)
@@ -350,8 +351,8 @@ find_config (const char *source_dir, char **ret)
 }
 
 int
-ash_config_load (const struct ash_config_request *req,
-                 struct ash_config *ret, struct ash_error *err)
+ash_config_load (const struct ash_config_request *req, struct ash_config *ret,
+                 struct ash_error *err)
 {
   struct ash_config c;
   int r;
@@ -424,7 +425,7 @@ ash_config_load (const struct ash_config_request *req,
       r = ash_config_schema_check (c.root, NULL, NULL, &serr);
       if (r < 0)
         {
-          ash_error_set (err, r, _("invalid configuration override '%s': %s"),
+          ash_error_set (err, r, _ ("invalid configuration override '%s': %s"),
                          *ov, serr.message);
           ash_error_release (&serr);
           goto fail;
@@ -463,8 +464,7 @@ ash_config_get (const struct ash_config *c, const char *dotted)
 }
 
 bool
-ash_config_get_bool (const struct ash_config *c, const char *dotted,
-                     bool dflt)
+ash_config_get_bool (const struct ash_config *c, const char *dotted, bool dflt)
 {
   json_t *v = ash_config_get (c, dotted);
   return json_is_boolean (v) ? json_is_true (v) : dflt;

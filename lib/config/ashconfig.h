@@ -17,12 +17,12 @@
 
 enum ash_config_origin
 {
-  ASH_CONFIG_DEFAULTS = 0,  /* the built-in default configuration */
-  ASH_CONFIG_CLI,           /* --config */
-  ASH_CONFIG_ENV,           /* ASH_CONFIG */
-  ASH_CONFIG_DISCOVERED,    /* found in the source directory */
-  ASH_CONFIG_EXTENDS,       /* named by another file's extends */
-  ASH_CONFIG_OVERRIDE,      /* a --config-overrides entry */
+  ASH_CONFIG_DEFAULTS = 0, /* the built-in default configuration */
+  ASH_CONFIG_CLI,          /* --config */
+  ASH_CONFIG_ENV,          /* ASH_CONFIG */
+  ASH_CONFIG_DISCOVERED,   /* found in the source directory */
+  ASH_CONFIG_EXTENDS,      /* named by another file's extends */
+  ASH_CONFIG_OVERRIDE,     /* a --config-overrides entry */
 };
 
 struct ash_config_file
@@ -40,7 +40,7 @@ struct ash_config_file
                           this file (never its value) */
   /* Filled by config-tier.c.  */
   bool may_grant;
-  char *tier_reason;   /* why it may not grant, or NULL */
+  char *tier_reason; /* why it may not grant, or NULL */
 };
 
 struct ash_config
@@ -48,8 +48,8 @@ struct ash_config
   json_t *root;                  /* the merged configuration */
   struct ash_config_file *files; /* every contributing file, in load order */
   size_t n_files;
-  json_t *origins;   /* object: "dotted.key.path" -> integer index into
-                        FILES, or the override text (string) */
+  json_t *origins;    /* object: "dotted.key.path" -> integer index into
+                         FILES, or the override text (string) */
   bool from_defaults; /* no file was found: built-in defaults */
   /* Additions: the overrides applied, in order (their text is what
      ORIGINS names for the values they set).  */
@@ -67,10 +67,10 @@ struct ash_config
 
 struct ash_config_request
 {
-  const char *source_dir;        /* absolute */
-  const char *config_path;       /* --config, or NULL */
-  const char *env_config;        /* ASH_CONFIG, or NULL */
-  char *const *overrides;        /* NULL-terminated, in order, or NULL */
+  const char *source_dir;  /* absolute */
+  const char *config_path; /* --config, or NULL */
+  const char *env_config;  /* ASH_CONFIG, or NULL */
+  char *const *overrides;  /* NULL-terminated, in order, or NULL */
 };
 
 void ash_config_init (struct ash_config *c);

@@ -225,7 +225,7 @@ char *
 ash_config_to_json (const json_t *value)
 {
   char *t = json_dumps (value, JSON_INDENT (2) | JSON_ENCODE_ANY
-                                   | JSON_REAL_PRECISION (17));
+                                 | JSON_REAL_PRECISION (17));
   if (t == NULL)
     ash_oom ();
   char *r = xasprintf ("%s\n", t);

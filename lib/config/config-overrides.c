@@ -78,41 +78,40 @@ ash_config_override_value (const char *text)
 }
 
 int
-ash_config_override_parse (const char *text, char **ret_path,
-                           bool *ret_append, json_t **ret_value,
-                           struct ash_error *err)
+ash_config_override_parse (const char *text, char **ret_path, bool *ret_append,
+                           json_t **ret_value, struct ash_error *err)
 {
   /* Keys and values go into jansson trees, which hold UTF-8 only (a key
      that is not would not be set, and the value meant for it freed).  */
   json_t *utf8 = json_string (text);
   if (utf8 == NULL)
     return ash_error_set (err, -EINVAL,
-                          _("invalid configuration override: the text is "
-                            "not valid UTF-8"));
+                          _ ("invalid configuration override: the text is "
+                             "not valid UTF-8"));
   json_decref (utf8);
   const char *eq = strchr (text, '=');
   if (!eq)
     return ash_error_set (err, -EINVAL,
-                          _("invalid configuration override '%s': expected "
-                            "KEY=VALUE or KEY+=VALUE"),
+                          _ ("invalid configuration override '%s': expected "
+                             "KEY=VALUE or KEY+=VALUE"),
                           text);
   bool append = eq > text && eq[-1] == '+';
   _cleanup_free_ char *path = strip (text, (size_t) (eq - text) - append);
   if (*path == '\0')
     return ash_error_set (err, -EINVAL,
-                          _("invalid configuration override '%s': the key "
-                            "is empty"),
+                          _ ("invalid configuration override '%s': the key "
+                             "is empty"),
                           text);
   for (const char *p = path; *p; p++)
     if (isspace ((unsigned char) *p) || *p == '[' || *p == ']')
       return ash_error_set (err, -EINVAL,
-                            _("invalid configuration override '%s': '%s' is "
-                              "not a dotted key path"),
+                            _ ("invalid configuration override '%s': '%s' is "
+                               "not a dotted key path"),
                             text, path);
   if (path[0] == '.' || path[strlen (path) - 1] == '.' || strstr (path, ".."))
     return ash_error_set (err, -EINVAL,
-                          _("invalid configuration override '%s': the key "
-                            "'%s' has an empty component"),
+                          _ ("invalid configuration override '%s': the key "
+                             "'%s' has an empty component"),
                           text, path);
   _cleanup_free_ char *value_text = strip (eq + 1, strlen (eq + 1));
   *ret_value = ash_config_override_value (value_text);
@@ -182,8 +181,8 @@ ash_config_override_apply (json_t *root, const char *text, json_t *origins,
         {
           json_decref (value);
           return ash_error_set (err, -EINVAL,
-                                _("invalid configuration override '%s': "
-                                  "'%s' is not a mapping"),
+                                _ ("invalid configuration override '%s': "
+                                   "'%s' is not a mapping"),
                                 text, sofar);
         }
       node = child;
@@ -204,9 +203,9 @@ ash_config_override_apply (json_t *root, const char *text, json_t *origins,
           json_decref (value);
           json_decref (origin);
           return ash_error_set (err, -EINVAL,
-                                _("invalid configuration override '%s': "
-                                  "cannot append to '%s', which is not a "
-                                  "list"),
+                                _ ("invalid configuration override '%s': "
+                                   "cannot append to '%s', which is not a "
+                                   "list"),
                                 text, path);
         }
       if (json_is_array (value))

@@ -24,8 +24,8 @@ int ash_config_override_parse (const char *text, char **ret_path,
 
 /* Apply the override TEXT to ROOT.  ORIGINS (may be NULL) is updated: every
    leaf the override set now comes from TEXT.  Does not check the schema.  */
-int ash_config_override_apply (json_t *root, const char *text,
-                               json_t *origins, struct ash_error *err);
+int ash_config_override_apply (json_t *root, const char *text, json_t *origins,
+                               struct ash_error *err);
 
 /* ORIGINS bookkeeping: forget KPATH and everything below it, then record
    ORIGIN (borrowed) for every leaf of VALUE placed at KPATH.  A leaf is

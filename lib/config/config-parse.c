@@ -38,8 +38,8 @@ struct yctx
   json_t *positions; /* may be NULL */
   json_t *anchors;
   struct ash_error *err;
-  size_t nodes;  /* nodes built so far, alias copies included */
-  size_t bytes;  /* bytes of scalar text built so far, likewise */
+  size_t nodes;     /* nodes built so far, alias copies included */
+  size_t bytes;     /* bytes of scalar text built so far, likewise */
   unsigned flags;   /* ASH_CONFIG_PARSE_* */
   json_t *env_uses; /* [line, column] of each !ENV scalar */
 };
@@ -92,20 +92,20 @@ too_big (struct yctx *y, const yaml_event_t *ev)
     return ash_error_set_at (y->err, -E2BIG, y->name,
                              (int) ev->start_mark.line + 1,
                              (int) ev->start_mark.column + 1,
-                             _("the configuration expands to more than %d "
-                               "nodes (are aliases nested?)"),
+                             _ ("the configuration expands to more than %d "
+                                "nodes (are aliases nested?)"),
                              CONFIG_MAX_NODES);
   if (y->bytes > CONFIG_MAX_BYTES)
     return ash_error_set_at (y->err, -E2BIG, y->name,
                              (int) ev->start_mark.line + 1,
                              (int) ev->start_mark.column + 1,
-                             _("the configuration expands to more than %d "
-                               "bytes of text (are aliases nested?)"),
+                             _ ("the configuration expands to more than %d "
+                                "bytes of text (are aliases nested?)"),
                              CONFIG_MAX_BYTES);
   return ash_error_set_at (y->err, -E2BIG, y->name,
                            (int) ev->start_mark.line + 1,
                            (int) ev->start_mark.column + 1,
-                           _("the configuration is nested too deeply"));
+                           _ ("the configuration is nested too deeply"));
 }
 
 static void
@@ -171,22 +171,21 @@ next_event (struct yctx *y, yaml_event_t *ev)
   if (!yaml_parser_parse (&y->parser, ev))
     {
       const yaml_mark_t *m = &y->parser.problem_mark;
-      const char *problem = y->parser.problem ? y->parser.problem
-                                              : "unknown problem";
+      const char *problem
+        = y->parser.problem ? y->parser.problem : "unknown problem";
       if (y->parser.context)
         return ash_error_set_at (y->err, -EINVAL, y->name, (int) m->line + 1,
                                  (int) m->column + 1,
-                                 _("YAML syntax error: %s (%s)"),
-                                 problem, y->parser.context);
+                                 _ ("YAML syntax error: %s (%s)"), problem,
+                                 y->parser.context);
       return ash_error_set_at (y->err, -EINVAL, y->name, (int) m->line + 1,
                                (int) m->column + 1,
-                               _("YAML syntax error: %s"), problem);
+                               _ ("YAML syntax error: %s"), problem);
     }
   return 0;
 }
 
-static int
-at (struct yctx *y, const yaml_event_t *ev, const char *fmt, ...)
+static int at (struct yctx *y, const yaml_event_t *ev, const char *fmt, ...)
   _printf_ (3, 4);
 
 static int
@@ -292,8 +291,7 @@ ash_config_resolve_plain (const char *s)
 
 /* Expand ${VAR} and ${VAR:default} in S.  */
 static int
-env_expand (struct yctx *y, const yaml_event_t *ev, const char *s,
-            char **ret)
+env_expand (struct yctx *y, const yaml_event_t *ev, const char *s, char **ret)
 {
   struct ash_buf b = ASH_BUF_INIT;
   const char *p = s;
@@ -305,7 +303,7 @@ env_expand (struct yctx *y, const yaml_event_t *ev, const char *s,
           if (!close)
             {
               ash_buf_release (&b);
-              return at (y, ev, _("!ENV: unterminated '${'"));
+              return at (y, ev, _ ("!ENV: unterminated '${'"));
             }
           _cleanup_free_ char *inner = xstrndup (p + 2, close - (p + 2));
           char *colon = strchr (inner, ':');
@@ -318,7 +316,7 @@ env_expand (struct yctx *y, const yaml_event_t *ev, const char *s,
           if (*inner == '\0')
             {
               ash_buf_release (&b);
-              return at (y, ev, _("!ENV: empty variable name"));
+              return at (y, ev, _ ("!ENV: empty variable name"));
             }
           const char *v = getenv (inner);
           if (v == NULL)
@@ -328,12 +326,12 @@ env_expand (struct yctx *y, const yaml_event_t *ev, const char *s,
               ash_buf_release (&b);
               if (printable_name (inner))
                 return at (y, ev,
-                           _("!ENV: environment variable '%s' is not set "
-                             "and has no default"),
+                           _ ("!ENV: environment variable '%s' is not set "
+                              "and has no default"),
                            inner);
               return at (y, ev,
-                         _("!ENV: an environment variable is not set and "
-                           "has no default"));
+                         _ ("!ENV: an environment variable is not set and "
+                            "has no default"));
             }
           ash_buf_addstr (&b, v);
           p = close + 1;
@@ -387,18 +385,18 @@ scalar_value (struct yctx *y, const yaml_event_t *ev, json_t **ret)
       if (!okay)
         {
           json_decref (j);
-          return at (y, ev, _("the value is not a valid %s"), tag);
+          return at (y, ev, _ ("the value is not a valid %s"), tag);
         }
       *ret = j;
     }
   else
     {
       if (printable_name (tag))
-        return at (y, ev, _("unsupported YAML tag '%s'"), tag);
-      return at (y, ev, _("unsupported YAML tag"));
+        return at (y, ev, _ ("unsupported YAML tag '%s'"), tag);
+      return at (y, ev, _ ("unsupported YAML tag"));
     }
   if (*ret == NULL)
-    return at (y, ev, _("the value is not valid UTF-8 text"));
+    return at (y, ev, _ ("the value is not valid UTF-8 text"));
   return 0;
 }
 
@@ -423,7 +421,7 @@ parse_pair (struct yctx *y, json_t *obj, json_t *merged, const char *kpath,
     }
   if (kev.type != YAML_SCALAR_EVENT)
     {
-      r = at (y, &kev, _("a mapping key must be a plain string"));
+      r = at (y, &kev, _ ("a mapping key must be a plain string"));
       yaml_event_delete (&kev);
       return r;
     }
@@ -431,21 +429,22 @@ parse_pair (struct yctx *y, json_t *obj, json_t *merged, const char *kpath,
     {
       /* Keys are named in messages; the file may not be a configuration
          at all, so one that is not short printable text is not quoted.  */
-      r = at (y, &kev, _("a mapping key must be printable text of at most "
-                         "%d bytes"),
+      r = at (y, &kev,
+              _ ("a mapping key must be printable text of at most "
+                 "%d bytes"),
               KEY_MAX);
       yaml_event_delete (&kev);
       return r;
     }
   _cleanup_free_ char *key = xstrdup ((const char *) kev.data.scalar.value);
   _cleanup_free_ char *child
-      = *kpath ? xasprintf ("%s.%s", kpath, key) : xstrdup (key);
+    = *kpath ? xasprintf ("%s.%s", kpath, key) : xstrdup (key);
   yaml_mark_t kmark = kev.start_mark;
   bool merge_key = streq (key, "<<") && kev.data.scalar.plain_implicit;
   if (!merge_key && json_object_get (obj, key) != NULL
       && json_object_get (merged, key) == NULL)
     {
-      r = at (y, &kev, _("duplicate key '%s'"), child);
+      r = at (y, &kev, _ ("duplicate key '%s'"), child);
       yaml_event_delete (&kev);
       return r;
     }
@@ -475,7 +474,7 @@ parse_pair (struct yctx *y, json_t *obj, json_t *merged, const char *kpath,
       json_decref (val);
       return ash_error_set_at (y->err, -EINVAL, y->name, (int) vmark.line + 1,
                                (int) vmark.column + 1,
-                               _("'<<' needs a mapping to merge"));
+                               _ ("'<<' needs a mapping to merge"));
     }
   const char *k;
   json_t *v;
@@ -572,10 +571,10 @@ parse_node (struct yctx *y, yaml_event_t *ev, const char *kpath, int depth,
       break;
     case YAML_ALIAS_EVENT:
       {
-        json_t *a = json_object_get (y->anchors,
-                                     (const char *) ev->data.alias.anchor);
+        json_t *a
+          = json_object_get (y->anchors, (const char *) ev->data.alias.anchor);
         if (a == NULL)
-          r = at (y, ev, _("unknown alias"));
+          r = at (y, ev, _ ("unknown alias"));
         else
           {
             /* Count the copy before making it.  */
@@ -602,7 +601,7 @@ parse_node (struct yctx *y, yaml_event_t *ev, const char *kpath, int depth,
         r = parse_sequence (y, kpath, depth, &val);
       break;
     default:
-      r = at (y, ev, _("unexpected YAML event"));
+      r = at (y, ev, _ ("unexpected YAML event"));
       break;
     }
   if (r == 0 && anchor)
@@ -672,7 +671,7 @@ ash_config_parse_yaml_env (const char *text, size_t len, const char *name,
     {
       r = ash_error_set_at (err, -EINVAL, name, (int) mark.line + 1,
                             (int) mark.column + 1,
-                            _("the configuration must be a mapping"));
+                            _ ("the configuration must be a mapping"));
       goto out;
     }
   r = next_event (&y, &ev); /* DOCUMENT-END */
@@ -684,7 +683,7 @@ ash_config_parse_yaml_env (const char *text, size_t len, const char *name,
     goto out;
   if (ev.type != YAML_STREAM_END_EVENT)
     {
-      r = at (&y, &ev, _("a configuration file holds one YAML document"));
+      r = at (&y, &ev, _ ("a configuration file holds one YAML document"));
       yaml_event_delete (&ev);
       goto out;
     }
@@ -710,35 +709,35 @@ static int
 read_config_text (const char *path, struct ash_buf *b, struct ash_error *err)
 {
   _cleanup_close_ int fd
-      = open (path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+    = open (path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
   if (fd < 0)
     return ash_error_set_at (err, -errno, path, 0, 0,
-                             _("cannot open the configuration file: %s"),
+                             _ ("cannot open the configuration file: %s"),
                              strerror (errno));
   struct stat st;
   if (fstat (fd, &st) < 0)
     return ash_error_set_at (err, -errno, path, 0, 0,
-                             _("cannot open the configuration file: %s"),
+                             _ ("cannot open the configuration file: %s"),
                              strerror (errno));
   if (!S_ISREG (st.st_mode))
     return ash_error_set_at (err, -EINVAL, path, 0, 0,
-                             _("the configuration file is not a regular "
-                               "file"));
+                             _ ("the configuration file is not a regular "
+                                "file"));
   b->max = CONFIG_MAX_SIZE;
   int r = ash_buf_read_fd (b, fd);
   if (r == -EFBIG)
     return ash_error_set_at (err, r, path, 0, 0,
-                             _("the configuration file is larger than %d "
-                               "bytes"),
+                             _ ("the configuration file is larger than %d "
+                                "bytes"),
                              CONFIG_MAX_SIZE);
   if (r < 0)
     return ash_error_set_at (err, r, path, 0, 0,
-                             _("cannot read the configuration file: %s"),
+                             _ ("cannot read the configuration file: %s"),
                              strerror (-r));
   if (strlen (b->buf) != b->len)
     return ash_error_set_at (err, -EINVAL, path, 0, 0,
-                             _("the configuration file contains a NUL "
-                               "byte"));
+                             _ ("the configuration file contains a NUL "
+                                "byte"));
   return 0;
 }
 
@@ -764,8 +763,8 @@ ash_config_parse_file_env (const char *path, unsigned flags, json_t **ret_tree,
                                       ret_positions, ret_env_uses, err);
 
   json_error_t jerr;
-  _cleanup_json_ json_t *tree = json_loadb (b.buf, b.len,
-                                            JSON_REJECT_DUPLICATES, &jerr);
+  _cleanup_json_ json_t *tree
+    = json_loadb (b.buf, b.len, JSON_REJECT_DUPLICATES, &jerr);
   if (tree == NULL)
     {
       /* jansson quotes the text near the error ("invalid token near
@@ -776,27 +775,27 @@ ash_config_parse_file_env (const char *path, unsigned flags, json_t **ret_tree,
       return ash_error_set_at (err, -EINVAL, path,
                                jerr.line > 0 ? jerr.line : 1,
                                jerr.column > 0 ? jerr.column : 1,
-                               _("JSON syntax error: %s"), jerr.text);
+                               _ ("JSON syntax error: %s"), jerr.text);
     }
   if (!json_is_object (tree))
     return ash_error_set_at (err, -EINVAL, path, 1, 1,
-                             _("the configuration must be a JSON object"));
+                             _ ("the configuration must be a JSON object"));
   struct yctx count = { .name = path, .err = err };
   int maxdepth = 0;
   if (!count_nodes (&count, tree, 0, &maxdepth))
     return ash_error_set_at (err, -E2BIG, path, 1, 1,
                              count.nodes > CONFIG_MAX_NODES
-                               ? _("the configuration has more than "
-                                   "200000 nodes")
-                               : count.bytes > CONFIG_MAX_BYTES
-                                   ? _("the configuration holds too much "
-                                       "text")
-                                   : _("the configuration is nested too "
-                                       "deeply"));
+                               ? _ ("the configuration has more than "
+                                    "200000 nodes")
+                             : count.bytes > CONFIG_MAX_BYTES
+                               ? _ ("the configuration holds too much "
+                                    "text")
+                               : _ ("the configuration is nested too "
+                                    "deeply"));
   if (!keys_printable (tree))
     return ash_error_set_at (err, -EINVAL, path, 1, 1,
-                             _("a mapping key must be printable text of "
-                               "at most %d bytes"),
+                             _ ("a mapping key must be printable text of "
+                                "at most %d bytes"),
                              KEY_MAX);
   if (ret_positions)
     {

@@ -38,8 +38,7 @@ ash_config_extension_valid (const char *e)
     return false;
   for (; *e; e++)
     if (!((*e >= 'a' && *e <= 'z') || (*e >= 'A' && *e <= 'Z')
-          || (*e >= '0' && *e <= '9') || *e == '-' || *e == '_'
-          || *e == '.'))
+          || (*e >= '0' && *e <= '9') || *e == '-' || *e == '_' || *e == '.'))
       return false;
   return true;
 }
@@ -57,28 +56,27 @@ ash_config_type_name (const json_t *v)
   switch (json_typeof (v))
     {
     case JSON_OBJECT:
-      return _("a mapping");
+      return _ ("a mapping");
     case JSON_ARRAY:
-      return _("a list");
+      return _ ("a list");
     case JSON_STRING:
-      return _("a string");
+      return _ ("a string");
     case JSON_INTEGER:
-      return _("an integer");
+      return _ ("an integer");
     case JSON_REAL:
-      return _("a number");
+      return _ ("a number");
     case JSON_TRUE:
     case JSON_FALSE:
-      return _("a boolean");
+      return _ ("a boolean");
     case JSON_NULL:
     default:
-      return _("null");
+      return _ ("null");
     }
 }
 
 /* Record an error about KPATH, at the position of KPATH or, failing that,
    of its nearest ancestor that has one.  */
-static int
-fail (struct sctx *s, const char *kpath, const char *fmt, ...)
+static int fail (struct sctx *s, const char *kpath, const char *fmt, ...)
   _printf_ (3, 4);
 
 static int
@@ -125,32 +123,32 @@ want_type (struct sctx *s, const char *kpath, const json_t *v, bool ok,
 {
   if (ok)
     return 0;
-  return fail (s, kpath, _("'%s' must be %s, not %s"), kpath, what,
+  return fail (s, kpath, _ ("'%s' must be %s, not %s"), kpath, what,
                ash_config_type_name (v));
 }
 
 static int
 want_bool (struct sctx *s, const char *kpath, const json_t *v)
 {
-  return want_type (s, kpath, v, json_is_boolean (v), _("a boolean"));
+  return want_type (s, kpath, v, json_is_boolean (v), _ ("a boolean"));
 }
 
 static int
 want_string (struct sctx *s, const char *kpath, const json_t *v)
 {
-  return want_type (s, kpath, v, json_is_string (v), _("a string"));
+  return want_type (s, kpath, v, json_is_string (v), _ ("a string"));
 }
 
 static int
 want_object (struct sctx *s, const char *kpath, const json_t *v)
 {
-  return want_type (s, kpath, v, json_is_object (v), _("a mapping"));
+  return want_type (s, kpath, v, json_is_object (v), _ ("a mapping"));
 }
 
 static int
 want_string_list (struct sctx *s, const char *kpath, const json_t *v)
 {
-  int r = want_type (s, kpath, v, json_is_array (v), _("a list of strings"));
+  int r = want_type (s, kpath, v, json_is_array (v), _ ("a list of strings"));
   if (r < 0)
     return r;
   size_t i;
@@ -159,7 +157,7 @@ want_string_list (struct sctx *s, const char *kpath, const json_t *v)
     if (!json_is_string (e))
       {
         _cleanup_free_ char *p = xasprintf ("%s[%zu]", kpath, i);
-        return fail (s, p, _("'%s' must be a string, not %s"), p,
+        return fail (s, p, _ ("'%s' must be a string, not %s"), p,
                      ash_config_type_name (e));
       }
   return 0;
@@ -180,7 +178,7 @@ want_enum (struct sctx *s, const char *kpath, const json_t *v,
     ash_buf_addf (&b, "%s%s", i ? ", " : "", values[i]);
   /* The value is not quoted: no message quotes the content of a file,
      which may not be a configuration at all.  */
-  r = fail (s, kpath, _("'%s' must be one of %s"), kpath, b.buf);
+  r = fail (s, kpath, _ ("'%s' must be one of %s"), kpath, b.buf);
   ash_buf_release (&b);
   return r;
 }
@@ -198,9 +196,9 @@ unknown_key (struct sctx *s, const char *kpath)
   if (br && (!dot || br > dot))
     dot = br;
   if (dot == NULL)
-    return fail (s, kpath, _("unknown top-level key"));
+    return fail (s, kpath, _ ("unknown top-level key"));
   *dot = '\0';
-  return fail (s, kpath, _("unknown key in '%s'"), parent);
+  return fail (s, kpath, _ ("unknown key in '%s'"), parent);
 }
 
 /* Checks the value X of key K, whose path is KPATH, in a mapping; DATA is
@@ -241,9 +239,9 @@ check_item_key (struct sctx *s, const char *p, const char *k, const json_t *x,
   if (suppression && (streq (k, "line_start") || streq (k, "line_end")))
     {
       int r = want_type (s, p, x, json_is_integer (x) || json_is_null (x),
-                         _("an integer"));
+                         _ ("an integer"));
       if (r == 0 && json_is_integer (x) && json_integer_value (x) < 1)
-        r = fail (s, p, _("'%s' must be a line number (1 or more)"), p);
+        r = fail (s, p, _ ("'%s' must be a line number (1 or more)"), p);
       return r;
     }
   return unknown_key (s, p);
@@ -259,7 +257,7 @@ check_item (struct sctx *s, const char *kpath, const json_t *v,
   static const char *const required[] = { "path", "reason" };
   for (size_t i = 0; i < ARRAY_SIZE (required); i++)
     if (!json_object_get (v, required[i]))
-      return fail (s, kpath, _("'%s' lacks the required key '%s'"), kpath,
+      return fail (s, kpath, _ ("'%s' lacks the required key '%s'"), kpath,
                    required[i]);
   return 0;
 }
@@ -268,7 +266,7 @@ static int
 check_item_list (struct sctx *s, const char *kpath, const json_t *v,
                  bool suppression)
 {
-  int r = want_type (s, kpath, v, json_is_array (v), _("a list"));
+  int r = want_type (s, kpath, v, json_is_array (v), _ ("a list"));
   if (r < 0)
     return r;
   size_t i;
@@ -311,12 +309,11 @@ check_global_settings_key (struct sctx *s, const char *p, const char *k,
     return upstream_only (s, p, x);
   if (streq (k, "max_file_size") || streq (k, "max_scanner_processes")
       || streq (k, "max_scanner_memory") || streq (k, "max_scanner_output")
-      || streq (k, "max_scanner_results")
-      || streq (k, "max_scanner_document"))
+      || streq (k, "max_scanner_results") || streq (k, "max_scanner_document"))
     {
-      int r = want_type (s, p, x, json_is_integer (x), _("an integer"));
+      int r = want_type (s, p, x, json_is_integer (x), _ ("an integer"));
       if (r == 0 && json_integer_value (x) < 0)
-        r = fail (s, p, _("'%s' must be 0 (no limit) or more"), p);
+        r = fail (s, p, _ ("'%s' must be 0 (no limit) or more"), p);
       return r;
     }
   return unknown_key (s, p);
@@ -369,9 +366,10 @@ check_component_key (struct sctx *s, const char *q, const char *k,
     {
       int r = want_string (s, q, x);
       if (r == 0 && !ash_config_extension_valid (json_string_value (x)))
-        r = fail (s, q, _("'%s' must be a file name extension such as "
-                          "summary.md: letters, digits, '-', '_' and '.', "
-                          "not starting with '.'"),
+        r = fail (s, q,
+                  _ ("'%s' must be a file name extension such as "
+                     "summary.md: letters, digits, '-', '_' and '.', "
+                     "not starting with '.'"),
                   q);
       return r;
     }
@@ -383,11 +381,10 @@ check_component_key (struct sctx *s, const char *q, const char *k,
         {
           _cleanup_free_ char *tp = child_path (q, "scan_timeout");
           if (!json_is_integer (t) || json_integer_value (t) <= 0)
-            r = fail (s, tp, _("'%s' must be a positive integer (seconds)"),
+            r = fail (s, tp, _ ("'%s' must be a positive integer (seconds)"),
                       tp);
         }
-      t = r == 0 && scanner ? json_object_get (x, "severity_threshold")
-                            : NULL;
+      t = r == 0 && scanner ? json_object_get (x, "severity_threshold") : NULL;
       if (t)
         {
           _cleanup_free_ char *tp = child_path (q, "severity_threshold");
@@ -407,13 +404,13 @@ check_summary_option (struct sctx *s, const char *p, const char *k,
   bool markdown = streq ((const char *) data, "markdown");
   if (streq (k, "include_summary") || streq (k, "include_detailed_findings")
       || streq (k, "include_findings_table")
-      || (markdown && (streq (k, "use_collapsible_details")
-                       || streq (k, "compact"))))
+      || (markdown
+          && (streq (k, "use_collapsible_details") || streq (k, "compact"))))
     return want_bool (s, p, x);
   if (streq (k, "max_detailed_findings") || streq (k, "top_hotspots_limit"))
     {
       if (!json_is_integer (x) || json_integer_value (x) < 0)
-        return fail (s, p, _("'%s' must be an integer of 0 or more"), p);
+        return fail (s, p, _ ("'%s' must be an integer of 0 or more"), p);
       return 0;
     }
   return unknown_key (s, p);
@@ -432,8 +429,8 @@ check_component (struct sctx *s, const char *p, const char *name,
       if (dot)
         *dot = '\0';
       return fail (s, p,
-                   _("a name in '%s' may hold only letters, digits, '-' "
-                     "and '_'"),
+                   _ ("a name in '%s' may hold only letters, digits, '-' "
+                      "and '_'"),
                    parent);
     }
   bool scanner = data && *(const bool *) data;
@@ -447,15 +444,16 @@ check_component (struct sctx *s, const char *p, const char *name,
       const char *why = ash_reporter_unavailable (name);
       if (why && !json_is_false (json_object_get (sec, "enabled")))
         return fail (s, p,
-                     _("reporter '%s' is not available in ash: %s, and ash "
-                       "writes its reports only to the output directory; "
-                       "remove it or set '%s.enabled' to false"),
+                     _ ("reporter '%s' is not available in ash: %s, and ash "
+                        "writes its reports only to the output directory; "
+                        "remove it or set '%s.enabled' to false"),
                      name, why, p);
       if (!why && !ash_reporter_known (name))
         {
           _cleanup_free_ char *known = ash_reporter_names_joined ();
-          return fail (s, p, _("unknown reporter '%s': ash has the "
-                               "reporters %s"),
+          return fail (s, p,
+                       _ ("unknown reporter '%s': ash has the "
+                          "reporters %s"),
                        name, known);
         }
     }
@@ -487,17 +485,18 @@ check_converter_option (struct sctx *s, const char *p, const char *k,
   const char *conv = data;
   bool archive = streq (conv, "archive");
   if ((!archive && streq (k, "scan_timeout"))
-      || (archive && (streq (k, "max_total_size") || streq (k, "max_entries")
-                      || streq (k, "max_ratio"))))
+      || (archive
+          && (streq (k, "max_total_size") || streq (k, "max_entries")
+              || streq (k, "max_ratio"))))
     {
       if (!json_is_integer (x) || json_integer_value (x) <= 0)
-        return fail (s, p, _("'%s' must be a positive integer"), p);
+        return fail (s, p, _ ("'%s' must be a positive integer"), p);
       return 0;
     }
   if (archive && streq (k, "max_depth"))
     {
       if (!json_is_integer (x) || json_integer_value (x) < 0)
-        return fail (s, p, _("'%s' must be an integer of 0 or more"), p);
+        return fail (s, p, _ ("'%s' must be an integer of 0 or more"), p);
       return 0;
     }
   return unknown_key (s, p);
@@ -513,7 +512,7 @@ check_converter_key (struct sctx *s, const char *q, const char *k,
     {
       int r = want_string (s, q, x);
       if (r == 0 && !streq (json_string_value (x), (const char *) data))
-        return fail (s, q, _("'%s': the converter's name is '%s'"), q,
+        return fail (s, q, _ ("'%s': the converter's name is '%s'"), q,
                      (const char *) data);
       return r;
     }
@@ -529,8 +528,8 @@ check_converter (struct sctx *s, const char *p, const char *name,
   (void) data;
   if (!streq (name, "archive") && !streq (name, "jupyter"))
     return fail (s, p,
-                 _("unknown converter '%s': ash has the converters archive "
-                   "and jupyter"),
+                 _ ("unknown converter '%s': ash has the converters archive "
+                    "and jupyter"),
                  name);
   return check_mapping (s, p, sec, check_converter_key, name);
 }
@@ -566,7 +565,7 @@ ash_config_schema_check (const json_t *tree, const char *file,
 
   if (!json_is_object (tree))
     return ash_error_set_at (err, -EINVAL, file, 0, 0,
-                             _("the configuration must be a mapping"));
+                             _ ("the configuration must be a mapping"));
   json_object_foreach ((json_t *) tree, k, x)
     {
       if (streq (k, "project_name") || streq (k, "extends"))
@@ -610,34 +609,34 @@ ash_config_misplaced (const json_t *root, struct ash_strvec *warnings)
   {
     const char *key, *why;
   } upstream[] = {
-    { "build", N_("ash builds no container image") },
-    { "workspace", N_("ash scans the source directory as one project") },
-    { "mcp-resource-management", N_("ash has no MCP server") },
+    { "build", N_ ("ash builds no container image") },
+    { "workspace", N_ ("ash scans the source directory as one project") },
+    { "mcp-resource-management", N_ ("ash has no MCP server") },
   };
   for (size_t i = 0; i < ARRAY_SIZE (upstream); i++)
     {
       json_t *v = json_object_get (root, upstream[i].key);
       if (v && !json_is_null (v))
         ash_strvec_pushf (warnings,
-                          _("'%s' has no effect in ash (%s); it is accepted "
-                            "for upstream's configuration files"),
-                          upstream[i].key, _(upstream[i].why));
+                          _ ("'%s' has no effect in ash (%s); it is accepted "
+                             "for upstream's configuration files"),
+                          upstream[i].key, _ (upstream[i].why));
     }
-  json_t *mcp = json_object_get (json_object_get (root, "global_settings"),
-                                 "mcp");
+  json_t *mcp
+    = json_object_get (json_object_get (root, "global_settings"), "mcp");
   if (mcp && !json_is_null (mcp))
     ash_strvec_pushf (warnings,
-                      _("'%s' has no effect in ash (%s); it is accepted for "
-                        "upstream's configuration files"),
-                      "global_settings.mcp", _("ash has no MCP server"));
+                      _ ("'%s' has no effect in ash (%s); it is accepted for "
+                         "upstream's configuration files"),
+                      "global_settings.mcp", _ ("ash has no MCP server"));
   const char *name;
   json_t *sec;
   json_object_foreach (json_object_get (root, "scanners"), name, sec)
     if (json_is_object (sec)
         && json_object_get (sec, "severity_threshold") != NULL)
       ash_strvec_pushf (warnings,
-                        _("scanners.%s.severity_threshold does nothing "
-                          "there (upstream ignores it too); it belongs in "
-                          "scanners.%s.options.severity_threshold"),
+                        _ ("scanners.%s.severity_threshold does nothing "
+                           "there (upstream ignores it too); it belongs in "
+                           "scanners.%s.options.severity_threshold"),
                         name, name);
 }

@@ -29,7 +29,7 @@ ash_tier_verdict_release (struct ash_tier_verdict *v)
   free (v->checkout);
   free (v->link);
   free (v->resolved);
-  *v = (struct ash_tier_verdict) { 0 };
+  *v = (struct ash_tier_verdict){ 0 };
 }
 
 static char *
@@ -105,8 +105,8 @@ walk_resolve (const char *abs, struct ash_strvec *links, char **ret_resolved,
               *ret_resolved = ash_path_normalize (tail);
               return 0;
             }
-          return ash_error_set (err, -errno, _("cannot examine %s: %s"),
-                                next, strerror (errno));
+          return ash_error_set (err, -errno, _ ("cannot examine %s: %s"), next,
+                                strerror (errno));
         }
       if (!S_ISLNK (st.st_mode))
         {
@@ -116,11 +116,11 @@ walk_resolve (const char *abs, struct ash_strvec *links, char **ret_resolved,
         }
       if (++nlinks > TIER_MAX_LINKS)
         return ash_error_set (err, -ELOOP,
-                              _("cannot resolve %s: too many links"), abs);
+                              _ ("cannot resolve %s: too many links"), abs);
       char target[PATH_MAX];
       ssize_t n = readlink (next, target, sizeof target - 1);
       if (n < 0)
-        return ash_error_set (err, -errno, _("cannot read the link %s: %s"),
+        return ash_error_set (err, -errno, _ ("cannot read the link %s: %s"),
                               next, strerror (errno));
       target[n] = '\0';
       ash_strvec_push (links, next);
@@ -144,8 +144,8 @@ walk_resolve (const char *abs, struct ash_strvec *links, char **ret_resolved,
 static const char *
 scanned_dir_of (const char *path, const struct ash_tier_context *ctx)
 {
-  const char *spellings[3] = { ctx->source_dir, ctx->source_dir_resolved,
-                               ctx->pwd };
+  const char *spellings[3]
+    = { ctx->source_dir, ctx->source_dir_resolved, ctx->pwd };
   struct stat sst[3];
   bool have[3] = { false, false, false };
   for (size_t i = 0; i < ARRAY_SIZE (spellings); i++)
@@ -204,15 +204,15 @@ ash_config_tier_judge_full (const char *name,
   char *co = find_checkout (abs);
   if (co)
     {
-      v.reason = xasprintf (_("%s is inside the git checkout %s"), abs, co);
+      v.reason = xasprintf (_ ("%s is inside the git checkout %s"), abs, co);
       v.checkout = co;
       goto done;
     }
   const char *sd = scanned_dir_of (abs, ctx);
   if (sd)
     {
-      v.reason = xasprintf (_("%s is inside the scanned directory %s"), abs,
-                            sd);
+      v.reason
+        = xasprintf (_ ("%s is inside the scanned directory %s"), abs, sd);
       v.in_scanned_tree = true;
       goto done;
     }
@@ -226,8 +226,8 @@ ash_config_tier_judge_full (const char *name,
       co = find_checkout (ldir);
       if (co)
         {
-          v.reason = xasprintf (_("%s leads through the link %s, inside the "
-                                  "git checkout %s"),
+          v.reason = xasprintf (_ ("%s leads through the link %s, inside the "
+                                   "git checkout %s"),
                                 abs, l, co);
           v.checkout = co;
           v.link = xstrdup (l);
@@ -236,8 +236,8 @@ ash_config_tier_judge_full (const char *name,
       sd = scanned_dir_of (l, ctx);
       if (sd)
         {
-          v.reason = xasprintf (_("%s leads through the link %s, inside the "
-                                  "scanned directory %s"),
+          v.reason = xasprintf (_ ("%s leads through the link %s, inside the "
+                                   "scanned directory %s"),
                                 abs, l, sd);
           v.link = xstrdup (l);
           v.in_scanned_tree = true;
@@ -249,16 +249,17 @@ ash_config_tier_judge_full (const char *name,
   co = find_checkout (resolved);
   if (co)
     {
-      v.reason = xasprintf (_("%s resolves to %s, inside the git checkout %s"),
-                            abs, resolved, co);
+      v.reason
+        = xasprintf (_ ("%s resolves to %s, inside the git checkout %s"), abs,
+                     resolved, co);
       v.checkout = co;
       goto done;
     }
   sd = scanned_dir_of (resolved, ctx);
   if (sd)
     {
-      v.reason = xasprintf (_("%s resolves to %s, inside the scanned "
-                              "directory %s"),
+      v.reason = xasprintf (_ ("%s resolves to %s, inside the scanned "
+                               "directory %s"),
                             abs, resolved, sd);
       v.in_scanned_tree = true;
       goto done;
@@ -335,7 +336,7 @@ judge_into (const char *path, const struct ash_tier_context *ctx,
   if (ash_config_tier_judge (path, ctx, &ok, &why, &e) < 0)
     {
       ok = false;
-      why = xasprintf (_("cannot decide the tier of %s: %s"), path,
+      why = xasprintf (_ ("cannot decide the tier of %s: %s"), path,
                        e.message ? e.message : "");
     }
   ash_error_release (&e);
@@ -364,8 +365,7 @@ ash_config_tier_judge_file (const struct ash_config *c, size_t i,
     }
   judge_into (f->name, ctx, &may, &reason);
   judge_into (f->resolved, ctx, &may, &reason);
-  if (f->origin == ASH_CONFIG_EXTENDS && f->extends_entry
-      && *f->extends_entry)
+  if (f->origin == ASH_CONFIG_EXTENDS && f->extends_entry && *f->extends_entry)
     {
       if (f->extends_entry[0] == '/')
         judge_into (f->extends_entry, ctx, &may, &reason);
@@ -388,7 +388,7 @@ ash_config_tier_judge_file (const struct ash_config *c, size_t i,
     {
       /* A file of unknown place could have been written by anyone.  */
       may = false;
-      reason = xstrdup (_("the file's location is unknown"));
+      reason = xstrdup (_ ("the file's location is unknown"));
     }
   *ret_may_grant = may;
   *ret_reason = reason;
@@ -422,19 +422,19 @@ ash_config_tier_refuse_env (const char *file, const json_t *env_uses,
   return ash_error_set_at (
     err, -EACCES, file, line, column,
     ngettext ("!ENV is refused (%zu use in this file): %s, so the "
-                "scanned repository could have written this file, and "
-                "such a file may not read ASH's environment. Set the value "
-                "in a configuration file outside every git checkout and "
-                "outside the scanned directory (given with --config or "
-                "ASH_CONFIG), or pass it with --config-overrides KEY=VALUE",
-                "!ENV is refused (%zu uses in this file): %s, so the "
-                "scanned repository could have written this file, and "
-                "such a file may not read ASH's environment. Set the value "
-                "in a configuration file outside every git checkout and "
-                "outside the scanned directory (given with --config or "
-                "ASH_CONFIG), or pass it with --config-overrides KEY=VALUE",
-                n),
-              n, why ? why : _("the file's location is unknown"));
+              "scanned repository could have written this file, and "
+              "such a file may not read ASH's environment. Set the value "
+              "in a configuration file outside every git checkout and "
+              "outside the scanned directory (given with --config or "
+              "ASH_CONFIG), or pass it with --config-overrides KEY=VALUE",
+              "!ENV is refused (%zu uses in this file): %s, so the "
+              "scanned repository could have written this file, and "
+              "such a file may not read ASH's environment. Set the value "
+              "in a configuration file outside every git checkout and "
+              "outside the scanned directory (given with --config or "
+              "ASH_CONFIG), or pass it with --config-overrides KEY=VALUE",
+              n),
+    n, why ? why : _ ("the file's location is unknown"));
 }
 
 bool
@@ -516,23 +516,23 @@ ash_config_tiers_to_text (const struct ash_config *c)
     {
       const struct ash_config_file *f = &c->files[i];
       ash_buf_addf (&b, "%zu  %s  %s\n", i, ash_config_origin_name (f->origin),
-                    f->name ? f->name : _("(built in)"));
+                    f->name ? f->name : _ ("(built in)"));
       if (f->resolved && (!f->name || !streq (f->resolved, f->name)))
-        ash_buf_addf (&b, _("    resolves to: %s\n"), f->resolved);
+        ash_buf_addf (&b, _ ("    resolves to: %s\n"), f->resolved);
       if (f->extends_entry)
-        ash_buf_addf (&b, _("    extends entry: %s (in file %d)\n"),
+        ash_buf_addf (&b, _ ("    extends entry: %s (in file %d)\n"),
                       f->extends_entry, f->parent);
       if (f->may_grant)
-        ash_buf_addf (&b, _("    tier: operator (may grant)\n"));
+        ash_buf_addf (&b, _ ("    tier: operator (may grant)\n"));
       else
-        ash_buf_addf (&b, _("    tier: repository (may not grant): %s\n"),
+        ash_buf_addf (&b, _ ("    tier: repository (may not grant): %s\n"),
                       f->tier_reason ? f->tier_reason : "");
       size_t n = json_array_size (f->env_uses);
       if (n > 0)
         {
           ash_buf_addstr (&b, f->may_grant
-                          ? _("    reads the environment (!ENV) at:")
-                          : _("    !ENV refused at:"));
+                                ? _ ("    reads the environment (!ENV) at:")
+                                : _ ("    !ENV refused at:"));
           for (size_t k = 0; k < n; k++)
             {
               json_t *p = json_array_get (f->env_uses, k);
@@ -615,8 +615,8 @@ ash_config_option_file_trusted (const struct ash_config *c,
       if (may)
         *ret_reason = NULL;
       else if (idx >= 0 && c->files[idx].name)
-        *ret_reason = xasprintf (_("%s names it, and %s"),
-                                 c->files[idx].name, why);
+        *ret_reason
+          = xasprintf (_ ("%s names it, and %s"), c->files[idx].name, why);
       else
         *ret_reason = TAKE_PTR (why);
     }

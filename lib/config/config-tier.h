@@ -32,11 +32,11 @@ struct ash_tier_context
 struct ash_tier_verdict
 {
   bool may_grant;
-  char *reason;    /* NULL when it may grant */
-  char *checkout;  /* the directory holding the .git entry, or NULL */
-  char *link;      /* the link that led into the checkout or tree, or NULL */
+  char *reason;   /* NULL when it may grant */
+  char *checkout; /* the directory holding the .git entry, or NULL */
+  char *link;     /* the link that led into the checkout or tree, or NULL */
   bool in_scanned_tree;
-  char *resolved;  /* the path NAME resolves to (as far as it exists) */
+  char *resolved; /* the path NAME resolves to (as far as it exists) */
 };
 
 /* Fill CTX's strings from SOURCE_DIR (absolute) and the environment:

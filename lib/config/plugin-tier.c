@@ -87,9 +87,9 @@ listed_by_untrusted (const struct ash_config *c,
       ash_config_tier_judge_file (c, i, ctx, &may, &why);
       if (!may)
         {
-          *ret_file = c->files[i].name ? c->files[i].name
-                                       : ash_config_origin_name (
-                                         c->files[i].origin);
+          *ret_file = c->files[i].name
+                        ? c->files[i].name
+                        : ash_config_origin_name (c->files[i].origin);
           return true;
         }
     }
@@ -117,10 +117,10 @@ default_search_dirs (struct ash_strvec *dirs)
 static char *
 refusal (const char *entry, const char *file, const char *why)
 {
-  return xasprintf (_("Not loading plugin module '%s' named by %s: %s. A "
-                      "config inside a git checkout or the scanned tree may "
-                      "name only modules installed outside them; name it "
-                      "with --ash-plugin-modules instead"),
+  return xasprintf (_ ("Not loading plugin module '%s' named by %s: %s. A "
+                       "config inside a git checkout or the scanned tree may "
+                       "name only modules installed outside them; name it "
+                       "with --ash-plugin-modules instead"),
                     entry, file, why);
 }
 
@@ -153,7 +153,7 @@ judge_module (const char *entry, const char *file, const char *path,
   else if (v.checkout)
     {
       _cleanup_free_ char *why
-        = xasprintf (_("%s counts as inside the git checkout %s (%s)"), path,
+        = xasprintf (_ ("%s counts as inside the git checkout %s (%s)"), path,
                      v.checkout, v.reason);
       ash_strvec_push_nodup (warnings, refusal (entry, file, why));
     }
@@ -166,12 +166,12 @@ char *
 ash_plugin_module_refusal (const char *entry, const char *file,
                            const char *what)
 {
-  return xasprintf (_("Not loading plugin module '%s' named by %s: it "
-                      "declares %s, which only a config file that may grant "
-                      "can enable, and %s is inside a git checkout or the "
-                      "scanned tree, or was delivered by an MCP client. "
-                      "Name it with --ash-plugin-modules, or in a config "
-                      "outside every git checkout and the scanned tree"),
+  return xasprintf (_ ("Not loading plugin module '%s' named by %s: it "
+                       "declares %s, which only a config file that may grant "
+                       "can enable, and %s is inside a git checkout or the "
+                       "scanned tree, or was delivered by an MCP client. "
+                       "Name it with --ash-plugin-modules, or in a config "
+                       "outside every git checkout and the scanned tree"),
                     entry, file, what, file);
 }
 
@@ -189,14 +189,11 @@ ash_plugin_modules_allowed (const struct ash_config *c,
 }
 
 int
-ash_plugin_modules_allowed_by (const struct ash_config *c,
-                               const struct ash_options *o,
-                               const struct ash_tier_context *ctx,
-                               char *const *search_dirs,
-                               struct ash_strvec *ret_allowed,
-                               struct ash_strvec *ret_named_by,
-                               struct ash_strvec *ret_warnings,
-                               struct ash_error *err)
+ash_plugin_modules_allowed_by (
+  const struct ash_config *c, const struct ash_options *o,
+  const struct ash_tier_context *ctx, char *const *search_dirs,
+  struct ash_strvec *ret_allowed, struct ash_strvec *ret_named_by,
+  struct ash_strvec *ret_warnings, struct ash_error *err)
 {
   struct ash_strvec dirs = ASH_STRVEC_INIT;
   (void) err;
@@ -212,8 +209,8 @@ ash_plugin_modules_allowed_by (const struct ash_config *c,
       allow (ret_allowed, ret_named_by,
              ash_plugin_module_map (o->plugin_modules.v[i]), NULL);
 
-  json_t *list = c && c->root ? json_object_get (c->root, "ash_plugin_modules")
-                              : NULL;
+  json_t *list
+    = c && c->root ? json_object_get (c->root, "ash_plugin_modules") : NULL;
   size_t j;
   json_t *e;
   json_array_foreach (list, j, e)
@@ -236,12 +233,12 @@ ash_plugin_modules_allowed_by (const struct ash_config *c,
         {
           ash_strvec_push_nodup (
             ret_warnings,
-            xasprintf (_("Not loading plugin module '%s' named by %s: "
-                         "ash_aws_plugins and ash_snyk_plugins send findings "
-                         "or source off the host with your credentials, and "
-                         "are never loaded from a config inside a git "
-                         "checkout or the scanned tree; name it with "
-                         "--ash-plugin-modules instead"),
+            xasprintf (_ ("Not loading plugin module '%s' named by %s: "
+                          "ash_aws_plugins and ash_snyk_plugins send findings "
+                          "or source off the host with your credentials, and "
+                          "are never loaded from a config inside a git "
+                          "checkout or the scanned tree; name it with "
+                          "--ash-plugin-modules instead"),
                        orig, file));
           continue;
         }
@@ -261,8 +258,8 @@ ash_plugin_modules_allowed_by (const struct ash_config *c,
             ash_strvec_push_nodup (
               ret_warnings,
               refusal (entry, file,
-                       _("it is not a module installed on the plugin "
-                         "search path")));
+                       _ ("it is not a module installed on the plugin "
+                          "search path")));
           else
             judge_module (entry, file, entry, ctx, ret_allowed, ret_named_by,
                           ret_warnings);
@@ -280,16 +277,15 @@ ash_plugin_modules_allowed_by (const struct ash_config *c,
               if (stat (p, &st) == 0 && S_ISREG (st.st_mode))
                 {
                   found = true;
-                  judge_module (entry, file, p, ctx, ret_allowed,
-                                ret_named_by, ret_warnings);
+                  judge_module (entry, file, p, ctx, ret_allowed, ret_named_by,
+                                ret_warnings);
                 }
             }
         }
       if (!found)
         ash_strvec_push_nodup (
           ret_warnings,
-          refusal (entry, file,
-                   _("no installed module has that name")));
+          refusal (entry, file, _ ("no installed module has that name")));
     }
   ash_strvec_release (&dirs);
   return 0;

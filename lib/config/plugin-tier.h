@@ -37,14 +37,11 @@ int ash_plugin_modules_allowed (const struct ash_config *c,
    module may grant what it declares).  A module a repository's config
    names may still be refused once its declaration is read: see
    ash_plugin_module_refusal().  */
-int ash_plugin_modules_allowed_by (const struct ash_config *c,
-                                   const struct ash_options *o,
-                                   const struct ash_tier_context *ctx,
-                                   char *const *search_dirs,
-                                   struct ash_strvec *ret_allowed,
-                                   struct ash_strvec *ret_named_by,
-                                   struct ash_strvec *ret_warnings,
-                                   struct ash_error *err);
+int ash_plugin_modules_allowed_by (
+  const struct ash_config *c, const struct ash_options *o,
+  const struct ash_tier_context *ctx, char *const *search_dirs,
+  struct ash_strvec *ret_allowed, struct ash_strvec *ret_named_by,
+  struct ash_strvec *ret_warnings, struct ash_error *err);
 
 /* The warning for a module ENTRY, named by FILE (a config that may not
    grant), that declares WHAT (e.g. "a network"): only a config file that

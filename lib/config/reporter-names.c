@@ -8,10 +8,21 @@
 #include "config/reporter-names.h"
 
 const char *const ash_reporter_names[] = {
-  "sarif",       "markdown",    "text",         "flat-json",
-  "html",        "junitxml",    "csv",          "cyclonedx",
-  "gitlab-sast", "github-ghas", "ocsf",         "yaml",
-  "spdx",        "gitlab-cyclonedx",            "unused-suppressions",
+  "sarif",
+  "markdown",
+  "text",
+  "flat-json",
+  "html",
+  "junitxml",
+  "csv",
+  "cyclonedx",
+  "gitlab-sast",
+  "github-ghas",
+  "ocsf",
+  "yaml",
+  "spdx",
+  "gitlab-cyclonedx",
+  "unused-suppressions",
   NULL,
 };
 
@@ -33,18 +44,18 @@ static const struct
   const char *name;
   const char *why;
 } unavailable[] = {
-  { "asff", N_("it formats findings for AWS Security Hub") },
-  { "aws-security-hub", N_("it sends the findings to AWS Security Hub") },
-  { "security-hub", N_("it sends the findings to AWS Security Hub") },
-  { "securityhub", N_("it sends the findings to AWS Security Hub") },
-  { "s3", N_("it uploads the results to Amazon S3") },
-  { "cloudwatch-logs", N_("it sends the results to Amazon CloudWatch Logs") },
-  { "cloudwatch", N_("it sends the results to Amazon CloudWatch Logs") },
+  { "asff", N_ ("it formats findings for AWS Security Hub") },
+  { "aws-security-hub", N_ ("it sends the findings to AWS Security Hub") },
+  { "security-hub", N_ ("it sends the findings to AWS Security Hub") },
+  { "securityhub", N_ ("it sends the findings to AWS Security Hub") },
+  { "s3", N_ ("it uploads the results to Amazon S3") },
+  { "cloudwatch-logs", N_ ("it sends the results to Amazon CloudWatch Logs") },
+  { "cloudwatch", N_ ("it sends the results to Amazon CloudWatch Logs") },
   { "bedrock-summary-reporter",
-    N_("it sends the findings to Amazon Bedrock for a summary") },
+    N_ ("it sends the findings to Amazon Bedrock for a summary") },
   { "bedrock-summary",
-    N_("it sends the findings to Amazon Bedrock for a summary") },
-  { "bedrock", N_("it sends the findings to Amazon Bedrock for a summary") },
+    N_ ("it sends the findings to Amazon Bedrock for a summary") },
+  { "bedrock", N_ ("it sends the findings to Amazon Bedrock for a summary") },
 };
 
 const char *
@@ -52,7 +63,7 @@ ash_reporter_unavailable (const char *name)
 {
   for (size_t i = 0; i < ARRAY_SIZE (unavailable); i++)
     if (streq (unavailable[i].name, name))
-      return _(unavailable[i].why);
+      return _ (unavailable[i].why);
   return NULL;
 }
 

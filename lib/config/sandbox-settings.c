@@ -16,17 +16,14 @@
    the spec's four, and env_allow, which lets named variables through the
    environment filter's credential screening.  */
 static const char *const grant_keys[] = {
-  "network_scanners",
-  "extra_read_paths",
-  "read_path_scanners",
-  "env_scanners",
-  "env_allow",
+  "network_scanners", "extra_read_paths", "read_path_scanners",
+  "env_scanners",     "env_allow",
 };
 
 void
 ash_sandbox_settings_init (struct ash_sandbox_settings *s)
 {
-  *s = (struct ash_sandbox_settings) { 0 };
+  *s = (struct ash_sandbox_settings){ 0 };
   ash_strvec_init (&s->network_scanners);
   ash_strvec_init (&s->network_restrict);
   ash_strvec_init (&s->extra_read_paths);
@@ -109,9 +106,10 @@ yaml_node (yaml_parser_t *parser, yaml_event_t *ev, int depth)
   switch (ev->type)
     {
     case YAML_SCALAR_EVENT:
-      return yaml_plain_scalar (
-        (const char *) ev->data.scalar.value, ev->data.scalar.length,
-        ev->data.scalar.style != YAML_PLAIN_SCALAR_STYLE);
+      return yaml_plain_scalar ((const char *) ev->data.scalar.value,
+                                ev->data.scalar.length,
+                                ev->data.scalar.style
+                                  != YAML_PLAIN_SCALAR_STYLE);
     case YAML_SEQUENCE_START_EVENT:
       {
         json_t *a = json_array ();
@@ -160,8 +158,9 @@ yaml_node (yaml_parser_t *parser, yaml_event_t *ev, int depth)
                 json_decref (o);
                 return NULL;
               }
-            _cleanup_free_ char *key = xstrndup (
-              (const char *) k.data.scalar.value, k.data.scalar.length);
+            _cleanup_free_ char *key
+              = xstrndup ((const char *) k.data.scalar.value,
+                          k.data.scalar.length);
             yaml_event_delete (&k);
             yaml_event_t v;
             if (!yaml_parser_parse (parser, &v))
@@ -223,27 +222,27 @@ yaml_value_parse (const char *text)
 
 int
 ash_sandbox_settings_override_parse (const char *text, char **ret_key,
-                           json_t **ret_value, bool *ret_append,
-                           struct ash_error *err)
+                                     json_t **ret_value, bool *ret_append,
+                                     struct ash_error *err)
 {
   const char *eq = strchr (text, '=');
   if (!eq || eq == text)
     return ash_error_set (err, -EINVAL,
-                          _("%s: a config override has the form KEY=VALUE "
-                            "or KEY+=VALUE"),
+                          _ ("%s: a config override has the form KEY=VALUE "
+                             "or KEY+=VALUE"),
                           text);
   bool append = eq > text && eq[-1] == '+';
   const char *kend = append ? eq - 1 : eq;
   while (kend > text && (kend[-1] == ' ' || kend[-1] == '\t'))
     kend--;
   if (kend == text)
-    return ash_error_set (err, -EINVAL, _("%s: the override names no key"),
+    return ash_error_set (err, -EINVAL, _ ("%s: the override names no key"),
                           text);
   const char *v = eq + 1;
   json_t *value = *v ? yaml_value_parse (v) : json_null ();
   if (!value)
     return ash_error_set (err, -EINVAL,
-                          _("%s: the override's value is not valid YAML"),
+                          _ ("%s: the override's value is not valid YAML"),
                           text);
   *ret_key = xstrndup (text, (size_t) (kend - text));
   *ret_value = value;
@@ -318,9 +317,9 @@ stronger (const struct ash_config *c, size_t a, size_t b)
   if (da != db)
     return da < db;
   static const int top_rank[] = {
-    [ASH_CONFIG_DEFAULTS] = 0,   [ASH_CONFIG_DISCOVERED] = 1,
-    [ASH_CONFIG_EXTENDS] = 1,    [ASH_CONFIG_ENV] = 2,
-    [ASH_CONFIG_CLI] = 3,        [ASH_CONFIG_OVERRIDE] = 4,
+    [ASH_CONFIG_DEFAULTS] = 0, [ASH_CONFIG_DISCOVERED] = 1,
+    [ASH_CONFIG_EXTENDS] = 1,  [ASH_CONFIG_ENV] = 2,
+    [ASH_CONFIG_CLI] = 3,      [ASH_CONFIG_OVERRIDE] = 4,
   };
   int ra = top_rank[c->files[a].origin], rb = top_rank[c->files[b].origin];
   if (ra != rb)
@@ -339,7 +338,8 @@ mode_winner (const struct ash_config *c, const bool *want)
     return o;
   int best = -1;
   for (size_t i = 0; i < c->n_files; i++)
-    if (want[i] && json_is_string (own_sandbox_value (c->files[i].tree, "mode")))
+    if (want[i]
+        && json_is_string (own_sandbox_value (c->files[i].tree, "mode")))
       if (best < 0 || stronger (c, i, (size_t) best))
         best = (int) i;
   return best;
@@ -361,7 +361,7 @@ file_label (const struct ash_config_file *f)
    operator's floor.  */
 struct env_layer
 {
-  json_t *tree;   /* its own values, or NULL when not used */
+  json_t *tree; /* its own values, or NULL when not used */
   bool may_grant;
   char *name;
 };
@@ -387,8 +387,8 @@ decide_mode (const struct ash_options *opts, const struct ash_config *c,
       _cleanup_free_ char *key = NULL;
       json_t *value = NULL;
       bool append = false;
-      if (ash_sandbox_settings_override_parse (opts->config_overrides.v[i], &key,
-                                     &value, &append, NULL)
+      if (ash_sandbox_settings_override_parse (opts->config_overrides.v[i],
+                                               &key, &value, &append, NULL)
           < 0)
         continue;
       const char *m = NULL;
@@ -478,7 +478,10 @@ trusted_grant (const struct ash_options *opts, const struct ash_config *c,
                const bool *may, const struct env_layer *env, const char *key)
 {
   static const enum ash_config_origin order[] = {
-    ASH_CONFIG_DEFAULTS, ASH_CONFIG_ENV, ASH_CONFIG_DISCOVERED, ASH_CONFIG_CLI,
+    ASH_CONFIG_DEFAULTS,
+    ASH_CONFIG_ENV,
+    ASH_CONFIG_DISCOVERED,
+    ASH_CONFIG_CLI,
   };
   json_t *val = NULL;
 
@@ -511,8 +514,8 @@ trusted_grant (const struct ash_options *opts, const struct ash_config *c,
       _cleanup_free_ char *okey = NULL;
       json_t *ov = NULL;
       bool append = false;
-      if (ash_sandbox_settings_override_parse (opts->config_overrides.v[i], &okey, &ov,
-                                     &append, NULL)
+      if (ash_sandbox_settings_override_parse (opts->config_overrides.v[i],
+                                               &okey, &ov, &append, NULL)
           < 0)
         continue;
       json_t *nv = NULL;
@@ -579,15 +582,15 @@ grant_vec (struct ash_sandbox_settings *s, size_t k)
 static char *
 untrusted_warning (const char *names, const char *file)
 {
-  return xasprintf (_("Ignoring %s from %s: that config is inside a git "
-                      "checkout or the scanned tree, or was delivered by an "
-                      "MCP client. A network_scanners list there still "
-                      "removes network from scanners it does not name, and "
-                      "a sandbox mode there still applies when nothing else "
-                      "turns the sandbox on. To keep a setting, move the "
-                      "file outside every git checkout, or pass the setting "
-                      "with --config-overrides. A file inside the scanned "
-                      "directory has to move out of it as well."),
+  return xasprintf (_ ("Ignoring %s from %s: that config is inside a git "
+                       "checkout or the scanned tree, or was delivered by an "
+                       "MCP client. A network_scanners list there still "
+                       "removes network from scanners it does not name, and "
+                       "a sandbox mode there still applies when nothing else "
+                       "turns the sandbox on. To keep a setting, move the "
+                       "file outside every git checkout, or pass the setting "
+                       "with --config-overrides. A file inside the scanned "
+                       "directory has to move out of it as well."),
                     names, file);
 }
 
@@ -661,11 +664,11 @@ decide_grants (const struct ash_options *opts, const struct ash_config *c,
       else
         ash_strvec_push_nodup (
           &s->warnings,
-          xasprintf (_("Ignoring %s from %s: it is an extends base of a "
-                       "config built from a file inside a git checkout or "
-                       "the scanned tree, so only what the top-level config "
-                       "file writes itself grants. Pass the setting with "
-                       "--config-overrides instead."),
+          xasprintf (_ ("Ignoring %s from %s: it is an extends base of a "
+                        "config built from a file inside a git checkout or "
+                        "the scanned tree, so only what the top-level config "
+                        "file writes itself grants. Pass the setting with "
+                        "--config-overrides instead."),
                      names, file_label (f)));
     }
 
@@ -754,8 +757,9 @@ env_layer_load (const char *name, const struct ash_tier_context *ctx,
           free (what);
           what = w;
         }
-      return ash_error_set (err, r, _("cannot load the file ASH_CONFIG "
-                                      "names: %s"),
+      return ash_error_set (err, r,
+                            _ ("cannot load the file ASH_CONFIG "
+                               "names: %s"),
                             what);
     }
   json_decref (positions);
@@ -763,14 +767,14 @@ env_layer_load (const char *name, const struct ash_tier_context *ctx,
     {
       json_decref (tree);
       return ash_error_set (err, -EINVAL,
-                            _("%s: the configuration is not a mapping"), abs);
+                            _ ("%s: the configuration is not a mapping"), abs);
     }
   json_t *sb = json_object_get (tree, "sandbox");
   if (sb && !json_is_object (sb) && !json_is_null (sb))
     {
       json_decref (tree);
-      return ash_error_set (err, -EINVAL,
-                            _("%s: sandbox must be a mapping"), abs);
+      return ash_error_set (err, -EINVAL, _ ("%s: sandbox must be a mapping"),
+                            abs);
     }
   env->tree = tree;
   env->may_grant = may;
@@ -860,8 +864,8 @@ ash_config_renamed_scanners (const struct ash_config *c,
       ash_strvec_push (ret_names, own);
       ash_strvec_push_nodup (
         ret_reasons,
-        xasprintf (_("%s: the config names this scanner '%s', but its own "
-                     "name is '%s'"),
+        xasprintf (_ ("%s: the config names this scanner '%s', but its own "
+                      "name is '%s'"),
                    cn, cn, own));
       n++;
     }

@@ -35,24 +35,24 @@
 
 struct ash_sandbox_settings
 {
-  char *mode;                      /* "off", "auto", "bwrap", ... */
-  char *mode_source;               /* what decided it: "--sandbox",
-                                      "--config-overrides", a file name,
-                                      "defaults" */
-  bool network_scanners_set;       /* from a file that may grant, or an
-                                      override */
+  char *mode;                /* "off", "auto", "bwrap", ... */
+  char *mode_source;         /* what decided it: "--sandbox",
+                                "--config-overrides", a file name,
+                                "defaults" */
+  bool network_scanners_set; /* from a file that may grant, or an
+                                override */
   struct ash_strvec network_scanners;
-  bool network_restrict_set;       /* an in-tree list that only removes */
+  bool network_restrict_set; /* an in-tree list that only removes */
   struct ash_strvec network_restrict;
   struct ash_strvec extra_read_paths;
   struct ash_strvec read_path_scanners;
   struct ash_strvec env_scanners;
-  struct ash_strvec env_allow;     /* variables passed through the
-                                      credential screening */
-  bool any_untrusted;              /* a file the config was built from may
-                                      not grant */
-  struct ash_strvec warnings;      /* to log, exactly as the spec words them
-                                      (without the "WARNING  " prefix) */
+  struct ash_strvec env_allow; /* variables passed through the
+                                  credential screening */
+  bool any_untrusted;          /* a file the config was built from may
+                                  not grant */
+  struct ash_strvec warnings;  /* to log, exactly as the spec words them
+                                  (without the "WARNING  " prefix) */
 };
 
 void ash_sandbox_settings_init (struct ash_sandbox_settings *s);
@@ -78,10 +78,10 @@ int ash_sandbox_settings_resolve_ctx (const struct ash_options *opts,
 bool ash_sandbox_settings_on (const struct ash_sandbox_settings *s);
 
 /* For struct ash_policy_input: the vector, or NULL when unset.  */
-char *const *ash_sandbox_settings_network_scanners (
-  const struct ash_sandbox_settings *s);
-char *const *ash_sandbox_settings_network_restrict (
-  const struct ash_sandbox_settings *s);
+char *const *
+ash_sandbox_settings_network_scanners (const struct ash_sandbox_settings *s);
+char *const *
+ash_sandbox_settings_network_restrict (const struct ash_sandbox_settings *s);
 
 /* Log every warning at WARNING level ("WARNING  Ignoring ...").  */
 void ash_sandbox_settings_log_warnings (const struct ash_sandbox_settings *s);

@@ -35,8 +35,8 @@
 #include <unistd.h>
 
 #if HAVE_LIBARCHIVE
-# include <archive.h>
-# include <archive_entry.h>
+#include <archive.h>
+#include <archive_entry.h>
 #endif
 
 #include "base/buf.h"
@@ -46,8 +46,8 @@
 #include "fs/tree.h"
 
 static const char *const archive_suffixes[] = {
-  ".zip", ".tar", ".tar.gz", ".tgz", ".tar.bz2", ".tbz2", ".tbz", ".tar.xz",
-  ".txz",
+  ".zip",  ".tar", ".tar.gz", ".tgz", ".tar.bz2",
+  ".tbz2", ".tbz", ".tar.xz", ".txz",
 };
 
 bool
@@ -74,9 +74,9 @@ ash_archive_available (const char **ret_why)
   return true;
 #else
   if (ret_why)
-    *ret_why = _("ash was built without libarchive (configure found no "
-                 "libarchive; install the Debian package 'libarchive-dev' "
-                 "and rebuild)");
+    *ret_why = _ ("ash was built without libarchive (configure found no "
+                  "libarchive; install the Debian package 'libarchive-dev' "
+                  "and rebuild)");
   return false;
 #endif
 }
@@ -94,14 +94,14 @@ void
 ash_archive_limits_from_options (const json_t *options,
                                  struct ash_archive_limits *ret)
 {
-  ret->max_total_size = opt_uint (options, "max_total_size",
-                                  ASH_ARCHIVE_DEFAULT_MAX_TOTAL_SIZE);
-  ret->max_entries = opt_uint (options, "max_entries",
-                               ASH_ARCHIVE_DEFAULT_MAX_ENTRIES);
+  ret->max_total_size
+    = opt_uint (options, "max_total_size", ASH_ARCHIVE_DEFAULT_MAX_TOTAL_SIZE);
+  ret->max_entries
+    = opt_uint (options, "max_entries", ASH_ARCHIVE_DEFAULT_MAX_ENTRIES);
   ret->max_depth = (unsigned) opt_uint (options, "max_depth",
                                         ASH_ARCHIVE_DEFAULT_MAX_DEPTH);
-  ret->max_ratio = opt_uint (options, "max_ratio",
-                             ASH_ARCHIVE_DEFAULT_MAX_RATIO);
+  ret->max_ratio
+    = opt_uint (options, "max_ratio", ASH_ARCHIVE_DEFAULT_MAX_RATIO);
 }
 
 #if HAVE_LIBARCHIVE
@@ -115,10 +115,10 @@ struct ax
 {
   const struct ash_archive_limits *lim;
   int workfd;
-  const char *top;             /* the archive, relative to the source */
-  uint64_t written;            /* for the whole top-level archive */
+  const char *top;  /* the archive, relative to the source */
+  uint64_t written; /* for the whole top-level archive */
   uint64_t entries;
-  json_t *converted;           /* this archive's files, added on success */
+  json_t *converted; /* this archive's files, added on success */
   struct ash_converter_result *res;
 };
 
@@ -130,12 +130,12 @@ entry_rel (const char *name, const char **why)
   struct ash_buf b = ASH_BUF_INIT;
   if (name == NULL || *name == '\0')
     {
-      *why = _("the entry has no name");
+      *why = _ ("the entry has no name");
       return NULL;
     }
   if (name[0] == '/')
     {
-      *why = _("the entry's path is absolute");
+      *why = _ ("the entry's path is absolute");
       return NULL;
     }
   const char *p = name;
@@ -146,7 +146,7 @@ entry_rel (const char *name, const char **why)
       if (n == 2 && p[0] == '.' && p[1] == '.')
         {
           ash_buf_release (&b);
-          *why = _("the entry's path contains '..'");
+          *why = _ ("the entry's path contains '..'");
           return NULL;
         }
       if (n > 0 && !(n == 1 && p[0] == '.'))
@@ -228,15 +228,14 @@ human_size (uint64_t n)
   return xasprintf ("%" PRIu64 " bytes", n);
 }
 
-static int extract (struct ax *x, int fd, const char *dest,
-                    const char *label, const char *member_prefix,
-                    unsigned depth, struct ash_error *err);
+static int extract (struct ax *x, int fd, const char *dest, const char *label,
+                    const char *member_prefix, unsigned depth,
+                    struct ash_error *err);
 
 /* Write the data of the current entry to DEST/REL.  */
 static int
 write_entry (struct ax *x, struct archive *a, const char *path,
-             const char *label, uint64_t *level_written,
-             struct ash_error *err)
+             const char *label, uint64_t *level_written, struct ash_error *err)
 {
   struct ash_tree_file f = ASH_TREE_FILE_INIT;
   _cleanup_free_ char *buf = xmalloc (1 << 16);
@@ -251,8 +250,9 @@ write_entry (struct ax *x, struct archive *a, const char *path,
       if (n < 0)
         {
           ash_tree_file_abort (&f);
-          return ash_error_set (err, -EIO, _("%s: cannot read the archive: %s"),
-                                label, archive_error_string (a));
+          return ash_error_set (err, -EIO,
+                                _ ("%s: cannot read the archive: %s"), label,
+                                archive_error_string (a));
         }
       x->written += (uint64_t) n;
       *level_written += (uint64_t) n;
@@ -261,9 +261,9 @@ write_entry (struct ax *x, struct archive *a, const char *path,
           ash_tree_file_abort (&f);
           _cleanup_free_ char *cap = human_size (x->lim->max_total_size);
           return ash_error_set (err, -EFBIG,
-                                _("%s: refused: it expands to more than %s "
-                                  "(converters.archive.options."
-                                  "max_total_size)"),
+                                _ ("%s: refused: it expands to more than %s "
+                                   "(converters.archive.options."
+                                   "max_total_size)"),
                                 label, cap);
         }
       int64_t in = archive_filter_bytes (a, -1);
@@ -272,17 +272,17 @@ write_entry (struct ax *x, struct archive *a, const char *path,
         {
           ash_tree_file_abort (&f);
           return ash_error_set (err, -EFBIG,
-                                _("%s: refused as a decompression bomb: it "
-                                  "expands more than %" PRIu64 " times its "
-                                  "compressed size (converters.archive."
-                                  "options.max_ratio)"),
+                                _ ("%s: refused as a decompression bomb: it "
+                                   "expands more than %" PRIu64 " times its "
+                                   "compressed size (converters.archive."
+                                   "options.max_ratio)"),
                                 label, x->lim->max_ratio);
         }
       if (write (f.fd, buf, (size_t) n) != n)
         {
           int e = errno ? errno : EIO;
           ash_tree_file_abort (&f);
-          return ash_error_set (err, -e, _("cannot write %s: %s"), path,
+          return ash_error_set (err, -e, _ ("cannot write %s: %s"), path,
                                 strerror (e));
         }
     }
@@ -304,10 +304,10 @@ extract_nested (struct ax *x, const char *path, const char *label,
   int r = ash_tree_open_dir (x->workfd, slash ? dir : ".", &dfd, err);
   if (r < 0)
     return r;
-  _cleanup_close_ int fd = openat (dfd, base, O_RDONLY | O_NOFOLLOW
-                                                | O_NONBLOCK | O_CLOEXEC);
+  _cleanup_close_ int fd
+    = openat (dfd, base, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
   if (fd < 0)
-    return ash_error_set (err, -errno, _("cannot open %s: %s"), path,
+    return ash_error_set (err, -errno, _ ("cannot open %s: %s"), path,
                           strerror (errno));
   _cleanup_free_ char *dest = xasprintf ("%s" NESTED_SUFFIX, path);
   _cleanup_free_ char *nlabel = xasprintf ("%s!%s", label, member);
@@ -320,11 +320,16 @@ special_kind (mode_t type)
 {
   switch (type)
     {
-    case AE_IFCHR: return _("a character device");
-    case AE_IFBLK: return _("a block device");
-    case AE_IFIFO: return _("a FIFO");
-    case AE_IFSOCK: return _("a socket");
-    default: return NULL;
+    case AE_IFCHR:
+      return _ ("a character device");
+    case AE_IFBLK:
+      return _ ("a block device");
+    case AE_IFIFO:
+      return _ ("a FIFO");
+    case AE_IFSOCK:
+      return _ ("a socket");
+    default:
+      return NULL;
     }
 }
 
@@ -351,15 +356,15 @@ extract (struct ax *x, int fd, const char *dest, const char *label,
       || archive_read_support_filter_xz (a) != ARCHIVE_OK)
     {
       r = ash_error_set (err, -ENOTSUP,
-                         _("%s: this libarchive would decompress with an "
-                           "external program, which ash does not start "
-                           "outside its sandbox"),
+                         _ ("%s: this libarchive would decompress with an "
+                            "external program, which ash does not start "
+                            "outside its sandbox"),
                          label);
       goto out;
     }
   if (archive_read_open_fd (a, fd, 1 << 16) != ARCHIVE_OK)
     {
-      r = ash_error_set (err, -EINVAL, _("%s: not a readable archive: %s"),
+      r = ash_error_set (err, -EINVAL, _ ("%s: not a readable archive: %s"),
                          label, archive_error_string (a));
       goto out;
     }
@@ -374,23 +379,24 @@ extract (struct ax *x, int fd, const char *dest, const char *label,
         break;
       if (h == ARCHIVE_FATAL || h == ARCHIVE_RETRY)
         {
-          r = ash_error_set (err, -EINVAL, _("%s: cannot read the archive: %s"),
-                             label, archive_error_string (a));
+          r = ash_error_set (err, -EINVAL,
+                             _ ("%s: cannot read the archive: %s"), label,
+                             archive_error_string (a));
           goto out;
         }
       if (++x->entries > x->lim->max_entries)
         {
           r = ash_error_set (err, -EFBIG,
-                             _("%s: refused: it has more than %" PRIu64
-                               " entries (converters.archive.options."
-                               "max_entries)"),
+                             _ ("%s: refused: it has more than %" PRIu64
+                                " entries (converters.archive.options."
+                                "max_entries)"),
                              label, x->lim->max_entries);
           goto out;
         }
       const char *name = archive_entry_pathname (e);
       const char *why = NULL;
-      _cleanup_free_ char *shown = xasprintf ("%s!%s", label,
-                                              name ? name : "");
+      _cleanup_free_ char *shown
+        = xasprintf ("%s!%s", label, name ? name : "");
       _cleanup_free_ char *rel = entry_rel (name, &why);
       if (rel == NULL)
         {
@@ -404,30 +410,33 @@ extract (struct ax *x, int fd, const char *dest, const char *label,
       if (hl)
         {
           if (link_stays_inside ("", hl) && hl[0] != '/')
-            skipped (x, shown, _("hard links in an archive are not "
-                                 "extracted"));
+            skipped (x, shown,
+                     _ ("hard links in an archive are not "
+                        "extracted"));
           else
             ash_converter_refuse (x->res, shown,
-                                  _("a hard link that leaves the work "
-                                    "directory"));
+                                  _ ("a hard link that leaves the work "
+                                     "directory"));
           continue;
         }
       if (type == AE_IFLNK)
         {
           if (link_stays_inside (rel, archive_entry_symlink (e)))
-            skipped (x, shown, _("symbolic links in an archive are not "
-                                 "extracted"));
+            skipped (x, shown,
+                     _ ("symbolic links in an archive are not "
+                        "extracted"));
           else
             ash_converter_refuse (x->res, shown,
-                                  _("a symbolic link that leaves the work "
-                                    "directory"));
+                                  _ ("a symbolic link that leaves the work "
+                                     "directory"));
           continue;
         }
       const char *special = special_kind (type);
       if (special)
         {
-          _cleanup_free_ char *m = xasprintf (_("%s, which is never "
-                                                "extracted"), special);
+          _cleanup_free_ char *m = xasprintf (_ ("%s, which is never "
+                                                 "extracted"),
+                                              special);
           ash_converter_refuse (x->res, shown, m);
           continue;
         }
@@ -443,19 +452,19 @@ extract (struct ax *x, int fd, const char *dest, const char *label,
       if (type != AE_IFREG)
         {
           ash_converter_refuse (x->res, shown,
-                                _("an entry of an unknown type"));
+                                _ ("an entry of an unknown type"));
           continue;
         }
       if (archive_entry_size_is_set (e)
           && (uint64_t) archive_entry_size (e) > x->lim->max_total_size)
         {
-          _cleanup_free_ char *sz = human_size ((uint64_t)
-                                                archive_entry_size (e));
+          _cleanup_free_ char *sz
+            = human_size ((uint64_t) archive_entry_size (e));
           _cleanup_free_ char *cap = human_size (x->lim->max_total_size);
           r = ash_error_set (err, -EFBIG,
-                             _("%s: refused: the entry '%s' declares %s, "
-                               "more than %s (converters.archive.options."
-                               "max_total_size)"),
+                             _ ("%s: refused: the entry '%s' declares %s, "
+                                "more than %s (converters.archive.options."
+                                "max_total_size)"),
                              label, rel, sz, cap);
           goto out;
         }
@@ -465,8 +474,8 @@ extract (struct ax *x, int fd, const char *dest, const char *label,
              a name that is not UTF-8 could only be named escaped, which
              is another name (and maybe another member's).  */
           ash_converter_refuse (x->res, shown,
-                                _("its name is not UTF-8 text, which the "
-                                  "results cannot name; not extracted"));
+                                _ ("its name is not UTF-8 text, which the "
+                                   "results cannot name; not extracted"));
           continue;
         }
       struct ash_error werr = ASH_ERROR_INIT;
@@ -498,9 +507,9 @@ extract (struct ax *x, int fd, const char *dest, const char *label,
           if (depth + 1 > x->lim->max_depth)
             {
               ash_converter_refuse (x->res, shown,
-                                    _("a nested archive deeper than "
-                                      "converters.archive.options."
-                                      "max_depth"));
+                                    _ ("a nested archive deeper than "
+                                       "converters.archive.options."
+                                       "max_depth"));
               continue;
             }
           r = extract_nested (x, path, label, rel, depth, err);
@@ -520,21 +529,23 @@ ash_archive_convert (int srcfd, const char *rel, int workfd,
 {
   struct ash_error err = ASH_ERROR_INIT;
   struct ax x = {
-    .lim = limits, .workfd = workfd, .top = rel,
-    .converted = json_array (), .res = res,
+    .lim = limits,
+    .workfd = workfd,
+    .top = rel,
+    .converted = json_array (),
+    .res = res,
   };
   _cleanup_free_ char *dest = xasprintf ("archive/%s", rel);
-  _cleanup_close_ int fd = openat (srcfd, rel, O_RDONLY | O_NOFOLLOW
-                                                 | O_NONBLOCK | O_CLOEXEC);
+  _cleanup_close_ int fd
+    = openat (srcfd, rel, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
   struct stat st;
   int r;
 
   if (fd < 0 || fstat (fd, &st) < 0 || !S_ISREG (st.st_mode))
     {
       _cleanup_free_ char *m
-        = xasprintf (_("cannot open it as a regular file: %s"),
-                     fd < 0 ? strerror (errno)
-                            : _("not a regular file"));
+        = xasprintf (_ ("cannot open it as a regular file: %s"),
+                     fd < 0 ? strerror (errno) : _ ("not a regular file"));
       ash_converter_fail (res, rel, m);
       json_decref (x.converted);
       return;
@@ -543,8 +554,7 @@ ash_archive_convert (int srcfd, const char *rel, int workfd,
   if (r < 0)
     {
       struct ash_error rerr = ASH_ERROR_INIT;
-      ash_converter_fail (res, rel, err.message ? err.message
-                                                : strerror (-r));
+      ash_converter_fail (res, rel, err.message ? err.message : strerror (-r));
       /* Half an archive is not scanned.  */
       if (ash_tree_remove_all (workfd, dest, &rerr) < 0)
         ash_warning ("%s", rerr.message);

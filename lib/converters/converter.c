@@ -97,13 +97,12 @@ ash_converter_result_incomplete (const struct ash_converter_result *r)
 json_t *
 ash_converter_result_to_json (const struct ash_converter_result *r)
 {
-  json_t *o = json_pack ("{s:s, s:O, s:O, s:O, s:O, s:f}",
-                         "status", ash_converter_status_name (r->status),
-                         "converted_files", r->converted,
-                         "refused_inputs", r->refused_inputs,
-                         "failed_inputs", r->failed_inputs,
-                         "skipped_entries", r->skipped_entries,
-                         "duration", r->duration);
+  json_t *o
+    = json_pack ("{s:s, s:O, s:O, s:O, s:O, s:f}", "status",
+                 ash_converter_status_name (r->status), "converted_files",
+                 r->converted, "refused_inputs", r->refused_inputs,
+                 "failed_inputs", r->failed_inputs, "skipped_entries",
+                 r->skipped_entries, "duration", r->duration);
   if (o == NULL)
     ash_oom ();
   if (r->reason && r->status == ASH_CONVERTER_MISSING)
@@ -186,8 +185,8 @@ map_location (json_t *loc, const json_t *map, int workfd)
   if (kind && streq (kind, "notebook"))
     {
       json_t *region = json_object_get (phys, "region");
-      json_int_t line = json_integer_value (json_object_get (region,
-                                                             "startLine"));
+      json_int_t line
+        = json_integer_value (json_object_get (region, "startLine"));
       json_int_t cell = line > 0 ? notebook_cell (workfd, uri, line) : 0;
       if (cell > 0)
         json_object_set_new (props, "notebook_code_cell", json_integer (cell));

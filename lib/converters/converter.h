@@ -40,10 +40,10 @@
 
 enum ash_converter_status
 {
-  ASH_CONVERTER_PASSED = 0,  /* every input converted */
-  ASH_CONVERTER_FAILED,      /* some input refused or failed */
-  ASH_CONVERTER_MISSING,     /* cannot run at all (tool, library) */
-  ASH_CONVERTER_SKIPPED,     /* disabled, or nothing to convert */
+  ASH_CONVERTER_PASSED = 0, /* every input converted */
+  ASH_CONVERTER_FAILED,     /* some input refused or failed */
+  ASH_CONVERTER_MISSING,    /* cannot run at all (tool, library) */
+  ASH_CONVERTER_SKIPPED,    /* disabled, or nothing to convert */
 };
 
 const char *ash_converter_status_name (enum ash_converter_status s);
@@ -53,15 +53,15 @@ struct ash_converter_result
 {
   char *name;
   enum ash_converter_status status;
-  char *reason;              /* missing or skipped reason, or NULL */
-  json_t *converted;         /* [{path, original, member?}] (converted/
-                                relative paths) */
-  json_t *refused_inputs;    /* [{path, reason}] */
-  json_t *failed_inputs;     /* [{path, reason}] */
-  json_t *skipped_entries;   /* [{path, reason}]: archive entries not
-                                extracted that do not make the scan
-                                incomplete (links inside the archive) */
-  json_t *sandbox;           /* the policy record of one spawn, or NULL */
+  char *reason;            /* missing or skipped reason, or NULL */
+  json_t *converted;       /* [{path, original, member?}] (converted/
+                              relative paths) */
+  json_t *refused_inputs;  /* [{path, reason}] */
+  json_t *failed_inputs;   /* [{path, reason}] */
+  json_t *skipped_entries; /* [{path, reason}]: archive entries not
+                              extracted that do not make the scan
+                              incomplete (links inside the archive) */
+  json_t *sandbox;         /* the policy record of one spawn, or NULL */
   double duration;
 };
 
@@ -84,11 +84,11 @@ void ash_converter_fail (struct ash_converter_result *r, const char *input,
    options).  */
 struct ash_archive_limits
 {
-  uint64_t max_total_size;   /* bytes written for one archive, nested ones
-                                included */
-  uint64_t max_entries;      /* entries of one archive, nested included */
-  unsigned max_depth;        /* archives inside archives: 0 extracts none */
-  uint64_t max_ratio;        /* bytes written per byte read, past 1 MiB */
+  uint64_t max_total_size; /* bytes written for one archive, nested ones
+                              included */
+  uint64_t max_entries;    /* entries of one archive, nested included */
+  unsigned max_depth;      /* archives inside archives: 0 extracts none */
+  uint64_t max_ratio;      /* bytes written per byte read, past 1 MiB */
 };
 
 #define ASH_ARCHIVE_DEFAULT_MAX_TOTAL_SIZE ((uint64_t) 1 << 30)
@@ -118,20 +118,20 @@ void ash_archive_convert (int srcfd, const char *rel, int workfd,
 /* What the jupyter converter needs from the scan.  */
 struct ash_jupyter_ctx
 {
-  int srcfd;                        /* the source directory */
+  int srcfd; /* the source directory */
   const char *source_dir;
-  int outfd;                        /* the output directory */
+  int outfd; /* the output directory */
   const char *output_dir;
-  int workfd;                       /* OUTPUT/converted */
-  const char *mode;                 /* sandbox mode ("off", ...) */
+  int workfd;       /* OUTPUT/converted */
+  const char *mode; /* sandbox mode ("off", ...) */
   const struct ash_backend *const *backends;
   const char *platform_note;
   const struct ash_host *host;
   const struct ash_sandbox_settings *ss;
   bool offline;
   unsigned workers;
-  unsigned timeout;                 /* seconds per notebook */
-  const char *tool_path;            /* jupyter-nbconvert */
+  unsigned timeout;      /* seconds per notebook */
+  const char *tool_path; /* jupyter-nbconvert */
 };
 
 /* Convert each notebook of NOTEBOOKS (relative to the source directory)
@@ -147,8 +147,7 @@ void ash_jupyter_convert (const struct ash_jupyter_ctx *ctx,
    DOC, whose artifact URIs are relative to the work directory, so that
    each location names the original, keeping the converted path and the
    member (or notebook cell) in the location's properties.  */
-void ash_converters_map_sarif (json_t *doc, const json_t *map,
-                               int workfd);
+void ash_converters_map_sarif (json_t *doc, const json_t *map, int workfd);
 
 /* Escape NAME for a log line or a JSON string: control characters,
    backslashes and, when NAME is not valid UTF-8, every byte of 0x80 and

@@ -95,10 +95,12 @@ find_output (int sfd)
     {
       const char *n = de->d_name;
       if (!strneq (n, OUTPUT_BASE ".", strlen (OUTPUT_BASE) + 1)
-          || streq (n, STAGED_NAME) || !plain_extension (n + strlen (OUTPUT_BASE)))
+          || streq (n, STAGED_NAME)
+          || !plain_extension (n + strlen (OUTPUT_BASE)))
         continue;
       struct stat st;
-      if (fstatat (sfd, n, &st, AT_SYMLINK_NOFOLLOW) < 0 || !S_ISREG (st.st_mode))
+      if (fstatat (sfd, n, &st, AT_SYMLINK_NOFOLLOW) < 0
+          || !S_ISREG (st.st_mode))
         continue;
       /* ".py" wins over anything else nbconvert may have left.  */
       if (ret == NULL || streq (n, OUTPUT_BASE ".py"))
@@ -118,8 +120,9 @@ stderr_tail (int sfd)
   char *ret = NULL;
   if (ash_tree_read_file (sfd, "nbconvert.stderr.log", 1 << 20, &b, NULL) == 0)
     {
-      while (b.len > 0 && (b.buf[b.len - 1] == '\n' || b.buf[b.len - 1] == ' '
-                           || b.buf[b.len - 1] == '\r'))
+      while (b.len > 0
+             && (b.buf[b.len - 1] == '\n' || b.buf[b.len - 1] == ' '
+                 || b.buf[b.len - 1] == '\r'))
         b.buf[--b.len] = '\0';
       const char *nl = strrchr (b.buf, '\n');
       const char *line = nl ? nl + 1 : b.buf;
@@ -138,23 +141,22 @@ static int
 stage (const struct ash_jupyter_ctx *ctx, const char *rel, int sfd,
        struct ash_error *err)
 {
-  _cleanup_close_ int fd = openat (ctx->srcfd, rel, O_RDONLY | O_NOFOLLOW
-                                                      | O_NONBLOCK
-                                                      | O_CLOEXEC);
+  _cleanup_close_ int fd
+    = openat (ctx->srcfd, rel, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
   struct stat st;
   struct ash_buf b = ASH_BUF_INIT;
   if (fd < 0)
-    return ash_error_set (err, -errno, _("cannot open it: %s"),
+    return ash_error_set (err, -errno, _ ("cannot open it: %s"),
                           strerror (errno));
   if (fstat (fd, &st) < 0 || !S_ISREG (st.st_mode))
-    return ash_error_set (err, -EPERM, _("not a regular file"));
+    return ash_error_set (err, -EPERM, _ ("not a regular file"));
   if ((size_t) st.st_size > NOTEBOOK_MAX)
-    return ash_error_set (err, -EFBIG, _("larger than %zu MiB"),
+    return ash_error_set (err, -EFBIG, _ ("larger than %zu MiB"),
                           NOTEBOOK_MAX >> 20);
   if (ash_buf_read_fd (&b, fd) < 0 || b.len > NOTEBOOK_MAX)
     {
       ash_buf_release (&b);
-      return ash_error_set (err, -EIO, _("cannot read it"));
+      return ash_error_set (err, -EIO, _ ("cannot read it"));
     }
   int r = ash_tree_write_file (sfd, STAGED_NAME, b.buf, b.len, 0644, err);
   ash_buf_release (&b);
@@ -174,16 +176,16 @@ decide (const struct ash_jupyter_ctx *ctx, const char *spawn_abs,
 
   if (ctx->platform_note)
     {
-      *refusal = xasprintf (_("converter sandbox unavailable: %s"),
+      *refusal = xasprintf (_ ("converter sandbox unavailable: %s"),
                             ctx->platform_note);
       return -1;
     }
-  const struct ash_backend *b = ash_backend_select (ctx->mode, ctx->backends,
-                                                    ctx->host, &probe, &why);
+  const struct ash_backend *b
+    = ash_backend_select (ctx->mode, ctx->backends, ctx->host, &probe, &why);
   if (b == NULL)
     {
-      *refusal = xasprintf (_("converter sandbox unavailable: %s"),
-                            why ? why : _("no backend"));
+      *refusal = xasprintf (_ ("converter sandbox unavailable: %s"),
+                            why ? why : _ ("no backend"));
       free (why);
       return -1;
     }
@@ -199,7 +201,7 @@ decide (const struct ash_jupyter_ctx *ctx, const char *spawn_abs,
                          ctx->offline, probe);
   if (ash_policy_compute (&in, policy, &err) < 0)
     {
-      *refusal = xasprintf (_("jupyter cannot be sandboxed as requested: %s"),
+      *refusal = xasprintf (_ ("jupyter cannot be sandboxed as requested: %s"),
                             err.message);
       ash_error_release (&err);
       return -1;
@@ -229,8 +231,8 @@ convert_one (void *vctx _unused_, void *item)
   const struct ash_jupyter_ctx *ctx = nb->ctx;
   struct ash_error err = ASH_ERROR_INIT;
   _cleanup_free_ char *spawn_rel = xasprintf (WORK_DIR "/%u", nb->idx);
-  _cleanup_free_ char *spawn_abs = xasprintf ("%s/" ASH_CONVERTED_DIR "/%s",
-                                              ctx->output_dir, spawn_rel);
+  _cleanup_free_ char *spawn_abs
+    = xasprintf ("%s/" ASH_CONVERTED_DIR "/%s", ctx->output_dir, spawn_rel);
   _cleanup_free_ char *staged = xasprintf ("%s/" STAGED_NAME, spawn_abs);
   _cleanup_free_ char *refusal = NULL, *failure = NULL, *out_name = NULL;
   _cleanup_close_ int sfd = -1, outfd = -1, errfd = -1;
@@ -255,16 +257,17 @@ convert_one (void *vctx _unused_, void *item)
     }
   if (stage (ctx, nb->rel, sfd, &err) < 0)
     {
-      failure = xasprintf (_("cannot stage the notebook: %s"), err.message);
+      failure = xasprintf (_ ("cannot stage the notebook: %s"), err.message);
       goto out;
     }
   if (sandboxed
       && decide (ctx, spawn_abs, &req, &policy, &scope, &record, &refusal) < 0)
     goto out;
 
-  if (ash_tree_open_stream (sfd, "nbconvert.stdout.log", true, &outfd, &err) < 0
-      || ash_tree_open_stream (sfd, "nbconvert.stderr.log", true, &errfd,
-                               &err) < 0)
+  if (ash_tree_open_stream (sfd, "nbconvert.stdout.log", true, &outfd, &err)
+        < 0
+      || ash_tree_open_stream (sfd, "nbconvert.stderr.log", true, &errfd, &err)
+           < 0)
     {
       failure = xstrdup (err.message);
       goto out;
@@ -303,31 +306,31 @@ convert_one (void *vctx _unused_, void *item)
     }
   if (r < 0)
     {
-      failure = xasprintf (_("jupyter-nbconvert could not be started: %s"),
+      failure = xasprintf (_ ("jupyter-nbconvert could not be started: %s"),
                            err.message);
       goto out;
     }
   if (res.interrupted)
     {
-      failure = xstrdup (_("interrupted"));
+      failure = xstrdup (_ ("interrupted"));
       goto out;
     }
   if (res.timed_out)
     {
-      failure = xasprintf (_("timed out after %u s"), ctx->timeout);
+      failure = xasprintf (_ ("timed out after %u s"), ctx->timeout);
       goto out;
     }
   if (res.status != 0 || res.term_signal)
     {
       _cleanup_free_ char *tail = stderr_tail (sfd);
-      failure = xasprintf (_("jupyter-nbconvert exited with status %d%s%s"),
+      failure = xasprintf (_ ("jupyter-nbconvert exited with status %d%s%s"),
                            res.status, tail ? ": " : "", tail ? tail : "");
       goto out;
     }
   out_name = find_output (sfd);
   if (out_name == NULL)
     {
-      failure = xstrdup (_("jupyter-nbconvert wrote no output"));
+      failure = xstrdup (_ ("jupyter-nbconvert wrote no output"));
       goto out;
     }
   {
@@ -336,13 +339,14 @@ convert_one (void *vctx _unused_, void *item)
     size_t n = strlen (nb->rel);
     if (n > 6 && strcasecmp (nb->rel + n - 6, ".ipynb") == 0)
       n -= 6;
-    _cleanup_free_ char *conv_rel = xasprintf ("jupyter/%.*s%s", (int) n,
-                                               nb->rel, ext);
+    _cleanup_free_ char *conv_rel
+      = xasprintf ("jupyter/%.*s%s", (int) n, nb->rel, ext);
     if (ash_tree_read_file (sfd, out_name, ASH_TREE_READ_MAX, &b, &err) < 0
         || ash_tree_write_file (ctx->workfd, conv_rel, b.buf, b.len, 0644,
-                                &err) < 0)
-      failure = xasprintf (_("cannot keep the converted script: %s"),
-                           err.message);
+                                &err)
+             < 0)
+      failure
+        = xasprintf (_ ("cannot keep the converted script: %s"), err.message);
     else
       conv = json_pack ("{s:s, s:s, s:s}", "path", conv_rel, "original",
                         nb->rel, "kind", "notebook");
@@ -384,7 +388,7 @@ out:
   if (refusal || failure)
     {
       _cleanup_free_ char *e = ash_converter_escape (nb->rel);
-      ash_err (_("jupyter: %s not converted: %s"), e,
+      ash_err (_ ("jupyter: %s not converted: %s"), e,
                refusal ? refusal : failure);
     }
   json_decref (record);
@@ -396,9 +400,8 @@ out:
 }
 
 void
-ash_jupyter_convert (const struct ash_jupyter_ctx *ctx,
-                     char *const *notebooks, size_t n,
-                     struct ash_converter_result *res)
+ash_jupyter_convert (const struct ash_jupyter_ctx *ctx, char *const *notebooks,
+                     size_t n, struct ash_converter_result *res)
 {
   pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
   struct nb *items = xcalloc (n + 1, sizeof *items);
@@ -407,8 +410,10 @@ ash_jupyter_convert (const struct ash_jupyter_ctx *ctx,
 
   for (size_t i = 0; i < n; i++)
     {
-      items[i] = (struct nb){ .ctx = ctx, .rel = notebooks[i],
-                              .idx = (unsigned) i, .res = res,
+      items[i] = (struct nb){ .ctx = ctx,
+                              .rel = notebooks[i],
+                              .idx = (unsigned) i,
+                              .res = res,
                               .lock = &lock };
       ptrs[i] = &items[i];
     }

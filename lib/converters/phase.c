@@ -125,34 +125,42 @@ run_jupyter (const struct ash_convert_input *in, struct ash_convert_phase *ph,
   if (fr < 0)
     {
       r->status = ASH_CONVERTER_MISSING;
-      r->reason = fr == -ENOENT
-                    ? xasprintf (_("%s is not installed (install it with: %s, "
-                                   "or ash dependencies install)"),
-                                 JUPYTER_TOOL,
-                                 "apt-get install jupyter-nbconvert")
-                    : xstrdup (err.message);
-      ash_err (_("jupyter not run: %s"), r->reason);
+      r->reason
+        = fr == -ENOENT
+            ? xasprintf (_ ("%s is not installed (install it with: %s, "
+                            "or ash dependencies install)"),
+                         JUPYTER_TOOL, "apt-get install jupyter-nbconvert")
+            : xstrdup (err.message);
+      ash_err (_ ("jupyter not run: %s"), r->reason);
       for (size_t i = 0; i < notebooks->nr; i++)
         ash_converter_fail (r, notebooks->v[i], r->reason);
       ash_error_release (&err);
       return;
     }
   struct ash_jupyter_ctx ctx = {
-    .srcfd = in->srcfd, .source_dir = in->source_dir,
-    .outfd = in->outfd, .output_dir = in->output_dir,
-    .workfd = ph->workfd, .mode = in->mode, .backends = in->backends,
-    .platform_note = in->platform_note, .host = in->host, .ss = in->ss,
-    .offline = in->offline, .workers = in->workers, .timeout = timeout,
+    .srcfd = in->srcfd,
+    .source_dir = in->source_dir,
+    .outfd = in->outfd,
+    .output_dir = in->output_dir,
+    .workfd = ph->workfd,
+    .mode = in->mode,
+    .backends = in->backends,
+    .platform_note = in->platform_note,
+    .host = in->host,
+    .ss = in->ss,
+    .offline = in->offline,
+    .workers = in->workers,
+    .timeout = timeout,
     .tool_path = tool,
   };
   ash_jupyter_convert (&ctx, notebooks->v, notebooks->nr, r);
-  r->status = json_array_size (r->refused_inputs)
-                  + json_array_size (r->failed_inputs)
-                  > 0
-                ? ASH_CONVERTER_FAILED
-                : ASH_CONVERTER_PASSED;
+  r->status
+    = json_array_size (r->refused_inputs) + json_array_size (r->failed_inputs)
+          > 0
+        ? ASH_CONVERTER_FAILED
+        : ASH_CONVERTER_PASSED;
   r->duration = ash_now () - t0;
-  ash_info (_("jupyter: %zu of %zu notebooks converted"),
+  ash_info (_ ("jupyter: %zu of %zu notebooks converted"),
             json_array_size (r->converted), notebooks->nr);
 }
 
@@ -169,7 +177,7 @@ run_archive (const struct ash_convert_input *in, struct ash_convert_phase *ph,
     {
       r->status = ASH_CONVERTER_MISSING;
       r->reason = xstrdup (why);
-      ash_err (_("archive not run: %s"), r->reason);
+      ash_err (_ ("archive not run: %s"), r->reason);
       for (size_t i = 0; i < archives->nr; i++)
         ash_converter_fail (r, archives->v[i], r->reason);
       return;
@@ -183,17 +191,17 @@ run_archive (const struct ash_convert_input *in, struct ash_convert_phase *ph,
     {
       _cleanup_free_ char *p = ash_converter_escape (
         json_string_value (json_object_get (e, "path")));
-      ash_err (_("archive: %s refused: %s"), p,
+      ash_err (_ ("archive: %s refused: %s"), p,
                json_string_value (json_object_get (e, "reason")));
     }
   json_array_foreach (r->failed_inputs, k, e)
-    ash_err (_("archive: %s"),
+    ash_err (_ ("archive: %s"),
              json_string_value (json_object_get (e, "reason")));
-  r->status = json_array_size (r->refused_inputs)
-                  + json_array_size (r->failed_inputs)
-                  > 0
-                ? ASH_CONVERTER_FAILED
-                : ASH_CONVERTER_PASSED;
+  r->status
+    = json_array_size (r->refused_inputs) + json_array_size (r->failed_inputs)
+          > 0
+        ? ASH_CONVERTER_FAILED
+        : ASH_CONVERTER_PASSED;
   r->duration = ash_now () - t0;
 }
 
@@ -242,13 +250,13 @@ ash_convert_phase_run (const struct ash_convert_input *in,
         ash_strvec_push (&archives, f);
     }
   if (!jup)
-    ph->jupyter.reason = xstrdup (_("disabled in the configuration"));
+    ph->jupyter.reason = xstrdup (_ ("disabled in the configuration"));
   else if (notebooks.nr == 0)
-    ph->jupyter.reason = xstrdup (_("no notebook in the scan set"));
+    ph->jupyter.reason = xstrdup (_ ("no notebook in the scan set"));
   if (!arc)
-    ph->archive.reason = xstrdup (_("disabled in the configuration"));
+    ph->archive.reason = xstrdup (_ ("disabled in the configuration"));
   else if (archives.nr == 0)
-    ph->archive.reason = xstrdup (_("no archive in the scan set"));
+    ph->archive.reason = xstrdup (_ ("no archive in the scan set"));
 
   if (notebooks.nr + archives.nr > 0)
     {

@@ -18,12 +18,12 @@
 struct ash_convert_input
 {
   const struct ash_config *config;
-  const struct ash_strvec *files;   /* the scan set, relative paths */
+  const struct ash_strvec *files; /* the scan set, relative paths */
   int srcfd;
   const char *source_dir;
-  int outfd;                        /* the output directory */
+  int outfd; /* the output directory */
   const char *output_dir;
-  const char *mode;                 /* sandbox mode */
+  const char *mode; /* sandbox mode */
   const struct ash_backend *const *backends;
   const char *platform_note;
   const struct ash_host *host;
@@ -36,11 +36,11 @@ struct ash_convert_phase
 {
   struct ash_converter_result jupyter;
   struct ash_converter_result archive;
-  json_t *map;           /* converted/-relative path -> {original, member,
-                            kind} */
-  int workfd;            /* OUTPUT/converted, or -1 */
-  char *work_abs;        /* its absolute path, or NULL */
-  char *list_file;       /* OUTPUT/ash-converted-files-list.txt, or NULL */
+  json_t *map;     /* converted/-relative path -> {original, member,
+                      kind} */
+  int workfd;      /* OUTPUT/converted, or -1 */
+  char *work_abs;  /* its absolute path, or NULL */
+  char *list_file; /* OUTPUT/ash-converted-files-list.txt, or NULL */
   size_t n_converted;
 };
 

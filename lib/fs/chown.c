@@ -66,8 +66,9 @@ chown_below (int dfd, uid_t uid, gid_t gid, unsigned depth)
               ash_close (cfd);
             }
         }
-      else if (fchownat (dirfd (d), de->d_name, uid, gid,
-                         AT_SYMLINK_NOFOLLOW) < 0 && errno != ENOENT)
+      else if (fchownat (dirfd (d), de->d_name, uid, gid, AT_SYMLINK_NOFOLLOW)
+                 < 0
+               && errno != ENOENT)
         r = -errno;
     }
   closedir (d);
@@ -77,8 +78,8 @@ chown_below (int dfd, uid_t uid, gid_t gid, unsigned depth)
 int
 ash_tree_chown_fd (int dirfd, uid_t uid, gid_t gid)
 {
-  _cleanup_close_ int fd = openat (dirfd, ".",
-                                   O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  _cleanup_close_ int fd
+    = openat (dirfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 
   if (fd < 0)
     return -errno;
@@ -94,20 +95,20 @@ ash_tree_chown_all (const char *path, uid_t uid, gid_t gid,
   int r;
 
   if (path[0] != '/')
-    return ash_error_set (err, -EINVAL, _("%s is not an absolute path"),
+    return ash_error_set (err, -EINVAL, _ ("%s is not an absolute path"),
                           path);
   root = open ("/", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
   if (root < 0)
-    return ash_error_set (err, -errno, _("cannot open /: %s"),
+    return ash_error_set (err, -errno, _ ("cannot open /: %s"),
                           strerror (errno));
   if (path[1] == '\0')
-    return ash_error_set (err, -EINVAL, _("refusing to give / away"));
+    return ash_error_set (err, -EINVAL, _ ("refusing to give / away"));
   r = ash_tree_open_dir (root, path + 1, &fd, err);
   if (r < 0)
     return r;
   r = chown_below (fd, uid, gid, 0);
   if (r < 0)
-    return ash_error_set (err, r, _("cannot give %s to uid %ld: %s"), path,
+    return ash_error_set (err, r, _ ("cannot give %s to uid %ld: %s"), path,
                           (long) uid, strerror (-r));
   return 0;
 }

@@ -34,9 +34,9 @@ real_prefix (const char *path)
       if (r)
         {
           const char *rest = p + strlen (head);
-          char *out = *rest ? ash_path_join (r, rest[0] == '/' ? rest + 1
-                                                                : rest)
-                            : xstrdup (r);
+          char *out = *rest
+                        ? ash_path_join (r, rest[0] == '/' ? rest + 1 : rest)
+                        : xstrdup (r);
           free (r);
           char *n = ash_path_normalize (out);
           free (out);
@@ -72,8 +72,9 @@ is_or_holds (const char *dir, const char *real, const char *home)
   _cleanup_free_ char *h = ash_path_normalize (home);
   _cleanup_free_ char *rh = realpath (h, NULL);
   return ash_path_is_inside (h, dir) || ash_path_is_inside (h, real)
-         || (rh && (ash_path_is_inside (rh, dir)
-                    || ash_path_is_inside (rh, real)));
+         || (rh
+             && (ash_path_is_inside (rh, dir)
+                 || ash_path_is_inside (rh, real)));
 }
 
 /* A home directory that DIR is or holds, by HOME, ash's passwd entry, or
@@ -101,8 +102,8 @@ home_of (const char *dir, const char *real)
   return hit;
 }
 
-static int
-refuse (struct ash_error *err, const char *fmt, ...) _printf_ (2, 3);
+static int refuse (struct ash_error *err, const char *fmt, ...)
+  _printf_ (2, 3);
 
 static int
 refuse (struct ash_error *err, const char *fmt, ...)
@@ -138,43 +139,47 @@ ash_outdir_place (const char *path, const char *source_dir, char **ret_path,
   _cleanup_free_ char *real = real_prefix (out);
 
   if (streq (out, "/") || streq (real, "/"))
-    return refuse (err, _("refusing the output directory %s: ash does not "
-                          "write its output into /; pass --output-dir with "
-                          "a directory of its own"),
+    return refuse (err,
+                   _ ("refusing the output directory %s: ash does not "
+                      "write its output into /; pass --output-dir with "
+                      "a directory of its own"),
                    out);
   const char *home = home_of (out, real);
   if (home)
-    return refuse (err, _("refusing the output directory %s: it is or holds "
-                          "the home directory %s, whose files ash would "
-                          "clear or expose; pass --output-dir with a "
-                          "directory of its own"),
+    return refuse (err,
+                   _ ("refusing the output directory %s: it is or holds "
+                      "the home directory %s, whose files ash would "
+                      "clear or expose; pass --output-dir with a "
+                      "directory of its own"),
                    out, home);
   if (same_dir (out, src_n) || streq (real, real_src))
     {
-      *ret_warning = xasprintf (_("The output directory is the source "
-                                  "directory %s; writing the output to %s "
-                                  "instead, so that ash never clears files "
-                                  "of the scanned tree"),
+      *ret_warning = xasprintf (_ ("The output directory is the source "
+                                   "directory %s; writing the output to %s "
+                                   "instead, so that ash never clears files "
+                                   "of the scanned tree"),
                                 src_n, dflt);
       *ret_path = TAKE_PTR (dflt);
       return 0;
     }
   if ((ash_path_is_inside (src_n, out) && !streq (src_n, out))
       || (ash_path_is_inside (real_src, real) && !streq (real_src, real)))
-    return refuse (err, _("refusing the output directory %s: it holds the "
-                          "source directory %s; pass --output-dir with a "
-                          "directory outside it"),
+    return refuse (err,
+                   _ ("refusing the output directory %s: it holds the "
+                      "source directory %s; pass --output-dir with a "
+                      "directory outside it"),
                    out, src_n);
-  bool inside = ash_path_is_inside (out, src_n)
-                || ash_path_is_inside (real, real_src);
+  bool inside
+    = ash_path_is_inside (out, src_n) || ash_path_is_inside (real, real_src);
   if (inside)
     {
       _cleanup_free_ char *real_dflt = real_prefix (dflt);
       if (!streq (out, dflt) && !streq (real, real_dflt))
-        return refuse (err, _("refusing the output directory %s: it is "
-                              "inside the scanned tree %s, where ash "
-                              "writes only to %s; pass --output-dir with a "
-                              "directory outside the tree"),
+        return refuse (err,
+                       _ ("refusing the output directory %s: it is "
+                          "inside the scanned tree %s, where ash "
+                          "writes only to %s; pass --output-dir with a "
+                          "directory outside the tree"),
                        out, src_n, dflt);
     }
   *ret_path = TAKE_PTR (out);
@@ -197,8 +202,7 @@ ash_outdir_claim (const struct ash_outdir *od, bool default_out,
   struct ash_buf b = ASH_BUF_INIT;
   struct ash_error rerr = ASH_ERROR_INIT;
   struct ash_strvec ours = ASH_STRVEC_INIT;
-  int r = ash_tree_read_file (od->fd, ASH_OUTDIR_MANIFEST, 1 << 20, &b,
-                              &rerr);
+  int r = ash_tree_read_file (od->fd, ASH_OUTDIR_MANIFEST, 1 << 20, &b, &rerr);
   bool have = r == 0;
   if (r < 0 && r != -ENOENT)
     {
@@ -236,10 +240,10 @@ ash_outdir_claim (const struct ash_outdir *od, bool default_out,
               ash_buf_release (&b);
               ash_strvec_release (&ours);
               return refuse (err,
-                             _("refusing to clear the output directory %s: "
-                               "ash did not create it (it holds %s but no "
-                               "%s); pass --output-dir with a new or empty "
-                               "directory"),
+                             _ ("refusing to clear the output directory %s: "
+                                "ash did not create it (it holds %s but no "
+                                "%s); pass --output-dir with a new or empty "
+                                "directory"),
                              od->path, names[i], ASH_OUTDIR_MANIFEST);
             }
         }
@@ -257,8 +261,8 @@ ash_outdir_claim (const struct ash_outdir *od, bool default_out,
     }
   ash_strvec_release (&ours);
 
-  json_t *doc = json_pack ("{s:s, s:[]}", "created_by", PACKAGE_NAME,
-                           "entries");
+  json_t *doc
+    = json_pack ("{s:s, s:[]}", "created_by", PACKAGE_NAME, "entries");
   json_t *arr = json_object_get (doc, "entries");
   for (size_t i = 0; names[i]; i++)
     json_array_append_new (arr, json_string (names[i]));

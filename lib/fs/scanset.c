@@ -31,14 +31,14 @@
 
 struct rule
 {
-  char *pattern;  /* without "!", leading "/" and trailing "/" */
-  char *base;     /* directory the rule applies below, relative; "" */
-  char *origin;   /* for the ignore report */
+  char *pattern; /* without "!", leading "/" and trailing "/" */
+  char *base;    /* directory the rule applies below, relative; "" */
+  char *origin;  /* for the ignore report */
   bool negate;
   bool dir_only;
-  bool anchored;  /* the pattern holds a "/": matched from BASE */
-  char *key;      /* index key ("=name" or "*suffix"), or NULL */
-  ssize_t prev;   /* the previous rule with the same key, or -1 */
+  bool anchored; /* the pattern holds a "/": matched from BASE */
+  char *key;     /* index key ("=name" or "*suffix"), or NULL */
+  ssize_t prev;  /* the previous rule with the same key, or -1 */
 };
 
 /* The rules are indexed, so that finding the last rule that matches a
@@ -57,9 +57,9 @@ struct rules
 {
   struct rule *v;
   size_t nr, alloc;
-  struct slot *tab;  /* open addressing, size a power of two */
+  struct slot *tab; /* open addressing, size a power of two */
   size_t tab_size, tab_used;
-  size_t *other;     /* indices of rules not indexed, increasing */
+  size_t *other; /* indices of rules not indexed, increasing */
   size_t n_other, alloc_other;
 };
 
@@ -189,8 +189,7 @@ rules_add_line (struct rules *rs, const char *line, const char *base,
   if (len && line[len - 1] == '\r')
     len--;
   /* Trailing spaces are dropped unless escaped.  */
-  while (len && line[len - 1] == ' '
-         && !(len >= 2 && line[len - 2] == '\\'))
+  while (len && line[len - 1] == ' ' && !(len >= 2 && line[len - 2] == '\\'))
     len--;
   if (len == 0 || line[0] == '#')
     return;
@@ -246,8 +245,8 @@ rules_add_line (struct rules *rs, const char *line, const char *base,
       if (rs->n_other == rs->alloc_other)
         {
           rs->alloc_other = rs->alloc_other ? 2 * rs->alloc_other : 16;
-          rs->other = xreallocarray (rs->other, rs->alloc_other,
-                                     sizeof *rs->other);
+          rs->other
+            = xreallocarray (rs->other, rs->alloc_other, sizeof *rs->other);
         }
       rs->other[rs->n_other++] = rs->nr;
     }
@@ -325,8 +324,8 @@ bracket_matches (const char *p, unsigned char c, const char **end)
 static bool
 glob_matches (const char *pat, const char *str, size_t len)
 {
-  const char *star = NULL;  /* just after the last "*" seen */
-  size_t star_at = 0;       /* where in STR that "*" resumes */
+  const char *star = NULL; /* just after the last "*" seen */
+  size_t star_at = 0;      /* where in STR that "*" resumes */
   size_t i = 0;
   const char *p = pat;
   for (;;)
@@ -409,7 +408,8 @@ match_segments (const char *pat, const char *path)
   if (!*path)
     ns = 0;
   _cleanup_free_ struct seg *ps = xreallocarray (NULL, np, sizeof *ps);
-  _cleanup_free_ struct seg *ss = xreallocarray (NULL, ns ? ns : 1, sizeof *ss);
+  _cleanup_free_ struct seg *ss
+    = xreallocarray (NULL, ns ? ns : 1, sizeof *ss);
   _cleanup_free_ char **pz = xcalloc (np, sizeof *pz);
   size_t k = 0;
   for (const char *q = pat;; k++)
@@ -616,13 +616,13 @@ ignore_cap_hit (struct walk *w, const char *rel, int lineno, const char *why)
   _cleanup_free_ char *q = quoted_path (rel);
   if (lineno > 0)
     ash_strvec_pushf (&w->s->warnings,
-                      _("ignore files: %s; the rules from %s line %d on "
-                        "are not read"),
+                      _ ("ignore files: %s; the rules from %s line %d on "
+                         "are not read"),
                       why, q, lineno);
   else
     ash_strvec_pushf (&w->s->warnings,
-                      _("ignore files: %s; the rules from %s on are not "
-                        "read"),
+                      _ ("ignore files: %s; the rules from %s on are not "
+                         "read"),
                       why, q);
 }
 
@@ -631,8 +631,8 @@ read_ignore_file (struct walk *w, int dfd, const char *rel_dir,
                   const char *name)
 {
   _cleanup_close_ int fd
-    = openat (dfd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC
-                           | O_NOCTTY);
+    = openat (dfd, name,
+              O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
   _cleanup_free_ char *rel
     = *rel_dir ? xasprintf ("%s/%s", rel_dir, name) : xstrdup (name);
   if (fd < 0)
@@ -641,7 +641,7 @@ read_ignore_file (struct walk *w, int dfd, const char *rel_dir,
          which could name any file), or otherwise unreadable.  */
       if (errno == ENOENT || errno == ELOOP || errno == ENXIO)
         return 0;
-      return ash_error_set (w->err, -errno, _("cannot read %s: %s"), rel,
+      return ash_error_set (w->err, -errno, _ ("cannot read %s: %s"), rel,
                             strerror (errno));
     }
   struct stat st;
@@ -653,7 +653,7 @@ read_ignore_file (struct walk *w, int dfd, const char *rel_dir,
   if (room == 0)
     {
       _cleanup_free_ char *why
-        = xasprintf (_("more than %zu bytes in all"), IGNORE_TOTAL_MAX);
+        = xasprintf (_ ("more than %zu bytes in all"), IGNORE_TOTAL_MAX);
       ignore_cap_hit (w, rel, 0, why);
       return 0;
     }
@@ -684,7 +684,7 @@ read_ignore_file (struct walk *w, int dfd, const char *rel_dir,
   if (r < 0)
     {
       ash_buf_release (&b);
-      return ash_error_set (w->err, r, _("cannot read %s: %s"), rel,
+      return ash_error_set (w->err, r, _ ("cannot read %s: %s"), rel,
                             strerror (-r));
     }
   w->ignore_bytes += b.len;
@@ -699,7 +699,7 @@ read_ignore_file (struct walk *w, int dfd, const char *rel_dir,
       if (w->rules.nr >= IGNORE_RULES_MAX)
         {
           _cleanup_free_ char *why
-            = xasprintf (_("more than %d rules"), IGNORE_RULES_MAX);
+            = xasprintf (_ ("more than %d rules"), IGNORE_RULES_MAX);
           ignore_cap_hit (w, rel, lineno, why);
           break;
         }
@@ -716,8 +716,8 @@ read_ignore_file (struct walk *w, int dfd, const char *rel_dir,
     {
       _cleanup_free_ char *why
         = want < IGNORE_FILE_MAX
-            ? xasprintf (_("more than %zu bytes in all"), IGNORE_TOTAL_MAX)
-            : xasprintf (_("%s is larger than %zu bytes"), rel,
+            ? xasprintf (_ ("more than %zu bytes in all"), IGNORE_TOTAL_MAX)
+            : xasprintf (_ ("%s is larger than %zu bytes"), rel,
                          IGNORE_FILE_MAX);
       ignore_cap_hit (w, rel, lineno + 1, why);
     }
@@ -821,7 +821,7 @@ walk_entry_1 (struct walk *w, int dfd, const char *rel_dir, const char *name,
       int e = errno;
       _cleanup_free_ char *q
         = *rel_dir ? xasprintf ("%s/%s", rel_dir, name) : xstrdup (name);
-      return ash_error_set (w->err, -e, _("cannot examine %s: %s"), q,
+      return ash_error_set (w->err, -e, _ ("cannot examine %s: %s"), q,
                             strerror (e));
     }
   bool is_dir = S_ISDIR (st.st_mode);
@@ -832,8 +832,10 @@ walk_entry_1 (struct walk *w, int dfd, const char *rel_dir, const char *name,
     return 0;
   /* The path is made once, owned by ALL (which lives as long as the scan
      set), and borrowed below.  */
-  const char *rel = ash_strvec_push_nodup (
-    &s->all, *rel_dir ? xasprintf ("%s/%s", rel_dir, name) : xstrdup (name));
+  const char *rel
+    = ash_strvec_push_nodup (&s->all, *rel_dir
+                                        ? xasprintf ("%s/%s", rel_dir, name)
+                                        : xstrdup (name));
 
   if (!ignored)
     {
@@ -860,8 +862,8 @@ walk_entry_1 (struct walk *w, int dfd, const char *rel_dir, const char *name,
                  the name cannot start a line of the log.  */
               _cleanup_free_ char *q = quoted_path (rel);
               ash_strvec_pushf (&s->warnings,
-                                _("Not scanning '%s': link leaves the "
-                                  "scanned tree"),
+                                _ ("Not scanning '%s': link leaves the "
+                                   "scanned tree"),
                                 q);
             }
           return 0;
@@ -884,18 +886,18 @@ walk_entry_1 (struct walk *w, int dfd, const char *rel_dir, const char *name,
           _cleanup_free_ char *q = quoted_path (rel);
           ash_strvec_push (&s->leaving, rel);
           ash_strvec_pushf (&s->warnings,
-                            _("Not scanning '%s': nested more than %d "
-                              "directories deep"),
+                            _ ("Not scanning '%s': nested more than %d "
+                               "directories deep"),
                             q, SCANSET_MAX_DEPTH);
         }
       return 0;
     }
   if (is_dir)
     {
-      int cfd = openat (dfd, name,
-                        O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+      int cfd
+        = openat (dfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
       if (cfd < 0)
-        return ash_error_set (w->err, -errno, _("cannot open %s: %s"), rel,
+        return ash_error_set (w->err, -errno, _ ("cannot open %s: %s"), rel,
                               strerror (errno));
       return walk_dir (w, cfd, rel, ignored, depth + 1);
     }
@@ -910,12 +912,12 @@ walk_entry_1 (struct walk *w, int dfd, const char *rel_dir, const char *name,
       ash_strvec_push (&s->leaving, rel);
       ash_strvec_push (&s->specials, rel);
       ash_strvec_pushf (&s->warnings,
-                        _("Not scanning '%s': not a regular file (%s)"), q,
-                        S_ISFIFO (st.st_mode)   ? _("a FIFO")
-                        : S_ISSOCK (st.st_mode) ? _("a socket")
-                        : S_ISCHR (st.st_mode)  ? _("a character device")
-                        : S_ISBLK (st.st_mode)  ? _("a block device")
-                                                : _("an unknown type"));
+                        _ ("Not scanning '%s': not a regular file (%s)"), q,
+                        S_ISFIFO (st.st_mode)   ? _ ("a FIFO")
+                        : S_ISSOCK (st.st_mode) ? _ ("a socket")
+                        : S_ISCHR (st.st_mode)  ? _ ("a character device")
+                        : S_ISBLK (st.st_mode)  ? _ ("a block device")
+                                                : _ ("an unknown type"));
       return 0;
     }
   if (w->max_file_size && (unsigned long long) st.st_size > w->max_file_size)
@@ -923,8 +925,8 @@ walk_entry_1 (struct walk *w, int dfd, const char *rel_dir, const char *name,
       _cleanup_free_ char *q = quoted_path (rel);
       ash_strvec_push (&s->leaving, rel);
       ash_strvec_pushf (&s->warnings,
-                        _("Not scanning '%s': %lld bytes is more than "
-                          "global_settings.max_file_size (%llu)"),
+                        _ ("Not scanning '%s': %lld bytes is more than "
+                           "global_settings.max_file_size (%llu)"),
                         q, (long long) st.st_size, w->max_file_size);
       return 0;
     }
@@ -962,7 +964,7 @@ walk_dir (struct walk *w, int dfd, const char *rel_dir, bool ignored,
     {
       ash_close (dfd);
       return ash_error_set (w->err, -ELOOP,
-                            _("%s is nested more than %d directories deep"),
+                            _ ("%s is nested more than %d directories deep"),
                             rel_dir, SCANSET_MAX_DEPTH);
     }
   size_t nrules = w->rules.nr;
@@ -983,7 +985,7 @@ walk_dir (struct walk *w, int dfd, const char *rel_dir, bool ignored,
     {
       int e = errno;
       ash_close (dfd);
-      return ash_error_set (w->err, -e, _("cannot list %s: %s"),
+      return ash_error_set (w->err, -e, _ ("cannot list %s: %s"),
                             *rel_dir ? rel_dir : ".", strerror (e));
     }
   struct dent *ents = NULL;
@@ -1008,7 +1010,7 @@ walk_dir (struct walk *w, int dfd, const char *rel_dir, bool ignored,
       errno = 0;
     }
   if (errno)
-    r = ash_error_set (w->err, -errno, _("cannot list %s: %s"),
+    r = ash_error_set (w->err, -errno, _ ("cannot list %s: %s"),
                        *rel_dir ? rel_dir : ".", strerror (errno));
   /* The buffer no longer moves.  */
   for (size_t i = 0; i < n; i++)
@@ -1016,8 +1018,8 @@ walk_dir (struct walk *w, int dfd, const char *rel_dir, bool ignored,
   if (n > 1)
     qsort (ents, n, sizeof *ents, dent_cmp);
   for (size_t i = 0; r == 0 && i < n; i++)
-    r = walk_entry (w, dirfd (d), rel_dir, ents[i].name, ents[i].type,
-                    ignored, depth);
+    r = walk_entry (w, dirfd (d), rel_dir, ents[i].name, ents[i].type, ignored,
+                    depth);
   ash_buf_release (&names);
   free (ents);
   closedir (d);
@@ -1057,8 +1059,9 @@ ash_scanset_build (int srcfd, const char *source_dir,
   s.real_source_dir = realpath (s.source_dir, NULL);
   if (!s.real_source_dir)
     {
-      int r = ash_error_set (err, -errno, _("cannot resolve the source "
-                                            "directory %s: %s"),
+      int r = ash_error_set (err, -errno,
+                             _ ("cannot resolve the source "
+                                "directory %s: %s"),
                              s.source_dir, strerror (errno));
       ash_scanset_release (&s);
       return r;
@@ -1079,10 +1082,10 @@ ash_scanset_build (int srcfd, const char *source_dir,
       if (!ip->path)
         continue;
       _cleanup_free_ char *origin
-        = ip->reason ? xasprintf ("global_settings.ignore_paths: %s (%s)",
-                                  ip->path, ip->reason)
-                     : xasprintf ("global_settings.ignore_paths: %s",
-                                  ip->path);
+        = ip->reason
+            ? xasprintf ("global_settings.ignore_paths: %s (%s)", ip->path,
+                         ip->reason)
+            : xasprintf ("global_settings.ignore_paths: %s", ip->path);
       /* ignore_paths are paths relative to the source directory.  */
       _cleanup_free_ char *pat = ip->path[0] == '/' || !strchr (ip->path, '/')
                                    ? xstrdup (ip->path)
@@ -1094,7 +1097,7 @@ ash_scanset_build (int srcfd, const char *source_dir,
   int r;
   rule_tries = 0;
   if (dfd < 0)
-    r = ash_error_set (err, -errno, _("cannot open %s: %s"), s.source_dir,
+    r = ash_error_set (err, -errno, _ ("cannot open %s: %s"), s.source_dir,
                        strerror (errno));
   else
     r = walk_dir (&w, dfd, "", false, 0);
@@ -1149,8 +1152,8 @@ not_excludable (struct ash_error *err, const char *scanner, const char *link,
 {
   _cleanup_free_ char *q = quoted_path (link);
   int r = ash_error_set (err, -EINVAL,
-                         _("%s was not run on the source directory: the "
-                           "link '%s' leaves the scanned tree, and %s"),
+                         _ ("%s was not run on the source directory: the "
+                            "link '%s' leaves the scanned tree, and %s"),
                          scanner, q, why);
   if (err)
     err->kind = ASH_KIND_LINK_NOT_EXCLUDABLE;
@@ -1166,9 +1169,9 @@ not_excludable (struct ash_error *err, const char *scanner, const char *link,
 
 struct ac_node
 {
-  int fail;       /* longest proper suffix that is a node */
-  int out;        /* nearest node on the fail chain that ends a link, or -1 */
-  int link;       /* the link that ends here, or -1 */
+  int fail; /* longest proper suffix that is a node */
+  int out;  /* nearest node on the fail chain that ends a link, or -1 */
+  int link; /* the link that ends here, or -1 */
 };
 
 struct ac
@@ -1176,7 +1179,12 @@ struct ac
   struct ac_node *n;
   size_t nr, alloc;
   /* Edges: (node, byte) -> child, open addressing.  */
-  struct ac_edge { int from; int to; unsigned char c; } *e;
+  struct ac_edge
+  {
+    int from;
+    int to;
+    unsigned char c;
+  } * e;
   size_t emask, enr;
 };
 
@@ -1226,7 +1234,7 @@ ac_new_node (struct ac *a)
       a->alloc = a->alloc ? a->alloc * 2 : 256;
       a->n = xreallocarray (a->n, a->alloc, sizeof *a->n);
     }
-  a->n[a->nr] = (struct ac_node) { 0, -1, -1 };
+  a->n[a->nr] = (struct ac_node){ 0, -1, -1 };
   return (int) a->nr++;
 }
 
@@ -1245,7 +1253,7 @@ ac_add (struct ac *a, const char *word, int id)
           size_t j = ac_edge_hash (cur, *p) & a->emask;
           while (a->e[j].to != 0)
             j = (j + 1) & a->emask;
-          a->e[j] = (struct ac_edge) { cur, next, *p };
+          a->e[j] = (struct ac_edge){ cur, next, *p };
           a->enr++;
         }
       cur = next;
@@ -1445,12 +1453,12 @@ substring_scanner (const struct ash_scanset *s, const char *scanner,
       const char *why = NULL;
       _cleanup_free_ char *why_buf = NULL;
       if (strchr (l, ','))
-        why = _("its path holds a comma, which separates the values of "
-                "that option");
+        why = _ ("its path holds a comma, which separates the values of "
+                 "that option");
       else if (has_line_break (l))
-        why = _("its path holds a line break");
+        why = _ ("its path holds a line break");
       else if (refuse_glob && strpbrk (l, "*?["))
-        why = _("its path holds a glob character (* ? [)");
+        why = _ ("its path holds a glob character (* ? [)");
       else
         {
           const char *h = holders[i];
@@ -1458,9 +1466,9 @@ substring_scanner (const struct ash_scanset *s, const char *scanner,
             {
               _cleanup_free_ char *qh = quoted_path (h);
               why = why_buf
-                = xasprintf (_("the path '%s' holds its path, and that "
-                               "option matches any path that holds the "
-                               "value"),
+                = xasprintf (_ ("the path '%s' holds its path, and that "
+                                "option matches any path that holds the "
+                                "value"),
                              qh);
             }
         }
@@ -1468,7 +1476,7 @@ substring_scanner (const struct ash_scanset *s, const char *scanner,
         {
           ash_buf_release (&b);
           _cleanup_free_ char *full
-            = xasprintf (_("%s's %s cannot name it alone: %s"), scanner,
+            = xasprintf (_ ("%s's %s cannot name it alone: %s"), scanner,
                          option, why);
           return not_excludable (err, scanner, l, full);
         }
@@ -1487,8 +1495,7 @@ substring_scanner (const struct ash_scanset *s, const char *scanner,
 
 int
 ash_scanset_exclusion_args (const struct ash_scanset *s, const char *scanner,
-                            struct ash_strvec *ret_args,
-                            struct ash_error *err)
+                            struct ash_strvec *ret_args, struct ash_error *err)
 {
   struct ash_strvec args = ASH_STRVEC_INIT;
   int r = 0;
@@ -1508,12 +1515,12 @@ ash_scanset_exclusion_args (const struct ash_scanset *s, const char *scanner,
             r = not_excludable (
               err, scanner, l,
               has_line_break (l)
-                ? _("checkov's --skip-path cannot name it: its path holds a "
-                    "line break")
-                : _("checkov's --skip-path cannot name it: its path holds a "
-                    "character other than letters, digits, '.', '_', '/' "
-                    "and '-', which checkov's module finder would read as "
-                    "part of its one regular expression"));
+                ? _ ("checkov's --skip-path cannot name it: its path holds a "
+                     "line break")
+                : _ ("checkov's --skip-path cannot name it: its path holds a "
+                     "character other than letters, digits, '.', '_', '/' "
+                     "and '-', which checkov's module finder would read as "
+                     "part of its one regular expression"));
             break;
           }
         struct ash_buf b = ASH_BUF_INIT;

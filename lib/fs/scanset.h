@@ -73,34 +73,34 @@ struct ash_scanset_opts
 
 struct ash_scanset
 {
-  char *source_dir;            /* absolute, as given (normalised) */
-  char *real_source_dir;       /* realpath of it */
-  struct ash_strvec files;     /* relative paths in the scan set, sorted */
-  struct ash_strvec ignored;   /* "<path>: <origin>" lines, walk order */
-  struct ash_strvec leaving;   /* links that leave the tree (ignored ones
-                                  included), special files and files
-                                  over the size limit: relative, sorted */
-  struct ash_strvec warnings;  /* one per leaving link in the scan set:
-                                  "Not scanning '<path>': link leaves the
-                                  scanned tree" (log them as warnings) */
-  struct ash_strvec all;       /* every path walked, relative (for the
-                                  substring rules of the exclusions) */
+  char *source_dir;           /* absolute, as given (normalised) */
+  char *real_source_dir;      /* realpath of it */
+  struct ash_strvec files;    /* relative paths in the scan set, sorted */
+  struct ash_strvec ignored;  /* "<path>: <origin>" lines, walk order */
+  struct ash_strvec leaving;  /* links that leave the tree (ignored ones
+                                 included), special files and files
+                                 over the size limit: relative, sorted */
+  struct ash_strvec warnings; /* one per leaving link in the scan set:
+                                 "Not scanning '<path>': link leaves the
+                                 scanned tree" (log them as warnings) */
+  struct ash_strvec all;      /* every path walked, relative (for the
+                                 substring rules of the exclusions) */
   /* How many times an ignore rule was tried against a path: with the
      literal names and suffixes indexed, it does not grow with the
      number of such rules.  */
   unsigned long long rule_tries;
-  struct ash_strvec specials;  /* the FIFOs, sockets and devices walked
-                                  (also in LEAVING), relative: a sandbox
-                                  masks them from a scanner given the
-                                  directory */
-  struct ash_strvec unlisted;  /* the paths of ALL that are not in FILES,
-                                  walk order */
+  struct ash_strvec specials; /* the FIFOs, sockets and devices walked
+                                 (also in LEAVING), relative: a sandbox
+                                 masks them from a scanner given the
+                                 directory */
+  struct ash_strvec unlisted; /* the paths of ALL that are not in FILES,
+                                 walk order */
 };
 
-#define ASH_SCANSET_INIT                                                     \
-  {                                                                          \
-    NULL, NULL, ASH_STRVEC_INIT, ASH_STRVEC_INIT, ASH_STRVEC_INIT,           \
-      ASH_STRVEC_INIT, ASH_STRVEC_INIT, 0, ASH_STRVEC_INIT, ASH_STRVEC_INIT  \
+#define ASH_SCANSET_INIT                                                      \
+  {                                                                           \
+    NULL, NULL, ASH_STRVEC_INIT, ASH_STRVEC_INIT, ASH_STRVEC_INIT,            \
+      ASH_STRVEC_INIT, ASH_STRVEC_INIT, 0, ASH_STRVEC_INIT, ASH_STRVEC_INIT   \
   }
 
 void ash_scanset_release (struct ash_scanset *s);

@@ -26,18 +26,18 @@
 #include <time.h>
 
 #ifdef HAVE_LINUX_OPENAT2_H
-# include <linux/openat2.h>
-# include <sys/syscall.h>
+#include <linux/openat2.h>
+#include <sys/syscall.h>
 #endif
 
 #ifdef O_PATH
-# define TREE_HAVE_O_PATH 1
+#define TREE_HAVE_O_PATH 1
 #else
-# define O_PATH 0
+#define O_PATH 0
 #endif
 
 #if defined HAVE_LINUX_OPENAT2_H && defined SYS_openat2
-# define ASH_HAVE_OPENAT2 1
+#define ASH_HAVE_OPENAT2 1
 #endif
 
 /* How deep the recursive walks (sweep, check) go before they give up with
@@ -89,7 +89,7 @@ ash_tree_name_dir (int fd, const char *abspath)
     }
   else
     free (names[i].path);
-  names[i] = (struct dir_name) { fd, st.st_dev, st.st_ino, copy };
+  names[i] = (struct dir_name){ fd, st.st_dev, st.st_ino, copy };
   pthread_mutex_unlock (&names_lock);
 }
 
@@ -183,9 +183,9 @@ ash_tree_using_walker (void)
 
 /* ---- Errors ---------------------------------------------------------- */
 
-_printf_ (4, 5) static int
-tree_error (struct ash_error *err, int ret, enum ash_error_kind kind,
-            const char *fmt, ...)
+_printf_ (4, 5) static int tree_error (struct ash_error *err, int ret,
+                                       enum ash_error_kind kind,
+                                       const char *fmt, ...)
 {
   if (err)
     {
@@ -210,35 +210,35 @@ link_error (struct ash_error *err, enum tree_op op, const char *target,
     {
     case OP_RESULTS:
       return tree_error (err, -ELOOP, ASH_KIND_RESULTS_DIR_LINK,
-                         _("the results directory path %s is a symlink, so "
-                           "ASH will not let a scanner write there; remove "
-                           "the link under the output directory, or pass "
-                           "another --output-dir"),
+                         _ ("the results directory path %s is a symlink, so "
+                            "ASH will not let a scanner write there; remove "
+                            "the link under the output directory, or pass "
+                            "another --output-dir"),
                          link);
     case OP_READ:
       return tree_error (err, -ELOOP, ASH_KIND_OUTPUT_READ,
-                         _("%s was not read: %s is a symlink, and ASH does "
-                           "not read through a symlink below its output "
-                           "directory"),
+                         _ ("%s was not read: %s is a symlink, and ASH does "
+                            "not read through a symlink below its output "
+                            "directory"),
                          target, link);
     case OP_WRITE:
     default:
       return tree_error (err, -ELOOP, ASH_KIND_OUTPUT_LINK,
-                         _("%s was not written: %s is a symlink, and ASH "
-                           "does not write through a symlink below its "
-                           "output directory"),
+                         _ ("%s was not written: %s is a symlink, and ASH "
+                            "does not write through a symlink below its "
+                            "output directory"),
                          target, link);
     }
 }
 
 static int
-errno_error (struct ash_error *err, int e, enum tree_op op,
-             const char *target, const char *what)
+errno_error (struct ash_error *err, int e, enum tree_op op, const char *target,
+             const char *what)
 {
   if (op == OP_READ)
-    return ash_error_set (err, -e, _("cannot read %s: %s: %s"), target, what,
+    return ash_error_set (err, -e, _ ("cannot read %s: %s: %s"), target, what,
                           strerror (e));
-  return ash_error_set (err, -e, _("%s was not written: %s: %s"), target,
+  return ash_error_set (err, -e, _ ("%s was not written: %s: %s"), target,
                         what, strerror (e));
 }
 
@@ -253,8 +253,8 @@ split_relpath (const char *relpath, struct ash_strvec *ret,
     relpath = "";
   if (relpath[0] == '/')
     return ash_error_set (err, -EINVAL,
-                          _("%s is not a path relative to the output "
-                            "directory"),
+                          _ ("%s is not a path relative to the output "
+                             "directory"),
                           relpath);
   const char *p = relpath;
   while (*p)
@@ -267,8 +267,8 @@ split_relpath (const char *relpath, struct ash_strvec *ret,
       size_t len = (size_t) (end - p);
       if (len == 2 && p[0] == '.' && p[1] == '.')
         return ash_error_set (err, -EINVAL,
-                              _("%s leads out of the directory it is "
-                                "relative to"),
+                              _ ("%s leads out of the directory it is "
+                                 "relative to"),
                               relpath);
       if (!(len == 1 && p[0] == '.'))
         ash_strvec_push_nodup (ret, xstrndup (p, len));
@@ -399,13 +399,14 @@ open_dir_components (int dirfd, const struct ash_strvec *comps, size_t n,
 
   _cleanup_close_ int cur = fcntl (dirfd, F_DUPFD_CLOEXEC, 3);
   if (cur < 0)
-    return errno_error (err, errno, op, target, _("cannot use the directory"));
+    return errno_error (err, errno, op, target,
+                        _ ("cannot use the directory"));
   for (size_t i = 0; i < n; i++)
     {
       const char *c = comps->v[i];
       /* The last one is opened readable, so that callers can list it.  */
-      int flags = (i + 1 == n ? O_RDONLY : O_PATH) | O_DIRECTORY
-                  | O_NOFOLLOW | O_CLOEXEC;
+      int flags = (i + 1 == n ? O_RDONLY : O_PATH) | O_DIRECTORY | O_NOFOLLOW
+                  | O_CLOEXEC;
       int fd = openat (cur, c, flags);
       if (fd < 0 && errno == ENOENT && create)
         {
@@ -435,7 +436,7 @@ open_dir_components (int dirfd, const struct ash_strvec *comps, size_t n,
       int fd = openat (cur, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
       if (fd < 0)
         return errno_error (err, errno, op, target,
-                            _("cannot open the directory"));
+                            _ ("cannot open the directory"));
       ash_close (cur);
       cur = fd;
     }
@@ -452,8 +453,8 @@ open_dir_rel (int dirfd, const char *relpath, bool create, enum tree_op op,
   int fd = -1;
   int r = split_relpath (relpath, &comps, err);
   if (r == 0)
-    r = open_dir_components (dirfd, &comps, comps.nr, create, op, target,
-                             &fd, err);
+    r = open_dir_components (dirfd, &comps, comps.nr, create, op, target, &fd,
+                             err);
   ash_strvec_release (&comps);
   if (r < 0)
     return r;
@@ -515,7 +516,7 @@ open_leaf (int dirfd, const char *relpath, bool create, enum tree_op op,
   ret->target = ash_tree_path (dirfd, relpath);
   int r = split_relpath (relpath, &comps, err);
   if (r == 0 && comps.nr == 0)
-    r = ash_error_set (err, -EINVAL, _("%s names no file"), ret->target);
+    r = ash_error_set (err, -EINVAL, _ ("%s names no file"), ret->target);
   if (r == 0)
     r = open_dir_components (dirfd, &comps, comps.nr - 1, create, op,
                              ret->target, &ret->parent, err);
@@ -544,21 +545,21 @@ check_leaf (const struct leaf *l, enum tree_op op, struct stat *ret_st,
     return link_error (err, op, l->target, l->target);
   if (S_ISDIR (st.st_mode))
     return tree_error (err, -EISDIR, ASH_KIND_NONE,
-                       op == OP_READ ? _("%s was not read: it is a directory")
-                                     : _("%s was not written: it is a "
-                                         "directory"),
+                       op == OP_READ ? _ ("%s was not read: it is a directory")
+                                     : _ ("%s was not written: it is a "
+                                          "directory"),
                        l->target);
   if (!S_ISREG (st.st_mode))
     return tree_error (err, -EPERM,
                        op == OP_READ ? ASH_KIND_OUTPUT_READ : ASH_KIND_NONE,
                        op == OP_READ
-                         ? _("%s was not read: it is not a regular file")
-                         : _("%s was not written: it is not a regular "
-                             "file, and ASH writes only regular files"),
+                         ? _ ("%s was not read: it is not a regular file")
+                         : _ ("%s was not written: it is not a regular "
+                              "file, and ASH writes only regular files"),
                        l->target);
   if (op != OP_READ && st.st_nlink > 1)
     return tree_error (err, -EMLINK, ASH_KIND_OUTPUT_HARD_LINK,
-                       _("%s was not written: %ju names refer to it"),
+                       _ ("%s was not written: %ju names refer to it"),
                        l->target, (uintmax_t) st.st_nlink);
   if (ret_st)
     *ret_st = st;
@@ -578,9 +579,9 @@ create_temp (int parent, mode_t mode, char **ret_name)
       clock_gettime (CLOCK_MONOTONIC, &ts);
       char *name = xasprintf (".ash-%ld-%u-%lx.tmp", (long) getpid (), c,
                               (unsigned long) ts.tv_nsec);
-      int fd = openat (parent, name,
-                       O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
-                       mode);
+      int fd
+        = openat (parent, name,
+                  O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode);
       if (fd >= 0)
         {
           *ret_name = name;
@@ -613,7 +614,7 @@ ash_tree_file_create (int dirfd, const char *relpath, mode_t mode,
   if (fd < 0)
     {
       r = errno_error (err, -fd, OP_WRITE, l.target,
-                       _("cannot create a temporary file"));
+                       _ ("cannot create a temporary file"));
       leaf_release (&l);
       return r;
     }
@@ -649,7 +650,7 @@ ash_tree_file_commit (struct ash_tree_file *f, struct ash_error *err)
 {
   int r = 0;
   if (f->fd < 0 || f->parent < 0)
-    return ash_error_set (err, -EBADF, _("no file is being written"));
+    return ash_error_set (err, -EBADF, _ ("no file is being written"));
   int fd = f->fd;
   f->fd = -1;
   if (close (fd) < 0)
@@ -746,16 +747,15 @@ ash_tree_open_stream (int dirfd, const char *relpath, bool truncate,
           goto out;
         }
       struct stat fst;
-      if (fstat (fd, &fst) < 0 || !S_ISREG (fst.st_mode)
-          || fst.st_nlink != 1 || fst.st_dev != st.st_dev
-          || fst.st_ino != st.st_ino)
+      if (fstat (fd, &fst) < 0 || !S_ISREG (fst.st_mode) || fst.st_nlink != 1
+          || fst.st_dev != st.st_dev || fst.st_ino != st.st_ino)
         {
           ash_close (fd);
           r = check_leaf (&l, OP_WRITE, NULL, err);
           if (r >= 0)
             r = tree_error (err, -EAGAIN, ASH_KIND_NONE,
-                            _("%s was not written: it changed while ASH "
-                              "opened it"),
+                            _ ("%s was not written: it changed while ASH "
+                               "opened it"),
                             l.target);
           goto out;
         }
@@ -796,10 +796,10 @@ ash_tree_read_file (int dirfd, const char *relpath, size_t max,
     r = errno_error (err, errno, OP_READ, l.target, l.target);
   else if (!S_ISREG (st.st_mode))
     r = tree_error (err, -EPERM, ASH_KIND_OUTPUT_READ,
-                    _("%s was not read: it is not a regular file"), l.target);
+                    _ ("%s was not read: it is not a regular file"), l.target);
   else if (max && (uintmax_t) st.st_size > (uintmax_t) max)
     r = tree_error (err, -EFBIG, ASH_KIND_OUTPUT_READ,
-                    _("%s was not read: it is larger than %zu bytes"),
+                    _ ("%s was not read: it is larger than %zu bytes"),
                     l.target, max);
   if (r == 0)
     {
@@ -811,7 +811,7 @@ ash_tree_read_file (int dirfd, const char *relpath, size_t max,
       r = ash_buf_read_fd (&b, fd);
       if (r == -EFBIG)
         r = tree_error (err, -EFBIG, ASH_KIND_OUTPUT_READ,
-                        _("%s was not read: it is larger than %zu bytes"),
+                        _ ("%s was not read: it is larger than %zu bytes"),
                         l.target, max);
       else if (r < 0)
         r = errno_error (err, -r, OP_READ, l.target, l.target);
@@ -860,7 +860,7 @@ walk_dir (struct walk *w, int dfd, const char *path, int depth)
     {
       ash_close (dfd);
       return ash_error_set (w->err, -ELOOP,
-                            _("%s is nested more than %d directories deep"),
+                            _ ("%s is nested more than %d directories deep"),
                             path, TREE_MAX_DEPTH);
     }
   DIR *d = fdopendir (dfd);
@@ -868,7 +868,7 @@ walk_dir (struct walk *w, int dfd, const char *path, int depth)
     {
       int e = errno;
       ash_close (dfd);
-      return ash_error_set (w->err, -e, _("cannot list %s: %s"), path,
+      return ash_error_set (w->err, -e, _ ("cannot list %s: %s"), path,
                             strerror (e));
     }
   int r = 0;
@@ -880,7 +880,7 @@ walk_dir (struct walk *w, int dfd, const char *path, int depth)
         {
           int e = errno;
           if (e)
-            r = ash_error_set (w->err, -e, _("cannot list %s: %s"), path,
+            r = ash_error_set (w->err, -e, _ ("cannot list %s: %s"), path,
                                strerror (e));
           break;
         }
@@ -893,8 +893,8 @@ walk_dir (struct walk *w, int dfd, const char *path, int depth)
           int e = errno;
           if (e == ENOENT)
             continue;
-          r = ash_error_set (w->err, -e, _("cannot examine %s: %s"),
-                             child, strerror (e));
+          r = ash_error_set (w->err, -e, _ ("cannot examine %s: %s"), child,
+                             strerror (e));
           break;
         }
       if (S_ISDIR (st.st_mode))
@@ -904,8 +904,8 @@ walk_dir (struct walk *w, int dfd, const char *path, int depth)
           if (cfd < 0)
             {
               int e = errno;
-              r = ash_error_set (w->err, -e, _("cannot open %s: %s"),
-                                 child, strerror (e));
+              r = ash_error_set (w->err, -e, _ ("cannot open %s: %s"), child,
+                                 strerror (e));
               break;
             }
           r = walk_dir (w, cfd, child, depth + 1);
@@ -915,8 +915,8 @@ walk_dir (struct walk *w, int dfd, const char *path, int depth)
               && unlinkat (dirfd (d), de->d_name, AT_REMOVEDIR) < 0)
             {
               int e = errno;
-              r = ash_error_set (w->err, -e, _("cannot remove %s: %s"),
-                                 child, strerror (e));
+              r = ash_error_set (w->err, -e, _ ("cannot remove %s: %s"), child,
+                                 strerror (e));
               break;
             }
           continue;
@@ -926,19 +926,19 @@ walk_dir (struct walk *w, int dfd, const char *path, int depth)
           if (S_ISLNK (st.st_mode))
             {
               r = tree_error (w->err, -ELOOP, ASH_KIND_RESULTS_DIR_UNCLEAN,
-                              _("the results directory %s already holds a "
-                                "symlink, %s, before the scanner starts; "
-                                "remove it, or pass another --output-dir"),
+                              _ ("the results directory %s already holds a "
+                                 "symlink, %s, before the scanner starts; "
+                                 "remove it, or pass another --output-dir"),
                               w->top, child);
               break;
             }
           if (S_ISREG (st.st_mode) && st.st_nlink > 1)
             {
               r = tree_error (w->err, -EMLINK, ASH_KIND_RESULTS_DIR_UNCLEAN,
-                              _("the results directory %s already holds "
-                                "%s, a file that %ju names refer to, before "
-                                "the scanner starts; remove it, or pass "
-                                "another --output-dir"),
+                              _ ("the results directory %s already holds "
+                                 "%s, a file that %ju names refer to, before "
+                                 "the scanner starts; remove it, or pass "
+                                 "another --output-dir"),
                               w->top, child, (uintmax_t) st.st_nlink);
               break;
             }
@@ -951,8 +951,8 @@ walk_dir (struct walk *w, int dfd, const char *path, int depth)
           int e = errno;
           if (e == ENOENT)
             continue;
-          r = ash_error_set (w->err, -e, _("cannot remove %s: %s"),
-                             child, strerror (e));
+          r = ash_error_set (w->err, -e, _ ("cannot remove %s: %s"), child,
+                             strerror (e));
           break;
         }
       if (w->mode == WALK_SWEEP && w->removed)
@@ -974,8 +974,8 @@ static int
 open_for_removal (int parent, const char *name, struct stat *ret_st,
                   int *ret_fd)
 {
-  int fd = openat (parent, name,
-                   O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+  int fd
+    = openat (parent, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
   if (fd >= 0)
     {
       if (fstat (fd, ret_st) < 0)
@@ -1018,9 +1018,9 @@ struct rframe
 {
   dev_t dev;
   ino_t ino;
-  char *name;              /* in the parent; NULL for the top */
+  char *name;                /* in the parent; NULL for the top */
   struct ash_strvec subdirs; /* found by the last listing */
-  size_t next;             /* the next of SUBDIRS to enter */
+  size_t next;               /* the next of SUBDIRS to enter */
 };
 
 static char *
@@ -1114,7 +1114,7 @@ remove_below (int fd, const char *top, struct ash_error *err)
   if (fstat (cur, &st) < 0)
     {
       int e = errno;
-      r = ash_error_set (err, -e, _("cannot examine %s: %s"), top,
+      r = ash_error_set (err, -e, _ ("cannot examine %s: %s"), top,
                          strerror (e));
       ash_close (cur);
       return r;
@@ -1132,8 +1132,9 @@ remove_below (int fd, const char *top, struct ash_error *err)
           if (r < 0)
             {
               _cleanup_free_ char *p = rframes_path (top, v, n, NULL);
-              r = ash_error_set (err, r, _("cannot remove the contents of "
-                                           "%s: %s"),
+              r = ash_error_set (err, r,
+                                 _ ("cannot remove the contents of "
+                                    "%s: %s"),
                                  p, strerror (-r));
               break;
             }
@@ -1145,33 +1146,32 @@ remove_below (int fd, const char *top, struct ash_error *err)
               int e = 0;
               if (up < 0 || fstat (up, &st) < 0)
                 e = errno;
-              if (e || st.st_dev != v[n - 2].dev
-                  || st.st_ino != v[n - 2].ino)
+              if (e || st.st_dev != v[n - 2].dev || st.st_ino != v[n - 2].ino)
                 {
                   if (up >= 0)
                     ash_close (up);
                   _cleanup_free_ char *p = rframes_path (top, v, n, NULL);
                   if (e)
-                    r = ash_error_set (err, -e, _("cannot open the parent "
-                                                  "of %s: %s"),
+                    r = ash_error_set (err, -e,
+                                       _ ("cannot open the parent "
+                                          "of %s: %s"),
                                        p, strerror (e));
                   else
                     r = ash_error_set (err, -ESTALE,
-                                       _("cannot remove %s: its directory "
-                                         "was moved during the removal"),
+                                       _ ("cannot remove %s: its directory "
+                                          "was moved during the removal"),
                                        p);
                   break;
                 }
               ash_close (cur);
               cur = up;
-              if (unlinkat (cur, f->name, AT_REMOVEDIR) < 0
-                  && errno != ENOENT)
+              if (unlinkat (cur, f->name, AT_REMOVEDIR) < 0 && errno != ENOENT)
                 {
                   /* Read errno before rframes_path allocates.  */
                   int ue = errno;
                   _cleanup_free_ char *p = rframes_path (top, v, n, NULL);
-                  r = ash_error_set (err, -ue, _("cannot remove %s: %s"),
-                                     p, strerror (ue));
+                  r = ash_error_set (err, -ue, _ ("cannot remove %s: %s"), p,
+                                     strerror (ue));
                   break;
                 }
               free (f->name);
@@ -1200,7 +1200,7 @@ remove_below (int fd, const char *top, struct ash_error *err)
       if (r < 0)
         {
           _cleanup_free_ char *p = rframes_path (top, v, n, name);
-          r = ash_error_set (err, r, _("cannot open %s: %s"), p,
+          r = ash_error_set (err, r, _ ("cannot open %s: %s"), p,
                              strerror (-r));
           break;
         }
@@ -1238,8 +1238,8 @@ walk_rel (int dirfd, const char *relpath, enum walk_mode mode,
   if (comps.nr == 0)
     {
       r = open_dir_components (dirfd, &comps, 0, false,
-                               mode == WALK_CHECK ? OP_RESULTS : OP_WRITE,
-                               top, &fd, err);
+                               mode == WALK_CHECK ? OP_RESULTS : OP_WRITE, top,
+                               &fd, err);
       if (r == 0)
         r = mode == WALK_REMOVE ? remove_below (fd, top, err)
                                 : walk_dir (&w, fd, top, 0);
@@ -1268,22 +1268,22 @@ walk_rel (int dirfd, const char *relpath, enum walk_mode mode,
     {
       int e = errno;
       if (e != ENOENT)
-        r = ash_error_set (err, -e, _("cannot examine %s: %s"), top,
+        r = ash_error_set (err, -e, _ ("cannot examine %s: %s"), top,
                            strerror (e));
       goto out;
     }
   if (!S_ISDIR (st.st_mode))
     {
       if (mode == WALK_CHECK)
-        r = S_ISLNK (st.st_mode) ? link_error (err, OP_RESULTS, top, top)
-                                 : ash_error_set (err, -ENOTDIR,
-                                                  _("%s is not a directory"),
-                                                  top);
+        r = S_ISLNK (st.st_mode)
+              ? link_error (err, OP_RESULTS, top, top)
+              : ash_error_set (err, -ENOTDIR, _ ("%s is not a directory"),
+                               top);
       else if (mode == WALK_REMOVE || is_special (st.st_mode))
         {
           int e = unlinkat (parent, name, 0) < 0 ? errno : 0;
           if (e && e != ENOENT)
-            r = ash_error_set (err, -e, _("cannot remove %s: %s"), top,
+            r = ash_error_set (err, -e, _ ("cannot remove %s: %s"), top,
                                strerror (e));
           else if (mode == WALK_SWEEP && removed)
             ash_strvec_push (removed, top);
@@ -1295,7 +1295,7 @@ walk_rel (int dirfd, const char *relpath, enum walk_mode mode,
       r = open_for_removal (parent, name, &st, &fd);
       if (r < 0)
         {
-          r = ash_error_set (err, r, _("cannot open %s: %s"), top,
+          r = ash_error_set (err, r, _ ("cannot open %s: %s"), top,
                              strerror (-r));
           goto out;
         }
@@ -1307,7 +1307,7 @@ walk_rel (int dirfd, const char *relpath, enum walk_mode mode,
                    O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
       if (fd < 0)
         {
-          r = ash_error_set (err, -errno, _("cannot open %s: %s"), top,
+          r = ash_error_set (err, -errno, _ ("cannot open %s: %s"), top,
                              strerror (errno));
           goto out;
         }
@@ -1315,7 +1315,7 @@ walk_rel (int dirfd, const char *relpath, enum walk_mode mode,
     }
   if (r == 0 && mode == WALK_REMOVE
       && unlinkat (parent, name, AT_REMOVEDIR) < 0 && errno != ENOENT)
-    r = ash_error_set (err, -errno, _("cannot remove %s: %s"), top,
+    r = ash_error_set (err, -errno, _ ("cannot remove %s: %s"), top,
                        strerror (errno));
 out:
   if (parent >= 0)
@@ -1360,18 +1360,17 @@ static const char *const fixed_names[] = {
 };
 
 static int
-outdir_link_error (struct ash_error *err, const char *outdir,
-                   const char *link)
+outdir_link_error (struct ash_error *err, const char *outdir, const char *link)
 {
   if (streq (outdir, link))
     return tree_error (err, -ELOOP, ASH_KIND_OUTPUT_DIR_LINK,
-                       _("the output directory %s is a symlink; pass "
-                         "--output-dir with a directory that is not a link"),
+                       _ ("the output directory %s is a symlink; pass "
+                          "--output-dir with a directory that is not a link"),
                        outdir);
   return tree_error (err, -ELOOP, ASH_KIND_OUTPUT_DIR_LINK,
-                     _("the output directory %s is reached through %s, a "
-                       "symlink below the source directory; pass "
-                       "--output-dir with a directory that is not a link"),
+                     _ ("the output directory %s is reached through %s, a "
+                        "symlink below the source directory; pass "
+                        "--output-dir with a directory that is not a link"),
                      outdir, link);
 }
 
@@ -1447,17 +1446,17 @@ resolve_outdir (const char *spelled, const char *outdir, const char *real_src,
               || (ash_path_is_inside (next, real_src)
                   && !streq (next, real_src)))
             {
-              r = outdir_link_error (err, outdir, todo.nr == 0 ? outdir
-                                                               : next);
+              r = outdir_link_error (err, outdir,
+                                     todo.nr == 0 ? outdir : next);
               free (next);
               break;
             }
           if (++links > 40)
             {
               r = ash_error_set (err, -ELOOP,
-                                 _("the output directory %s cannot be "
-                                   "resolved: too many levels of symbolic "
-                                   "links"),
+                                 _ ("the output directory %s cannot be "
+                                    "resolved: too many levels of symbolic "
+                                    "links"),
                                  outdir);
               free (next);
               break;
@@ -1467,7 +1466,7 @@ resolve_outdir (const char *spelled, const char *outdir, const char *real_src,
           free (next);
           if (n < 0)
             {
-              r = ash_error_set (err, -errno, _("cannot resolve %s: %s"),
+              r = ash_error_set (err, -errno, _ ("cannot resolve %s: %s"),
                                  outdir, strerror (errno));
               break;
             }
@@ -1483,8 +1482,8 @@ resolve_outdir (const char *spelled, const char *outdir, const char *real_src,
       if (!S_ISDIR (st.st_mode) && todo.nr > 0)
         {
           r = ash_error_set (err, -ENOTDIR,
-                             _("the output directory %s cannot be used: %s "
-                               "is not a directory"),
+                             _ ("the output directory %s cannot be used: %s "
+                                "is not a directory"),
                              outdir, next);
           free (next);
           break;
@@ -1554,17 +1553,17 @@ outdir_walk (const char *real, const char *outdir, int *ret_fd,
         {
           r = tree_error (err, -EPERM, ASH_KIND_OUTPUT_DIR_UNSAFE,
                           pst.st_uid != 0 && pst.st_uid != geteuid ()
-                            ? _("refusing the output directory %s: %s on "
-                                "its path is owned by another user, who "
-                                "could replace what is in it with a link; "
-                                "pass --output-dir with a directory on a "
-                                "path only you and root can change")
-                            : _("refusing the output directory %s: %s on "
-                                "its path is writable by other users and "
-                                "not sticky, so they could replace what is "
-                                "in it with a link; pass --output-dir with a "
-                                "directory on a path only you and root can "
-                                "change"),
+                            ? _ ("refusing the output directory %s: %s on "
+                                 "its path is owned by another user, who "
+                                 "could replace what is in it with a link; "
+                                 "pass --output-dir with a directory on a "
+                                 "path only you and root can change")
+                            : _ ("refusing the output directory %s: %s on "
+                                 "its path is writable by other users and "
+                                 "not sticky, so they could replace what is "
+                                 "in it with a link; pass --output-dir with a "
+                                 "directory on a path only you and root can "
+                                 "change"),
                           outdir, at);
           break;
         }
@@ -1576,8 +1575,8 @@ outdir_walk (const char *real, const char *outdir, int *ret_fd,
           if (mkdirat (cur, comps.v[i], 0755) < 0 && errno != EEXIST)
             {
               r = ash_error_set (err, -errno,
-                                 _("cannot create the output directory %s: "
-                                   "%s"),
+                                 _ ("cannot create the output directory %s: "
+                                    "%s"),
                                  outdir, strerror (errno));
               break;
             }
@@ -1598,13 +1597,13 @@ outdir_walk (const char *real, const char *outdir, int *ret_fd,
                 r = outdir_link_error (err, outdir, at);
               else
                 r = ash_error_set (err, -ENOTDIR,
-                                   _("cannot open the output directory %s: "
-                                     "%s is not a directory"),
+                                   _ ("cannot open the output directory %s: "
+                                      "%s is not a directory"),
                                    outdir, at);
             }
           else
             r = ash_error_set (err, -errno,
-                               _("cannot open the output directory %s: %s"),
+                               _ ("cannot open the output directory %s: %s"),
                                outdir, strerror (errno));
           break;
         }
@@ -1618,16 +1617,16 @@ outdir_walk (const char *real, const char *outdir, int *ret_fd,
         r = -errno;
       else if (st.st_uid != geteuid ())
         r = tree_error (err, -EPERM, ASH_KIND_OUTPUT_DIR_UNSAFE,
-                        _("refusing the output directory %s: it is owned by "
-                          "another user; pass --output-dir with a directory "
-                          "of your own"),
+                        _ ("refusing the output directory %s: it is owned by "
+                           "another user; pass --output-dir with a directory "
+                           "of your own"),
                         outdir);
     }
   ash_strvec_release (&comps);
   if (r < 0)
     {
       if (err && err->message == NULL)
-        ash_error_set (err, r, _("cannot open the output directory %s: %s"),
+        ash_error_set (err, r, _ ("cannot open the output directory %s: %s"),
                        outdir, strerror (-r));
       return r;
     }
@@ -1649,8 +1648,9 @@ ash_outdir_open (const char *path, const char *source_dir,
   int r;
 
   if (!real_src)
-    return ash_error_set (err, -errno, _("cannot resolve the source "
-                                         "directory %s: %s"),
+    return ash_error_set (err, -errno,
+                          _ ("cannot resolve the source "
+                             "directory %s: %s"),
                           src, strerror (errno));
 
   /* The output directory itself, however spelled.  */
@@ -1676,10 +1676,10 @@ ash_outdir_open (const char *path, const char *source_dir,
   bool real_inside = ash_path_is_inside (real_out, real_src);
   if (lex_inside && !real_inside)
     return tree_error (err, -ELOOP, ASH_KIND_OUTPUT_DIR_LINK,
-                       _("the output directory %s is inside the source "
-                         "directory %s by its path but outside it by its "
-                         "real path; pass --output-dir with a directory "
-                         "that is not a link"),
+                       _ ("the output directory %s is inside the source "
+                          "directory %s by its path but outside it by its "
+                          "real path; pass --output-dir with a directory "
+                          "that is not a link"),
                        outdir, src);
 
   /* Open the resolved path from / one component at a time, never
@@ -1696,9 +1696,9 @@ ash_outdir_open (const char *path, const char *source_dir,
       {
         _cleanup_free_ char *p = ash_path_join (outdir, fixed_names[i]);
         return tree_error (err, -ELOOP, ASH_KIND_OUTPUT_DIR_LINK,
-                           _("%s is a symlink, and ASH writes it itself; "
-                             "remove the link, or pass --output-dir with a "
-                             "directory that is not a link"),
+                           _ ("%s is a symlink, and ASH writes it itself; "
+                              "remove the link, or pass --output-dir with a "
+                              "directory that is not a link"),
                            p);
       }
 

@@ -46,12 +46,15 @@
 
 struct ash_outdir
 {
-  int fd;     /* O_DIRECTORY fd of the output directory, or -1 */
-  char *path; /* absolute, normalised path as ASH names it */
+  int fd;       /* O_DIRECTORY fd of the output directory, or -1 */
+  char *path;   /* absolute, normalised path as ASH names it */
   bool created; /* ash_outdir_open created the directory itself */
 };
 
-#define ASH_OUTDIR_INIT { -1, NULL, false }
+#define ASH_OUTDIR_INIT                                                       \
+  {                                                                           \
+    -1, NULL, false                                                           \
+  }
 
 /* Open (creating it and its missing parents) the output directory PATH for
    the scan of SOURCE_DIR.  Refused (kind OutputDirLinkRefused, -ELOOP; the
@@ -108,7 +111,10 @@ struct ash_tree_file
   char *tmp;  /* the temporary's name in PARENT */
   char *path; /* RELPATH as ASH names it */
 };
-#define ASH_TREE_FILE_INIT { -1, -1, NULL, NULL, NULL }
+#define ASH_TREE_FILE_INIT                                                    \
+  {                                                                           \
+    -1, -1, NULL, NULL, NULL                                                  \
+  }
 int ash_tree_file_create (int dirfd, const char *relpath, mode_t mode,
                           struct ash_tree_file *ret, struct ash_error *err);
 int ash_tree_file_commit (struct ash_tree_file *f, struct ash_error *err);

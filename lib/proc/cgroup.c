@@ -19,8 +19,8 @@
 #include "proc/cgroup.h"
 
 /* Where the hierarchies are mounted; a test may point them elsewhere.  */
-static const char *const v2_mounts[] = { "/sys/fs/cgroup",
-                                         "/sys/fs/cgroup/unified", NULL };
+static const char *const v2_mounts[]
+  = { "/sys/fs/cgroup", "/sys/fs/cgroup/unified", NULL };
 #define V1_PIDS "/sys/fs/cgroup/pids"
 #define V1_MEMORY "/sys/fs/cgroup/memory"
 #define GROUP_DIR "ash.scanners"
@@ -137,8 +137,8 @@ v2_group_dir (const char *parent, bool memory)
   _cleanup_free_ char *sc = read_file (d, "cgroup.subtree_control");
   if (!sc)
     return NULL;
-  if (!has_word (sc, "pids") && write_file (d, "cgroup.subtree_control",
-                                            "+pids") < 0)
+  if (!has_word (sc, "pids")
+      && write_file (d, "cgroup.subtree_control", "+pids") < 0)
     return NULL;
   if (memory && !has_word (sc, "memory"))
     (void) write_file (d, "cgroup.subtree_control", "+memory");
@@ -158,8 +158,8 @@ v2_parent (bool memory, char **ret_why)
 
   for (size_t i = 0; v2_mounts[i]; i++)
     {
-      _cleanup_free_ char *text = read_file (v2_mounts[i],
-                                             "cgroup.controllers");
+      _cleanup_free_ char *text
+        = read_file (v2_mounts[i], "cgroup.controllers");
       if (text && has_word (text, "pids"))
         {
           mnt = v2_mounts[i];
@@ -168,8 +168,8 @@ v2_parent (bool memory, char **ret_why)
     }
   if (!mnt || !own || own[0] != '/')
     {
-      *ret_why = xstrdup (_("no cgroup v2 hierarchy with the pids "
-                            "controller"));
+      *ret_why = xstrdup (_ ("no cgroup v2 hierarchy with the pids "
+                             "controller"));
       return NULL;
     }
   _cleanup_free_ char *cur = ash_path_join (mnt, own + 1);
@@ -197,10 +197,10 @@ v2_parent (bool memory, char **ret_why)
         return d;
     }
   *ret_why = xstrdup (geteuid () == 0
-                        ? _("no cgroup v2 group where the pids controller "
-                            "can be enabled")
-                        : _("no cgroup v2 group delegated to this account "
-                            "with the pids controller"));
+                        ? _ ("no cgroup v2 group where the pids controller "
+                             "can be enabled")
+                        : _ ("no cgroup v2 group delegated to this account "
+                             "with the pids controller"));
   return NULL;
 }
 
@@ -215,8 +215,8 @@ v1_parent (const char *mnt, const char *controller)
 
   if (geteuid () != 0 || !own || own[0] != '/' || access (procs, W_OK) < 0)
     return NULL;
-  _cleanup_free_ char *base = streq (own, "/") ? xstrdup (mnt)
-                                               : ash_path_join (mnt, own + 1);
+  _cleanup_free_ char *base
+    = streq (own, "/") ? xstrdup (mnt) : ash_path_join (mnt, own + 1);
   char *d = ash_path_join (base, GROUP_DIR);
   if (mkdir (d, 0755) < 0 && errno != EEXIST)
     {
@@ -252,8 +252,7 @@ ash_cgroup_make (const char *name, unsigned long long pids_max,
                  char **ret_why)
 {
   struct ash_cgroup cg = ASH_CGROUP_INIT;
-  _cleanup_free_ char *leaf = xasprintf ("ash-%ld-%s", (long) getpid (),
-                                         name);
+  _cleanup_free_ char *leaf = xasprintf ("ash-%ld-%s", (long) getpid (), name);
   _cleanup_free_ char *why = NULL;
   char num[32];
 
@@ -297,8 +296,8 @@ ash_cgroup_make (const char *name, unsigned long long pids_max,
       if (mp && (cg.v1_memory = make_child (mp, leaf)))
         {
           snprintf (num, sizeof num, "%llu", memory_max);
-          cg.memory = write_file (cg.v1_memory, "memory.limit_in_bytes", num)
-                      == 0;
+          cg.memory
+            = write_file (cg.v1_memory, "memory.limit_in_bytes", num) == 0;
           if (cg.memory)
             (void) write_file (cg.v1_memory, "memory.memsw.limit_in_bytes",
                                num);
@@ -310,13 +309,13 @@ ash_cgroup_make (const char *name, unsigned long long pids_max,
           why = NULL;
         }
       else if (geteuid () == 0 && !why)
-        why = xstrdup (_("no cgroup v1 pids or memory hierarchy"));
+        why = xstrdup (_ ("no cgroup v1 pids or memory hierarchy"));
     }
   if ((!cg.v2 && !cg.v1_pids && !cg.v1_memory) || cg.procs_fd[0] < 0
       || (!cg.pids && !cg.memory))
     {
       if (!why)
-        why = xstrdup (_("the control group could not be set up"));
+        why = xstrdup (_ ("the control group could not be set up"));
       ash_cgroup_remove (&cg);
       *ret_why = TAKE_PTR (why);
       return -ENOTSUP;
@@ -348,8 +347,8 @@ ash_cgroup_memory_exceeded (const struct ash_cgroup *cg)
     }
   if (cg->v1_memory)
     {
-      _cleanup_free_ char *oc = read_file (cg->v1_memory,
-                                           "memory.oom_control");
+      _cleanup_free_ char *oc
+        = read_file (cg->v1_memory, "memory.oom_control");
       return oc && field_of (oc, "oom_kill") > 0;
     }
   return false;

@@ -28,7 +28,10 @@ struct ash_cgroup
   bool memory;     /* memory.max (memory.limit_in_bytes) is set */
 };
 
-#define ASH_CGROUP_INIT { NULL, NULL, NULL, { -1, -1 }, false, false }
+#define ASH_CGROUP_INIT                                                       \
+  {                                                                           \
+    NULL, NULL, NULL, { -1, -1 }, false, false                                \
+  }
 
 /* Make a group named NAME (unique in this process) bounded to PIDS_MAX
    processes and MEMORY_MAX bytes (0: that bound is not wanted).  0 with

@@ -34,18 +34,18 @@
 #include <sys/resource.h>
 #include <sys/stat.h>
 #ifdef HAVE_SYS_PRCTL_H
-# include <sys/prctl.h>
+#include <sys/prctl.h>
 #endif
 #include <sys/wait.h>
 #ifdef __linux__
-# include <sys/syscall.h>
+#include <sys/syscall.h>
 #endif
 #include <time.h>
 
 #include "proc/spawn.h"
 
 #ifndef NSIG
-# define NSIG 65
+#define NSIG 65
 #endif
 
 #define DEFAULT_KILL_GRACE_SEC 10
@@ -83,19 +83,19 @@ static atomic_uint terminate_gen;
 /* Hooks for tests that build this file into themselves to stop at the
    points where races happen.  */
 #ifndef ASH_SPAWN_TERMINATE_HOOK
-# define ASH_SPAWN_TERMINATE_HOOK(slot, pgid) ((void) 0)
+#define ASH_SPAWN_TERMINATE_HOOK(slot, pgid) ((void) 0)
 #endif
 #ifndef ASH_SPAWN_DRAIN_HOOK
-# define ASH_SPAWN_DRAIN_HOOK() ((void) 0)
+#define ASH_SPAWN_DRAIN_HOOK() ((void) 0)
 #endif
 /* Called before each poll() of the wait.  */
 #ifndef ASH_SPAWN_POLL_HOOK
-# define ASH_SPAWN_POLL_HOOK() ((void) 0)
+#define ASH_SPAWN_POLL_HOOK() ((void) 0)
 #endif
 /* Called once the child's exit is seen: BY_EVENT is true when the wait
    woke on the child's descriptor, false when a poll found it.  */
 #ifndef ASH_SPAWN_EXIT_SEEN_HOOK
-# define ASH_SPAWN_EXIT_SEEN_HOOK(by_event) ((void) (by_event))
+#define ASH_SPAWN_EXIT_SEEN_HOOK(by_event) ((void) (by_event))
 #endif
 
 static int
@@ -198,13 +198,13 @@ struct child_plan
   char *const *argv;
   char *const *envp;
   const char *cwd;
-  int src[3];  /* descriptor for stdin/stdout/stderr; -1: keep ASH's */
-  int errfd;   /* write end of the failure pipe (close-on-exec) */
+  int src[3]; /* descriptor for stdin/stdout/stderr; -1: keep ASH's */
+  int errfd;  /* write end of the failure pipe (close-on-exec) */
   int keep[ASH_CMD_MAX_PASS_FDS + 1]; /* sorted; includes ERRFD */
   size_t n_keep;
   const int *pass_fds;
   size_t n_pass_fds;
-  int max_fd;  /* for the close loop when close_range() is missing */
+  int max_fd;       /* for the close loop when close_range() is missing */
   bool new_session; /* setsid() rather than setpgid() */
   bool set_ids;
   uid_t uid;
@@ -277,7 +277,7 @@ child_run (const struct child_plan *p)
   if (getppid () != p->parent)
     _exit (127);
 #endif
-  /* A platform without one of these limits is refused the command in
+    /* A platform without one of these limits is refused the command in
      ash_cmd_run() before it gets here.  */
 #ifdef RLIMIT_NPROC
   if (child_limit (RLIMIT_NPROC, p->limits.nproc) < 0)
@@ -522,9 +522,9 @@ ms_until (double now, double when)
 
 struct spawn_fds
 {
-  int src[3];      /* what the child gets; -1: ASH's own */
-  bool owned[3];   /* SRC[i] was opened here and is closed after fork */
-  int rd[3];       /* parent's read end of a capture pipe, or -1 */
+  int src[3];    /* what the child gets; -1: ASH's own */
+  bool owned[3]; /* SRC[i] was opened here and is closed after fork */
+  int rd[3];     /* parent's read end of a capture pipe, or -1 */
   int err_rd, err_wr;
 };
 
@@ -571,14 +571,14 @@ spawn_fds_open (const struct ash_cmd *cmd, struct spawn_fds *f,
         case ASH_STDIO_NULL:
           {
             int fd = open ("/dev/null", (i == 0 ? O_RDONLY : O_WRONLY)
-                                            | O_CLOEXEC | O_NOCTTY);
+                                          | O_CLOEXEC | O_NOCTTY);
             if (fd < 0)
               return ash_error_set (err, -errno,
-                                    _("cannot run '%s': cannot open %s: %s"),
+                                    _ ("cannot run '%s': cannot open %s: %s"),
                                     path, "/dev/null", strerror (errno));
             r = fd_above_stdio (&fd);
             if (r < 0)
-              return ash_error_set (err, r, _("cannot run '%s': %s"), path,
+              return ash_error_set (err, r, _ ("cannot run '%s': %s"), path,
                                     strerror (-r));
             f->src[i] = fd;
             f->owned[i] = true;
@@ -587,8 +587,8 @@ spawn_fds_open (const struct ash_cmd *cmd, struct spawn_fds *f,
         case ASH_STDIO_FD:
           if (given[i] < 0)
             return ash_error_set (err, -EBADF,
-                                  _("cannot run '%s': no descriptor given "
-                                    "for its %s"),
+                                  _ ("cannot run '%s': no descriptor given "
+                                     "for its %s"),
                                   path, stream_name (i));
           f->src[i] = given[i];
           break;
@@ -597,12 +597,12 @@ spawn_fds_open (const struct ash_cmd *cmd, struct spawn_fds *f,
             int p[2];
             if (i == 0)
               return ash_error_set (err, -EINVAL,
-                                    _("cannot run '%s': stdin cannot be "
-                                      "captured"),
+                                    _ ("cannot run '%s': stdin cannot be "
+                                       "captured"),
                                     path);
             r = make_pipe (p);
             if (r < 0)
-              return ash_error_set (err, r, _("cannot run '%s': %s"), path,
+              return ash_error_set (err, r, _ ("cannot run '%s': %s"), path,
                                     strerror (-r));
             f->rd[i] = p[0];
             f->src[i] = p[1];
@@ -622,7 +622,7 @@ spawn_fds_open (const struct ash_cmd *cmd, struct spawn_fds *f,
   int p[2];
   r = make_pipe (p);
   if (r < 0)
-    return ash_error_set (err, r, _("cannot run '%s': %s"), path,
+    return ash_error_set (err, r, _ ("cannot run '%s': %s"), path,
                           strerror (-r));
   f->err_rd = p[0];
   f->err_wr = p[1];
@@ -702,37 +702,37 @@ static int
 spawn_and_wait (struct ash_cmd *cmd, struct ash_cmd_result *ret,
                 struct ash_error *err)
 {
-  struct spawn_fds f = { { -1, -1, -1 }, { false, false, false },
-                         { -1, -1, -1 }, -1, -1 };
+  struct spawn_fds f
+    = { { -1, -1, -1 }, { false, false, false }, { -1, -1, -1 }, -1, -1 };
   struct child_plan plan;
   int r;
 
   if (cmd->argv.nr == 0)
     return ash_error_set (err, -EINVAL,
-                          _("cannot run a command without a program"));
+                          _ ("cannot run a command without a program"));
   const char *path = cmd->argv.v[0];
   if (path[0] != '/')
     return ash_error_set (err, -EINVAL,
-                          _("cannot run '%s': not an absolute path"), path);
+                          _ ("cannot run '%s': not an absolute path"), path);
   if (cmd->n_pass_fds > ASH_CMD_MAX_PASS_FDS)
     return ash_error_set (err, -EINVAL,
-                          _("cannot run '%s': too many descriptors to pass"),
+                          _ ("cannot run '%s': too many descriptors to pass"),
                           path);
   for (size_t i = 0; i < cmd->n_pass_fds; i++)
     if (cmd->pass_fds[i] < 3)
       return ash_error_set (err, -EBADF,
-                            _("cannot run '%s': descriptor %d cannot be "
-                              "passed"),
+                            _ ("cannot run '%s': descriptor %d cannot be "
+                               "passed"),
                             path, cmd->pass_fds[i]);
 
 #if !defined RLIMIT_NPROC || !defined RLIMIT_AS || !defined RLIMIT_FSIZE
   if (cmd->limits.nproc || cmd->limits.as || cmd->limits.fsize)
     return ash_error_set (err, -ENOTSUP,
-                          _("cannot run '%s': this system cannot limit "
-                            "a command's processes, memory or file size; "
-                            "set global_settings.max_scanner_processes, "
-                            "max_scanner_memory and max_scanner_output "
-                            "to 0"),
+                          _ ("cannot run '%s': this system cannot limit "
+                             "a command's processes, memory or file size; "
+                             "set global_settings.max_scanner_processes, "
+                             "max_scanner_memory and max_scanner_output "
+                             "to 0"),
                           path);
 #endif
   sigchld_keep_status ();
@@ -781,7 +781,7 @@ spawn_and_wait (struct ash_cmd *cmd, struct ash_cmd_result *ret,
   if (pid < 0)
     {
       spawn_fds_close (&f);
-      return ash_error_set (err, -fork_errno, _("cannot run '%s': %s"), path,
+      return ash_error_set (err, -fork_errno, _ ("cannot run '%s': %s"), path,
                             strerror (fork_errno));
     }
 
@@ -809,7 +809,7 @@ spawn_and_wait (struct ash_cmd *cmd, struct ash_cmd_result *ret,
       reap (pid, NULL);
       spawn_fds_close (&f);
       return ash_error_set (err, -EAGAIN,
-                            _("cannot run '%s': too many running commands"),
+                            _ ("cannot run '%s': too many running commands"),
                             path);
     }
 
@@ -827,24 +827,23 @@ spawn_and_wait (struct ash_cmd *cmd, struct ash_cmd_result *ret,
       switch (cf.stage)
         {
         case STAGE_EXEC:
-          return ash_error_set (err, -e, _("cannot run '%s': %s"), path,
+          return ash_error_set (err, -e, _ ("cannot run '%s': %s"), path,
                                 strerror (e));
         case STAGE_CHDIR:
           return ash_error_set (err, -e,
-                                _("cannot run '%s': cannot change to "
-                                  "directory '%s': %s"),
-                                path, cmd->cwd ? cmd->cwd : "",
-                                strerror (e));
+                                _ ("cannot run '%s': cannot change to "
+                                   "directory '%s': %s"),
+                                path, cmd->cwd ? cmd->cwd : "", strerror (e));
         default:
           return ash_error_set (err, -e,
-                                _("cannot run '%s': cannot set up the "
-                                  "child process: %s"),
+                                _ ("cannot run '%s': cannot set up the "
+                                   "child process: %s"),
                                 path, strerror (e));
         }
     }
 
-  unsigned grace = cmd->kill_grace_sec ? cmd->kill_grace_sec
-                                       : DEFAULT_KILL_GRACE_SEC;
+  unsigned grace
+    = cmd->kill_grace_sec ? cmd->kill_grace_sec : DEFAULT_KILL_GRACE_SEC;
   double deadline = cmd->timeout_sec ? start + (double) cmd->timeout_sec : 0;
   double kill_at = 0;
   bool term_sent = false, kill_sent = false;
@@ -949,8 +948,9 @@ spawn_and_wait (struct ash_cmd *cmd, struct ash_cmd_result *ret,
                                    &trunc[which[k]]);
           }
       if (exit_fd < 0)
-        sleep_ms = got ? 1 : sleep_ms * 2 > MAX_SLEEP_MS ? MAX_SLEEP_MS
-                                                         : sleep_ms * 2;
+        sleep_ms = got                           ? 1
+                   : sleep_ms * 2 > MAX_SLEEP_MS ? MAX_SLEEP_MS
+                                                 : sleep_ms * 2;
     }
   if (exit_fd >= 0)
     ash_close (exit_fd);
@@ -1014,12 +1014,12 @@ ash_cmd_run (struct ash_cmd *cmd, struct ash_cmd_result *ret,
   if (scope->kind == ASH_SCOPE_REFUSE)
     return ash_error_set (err, -EPERM, "%s",
                           scope->reason ? scope->reason
-                                        : _("the command was refused"));
+                                        : _ ("the command was refused"));
 
   /* A confining scope needs the backend, which lives above this layer:
      such a command goes through ash_sandbox_run(), never around it.  */
   return ash_error_set (err, -EPERM,
-                        _("cannot run '%s': a sandboxed command must be "
-                          "started through the sandbox layer"),
+                        _ ("cannot run '%s': a sandboxed command must be "
+                           "started through the sandbox layer"),
                         cmd->argv.nr ? cmd->argv.v[0] : "");
 }

@@ -84,12 +84,12 @@ struct ash_cmd_limits
 
 struct ash_cmd
 {
-  struct ash_strvec argv;  /* argv[0] must be an absolute path (find it
-                              with ash_toolfind()); no PATH search */
-  struct ash_strvec env;   /* explicit NAME=VALUE list; never inherited */
-  char *cwd;               /* owned; NULL: ASH's working directory */
+  struct ash_strvec argv; /* argv[0] must be an absolute path (find it
+                             with ash_toolfind()); no PATH search */
+  struct ash_strvec env;  /* explicit NAME=VALUE list; never inherited */
+  char *cwd;              /* owned; NULL: ASH's working directory */
   enum ash_stdio stdin_mode, stdout_mode, stderr_mode;
-  int stdin_fd, stdout_fd, stderr_fd;  /* for ASH_STDIO_FD */
+  int stdin_fd, stdout_fd, stderr_fd; /* for ASH_STDIO_FD */
   struct ash_buf out, err; /* for ASH_STDIO_CAPTURE (appended to); set .max
                               to bound, the excess is read and dropped */
   unsigned timeout_sec;    /* 0: none */
@@ -116,11 +116,11 @@ struct ash_cmd
 
 struct ash_cmd_result
 {
-  int status;      /* exit code, or 128 + signal */
-  int term_signal; /* the signal that ended it, or 0 */
-  bool timed_out;  /* killed after its timeout */
-  double duration; /* seconds */
-  bool interrupted; /* ended by ash_spawn_terminate_all() */
+  int status;                        /* exit code, or 128 + signal */
+  int term_signal;                   /* the signal that ended it, or 0 */
+  bool timed_out;                    /* killed after its timeout */
+  double duration;                   /* seconds */
+  bool interrupted;                  /* ended by ash_spawn_terminate_all() */
   bool out_truncated, err_truncated; /* capture hit the buffer's max */
 };
 

@@ -10,7 +10,7 @@
 #include <sys/stat.h>
 
 #ifndef PKGLIBEXECDIR
-# define PKGLIBEXECDIR "/usr/local/libexec/ash"
+#define PKGLIBEXECDIR "/usr/local/libexec/ash"
 #endif
 
 static bool
@@ -53,11 +53,11 @@ in_tree (const char *candidate, const char *dir, const char *source,
 struct search
 {
   const char *name;
-  const char *source;       /* normalised, or NULL */
-  const char *source_real;  /* resolved, or NULL */
+  const char *source;      /* normalised, or NULL */
+  const char *source_real; /* resolved, or NULL */
   bool allow_in_tree;
-  char *found;              /* first acceptable candidate */
-  char *in_tree_only;       /* first candidate refused for being in the tree */
+  char *found;        /* first acceptable candidate */
+  char *in_tree_only; /* first candidate refused for being in the tree */
 };
 
 /* Consider DIR/NAME (or NAME itself when DIR is NULL).  True when the
@@ -111,8 +111,8 @@ ash_toolfind (const char *name, const struct ash_toolfind_opts *o,
 {
   if (!name || !*name || (name[0] != '/' && strchr (name, '/')))
     return ash_error_set (err, -EINVAL,
-                          _("cannot look up tool '%s': not a plain name or "
-                            "an absolute path"),
+                          _ ("cannot look up tool '%s': not a plain name or "
+                             "an absolute path"),
                           name ? name : "");
 
   _cleanup_free_ char *source = NULL, *source_real = NULL;
@@ -144,18 +144,18 @@ ash_toolfind (const char *name, const struct ash_toolfind_opts *o,
     {
       _cleanup_free_ char *where = s.in_tree_only;
       return ash_error_set (
-          err, -EPERM,
-          _("%s was found only inside the scanned directory (%s); ASH does "
-            "not run tools from the tree it scans unless "
-            "--allow-in-tree-tools is given"),
-          name, where);
+        err, -EPERM,
+        _ ("%s was found only inside the scanned directory (%s); ASH does "
+           "not run tools from the tree it scans unless "
+           "--allow-in-tree-tools is given"),
+        name, where);
     }
   if (name[0] == '/')
-    return ash_error_set (err, -ENOENT,
-                          _("%s is not an executable file"), name);
+    return ash_error_set (err, -ENOENT, _ ("%s is not an executable file"),
+                          name);
   return ash_error_set (err, -ENOENT,
-                        _("%s was not found on PATH or in ASH's bin "
-                          "directory"),
+                        _ ("%s was not found on PATH or in ASH's bin "
+                           "directory"),
                         name);
 }
 

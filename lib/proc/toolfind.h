@@ -23,10 +23,10 @@
 
 struct ash_toolfind_opts
 {
-  const char *path_env;    /* PATH of ASH's environment; NULL: none */
-  const char *bin_path;    /* ASH's bin directory (a ':' list is accepted);
-                              NULL: none */
-  const char *source_dir;  /* the scanned directory; NULL: none */
+  const char *path_env;   /* PATH of ASH's environment; NULL: none */
+  const char *bin_path;   /* ASH's bin directory (a ':' list is accepted);
+                             NULL: none */
+  const char *source_dir; /* the scanned directory; NULL: none */
   bool allow_in_tree_tools;
 };
 

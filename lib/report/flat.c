@@ -14,9 +14,10 @@ static enum ash_severity
 threshold_of (const json_t *agg)
 {
   enum ash_severity t = ASH_SEVERITY_MEDIUM;
-  const char *s = json_string_value (json_object_get (
-    json_object_get (json_object_get (agg, "metadata"), "summary_stats"),
-    "severity_threshold"));
+  const char *s = json_string_value (
+    json_object_get (json_object_get (json_object_get (agg, "metadata"),
+                                      "summary_stats"),
+                     "severity_threshold"));
   if (s)
     ash_severity_parse (s, &t);
   return t;
@@ -61,26 +62,28 @@ build_findings (const json_t *agg)
   size_t i, j;
   json_t *run, *res;
 
-  json_array_foreach (json_object_get (json_object_get (agg, "sarif"),
-                                       "runs"),
+  json_array_foreach (json_object_get (json_object_get (agg, "sarif"), "runs"),
                       i, run)
     json_array_foreach (json_object_get (run, "results"), j, res)
       {
         int start, end;
         const char *path = ash_sarif_result_location (res, &start, &end);
         const char *rule = ash_sarif_result_rule (res);
-        const char *scanner = json_string_value (json_object_get (
-          json_object_get (res, "properties"), "scanner_name"));
+        const char *scanner = json_string_value (
+          json_object_get (json_object_get (res, "properties"),
+                           "scanner_name"));
         const char *msg = json_string_value (
           json_object_get (json_object_get (res, "message"), "text"));
         enum ash_severity sev = ash_sarif_result_severity (res);
         bool sup = ash_sarif_result_is_suppressed (res);
-        json_t *f = json_pack (
-          "{s:s, s:s, s:s, s:s, s:i, s:i, s:s, s:b, s:b}", "scanner",
-          scanner ? scanner : "", "rule_id", rule ? rule : "", "severity",
-          ash_severity_name (sev), "file_path", path ? path : "",
-          "line_start", start, "line_end", end, "message", msg ? msg : "",
-          "suppressed", sup, "actionable", !sup && sev >= threshold);
+        json_t *f
+          = json_pack ("{s:s, s:s, s:s, s:s, s:i, s:i, s:s, s:b, s:b}",
+                       "scanner", scanner ? scanner : "", "rule_id",
+                       rule ? rule : "", "severity", ash_severity_name (sev),
+                       "file_path", path ? path : "", "line_start", start,
+                       "line_end", end, "message", msg ? msg : "",
+                       "suppressed", sup, "actionable",
+                       !sup && sev >= threshold);
         if (f == NULL)
           ash_oom ();
         json_array_append_new (list, f);
@@ -109,8 +112,9 @@ ash_report_sarif (const json_t *agg)
 static const char *
 suppression_field (const json_t *res, const char *key)
 {
-  return json_string_value (json_object_get (
-    json_array_get (json_object_get (res, "suppressions"), 0), key));
+  return json_string_value (
+    json_object_get (json_array_get (json_object_get (res, "suppressions"), 0),
+                     key));
 }
 
 static json_t *
@@ -133,12 +137,12 @@ upstream_flat (const json_t *agg)
 {
   json_t *list = json_array ();
   enum ash_severity threshold = threshold_of (agg);
-  const char *when = json_string_value (json_object_get (
-    json_object_get (agg, "metadata"), "generated_at"));
+  const char *when = json_string_value (
+    json_object_get (json_object_get (agg, "metadata"), "generated_at"));
   size_t i, j;
   json_t *run, *res;
-  json_array_foreach (json_object_get (json_object_get (agg, "sarif"),
-                                       "runs"), i, run)
+  json_array_foreach (json_object_get (json_object_get (agg, "sarif"), "runs"),
+                      i, run)
     json_array_foreach (json_object_get (run, "results"), j, res)
       {
         struct ash_report_finding fi;
@@ -147,28 +151,29 @@ upstream_flat (const json_t *agg)
         const char *msg = fi.message;
         int start = fi.start, end = fi.end, sev = fi.severity;
         bool sup = fi.suppressed;
-        static const char *const upper[] = { "INFO", "LOW", "MEDIUM", "HIGH",
-                                             "CRITICAL" };
-        _cleanup_free_ char *h = ash_report_finding_id (scanner, rule, path,
-                                                        start, end);
-        _cleanup_free_ char *id = xasprintf ("%s-%s-%.8s", scanner,
-                                             rule ? rule : "unknown", h);
+        static const char *const upper[]
+          = { "INFO", "LOW", "MEDIUM", "HIGH", "CRITICAL" };
+        _cleanup_free_ char *h
+          = ash_report_finding_id (scanner, rule, path, start, end);
+        _cleanup_free_ char *id
+          = xasprintf ("%s-%s-%.8s", scanner, rule ? rule : "unknown", h);
         const json_t *props = json_object_get (res, "properties");
         json_t *tags = json_object_get (props, "tags");
         _cleanup_free_ char *tags_text
-          = json_is_array (tags) ? json_dumps (tags, JSON_COMPACT
-                                                       | JSON_ENSURE_ASCII)
-                                 : NULL;
+          = json_is_array (tags)
+              ? json_dumps (tags, JSON_COMPACT | JSON_ENSURE_ASCII)
+              : NULL;
         _cleanup_free_ char *props_text
-          = json_is_object (props) ? json_dumps (props, JSON_COMPACT
-                                                          | JSON_ENSURE_ASCII)
-                                   : NULL;
+          = json_is_object (props)
+              ? json_dumps (props, JSON_COMPACT | JSON_ENSURE_ASCII)
+              : NULL;
         const char *snippet = json_string_value (json_object_get (
           json_object_get (
-            json_object_get (json_object_get (json_array_get (
-                               json_object_get (res, "locations"), 0),
-                               "physicalLocation"),
-                             "region"),
+            json_object_get (
+              json_object_get (
+                json_array_get (json_object_get (res, "locations"), 0),
+                "physicalLocation"),
+              "region"),
             "snippet"),
           "text"));
         json_t *f = json_object ();
@@ -188,13 +193,12 @@ upstream_flat (const json_t *agg)
         json_object_set_new (f, "fix_available", json_null ());
         json_object_set_new (f, "is_suppressed", json_boolean (sup));
         json_object_set_new (f, "suppression_kind",
-                             nullable_string (sup ? suppression_field (res,
-                                                                       "kind")
-                                                  : NULL));
-        json_object_set_new (
-          f, "suppression_justification",
-          nullable_string (sup ? suppression_field (res, "justification")
-                               : NULL));
+                             nullable_string (
+                               sup ? suppression_field (res, "kind") : NULL));
+        json_object_set_new (f, "suppression_justification",
+                             nullable_string (
+                               sup ? suppression_field (res, "justification")
+                                   : NULL));
         json_object_set_new (f, "detected_at", nullable_string (when));
         json_object_set_new (f, "code_snippet", nullable_string (snippet));
         json_object_set_new (f, "tags", nullable_string (tags_text));
@@ -238,11 +242,28 @@ csv_field (struct ash_buf *b, const char *in)
 /* upstream's columns (its flat vulnerability's fields), then ash's
    actionable.  */
 static const char *const csv_columns[] = {
-  "id", "title", "description", "severity", "scanner", "scanner_type",
-  "rule_id", "file_path", "line_start", "line_end", "cve_id", "cwe_id",
-  "fix_available", "is_suppressed", "suppression_kind",
-  "suppression_justification", "detected_at", "code_snippet", "tags",
-  "properties", "references", "actionable",
+  "id",
+  "title",
+  "description",
+  "severity",
+  "scanner",
+  "scanner_type",
+  "rule_id",
+  "file_path",
+  "line_start",
+  "line_end",
+  "cve_id",
+  "cwe_id",
+  "fix_available",
+  "is_suppressed",
+  "suppression_kind",
+  "suppression_justification",
+  "detected_at",
+  "code_snippet",
+  "tags",
+  "properties",
+  "references",
+  "actionable",
 };
 
 char *

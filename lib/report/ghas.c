@@ -49,7 +49,8 @@ find_rule (const json_t *run, const char *rule_id)
   size_t i, j;
   json_t *r, *ext;
   json_array_foreach (json_object_get (json_object_get (tool, "driver"),
-                                       "rules"), i, r)
+                                       "rules"),
+                      i, r)
     {
       const char *id = json_string_value (json_object_get (r, "id"));
       if (id && streq (id, rule_id))
@@ -81,8 +82,8 @@ slim_rule (const char *rule_id, const json_t *rule, const char *scanner,
 {
   json_t *o = json_pack ("{s:s}", "id", rule_id);
   const json_t *props = json_object_get (rule, "properties");
-  copy_text (o, "shortDescription", json_object_get (rule,
-                                                     "shortDescription"));
+  copy_text (o, "shortDescription",
+             json_object_get (rule, "shortDescription"));
   copy_text (o, "fullDescription", json_object_get (rule, "fullDescription"));
   if (!json_object_get (o, "shortDescription"))
     json_object_set_new (o, "shortDescription",
@@ -91,8 +92,9 @@ slim_rule (const char *rule_id, const json_t *rule, const char *scanner,
     json_object_set (o, "fullDescription",
                      json_object_get (o, "shortDescription"));
   const char *uri = json_string_value (json_object_get (rule, "helpUri"));
-  if (uri && (strncmp (uri, "https://", 8) == 0
-              || strncmp (uri, "http://", 7) == 0))
+  if (uri
+      && (strncmp (uri, "https://", 8) == 0
+          || strncmp (uri, "http://", 7) == 0))
     json_object_set_new (o, "helpUri", json_string (uri));
   copy_text (o, "help", json_object_get (rule, "help"));
 
@@ -157,8 +159,8 @@ ash_report_ghas (const json_t *agg, const json_t *options)
   size_t i, j;
   json_t *run, *res;
 
-  json_array_foreach (json_object_get (json_object_get (agg, "sarif"),
-                                       "runs"), i, run)
+  json_array_foreach (json_object_get (json_object_get (agg, "sarif"), "runs"),
+                      i, run)
     json_array_foreach (json_object_get (run, "results"), j, res)
       {
         if (exclude && ash_sarif_result_is_suppressed (res))
@@ -173,20 +175,19 @@ ash_report_ghas (const json_t *agg, const json_t *options)
           {
             at = json_integer ((json_int_t) json_array_size (rules));
             json_object_set_new (index, rule, at);
-            json_array_append_new (rules, slim_rule (rule,
-                                                     find_rule (run, rule),
-                                                     scanner, sev));
+            json_array_append_new (rules,
+                                   slim_rule (rule, find_rule (run, rule),
+                                              scanner, sev));
           }
         int start, end;
         const char *path = ash_sarif_result_location (res, &start, &end);
-        _cleanup_free_ char *fp = ash_report_finding_id (scanner, rule, path,
-                                                         start, end);
+        _cleanup_free_ char *fp
+          = ash_report_finding_id (scanner, rule, path, start, end);
         const char *msg = ash_report_result_message (res);
         json_t *r = json_pack ("{s:s, s:O, s:s, s:{s:s}, s:{s:s}}", "ruleId",
-                               rule, "ruleIndex", at, "level",
-                               level_of (sev), "message", "text",
-                               *msg ? msg : rule, "partialFingerprints",
-                               "ashFindingId/v1", fp);
+                               rule, "ruleIndex", at, "level", level_of (sev),
+                               "message", "text", *msg ? msg : rule,
+                               "partialFingerprints", "ashFindingId/v1", fp);
         if (r == NULL)
           ash_oom ();
         json_t *loc = slim_location (res);
@@ -198,13 +199,14 @@ ash_report_ghas (const json_t *agg, const json_t *options)
         json_array_append_new (results, r);
       }
   json_decref (index);
-  json_t *doc = json_pack (
-    "{s:s, s:s, s:[{s:{s:{s:s, s:s, s:s, s:s, s:o}}, s:o}]}", "$schema",
-    ASH_SARIF_SCHEMA_URI, "version", "2.1.0", "runs", "tool", "driver",
-    "name", "ASH - Automated Security Helper", "organization",
-    "Amazon Web Services", "version", PACKAGE_VERSION, "informationUri",
-    "https://github.com/awslabs/automated-security-helper", "rules", rules,
-    "results", results);
+  json_t *doc
+    = json_pack ("{s:s, s:s, s:[{s:{s:{s:s, s:s, s:s, s:s, s:o}}, s:o}]}",
+                 "$schema", ASH_SARIF_SCHEMA_URI, "version", "2.1.0", "runs",
+                 "tool", "driver", "name", "ASH - Automated Security Helper",
+                 "organization", "Amazon Web Services", "version",
+                 PACKAGE_VERSION, "informationUri",
+                 "https://github.com/awslabs/automated-security-helper",
+                 "rules", rules, "results", results);
   if (doc == NULL)
     ash_oom ();
   return ash_report_dump_json (doc, true);

@@ -70,8 +70,8 @@ kind_of (const json_t *comp)
 static void
 add_prop (json_t *props, const char *name, const char *value)
 {
-  json_array_append_new (props, json_pack ("{s:s, s:s}", "name", name,
-                                           "value", value));
+  json_array_append_new (props, json_pack ("{s:s, s:s}", "name", name, "value",
+                                           value));
 }
 
 char *
@@ -81,12 +81,12 @@ ash_report_gitlab_cyclonedx (const json_t *agg, const json_t *options)
   json_t *comps = json_object_get (sbom, "components");
   if (!json_is_object (sbom) || json_array_size (comps) == 0)
     return NULL;
-  const char *category = json_string_value (json_object_get (options,
-                                                             "category"));
+  const char *category
+    = json_string_value (json_object_get (options, "category"));
   const char *pm_over = json_string_value (
     json_object_get (options, "package_manager_override"));
-  const char *lang_over = json_string_value (
-    json_object_get (options, "language_override"));
+  const char *lang_over
+    = json_string_value (json_object_get (options, "language_override"));
   const char *file_over = json_string_value (
     json_object_get (options, "input_file_path_override"));
 
@@ -115,8 +115,8 @@ ash_report_gitlab_cyclonedx (const json_t *agg, const json_t *options)
       const char *lang = lang_over ? lang_over
                          : k >= 0  ? kinds[k].language
                                    : NULL;
-      const char *file = file_over ? file_over
-                                   : property (c, "syft:location:0:path");
+      const char *file
+        = file_over ? file_over : property (c, "syft:location:0:path");
       /* syft names files from the scanned root: "/requirements.txt".  */
       while (file && *file == '/')
         file++;

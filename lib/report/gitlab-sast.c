@@ -50,8 +50,8 @@ cut (const char *s, size_t max)
 static json_t *
 detail (const char *name, const char *value)
 {
-  return json_pack ("{s:s, s:s, s:s}", "name", name, "type", "text",
-                    "value", value);
+  return json_pack ("{s:s, s:s, s:s}", "name", name, "type", "text", "value",
+                    value);
 }
 
 static json_t *
@@ -64,8 +64,8 @@ vulnerability (const json_t *res, const char *detected_at)
   const char *msg = ash_report_result_message (res);
   if (rule == NULL || *rule == '\0')
     rule = "unknown";
-  _cleanup_free_ char *id = ash_report_finding_id (scanner, rule, path, start,
-                                                   end);
+  _cleanup_free_ char *id
+    = ash_report_finding_id (scanner, rule, path, start, end);
   json_t *ids = json_array ();
   if (*scanner)
     {
@@ -74,9 +74,9 @@ vulnerability (const json_t *res, const char *detected_at)
       _cleanup_free_ char *sn = xasprintf ("%s Scanner", scanner);
       json_array_append_new (ids, json_pack ("{s:s, s:s, s:s}", "type", t,
                                              "name", n, "value", rule));
-      json_array_append_new (ids, json_pack ("{s:s, s:s, s:s}", "type",
-                                             "scanner", "name", sn, "value",
-                                             scanner));
+      json_array_append_new (ids,
+                             json_pack ("{s:s, s:s, s:s}", "type", "scanner",
+                                        "name", sn, "value", scanner));
     }
   json_array_append_new (ids, json_pack ("{s:s, s:s, s:s}", "type",
                                          "ash-finding-id", "name",
@@ -115,31 +115,34 @@ vulnerability (const json_t *res, const char *detected_at)
       json_object_set_new (v, "solution", json_string (sol_cut));
     }
   else
-    json_object_set_new (v, "severity", json_string (gitlab_severity (
-                                          ash_sarif_result_severity (res))));
+    json_object_set_new (v, "severity",
+                         json_string (
+                           gitlab_severity (ash_sarif_result_severity (res))));
   return v;
 }
 
 char *
 ash_report_gitlab_sast (const json_t *agg, const json_t *options)
 {
-  bool exclude = json_is_true (json_object_get (options,
-                                                "exclude_suppressed"));
+  bool exclude
+    = json_is_true (json_object_get (options, "exclude_suppressed"));
   /* The schema's times are "YYYY-MM-DDTHH:MM:SS", without a zone.  */
   char when[20];
   snprintf (when, sizeof when, "%s", ash_report_generated_at (agg));
   json_t *vulns = json_array ();
   size_t i, j;
   json_t *run, *res;
-  json_array_foreach (json_object_get (json_object_get (agg, "sarif"),
-                                       "runs"), i, run)
+  json_array_foreach (json_object_get (json_object_get (agg, "sarif"), "runs"),
+                      i, run)
     json_array_foreach (json_object_get (run, "results"), j, res)
       if (!(exclude && ash_sarif_result_is_suppressed (res)))
-        json_array_append_new (vulns, vulnerability (
-                                        res, ash_report_generated_at (agg)));
-  long long actionable = (long long) json_integer_value (json_object_get (
-    json_object_get (json_object_get (agg, "metadata"), "summary_stats"),
-    "actionable"));
+        json_array_append_new (vulns,
+                               vulnerability (res,
+                                              ash_report_generated_at (agg)));
+  long long actionable = (long long) json_integer_value (
+    json_object_get (json_object_get (json_object_get (agg, "metadata"),
+                                      "summary_stats"),
+                     "actionable"));
   json_t *doc = json_pack (
     "{s:s, s:o, s:{s:{s:s, s:s, s:s, s:{s:s}, s:s}, s:{s:s, s:s, s:s, "
     "s:{s:s}, s:s}, s:s, s:s, s:s, s:s}}",

@@ -28,11 +28,21 @@ esc (struct ash_buf *b, const char *in)
   for (const char *s = shown.buf; *s; s++)
     switch (*s)
       {
-      case '<': ash_buf_addstr (b, "&lt;"); break;
-      case '>': ash_buf_addstr (b, "&gt;"); break;
-      case '&': ash_buf_addstr (b, "&amp;"); break;
-      case '"': ash_buf_addstr (b, "&quot;"); break;
-      case '\'': ash_buf_addstr (b, "&#39;"); break;
+      case '<':
+        ash_buf_addstr (b, "&lt;");
+        break;
+      case '>':
+        ash_buf_addstr (b, "&gt;");
+        break;
+      case '&':
+        ash_buf_addstr (b, "&amp;");
+        break;
+      case '"':
+        ash_buf_addstr (b, "&quot;");
+        break;
+      case '\'':
+        ash_buf_addstr (b, "&#39;");
+        break;
       default:
         /* Control characters are not allowed in XML 1.0.  */
         if ((unsigned char) *s < 0x20 && *s != '\n' && *s != '\t')
@@ -75,21 +85,21 @@ ash_report_html (const json_t *agg)
                       "<th>Suppressed</th><th>Reason</th></tr>\n");
   json_object_foreach (json_object_get (agg, "scanner_results"), name, sr)
     {
-      const char *why = json_string_value (json_object_get (sr,
-                                                            "missing_reason"));
+      const char *why
+        = json_string_value (json_object_get (sr, "missing_reason"));
       if (why == NULL)
         why = json_string_value (json_object_get (sr, "error_reason"));
       ash_buf_addstr (&b, "<tr><td>");
       esc (&b, name);
       ash_buf_addstr (&b, "</td><td>");
       esc (&b, str (sr, "status"));
-      ash_buf_addf (
-        &b, "</td><td>%lld</td><td>%lld</td><td>%lld</td><td>",
-        (long long) json_integer_value (json_object_get (sr, "finding_count")),
-        (long long) json_integer_value (json_object_get (sr,
-                                                         "actionable_count")),
-        (long long) json_integer_value (json_object_get (sr,
-                                                         "suppressed_count")));
+      ash_buf_addf (&b, "</td><td>%lld</td><td>%lld</td><td>%lld</td><td>",
+                    (long long) json_integer_value (
+                      json_object_get (sr, "finding_count")),
+                    (long long) json_integer_value (
+                      json_object_get (sr, "actionable_count")),
+                    (long long) json_integer_value (
+                      json_object_get (sr, "suppressed_count")));
       esc (&b, why);
       ash_buf_addstr (&b, "</td></tr>\n");
     }
@@ -110,8 +120,8 @@ ash_report_html (const json_t *agg)
       ash_buf_addstr (&b, "</td><td>");
       esc (&b, str (f, "file_path"));
       ash_buf_addf (&b, ":%lld</td><td>",
-                    (long long) json_integer_value (json_object_get (
-                      f, "line_start")));
+                    (long long) json_integer_value (
+                      json_object_get (f, "line_start")));
       esc (&b, str (f, "message"));
       ash_buf_addstr (&b, "</td></tr>\n");
     }
@@ -142,8 +152,9 @@ ash_report_junit (const json_t *agg)
       bool err = streq (st, "ERROR") || streq (st, "MISSING");
       ash_buf_addstr (&b, "  <testsuite name=\"");
       esc (&b, name);
-      ash_buf_addf (&b, "\" tests=\"%lld\" failures=\"%lld\" errors=\"%d\" "
-                        "skipped=\"%d\" time=\"%.3f\">\n",
+      ash_buf_addf (&b,
+                    "\" tests=\"%lld\" failures=\"%lld\" errors=\"%d\" "
+                    "skipped=\"%d\" time=\"%.3f\">\n",
                     failures + 1, failures, err ? 1 : 0,
                     streq (st, "SKIPPED") ? 1 : 0,
                     json_number_value (json_object_get (sr, "duration")));
@@ -152,8 +163,8 @@ ash_report_junit (const json_t *agg)
       ash_buf_addstr (&b, "\" name=\"scanner completed\">");
       if (err)
         {
-          const char *why = json_string_value (
-            json_object_get (sr, "missing_reason"));
+          const char *why
+            = json_string_value (json_object_get (sr, "missing_reason"));
           if (why == NULL)
             why = str (sr, "error_reason");
           ash_buf_addstr (&b, "<error type=\"");

@@ -21,8 +21,8 @@ severity_id (enum ash_severity s)
 static const char *
 severity_label (enum ash_severity s)
 {
-  static const char *const names[] = { "Informational", "Low", "Medium",
-                                       "High", "Critical" };
+  static const char *const names[]
+    = { "Informational", "Low", "Medium", "High", "Critical" };
   return names[s];
 }
 
@@ -34,7 +34,8 @@ report_time_ms (const json_t *agg)
   struct tm tm = { 0 };
   const char *g = ash_report_generated_at (agg);
   if (sscanf (g, "%4d-%2d-%2dT%2d:%2d:%2d", &tm.tm_year, &tm.tm_mon,
-              &tm.tm_mday, &tm.tm_hour, &tm.tm_min, &tm.tm_sec) != 6)
+              &tm.tm_mday, &tm.tm_hour, &tm.tm_min, &tm.tm_sec)
+      != 6)
     return 0;
   tm.tm_year -= 1900;
   tm.tm_mon -= 1;
@@ -53,15 +54,15 @@ finding (const json_t *res, const json_t *meta, long long ms)
   enum ash_severity sev = (enum ash_severity) fi.severity;
   if (rule == NULL || *rule == '\0')
     rule = "unknown";
-  _cleanup_free_ char *uid = ash_report_finding_id (scanner, rule, path,
-                                                    start, end);
+  _cleanup_free_ char *uid
+    = ash_report_finding_id (scanner, rule, path, start, end);
   const char *base = path ? strrchr (path, '/') : NULL;
   base = base ? base + 1 : path;
   /* The title as upstream: the rule, the file, the message, at most 120
      characters of it (cut between UTF-8 characters).  */
-  _cleanup_free_ char *title = path ? xasprintf ("%s in %s - %s", rule, base,
-                                                 msg)
-                                    : xasprintf ("%s - %s", rule, msg);
+  _cleanup_free_ char *title = path
+                                 ? xasprintf ("%s in %s - %s", rule, base, msg)
+                                 : xasprintf ("%s - %s", rule, msg);
   size_t n = strlen (title);
   if (n > 120)
     {
@@ -86,23 +87,23 @@ finding (const json_t *res, const json_t *meta, long long ms)
       json_object_set_new (vuln, "affected_code", json_pack ("[o]", code));
     }
   bool sup = fi.suppressed;
-  json_t *f = json_pack (
-    "{s:i, s:s, s:i, s:s, s:i, s:i, s:s, s:i, s:s, s:I, s:O, "
-    "s:{s:s, s:s, s:s}, s:[o], s:i, s:s}",
-    "activity_id", 1, "activity_name", "Create", "severity_id",
-    severity_id (sev), "severity", severity_label (sev), "type_uid", 200201,
-    "class_uid", 2002, "class_name", "Vulnerability Finding", "category_uid",
-    2, "category_name", "Findings", "time", (json_int_t) ms, "metadata", meta,
-    "finding_info", "uid", uid, "title", title, "desc", msg,
-    "vulnerabilities", vuln, "status_id", sup ? 3 : 1, "status",
-    sup ? "Suppressed" : "New");
+  json_t *f
+    = json_pack ("{s:i, s:s, s:i, s:s, s:i, s:i, s:s, s:i, s:s, s:I, s:O, "
+                 "s:{s:s, s:s, s:s}, s:[o], s:i, s:s}",
+                 "activity_id", 1, "activity_name", "Create", "severity_id",
+                 severity_id (sev), "severity", severity_label (sev),
+                 "type_uid", 200201, "class_uid", 2002, "class_name",
+                 "Vulnerability Finding", "category_uid", 2, "category_name",
+                 "Findings", "time", (json_int_t) ms, "metadata", meta,
+                 "finding_info", "uid", uid, "title", title, "desc", msg,
+                 "vulnerabilities", vuln, "status_id", sup ? 3 : 1, "status",
+                 sup ? "Suppressed" : "New");
   if (f == NULL)
     ash_oom ();
   if (sup)
     {
       const char *why = ash_report_result_suppression_reason (res);
-      _cleanup_free_ char *d = xasprintf ("justification: %s",
-                                          why ? why : "");
+      _cleanup_free_ char *d = xasprintf ("justification: %s", why ? why : "");
       json_object_set_new (f, "status_detail", json_string (d));
     }
   return f;
@@ -112,16 +113,16 @@ char *
 ash_report_ocsf (const json_t *agg)
 {
   long long ms = report_time_ms (agg);
-  json_t *meta = json_pack ("{s:{s:s, s:s, s:s}, s:s, s:I}", "product",
-                            "name", "Automated Security Helper",
-                            "vendor_name", "Amazon Web Services", "version",
-                            PACKAGE_VERSION, "version", "1.1.0",
-                            "logged_time", (json_int_t) ms);
+  json_t *meta
+    = json_pack ("{s:{s:s, s:s, s:s}, s:s, s:I}", "product", "name",
+                 "Automated Security Helper", "vendor_name",
+                 "Amazon Web Services", "version", PACKAGE_VERSION, "version",
+                 "1.1.0", "logged_time", (json_int_t) ms);
   json_t *list = json_array ();
   size_t i, j;
   json_t *run, *res;
-  json_array_foreach (json_object_get (json_object_get (agg, "sarif"),
-                                       "runs"), i, run)
+  json_array_foreach (json_object_get (json_object_get (agg, "sarif"), "runs"),
+                      i, run)
     json_array_foreach (json_object_get (run, "results"), j, res)
       json_array_append_new (list, finding (res, meta, ms));
   json_decref (meta);

@@ -40,9 +40,10 @@ reporter_enabled (const struct ash_options *opts,
 static json_t *
 read_sbom (int dirfd, const json_t *agg)
 {
-  const char *st = json_string_value (json_object_get (
-    json_object_get (json_object_get (agg, "scanner_results"), "syft"),
-    "status"));
+  const char *st = json_string_value (
+    json_object_get (json_object_get (json_object_get (agg, "scanner_results"),
+                                      "syft"),
+                     "status"));
   if (st == NULL || !(streq (st, "PASSED") || streq (st, "FAILED")))
     return NULL;
   struct ash_buf b = ASH_BUF_INIT;
@@ -53,12 +54,12 @@ read_sbom (int dirfd, const json_t *agg)
       == 0)
     doc = json_loadb (b.buf, b.len, 0, NULL);
   else
-    ash_warning (_("the SBOM of syft is not in the reports: %s"), e.message);
+    ash_warning (_ ("the SBOM of syft is not in the reports: %s"), e.message);
   ash_error_release (&e);
   ash_buf_release (&b);
   const char *fmt = json_string_value (json_object_get (doc, "bomFormat"));
-  if (doc && (!json_is_object (doc) || fmt == NULL
-              || !streq (fmt, "CycloneDX")))
+  if (doc
+      && (!json_is_object (doc) || fmt == NULL || !streq (fmt, "CycloneDX")))
     {
       json_decref (doc);
       doc = NULL;
@@ -83,7 +84,8 @@ used_suppressions (const json_t *agg, const json_t *list)
       size_t i, j, k;
       json_t *run, *res;
       json_array_foreach (json_object_get (json_object_get (agg, "sarif"),
-                                           "runs"), i, run)
+                                           "runs"),
+                          i, run)
         json_array_foreach (json_object_get (run, "results"), j, res)
           {
             const char *kind = json_string_value (json_object_get (
@@ -100,8 +102,7 @@ used_suppressions (const json_t *agg, const json_t *list)
               continue;
             json_t *entry = json_pack ("{s:s}", "path", m->path);
             if (m->rule_id)
-              json_object_set_new (entry, "rule_id",
-                                   json_string (m->rule_id));
+              json_object_set_new (entry, "rule_id", json_string (m->rule_id));
             if (m->line_start)
               json_object_set_new (entry, "line_start",
                                    json_integer (m->line_start));
@@ -186,8 +187,8 @@ upstream_view (int dirfd, const json_t *agg, const struct ash_config *config)
   json_t *stats = json_object_get (meta, "summary_stats");
   if (json_is_object (stats) && !json_object_get (stats, "severity_counts"))
     {
-      static const char *const keys[] = { "critical", "high", "medium",
-                                          "low", "info", "suppressed" };
+      static const char *const keys[]
+        = { "critical", "high", "medium", "low", "info", "suppressed" };
       json_t *c = json_object ();
       for (size_t i = 0; i < ARRAY_SIZE (keys); i++)
         {
@@ -200,14 +201,14 @@ upstream_view (int dirfd, const json_t *agg, const struct ash_config *config)
   if (meta)
     json_object_set_new (view, "metadata", meta);
 
-  json_t *conf = config && config->root ? json_deep_copy (config->root)
-                                        : json_object ();
+  json_t *conf
+    = config && config->root ? json_deep_copy (config->root) : json_object ();
   json_object_set_new (view, "ash_config", conf);
   json_object_set_new (
     view, "used_suppressions",
-    used_suppressions (agg, json_object_get (
-                              json_object_get (conf, "global_settings"),
-                              "suppressions")));
+    used_suppressions (
+      agg, json_object_get (json_object_get (conf, "global_settings"),
+                            "suppressions")));
   if (!json_object_get (view, "validation_checkpoints"))
     json_object_set_new (view, "validation_checkpoints", json_array ());
   json_t *sbom = read_sbom (dirfd, agg);
@@ -226,8 +227,8 @@ struct out
 static void
 out_flush (struct out *o)
 {
-  if (o->b.len && o->error == 0 && ash_write_all (o->f.fd, o->b.buf,
-                                                   o->b.len) < 0)
+  if (o->b.len && o->error == 0
+      && ash_write_all (o->f.fd, o->b.buf, o->b.len) < 0)
     o->error = errno ? -errno : -EIO;
   o->b.len = 0;
 }
@@ -272,7 +273,7 @@ out_finish (struct out *o, struct ash_error *err)
       int e = o->error;
       _cleanup_free_ char *path = xstrdup (o->f.path ? o->f.path : "");
       ash_tree_file_abort (&o->f);
-      return ash_error_set (err, e, _("cannot write %s: %s"), path,
+      return ash_error_set (err, e, _ ("cannot write %s: %s"), path,
                             strerror (-e));
     }
   return ash_tree_file_commit (&o->f, err);
@@ -312,9 +313,8 @@ write_aggregated (int dirfd, const json_t *agg, const char *sarif_text,
       out_add (&o, first ? "\n  " : ",\n  ", first ? 3 : 4);
       first = false;
       json_t *k = json_string (key);
-      _cleanup_free_ char *kt = k ? json_dumps (k, DUMP_FLAGS
-                                                     | JSON_ENCODE_ANY)
-                                  : NULL;
+      _cleanup_free_ char *kt
+        = k ? json_dumps (k, DUMP_FLAGS | JSON_ENCODE_ANY) : NULL;
       json_decref (k);
       if (kt == NULL)
         ash_oom ();
@@ -324,8 +324,8 @@ write_aggregated (int dirfd, const json_t *agg, const char *sarif_text,
         out_add_nested (&o, sarif_text);
       else
         {
-          _cleanup_free_ char *vt = json_dumps (v, DUMP_FLAGS
-                                                     | JSON_ENCODE_ANY);
+          _cleanup_free_ char *vt
+            = json_dumps (v, DUMP_FLAGS | JSON_ENCODE_ANY);
           if (vt == NULL)
             ash_oom ();
           out_add_nested (&o, vt);
@@ -385,17 +385,16 @@ ash_report_outputs_write (int dirfd, const json_t *agg,
           continue;
         /* reporters.NAME.extension names the file as upstream does:
            ash.EXTENSION (the schema allows only a plain suffix).  */
-        _cleanup_free_ char *ek = xasprintf ("reporters.%s.extension",
-                                             f->name);
+        _cleanup_free_ char *ek
+          = xasprintf ("reporters.%s.extension", f->name);
         const char *ext = ash_config_get_string (config, ek);
-        _cleanup_free_ char *rel
-          = ext && ash_config_extension_valid (ext)
-              ? xasprintf ("reports/ash.%s", ext)
-              : xasprintf ("reports/%s", f->file);
+        _cleanup_free_ char *rel = ext && ash_config_extension_valid (ext)
+                                     ? xasprintf ("reports/ash.%s", ext)
+                                     : xasprintf ("reports/%s", f->file);
         if (ash_strvec_contains (&written, rel))
           {
-            ash_err (_("report %s: %s is the file of another report; not "
-                       "written (change reporters.%s.extension)"),
+            ash_err (_ ("report %s: %s is the file of another report; not "
+                        "written (change reporters.%s.extension)"),
                      f->name, rel, f->name);
             continue;
           }
@@ -419,13 +418,14 @@ ash_report_outputs_write (int dirfd, const json_t *agg,
             ash_summary_opts_read (ash_config_get (config, ok), &so);
             const json_t *options = ash_config_get (config, ok);
             _cleanup_free_ char *body
-              = streq (f->name, "markdown") ? ash_report_markdown_opts (agg, &so)
-                : streq (f->name, "text")   ? ash_report_text_opts (agg, &so)
-                : f->render_opts            ? f->render_opts (agg, options)
-                                            : f->render (agg);
+              = streq (f->name, "markdown")
+                  ? ash_report_markdown_opts (agg, &so)
+                : streq (f->name, "text") ? ash_report_text_opts (agg, &so)
+                : f->render_opts          ? f->render_opts (agg, options)
+                                          : f->render (agg);
             if (body == NULL)
               {
-                ash_info (_("report %s: nothing to report, no %s written"),
+                ash_info (_ ("report %s: nothing to report, no %s written"),
                           f->name, rel);
                 r = 0;
               }
@@ -435,7 +435,7 @@ ash_report_outputs_write (int dirfd, const json_t *agg,
           }
         if (r < 0)
           {
-            ash_err (_("report %s: %s"), f->file, e.message);
+            ash_err (_ ("report %s: %s"), f->file, e.message);
             if (ret == 0)
               {
                 ret = r;

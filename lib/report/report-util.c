@@ -29,8 +29,7 @@ ash_report_dump_json (json_t *v, bool pretty)
 static uint64_t
 fnv_add (uint64_t h, const char *s)
 {
-  for (const unsigned char *p = (const unsigned char *) (s ? s : ""); *p;
-       p++)
+  for (const unsigned char *p = (const unsigned char *) (s ? s : ""); *p; p++)
     h = (h ^ *p) * 0x100000001b3ULL;
   return (h ^ 0xff) * 0x100000001b3ULL;
 }
@@ -51,8 +50,8 @@ hash128 (const char *const *fields, size_t n, uint64_t ret[2])
 }
 
 char *
-ash_report_finding_id (const char *scanner, const char *rule,
-                       const char *path, int start, int end)
+ash_report_finding_id (const char *scanner, const char *rule, const char *path,
+                       int start, int end)
 {
   char lines[64];
   snprintf (lines, sizeof lines, "%d-%d", start, end);
@@ -90,16 +89,16 @@ ash_report_uuid (const json_t *agg, const char *salt)
 const char *
 ash_report_generated_at (const json_t *agg)
 {
-  const char *s = json_string_value (json_object_get (
-    json_object_get (agg, "metadata"), "generated_at"));
+  const char *s = json_string_value (
+    json_object_get (json_object_get (agg, "metadata"), "generated_at"));
   return s ? s : "";
 }
 
 const char *
 ash_report_result_scanner (const json_t *result)
 {
-  const char *s = json_string_value (json_object_get (
-    json_object_get (result, "properties"), "scanner_name"));
+  const char *s = json_string_value (
+    json_object_get (json_object_get (result, "properties"), "scanner_name"));
   return s ? s : "";
 }
 
@@ -114,9 +113,10 @@ ash_report_result_message (const json_t *result)
 const char *
 ash_report_result_suppression_reason (const json_t *result)
 {
-  return json_string_value (json_object_get (
-    json_array_get (json_object_get (result, "suppressions"), 0),
-    "justification"));
+  return json_string_value (
+    json_object_get (json_array_get (json_object_get (result, "suppressions"),
+                                     0),
+                     "justification"));
 }
 
 void

@@ -44,14 +44,14 @@ char *ash_report_text (const json_t *agg);
    (upstream's names); the schema checked them.  */
 struct ash_summary_opts
 {
-  bool include_summary;           /* the per-scanner table (default true) */
-  bool include_findings;          /* include_detailed_findings or
-                                     include_findings_table (default
-                                     true) */
-  long long max_findings;         /* max_detailed_findings; -1: all */
-  long long hotspots;             /* top_hotspots_limit; 0: no section */
-  bool collapsible;               /* markdown: findings in <details> */
-  bool compact;                   /* markdown: no header list */
+  bool include_summary;   /* the per-scanner table (default true) */
+  bool include_findings;  /* include_detailed_findings or
+                             include_findings_table (default
+                             true) */
+  long long max_findings; /* max_detailed_findings; -1: all */
+  long long hotspots;     /* top_hotspots_limit; 0: no section */
+  bool collapsible;       /* markdown: findings in <details> */
+  bool compact;           /* markdown: no header list */
 };
 /* Read OPTIONS (reporters.NAME.options, may be NULL) into RET.  */
 void ash_summary_opts_read (const json_t *options,

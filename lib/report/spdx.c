@@ -23,16 +23,15 @@ static json_t *
 package (const json_t *comp, size_t n)
 {
   const char *name = json_string_value (json_object_get (comp, "name"));
-  const char *version = json_string_value (json_object_get (comp,
-                                                            "version"));
+  const char *version = json_string_value (json_object_get (comp, "version"));
   const char *purl = json_string_value (json_object_get (comp, "purl"));
   _cleanup_free_ char *id = spdx_id (n);
-  json_t *p = json_pack ("{s:s, s:s, s:s, s:b, s:s, s:s, s:s}", "SPDXID", id,
-                         "name", name && *name ? name : "unknown",
-                         "downloadLocation", "NOASSERTION", "filesAnalyzed",
-                         false, "licenseConcluded", "NOASSERTION",
-                         "licenseDeclared", "NOASSERTION", "copyrightText",
-                         "NOASSERTION");
+  json_t *p
+    = json_pack ("{s:s, s:s, s:s, s:b, s:s, s:s, s:s}", "SPDXID", id, "name",
+                 name && *name ? name : "unknown", "downloadLocation",
+                 "NOASSERTION", "filesAnalyzed", false, "licenseConcluded",
+                 "NOASSERTION", "licenseDeclared", "NOASSERTION",
+                 "copyrightText", "NOASSERTION");
   if (p == NULL)
     ash_oom ();
   if (version && *version)
@@ -40,8 +39,8 @@ package (const json_t *comp, size_t n)
   if (purl && strncmp (purl, "pkg:", 4) == 0)
     json_object_set_new (p, "externalRefs",
                          json_pack ("[{s:s, s:s, s:s}]", "referenceCategory",
-                                    "PACKAGE-MANAGER", "referenceType",
-                                    "purl", "referenceLocator", purl));
+                                    "PACKAGE-MANAGER", "referenceType", "purl",
+                                    "referenceLocator", purl));
   return p;
 }
 
@@ -49,8 +48,8 @@ char *
 ash_report_spdx (const json_t *agg)
 {
   const json_t *sbom = json_object_get (agg, "cyclonedx");
-  const char *project = json_string_value (json_object_get (
-    json_object_get (agg, "metadata"), "project_name"));
+  const char *project = json_string_value (
+    json_object_get (json_object_get (agg, "metadata"), "project_name"));
   _cleanup_free_ char *uuid = ash_report_uuid (agg, "spdx");
   _cleanup_free_ char *ns = xasprintf ("urn:uuid:%s", uuid);
   json_t *packages = json_array ();
@@ -65,17 +64,19 @@ ash_report_spdx (const json_t *agg)
       _cleanup_free_ char *id = spdx_id (n);
       json_array_append_new (rels,
                              json_pack ("{s:s, s:s, s:s}", "spdxElementId",
-                                        "SPDXRef-DOCUMENT",
-                                        "relationshipType", "DESCRIBES",
-                                        "relatedSpdxElement", id));
+                                        "SPDXRef-DOCUMENT", "relationshipType",
+                                        "DESCRIBES", "relatedSpdxElement",
+                                        id));
     }
   _cleanup_free_ char *creator = xasprintf ("Tool: ash-%s", PACKAGE_VERSION);
-  json_t *doc = json_pack (
-    "{s:s, s:s, s:s, s:s, s:s, s:{s:s, s:[s]}, s:o, s:o}", "spdxVersion",
-    "SPDX-2.3", "dataLicense", "CC0-1.0", "SPDXID", "SPDXRef-DOCUMENT",
-    "name", project && *project ? project : "ash-scan", "documentNamespace",
-    ns, "creationInfo", "created", ash_report_generated_at (agg), "creators",
-    creator, "packages", packages, "relationships", rels);
+  json_t *doc
+    = json_pack ("{s:s, s:s, s:s, s:s, s:s, s:{s:s, s:[s]}, s:o, s:o}",
+                 "spdxVersion", "SPDX-2.3", "dataLicense", "CC0-1.0", "SPDXID",
+                 "SPDXRef-DOCUMENT", "name",
+                 project && *project ? project : "ash-scan",
+                 "documentNamespace", ns, "creationInfo", "created",
+                 ash_report_generated_at (agg), "creators", creator,
+                 "packages", packages, "relationships", rels);
   if (doc == NULL)
     ash_oom ();
   return ash_report_dump_json (doc, true);

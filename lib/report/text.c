@@ -63,8 +63,8 @@ table (struct ash_buf *b, const json_t *agg, bool markdown)
   const json_t *scanners = json_object_get (agg, "scanner_results");
   const char *name;
   json_t *sr;
-  static const char *const sevs[] = { "critical", "high", "medium", "low",
-                                      "info" };
+  static const char *const sevs[]
+    = { "critical", "high", "medium", "low", "info" };
 
   if (markdown)
     ash_buf_addstr (b, "| Scanner | Status | Critical | High | Medium | "
@@ -86,9 +86,8 @@ table (struct ash_buf *b, const json_t *agg, bool markdown)
           md_escape (b, raw (sr, "status"));
           for (size_t i = 0; i < ARRAY_SIZE (sevs); i++)
             ash_buf_addf (b, " | %lld", num (c, sevs[i]));
-          ash_buf_addf (b, " | %lld | %lld | %.1fs |\n",
-                        num (c, "suppressed"), num (sr, "actionable_count"),
-                        t);
+          ash_buf_addf (b, " | %lld | %lld | %.1fs |\n", num (c, "suppressed"),
+                        num (sr, "actionable_count"), t);
         }
       else
         ash_buf_addf (b,
@@ -156,8 +155,8 @@ void
 ash_summary_opts_read (const json_t *options, struct ash_summary_opts *ret)
 {
   json_t *v;
-  ret->include_summary = !json_is_false (json_object_get (options,
-                                                          "include_summary"));
+  ret->include_summary
+    = !json_is_false (json_object_get (options, "include_summary"));
   json_t *d = json_object_get (options, "include_detailed_findings");
   json_t *t = json_object_get (options, "include_findings_table");
   ret->include_findings = !(json_is_false (d) && !json_is_true (t));
@@ -165,8 +164,8 @@ ash_summary_opts_read (const json_t *options, struct ash_summary_opts *ret)
   ret->max_findings = json_is_integer (v) ? json_integer_value (v) : -1;
   v = json_object_get (options, "top_hotspots_limit");
   ret->hotspots = json_is_integer (v) ? json_integer_value (v) : 0;
-  ret->collapsible = json_is_true (json_object_get (options,
-                                                    "use_collapsible_details"));
+  ret->collapsible
+    = json_is_true (json_object_get (options, "use_collapsible_details"));
   ret->compact = json_is_true (json_object_get (options, "compact"));
 }
 
@@ -234,8 +233,9 @@ ash_report_text_opts (const json_t *agg, const struct ash_summary_opts *o)
   struct ash_buf b = ASH_BUF_INIT;
   const json_t *meta = json_object_get (agg, "metadata");
 
-  ash_buf_addf (&b, "ASH scan report\nProject: %s\nSource: %s\n"
-                    "Generated: %s\nash %s, sandbox %s\n\n",
+  ash_buf_addf (&b,
+                "ASH scan report\nProject: %s\nSource: %s\n"
+                "Generated: %s\nash %s, sandbox %s\n\n",
                 str (meta, "project_name"), str (meta, "source_dir"),
                 str (meta, "generated_at"), str (meta, "tool_version"),
                 str (meta, "sandbox_mode"));
@@ -317,17 +317,17 @@ ash_report_markdown_opts (const json_t *agg, const struct ash_summary_opts *o)
 
   ash_buf_addstr (&b, "# ASH Scan Report\n\n");
   if (!o->compact)
-  {
-  ash_buf_addstr (&b, "- **Project:** ");
-  md_escape (&b, raw (meta, "project_name"));
-  ash_buf_addstr (&b, "\n- **Generated:** ");
-  md_escape (&b, raw (meta, "generated_at"));
-  ash_buf_addstr (&b, "\n- **ash version:** ");
-  md_escape (&b, raw (meta, "tool_version"));
-  ash_buf_addstr (&b, "\n- **Sandbox:** ");
-  md_escape (&b, raw (meta, "sandbox_mode"));
-  ash_buf_addstr (&b, "\n\n");
-  }
+    {
+      ash_buf_addstr (&b, "- **Project:** ");
+      md_escape (&b, raw (meta, "project_name"));
+      ash_buf_addstr (&b, "\n- **Generated:** ");
+      md_escape (&b, raw (meta, "generated_at"));
+      ash_buf_addstr (&b, "\n- **ash version:** ");
+      md_escape (&b, raw (meta, "tool_version"));
+      ash_buf_addstr (&b, "\n- **Sandbox:** ");
+      md_escape (&b, raw (meta, "sandbox_mode"));
+      ash_buf_addstr (&b, "\n\n");
+    }
   ash_buf_addstr (&b, "## Summary\n\n");
   if (o->include_summary && !o->compact)
     {
@@ -350,15 +350,16 @@ ash_report_markdown_opts (const json_t *agg, const struct ash_summary_opts *o)
           ash_buf_addstr (&b, "| ");
           md_escape (&b, json_string_value (json_array_get (f, 0)));
           ash_buf_addf (&b, " | %lld |\n",
-                        (long long) json_integer_value (json_array_get (f,
-                                                                        1)));
+                        (long long) json_integer_value (
+                          json_array_get (f, 1)));
         }
       json_decref (h);
     }
   bool any = o->include_findings && json_array_size (list) > 0;
   if (any)
-    ash_buf_addf (&b, "\n%s## Findings\n\n| Severity | Scanner | Rule | "
-                      "Location | Message |\n|---|---|---|---|---|\n",
+    ash_buf_addf (&b,
+                  "\n%s## Findings\n\n| Severity | Scanner | Rule | "
+                  "Location | Message |\n|---|---|---|---|---|\n",
                   o->collapsible ? "<details>\n<summary>Findings</summary>"
                                    "\n\n"
                                  : "");
@@ -368,8 +369,9 @@ ash_report_markdown_opts (const json_t *agg, const struct ash_summary_opts *o)
         break;
       if (o->max_findings >= 0 && (long long) i >= o->max_findings)
         {
-          ash_buf_addf (&b, "\n%zu more findings are not listed "
-                            "(max\\_detailed\\_findings)\n",
+          ash_buf_addf (&b,
+                        "\n%zu more findings are not listed "
+                        "(max\\_detailed\\_findings)\n",
                         json_array_size (list) - i);
           break;
         }

@@ -65,19 +65,19 @@ markdown (const json_t *doc)
                 "- **Total Suppressions**: %lld\n"
                 "- **Used Suppressions**: %lld\n"
                 "- **Unused Suppressions**: %lld\n\n",
-                (long long) json_integer_value (json_object_get (
-                  sum, "total_suppressions")),
-                (long long) json_integer_value (json_object_get (
-                  sum, "used_suppressions")),
-                (long long) json_integer_value (json_object_get (
-                  sum, "unused_suppressions")));
+                (long long) json_integer_value (
+                  json_object_get (sum, "total_suppressions")),
+                (long long) json_integer_value (
+                  json_object_get (sum, "used_suppressions")),
+                (long long) json_integer_value (
+                  json_object_get (sum, "unused_suppressions")));
   size_t i;
   json_t *e;
   json_array_foreach (json_object_get (doc, "unused_suppressions"), i, e)
     {
       ash_buf_addf (&b, "### %zu. ", i + 1);
-      ash_report_md_escape (&b, json_string_value (json_object_get (e,
-                                                                   "path")));
+      ash_report_md_escape (&b,
+                            json_string_value (json_object_get (e, "path")));
       ash_buf_addstr (&b, "\n\n");
       md_field (&b, "Rule ID", json_object_get (e, "rule_id"));
       md_field (&b, "Line start", json_object_get (e, "line_start"));
@@ -95,8 +95,10 @@ markdown (const json_t *doc)
 char *
 ash_report_unused_suppressions (const json_t *agg, const json_t *options)
 {
-  const json_t *all = json_object_get (json_object_get (
-    json_object_get (agg, "ash_config"), "global_settings"), "suppressions");
+  const json_t *all
+    = json_object_get (json_object_get (json_object_get (agg, "ash_config"),
+                                        "global_settings"),
+                       "suppressions");
   const json_t *ids = json_object_get (agg, "used_suppressions");
   json_t *unused = json_array ();
   size_t i, total = 0;
@@ -110,9 +112,9 @@ ash_report_unused_suppressions (const json_t *agg, const json_t *options)
       if (used (ids, id))
         continue;
       json_t *o = json_object ();
-      static const char *const keys[] = { "path", "rule_id", "line_start",
-                                          "line_end", "reason",
-                                          "expiration" };
+      static const char *const keys[] = {
+        "path", "rule_id", "line_start", "line_end", "reason", "expiration"
+      };
       for (size_t k = 0; k < ARRAY_SIZE (keys); k++)
         {
           json_t *v = json_object_get (e, keys[k]);
@@ -120,17 +122,16 @@ ash_report_unused_suppressions (const json_t *agg, const json_t *options)
         }
       json_array_append_new (unused, o);
     }
-  json_t *doc = json_pack ("{s:{s:I, s:I, s:I}, s:o}", "summary",
-                           "total_suppressions", (json_int_t) total,
-                           "used_suppressions",
-                           (json_int_t) json_array_size (ids),
-                           "unused_suppressions",
-                           (json_int_t) json_array_size (unused),
-                           "unused_suppressions", unused);
+  json_t *doc
+    = json_pack ("{s:{s:I, s:I, s:I}, s:o}", "summary", "total_suppressions",
+                 (json_int_t) total, "used_suppressions",
+                 (json_int_t) json_array_size (ids), "unused_suppressions",
+                 (json_int_t) json_array_size (unused), "unused_suppressions",
+                 unused);
   if (doc == NULL)
     ash_oom ();
-  const char *fmt = json_string_value (json_object_get (options,
-                                                        "output_format"));
+  const char *fmt
+    = json_string_value (json_object_get (options, "output_format"));
   if (fmt && streq (fmt, "markdown"))
     {
       char *r = markdown (doc);

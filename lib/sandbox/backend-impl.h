@@ -18,10 +18,10 @@ struct ash_probe
 {
   const struct ash_backend *backend; /* whose probe it is */
   bool usable;
-  char *reason;        /* why not usable: the spec's message */
-  char *notes;         /* things to log, or NULL */
-  bool cache_overlay;  /* throwaway cache overlays supported */
-  bool cached;         /* read from the probe cache */
+  char *reason;       /* why not usable: the spec's message */
+  char *notes;        /* things to log, or NULL */
+  bool cache_overlay; /* throwaway cache overlays supported */
+  bool cached;        /* read from the probe cache */
 };
 
 struct ash_wrap_state
@@ -30,8 +30,8 @@ struct ash_wrap_state
 };
 
 /* The structure of type TYPE whose member MEMBER PTR points at.  */
-#define ash_container_of(ptr, type, member) \
-  ((type *) (void *) ((char *) (ptr) - offsetof (type, member)))
+#define ash_container_of(ptr, type, member)                                   \
+  ((type *) (void *) ((char *) (ptr) -offsetof (type, member)))
 
 /* A new probe of BACKEND with only the shared part: not usable, with
    REASON (copied; may be NULL).  */

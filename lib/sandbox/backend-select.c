@@ -91,8 +91,8 @@ probe_backend (const struct ash_backend *backend, const struct ash_host *host)
     return ash_probe_new_unusable (backend,
                                    backend->none_reason
                                      ? backend->none_reason
-                                     : _("this platform has no sandbox "
-                                         "backend"));
+                                     : _ ("this platform has no sandbox "
+                                          "backend"));
   r = backend->probe (host, &p);
   if (!p)
     p = ash_probe_new_unusable (backend, NULL);
@@ -101,9 +101,8 @@ probe_backend (const struct ash_backend *backend, const struct ash_host *host)
     {
       p->usable = false;
       if (!p->reason)
-        p->reason = xasprintf (_("%s cannot be used here (%s)"),
-                               backend->name,
-                               strerror (r < 0 ? -r : EINVAL));
+        p->reason = xasprintf (_ ("%s cannot be used here (%s)"),
+                               backend->name, strerror (r < 0 ? -r : EINVAL));
     }
   return p;
 }
@@ -270,10 +269,10 @@ ash_backend_select (const char *mode, const struct ash_backend *const *list,
           ash_buf_addf (&why, "%s: %s", list[i]->name, ash_probe_reason (p));
         }
       if (ret_reason)
-        *ret_reason = xasprintf (_("--sandbox auto found no working sandbox "
-                                   "(%s)"),
-                                 why.len ? why.buf
-                                         : _("this platform has none"));
+        *ret_reason
+          = xasprintf (_ ("--sandbox auto found no working sandbox "
+                          "(%s)"),
+                       why.len ? why.buf : _ ("this platform has none"));
       ash_buf_release (&why);
       return NULL;
     }
@@ -283,8 +282,8 @@ ash_backend_select (const char *mode, const struct ash_backend *const *list,
   if (!b)
     {
       if (ret_reason)
-        *ret_reason = xasprintf (_("the %s sandbox is not available on this "
-                                   "platform"),
+        *ret_reason = xasprintf (_ ("the %s sandbox is not available on this "
+                                    "platform"),
                                  mode);
       return NULL;
     }

@@ -20,14 +20,14 @@
 /* Facts about the host that probes and wrappers need.  */
 struct ash_host
 {
-  const char *path_env;        /* PATH of ASH's environment */
-  const char *bin_path;        /* ASH's bin directory (ASH_BIN_PATH) */
-  const char *source_dir;      /* absolute; tools found only here are not
-                                  installed unless ALLOW_IN_TREE_TOOLS */
+  const char *path_env;   /* PATH of ASH's environment */
+  const char *bin_path;   /* ASH's bin directory (ASH_BIN_PATH) */
+  const char *source_dir; /* absolute; tools found only here are not
+                             installed unless ALLOW_IN_TREE_TOOLS */
   bool allow_in_tree_tools;
-  const char *helper_dir;      /* where ash-landlock-exec lives */
-  const char *home;            /* $HOME */
-  const char *passwd_home;     /* the passwd entry's home */
+  const char *helper_dir;  /* where ash-landlock-exec lives */
+  const char *home;        /* $HOME */
+  const char *passwd_home; /* the passwd entry's home */
   uid_t uid;
 };
 
@@ -130,8 +130,9 @@ void ash_host_init (struct ash_host *host, const struct ash_options *opts);
 /* Probe BACKEND once per process and return the cached result (never NULL;
    read only).  Safe to call from several threads: the first caller probes,
    the others wait for its result.  */
-const struct ash_probe *ash_backend_probe_cached (
-  const struct ash_backend *backend, const struct ash_host *host);
+const struct ash_probe *
+ash_backend_probe_cached (const struct ash_backend *backend,
+                          const struct ash_host *host);
 
 /* Forget every cached probe of this process (for tests).  */
 void ash_backend_probe_cache_reset (void);
@@ -151,12 +152,14 @@ const char *ash_backend_none_reason (const struct ash_backend *const *list);
 
 /* The backend of a platform without a sandbox: a "none" backend that
    reports MESSAGE for every mode.  */
-#define ASH_BACKEND_NONE(message) \
-  { .name = "none", .none_reason = (message) }
+#define ASH_BACKEND_NONE(message)                                             \
+  {                                                                           \
+    .name = "none", .none_reason = (message)                                  \
+  }
 
 /* The backend of LIST (NULL-terminated) called NAME, or NULL.  */
-const struct ash_backend *ash_backend_find (
-  const struct ash_backend *const *list, const char *name);
+const struct ash_backend *
+ash_backend_find (const struct ash_backend *const *list, const char *name);
 
 /* The backend that sandbox MODE selects from LIST, with its probe in
    *RET_PROBE: "auto" takes the first usable backend in LIST's order, a
@@ -165,9 +168,9 @@ const struct ash_backend *ash_backend_find (
    *RET_REASON (newly allocated) when no backend can be used: the probe's
    reason for a named backend, "--sandbox auto found no working sandbox
    (NAME: REASON; ...)" for auto.  Probes are cached per process.  */
-const struct ash_backend *ash_backend_select (
-  const char *mode, const struct ash_backend *const *list,
-  const struct ash_host *host, const struct ash_probe **ret_probe,
-  char **ret_reason);
+const struct ash_backend *
+ash_backend_select (const char *mode, const struct ash_backend *const *list,
+                    const struct ash_host *host,
+                    const struct ash_probe **ret_probe, char **ret_reason);
 
 #endif

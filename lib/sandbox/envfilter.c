@@ -13,23 +13,29 @@
    case; the longer words first, so that the reason names API_KEY rather
    than KEY.  */
 static const char *const credential_words[] = {
-  "TOKEN", "PASSWORD", "PASSWD", "SECRET", "AUTH", "CREDENTIAL", "API_KEY",
-  "APIKEY", "PRIVATE", "SESSION", "KEY",
+  "TOKEN",   "PASSWORD", "PASSWD",  "SECRET",  "AUTH", "CREDENTIAL",
+  "API_KEY", "APIKEY",   "PRIVATE", "SESSION", "KEY",
 };
 
 /* Variables that name a local IPC endpoint: never passed.  */
 static const char *const ipc_names[] = {
-  "SSH_AUTH_SOCK", "DBUS_SESSION_BUS_ADDRESS", "DOCKER_HOST",
+  "SSH_AUTH_SOCK",  "DBUS_SESSION_BUS_ADDRESS", "DOCKER_HOST",
   "CONTAINER_HOST", "XDG_RUNTIME_DIR",
 };
 
 static const char *const baseline_names[] = {
-  "PATH", "LANG", "LANGUAGE", "TZ", "TERM", "SSL_CERT_FILE", "SSL_CERT_DIR",
-  "REQUESTS_CA_BUNDLE", "CURL_CA_BUNDLE", "NODE_EXTRA_CA_CERTS",
+  "PATH",           "LANG",
+  "LANGUAGE",       "TZ",
+  "TERM",           "SSL_CERT_FILE",
+  "SSL_CERT_DIR",   "REQUESTS_CA_BUNDLE",
+  "CURL_CA_BUNDLE", "NODE_EXTRA_CA_CERTS",
 };
 
 static const char *const proxy_names[] = {
-  "HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "NO_PROXY",
+  "HTTP_PROXY",
+  "HTTPS_PROXY",
+  "ALL_PROXY",
+  "NO_PROXY",
 };
 
 static const char *const baseline_prefixes[] = { "LC_", "ASH_", "UV_" };
@@ -175,9 +181,8 @@ ash_env_filter (char *const *environ, const struct ash_requirements *req,
 }
 
 void
-ash_env_filter_allow (char *const *environ,
-                      const struct ash_requirements *req, bool declared,
-                      char *const *allow, struct ash_policy *p)
+ash_env_filter_allow (char *const *environ, const struct ash_requirements *req,
+                      bool declared, char *const *allow, struct ash_policy *p)
 {
   if (!environ)
     return;
@@ -197,30 +202,30 @@ ash_env_filter_allow (char *const *environ,
           ipc = true;
       if (ipc)
         {
-          ash_policy_add_drop (p, name, _("names a local IPC endpoint"));
+          ash_policy_add_drop (p, name, _ ("names a local IPC endpoint"));
           continue;
         }
       if (streq (name, "HOME") || streq (name, "TMPDIR"))
         {
           ash_policy_add_drop (p, name,
-                               _("set by the sandbox to a private "
-                                 "directory"));
+                               _ ("set by the sandbox to a private "
+                                  "directory"));
           continue;
         }
       if (streq (name, "XDG_CACHE_HOME"))
         {
           ash_policy_add_drop (p, name,
-                               _("not passed: ASH names each cache "
-                                 "directory to the scanner itself"));
+                               _ ("not passed: ASH names each cache "
+                                  "directory to the scanner itself"));
           continue;
         }
 
-      bool exact = (declared && declared_name (req, name))
-                   || in_list (allow, name);
+      bool exact
+        = (declared && declared_name (req, name)) || in_list (allow, name);
       if (!exact && !ash_env_name_in_baseline (name)
           && !(declared && declared_prefix (req, name)))
         {
-          ash_policy_add_drop (p, name, _("not in the allowlist"));
+          ash_policy_add_drop (p, name, _ ("not in the allowlist"));
           continue;
         }
       if (!exact)
@@ -229,7 +234,7 @@ ash_env_filter_allow (char *const *environ,
           if (word)
             {
               _cleanup_free_ char *why
-                = xasprintf (_("name contains %s"), word);
+                = xasprintf (_ ("name contains %s"), word);
               ash_policy_add_drop (p, name, why);
               continue;
             }
@@ -237,8 +242,8 @@ ash_env_filter_allow (char *const *environ,
               || (is_proxy_name (name) && proxy_value_has_userinfo (value)))
             {
               ash_policy_add_drop (p, name,
-                                   _("value carries user:password@ (or a "
-                                     "user name) in a URL"));
+                                   _ ("value carries user:password@ (or a "
+                                      "user name) in a URL"));
               continue;
             }
         }

@@ -308,20 +308,20 @@ ash_homescreen_bin_dir (const struct ash_homescreen *s, const char *dir,
 
   if (!place_find (s, dir, &p))
     return place_result (ASH_SCREEN_SKIP, &p, ret_real,
-                         xasprintf (_("%s is not a directory"), dir),
+                         xasprintf (_ ("%s is not a directory"), dir),
                          ret_why);
   if (p.holds_home)
     return place_result (ASH_SCREEN_SKIP, &p, ret_real,
-                         xasprintf (_("%s resolves to %s, which is /, a "
-                                      "home directory or a directory "
-                                      "holding one"),
+                         xasprintf (_ ("%s resolves to %s, which is /, a "
+                                       "home directory or a directory "
+                                       "holding one"),
                                     dir, p.real),
                          ret_why);
   if (p.in_home && !ash_homescreen_is_bin_name (p.real))
     return place_result (ASH_SCREEN_SKIP, &p, ret_real,
-                         xasprintf (_("%s is inside a home directory and "
-                                      "does not resolve to a bin, sbin or "
-                                      "Scripts directory"),
+                         xasprintf (_ ("%s is inside a home directory and "
+                                       "does not resolve to a bin, sbin or "
+                                       "Scripts directory"),
                                     dir),
                          ret_why);
   return place_result (ASH_SCREEN_MOUNT, &p, ret_real, NULL, ret_why);
@@ -335,20 +335,20 @@ ash_homescreen_prefix (const struct ash_homescreen *s, const char *prefix,
 
   if (!place_find (s, prefix, &p))
     return place_result (ASH_SCREEN_SKIP, &p, ret_real,
-                         xasprintf (_("%s is not a directory"), prefix),
+                         xasprintf (_ ("%s is not a directory"), prefix),
                          ret_why);
   if (p.holds_home)
     return place_result (ASH_SCREEN_SKIP, &p, ret_real,
-                         xasprintf (_("the install prefix %s is /, a home "
-                                      "directory or a directory holding "
-                                      "one"),
+                         xasprintf (_ ("the install prefix %s is /, a home "
+                                       "directory or a directory holding "
+                                       "one"),
                                     p.real),
                          ret_why);
   if (p.in_home && p.depth <= 1)
     return place_result (ASH_SCREEN_SKIP, &p, ret_real,
-                         xasprintf (_("the install prefix %s is not deeper "
-                                      "than a directory directly in a home "
-                                      "directory"),
+                         xasprintf (_ ("the install prefix %s is not deeper "
+                                       "than a directory directly in a home "
+                                       "directory"),
                                     p.virt),
                          ret_why);
   return place_result (ASH_SCREEN_MOUNT, &p, ret_real, NULL, ret_why);
@@ -364,21 +364,21 @@ screen_interp_prefix (const struct ash_homescreen *s, const char *interp,
 
   if (ash_homescreen_holds_home (s, prefix))
     {
-      *why = streq (prefix, s->root) || streq (prefix, "/")
-               ? xasprintf (_("the prefix of its interpreter %s is /"),
-                            interp)
-               : xasprintf (_("the prefix of its interpreter %s is %s, a "
-                              "home directory or a directory holding one"),
-                            interp, prefix);
+      *why
+        = streq (prefix, s->root) || streq (prefix, "/")
+            ? xasprintf (_ ("the prefix of its interpreter %s is /"), interp)
+            : xasprintf (_ ("the prefix of its interpreter %s is %s, a "
+                            "home directory or a directory holding one"),
+                         interp, prefix);
       return -1;
     }
   _cleanup_free_ char *virt = ash_homescreen_virtual (s, prefix);
   if (ash_homescreen_home_depth (s, virt, &depth) >= 0 && depth <= 1
       && !ash_homescreen_is_env (s, prefix))
     {
-      *why = xasprintf (_("the prefix of its interpreter %s is %s, directly "
-                          "in a home directory, and is not a virtual "
-                          "environment or conda installation"),
+      *why = xasprintf (_ ("the prefix of its interpreter %s is %s, directly "
+                           "in a home directory, and is not a virtual "
+                           "environment or conda installation"),
                         interp, virt);
       return -1;
     }
@@ -393,7 +393,7 @@ screen_bindir (const struct ash_homescreen *s, const char *interp,
 {
   if (streq (bindir, s->root) || streq (bindir, "/"))
     {
-      *why = xasprintf (_("the prefix of its interpreter %s is /"), interp);
+      *why = xasprintf (_ ("the prefix of its interpreter %s is /"), interp);
       return -1;
     }
   _cleanup_free_ char *parent = dir_name (bindir);
@@ -405,8 +405,8 @@ screen_bindir (const struct ash_homescreen *s, const char *interp,
           ash_strvec_push (rules, rule);
           return 0;
         }
-      *why = xasprintf (_("its interpreter %s sits directly in %s, which "
-                          "would mount that whole directory"),
+      *why = xasprintf (_ ("its interpreter %s sits directly in %s, which "
+                           "would mount that whole directory"),
                         interp, bindir);
       return -1;
     }
@@ -456,8 +456,8 @@ venv_home (const char *venv)
 }
 
 int
-ash_homescreen_interpreter (const struct ash_homescreen *s,
-                            const char *interp, struct ash_strvec *ret_mounts,
+ash_homescreen_interpreter (const struct ash_homescreen *s, const char *interp,
+                            struct ash_strvec *ret_mounts,
                             struct ash_strvec *ret_rules, char **ret_why)
 {
   struct ash_strvec hops = ASH_STRVEC_INIT; /* link locations */
@@ -472,8 +472,8 @@ ash_homescreen_interpreter (const struct ash_homescreen *s,
 
   if (interp[0] != '/')
     {
-      why = xasprintf (_("its interpreter %s is not an absolute path"),
-                       interp);
+      why
+        = xasprintf (_ ("its interpreter %s is not an absolute path"), interp);
       goto out;
     }
 
@@ -511,7 +511,7 @@ ash_homescreen_interpreter (const struct ash_homescreen *s,
   real = ash_homescreen_realpath (interp);
   if (!real)
     {
-      why = xasprintf (_("its interpreter %s does not exist"), interp);
+      why = xasprintf (_ ("its interpreter %s does not exist"), interp);
       goto out;
     }
 
@@ -527,14 +527,14 @@ ash_homescreen_interpreter (const struct ash_homescreen *s,
           if (screen_interp_prefix (s, interp, venv, &why) < 0)
             goto out;
           ash_strvec_push (&mounts, venv);
-          ash_strvec_push (&rules, _("virtual environment of the "
-                                     "interpreter"));
+          ash_strvec_push (&rules, _ ("virtual environment of the "
+                                      "interpreter"));
           _cleanup_free_ char *home = venv_home (venv);
           _cleanup_free_ char *home_real = ash_homescreen_realpath (home);
           if (home_real
               && screen_bindir (s, interp, home_real, &mounts, &rules,
-                                _("base of the interpreter's virtual "
-                                  "environment"),
+                                _ ("base of the interpreter's virtual "
+                                   "environment"),
                                 &why)
                    < 0)
             goto out;
@@ -543,7 +543,7 @@ ash_homescreen_interpreter (const struct ash_homescreen *s,
 
   bindir = dir_name (real);
   if (screen_bindir (s, interp, bindir, &mounts, &rules,
-                     _("install prefix of the interpreter"), &why)
+                     _ ("install prefix of the interpreter"), &why)
       < 0)
     goto out;
 
@@ -556,9 +556,9 @@ ash_homescreen_interpreter (const struct ash_homescreen *s,
           || ash_homescreen_is_bin_name (hop_dirs.v[i])
           || inside_any (&mounts, hops.v[i]))
         continue;
-      why = xasprintf (_("its interpreter %s is reached through the link "
-                         "%s, kept in a home directory outside a bin, sbin "
-                         "or Scripts directory"),
+      why = xasprintf (_ ("its interpreter %s is reached through the link "
+                          "%s, kept in a home directory outside a bin, sbin "
+                          "or Scripts directory"),
                        interp, hops.v[i]);
       goto out;
     }
@@ -591,16 +591,16 @@ ash_homescreen_bin_path (const struct ash_homescreen *s, const char *dir,
     return place_result (ASH_SCREEN_SKIP, &p, ret_real, NULL, ret_why);
   if (p.holds_home)
     return place_result (ASH_SCREEN_REFUSE, &p, ret_real,
-                         xasprintf (_("ASH_BIN_PATH %s is /, a home "
-                                      "directory or a directory holding "
-                                      "one"),
+                         xasprintf (_ ("ASH_BIN_PATH %s is /, a home "
+                                       "directory or a directory holding "
+                                       "one"),
                                     dir),
                          ret_why);
   if (p.in_home && p.depth == 1 && !ash_homescreen_is_bin_name (p.real))
     return place_result (ASH_SCREEN_REFUSE, &p, ret_real,
-                         xasprintf (_("ASH_BIN_PATH %s is directly in a "
-                                      "home directory and is not a bin "
-                                      "directory"),
+                         xasprintf (_ ("ASH_BIN_PATH %s is directly in a "
+                                       "home directory and is not a bin "
+                                       "directory"),
                                     dir),
                          ret_why);
   return place_result (ASH_SCREEN_MOUNT, &p, ret_real, NULL, ret_why);
@@ -616,10 +616,10 @@ ash_homescreen_uv_dir (const struct ash_homescreen *s, const char *dir,
     return place_result (ASH_SCREEN_SKIP, &p, ret_real, NULL, ret_why);
   if (p.holds_home || (p.in_home && p.depth <= 1))
     return place_result (ASH_SCREEN_SKIP, &p, ret_real,
-                         xasprintf (_("not mounting the uv directory %s: it "
-                                      "is /, a home directory, a directory "
-                                      "holding one, or a directory directly "
-                                      "in one"),
+                         xasprintf (_ ("not mounting the uv directory %s: it "
+                                       "is /, a home directory, a directory "
+                                       "holding one, or a directory directly "
+                                       "in one"),
                                     dir),
                          ret_why);
   return place_result (ASH_SCREEN_MOUNT, &p, ret_real, NULL, ret_why);
@@ -634,19 +634,20 @@ ash_homescreen_read_path_env (const struct ash_homescreen *s,
     return result (ASH_SCREEN_SKIP, NULL, ret_real, NULL, ret_why);
   if (value[0] != '/')
     return result (ASH_SCREEN_SKIP, NULL, ret_real,
-                   xasprintf (_("%s is not an absolute path"), value),
+                   xasprintf (_ ("%s is not an absolute path"), value),
                    ret_why);
   _cleanup_ (place_release) struct place p = { .real = NULL };
 
   if (!place_find (s, value, &p))
     return place_result (ASH_SCREEN_SKIP, &p, ret_real,
-                         p.real ? xasprintf (_("%s is not a directory"), value)
-                                : xasprintf (_("%s does not exist"), value),
+                         p.real
+                           ? xasprintf (_ ("%s is not a directory"), value)
+                           : xasprintf (_ ("%s does not exist"), value),
                          ret_why);
   if (p.holds_home)
     return place_result (ASH_SCREEN_SKIP, &p, ret_real,
-                         xasprintf (_("%s is /, a home directory or a "
-                                      "directory above one"),
+                         xasprintf (_ ("%s is /, a home directory or a "
+                                       "directory above one"),
                                     value),
                          ret_why);
   return place_result (ASH_SCREEN_MOUNT, &p, ret_real, NULL, ret_why);

@@ -81,8 +81,7 @@ int ash_homescreen_prefix (const struct ash_homescreen *s, const char *prefix,
 int ash_homescreen_interpreter (const struct ash_homescreen *s,
                                 const char *interp,
                                 struct ash_strvec *ret_mounts,
-                                struct ash_strvec *ret_rules,
-                                char **ret_why);
+                                struct ash_strvec *ret_rules, char **ret_why);
 /* ASH_BIN_PATH.  */
 int ash_homescreen_bin_path (const struct ash_homescreen *s, const char *dir,
                              char **ret_real, char **ret_why);

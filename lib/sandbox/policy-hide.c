@@ -26,15 +26,15 @@
 /* Container runtime sockets and their directories.  */
 static const char *const runtime_sockets[] = {
   "/run/docker.sock", "/var/run/docker.sock", "/run/docker",
-  "/var/run/docker", "/run/podman", "/var/run/podman", "/run/containerd",
-  "/var/run/containerd", "/run/crio", "/var/run/crio", "/run/buildkit",
-  "/var/run/buildkit",
+  "/var/run/docker",  "/run/podman",          "/var/run/podman",
+  "/run/containerd",  "/var/run/containerd",  "/run/crio",
+  "/var/run/crio",    "/run/buildkit",        "/var/run/buildkit",
 };
 
 /* A link to one of these changes nothing: they are shown anyway.  */
 static const char *const system_dirs[] = {
-  "/usr", "/etc", "/opt", "/nix", "/bin", "/sbin", "/lib", "/lib32",
-  "/lib64", "/libx32",
+  "/usr",  "/etc", "/opt",   "/nix",   "/bin",
+  "/sbin", "/lib", "/lib32", "/lib64", "/libx32",
 };
 
 /* Mount points a backend that shows the host replaces itself.  */
@@ -178,8 +178,9 @@ hide_beside (struct ash_policy *policy, const char *dir, int depth)
             hide_beside (policy, child, depth + 1);
         }
       else
-        hide (policy, child, _("beside the granted paths in a directory a "
-                               "link at the top of the home names"));
+        hide (policy, child,
+              _ ("beside the granted paths in a directory a "
+                 "link at the top of the home names"));
     }
   closedir (d);
 }
@@ -226,7 +227,7 @@ hide_home_links (struct ash_policy *policy, const char *home,
       if (inside_any_policy_path (policy, target))
         hide_beside (policy, target, 0);
       else
-        hide (policy, target, _("named by a link at the top of the home"));
+        hide (policy, target, _ ("named by a link at the top of the home"));
     }
   closedir (d);
 }
@@ -379,16 +380,16 @@ ash_policy_add_hiding (struct ash_policy *p, char *const *environ,
       ssh_auth_sock = *e + strlen ("SSH_AUTH_SOCK=");
 
   for (size_t i = 0; i < ARRAY_SIZE (runtime_sockets); i++)
-    hide (p, runtime_sockets[i], _("container runtime socket"));
+    hide (p, runtime_sockets[i], _ ("container runtime socket"));
   {
     _cleanup_free_ char *run_user
       = xasprintf ("/run/user/%lu", (unsigned long) getuid ());
-    hide (p, run_user, _("the user's runtime directory (session bus, "
-                         "agents)"));
+    hide (p, run_user,
+          _ ("the user's runtime directory (session bus, "
+             "agents)"));
   }
   if (ssh_auth_sock && ssh_auth_sock[0] == '/')
-    hide_env (p, ssh_auth_sock, _("the SSH agent's socket"),
-              "SSH_AUTH_SOCK");
+    hide_env (p, ssh_auth_sock, _ ("the SSH agent's socket"), "SSH_AUTH_SOCK");
 
   /* The home a backend like firejail hides is the passwd entry's.  A HOME
      elsewhere is hidden as a whole, unless it is under /tmp, which is
@@ -401,9 +402,9 @@ ash_policy_add_hiding (struct ash_policy *p, char *const *environ,
          hidden around it.  */
       if (ash_policy_shows_inside (p, home, true))
         hide_around (p, home, true,
-                     _("HOME, which is not the passwd entry's home"), 0);
+                     _ ("HOME, which is not the passwd entry's home"), 0);
       else
-        hide (p, home, _("HOME, which is not the passwd entry's home"));
+        hide (p, home, _ ("HOME, which is not the passwd entry's home"));
     }
   /* A hidden directory holding paths the policy shows (the output
      directory, or a staged converter's source tree holding the results
@@ -414,8 +415,8 @@ ash_policy_add_hiding (struct ash_policy *p, char *const *environ,
         && ash_policy_shows_inside (p, p->paths[i].path, false))
       {
         _cleanup_free_ char *path = xstrdup (p->paths[i].path);
-        _cleanup_free_ char *why = xstrdup (p->paths[i].rule
-                                              ? p->paths[i].rule : "");
+        _cleanup_free_ char *why
+          = xstrdup (p->paths[i].rule ? p->paths[i].rule : "");
         hide_around (p, path, false, why, 0);
       }
   if (fj_home)
@@ -430,10 +431,10 @@ ash_policy_add_hiding (struct ash_policy *p, char *const *environ,
   if (r < 0)
     {
       free (p->mounts_error);
-      p->mounts_error = xasprintf (_("cannot read the mount table %s: %s"),
-                                   mountinfo ? mountinfo
-                                             : "/proc/self/mountinfo",
-                                   strerror (-r));
+      p->mounts_error
+        = xasprintf (_ ("cannot read the mount table %s: %s"),
+                     mountinfo ? mountinfo : "/proc/self/mountinfo",
+                     strerror (-r));
     }
   return 0;
 }

@@ -19,10 +19,10 @@ struct ash_policy_place
 {
   const char *source_dir;
   const char *output_dir;
-  const char *results_dir;     /* OUTPUT/scanners/NAME/source */
-  const char *run_config_dir;  /* the run's 0700 directory, or NULL when
-                                  it is not made yet (explain) */
-  const char *tool_path;       /* the scanner's tool, or NULL */
+  const char *results_dir;    /* OUTPUT/scanners/NAME/source */
+  const char *run_config_dir; /* the run's 0700 directory, or NULL when
+                                 it is not made yet (explain) */
+  const char *tool_path;      /* the scanner's tool, or NULL */
 };
 
 /* Fill IN for SCANNER with requirements REQ, the resolved sandbox settings
@@ -35,7 +35,7 @@ void ash_policy_input_fill (struct ash_policy_input *in, const char *scanner,
                             const struct ash_requirements *req,
                             const struct ash_sandbox_settings *ss,
                             const struct ash_host *host,
-                            const struct ash_policy_place *place,
-                            bool offline, const struct ash_probe *probe);
+                            const struct ash_policy_place *place, bool offline,
+                            const struct ash_probe *probe);
 
 #endif

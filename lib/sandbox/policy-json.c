@@ -101,13 +101,11 @@ ash_policy_to_json (const struct ash_policy *p)
     {
       json_t *e = json_object ();
       json_object_set_new (e, "name", json_string (p->home_links[i].name));
-      json_object_set_new (e, "target",
-                           json_string (p->home_links[i].target));
+      json_object_set_new (e, "target", json_string (p->home_links[i].target));
       json_array_append_new (links, e);
     }
   json_object_set_new (o, "home_links", links);
-  json_object_set_new (o, "linked_home_dirs",
-                       strings (&p->linked_home_dirs));
+  json_object_set_new (o, "linked_home_dirs", strings (&p->linked_home_dirs));
   json_object_set_new (o, "env", names_of (&p->env));
   json_object_set_new (o, "dropped",
                        pairs (p->dropped, p->n_dropped, "name", "why"));

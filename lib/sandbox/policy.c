@@ -188,7 +188,7 @@ ash_policy_refuse (struct ash_policy *p, const char *reason)
 {
   if (p->refusal)
     return;
-  p->refusal = xasprintf (_("%s cannot be sandboxed as requested: %s"),
+  p->refusal = xasprintf (_ ("%s cannot be sandboxed as requested: %s"),
                           p->scanner, reason);
 }
 
@@ -228,8 +228,8 @@ struct ctx
   const struct ash_policy_input *in;
   struct ash_policy *p;
   struct ash_homescreen hs;
-  char *source;   /* real */
-  char *output;   /* real */
+  char *source;            /* real */
+  char *output;            /* real */
   struct ash_strvec extra; /* real extra_read_paths */
 };
 
@@ -267,8 +267,7 @@ expand (const struct ctx *c, const char *path)
   return ash_path_normalize (j);
 }
 
-static void
-warn (struct ctx *c, const char *fmt, ...) _printf_ (2, 3);
+static void warn (struct ctx *c, const char *fmt, ...) _printf_ (2, 3);
 
 static void
 warn (struct ctx *c, const char *fmt, ...)
@@ -289,12 +288,12 @@ add_data (struct ctx *c)
   enum ash_access data
     = in->req->staged_input_only ? ASH_ACCESS_HIDE : ASH_ACCESS_DATA;
 
-  ash_policy_add_path (c->p, c->source, data, false, _("source directory"));
+  ash_policy_add_path (c->p, c->source, data, false, _ ("source directory"));
   if (in->converted_dir)
     {
       _cleanup_free_ char *conv = real_or_normal (in->converted_dir);
       ash_policy_add_path (c->p, conv, data, false,
-                           _("converted files directory"));
+                           _ ("converted files directory"));
     }
   /* Only the scanner's own results directory is shown of the output
      directory: the rest of it (other scanners' results, ash.log, and
@@ -302,18 +301,18 @@ add_data (struct ctx *c)
      included) is hidden, also where a mounted path such as the source tree
      holds it.  */
   ash_policy_add_path (c->p, c->output, ASH_ACCESS_HIDE, false,
-                       _("output directory (hidden: only the results "
-                         "directory is shown)"));
+                       _ ("output directory (hidden: only the results "
+                          "directory is shown)"));
   ash_policy_add_path (c->p, c->p->results_dir, ASH_ACCESS_WRITE, false,
-                       _("results directory"));
+                       _ ("results directory"));
   for (size_t i = 0; i < c->hs.system_dirs.nr; i++)
     ash_policy_add_path (c->p, c->hs.system_dirs.v[i], ASH_ACCESS_READ, true,
-                         _("system directory"));
+                         _ ("system directory"));
   if (in->run_config_dir)
     {
       char *d = real_or_normal (in->run_config_dir);
       ash_policy_add_path (c->p, d, ASH_ACCESS_READ, false,
-                           _("scanner run's config directory"));
+                           _ ("scanner run's config directory"));
       free (c->p->run_config_dir);
       c->p->run_config_dir = d;
     }
@@ -327,38 +326,38 @@ add_path_entries (struct ctx *c)
     return;
   _cleanup_free_ char *copy = xstrdup (path);
   char *save = NULL;
-  for (char *e = strtok_r (copy, ":", &save); e; e = strtok_r (NULL, ":", &save))
+  for (char *e = strtok_r (copy, ":", &save); e;
+       e = strtok_r (NULL, ":", &save))
     {
       if (e[0] != '/')
         {
           ash_policy_add_skipped (c->p, e,
-                                  _("a relative PATH entry is never a tool "
-                                    "directory"));
+                                  _ ("a relative PATH entry is never a tool "
+                                     "directory"));
           continue;
         }
       _cleanup_free_ char *real = ash_homescreen_realpath (e);
       if (real && ash_path_is_inside (real, c->output))
         {
           ash_policy_add_skipped (c->p, e,
-                                  _("a PATH entry inside the output "
-                                    "directory is not mounted"));
+                                  _ ("a PATH entry inside the output "
+                                     "directory is not mounted"));
           continue;
         }
       if (real && in_tree (c, real))
         {
           if (!c->in->req->staged_input_only)
             ash_policy_add_path (c->p, real, ASH_ACCESS_DATA, false,
-                                 _("PATH entry inside the scanned tree or "
-                                   "output directory (data only)"));
+                                 _ ("PATH entry inside the scanned tree or "
+                                    "output directory (data only)"));
           continue;
         }
       _cleanup_free_ char *mount = NULL, *why = NULL;
-      if (ash_homescreen_bin_dir (&c->hs, e, &mount, &why)
-          == ASH_SCREEN_MOUNT)
+      if (ash_homescreen_bin_dir (&c->hs, e, &mount, &why) == ASH_SCREEN_MOUNT)
         ash_policy_add_path (c->p, mount, ASH_ACCESS_READ, true,
-                             _("PATH entry"));
+                             _ ("PATH entry"));
       else
-        ash_policy_add_skipped (c->p, e, why ? why : _("not mounted"));
+        ash_policy_add_skipped (c->p, e, why ? why : _ ("not mounted"));
     }
 }
 
@@ -371,7 +370,8 @@ path_lookup (struct ctx *c, const char *name)
     return NULL;
   _cleanup_free_ char *copy = xstrdup (path);
   char *save = NULL;
-  for (char *e = strtok_r (copy, ":", &save); e; e = strtok_r (NULL, ":", &save))
+  for (char *e = strtok_r (copy, ":", &save); e;
+       e = strtok_r (NULL, ":", &save))
     {
       if (e[0] != '/')
         continue;
@@ -426,8 +426,9 @@ add_tool (struct ctx *c)
   _cleanup_free_ char *real = ash_homescreen_realpath (tool);
   if (!real)
     {
-      ash_policy_add_skipped (c->p, tool, _("the scanner's tool does not "
-                                            "exist"));
+      ash_policy_add_skipped (c->p, tool,
+                              _ ("the scanner's tool does not "
+                                 "exist"));
       return;
     }
   _cleanup_free_ char *spelled_dir = dir_name (tool);
@@ -441,7 +442,7 @@ add_tool (struct ctx *c)
         {
           /* Allowed in-tree tools run from where they are.  */
           ash_policy_add_path (c->p, d, ASH_ACCESS_READ, true,
-                               _("directory of the scanner's tool"));
+                               _ ("directory of the scanner's tool"));
           continue;
         }
       _cleanup_free_ char *mount = NULL, *why = NULL;
@@ -449,13 +450,13 @@ add_tool (struct ctx *c)
           != ASH_SCREEN_MOUNT)
         {
           _cleanup_free_ char *r
-            = xasprintf (_("its tool %s cannot be mounted: %s"), tool,
+            = xasprintf (_ ("its tool %s cannot be mounted: %s"), tool,
                          why ? why : dirs[i]);
           ash_policy_refuse (c->p, r);
           return;
         }
       ash_policy_add_path (c->p, mount, ASH_ACCESS_READ, true,
-                           _("directory of the scanner's tool"));
+                           _ ("directory of the scanner's tool"));
       if (ash_homescreen_is_bin_name (mount))
         {
           _cleanup_free_ char *prefix = dir_name (mount);
@@ -463,17 +464,17 @@ add_tool (struct ctx *c)
           if (ash_homescreen_prefix (&c->hs, prefix, &pm, &pwhy)
               == ASH_SCREEN_MOUNT)
             ash_policy_add_path (c->p, pm, ASH_ACCESS_READ, true,
-                                 _("install prefix of the scanner's tool"));
+                                 _ ("install prefix of the scanner's tool"));
           else
             ash_policy_add_skipped (c->p, prefix,
-                                    pwhy ? pwhy : _("not mounted"));
+                                    pwhy ? pwhy : _ ("not mounted"));
         }
     }
 
   _cleanup_free_ char *unfound = NULL;
   _cleanup_free_ char *interp = shebang_interpreter (c, real, &unfound);
   if (unfound)
-    warn (c, _("%s: the interpreter %s named by %s is not on PATH"),
+    warn (c, _ ("%s: the interpreter %s named by %s is not on PATH"),
           c->p->scanner, unfound, tool);
   if (!interp)
     return;
@@ -502,7 +503,7 @@ add_bin_path (struct ctx *c)
     {
     case ASH_SCREEN_MOUNT:
       ash_policy_add_path (c->p, mount, ASH_ACCESS_READ, true,
-                           _("ASH's bin directory"));
+                           _ ("ASH's bin directory"));
       break;
     case ASH_SCREEN_REFUSE:
       ash_policy_refuse (c->p, why);
@@ -558,7 +559,7 @@ add_uv (struct ctx *c)
       _cleanup_free_ char *mount = NULL, *why = NULL;
       if (ash_homescreen_uv_dir (&c->hs, d, &mount, &why) == ASH_SCREEN_MOUNT)
         ash_policy_add_path (c->p, mount, dirs[i].access, dirs[i].exec,
-                             _(dirs[i].rule));
+                             _ (dirs[i].rule));
       else if (why)
         {
           warn (c, "%s: %s", c->p->scanner, why);
@@ -575,22 +576,24 @@ add_declared (struct ctx *c, const char *path, enum ash_access access,
   _cleanup_free_ char *e = expand (c, path);
   if (!e)
     {
-      ash_policy_add_skipped (c->p, path, _("cannot be expanded"));
+      ash_policy_add_skipped (c->p, path, _ ("cannot be expanded"));
       return;
     }
   _cleanup_free_ char *real = ash_homescreen_realpath (e);
   if (!real)
     {
-      ash_policy_add_skipped (c->p, e, _("does not exist"));
+      ash_policy_add_skipped (c->p, e, _ ("does not exist"));
       return;
     }
   if (ash_homescreen_holds_home (&c->hs, real))
     {
-      warn (c, _("%s: not mounting %s: it is /, a home directory or a "
-                 "directory holding one"),
+      warn (c,
+            _ ("%s: not mounting %s: it is /, a home directory or a "
+               "directory holding one"),
             c->p->scanner, e);
-      ash_policy_add_skipped (c->p, e, _("/, a home directory or a "
-                                         "directory holding one"));
+      ash_policy_add_skipped (c->p, e,
+                              _ ("/, a home directory or a "
+                                 "directory holding one"));
       return;
     }
   ash_policy_add_path (c->p, real, access, false, rule);
@@ -608,14 +611,15 @@ add_option_path (struct ctx *c, const char *path)
 
   if (!real || stat (real, &st) < 0)
     {
-      warn (c, _("%s: not mounting %s: it does not exist"), c->p->scanner,
+      warn (c, _ ("%s: not mounting %s: it does not exist"), c->p->scanner,
             path);
       return;
     }
   if (!S_ISREG (st.st_mode) && !S_ISDIR (st.st_mode))
     {
-      warn (c, _("%s: not mounting %s: it is not a regular file or "
-                 "directory"),
+      warn (c,
+            _ ("%s: not mounting %s: it is not a regular file or "
+               "directory"),
             c->p->scanner, path);
       return;
     }
@@ -624,14 +628,15 @@ add_option_path (struct ctx *c, const char *path)
     inside = ash_path_is_inside (real, c->extra.v[i]);
   if (!inside)
     {
-      warn (c, _("%s: not mounting %s: it is not inside the source "
-                 "directory or a sandbox.extra_read_paths entry"),
+      warn (c,
+            _ ("%s: not mounting %s: it is not inside the source "
+               "directory or a sandbox.extra_read_paths entry"),
             c->p->scanner, path);
       return;
     }
   ash_policy_add_path (c->p, real, ASH_ACCESS_READ, false,
-                       _("path the scanner's options name (granted by "
-                         "sandbox.read_path_scanners)"));
+                       _ ("path the scanner's options name (granted by "
+                          "sandbox.read_path_scanners)"));
 }
 
 static void
@@ -645,18 +650,20 @@ add_caches_and_reads (struct ctx *c)
     {
       for (size_t i = 0; i < req->cache_paths.nr; i++)
         {
-          warn (c, _("%s: not mounting the cache path %s: a cache path a "
-                     "scanner's options name is never mounted"),
+          warn (c,
+                _ ("%s: not mounting the cache path %s: a cache path a "
+                   "scanner's options name is never mounted"),
                 name, req->cache_paths.v[i]);
           ash_policy_add_skipped (c->p, req->cache_paths.v[i],
-                                  _("cache path from the scanner's "
-                                    "options"));
+                                  _ ("cache path from the scanner's "
+                                     "options"));
         }
       if (req->read_paths.nr)
         {
           if (!granted)
-            warn (c, _("%s: not mounting the read paths its options name: "
-                       "sandbox.read_path_scanners does not name it"),
+            warn (c,
+                  _ ("%s: not mounting the read paths its options name: "
+                     "sandbox.read_path_scanners does not name it"),
                   name);
           else
             for (size_t i = 0; i < req->read_paths.nr; i++)
@@ -667,14 +674,13 @@ add_caches_and_reads (struct ctx *c)
     {
       for (size_t i = 0; i < req->cache_paths.nr; i++)
         add_declared (c, req->cache_paths.v[i], ASH_ACCESS_CACHE,
-                      _("declared cache"));
+                      _ ("declared cache"));
       /* The database cache grype or trivy reads on this host, which may
          lie elsewhere than its declared defaults.  */
       _cleanup_free_ char *db_rule = NULL;
-      _cleanup_free_ char *db = ash_scanner_db_cache_dir (name,
-                                                          c->in->environ,
-                                                          c->in->home,
-                                                          &db_rule);
+      _cleanup_free_ char *db
+        = ash_scanner_db_cache_dir (name, c->in->environ, c->in->home,
+                                    &db_rule);
       if (db)
         {
           _cleanup_free_ char *real = ash_homescreen_realpath (db);
@@ -686,7 +692,7 @@ add_caches_and_reads (struct ctx *c)
           if (cover)
             {
               _cleanup_free_ char *why
-                = xasprintf (_("%s, inside the declared cache %s"), db_rule,
+                = xasprintf (_ ("%s, inside the declared cache %s"), db_rule,
                              cover);
               ash_policy_add_skipped (c->p, db, why);
             }
@@ -695,14 +701,15 @@ add_caches_and_reads (struct ctx *c)
         }
       for (size_t i = 0; i < req->read_paths.nr; i++)
         add_declared (c, req->read_paths.v[i], ASH_ACCESS_READ,
-                      _("declared read path"));
+                      _ ("declared read path"));
     }
 
   if (c->in->option_read_paths && *c->in->option_read_paths)
     {
       if (!granted)
-        warn (c, _("%s: not mounting the read paths its options name: "
-                   "sandbox.read_path_scanners does not name it"),
+        warn (c,
+              _ ("%s: not mounting the read paths its options name: "
+                 "sandbox.read_path_scanners does not name it"),
               name);
       else
         for (char *const *o = c->in->option_read_paths; *o; o++)
@@ -715,18 +722,19 @@ add_caches_and_reads (struct ctx *c)
         _cleanup_free_ char *real = ash_homescreen_realpath (*x);
         if (!real)
           {
-            ash_policy_add_skipped (c->p, *x, _("does not exist"));
+            ash_policy_add_skipped (c->p, *x, _ ("does not exist"));
             continue;
           }
         if (ash_homescreen_holds_home (&c->hs, real))
           {
-            warn (c, _("not mounting sandbox.extra_read_paths entry %s: it "
-                       "is /, a home directory or a directory holding one"),
+            warn (c,
+                  _ ("not mounting sandbox.extra_read_paths entry %s: it "
+                     "is /, a home directory or a directory holding one"),
                   *x);
             continue;
           }
         ash_policy_add_path (c->p, real, ASH_ACCESS_READ, false,
-                             _("sandbox.extra_read_paths"));
+                             _ ("sandbox.extra_read_paths"));
       }
 
   for (size_t i = 0; i < req->read_path_env.nr; i++)
@@ -741,7 +749,7 @@ add_caches_and_reads (struct ctx *c)
           ash_policy_add_path (c->p, mount, ASH_ACCESS_READ, false, rule);
         }
       else if (why)
-        warn (c, _("%s: not mounting %s: %s"), name, var, why);
+        warn (c, _ ("%s: not mounting %s: %s"), name, var, why);
     }
 }
 
@@ -763,15 +771,15 @@ static void
 add_env (struct ctx *c)
 {
   const struct ash_requirements *req = c->in->req;
-  bool declared = !req->env_requires_grant
-                  || in_list (c->in->env_scanners, c->p->scanner);
+  bool declared
+    = !req->env_requires_grant || in_list (c->in->env_scanners, c->p->scanner);
 
   if (!declared && (req->env_prefixes.nr || req->env_names.nr))
-    warn (c, _("%s: not passing the variables its options name: "
-               "sandbox.env_scanners does not name it"),
+    warn (c,
+          _ ("%s: not passing the variables its options name: "
+             "sandbox.env_scanners does not name it"),
           c->p->scanner);
-  ash_env_filter_allow (c->in->environ, req, declared, c->in->env_allow,
-                        c->p);
+  ash_env_filter_allow (c->in->environ, req, declared, c->in->env_allow, c->p);
 
   if (c->in->cache_overlay)
     return;
@@ -831,12 +839,11 @@ add_home_links (struct ctx *c)
         rel++;
       if (home_link_covered (c->p, rel, pp->path))
         continue;
-      c->p->home_links = xreallocarray (c->p->home_links,
-                                        c->p->n_home_links + 1,
-                                        sizeof *c->p->home_links);
-      c->p->home_links[c->p->n_home_links++] = (struct ash_policy_link){
-        xstrdup (rel), xstrdup (pp->path)
-      };
+      c->p->home_links
+        = xreallocarray (c->p->home_links, c->p->n_home_links + 1,
+                         sizeof *c->p->home_links);
+      c->p->home_links[c->p->n_home_links++]
+        = (struct ash_policy_link){ xstrdup (rel), xstrdup (pp->path) };
     }
 }
 
@@ -848,8 +855,8 @@ path_cmp (const void *a, const void *b)
 }
 
 int
-ash_policy_compute (const struct ash_policy_input *in,
-                    struct ash_policy *ret, struct ash_error *err)
+ash_policy_compute (const struct ash_policy_input *in, struct ash_policy *ret,
+                    struct ash_error *err)
 {
   struct ash_policy p;
   struct ctx c = { .in = in, .p = &p };
@@ -858,9 +865,9 @@ ash_policy_compute (const struct ash_policy_input *in,
       || !in->results_dir || in->source_dir[0] != '/'
       || in->output_dir[0] != '/' || in->results_dir[0] != '/')
     return ash_error_set (err, -EINVAL,
-                          _("a policy needs a scanner, its requirements and "
-                            "absolute source, output and results "
-                            "directories"));
+                          _ ("a policy needs a scanner, its requirements and "
+                             "absolute source, output and results "
+                             "directories"));
 
   ash_policy_init (&p);
   p.scanner = xstrdup (in->scanner);

@@ -18,22 +18,22 @@
 
 enum ash_access
 {
-  ASH_ACCESS_READ,     /* read-only (and executable, except under
-                          sandbox-exec where EXEC says) */
-  ASH_ACCESS_WRITE,    /* read-write, persistent: the results directory */
-  ASH_ACCESS_CACHE,    /* writable through a throwaway overlay where the
-                          backend can, else read-only */
-  ASH_ACCESS_DATA,     /* readable as data only (nothing runs from it under
-                          sandbox-exec): the source tree, output dir */
-  ASH_ACCESS_HIDE,     /* an empty directory mounted over it (staged input) */
+  ASH_ACCESS_READ,  /* read-only (and executable, except under
+                       sandbox-exec where EXEC says) */
+  ASH_ACCESS_WRITE, /* read-write, persistent: the results directory */
+  ASH_ACCESS_CACHE, /* writable through a throwaway overlay where the
+                       backend can, else read-only */
+  ASH_ACCESS_DATA,  /* readable as data only (nothing runs from it under
+                       sandbox-exec): the source tree, output dir */
+  ASH_ACCESS_HIDE,  /* an empty directory mounted over it (staged input) */
 };
 
 struct ash_policy_path
 {
-  char *path;   /* absolute, normalised */
+  char *path; /* absolute, normalised */
   enum ash_access access;
-  bool exec;    /* programs may run from it (for sandbox-exec) */
-  char *rule;   /* why it is there, e.g. "source directory" */
+  bool exec;  /* programs may run from it (for sandbox-exec) */
+  char *rule; /* why it is there, e.g. "source directory" */
 };
 
 struct ash_policy_link
@@ -47,37 +47,37 @@ struct ash_policy_hidden
 {
   char *path;
   char *why;
-  char *env;    /* non-NULL: PATH is this variable's value, which
-                   explain names and never shows */
+  char *env; /* non-NULL: PATH is this variable's value, which
+                explain names and never shows */
 };
 
 struct ash_policy_drop
 {
-  char *name;   /* the variable dropped (never its value) */
+  char *name; /* the variable dropped (never its value) */
   char *why;
 };
 
 struct ash_policy
 {
-  char *scanner;                   /* the scanner's own name */
+  char *scanner; /* the scanner's own name */
   struct ash_policy_path *paths;
   size_t n_paths;
-  char *results_dir;               /* the one persistent writable place */
-  char *home;                      /* the real HOME (for links, firejail) */
-  char *passwd_home;               /* the passwd entry's home */
+  char *results_dir;                  /* the one persistent writable place */
+  char *home;                         /* the real HOME (for links, firejail) */
+  char *passwd_home;                  /* the passwd entry's home */
   struct ash_policy_link *home_links; /* symlinks in the private HOME */
   size_t n_home_links;
-  struct ash_strvec env;           /* the filtered environment (NAME=VALUE),
-                                      with HOME and TMPDIR still to be set
-                                      by the backend to its private dirs */
+  struct ash_strvec env; /* the filtered environment (NAME=VALUE),
+                            with HOME and TMPDIR still to be set
+                            by the backend to its private dirs */
   struct ash_policy_drop *dropped;
   size_t n_dropped;
   bool network;
   struct ash_strvec private_caches; /* NAME=dir: cache_env variables that
                                        point at a private cache under the
                                        results directory (removed after) */
-  struct ash_strvec warnings;      /* withheld needs, refused mounts */
-  char *refusal;                   /* non-NULL: cannot be sandboxed, why */
+  struct ash_strvec warnings;       /* withheld needs, refused mounts */
+  char *refusal;                    /* non-NULL: cannot be sandboxed, why */
   /* Added after the first version of this header.  */
   struct ash_policy_drop *skipped; /* paths considered and not mounted
                                       (NAME is the path), with why */
@@ -86,75 +86,75 @@ struct ash_policy
                                          home names outside the homes: part
                                          of the home, hidden with it by
                                          firejail and sandbox-exec */
-  struct ash_strvec backend_env;   /* names the backend sets itself: HOME,
-                                      TMPDIR (private directories) */
+  struct ash_strvec backend_env;      /* names the backend sets itself: HOME,
+                                         TMPDIR (private directories) */
   struct ash_strvec sandbox_exec_env; /* NAME=VALUE set under sandbox-exec
                                          only, after the allowlist */
-  char *unpack_dir_env;            /* sandbox-exec points it at a private,
-                                      executable directory per spawn */
-  bool system_trust_roots;         /* sandbox-exec: export the system roots
-                                      and set SSL_CERT_FILE (unless set) */
-  bool staged_input_only;          /* source and output dirs are HIDE */
+  char *unpack_dir_env;               /* sandbox-exec points it at a private,
+                                         executable directory per spawn */
+  bool system_trust_roots;            /* sandbox-exec: export the system roots
+                                         and set SSL_CERT_FILE (unless set) */
+  bool staged_input_only;             /* source and output dirs are HIDE */
   /* For a backend that shows the host and then restricts (firejail):  */
   struct ash_policy_hidden *hidden; /* paths it hides */
   size_t n_hidden;
-  struct ash_strvec shown;         /* what it shows again inside the home
-                                      it hides (the passwd entry's) and
-                                      /tmp, which it makes private */
+  struct ash_strvec shown;           /* what it shows again inside the home
+                                        it hides (the passwd entry's) and
+                                        /tmp, which it makes private */
   struct ash_strvec readonly_mounts; /* the host's mount points, made
                                         read-only by name */
-  char *mounts_error;              /* non-NULL: the mount table could not
-                                      be read, and such a backend refuses */
-  char *run_config_dir;            /* the scanner run's config directory
-                                      (real path), or NULL: given with the
-                                      results directory to the scanner's
-                                      account when ASH runs as root */
-  struct ash_strvec masked;        /* FIFOs, sockets and devices of the
-                                      source directory (absolute) that the
-                                      backend must show as empty or not at
-                                      all: the scanner walks the directory
-                                      itself, and opening one could block
-                                      it.  A backend that cannot mask them
-                                      refuses to run the scanner.  */
+  char *mounts_error;                /* non-NULL: the mount table could not
+                                        be read, and such a backend refuses */
+  char *run_config_dir;              /* the scanner run's config directory
+                                        (real path), or NULL: given with the
+                                        results directory to the scanner's
+                                        account when ASH runs as root */
+  struct ash_strvec masked;          /* FIFOs, sockets and devices of the
+                                        source directory (absolute) that the
+                                        backend must show as empty or not at
+                                        all: the scanner walks the directory
+                                        itself, and opening one could block
+                                        it.  A backend that cannot mask them
+                                        refuses to run the scanner.  */
 };
 
 /* Everything the policy is computed from.  Lists are NULL-terminated
    vectors, or NULL for none.  */
 struct ash_policy_input
 {
-  const char *scanner;             /* the scanner's own name */
+  const char *scanner; /* the scanner's own name */
   const struct ash_requirements *req;
-  const char *source_dir;          /* absolute */
-  const char *output_dir;          /* absolute */
-  const char *results_dir;         /* absolute: OUTPUT/scanners/NAME/... */
-  const char *converted_dir;       /* absolute, or NULL */
-  const char *run_config_dir;      /* the per-run 0700 config dir, or NULL */
-  const char *tool_path;           /* absolute path of the scanner's tool */
+  const char *source_dir;     /* absolute */
+  const char *output_dir;     /* absolute */
+  const char *results_dir;    /* absolute: OUTPUT/scanners/NAME/... */
+  const char *converted_dir;  /* absolute, or NULL */
+  const char *run_config_dir; /* the per-run 0700 config dir, or NULL */
+  const char *tool_path;      /* absolute path of the scanner's tool */
   bool offline;
   /* Grants, already filtered by tier (lib/config/config-tier.c).  */
-  char *const *network_scanners;   /* NULL: the per-scanner defaults */
-  char *const *network_restrict;   /* NULL: none; else only these may have
-                                      a network (an in-tree list) */
+  char *const *network_scanners; /* NULL: the per-scanner defaults */
+  char *const *network_restrict; /* NULL: none; else only these may have
+                                    a network (an in-tree list) */
   char *const *extra_read_paths;
   char *const *read_path_scanners;
   char *const *env_scanners;
-  char *const *option_read_paths;  /* paths the scanner's options name */
-  char *const *environ;            /* ASH's environment */
-  const char *home;                /* $HOME */
-  const char *passwd_home;         /* the passwd entry's home */
-  const char *bin_path;            /* ASH's bin directory */
-  bool cache_overlay;              /* the backend can throw cache writes
-                                      away (bwrap with overlays) */
+  char *const *option_read_paths; /* paths the scanner's options name */
+  char *const *environ;           /* ASH's environment */
+  const char *home;               /* $HOME */
+  const char *passwd_home;        /* the passwd entry's home */
+  const char *bin_path;           /* ASH's bin directory */
+  bool cache_overlay;             /* the backend can throw cache writes
+                                     away (bwrap with overlays) */
   /* Added after the first version of this header; zero means the
      default.  */
-  const char *root;                /* the directory that plays "/" for the
-                                      host facts (tests); NULL: "/" */
-  const char *mountinfo;           /* the mount table; NULL:
-                                      /proc/self/mountinfo */
-  char *const *system_dirs;        /* NULL: /usr /etc /opt /nix */
-  char *const *env_allow;          /* sandbox.env_allow: exact names the
-                                      operator lets through the credential
-                                      screening; NULL: none */
+  const char *root;         /* the directory that plays "/" for the
+                               host facts (tests); NULL: "/" */
+  const char *mountinfo;    /* the mount table; NULL:
+                               /proc/self/mountinfo */
+  char *const *system_dirs; /* NULL: /usr /etc /opt /nix */
+  char *const *env_allow;   /* sandbox.env_allow: exact names the
+                               operator lets through the credential
+                               screening; NULL: none */
 };
 
 /* Compute the policy.  A scanner that cannot be sandboxed as requested gets
@@ -170,8 +170,7 @@ void ash_policy_release (struct ash_policy *p);
 /* Add PATH with ACCESS and RULE (copies).  A later add of the same path
    keeps the stronger access.  */
 void ash_policy_add_path (struct ash_policy *p, const char *path,
-                          enum ash_access access, bool exec,
-                          const char *rule);
+                          enum ash_access access, bool exec, const char *rule);
 const char *ash_access_name (enum ash_access a);
 void ash_policy_add_drop (struct ash_policy *p, const char *name,
                           const char *why);

@@ -258,16 +258,16 @@ make_key (const struct ash_backend *backend, const struct ash_host *host)
   struct utsname u;
   json_t *key;
 
-  if (!backend->identity || !backend->save || !backend->load
-      || uname (&u) < 0 || backend->identity (host, &id) < 0)
+  if (!backend->identity || !backend->save || !backend->load || uname (&u) < 0
+      || backend->identity (host, &id) < 0)
     {
       ash_buf_release (&id);
       return NULL;
     }
-  key = json_pack ("{s:s, s:I, s:s+++, s:s, s:s}", "ash", PACKAGE_VERSION,
-                   "uid", (json_int_t) geteuid (), "kernel", u.release, " ",
-                   u.version, "", "backend", backend->name, "identity",
-                   id.buf);
+  key
+    = json_pack ("{s:s, s:I, s:s+++, s:s, s:s}", "ash", PACKAGE_VERSION, "uid",
+                 (json_int_t) geteuid (), "kernel", u.release, " ", u.version,
+                 "", "backend", backend->name, "identity", id.buf);
   ash_buf_release (&id);
   return key;
 }
@@ -390,12 +390,11 @@ tool_key (const char *scanner, const char *tool, const char *what)
     return NULL;
   return json_pack ("{s:s, s:I, s:s, s:s, s:s, s:I, s:I, s:I, s:I, s:I}",
                     "ash", PACKAGE_VERSION, "uid", (json_int_t) geteuid (),
-                    "scanner", scanner, "probe", what, "tool", tool,
-                    "dev", (json_int_t) st.st_dev,
-                    "ino", (json_int_t) st.st_ino,
-                    "size", (json_int_t) st.st_size,
-                    "mtime", (json_int_t) st.st_mtim.tv_sec,
-                    "mtime_ns", (json_int_t) st.st_mtim.tv_nsec);
+                    "scanner", scanner, "probe", what, "tool", tool, "dev",
+                    (json_int_t) st.st_dev, "ino", (json_int_t) st.st_ino,
+                    "size", (json_int_t) st.st_size, "mtime",
+                    (json_int_t) st.st_mtim.tv_sec, "mtime_ns",
+                    (json_int_t) st.st_mtim.tv_nsec);
 }
 
 char *

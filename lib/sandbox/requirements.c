@@ -64,15 +64,15 @@ parse_list (const char *key, json_t *v, struct ash_strvec *ret,
 
   if (!json_is_array (v))
     return ash_error_set (err, -EINVAL,
-                          _("sandbox_requirements.%s must be a list of "
-                            "strings"),
+                          _ ("sandbox_requirements.%s must be a list of "
+                             "strings"),
                           key);
   json_array_foreach (v, i, e)
     {
       if (!json_is_string (e))
         return ash_error_set (err, -EINVAL,
-                              _("sandbox_requirements.%s must be a list of "
-                                "strings"),
+                              _ ("sandbox_requirements.%s must be a list of "
+                                 "strings"),
                               key);
       ash_strvec_push (ret, json_string_value (e));
     }
@@ -112,9 +112,8 @@ parse_exec_env (json_t *v, struct ash_strvec *ret, struct ash_error *err)
   json_array_foreach (v, i, e)
     {
       json_t *n = json_array_get (e, 0), *val = json_array_get (e, 1);
-      if (!json_is_array (e) || json_array_size (e) != 2
-          || !json_is_string (n) || !json_is_string (val)
-          || !valid_env_name (json_string_value (n)))
+      if (!json_is_array (e) || json_array_size (e) != 2 || !json_is_string (n)
+          || !json_is_string (val) || !valid_env_name (json_string_value (n)))
         goto bad;
       ash_strvec_pushf (ret, "%s=%s", json_string_value (n),
                         json_string_value (val));
@@ -122,8 +121,8 @@ parse_exec_env (json_t *v, struct ash_strvec *ret, struct ash_error *err)
   return 0;
 bad:
   return ash_error_set (err, -EINVAL,
-                        _("sandbox_requirements.sandbox_exec_env must map "
-                          "variable names to strings"));
+                        _ ("sandbox_requirements.sandbox_exec_env must map "
+                           "variable names to strings"));
 }
 
 int
@@ -143,7 +142,7 @@ ash_requirements_from_json (json_t *obj, struct ash_requirements *ret,
     }
   if (!json_is_object (obj))
     return ash_error_set (err, -EINVAL,
-                          _("sandbox_requirements must be a mapping"));
+                          _ ("sandbox_requirements must be a mapping"));
 
   json_object_foreach (obj, key, v)
     {
@@ -186,8 +185,8 @@ ash_requirements_from_json (json_t *obj, struct ash_requirements *ret,
           if (!json_is_string (v) || !valid_env_name (json_string_value (v)))
             {
               e = ash_error_set (err, -EINVAL,
-                                 _("sandbox_requirements.unpack_dir_env "
-                                   "must be a variable name"));
+                                 _ ("sandbox_requirements.unpack_dir_env "
+                                    "must be a variable name"));
               goto fail;
             }
           free (r.unpack_dir_env);
@@ -197,7 +196,7 @@ ash_requirements_from_json (json_t *obj, struct ash_requirements *ret,
       else
         {
           e = ash_error_set (err, -EINVAL,
-                             _("unknown key sandbox_requirements.%s"), key);
+                             _ ("unknown key sandbox_requirements.%s"), key);
           goto fail;
         }
 
@@ -206,8 +205,8 @@ ash_requirements_from_json (json_t *obj, struct ash_requirements *ret,
           if (!json_is_boolean (v))
             {
               e = ash_error_set (err, -EINVAL,
-                                 _("sandbox_requirements.%s must be true or "
-                                   "false"),
+                                 _ ("sandbox_requirements.%s must be true or "
+                                    "false"),
                                  key);
               goto fail;
             }
@@ -252,8 +251,8 @@ ash_requirements_to_json (const struct ash_requirements *r)
     {
       const char *kv = r->sandbox_exec_env.v[i];
       const char *eq = strchr (kv, '=');
-      _cleanup_free_ char *k = xstrndup (kv, eq ? (size_t) (eq - kv)
-                                                : strlen (kv));
+      _cleanup_free_ char *k
+        = xstrndup (kv, eq ? (size_t) (eq - kv) : strlen (kv));
       json_object_set_new (x, k, json_string (eq ? eq + 1 : ""));
     }
   json_object_set_new (o, "sandbox_exec_env", x);

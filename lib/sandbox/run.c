@@ -22,8 +22,7 @@
    a user name or UID[:GID], by default nobody (65534:65534 when there is
    no such entry).  Root itself is refused.  */
 int
-ash_sandbox_scanner_ids (uid_t *ret_uid, gid_t *ret_gid,
-                         struct ash_error *err)
+ash_sandbox_scanner_ids (uid_t *ret_uid, gid_t *ret_gid, struct ash_error *err)
 {
   const char *spec = getenv ("ASH_SCANNER_USER");
   const char *name = spec && *spec ? spec : "nobody";
@@ -40,8 +39,8 @@ ash_sandbox_scanner_ids (uid_t *ret_uid, gid_t *ret_gid,
         g = strtoul (end + 1, &end, 10);
       if (errno || *end != '\0' || u > 0x7fffffffUL || g > 0x7fffffffUL)
         return ash_error_set (err, -EINVAL,
-                              _("ASH_SCANNER_USER=%s is neither a user "
-                                "name nor UID[:GID]"),
+                              _ ("ASH_SCANNER_USER=%s is neither a user "
+                                 "name nor UID[:GID]"),
                               name);
     }
   else if ((pw = getpwnam (name)) != NULL)
@@ -53,11 +52,11 @@ ash_sandbox_scanner_ids (uid_t *ret_uid, gid_t *ret_gid,
     u = g = 65534;
   else
     return ash_error_set (err, -ENOENT,
-                          _("ASH_SCANNER_USER=%s: no such user"), name);
+                          _ ("ASH_SCANNER_USER=%s: no such user"), name);
   if (u == 0 || g == 0)
     return ash_error_set (err, -EPERM,
-                          _("ASH_SCANNER_USER=%s is root; a sandboxed "
-                            "scanner never runs as root"),
+                          _ ("ASH_SCANNER_USER=%s is root; a sandboxed "
+                             "scanner never runs as root"),
                           name);
   *ret_uid = (uid_t) u;
   *ret_gid = (gid_t) g;
@@ -66,7 +65,7 @@ ash_sandbox_scanner_ids (uid_t *ret_uid, gid_t *ret_gid,
 
 int
 ash_sandbox_drop_root (const struct ash_policy *policy, struct ash_cmd *w,
-           struct ash_error *err)
+                       struct ash_error *err)
 {
   uid_t uid;
   gid_t gid;
@@ -107,14 +106,14 @@ cmd_copy (struct ash_cmd *dst, const struct ash_cmd *src)
   dst->stdin_fd = src->stdin_fd;
   dst->stdout_fd = src->stdout_fd;
   dst->stderr_fd = src->stderr_fd;
-  dst->out.max = src->out.max
-                   ? (src->out.len < src->out.max ? src->out.max - src->out.len
-                                                  : 1)
-                   : 0;
-  dst->err.max = src->err.max
-                   ? (src->err.len < src->err.max ? src->err.max - src->err.len
-                                                  : 1)
-                   : 0;
+  dst->out.max
+    = src->out.max
+        ? (src->out.len < src->out.max ? src->out.max - src->out.len : 1)
+        : 0;
+  dst->err.max
+    = src->err.max
+        ? (src->err.len < src->err.max ? src->err.max - src->err.len : 1)
+        : 0;
   dst->timeout_sec = src->timeout_sec;
   dst->kill_grace_sec = src->kill_grace_sec;
   dst->scope = NULL;
@@ -153,11 +152,10 @@ ash_sandbox_run (struct ash_cmd *cmd, struct ash_cmd_result *ret,
   if (!scope || scope->kind != ASH_SCOPE_SANDBOX)
     return ash_cmd_run (cmd, ret, err);
 
-  if (!scope->backend
-      || !scope->backend->wrap)
+  if (!scope->backend || !scope->backend->wrap)
     return ash_error_set (err, -EINVAL,
-                          _("cannot run '%s': no sandbox backend to run it "
-                            "in"),
+                          _ ("cannot run '%s': no sandbox backend to run it "
+                             "in"),
                           cmd->argv.nr ? cmd->argv.v[0] : "");
 
   const struct ash_backend *be = scope->backend;
@@ -178,7 +176,7 @@ ash_sandbox_run (struct ash_cmd *cmd, struct ash_cmd_result *ret,
   if (r < 0)
     {
       if (err && !err->message)
-        ash_error_set (err, r, _("cannot run '%s' in the %s sandbox: %s"),
+        ash_error_set (err, r, _ ("cannot run '%s' in the %s sandbox: %s"),
                        cmd->argv.nr ? cmd->argv.v[0] : "", be->name,
                        strerror (-r));
       ash_cmd_release (&w);

@@ -107,10 +107,11 @@ static const struct builtin builtins[] = {
 };
 
 const char *const ash_builtin_scanner_names[] = {
-  "bandit",     "checkov",        "semgrep",   "opengrep",   "grype",
-  "syft",       "trivy",          "trivy-repo", "npm-audit", "cfn-nag",
-  "detect-secrets", "cdk-nag",    "actionlint", "cfn-lint",  "cfn-guard",
-  "gitleaks",   "zizmor",         "snyk-code", "ferret-scan", "jupyter",
+  "bandit",     "checkov",   "semgrep",        "opengrep",
+  "grype",      "syft",      "trivy",          "trivy-repo",
+  "npm-audit",  "cfn-nag",   "detect-secrets", "cdk-nag",
+  "actionlint", "cfn-lint",  "cfn-guard",      "gitleaks",
+  "zizmor",     "snyk-code", "ferret-scan",    "jupyter",
   NULL,
 };
 
@@ -137,8 +138,8 @@ ash_builtin_requirements (const char *scanner, struct ash_requirements *ret)
       push_all (&ret->env_prefixes, b->env_prefixes, 4);
       push_all (&ret->env_names, b->env_names, 4);
       push_all (&ret->sandbox_exec_env, b->sandbox_exec_env, 4);
-      ret->unpack_dir_env = b->unpack_dir_env ? xstrdup (b->unpack_dir_env)
-                                              : NULL;
+      ret->unpack_dir_env
+        = b->unpack_dir_env ? xstrdup (b->unpack_dir_env) : NULL;
       push_all (&ret->read_path_env, b->read_path_env, 2);
       ret->staged_input_only = b->staged_input_only;
       ret->system_trust_roots = b->system_trust_roots;
@@ -179,14 +180,14 @@ ash_scanner_db_cache_dir (const char *scanner, char *const *environ,
       /* A relative value is taken against the working directory, as the
          tool itself would.  */
       if (ret_rule)
-        *ret_rule = xasprintf (_("%s's database cache ($%s)"), tool, var);
+        *ret_rule = xasprintf (_ ("%s's database cache ($%s)"), tool, var);
       return ash_path_absolute (v);
     }
   v = env_value (environ, "XDG_CACHE_HOME");
   if (v && v[0] == '/')
     {
       if (ret_rule)
-        *ret_rule = xasprintf (_("%s's database cache ($XDG_CACHE_HOME/%s)"),
+        *ret_rule = xasprintf (_ ("%s's database cache ($XDG_CACHE_HOME/%s)"),
                                tool, sub);
       _cleanup_free_ char *d = ash_path_join (v, sub);
       return ash_path_normalize (d);
@@ -194,7 +195,7 @@ ash_scanner_db_cache_dir (const char *scanner, char *const *environ,
   if (home == NULL || home[0] != '/')
     return NULL;
   if (ret_rule)
-    *ret_rule = xasprintf (_("%s's database cache (~/.cache/%s)"), tool, sub);
+    *ret_rule = xasprintf (_ ("%s's database cache (~/.cache/%s)"), tool, sub);
   _cleanup_free_ char *cache = ash_path_join (home, ".cache");
   _cleanup_free_ char *d = ash_path_join (cache, sub);
   return ash_path_normalize (d);

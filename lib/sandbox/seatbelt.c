@@ -49,14 +49,24 @@ static const char *const mach_denied_prefixes[] = {
 /* The shared temporary directories, by the names the kernel resolves them
    to and by the links that lead there.  */
 static const char *const shared_tmp_dirs[] = {
-  "/tmp", "/private/tmp", "/var/tmp", "/private/var/tmp",
-  "/private/var/folders", NULL,
+  "/tmp",
+  "/private/tmp",
+  "/var/tmp",
+  "/private/var/tmp",
+  "/private/var/folders",
+  NULL,
 };
 
 /* Where the system's programs and the dynamic loader's cache live.  */
 static const char *const system_exec_dirs[] = {
-  "/usr", "/bin", "/sbin", "/System", "/Library/Apple",
-  "/Library/Developer/CommandLineTools", "/private/var/db/dyld", NULL,
+  "/usr",
+  "/bin",
+  "/sbin",
+  "/System",
+  "/Library/Apple",
+  "/Library/Developer/CommandLineTools",
+  "/private/var/db/dyld",
+  NULL,
 };
 
 static const char *const system_keychains = "/Library/Keychains";
@@ -157,7 +167,7 @@ is_uv_tool_dir (const struct ash_policy_path *pp)
 {
   return pp->rule
          && (strstr (pp->rule, "uv tool directory")
-             || strstr (pp->rule, _("uv tool directory")));
+             || strstr (pp->rule, _ ("uv tool directory")));
 }
 
 /* A tool path: programs may run from it.  The host caches, the data
@@ -226,12 +236,12 @@ ash_seatbelt_build (const struct ash_policy *policy,
   for (size_t i = 0; i < policy->n_paths; i++)
     if (policy->paths[i].path[0] != '/')
       return ash_error_set (err, -EINVAL,
-                            _("the sandbox policy names a relative path"));
+                            _ ("the sandbox policy names a relative path"));
   if ((spawn->tmpdir && spawn->tmpdir[0] != '/')
       || (spawn->unpack_dir && spawn->unpack_dir[0] != '/')
       || (spawn->cert_file && spawn->cert_file[0] != '/'))
     return ash_error_set (err, -EINVAL,
-                          _("a private sandbox directory must be absolute"));
+                          _ ("a private sandbox directory must be absolute"));
 
   g.out = &ret->profile;
   g.params = &ret->params;
@@ -240,23 +250,22 @@ ash_seatbelt_build (const struct ash_policy *policy,
   ash_buf_addstr (g.out, "(version 1)\n");
   ash_buf_addstr (g.out, ";; every path is a parameter (-D NAME=PATH)\n");
   ash_buf_addstr (g.out, "(deny default)\n");
-  ash_buf_addstr (g.out,
-                  "\n;; processes of this sandbox only\n"
-                  "(allow process-fork)\n"
-                  "(allow signal (target same-sandbox))\n"
-                  "(allow process-info* (target same-sandbox))\n"
-                  "(allow sysctl-read)\n"
-                  "(allow user-preference-read)\n"
-                  "(allow ipc-posix-sem)\n"
-                  "(allow ipc-posix-shm)\n");
+  ash_buf_addstr (g.out, "\n;; processes of this sandbox only\n"
+                         "(allow process-fork)\n"
+                         "(allow signal (target same-sandbox))\n"
+                         "(allow process-info* (target same-sandbox))\n"
+                         "(allow sysctl-read)\n"
+                         "(allow user-preference-read)\n"
+                         "(allow ipc-posix-sem)\n"
+                         "(allow ipc-posix-shm)\n");
 
   /* Reads.  */
   ash_buf_addstr (g.out, "\n;; reads everywhere, except as follows\n"
                          "(allow file-read*)\n");
   if (policy->home)
     ash_strvec_push (&hidden, policy->home);
-  if (policy->passwd_home && !ash_strvec_contains (&hidden,
-                                                   policy->passwd_home))
+  if (policy->passwd_home
+      && !ash_strvec_contains (&hidden, policy->passwd_home))
     ash_strvec_push (&hidden, policy->passwd_home);
   for (size_t i = 0; i < policy->linked_home_dirs.nr; i++)
     ash_strvec_push (&hidden, policy->linked_home_dirs.v[i]);
@@ -308,8 +317,8 @@ ash_seatbelt_build (const struct ash_policy *policy,
     for (size_t i = 0; i < rehidden.nr; i++)
       if (ash_path_is_inside (readable.v[j], rehidden.v[i]))
         filters_add (&f, "subpath", readable.v[j]);
-  emit_rule (&g, "what the policy shows inside them readable again",
-             "allow", "file-read*", &f);
+  emit_rule (&g, "what the policy shows inside them readable again", "allow",
+             "file-read*", &f);
 
   for (size_t i = 0; i < readable.nr; i++)
     for (size_t j = 0; j < hidden.nr; j++)
@@ -319,8 +328,8 @@ ash_seatbelt_build (const struct ash_policy *policy,
     for (size_t j = 0; j < hidden.nr; j++)
       if (ash_path_is_inside (spawn->cert_file, hidden.v[j]))
         add_ancestors (&f, spawn->cert_file, hidden.v[j]);
-  emit_rule (&g, "the directories on the way to them, metadata only",
-             "allow", "file-read-metadata", &f);
+  emit_rule (&g, "the directories on the way to them, metadata only", "allow",
+             "file-read-metadata", &f);
 
   /* Writes.  */
   for (size_t i = 0; i < policy->n_paths; i++)
@@ -332,8 +341,8 @@ ash_seatbelt_build (const struct ash_policy *policy,
   for (size_t i = 0; i < policy->n_paths; i++)
     if (is_uv_tool_dir (&policy->paths[i]))
       {
-        _cleanup_free_ char *lock = ash_path_join (policy->paths[i].path,
-                                                   ".lock");
+        _cleanup_free_ char *lock
+          = ash_path_join (policy->paths[i].path, ".lock");
         filters_add (&f, "literal", lock);
       }
   filters_add (&f, "literal", null_device);
@@ -347,8 +356,8 @@ ash_seatbelt_build (const struct ash_policy *policy,
   for (size_t i = 0; i < policy->n_paths; i++)
     if (is_exec_path (&policy->paths[i]))
       filters_add (&f, "subpath", policy->paths[i].path);
-  emit_rule (&g, "programs run only from the system and tool paths",
-             "allow", "process-exec* file-map-executable", &f);
+  emit_rule (&g, "programs run only from the system and tool paths", "allow",
+             "process-exec* file-map-executable", &f);
 
   for (size_t i = 0; i < policy->n_paths; i++)
     if (!is_exec_path (&policy->paths[i]))
@@ -369,8 +378,8 @@ ash_seatbelt_build (const struct ash_policy *policy,
         if (ash_path_is_inside (policy->paths[i].path, noexec.v[j])
             && !streq (policy->paths[i].path, noexec.v[j]))
           filters_add (&f, "subpath", policy->paths[i].path);
-  emit_rule (&g, "a tool path inside one of those stays executable",
-             "allow", "process-exec* file-map-executable", &f);
+  emit_rule (&g, "a tool path inside one of those stays executable", "allow",
+             "process-exec* file-map-executable", &f);
 
   filters_add (&f, "subpath", uv_cache);
   filters_add (&f, "subpath", spawn->unpack_dir);
@@ -404,8 +413,9 @@ ash_seatbelt_build (const struct ash_policy *policy,
       /* A Unix socket's path takes the path-literal filter of remote
          unix-socket, which emit_rule does not write.  */
       const char *mdns = param_name (&g, mdns_socket);
-      ash_buf_addf (g.out, "(allow network-outbound\n  (remote unix-socket "
-                           "(path-literal (param \"%.*s\"))))\n",
+      ash_buf_addf (g.out,
+                    "(allow network-outbound\n  (remote unix-socket "
+                    "(path-literal (param \"%.*s\"))))\n",
                     (int) strcspn (mdns, "="), mdns);
     }
   else

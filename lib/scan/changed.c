@@ -20,12 +20,9 @@ run_git (const char *git, const char *source_dir, const char *const *args,
          struct ash_buf *out, struct ash_error *err)
 {
   static const char *const safe[] = {
-    "-c", "core.fsmonitor=false",
-    "-c", "core.hooksPath=/dev/null",
-    "-c", "core.sshCommand=false",
-    "-c", "diff.external=",
-    "-c", "protocol.allow=never",
-    "-c", "core.pager=cat",
+    "-c", "core.fsmonitor=false",  "-c", "core.hooksPath=/dev/null",
+    "-c", "core.sshCommand=false", "-c", "diff.external=",
+    "-c", "protocol.allow=never",  "-c", "core.pager=cat",
     NULL,
   };
   struct ash_cmd cmd;
@@ -57,7 +54,7 @@ run_git (const char *git, const char *source_dir, const char *const *args,
       size_t n = cmd.err.len;
       while (n > 0 && (cmd.err.buf[n - 1] == '\n'))
         n--;
-      r = ash_error_set (err, -EIO, _("git %s failed: %.*s"), args[0],
+      r = ash_error_set (err, -EIO, _ ("git %s failed: %.*s"), args[0],
                          (int) n, cmd.err.len ? cmd.err.buf : "");
     }
   if (r == 0)
@@ -79,22 +76,22 @@ ash_changed_files (const char *git, const char *source_dir,
                    const char *base_ref, struct ash_strvec *ret,
                    struct ash_error *err)
 {
-  static const char *const defaults[] = { "origin/HEAD", "origin/main",
-                                          "main", NULL };
+  static const char *const defaults[]
+    = { "origin/HEAD", "origin/main", "main", NULL };
   const char *base = NULL;
   int r;
 
   if (base_ref && (base_ref[0] == '-' || base_ref[0] == '\0'))
     return ash_error_set (err, -EINVAL,
-                          _("--base-ref '%s' is not a git revision"),
+                          _ ("--base-ref '%s' is not a git revision"),
                           base_ref);
   for (size_t i = 0; base == NULL && (base_ref ? i < 1 : defaults[i] != NULL);
        i++)
     {
       const char *cand = base_ref ? base_ref : defaults[i];
       _cleanup_free_ char *spec = xasprintf ("%s^{commit}", cand);
-      const char *args[] = { "rev-parse", "--quiet", "--verify",
-                             "--end-of-options", spec, NULL };
+      const char *args[] = { "rev-parse",        "--quiet", "--verify",
+                             "--end-of-options", spec,      NULL };
       struct ash_buf out = ASH_BUF_INIT;
       struct ash_error e = ASH_ERROR_INIT;
       if (run_git (git, source_dir, args, &out, &e) == 0)
@@ -102,8 +99,8 @@ ash_changed_files (const char *git, const char *source_dir,
       else if (base_ref)
         {
           r = ash_error_set (err, -ENOENT,
-                             _("the base revision '%s' is not in the "
-                               "repository at %s"),
+                             _ ("the base revision '%s' is not in the "
+                                "repository at %s"),
                              base_ref, source_dir);
           ash_buf_release (&out);
           ash_error_release (&e);
@@ -114,15 +111,15 @@ ash_changed_files (const char *git, const char *source_dir,
     }
   if (base == NULL)
     return ash_error_set (err, -ENOENT,
-                          _("no base revision for --changed-files-only: "
-                            "none of origin/HEAD, origin/main and main "
-                            "exists in %s; name one with --base-ref"),
+                          _ ("no base revision for --changed-files-only: "
+                             "none of origin/HEAD, origin/main and main "
+                             "exists in %s; name one with --base-ref"),
                           source_dir);
 
   _cleanup_free_ char *range = xasprintf ("%s...HEAD", base);
-  const char *args[] = { "diff", "--name-only", "-z", "--relative",
-                         "--no-ext-diff", "--no-textconv", "--no-renames",
-                         range, "--", NULL };
+  const char *args[]
+    = { "diff",          "--name-only",  "-z",  "--relative", "--no-ext-diff",
+        "--no-textconv", "--no-renames", range, "--",         NULL };
   struct ash_buf out = ASH_BUF_INIT;
   r = run_git (git, source_dir, args, &out, err);
   if (r < 0)
@@ -156,12 +153,14 @@ filter_doc (json_t *doc, const struct ash_strvec *set, bool keep)
       json_t *results = json_object_get (run, "results");
       for (size_t j = 0; j < json_array_size (results);)
         {
-          const char *path = ash_sarif_result_location (
-            json_array_get (results, j), NULL, NULL);
+          const char *path
+            = ash_sarif_result_location (json_array_get (results, j), NULL,
+                                         NULL);
           while (path && path[0] == '.' && path[1] == '/')
             path += 2;
-          bool in = path && bsearch (&path, set->v, set->nr, sizeof *set->v,
-                                     cmp_str);
+          bool in
+            = path
+              && bsearch (&path, set->v, set->nr, sizeof *set->v, cmp_str);
           if (path && in != keep)
             {
               json_array_remove (results, j);

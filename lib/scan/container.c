@@ -75,10 +75,10 @@ ash_container_find_runtime (const struct ash_container_request *req,
           _cleanup_free_ char *m = ash_error_format (&e);
           ash_error_release (&e);
           return ash_error_set (err, r,
-                                _("container mode cannot run: the container "
-                                  "runtime '%s' cannot be used: %s; nothing "
-                                  "was scanned"),
-                                   req->runtime, m);
+                                _ ("container mode cannot run: the container "
+                                   "runtime '%s' cannot be used: %s; nothing "
+                                   "was scanned"),
+                                req->runtime, m);
         }
       return 0;
     }
@@ -99,19 +99,19 @@ ash_container_find_runtime (const struct ash_container_request *req,
   int r;
   if (inside.len)
     r = ash_error_set (err, -ENOENT,
-                       _("container mode cannot run: no container runtime "
-                         "(finch, docker, nerdctl or podman) was found on "
-                         "PATH or in ASH's bin directory (%s only inside the "
-                         "scanned directory, which does not count); nothing "
-                         "was scanned"),
-                          inside.buf);
+                       _ ("container mode cannot run: no container runtime "
+                          "(finch, docker, nerdctl or podman) was found on "
+                          "PATH or in ASH's bin directory (%s only inside the "
+                          "scanned directory, which does not count); nothing "
+                          "was scanned"),
+                       inside.buf);
   else
     r = ash_error_set (err, -ENOENT,
-                       _("container mode cannot run: no container runtime "
-                         "(finch, docker, nerdctl or podman) was found on "
-                         "PATH or in ASH's bin directory; install one, or "
-                         "name it with --oci-runner or OCI_RUNNER; nothing "
-                         "was scanned"));
+                       _ ("container mode cannot run: no container runtime "
+                          "(finch, docker, nerdctl or podman) was found on "
+                          "PATH or in ASH's bin directory; install one, or "
+                          "name it with --oci-runner or OCI_RUNNER; nothing "
+                          "was scanned"));
   ash_buf_release (&inside);
   return r;
 }
@@ -139,7 +139,7 @@ run_runtime (const struct ash_container_request *req,
   ash_cmd_release (&cmd);
   if (r < 0)
     {
-      ash_error_prefix (err, "%s", _("container mode cannot run"));
+      ash_error_prefix (err, "%s", _ ("container mode cannot run"));
       return r;
     }
   *ret_status = res.status;
@@ -153,11 +153,11 @@ check_mount_path (const char *what, const char *path, struct ash_error *err)
   for (const char *p = path; *p; p++)
     if (*p == ',' || *p == '"' || *p == '\n' || *p == '\r')
       return ash_error_set (err, -EINVAL,
-                            _("container mode cannot run: the %s '%s' holds "
-                              "a character the container runtime's --mount "
-                              "option cannot carry (a comma, a double quote "
-                              "or a line break); nothing was scanned"),
-                               what, path);
+                            _ ("container mode cannot run: the %s '%s' holds "
+                               "a character the container runtime's --mount "
+                               "option cannot carry (a comma, a double quote "
+                               "or a line break); nothing was scanned"),
+                            what, path);
   return 0;
 }
 
@@ -176,22 +176,22 @@ ash_container_build (const struct ash_container_request *req,
 {
   if (!ash_container_is_source_tree (req->root_dir))
     return ash_error_set (err, -ENOENT,
-                          _("container mode cannot build the image: no ash "
-                            "source tree (container/Containerfile and "
-                            "configure.ac) was found%s%s; set ASH_ROOT_DIR "
-                            "to an ash checkout, or pass --no-build to run "
-                            "an image built before; nothing was scanned"),
-                             req->root_dir ? " in " : "",
-                             req->root_dir ? req->root_dir : "");
+                          _ ("container mode cannot build the image: no ash "
+                             "source tree (container/Containerfile and "
+                             "configure.ac) was found%s%s; set ASH_ROOT_DIR "
+                             "to an ash checkout, or pass --no-build to run "
+                             "an image built before; nothing was scanned"),
+                          req->root_dir ? " in " : "",
+                          req->root_dir ? req->root_dir : "");
   if (req->custom_containerfile)
     {
       struct stat st;
       if (stat (req->custom_containerfile, &st) < 0 || !S_ISREG (st.st_mode))
         return ash_error_set (err, -ENOENT,
-                              _("container mode cannot build the image: the "
-                                "custom containerfile '%s' is not a file; "
-                                "nothing was scanned"),
-                                 req->custom_containerfile);
+                              _ ("container mode cannot build the image: the "
+                                 "custom containerfile '%s' is not a file; "
+                                 "nothing was scanned"),
+                              req->custom_containerfile);
     }
   _cleanup_free_ char *base = base_image (req);
   _cleanup_free_ char *file
@@ -265,11 +265,11 @@ ash_container_check_image (const struct ash_container_request *req,
     return r;
   if (status != 0)
     return ash_error_set (err, -ENOENT,
-                          _("container mode cannot run: the image %s is "
-                            "missing (%s image inspect exited %d); build it "
-                            "with 'ash build-image', or leave out "
-                            "--no-build; nothing was scanned"),
-                             image, runtime, status);
+                          _ ("container mode cannot run: the image %s is "
+                             "missing (%s image inspect exited %d); build it "
+                             "with 'ash build-image', or leave out "
+                             "--no-build; nothing was scanned"),
+                          image, runtime, status);
   return 0;
 }
 
@@ -280,28 +280,28 @@ ash_container_run (const struct ash_container_request *req,
   _cleanup_free_ char *src = realpath (req->source_dir, NULL);
   if (src == NULL)
     return ash_error_set (err, -errno,
-                          _("container mode cannot run: the source "
-                            "directory '%s': %s"),
-                             req->source_dir, strerror (errno));
+                          _ ("container mode cannot run: the source "
+                             "directory '%s': %s"),
+                          req->source_dir, strerror (errno));
   _cleanup_free_ char *out = realpath (req->output_dir, NULL);
   if (out == NULL)
     return ash_error_set (err, -errno,
-                          _("container mode cannot run: the output "
-                            "directory '%s': %s"),
-                             req->output_dir, strerror (errno));
+                          _ ("container mode cannot run: the output "
+                             "directory '%s': %s"),
+                          req->output_dir, strerror (errno));
   /* The caller opened the output directory refusing every link on its
      path, so its real path is the path it gave; anything else means the
      tree changed since.  */
   _cleanup_free_ char *given = ash_path_normalize (req->output_dir);
   if (!streq (given, out))
     return ash_error_set (err, -ELOOP,
-                          _("container mode cannot run: the output "
-                            "directory '%s' resolves to '%s'; nothing was "
-                            "scanned"),
-                             req->output_dir, out);
-  int r = check_mount_path (_("source directory"), src, err);
+                          _ ("container mode cannot run: the output "
+                             "directory '%s' resolves to '%s'; nothing was "
+                             "scanned"),
+                          req->output_dir, out);
+  int r = check_mount_path (_ ("source directory"), src, err);
   if (r == 0)
-    r = check_mount_path (_("output directory"), out, err);
+    r = check_mount_path (_ ("output directory"), out, err);
   if (r < 0)
     return r;
 

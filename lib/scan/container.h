@@ -38,7 +38,7 @@ struct ash_container_request
   /* Building.  */
   bool build;
   const char *root_dir;             /* ash's source tree (the build context),
-                                   or NULL when none is known */
+                                       or NULL when none is known */
   const char *build_target;         /* "non-root" or "ci" */
   const char *image;                /* ASH_IMAGE_NAME, or NULL */
   const char *uid, *gid;            /* decimal */
@@ -52,7 +52,7 @@ struct ash_container_request
   /* Running.  */
   bool run;
   const char *output_dir; /* absolute; made and checked by the
-                                   caller (fs/tree.h ash_outdir_open) */
+                             caller (fs/tree.h ash_outdir_open) */
   bool debug;             /* ASH_DEBUG=YES */
   char *const *scan_args; /* after "ash scan --source-dir /src
                              --output-dir /out --mode local" */

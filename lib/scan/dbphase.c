@@ -72,9 +72,9 @@ static void
 db_env (const char *tool, const char *cache, struct ash_strvec *env)
 {
   static const char *const keep[] = {
-    "PATH", "HOME", "LANG", "LC_ALL", "TZ", "http_proxy", "https_proxy",
-    "no_proxy", "HTTP_PROXY", "HTTPS_PROXY", "NO_PROXY", "SSL_CERT_FILE",
-    "SSL_CERT_DIR",
+    "PATH",       "HOME",          "LANG",         "LC_ALL",     "TZ",
+    "http_proxy", "https_proxy",   "no_proxy",     "HTTP_PROXY", "HTTPS_PROXY",
+    "NO_PROXY",   "SSL_CERT_FILE", "SSL_CERT_DIR",
   };
   for (size_t i = 0; i < ARRAY_SIZE (keep); i++)
     {
@@ -130,8 +130,8 @@ lock_cache (const char *cache, struct ash_error *err)
     }
   int fd = open (path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
   if (fd < 0)
-    return ash_error_set (err, -errno, _("cannot open the lock %s: %s"),
-                          path, strerror (errno));
+    return ash_error_set (err, -errno, _ ("cannot open the lock %s: %s"), path,
+                          strerror (errno));
   double deadline = ash_now () + (double) wait;
   for (;;)
     {
@@ -141,14 +141,15 @@ lock_cache (const char *cache, struct ash_error *err)
         {
           int e = errno;
           close (fd);
-          return ash_error_set (err, -e, _("cannot lock %s: %s"), path,
+          return ash_error_set (err, -e, _ ("cannot lock %s: %s"), path,
                                 strerror (e));
         }
       if (ash_now () >= deadline)
         {
           close (fd);
           return ash_error_set (err, -ETIMEDOUT,
-                                _("another scan held the database lock %s "
+                                _ (
+                                  "another scan held the database lock %s "
                                   "for more than %ld s (ASH_DB_LOCK_TIMEOUT); "
                                   "try again when it has finished"),
                                 path, wait);
@@ -182,9 +183,8 @@ static int
 write_empty_config (const char *dir, const char *name, char **ret)
 {
   _cleanup_free_ char *path = ash_path_join (dir, name);
-  _cleanup_close_ int fd = open (path, O_WRONLY | O_CREAT | O_EXCL
-                                         | O_NOFOLLOW | O_CLOEXEC,
-                                 0600);
+  _cleanup_close_ int fd
+    = open (path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
   if (fd < 0)
     return -errno;
   *ret = TAKE_PTR (path);
@@ -206,19 +206,19 @@ update_one (struct scan *sc, const char *tool, const char *tool_path,
 
   r = mkdirs (cache);
   if (r < 0)
-    return ash_error_set (err, r, _("cannot make the database cache %s: %s"),
+    return ash_error_set (err, r, _ ("cannot make the database cache %s: %s"),
                           cache, strerror (-r));
   r = ash_rundir_make (ash_rundir_base (sc->source_dir, sc->od.path),
                        streq (tool, "grype") ? "grype-db" : "trivy-db", &dir,
                        err);
   if (r < 0)
     return r;
-  r = write_empty_config (dir, streq (tool, "grype") ? "grype.yaml"
-                                                     : "trivy.yaml",
+  r = write_empty_config (dir,
+                          streq (tool, "grype") ? "grype.yaml" : "trivy.yaml",
                           &config);
   if (r < 0)
     {
-      ash_error_set (err, r, _("cannot write an empty %s config in %s: %s"),
+      ash_error_set (err, r, _ ("cannot write an empty %s config in %s: %s"),
                      tool, dir, strerror (-r));
       goto out;
     }
@@ -247,7 +247,7 @@ update_one (struct scan *sc, const char *tool, const char *tool_path,
       r = lockfd;
       goto out;
     }
-  ash_info (_("updating the %s database in %s"), tool, cache);
+  ash_info (_ ("updating the %s database in %s"), tool, cache);
   ash_cmd_init (&cmd);
   memset (&res, 0, sizeof res);
   r = db_spawn (tool, cache, argv.v, dir, UPDATE_TIMEOUT, &cmd, &res, err);
@@ -261,10 +261,10 @@ update_one (struct scan *sc, const char *tool, const char *tool_path,
       _cleanup_free_ char *empty = ash_path_join (dir, "empty");
       _cleanup_free_ char *ignore = NULL;
       if (mkdir (empty, 0700) < 0)
-        r = ash_error_set (err, -errno, _("cannot make %s: %s"), empty,
+        r = ash_error_set (err, -errno, _ ("cannot make %s: %s"), empty,
                            strerror (errno));
       else if ((r = write_empty_config (dir, "trivyignore", &ignore)) < 0)
-        ash_error_set (err, r, _("cannot write an empty %s in %s: %s"),
+        ash_error_set (err, r, _ ("cannot write an empty %s in %s: %s"),
                        "trivyignore", dir, strerror (-r));
       else
         {
@@ -280,7 +280,7 @@ update_one (struct scan *sc, const char *tool, const char *tool_path,
           ash_strvec_push (&argv, "--ignorefile");
           ash_strvec_push (&argv, ignore);
           ash_strvec_push (&argv, empty);
-          ash_info (_("updating trivy's checks bundle in %s"), cache);
+          ash_info (_ ("updating trivy's checks bundle in %s"), cache);
           ash_cmd_release (&cmd);
           ash_cmd_init (&cmd);
           memset (&res, 0, sizeof res);
@@ -291,12 +291,12 @@ update_one (struct scan *sc, const char *tool, const char *tool_path,
   close (lockfd);
   if (r == 0 && (res.status != 0 || res.timed_out || res.interrupted))
     {
-      _cleanup_free_ char *tail = printable_tail (cmd.err.len ? &cmd.err
-                                                              : &cmd.out);
+      _cleanup_free_ char *tail
+        = printable_tail (cmd.err.len ? &cmd.err : &cmd.out);
       r = ash_error_set (err, -EIO,
                          res.timed_out
-                           ? _("the %s database update timed out (%s)%s%s")
-                           : _("the %s database update failed (%s)%s%s"),
+                           ? _ ("the %s database update timed out (%s)%s%s")
+                           : _ ("the %s database update failed (%s)%s%s"),
                          tool, argv.v[1] ? argv.v[1] : "", *tail ? ": " : "",
                          tail);
     }
@@ -323,7 +323,7 @@ fail_tool (struct scan *sc, const char *tool, const char *reason)
       if (j->run && t && streq (t, tool))
         {
           ash_job_set_status (j, ASH_STATUS_ERROR, xstrdup (reason));
-          ash_err (_("%s not run: %s"), j->scanner->name, reason);
+          ash_err (_ ("%s not run: %s"), j->scanner->name, reason);
         }
     }
 }
@@ -350,9 +350,10 @@ ash_dbphase_update (struct scan *sc)
       struct ash_error err = ASH_ERROR_INIT;
       if (cache == NULL)
         {
-          _cleanup_free_ char *why = xasprintf (
-            _("cannot tell where %s keeps its database: set %s"), tools[t],
-            t == 0 ? "GRYPE_DB_CACHE_DIR" : "TRIVY_CACHE_DIR");
+          _cleanup_free_ char *why
+            = xasprintf (_ ("cannot tell where %s keeps its database: set %s"),
+                         tools[t],
+                         t == 0 ? "GRYPE_DB_CACHE_DIR" : "TRIVY_CACHE_DIR");
           fail_tool (sc, tools[t], why);
           continue;
         }
@@ -416,10 +417,10 @@ static char *
 format_age (long long sec)
 {
   if (sec >= 2 * 86400)
-    return xasprintf (_("%lld days"), sec / 86400);
+    return xasprintf (_ ("%lld days"), sec / 86400);
   if (sec >= 3600)
-    return xasprintf (_("%lld hours"), sec / 3600);
-  return xasprintf (_("%lld minutes"), sec / 60);
+    return xasprintf (_ ("%lld hours"), sec / 3600);
+  return xasprintf (_ ("%lld minutes"), sec / 60);
 }
 
 /* When TOOL's database in CACHE was built (seconds since the epoch), or a
@@ -435,14 +436,14 @@ db_built (struct scan *sc, const char *tool, const char *tool_path,
       json_t *m = json_load_file (meta, JSON_DECODE_ANY, &je);
       if (m == NULL)
         return ash_error_set (err, -ENOENT,
-                              _("there is no trivy database in %s (%s: %s)"),
+                              _ ("there is no trivy database in %s (%s: %s)"),
                               cache, meta, je.text);
-      long long t = parse_time (json_string_value (json_object_get (m,
-                                                                    "UpdatedAt")));
+      long long t
+        = parse_time (json_string_value (json_object_get (m, "UpdatedAt")));
       json_decref (m);
       if (t < 0)
-        return ash_error_set (err, -EINVAL,
-                              _("%s has no UpdatedAt time"), meta);
+        return ash_error_set (err, -EINVAL, _ ("%s has no UpdatedAt time"),
+                              meta);
       *ret = t;
       return 0;
     }
@@ -455,9 +456,14 @@ db_built (struct scan *sc, const char *tool, const char *tool_path,
   r = write_empty_config (dir, "grype.yaml", &config);
   if (r == 0)
     {
-      char *argv[] = { (char *) tool_path, (char *) "db", (char *) "status",
-                       (char *) "-o", (char *) "json", (char *) "--config",
-                       config, NULL };
+      char *argv[] = { (char *) tool_path,
+                       (char *) "db",
+                       (char *) "status",
+                       (char *) "-o",
+                       (char *) "json",
+                       (char *) "--config",
+                       config,
+                       NULL };
       struct ash_cmd cmd;
       struct ash_cmd_result res;
       ash_cmd_init (&cmd);
@@ -467,16 +473,16 @@ db_built (struct scan *sc, const char *tool, const char *tool_path,
         {
           json_error_t je;
           json_t *st = json_loadb (cmd.out.buf, cmd.out.len, 0, &je);
-          long long t = parse_time (
-            json_string_value (json_object_get (st, "built")));
+          long long t
+            = parse_time (json_string_value (json_object_get (st, "built")));
           if (t < 0)
             {
-              _cleanup_free_ char *tail = printable_tail (
-                cmd.err.len ? &cmd.err : &cmd.out);
+              _cleanup_free_ char *tail
+                = printable_tail (cmd.err.len ? &cmd.err : &cmd.out);
               r = ash_error_set (err, -ENOENT,
-                                 _("there is no usable grype database in "
-                                   "%s (grype db status: %s)"),
-                                 cache, *tail ? tail : _("no build time"));
+                                 _ ("there is no usable grype database in "
+                                    "%s (grype db status: %s)"),
+                                 cache, *tail ? tail : _ ("no build time"));
             }
           else
             *ret = t;
@@ -485,7 +491,7 @@ db_built (struct scan *sc, const char *tool, const char *tool_path,
       ash_cmd_release (&cmd);
     }
   else
-    ash_error_set (err, r, _("cannot write an empty grype config in %s: %s"),
+    ash_error_set (err, r, _ ("cannot write an empty grype config in %s: %s"),
                    dir, strerror (-r));
   struct ash_error rerr = ASH_ERROR_INIT;
   if (ash_rundir_remove (&dir, &rerr) < 0)
@@ -529,11 +535,10 @@ ash_dbphase_check (struct scan *sc)
       struct ash_error err = ASH_ERROR_INIT;
       long long built = 0;
       char *reason = NULL;
-      if (db_built (sc, tools[t], first->result.tool_path, cache, &built,
-                    &err)
+      if (db_built (sc, tools[t], first->result.tool_path, cache, &built, &err)
           < 0)
-        reason = xasprintf (_("%s; update it with '%s' from a trusted "
-                              "environment, or scan online"),
+        reason = xasprintf (_ ("%s; update it with '%s' from a trusted "
+                               "environment, or scan online"),
                             err.message,
                             t == 0 ? "grype db update"
                                    : "trivy image --download-db-only");
@@ -550,9 +555,9 @@ ash_dbphase_check (struct scan *sc)
               _cleanup_free_ char *a = format_age (age);
               _cleanup_free_ char *bd = format_age (bound);
               reason = xasprintf (
-                _("the %s database in %s was built %s ago (%s), past its "
-                  "bound of %s (%s%s); update it with '%s' from a trusted "
-                  "environment, or scan online"),
+                _ ("the %s database in %s was built %s ago (%s), past its "
+                   "bound of %s (%s%s); update it with '%s' from a trusted "
+                   "environment, or scan online"),
                 tools[t], cache, a, when, bd,
                 t == 0 ? "max-allowed-built-age " : "", bound_name,
                 t == 0 ? "grype db update" : "trivy image --download-db-only");
@@ -572,7 +577,7 @@ ash_dbphase_check (struct scan *sc)
           free (j->result.reason);
           j->result.reason = xstrdup (reason);
           j->result.status = ASH_STATUS_ERROR;
-          ash_err (_("%s: %s"), j->scanner->name, reason);
+          ash_err (_ ("%s: %s"), j->scanner->name, reason);
         }
       free (reason);
     }

@@ -83,19 +83,32 @@ signal_name (int sig)
 {
   switch (sig)
     {
-    case SIGSEGV: return "SIGSEGV";
-    case SIGABRT: return "SIGABRT";
-    case SIGKILL: return "SIGKILL";
-    case SIGTERM: return "SIGTERM";
-    case SIGINT: return "SIGINT";
-    case SIGBUS: return "SIGBUS";
-    case SIGILL: return "SIGILL";
-    case SIGFPE: return "SIGFPE";
-    case SIGPIPE: return "SIGPIPE";
-    case SIGSYS: return "SIGSYS";
-    case SIGHUP: return "SIGHUP";
-    case SIGXFSZ: return "SIGXFSZ";
-    default: return "a signal";
+    case SIGSEGV:
+      return "SIGSEGV";
+    case SIGABRT:
+      return "SIGABRT";
+    case SIGKILL:
+      return "SIGKILL";
+    case SIGTERM:
+      return "SIGTERM";
+    case SIGINT:
+      return "SIGINT";
+    case SIGBUS:
+      return "SIGBUS";
+    case SIGILL:
+      return "SIGILL";
+    case SIGFPE:
+      return "SIGFPE";
+    case SIGPIPE:
+      return "SIGPIPE";
+    case SIGSYS:
+      return "SIGSYS";
+    case SIGHUP:
+      return "SIGHUP";
+    case SIGXFSZ:
+      return "SIGXFSZ";
+    default:
+      return "a signal";
     }
 }
 
@@ -110,8 +123,9 @@ stderr_tail (struct job *j)
 
   if (ash_tree_read_file (j->results_fd, rel, 1 << 20, &b, NULL) == 0)
     {
-      while (b.len > 0 && (b.buf[b.len - 1] == '\n' || b.buf[b.len - 1] == ' '
-                           || b.buf[b.len - 1] == '\r'))
+      while (b.len > 0
+             && (b.buf[b.len - 1] == '\n' || b.buf[b.len - 1] == ' '
+                 || b.buf[b.len - 1] == '\r'))
         b.buf[--b.len] = '\0';
       const char *nl = strrchr (b.buf, '\n');
       const char *line = nl ? nl + 1 : b.buf;
@@ -174,7 +188,7 @@ private_caches_remove (struct job *j)
       if (slash)
         *slash = '\0';
       if (ash_tree_remove_all (j->results_fd, rel, &err) < 0)
-        ash_warning (_("cannot remove the private cache %s: %s"),
+        ash_warning (_ ("cannot remove the private cache %s: %s"),
                      j->policy.private_caches.v[i], err.message);
       ash_error_release (&err);
     }
@@ -194,8 +208,8 @@ sandbox_decide (struct scan *sc, struct job *j)
       /* No backend exists on this platform (Windows): whatever mode was
          asked for, the scanner is MISSING with the platform's reason.  */
       ash_job_set_status (j, ASH_STATUS_MISSING,
-                  xasprintf (_("scanner sandbox unavailable: %s"),
-                             sc->platform_note));
+                          xasprintf (_ ("scanner sandbox unavailable: %s"),
+                                     sc->platform_note));
       return false;
     }
   b = ash_backend_select (sc->mode, sc->backends, &sc->host, &probe, &why);
@@ -203,10 +217,11 @@ sandbox_decide (struct scan *sc, struct job *j)
     {
       /* Under auto, no backend works: MISSING.  A backend the operator
          named that is unavailable is an ERROR (it never falls back).  */
-      ash_job_set_status (j, streq (sc->mode, "auto") ? ASH_STATUS_MISSING
-                                              : ASH_STATUS_ERROR,
-                  xasprintf (_("scanner sandbox unavailable: %s"),
-                             why ? why : _("no backend")));
+      ash_job_set_status (j,
+                          streq (sc->mode, "auto") ? ASH_STATUS_MISSING
+                                                   : ASH_STATUS_ERROR,
+                          xasprintf (_ ("scanner sandbox unavailable: %s"),
+                                     why ? why : _ ("no backend")));
       j->result.sandbox = json_pack ("{s:s, s:n, s:s}", "mode", sc->mode,
                                      "backend", "refusal", j->result.reason);
       free (why);
@@ -228,9 +243,10 @@ sandbox_decide (struct scan *sc, struct job *j)
   j->policy_init = true;
   if (ash_policy_compute (&in, &j->policy, &err) < 0)
     {
-      ash_job_set_status (j, ASH_STATUS_ERROR,
-                  xasprintf (_("%s cannot be sandboxed as requested: %s"),
-                             j->scanner->name, err.message));
+      ash_job_set_status (
+        j, ASH_STATUS_ERROR,
+        xasprintf (_ ("%s cannot be sandboxed as requested: %s"),
+                   j->scanner->name, err.message));
       ash_err ("%s", j->result.reason);
       j->scope.kind = ASH_SCOPE_REFUSE;
       j->scope.reason = j->result.reason;
@@ -328,7 +344,7 @@ run_prepare (struct scan *sc, struct job *j, struct ash_error *err)
   int r = probe_scope_open (sc, j, &pfd, err);
   if (r < 0)
     {
-      ash_error_prefix (err, _("cannot set up the sandbox of %s's probes"),
+      ash_error_prefix (err, _ ("cannot set up the sandbox of %s's probes"),
                         s->name);
       return r;
     }
@@ -339,7 +355,7 @@ run_prepare (struct scan *sc, struct job *j, struct ash_error *err)
   r = s->prepare (s, &pj, err);
   struct ash_error rerr = ASH_ERROR_INIT;
   if (ash_tree_remove_all (sc->od.fd, j->probe_rel, &rerr) < 0)
-    ash_warning (_("could not remove %s: %s"), j->probe_abs,
+    ash_warning (_ ("could not remove %s: %s"), j->probe_abs,
                  rerr.message ? rerr.message : "");
   ash_error_release (&rerr);
   return r;
@@ -357,8 +373,7 @@ limit_of (const struct scan *sc, const char *key)
 size_t
 ash_job_document_max (const struct scan *sc)
 {
-  unsigned long long m
-    = limit_of (sc, "global_settings.max_scanner_document");
+  unsigned long long m = limit_of (sc, "global_settings.max_scanner_document");
   return m > SIZE_MAX ? SIZE_MAX : (size_t) m;
 }
 
@@ -388,10 +403,11 @@ ash_job_check (struct scan *sc, struct job *j)
   r = ash_toolfind (s->tool, &tf, &tool, &err);
   if (r == -ENOENT)
     {
-      ash_job_set_status (j, ASH_STATUS_MISSING,
-                  xasprintf (_("%s is not installed (install it with: %s, "
-                               "or ash dependencies install)"),
-                             s->tool, s->install_hint));
+      ash_job_set_status (
+        j, ASH_STATUS_MISSING,
+        xasprintf (_ ("%s is not installed (install it with: %s, "
+                      "or ash dependencies install)"),
+                   s->tool, s->install_hint));
       goto out;
     }
   if (r < 0)
@@ -404,10 +420,11 @@ ash_job_check (struct scan *sc, struct job *j)
 
   if (s->build == NULL)
     {
-      ash_job_set_status (j, ASH_STATUS_MISSING,
-                  xasprintf (_("ash has no adapter for %s yet; its findings "
-                               "would not be read (%s is installed at %s)"),
-                             s->name, s->tool, tool));
+      ash_job_set_status (
+        j, ASH_STATUS_MISSING,
+        xasprintf (_ ("ash has no adapter for %s yet; its findings "
+                      "would not be read (%s is installed at %s)"),
+                   s->name, s->tool, tool));
       goto out;
     }
 
@@ -420,7 +437,7 @@ ash_job_check (struct scan *sc, struct job *j)
     {
       bool link = err.kind == ASH_KIND_RESULTS_DIR_LINK;
       ash_job_set_status (j, link ? ASH_STATUS_MISSING : ASH_STATUS_ERROR,
-                  xstrdup (err.message));
+                          xstrdup (err.message));
       goto out;
     }
   r = ash_tree_check_clean (j->results_fd, ".", &err);
@@ -519,15 +536,17 @@ ash_job_check (struct scan *sc, struct job *j)
     .scanset = sc->have_scanset ? &sc->scanset : NULL,
     .sandboxed = j->sandboxed,
     .offline = sc->opts->offline,
-    .rulesets = sc->opts->semgrep_rulesets.nr ? sc->opts->semgrep_rulesets.v
-                                              : NULL,
+    .rulesets
+    = sc->opts->semgrep_rulesets.nr ? sc->opts->semgrep_rulesets.v : NULL,
     .network = j->sandboxed ? j->policy.network : !sc->opts->offline,
     .scan_set_files = sc->have_scanset ? sc->scanset.files.v : NULL,
   };
   if (s->prepare && run_prepare (sc, j, &err) < 0)
     {
-      ash_job_set_status (j, err.kind == ASH_KIND_SCANNER_MISSING
-                               ? ASH_STATUS_MISSING : ASH_STATUS_ERROR,
+      ash_job_set_status (j,
+                          err.kind == ASH_KIND_SCANNER_MISSING
+                            ? ASH_STATUS_MISSING
+                            : ASH_STATUS_ERROR,
                           xstrdup (err.message));
       goto out;
     }
@@ -535,7 +554,7 @@ ash_job_check (struct scan *sc, struct job *j)
 out:
   if (j->result.status == ASH_STATUS_MISSING
       || j->result.status == ASH_STATUS_ERROR)
-    ash_err (_("%s not run: %s"), s->name, j->result.reason);
+    ash_err (_ ("%s not run: %s"), s->name, j->result.reason);
   ash_error_release (&err);
 }
 void
@@ -544,10 +563,10 @@ ash_job_sweep (struct scan *sc _unused_, int dirfd, const char *rel)
   struct ash_strvec removed = ASH_STRVEC_INIT;
   struct ash_error err = ASH_ERROR_INIT;
   if (ash_tree_sweep (dirfd, rel, &removed, &err) < 0)
-    ash_warning (_("could not sweep %s: %s"), rel, err.message);
+    ash_warning (_ ("could not sweep %s: %s"), rel, err.message);
   for (size_t i = 0; i < removed.nr; i++)
-    ash_warning (_("removed %s, which a scanner left in its results "
-                   "directory"),
+    ash_warning (_ ("removed %s, which a scanner left in its results "
+                    "directory"),
                  removed.v[i]);
   ash_strvec_release (&removed);
   ash_error_release (&err);
@@ -584,8 +603,8 @@ build_env (struct scan *sc _unused_, struct job *j, struct ash_cmd *cmd)
           const char *eq = strchr (cmd->env.v[i], '=');
           if (eq == NULL)
             continue;
-          _cleanup_free_ char *name = xstrndup (cmd->env.v[i],
-                                                (size_t) (eq - cmd->env.v[i]));
+          _cleanup_free_ char *name
+            = xstrndup (cmd->env.v[i], (size_t) (eq - cmd->env.v[i]));
           ash_strvec_setenv (&j->policy.env, name, eq + 1);
         }
       env_add_missing (&cmd->env, n_own, j->policy.env.v);
@@ -601,8 +620,8 @@ build_env (struct scan *sc _unused_, struct job *j, struct ash_cmd *cmd)
 static int
 crash_signal (const struct job *j, const struct ash_cmd_result *res)
 {
-  static const int crashes[] = { SIGSEGV, SIGABRT, SIGBUS, SIGILL, SIGFPE,
-                                 SIGSYS, SIGKILL, SIGXFSZ };
+  static const int crashes[]
+    = { SIGSEGV, SIGABRT, SIGBUS, SIGILL, SIGFPE, SIGSYS, SIGKILL, SIGXFSZ };
   if (!j->sandboxed || res->status <= 128)
     return 0;
   for (size_t i = 0; i < ARRAY_SIZE (crashes); i++)
@@ -627,9 +646,9 @@ set_limits (struct scan *sc, struct job *j, struct ash_cmd *cmd,
     = limit_of (sc, "global_settings.max_scanner_processes");
   unsigned long long mem = limit_of (sc, "global_settings.max_scanner_memory");
   _cleanup_free_ char *why = NULL;
-  _cleanup_free_ char *group = xasprintf ("%s-%s", j->scanner->name,
-                                          j->converted ? "converted"
-                                                       : "source");
+  _cleanup_free_ char *group
+    = xasprintf ("%s-%s", j->scanner->name,
+                 j->converted ? "converted" : "source");
   l->nproc = nproc;
   l->as = mem;
   l->fsize = limit_of (sc, "global_settings.max_scanner_output");
@@ -643,26 +662,25 @@ set_limits (struct scan *sc, struct job *j, struct ash_cmd *cmd,
       if (cg->memory)
         l->as = 0;
     }
-  const char *backend = j->sandboxed && j->scope.backend
-                          ? j->scope.backend->name
-                          : NULL;
+  const char *backend
+    = j->sandboxed && j->scope.backend ? j->scope.backend->name : NULL;
   _cleanup_free_ char *how
-    = nproc == 0 ? xstrdup (_("no process limit"))
-      : cg->pids ? xstrdup (_("a pids cgroup"))
+    = nproc == 0 ? xstrdup (_ ("no process limit"))
+      : cg->pids ? xstrdup (_ ("a pids cgroup"))
       : geteuid () == 0
-        ? xasprintf (_("RLIMIT_NPROC, which the kernel does not enforce for "
-                       "root, and no pids cgroup: %s"),
-                     why ? why : _("none could be made"))
+        ? xasprintf (_ ("RLIMIT_NPROC, which the kernel does not enforce for "
+                        "root, and no pids cgroup: %s"),
+                     why ? why : _ ("none could be made"))
       : backend && streq (backend, "bwrap")
-        ? xstrdup (_("RLIMIT_NPROC, counted in the scanner's own user "
-                     "namespace"))
-        : xstrdup (_("RLIMIT_NPROC, counted over every process of ash's "
-                     "account"));
-  const char *mem_how = mem == 0 ? _("no memory limit")
-                        : cg->memory ? _("a memory cgroup")
-                                     : _("RLIMIT_AS");
-  ash_info (_("%s: at most %llu processes (%s), %llu bytes of memory (%s), "
-              "%llu bytes per file written (RLIMIT_FSIZE)"),
+        ? xstrdup (_ ("RLIMIT_NPROC, counted in the scanner's own user "
+                      "namespace"))
+        : xstrdup (_ ("RLIMIT_NPROC, counted over every process of ash's "
+                      "account"));
+  const char *mem_how = mem == 0     ? _ ("no memory limit")
+                        : cg->memory ? _ ("a memory cgroup")
+                                     : _ ("RLIMIT_AS");
+  ash_info (_ ("%s: at most %llu processes (%s), %llu bytes of memory (%s), "
+               "%llu bytes per file written (RLIMIT_FSIZE)"),
             j->scanner->name, nproc, how, mem, mem_how, l->fsize);
 }
 
@@ -672,12 +690,12 @@ static const char *
 limit_hint (const struct ash_cmd *cmd, int sig)
 {
   if (sig == SIGXFSZ && cmd->limits.fsize)
-    return _(" (it wrote a file larger than global_settings."
-             "max_scanner_output)");
+    return _ (" (it wrote a file larger than global_settings."
+              "max_scanner_output)");
   if ((sig == SIGSEGV || sig == SIGABRT || sig == SIGKILL || sig == SIGBUS)
       && cmd->limits.as)
-    return _(" (its memory is limited by global_settings."
-             "max_scanner_memory)");
+    return _ (" (its memory is limited by global_settings."
+              "max_scanner_memory)");
   return "";
 }
 
@@ -740,24 +758,25 @@ results_clear (struct job *j)
 static char *
 check_disk (struct scan *sc, struct job *j)
 {
-  unsigned long long cap = limit_of (sc, "global_settings.max_scanner_results");
+  unsigned long long cap
+    = limit_of (sc, "global_settings.max_scanner_results");
   unsigned long long size = results_size (j);
   struct statvfs vfs;
   char *why = NULL;
 
   if (cap && size > cap)
-    why = xasprintf (_("%s wrote %llu bytes into its results directory, "
-                       "more than global_settings.max_scanner_results "
-                       "(%llu); its results were removed"),
+    why = xasprintf (_ ("%s wrote %llu bytes into its results directory, "
+                        "more than global_settings.max_scanner_results "
+                        "(%llu); its results were removed"),
                      j->scanner->tool, size, cap);
   else if (fstatvfs (j->results_fd, &vfs) == 0
            && (unsigned long long) vfs.f_bavail * vfs.f_frsize
                 < DISK_FULL_BYTES
            && size >= DISK_FULL_BYTES)
-    why = xasprintf (_("%s filled the file system of the output directory "
-                       "(%llu bytes in its results directory); its results "
-                       "were removed so that the other results and the "
-                       "reports can be written"),
+    why = xasprintf (_ ("%s filled the file system of the output directory "
+                        "(%llu bytes in its results directory); its results "
+                        "were removed so that the other results and the "
+                        "reports can be written"),
                      j->scanner->tool, size);
   if (why)
     results_clear (j);
@@ -782,7 +801,7 @@ ash_job_run (struct scan *sc, struct job *j)
 
   if (atomic_load (&sc->interrupted))
     {
-      ash_job_set_status (j, ASH_STATUS_ERROR, xstrdup (_("interrupted")));
+      ash_job_set_status (j, ASH_STATUS_ERROR, xstrdup (_ ("interrupted")));
       return;
     }
   ash_cmd_init (&cmd);
@@ -843,31 +862,33 @@ ash_job_run (struct scan *sc, struct job *j)
            : NULL;
   if (r < 0)
     ash_job_set_status (j, ASH_STATUS_ERROR,
-                xasprintf (_("%s could not be started: %s"), s->name,
-                           err.message));
+                        xasprintf (_ ("%s could not be started: %s"), s->name,
+                                   err.message));
   else if (res.interrupted || atomic_load (&sc->interrupted))
-    ash_job_set_status (j, ASH_STATUS_ERROR, xstrdup (_("interrupted")));
+    ash_job_set_status (j, ASH_STATUS_ERROR, xstrdup (_ ("interrupted")));
   else if (res.timed_out)
     ash_job_set_status (j, ASH_STATUS_ERROR,
-                xasprintf (_("timed out after %u s"), j->timeout));
+                        xasprintf (_ ("timed out after %u s"), j->timeout));
   else if (disk)
     ash_job_set_status (j, ASH_STATUS_ERROR, TAKE_PTR (disk));
   else if (ash_cgroup_memory_exceeded (&cg))
-    ash_job_set_status (j, ASH_STATUS_ERROR,
-                xasprintf (_("%s went over its memory limit of %llu bytes "
-                             "(global_settings.max_scanner_memory), and the "
-                             "kernel ended it"),
-                           s->tool, limit_of (sc, "global_settings."
-                                                  "max_scanner_memory")));
+    ash_job_set_status (
+      j, ASH_STATUS_ERROR,
+      xasprintf (_ ("%s went over its memory limit of %llu bytes "
+                    "(global_settings.max_scanner_memory), and the "
+                    "kernel ended it"),
+                 s->tool,
+                 limit_of (sc, "global_settings."
+                               "max_scanner_memory")));
   else if (res.term_signal || crash_signal (j, &res))
     {
       _cleanup_free_ char *tail = stderr_tail (j);
       int sig = res.term_signal ? res.term_signal : crash_signal (j, &res);
-      ash_job_set_status (j, ASH_STATUS_ERROR,
-                  xasprintf (_("%s crashed: killed by signal %d (%s)%s%s%s"),
-                             s->tool, sig, signal_name (sig),
-                             limit_hint (&cmd, sig), tail ? ": " : "",
-                             tail ? tail : ""));
+      ash_job_set_status (
+        j, ASH_STATUS_ERROR,
+        xasprintf (_ ("%s crashed: killed by signal %d (%s)%s%s%s"), s->tool,
+                   sig, signal_name (sig), limit_hint (&cmd, sig),
+                   tail ? ": " : "", tail ? tail : ""));
     }
   else if ((r = s->parse (s, &j->sj, &res, &doc, &err)) < 0)
     {
@@ -875,12 +896,12 @@ ash_job_run (struct scan *sc, struct job *j)
       /* An output over the cap on its size (or on the memory its parse
          takes) is named with the setting that decides it.  */
       const char *cap = r == -EFBIG && j->sj.max_output
-                          ? _(" (global_settings.max_scanner_document)")
+                          ? _ (" (global_settings.max_scanner_document)")
                           : "";
       r = 0;
       ash_job_set_status (j, ASH_STATUS_ERROR,
-                  xasprintf ("%s%s%s%s", err.message, cap, tail ? ": " : "",
-                             tail ? tail : ""));
+                          xasprintf ("%s%s%s%s", err.message, cap,
+                                     tail ? ": " : "", tail ? tail : ""));
     }
   else
     {
@@ -911,14 +932,14 @@ done:
   /* Whatever the scanner left running in its group ends with it.  */
   ash_cgroup_remove (&cg);
   remove_run_config_dir (j);
-  j->result.duration = r == 0 && res.duration > 0 ? res.duration
-                                                  : ash_now () - t0;
+  j->result.duration
+    = r == 0 && res.duration > 0 ? res.duration : ash_now () - t0;
   ash_progress_pause (sc->progress);
   if (j->result.status == ASH_STATUS_ERROR)
-    ash_err (_("%s: %s"), s->name, j->result.reason);
+    ash_err (_ ("%s: %s"), s->name, j->result.reason);
   else
-    ash_info (_("%s: %s, %u findings (%u actionable, %u suppressed) in "
-                "%.1fs"),
+    ash_info (_ ("%s: %s, %u findings (%u actionable, %u suppressed) in "
+                 "%.1fs"),
               s->name, ash_scanner_status_name (j->result.status),
               j->result.finding_count, j->result.actionable_count,
               j->result.suppressed_count, j->result.duration);
@@ -937,8 +958,8 @@ enum ash_severity
 ash_job_threshold (const struct scan *sc, const struct job *j)
 {
   enum ash_severity t;
-  const char *v = json_string_value (json_object_get (j->options,
-                                                      "severity_threshold"));
+  const char *v
+    = json_string_value (json_object_get (j->options, "severity_threshold"));
   if (sc->opts->min_severity == NULL && v && ash_severity_parse (v, &t) == 0)
     return t;
   return sc->threshold;
@@ -970,24 +991,27 @@ ash_job_add (struct scan *sc, const struct ash_scanner *s)
     {
       j->result.excluded = true;
       ash_job_set_status (j, ASH_STATUS_SKIPPED,
-                  xstrdup (_("excluded with --exclude-scanners")));
+                          xstrdup (_ ("excluded with --exclude-scanners")));
     }
   else if (o->scanners.nr > 0 && !ash_strvec_contains (&o->scanners, s->name))
-    ash_job_set_status (j, ASH_STATUS_SKIPPED, xstrdup (_("not named in --scanners")));
+    ash_job_set_status (j, ASH_STATUS_SKIPPED,
+                        xstrdup (_ ("not named in --scanners")));
   else if (o->mode == ASH_RUN_PRECOMMIT && o->scanners.nr == 0
            && !ash_strv_contains ((char *const *) ash_precommit_scanners,
                                   s->name))
     ash_job_set_status (j, ASH_STATUS_SKIPPED,
-                xstrdup (_("not one of the precommit mode's scanners")));
+                        xstrdup (
+                          _ ("not one of the precommit mode's scanners")));
   else if (o->python_only
            && !ash_strv_contains ((char *const *) ash_precommit_scanners,
                                   s->name))
     ash_job_set_status (j, ASH_STATUS_SKIPPED,
-                xstrdup (_("not one of upstream's Python-based scanners "
-                           "(--python-only)")));
+                        xstrdup (
+                          _ ("not one of upstream's Python-based scanners "
+                             "(--python-only)")));
   else if (!scanner_enabled (sc->config, s->name))
     ash_job_set_status (j, ASH_STATUS_SKIPPED,
-                xstrdup (_("disabled in the configuration")));
+                        xstrdup (_ ("disabled in the configuration")));
 }
 void
 ash_job_add_converted (struct scan *sc, size_t parent)

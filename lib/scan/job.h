@@ -35,29 +35,29 @@ struct job
 {
   const struct ash_scanner *scanner;
   struct ash_scanner_result result;
-  bool run;                    /* still to run after the checks */
-  const json_t *options;       /* scanners.NAME.options */
+  bool run;              /* still to run after the checks */
+  const json_t *options; /* scanners.NAME.options */
   unsigned timeout;
-  char *results_rel;           /* scanners/NAME/source */
+  char *results_rel; /* scanners/NAME/source */
   char *results_abs;
   int results_fd;
-  struct ash_strvec excluded;  /* exclusions for the scanner's own walk */
+  struct ash_strvec excluded; /* exclusions for the scanner's own walk */
   struct ash_requirements req;
   bool sandboxed;
   bool policy_init;
   struct ash_policy policy;
   struct ash_scope scope;
   struct ash_scan_job sj;
-  char *run_config_dir;        /* the run's 0700 config directory */
+  char *run_config_dir; /* the run's 0700 config directory */
   /* The scanner's probes (prepare) run with a throwaway results
      directory of their own, removed after them, never the real one.  */
-  char *probe_rel;             /* scanners/NAME/probe */
+  char *probe_rel; /* scanners/NAME/probe */
   char *probe_abs;
   bool probe_policy_init;
   struct ash_policy probe_policy;
   struct ash_scope probe_scope;
-  bool converted;              /* runs on OUTPUT/converted, for the job
-                                  PARENT of the same scanner */
+  bool converted; /* runs on OUTPUT/converted, for the job
+                     PARENT of the same scanner */
   size_t parent;
 };
 
@@ -86,9 +86,9 @@ struct scan
                                    exist */
   size_t n_unknown;
   struct ash_strvec unknown_names;
-  atomic_int interrupted;        /* the signal that interrupted the scan,
-                                    or 0 */
-  struct ash_tier_context tier;  /* the scanned directory's spellings */
+  atomic_int interrupted;       /* the signal that interrupted the scan,
+                                   or 0 */
+  struct ash_tier_context tier; /* the scanned directory's spellings */
   char *tier_storage[3];
   struct ash_convert_phase conv; /* the convert phase's outcome */
   bool conv_failed;              /* the work directory could not be made */

@@ -158,7 +158,8 @@ edit_distance (const char *a, const char *b)
         {
           size_t sub = prev[j - 1] + (a[i - 1] != b[j - 1]);
           size_t del = prev[j] + 1, ins = cur[j - 1] + 1;
-          cur[j] = sub < del ? (sub < ins ? sub : ins) : (del < ins ? del : ins);
+          cur[j]
+            = sub < del ? (sub < ins ? sub : ins) : (del < ins ? del : ins);
         }
       memcpy (prev, cur, (lb + 1) * sizeof *prev);
     }
@@ -187,7 +188,7 @@ hint_for (const char *best, size_t bd, const char *name)
 {
   if (best == NULL || bd > 3 || bd * 2 > strlen (name))
     return xstrdup ("");
-  return xasprintf (_("; did you mean '%s'?"), best);
+  return xasprintf (_ ("; did you mean '%s'?"), best);
 }
 
 /* A name in --exclude-scanners that names no scanner (builtin or of a
@@ -200,8 +201,8 @@ check_excluded (const struct scan *sc)
   size_t n = 0;
   for (; ash_builtin_scanners[n]; n++)
     ;
-  const char **names = xreallocarray (NULL, n + sc->plugins.n + 1,
-                                      sizeof *names);
+  const char **names
+    = xreallocarray (NULL, n + sc->plugins.n + 1, sizeof *names);
   for (size_t i = 0; i < n; i++)
     names[i] = ash_builtin_scanners[i]->name;
   for (size_t i = 0; i < sc->plugins.n; i++)
@@ -216,8 +217,8 @@ check_excluded (const struct scan *sc)
       if (d == 0)
         continue;
       _cleanup_free_ char *hint = hint_for (best, d, x);
-      ash_err (_("--exclude-scanners names '%s', which is neither a builtin "
-                 "scanner nor one a loaded plugin module defines%s"),
+      ash_err (_ ("--exclude-scanners names '%s', which is neither a builtin "
+                  "scanner nor one a loaded plugin module defines%s"),
                x, hint);
       r = -EINVAL;
     }
@@ -261,15 +262,14 @@ find_changed (struct scan *sc)
   if (r < 0)
     {
       _cleanup_free_ char *m = ash_error_format (&err);
-      ash_warning (_("--changed-files-only: %s; reporting the findings in "
-                     "every file"),
+      ash_warning (_ ("--changed-files-only: %s; reporting the findings in "
+                      "every file"),
                    m);
     }
   else
     {
       sc->have_changed = true;
-      ash_info (_("--changed-files-only: %zu changed files"),
-                sc->changed.nr);
+      ash_info (_ ("--changed-files-only: %zu changed files"), sc->changed.nr);
     }
   ash_error_release (&err);
 }
@@ -280,8 +280,8 @@ static void
 convert (struct scan *sc)
 {
   struct ash_error err = ASH_ERROR_INIT;
-  _cleanup_close_ int srcfd = open (sc->source_dir,
-                                    O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  _cleanup_close_ int srcfd
+    = open (sc->source_dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
   struct ash_strvec none = ASH_STRVEC_INIT;
   struct ash_convert_input in = {
     .config = sc->config,
@@ -300,9 +300,9 @@ convert (struct scan *sc)
   };
   if (srcfd < 0 || ash_convert_phase_run (&in, &sc->conv, &err) < 0)
     {
-      _cleanup_free_ char *m = srcfd < 0 ? xstrdup (strerror (errno))
-                                         : ash_error_format (&err);
-      ash_err (_("the convert phase failed: %s"), m);
+      _cleanup_free_ char *m
+        = srcfd < 0 ? xstrdup (strerror (errno)) : ash_error_format (&err);
+      ash_err (_ ("the convert phase failed: %s"), m);
       sc->conv_failed = true;
     }
   ash_error_release (&err);
@@ -327,14 +327,14 @@ merge_converted (struct scan *sc)
         continue;
       struct ash_scanner_result *pr = &sc->jobs[c->parent].result;
       struct ash_scanner_result *cr = &c->result;
-      bool parent_ok = pr->status == ASH_STATUS_PASSED
-                       || pr->status == ASH_STATUS_FAILED;
+      bool parent_ok
+        = pr->status == ASH_STATUS_PASSED || pr->status == ASH_STATUS_FAILED;
       if (cr->status == ASH_STATUS_ERROR || cr->status == ASH_STATUS_MISSING)
         {
           if (parent_ok)
             {
               free (pr->reason);
-              pr->reason = xasprintf (_("on the converted files: %s"),
+              pr->reason = xasprintf (_ ("on the converted files: %s"),
                                       cr->reason ? cr->reason : "");
               pr->status = cr->status;
             }
@@ -343,8 +343,9 @@ merge_converted (struct scan *sc)
       if (cr->sarif && pr->sarif && parent_ok)
         {
           ash_sarif_merge (pr->sarif, cr->sarif);
-          ash_scanner_result_count (pr, ash_job_threshold (
-                                          sc, &sc->jobs[c->parent]));
+          ash_scanner_result_count (pr,
+                                    ash_job_threshold (sc,
+                                                       &sc->jobs[c->parent]));
         }
       pr->duration += cr->duration;
     }
@@ -370,17 +371,17 @@ attach_logs (struct scan *sc, struct ash_error *err)
 static int
 build_scanset (struct scan *sc, struct ash_error *err)
 {
-  _cleanup_close_ int srcfd = open (sc->source_dir,
-                                    O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  const json_t *ign = ash_config_get (sc->config,
-                                      "global_settings.ignore_paths");
+  _cleanup_close_ int srcfd
+    = open (sc->source_dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  const json_t *ign
+    = ash_config_get (sc->config, "global_settings.ignore_paths");
   struct ash_ignore_path *ip = NULL;
   size_t n = 0, i;
   json_t *e;
   int r;
 
   if (srcfd < 0)
-    return ash_error_set (err, -errno, _("cannot open %s: %s"),
+    return ash_error_set (err, -errno, _ ("cannot open %s: %s"),
                           sc->source_dir, strerror (errno));
   json_array_foreach ((json_t *) ign, i, e)
     {
@@ -394,10 +395,12 @@ build_scanset (struct scan *sc, struct ash_error *err)
       ip[n].reason = json_string_value (json_object_get (e, "reason"));
       n++;
     }
-  const json_t *mfs = ash_config_get (sc->config,
-                                      "global_settings.max_file_size");
+  const json_t *mfs
+    = ash_config_get (sc->config, "global_settings.max_file_size");
   struct ash_scanset_opts so = {
-    .output_dir = sc->od.path, .ignore_paths = ip, .n_ignore_paths = n,
+    .output_dir = sc->od.path,
+    .ignore_paths = ip,
+    .n_ignore_paths = n,
     .max_file_size = json_is_integer (mfs)
                        ? (unsigned long long) json_integer_value (mfs)
                        : 0,
@@ -414,8 +417,8 @@ build_scanset (struct scan *sc, struct ash_error *err)
   r = ash_scanset_write_reports (&sc->scanset, sc->od.fd, err);
   if (r < 0)
     return r;
-  sc->scan_set_file = xasprintf ("%s/ash-scan-set-files-list.txt",
-                                 sc->od.path);
+  sc->scan_set_file
+    = xasprintf ("%s/ash-scan-set-files-list.txt", sc->od.path);
   /* What was walked and left out: findings there do not count.  */
   for (i = 0; i < sc->scanset.unlisted.nr; i++)
     ash_strvec_push (&sc->ignored_files, sc->scanset.unlisted.v[i]);
@@ -444,16 +447,16 @@ iso_now (void)
 static bool
 external_reports (struct scan *sc, struct ash_scanner_result *ext)
 {
-  const json_t *list = ash_config_get (sc->config,
-                                       "external_reports_to_include");
+  const json_t *list
+    = ash_config_get (sc->config, "external_reports_to_include");
   if (json_array_size (list) == 0)
     return false;
   ash_scanner_result_init (ext, "external-reports");
   ext->status = ASH_STATUS_PASSED;
   ext->dependencies_satisfied = true;
   ext->sarif = ash_sarif_doc_new ();
-  _cleanup_close_ int srcfd = open (sc->source_dir,
-                                    O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  _cleanup_close_ int srcfd
+    = open (sc->source_dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
   struct ash_buf why = ASH_BUF_INIT;
   size_t i;
   json_t *e;
@@ -477,14 +480,15 @@ external_reports (struct scan *sc, struct ash_scanner_result *ext)
           || ash_str_has_prefix (rel, "../"))
         {
           ash_buf_addf (&why, "%s%s: %s", why.len ? "; " : "", path,
-                        _("outside the scanned directory"));
+                        _ ("outside the scanned directory"));
           continue;
         }
       struct ash_buf text = ASH_BUF_INIT;
       struct ash_error err = ASH_ERROR_INIT;
       json_t *doc = NULL;
       if (ash_tree_read_file (srcfd, rel, ash_job_document_max (sc), &text,
-                              &err) < 0
+                              &err)
+            < 0
           || ash_sarif_parse (text.buf, text.len, &doc, &err) < 0)
         ash_buf_addf (&why, "%s%s: %s", why.len ? "; " : "", path,
                       err.message);
@@ -506,7 +510,7 @@ external_reports (struct scan *sc, struct ash_scanner_result *ext)
   if (why.len)
     {
       ext->status = ASH_STATUS_ERROR;
-      ext->reason = xasprintf (_("external_reports_to_include: %s"), why.buf);
+      ext->reason = xasprintf (_ ("external_reports_to_include: %s"), why.buf);
       ash_err ("%s", ext->reason);
     }
   ash_buf_release (&why);
@@ -539,10 +543,11 @@ rerender (const struct ash_options *opts, const struct ash_config *config,
   if (warning)
     ash_warning ("%s", warning);
   if (ash_tree_read_file (od.fd, "ash_aggregated_results.json",
-                          (size_t) 1 << 30, &text, &err) < 0)
+                          (size_t) 1 << 30, &text, &err)
+      < 0)
     {
-      ash_err (_("--use-existing: no results of an earlier scan to report: "
-                 "%s"),
+      ash_err (_ ("--use-existing: no results of an earlier scan to report: "
+                  "%s"),
                err.message);
       goto out;
     }
@@ -552,21 +557,21 @@ rerender (const struct ash_options *opts, const struct ash_config *config,
       || !json_is_object (json_object_get (agg, "metadata"))
       || !json_is_object (json_object_get (agg, "scanner_results")))
     {
-      ash_err (_("--use-existing: %s/ash_aggregated_results.json is not "
-                 "ash's aggregated results%s%s"),
+      ash_err (_ ("--use-existing: %s/ash_aggregated_results.json is not "
+                  "ash's aggregated results%s%s"),
                od.path, agg ? "" : ": ", agg ? "" : je.text);
       goto out;
     }
-  ash_info (_("writing the reports of %s/ash_aggregated_results.json"),
+  ash_info (_ ("writing the reports of %s/ash_aggregated_results.json"),
             od.path);
   if (outputs->write (od.fd, agg, opts, config, &err) < 0)
     {
       _cleanup_free_ char *m = ash_error_format (&err);
-      ash_err (_("cannot write the results: %s"), m);
+      ash_err (_ ("cannot write the results: %s"), m);
       goto out;
     }
-  json_t *ec = json_object_get (json_object_get (agg, "metadata"),
-                                "exit_code");
+  json_t *ec
+    = json_object_get (json_object_get (agg, "metadata"), "exit_code");
   code = json_is_integer (ec) && json_integer_value (ec) >= 0
              && json_integer_value (ec) <= 2
            ? (int) json_integer_value (ec)
@@ -631,7 +636,7 @@ ash_scan_run (const struct ash_options *opts, const struct ash_config *config,
     const char *src = opts->source_dir ? opts->source_dir : cwd;
     if (src == NULL)
       {
-        ash_err (_("cannot find the working directory: %s"),
+        ash_err (_ ("cannot find the working directory: %s"),
                  strerror (errno));
         goto out;
       }
@@ -692,8 +697,8 @@ ash_scan_run (const struct ash_options *opts, const struct ash_config *config,
   /* Results of an earlier scan must not be mistaken for this one's; ash
      removes only what a run of its own wrote (the manifest), and refuses
      a directory it did not create that holds these names.  */
-  static const char *const stale[] = { "scanners", "reports",
-                                       "ash_aggregated_results.json", NULL };
+  static const char *const stale[]
+    = { "scanners", "reports", "ash_aggregated_results.json", NULL };
   {
     _cleanup_free_ char *nd = ash_path_normalize (default_out);
     if (ash_outdir_claim (&sc.od, streq (sc.od.path, nd), stale, &err) < 0)
@@ -716,17 +721,17 @@ ash_scan_run (const struct ash_options *opts, const struct ash_config *config,
       code = ASH_EXIT_CONFIG;
       goto out;
     }
-  ash_info (_("scanning %s into %s"), sc.source_dir, sc.od.path);
+  ash_info (_ ("scanning %s into %s"), sc.source_dir, sc.od.path);
 
   /* Settings.  */
   {
-    const char *t = ash_config_get_string (config,
-                                           "global_settings.severity_threshold");
+    const char *t
+      = ash_config_get_string (config, "global_settings.severity_threshold");
     sc.threshold = ASH_SEVERITY_MEDIUM;
     if (opts->min_severity)
       t = opts->min_severity;
     if (t && ash_severity_parse (t, &sc.threshold) < 0)
-      ash_warning (_("unknown severity_threshold '%s'; using MEDIUM"), t);
+      ash_warning (_ ("unknown severity_threshold '%s'; using MEDIUM"), t);
   }
   {
     char today[11];
@@ -783,7 +788,7 @@ ash_scan_run (const struct ash_options *opts, const struct ash_config *config,
   if (r < 0)
     {
       _cleanup_free_ char *m = ash_error_format (&err);
-      ash_err (_("cannot build the scan set: %s"), m);
+      ash_err (_ ("cannot build the scan set: %s"), m);
       code = ASH_EXIT_INCOMPLETE;
       goto out;
     }
@@ -806,21 +811,22 @@ ash_scan_run (const struct ash_options *opts, const struct ash_config *config,
       u->name = ash_strvec_push (&sc.unknown_names, opts->scanners.v[i]);
       u->tool = u->name;
       u->install_hint = "";
-      sc.unknown = xreallocarray (sc.unknown, sc.n_unknown + 1,
-                                  sizeof *sc.unknown);
+      sc.unknown
+        = xreallocarray (sc.unknown, sc.n_unknown + 1, sizeof *sc.unknown);
       sc.unknown[sc.n_unknown++] = u;
       ash_job_add (&sc, u);
       struct job *j = &sc.jobs[sc.n_jobs - 1];
-      ash_job_set_status (j, ASH_STATUS_MISSING,
-                  xasprintf (_("--scanners names '%s', which is neither a "
-                               "builtin scanner nor one a loaded plugin "
-                               "module defines"),
-                             u->name));
+      ash_job_set_status (
+        j, ASH_STATUS_MISSING,
+        xasprintf (_ ("--scanners names '%s', which is neither a "
+                      "builtin scanner nor one a loaded plugin "
+                      "module defines"),
+                   u->name));
       _cleanup_free_ char *hint = did_you_mean (&sc, n_known, u->name);
       if (*hint)
-        ash_err (_("%s not run: %s%s"), u->name, j->result.reason, hint);
+        ash_err (_ ("%s not run: %s%s"), u->name, j->result.reason, hint);
       else
-        ash_err (_("%s not run: %s"), u->name, j->result.reason);
+        ash_err (_ ("%s not run: %s"), u->name, j->result.reason);
     }
   if (opts->changed_files_only)
     find_changed (&sc);
@@ -838,7 +844,7 @@ ash_scan_run (const struct ash_options *opts, const struct ash_config *config,
             if (!j->run || !streq (j->scanner->name, names.v[i]))
               continue;
             ash_job_set_status (j, ASH_STATUS_MISSING, xstrdup (reasons.v[i]));
-            ash_err (_("%s not run: %s"), j->scanner->name, j->result.reason);
+            ash_err (_ ("%s not run: %s"), j->scanner->name, j->result.reason);
           }
       ash_strvec_release (&names);
       ash_strvec_release (&reasons);
@@ -855,7 +861,7 @@ ash_scan_run (const struct ash_options *opts, const struct ash_config *config,
           const struct ash_backend *b
             = ash_backend_select (sc.mode, backends, &sc.host, &probe, &why);
           if (b && probe && ash_probe_notes (probe))
-            ash_info (_("sandbox %s: %s"), b->name, ash_probe_notes (probe));
+            ash_info (_ ("sandbox %s: %s"), b->name, ash_probe_notes (probe));
           free (why);
         }
     }
@@ -869,8 +875,8 @@ ash_scan_run (const struct ash_options *opts, const struct ash_config *config,
   sa.interrupted = &sc.interrupted;
   pthread_sigmask (SIG_BLOCK, &sa.set, &oldsigs);
   masked = true;
-  sigthread_started = pthread_create (&sigthread, NULL, signal_thread, &sa)
-                      == 0;
+  sigthread_started
+    = pthread_create (&sigthread, NULL, signal_thread, &sa) == 0;
 
   sc.progress = ash_progress_start (ash_progress_choose (opts->progress,
                                                          opts->progress_ci
@@ -906,7 +912,8 @@ ash_scan_run (const struct ash_options *opts, const struct ash_config *config,
   int sig = atomic_load (&sc.interrupted);
   for (size_t i = 0; i < sc.n_jobs; i++)
     if (sc.jobs[i].run && sig)
-      ash_job_set_status (&sc.jobs[i], ASH_STATUS_ERROR, xstrdup (_("interrupted")));
+      ash_job_set_status (&sc.jobs[i], ASH_STATUS_ERROR,
+                          xstrdup (_ ("interrupted")));
   /* The second sweep: whatever a scanner left behind that a later write
      could follow.  */
   for (size_t i = 0; i < sc.n_jobs; i++)
@@ -936,16 +943,16 @@ ash_scan_run (const struct ash_options *opts, const struct ash_config *config,
       .generated_at = generated_at,
       .sandbox_mode = sc.mode,
       .threshold = sc.threshold,
-      .fail_on_findings = opts->fail_on_findings >= 0
-                            ? opts->fail_on_findings > 0
-                            : ash_config_get_bool (config, "fail_on_findings",
-                                                   true),
-      .fail_on_incomplete = ash_config_get_bool (
-        config, "fail_on_incomplete_scanners", true),
+      .fail_on_findings
+      = opts->fail_on_findings >= 0
+          ? opts->fail_on_findings > 0
+          : ash_config_get_bool (config, "fail_on_findings", true),
+      .fail_on_incomplete
+      = ash_config_get_bool (config, "fail_on_incomplete_scanners", true),
       .interrupted = sig != 0,
       .converter_results = conv_results,
-      .converters_incomplete = sc.conv_failed
-                               || ash_convert_phase_incomplete (&sc.conv),
+      .converters_incomplete
+      = sc.conv_failed || ash_convert_phase_incomplete (&sc.conv),
     };
     json_t *agg = ash_results_aggregate (&sum, rs, n_rs);
     code = ash_results_exit_code (rs, n_rs, sum.fail_on_findings,
@@ -958,7 +965,7 @@ ash_scan_run (const struct ash_options *opts, const struct ash_config *config,
     if (r < 0)
       {
         _cleanup_free_ char *m = ash_error_format (&err);
-        ash_err (_("cannot write the results: %s"), m);
+        ash_err (_ ("cannot write the results: %s"), m);
         code = (err.kind == ASH_KIND_OUTPUT_LINK
                 || err.kind == ASH_KIND_OUTPUT_HARD_LINK)
                  ? ASH_EXIT_CONFIG
@@ -968,7 +975,7 @@ ash_scan_run (const struct ash_options *opts, const struct ash_config *config,
       {
         struct ash_error ce = ASH_ERROR_INIT;
         if (ash_tree_remove_all (sc.od.fd, "converted", &ce) < 0)
-          ash_warning (_("--cleanup: cannot remove %s/converted: %s"),
+          ash_warning (_ ("--cleanup: cannot remove %s/converted: %s"),
                        sc.od.path, ce.message);
         ash_error_release (&ce);
       }
@@ -984,10 +991,10 @@ ash_scan_run (const struct ash_options *opts, const struct ash_config *config,
   }
   if (sig)
     {
-      ash_err (_("the scan was interrupted"));
+      ash_err (_ ("the scan was interrupted"));
       code = 128 + sig;
     }
-  ash_info (_("ash scan finished with exit code %d"), code);
+  ash_info (_ ("ash scan finished with exit code %d"), code);
 
 out:
   if (sigthread_started)

@@ -92,14 +92,14 @@ ash_plugin_find (const char *entry, char *const *dirs, char **ret_path,
     {
       if (!is_regular (entry))
         return ash_error_set (err, -ENOENT,
-                              _("plugin module %s was not found"), entry);
+                              _ ("plugin module %s was not found"), entry);
       *ret_path = xstrdup (entry);
       return 0;
     }
   if (strchr (entry, '/') || *entry == '\0' || entry[0] == '.')
     return ash_error_set (err, -EINVAL,
-                          _("plugin module '%s' is neither a name nor an "
-                            "absolute path"),
+                          _ ("plugin module '%s' is neither a name nor an "
+                             "absolute path"),
                           entry);
   for (size_t i = 0; dirs && dirs[i]; i++)
     for (size_t j = 0; j < ARRAY_SIZE (exts); j++)
@@ -116,7 +116,7 @@ ash_plugin_find (const char *entry, char *const *dirs, char **ret_path,
   for (size_t i = 0; dirs && dirs[i]; i++)
     ash_buf_addf (&where, "%s%s", i ? ", " : "", dirs[i]);
   int r = ash_error_set (err, -ENOENT,
-                         _("plugin module '%s' was not found (looked in %s)"),
+                         _ ("plugin module '%s' was not found (looked in %s)"),
                          entry, where.buf);
   ash_buf_release (&where);
   return r;
@@ -131,8 +131,8 @@ struct mctx
   struct ash_error *err;
 };
 
-_printf_ (3, 4) static int
-fail (struct mctx *m, const char *kpath, const char *fmt, ...)
+_printf_ (3, 4) static int fail (struct mctx *m, const char *kpath,
+                                 const char *fmt, ...)
 {
   int line = 0, col = 0;
   json_t *pos = kpath ? json_object_get (m->positions, kpath) : NULL;
@@ -149,8 +149,8 @@ fail (struct mctx *m, const char *kpath, const char *fmt, ...)
   return ash_error_set_at (m->err, -EINVAL, m->file, line, col, "%s", msg);
 }
 
-static const char *const placeholders[] = { "{target}", "{results_dir}",
-                                            "{scan_set}" };
+static const char *const placeholders[]
+  = { "{target}", "{results_dir}", "{scan_set}" };
 
 static int
 check_template (struct mctx *m, const char *kpath, const char *s)
@@ -165,8 +165,8 @@ check_template (struct mctx *m, const char *kpath, const char *s)
           const char *e = strchr (p, '}');
           int n = e ? (int) (e - p + 1) : (int) strlen (p);
           return fail (m, kpath,
-                       _("%s: unknown placeholder '%.*s' (known: {target}, "
-                         "{results_dir}, {scan_set})"),
+                       _ ("%s: unknown placeholder '%.*s' (known: {target}, "
+                          "{results_dir}, {scan_set})"),
                        kpath, n, p);
         }
     }
@@ -180,13 +180,13 @@ string_list (struct mctx *m, const char *kpath, json_t *v,
   size_t i;
   json_t *e;
   if (!json_is_array (v))
-    return fail (m, kpath, _("%s must be a list of strings"), kpath);
+    return fail (m, kpath, _ ("%s must be a list of strings"), kpath);
   json_array_foreach (v, i, e)
     {
       if (!json_is_string (e))
         {
           _cleanup_free_ char *p = xasprintf ("%s[%zu]", kpath, i);
-          return fail (m, p, _("%s must be a string"), p);
+          return fail (m, p, _ ("%s must be a string"), p);
         }
       ash_strvec_push (ret, json_string_value (e));
     }
@@ -197,7 +197,7 @@ static int
 want_bool (struct mctx *m, const char *kpath, json_t *v, bool *ret)
 {
   if (!json_is_boolean (v))
-    return fail (m, kpath, _("%s must be true or false"), kpath);
+    return fail (m, kpath, _ ("%s must be true or false"), kpath);
   *ret = json_is_true (v);
   return 0;
 }
@@ -211,7 +211,7 @@ load_requirements (struct mctx *m, const char *kpath, json_t *v,
   int r = 0;
 
   if (!json_is_object (v))
-    return fail (m, kpath, _("%s must be a mapping"), kpath);
+    return fail (m, kpath, _ ("%s must be a mapping"), kpath);
   json_object_foreach (v, k, x)
     {
       _cleanup_free_ char *p = xasprintf ("%s.%s", kpath, k);
@@ -246,7 +246,7 @@ load_requirements (struct mctx *m, const char *kpath, json_t *v,
               json_object_foreach (x, n, val)
                 {
                   if (!json_is_string (val))
-                    return fail (m, p, _("%s.%s must be a string"), p, n);
+                    return fail (m, p, _ ("%s.%s must be a string"), p, n);
                   ash_strvec_pushf (&req->sandbox_exec_env, "%s=%s", n,
                                     json_string_value (val));
                 }
@@ -257,12 +257,12 @@ load_requirements (struct mctx *m, const char *kpath, json_t *v,
       else if (streq (k, "unpack_dir_env"))
         {
           if (!json_is_string (x))
-            return fail (m, p, _("%s must be a string"), p);
+            return fail (m, p, _ ("%s must be a string"), p);
           free (req->unpack_dir_env);
           req->unpack_dir_env = xstrdup (json_string_value (x));
         }
       else
-        return fail (m, p, _("unknown key '%s'"), p);
+        return fail (m, p, _ ("unknown key '%s'"), p);
       if (r < 0)
         return r;
     }
@@ -298,15 +298,15 @@ load_scanner (struct mctx *m, const char *name, json_t *def,
   int r = 0;
 
   if (!json_is_object (def))
-    return fail (m, kp, _("%s must be a mapping"), kp);
+    return fail (m, kp, _ ("%s must be a mapping"), kp);
   if (name_taken (set, name))
-    return fail (m, kp, _("%s: a scanner named '%s' already exists"), kp,
+    return fail (m, kp, _ ("%s: a scanner named '%s' already exists"), kp,
                  name);
   for (const char *c = name; *c; c++)
     if (!(isalnum ((unsigned char) *c) || *c == '-' || *c == '_'))
       return fail (m, kp,
-                   _("%s: a scanner name may hold only letters, digits, "
-                     "'-' and '_'"),
+                   _ ("%s: a scanner name may hold only letters, digits, "
+                      "'-' and '_'"),
                    kp);
 
   struct ash_plugin_scanner *p = xzalloc (sizeof *p);
@@ -325,7 +325,7 @@ load_scanner (struct mctx *m, const char *name, json_t *def,
         {
           if (!json_is_string (x) || *json_string_value (x) == '\0')
             {
-              r = fail (m, q, _("%s must be a non-empty string"), q);
+              r = fail (m, q, _ ("%s must be a non-empty string"), q);
               break;
             }
           char **dst = streq (k, "tool")           ? &p->tool
@@ -348,7 +348,7 @@ load_scanner (struct mctx *m, const char *name, json_t *def,
           json_t *ov;
           if (!json_is_object (x))
             {
-              r = fail (m, q, _("%s must be a mapping"), q);
+              r = fail (m, q, _ ("%s must be a mapping"), q);
               break;
             }
           json_object_foreach (x, ok, ov)
@@ -358,25 +358,25 @@ load_scanner (struct mctx *m, const char *name, json_t *def,
                 {
                   if (!json_is_string (ov)
                       || !streq (json_string_value (ov), "sarif"))
-                    r = fail (m, o, _("%s: the only output format is "
-                                      "sarif"),
+                    r = fail (m, o,
+                              _ ("%s: the only output format is "
+                                 "sarif"),
                               o);
                 }
               else if (streq (ok, "path"))
                 {
                   const char *s = json_string_value (ov);
-                  if (s == NULL
-                      || !ash_str_has_prefix (s, "{results_dir}/")
+                  if (s == NULL || !ash_str_has_prefix (s, "{results_dir}/")
                       || strstr (s, "..") || strchr (s + 14, '{'))
                     r = fail (m, o,
-                              _("%s must be a file below {results_dir}, "
-                                "such as \"{results_dir}/%s.sarif\""),
+                              _ ("%s must be a file below {results_dir}, "
+                                 "such as \"{results_dir}/%s.sarif\""),
                               o, name);
                   else
                     p->output_path = xstrdup (s);
                 }
               else
-                r = fail (m, o, _("unknown key '%s'"), o);
+                r = fail (m, o, _ ("unknown key '%s'"), o);
               if (r < 0)
                 break;
             }
@@ -390,18 +390,18 @@ load_scanner (struct mctx *m, const char *name, json_t *def,
           const char *a = json_string_value (x);
           p->adapter = a ? ash_scanner_adapter (a) : NULL;
           if (p->adapter == NULL)
-            r = fail (m, q, _("%s: ash has no adapter named '%s'"), q,
+            r = fail (m, q, _ ("%s: ash has no adapter named '%s'"), q,
                       a ? a : "?");
         }
       else
-        r = fail (m, q, _("unknown key '%s'"), q);
+        r = fail (m, q, _ ("unknown key '%s'"), q);
       if (r < 0)
         break;
     }
   if (r == 0 && p->tool == NULL)
-    r = fail (m, kp, _("%s has no tool"), kp);
+    r = fail (m, kp, _ ("%s has no tool"), kp);
   if (r == 0 && p->output_path == NULL && p->adapter == NULL)
-    r = fail (m, kp, _("%s has no output.path"), kp);
+    r = fail (m, kp, _ ("%s has no output.path"), kp);
   if (r < 0)
     {
       plugin_free (p);
@@ -409,7 +409,7 @@ load_scanner (struct mctx *m, const char *name, json_t *def,
     }
 
   if (p->install_hint == NULL)
-    p->install_hint = xasprintf (_("install %s (see %s)"), p->tool, m->file);
+    p->install_hint = xasprintf (_ ("install %s (see %s)"), p->tool, m->file);
   p->scanner.name = p->name;
   p->scanner.tool = p->tool;
   p->scanner.install_hint = p->install_hint;
@@ -453,31 +453,32 @@ ash_plugin_load_file (const char *path, struct ash_plugin_set *set,
         err, -EACCES, path,
         (int) json_integer_value (json_array_get (first, 0)),
         (int) json_integer_value (json_array_get (first, 1)),
-        _("!ENV is refused in a plugin module: a module does not read ASH's "
-          "environment, which would hand the operator's variables to a "
-          "scanner around the sandbox's environment filter; write the value "
-          "into the module, or pass it to the scanner with "
-          "sandbox.env_scanners and the module's env_names"));
+        _ ("!ENV is refused in a plugin module: a module does not read ASH's "
+           "environment, which would hand the operator's variables to a "
+           "scanner around the sandbox's environment filter; write the value "
+           "into the module, or pass it to the scanner with "
+           "sandbox.env_scanners and the module's env_names"));
       goto out;
     }
   m.positions = positions;
   if (!json_is_object (tree))
     {
-      r = fail (&m, NULL, _("a plugin module is a mapping with a 'scanners' "
-                            "key"));
+      r = fail (&m, NULL,
+                _ ("a plugin module is a mapping with a 'scanners' "
+                   "key"));
       goto out;
     }
   json_object_foreach (tree, k, x)
     if (!streq (k, "scanners"))
       {
-        r = fail (&m, k, _("unknown key '%s'"), k);
+        r = fail (&m, k, _ ("unknown key '%s'"), k);
         goto out;
       }
   json_t *scanners = json_object_get (tree, "scanners");
   if (!json_is_object (scanners) || json_object_size (scanners) == 0)
     {
       r = fail (&m, "scanners",
-                _("'scanners' must be a mapping of at least one scanner"));
+                _ ("'scanners' must be a mapping of at least one scanner"));
       goto out;
     }
   json_object_foreach (scanners, k, x)
@@ -511,12 +512,11 @@ declared_grants (const struct ash_plugin_set *set, size_t from)
     return NULL;
   struct ash_buf b = ASH_BUF_INIT;
   if (net)
-    ash_buf_addstr (&b, _("a network"));
+    ash_buf_addstr (&b, _ ("a network"));
   if (env)
-    ash_buf_addf (&b, "%s%s", b.len ? ", " : "",
-                  _("environment variables"));
+    ash_buf_addf (&b, "%s%s", b.len ? ", " : "", _ ("environment variables"));
   if (paths)
-    ash_buf_addf (&b, "%s%s", b.len ? ", " : "", _("read paths"));
+    ash_buf_addf (&b, "%s%s", b.len ? ", " : "", _ ("read paths"));
   return ash_buf_detach (&b);
 }
 
@@ -649,17 +649,17 @@ plugin_parse (const struct ash_scanner *s, const struct ash_scan_job *job,
     {
       if (res->status != 0)
         return ash_error_set (err, r,
-                              _("%s exited with status %d and wrote no "
-                                "output (%s)"),
+                              _ ("%s exited with status %d and wrote no "
+                                 "output (%s)"),
                               s->name, res->status, rel);
-      return ash_error_set (err, r, _("%s wrote no output (%s)"), s->name,
+      return ash_error_set (err, r, _ ("%s wrote no output (%s)"), s->name,
                             rel);
     }
   if (r < 0)
     return r;
   r = ash_sarif_parse (b.buf, b.len, ret_doc, err);
   if (r < 0)
-    ash_error_prefix (err, _("%s (exit status %d)"), rel, res->status);
+    ash_error_prefix (err, _ ("%s (exit status %d)"), rel, res->status);
   ash_buf_release (&b);
   return r;
 }

@@ -37,14 +37,14 @@ struct ash_plugin_scanner
   char *tool;
   char *install_hint;
   char *description;
-  struct ash_strvec args;     /* templates */
-  char *output_path;          /* template, below {results_dir} */
+  struct ash_strvec args;            /* templates */
+  char *output_path;                 /* template, below {results_dir} */
   const struct ash_scanner *adapter; /* "adapter: NAME": the builtin
                                         adapter that builds the command and
                                         reads the output, or NULL */
   struct ash_requirements req;
-  char *module;               /* the file it came from */
-  int line;                   /* where its entry starts */
+  char *module; /* the file it came from */
+  int line;     /* where its entry starts */
 };
 
 struct ash_plugin_set
@@ -92,8 +92,7 @@ struct ash_options;
    ash_plugin_load_file (a configuration error: exit 3).  */
 int ash_plugin_load_configured (const struct ash_config *config,
                                 const struct ash_options *opts,
-                                const char *source_dir,
-                                const char *helper_dir,
+                                const char *source_dir, const char *helper_dir,
                                 struct ash_plugin_set *set,
                                 struct ash_strvec *ret_warnings,
                                 struct ash_error *err);

@@ -113,7 +113,7 @@ ash_progress_begin (struct ash_progress *p, const char *name)
   p->n_run++;
   if (p->mode == ASH_PROGRESS_PLAIN)
     {
-      fprintf (p->stream, _("%s: started\n"), name);
+      fprintf (p->stream, _ ("%s: started\n"), name);
       fflush (p->stream);
     }
   else
@@ -122,8 +122,8 @@ ash_progress_begin (struct ash_progress *p, const char *name)
 }
 
 void
-ash_progress_end (struct ash_progress *p, const char *name,
-                  const char *status, double seconds)
+ash_progress_end (struct ash_progress *p, const char *name, const char *status,
+                  double seconds)
 {
   if (p == NULL || p->mode == ASH_PROGRESS_OFF)
     return;
@@ -137,7 +137,7 @@ ash_progress_end (struct ash_progress *p, const char *name,
       }
   if (p->mode == ASH_PROGRESS_LIVE)
     clear_live (p);
-  fprintf (p->stream, _("%s: %s (%.1fs)\n"), name, status, seconds);
+  fprintf (p->stream, _ ("%s: %s (%.1fs)\n"), name, status, seconds);
   if (p->mode == ASH_PROGRESS_LIVE)
     draw_live (p);
   fflush (p->stream);

@@ -91,13 +91,13 @@ ash_scanner_result_count (struct ash_scanner_result *r,
 static json_t *
 counts_json (const unsigned c[ASH_SEVERITY_COUNT], unsigned suppressed)
 {
-  return json_pack ("{s:I, s:I, s:I, s:I, s:I, s:I}",
-                    "critical", (json_int_t) c[ASH_SEVERITY_CRITICAL],
-                    "high", (json_int_t) c[ASH_SEVERITY_HIGH],
-                    "medium", (json_int_t) c[ASH_SEVERITY_MEDIUM],
-                    "low", (json_int_t) c[ASH_SEVERITY_LOW],
-                    "info", (json_int_t) c[ASH_SEVERITY_INFO],
-                    "suppressed", (json_int_t) suppressed);
+  return json_pack ("{s:I, s:I, s:I, s:I, s:I, s:I}", "critical",
+                    (json_int_t) c[ASH_SEVERITY_CRITICAL], "high",
+                    (json_int_t) c[ASH_SEVERITY_HIGH], "medium",
+                    (json_int_t) c[ASH_SEVERITY_MEDIUM], "low",
+                    (json_int_t) c[ASH_SEVERITY_LOW], "info",
+                    (json_int_t) c[ASH_SEVERITY_INFO], "suppressed",
+                    (json_int_t) suppressed);
 }
 
 static bool
@@ -120,16 +120,16 @@ ash_results_aggregate (const struct ash_scan_summary *sum,
   for (size_t i = 0; i < n; i++)
     {
       const struct ash_scanner_result *r = results[i];
-      json_t *o = json_pack (
-        "{s:s, s:b, s:b, s:o, s:I, s:I, s:I, s:i, s:f}", "status",
-        ash_scanner_status_name (r->status), "dependencies_satisfied",
-        r->dependencies_satisfied, "excluded", r->excluded,
-        "severity_counts", counts_json (r->severity_counts,
-                                        r->suppressed_count),
-        "finding_count", (json_int_t) r->finding_count, "actionable_count",
-        (json_int_t) r->actionable_count, "suppressed_count",
-        (json_int_t) r->suppressed_count, "exit_code", r->exit_code,
-        "duration", r->duration);
+      json_t *o
+        = json_pack ("{s:s, s:b, s:b, s:o, s:I, s:I, s:I, s:i, s:f}", "status",
+                     ash_scanner_status_name (r->status),
+                     "dependencies_satisfied", r->dependencies_satisfied,
+                     "excluded", r->excluded, "severity_counts",
+                     counts_json (r->severity_counts, r->suppressed_count),
+                     "finding_count", (json_int_t) r->finding_count,
+                     "actionable_count", (json_int_t) r->actionable_count,
+                     "suppressed_count", (json_int_t) r->suppressed_count,
+                     "exit_code", r->exit_code, "duration", r->duration);
       if (o == NULL)
         ash_oom ();
       if (r->reason && r->status == ASH_STATUS_MISSING)
@@ -178,11 +178,10 @@ ash_results_aggregate (const struct ash_scan_summary *sum,
   if (sum->converters_incomplete && sum->fail_on_incomplete)
     code = ASH_EXIT_INCOMPLETE;
   json_t *meta = json_pack (
-    "{s:s, s:s, s:o, s:s, s:s, s:o, s:o, s:s, s:o, s:i, s:b}",
-    "report_id", sum->generated_at, "generated_at", sum->generated_at,
-    "project_name", text_json (sum->project_name),
-    "tool_name", "ash", "tool_version", PACKAGE_VERSION, "source_dir",
-    text_json (sum->source_dir), "output_dir",
+    "{s:s, s:s, s:o, s:s, s:s, s:o, s:o, s:s, s:o, s:i, s:b}", "report_id",
+    sum->generated_at, "generated_at", sum->generated_at, "project_name",
+    text_json (sum->project_name), "tool_name", "ash", "tool_version",
+    PACKAGE_VERSION, "source_dir", text_json (sum->source_dir), "output_dir",
     text_json (sum->output_dir), "sandbox_mode",
     sum->sandbox_mode ? sum->sandbox_mode : "off", "summary_stats", stats,
     "exit_code", code, "interrupted", sum->interrupted);
@@ -192,11 +191,12 @@ ash_results_aggregate (const struct ash_scan_summary *sum,
   json_t *conv = sum->converter_results
                    ? json_deep_copy (sum->converter_results)
                    : json_object ();
-  json_t *doc = json_pack (
-    "{s:s, s:s, s:o, s:o, s:o, s:o, s:{}}", "name", "ASH Scan Report",
-    "description", "Automated Security Helper - aggregated results",
-    "metadata", meta, "scanner_results", scanners, "sarif", merged,
-    "converter_results", conv, "additional_reports");
+  json_t *doc
+    = json_pack ("{s:s, s:s, s:o, s:o, s:o, s:o, s:{}}", "name",
+                 "ASH Scan Report", "description",
+                 "Automated Security Helper - aggregated results", "metadata",
+                 meta, "scanner_results", scanners, "sarif", merged,
+                 "converter_results", conv, "additional_reports");
   if (doc == NULL)
     ash_oom ();
   return doc;

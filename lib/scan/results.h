@@ -36,14 +36,14 @@ struct ash_scanner_result
   bool excluded;
   unsigned severity_counts[ASH_SEVERITY_COUNT]; /* unsuppressed findings */
   unsigned suppressed_count;
-  unsigned finding_count;     /* all findings, suppressed ones included */
-  unsigned actionable_count;  /* unsuppressed, at or above the threshold */
-  int exit_code;              /* the tool's, or -1 when it did not run */
-  double duration;            /* seconds */
-  char *reason;               /* missing_reason / error_reason / why
-                                 skipped, or NULL */
-  json_t *sarif;              /* the scanner's SARIF document, or NULL */
-  json_t *sandbox;            /* the enforced sandbox record, or NULL */
+  unsigned finding_count;    /* all findings, suppressed ones included */
+  unsigned actionable_count; /* unsuppressed, at or above the threshold */
+  int exit_code;             /* the tool's, or -1 when it did not run */
+  double duration;           /* seconds */
+  char *reason;              /* missing_reason / error_reason / why
+                                skipped, or NULL */
+  json_t *sarif;             /* the scanner's SARIF document, or NULL */
+  json_t *sandbox;           /* the enforced sandbox record, or NULL */
   char *tool_path;
 };
 
@@ -62,7 +62,7 @@ struct ash_scan_summary
   const char *project_name;
   const char *source_dir;
   const char *output_dir;
-  const char *generated_at;   /* ISO 8601, UTC */
+  const char *generated_at; /* ISO 8601, UTC */
   const char *sandbox_mode;
   enum ash_severity threshold;
   bool fail_on_findings;
@@ -83,8 +83,7 @@ json_t *ash_results_aggregate (const struct ash_scan_summary *sum,
    FAIL_ON_INCOMPLETE, else 2 when something is actionable and
    FAIL_ON_FINDINGS, else 0 (precedence 5, 3, 1, 2: the callers return 5
    and 3 before a scan runs).  */
-int ash_results_exit_code (struct ash_scanner_result *const *results,
-                           size_t n, bool fail_on_findings,
-                           bool fail_on_incomplete);
+int ash_results_exit_code (struct ash_scanner_result *const *results, size_t n,
+                           bool fail_on_findings, bool fail_on_incomplete);
 
 #endif

@@ -87,10 +87,10 @@ ash_rundir_sweep (const char *base)
         continue;
       if (kill (pid, 0) == 0 || errno != ESRCH)
         continue;
-      ash_info (_("removing %s/%s, left by a run of ash that was killed"),
+      ash_info (_ ("removing %s/%s, left by a run of ash that was killed"),
                 base, de->d_name);
       if (ash_tree_remove_all (fd, de->d_name, &e) < 0)
-        ash_warning (_("cannot remove %s/%s: %s"), base, de->d_name,
+        ash_warning (_ ("cannot remove %s/%s: %s"), base, de->d_name,
                      e.message ? e.message : strerror (errno));
       else
         removed++;
@@ -124,19 +124,19 @@ ash_rundir_make (const char *base, const char *scanner, char **ret_dir,
   sweep_once (base);
   /* The pid in the name tells a later run whether the ash that made it is
      still alive (ash_rundir_sweep).  */
-  _cleanup_free_ char *tmpl = xasprintf ("%s/ash-%s-%ld-XXXXXX", base,
-                                         scanner, (long) getpid ());
+  _cleanup_free_ char *tmpl
+    = xasprintf ("%s/ash-%s-%ld-XXXXXX", base, scanner, (long) getpid ());
   if (mkdtemp (tmpl) == NULL)
     return ash_error_set (err, -errno,
-                          _("cannot create the config directory of %s "
-                            "in %s: %s"),
+                          _ ("cannot create the config directory of %s "
+                             "in %s: %s"),
                           scanner, base, strerror (errno));
   /* mkdtemp makes it 0700 already; say so whatever the umask.  */
   if (chmod (tmpl, 0700) < 0)
     {
       int e = errno;
       rmdir (tmpl);
-      return ash_error_set (err, -e, _("cannot make %s private: %s"), tmpl,
+      return ash_error_set (err, -e, _ ("cannot make %s private: %s"), tmpl,
                             strerror (e));
     }
   *ret_dir = TAKE_PTR (tmpl);
@@ -153,23 +153,24 @@ ash_rundir_remove (char **dir, struct ash_error *err)
   _cleanup_free_ char *parent = xstrdup (*dir);
   char *slash = strrchr (parent, '/');
   if (slash == NULL)
-    r = ash_error_set (err, -EINVAL, _("cannot remove %s: not an absolute "
-                                       "path"),
+    r = ash_error_set (err, -EINVAL,
+                       _ ("cannot remove %s: not an absolute "
+                          "path"),
                        *dir);
   else
     {
       *slash = '\0';
-      _cleanup_close_ int fd = open (*parent ? parent : "/",
-                                     O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+      _cleanup_close_ int fd
+        = open (*parent ? parent : "/", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
       if (fd < 0)
-        r = ash_error_set (err, -errno, _("cannot remove %s: %s"), *dir,
+        r = ash_error_set (err, -errno, _ ("cannot remove %s: %s"), *dir,
                            strerror (errno));
       else
         {
           struct ash_error e = ASH_ERROR_INIT;
           r = ash_tree_remove_all (fd, slash + 1, &e);
           if (r < 0)
-            ash_error_set (err, r, _("cannot remove %s: %s"), *dir,
+            ash_error_set (err, r, _ ("cannot remove %s: %s"), *dir,
                            e.message ? e.message : strerror (-r));
           ash_error_release (&e);
         }

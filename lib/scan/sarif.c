@@ -97,8 +97,7 @@ ash_sarif_doc_new (void)
 }
 
 json_t *
-ash_sarif_run_new (const char *tool, const char *version,
-                   const char *info_uri)
+ash_sarif_run_new (const char *tool, const char *version, const char *info_uri)
 {
   json_t *driver = json_pack ("{s:s, s:[]}", "name", tool, "rules");
   if (driver == NULL)
@@ -107,8 +106,8 @@ ash_sarif_run_new (const char *tool, const char *version,
     json_object_set_new (driver, "version", json_string (version));
   if (info_uri)
     json_object_set_new (driver, "informationUri", json_string (info_uri));
-  json_t *run = json_pack ("{s:{s:o}, s:[]}", "tool", "driver", driver,
-                           "results");
+  json_t *run
+    = json_pack ("{s:{s:o}, s:[]}", "tool", "driver", driver, "results");
   if (run == NULL)
     ash_oom ();
   return run;
@@ -118,7 +117,7 @@ static int
 shape_error (struct ash_error *err, const char *what)
 {
   return ash_error_set (err, -EINVAL,
-                        _("the output is not a SARIF 2.1.0 log: %s"), what);
+                        _ ("the output is not a SARIF 2.1.0 log: %s"), what);
 }
 
 /* Remove the items of array A (may be NULL) for which KEEP is false.  */
@@ -157,8 +156,8 @@ is_object (const json_t *o)
 static void
 prune_region (json_t *phys)
 {
-  static const char *const nums[] = { "startLine", "endLine", "startColumn",
-                                      "endColumn" };
+  static const char *const nums[]
+    = { "startLine", "endLine", "startColumn", "endColumn" };
   json_t *al = json_object_get (phys, "artifactLocation");
   if (al && !json_is_object (al))
     json_object_del (phys, "artifactLocation");
@@ -193,8 +192,8 @@ static void
 prune_run (json_t *run)
 {
   json_t *driver = json_object_get (json_object_get (run, "tool"), "driver");
-  static const char *const texts[] = { "version", "semanticVersion",
-                                       "fullName", "informationUri" };
+  static const char *const texts[]
+    = { "version", "semanticVersion", "fullName", "informationUri" };
   for (size_t t = 0; t < ARRAY_SIZE (texts); t++)
     {
       json_t *v = json_object_get (driver, texts[t]);
@@ -313,15 +312,15 @@ ash_json_parse_output (const char *what, const char *text, size_t len,
   *ret_doc = doc;
   if (doc == NULL && hit)
     return ash_error_set (err, -EFBIG,
-                          _("%s was not read: its %zu bytes would take more "
-                            "than %zu bytes of memory once parsed, %d times "
-                            "its size and 1 MiB"),
+                          _ ("%s was not read: its %zu bytes would take more "
+                             "than %zu bytes of memory once parsed, %d times "
+                             "its size and 1 MiB"),
                           what, len, parse_budget_for (len),
                           ASH_SARIF_PARSE_MEMORY_FACTOR);
   if (doc == NULL)
     {
       _cleanup_free_ char *why = ash_escape_control (jerr.text);
-      return ash_error_set (err, -EINVAL, _("%s is not JSON (line %d: %s)"),
+      return ash_error_set (err, -EINVAL, _ ("%s is not JSON (line %d: %s)"),
                             what, jerr.line, why);
     }
   return 0;
@@ -343,39 +342,39 @@ ash_sarif_parse (const char *text, size_t len, json_t **ret_doc,
   *b = (struct parse_budget){ 0 };
   if (doc == NULL && hit)
     return ash_error_set (err, -EFBIG,
-                          _("the output was not read: its %zu bytes would "
-                            "take more than %zu bytes of memory once parsed, "
-                            "%d times its size and 1 MiB"),
+                          _ ("the output was not read: its %zu bytes would "
+                             "take more than %zu bytes of memory once parsed, "
+                             "%d times its size and 1 MiB"),
                           len, parse_budget_for (len),
                           ASH_SARIF_PARSE_MEMORY_FACTOR);
   if (doc == NULL)
     return ash_error_set (err, -EINVAL,
-                          _("the output is not JSON (line %d: %s)"),
+                          _ ("the output is not JSON (line %d: %s)"),
                           jerr.line, jerr.text);
   if (!json_is_object (doc))
     {
-      r = shape_error (err, _("it is not a JSON object"));
+      r = shape_error (err, _ ("it is not a JSON object"));
       goto fail;
     }
   const char *version = json_string_value (json_object_get (doc, "version"));
   if (version == NULL || !streq (version, "2.1.0"))
     {
-      r = shape_error (err, _("its version is not \"2.1.0\""));
+      r = shape_error (err, _ ("its version is not \"2.1.0\""));
       goto fail;
     }
   json_t *runs = json_object_get (doc, "runs");
   if (!json_is_array (runs))
     {
-      r = shape_error (err, _("it has no \"runs\" array"));
+      r = shape_error (err, _ ("it has no \"runs\" array"));
       goto fail;
     }
   json_array_foreach (runs, i, run)
     {
-      json_t *driver = json_object_get (json_object_get (run, "tool"),
-                                        "driver");
+      json_t *driver
+        = json_object_get (json_object_get (run, "tool"), "driver");
       if (!json_is_string (json_object_get (driver, "name")))
         {
-          r = shape_error (err, _("a run has no tool.driver.name"));
+          r = shape_error (err, _ ("a run has no tool.driver.name"));
           goto fail;
         }
       json_t *results = json_object_get (run, "results");
@@ -383,7 +382,7 @@ ash_sarif_parse (const char *text, size_t len, json_t **ret_doc,
         continue;
       if (!json_is_array (results))
         {
-          r = shape_error (err, _("a run's \"results\" is not an array"));
+          r = shape_error (err, _ ("a run's \"results\" is not an array"));
           goto fail;
         }
       size_t j;
@@ -391,7 +390,7 @@ ash_sarif_parse (const char *text, size_t len, json_t **ret_doc,
       json_array_foreach (results, j, res)
         if (!json_is_object (json_object_get (res, "message")))
           {
-            r = shape_error (err, _("a result has no message"));
+            r = shape_error (err, _ ("a result has no message"));
             goto fail;
           }
     }
@@ -443,8 +442,7 @@ ash_sarif_merge (json_t *merged, const json_t *doc)
 }
 
 const char *
-ash_sarif_result_location (const json_t *result, int *ret_start,
-                           int *ret_end)
+ash_sarif_result_location (const json_t *result, int *ret_start, int *ret_end)
 {
   json_t *loc = json_array_get (json_object_get (result, "locations"), 0);
   json_t *phys = json_object_get (loc, "physicalLocation");

@@ -15,8 +15,8 @@
 
 #include "base/error.h"
 
-#define ASH_SARIF_SCHEMA_URI                                                 \
-  "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/"      \
+#define ASH_SARIF_SCHEMA_URI                                                  \
+  "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/"       \
   "sarif-schema-2.1.0.json"
 
 /* Severities as upstream ASH counts them, lowest first.  */

@@ -76,24 +76,23 @@ ash_suppressions_load (const json_t *list, const char *today,
     return 0;
   if (!json_is_array (list))
     return ash_error_set (err, -EINVAL,
-                          _("global_settings.suppressions is not a list"));
+                          _ ("global_settings.suppressions is not a list"));
   json_array_foreach ((json_t *) list, i, e)
     {
       const char *path = json_string_value (json_object_get (e, "path"));
       const char *rule = json_string_value (json_object_get (e, "rule_id"));
       const char *reason = json_string_value (json_object_get (e, "reason"));
-      const char *exp = json_string_value (json_object_get (e,
-                                                            "expiration"));
+      const char *exp = json_string_value (json_object_get (e, "expiration"));
       if (path == NULL || *path == '\0')
         return ash_error_set (err, -EINVAL,
-                              _("global_settings.suppressions[%zu] has no "
-                                "path"),
+                              _ ("global_settings.suppressions[%zu] has no "
+                                 "path"),
                               i);
       if (exp && !is_date (exp))
         return ash_error_set (err, -EINVAL,
-                              _("global_settings.suppressions[%zu]: "
-                                "expiration '%s' is not a date "
-                                "(YYYY-MM-DD)"),
+                              _ ("global_settings.suppressions[%zu]: "
+                                 "expiration '%s' is not a date "
+                                 "(YYYY-MM-DD)"),
                               i, exp);
       /* Upstream: a suppression no longer applies on its expiration
          date, and one that expires within 30 days is warned about.  */
@@ -101,10 +100,9 @@ ash_suppressions_load (const json_t *list, const char *today,
         {
           if (warnings)
             ash_strvec_pushf (warnings,
-                              _("suppression for %s%s%s expired on %s and "
-                                "does not apply"),
-                              rule ? rule : "", rule ? " in " : "", path,
-                              exp);
+                              _ ("suppression for %s%s%s expired on %s and "
+                                 "does not apply"),
+                              rule ? rule : "", rule ? " in " : "", path, exp);
           continue;
         }
       if (exp && today && warnings)
@@ -112,10 +110,10 @@ ash_suppressions_load (const json_t *list, const char *today,
           long days = days_between (today, exp);
           if (days >= 0 && days <= 30)
             ash_strvec_pushf (warnings,
-                              _("suppression for %s%s%s expires on %s, in "
-                                "%ld days"),
-                              rule ? rule : "", rule ? " in " : "", path,
-                              exp, days);
+                              _ ("suppression for %s%s%s expires on %s, in "
+                                 "%ld days"),
+                              rule ? rule : "", rule ? " in " : "", path, exp,
+                              days);
         }
       ret->v = xreallocarray (ret->v, ret->n + 1, sizeof *ret->v);
       struct ash_suppression *s = &ret->v[ret->n++];
@@ -123,10 +121,9 @@ ash_suppressions_load (const json_t *list, const char *today,
       s->path = xstrdup (path);
       s->reason = reason ? xstrdup (reason) : NULL;
       s->expiration = exp ? xstrdup (exp) : NULL;
-      s->line_start = (int) json_integer_value (json_object_get (e,
-                                                                 "line_start"));
-      s->line_end = (int) json_integer_value (json_object_get (e,
-                                                               "line_end"));
+      s->line_start
+        = (int) json_integer_value (json_object_get (e, "line_start"));
+      s->line_end = (int) json_integer_value (json_object_get (e, "line_end"));
     }
   return 0;
 }
@@ -143,8 +140,8 @@ glob_matches (const char *glob, const char *path, int depth)
     return false;
   for (const char *p = strstr (glob, "**/"); p; p = strstr (p + 1, "**/"))
     {
-      _cleanup_free_ char *v = xasprintf ("%.*s%s", (int) (p - glob), glob,
-                                          p + 3);
+      _cleanup_free_ char *v
+        = xasprintf ("%.*s%s", (int) (p - glob), glob, p + 3);
       if (glob_matches (v, path, depth + 1))
         return true;
     }
@@ -225,8 +222,7 @@ rule_matches (const char *id, size_t idlen, const char *rule)
    (NEXT_LINE true), the marker in any case, then the rule id (and an
    optional reason).  */
 static bool
-has_directive (const char *line, size_t len, bool next_line,
-               const char *rule)
+has_directive (const char *line, size_t len, bool next_line, const char *rule)
 {
   static const char marker[] = "ash-ignore";
   static const char next[] = "-next-line";
@@ -311,9 +307,9 @@ read_source (int srcfd, const char *rel, size_t max)
    its first byte).  */
 struct marks
 {
-  bool readable;   /* read, and valid UTF-8 */
+  bool readable; /* read, and valid UTF-8 */
   char *text;
-  size_t *off;     /* OFF[L] is where line L starts; OFF[0] unused */
+  size_t *off; /* OFF[L] is where line L starts; OFF[0] unused */
   size_t nlines;
 };
 
@@ -381,8 +377,7 @@ ash_suppress_doc (json_t *doc, const struct ash_suppressions *s,
   struct marks *files = NULL;
   size_t nfiles = 0, afiles = 0;
   _cleanup_close_ int srcfd
-      = source_dir ? open (source_dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-                   : -1;
+    = source_dir ? open (source_dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC) : -1;
 
   json_array_foreach (json_object_get (doc, "runs"), i, run)
     json_array_foreach (json_object_get (run, "results"), j, res)

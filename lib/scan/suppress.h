@@ -26,10 +26,10 @@
 
 struct ash_suppression
 {
-  char *rule_id;    /* glob, or NULL: any rule */
-  char *path;       /* glob on the path relative to the source dir */
-  int line_start;   /* 0: not given */
-  int line_end;     /* 0: not given */
+  char *rule_id;  /* glob, or NULL: any rule */
+  char *path;     /* glob on the path relative to the source dir */
+  int line_start; /* 0: not given */
+  int line_end;   /* 0: not given */
   char *reason;
   char *expiration; /* as written, or NULL */
 };
@@ -49,8 +49,7 @@ void ash_suppressions_release (struct ash_suppressions *s);
    expiration that is not a date, is an error (-EINVAL).  */
 int ash_suppressions_load (const json_t *list, const char *today,
                            struct ash_suppressions *ret,
-                           struct ash_strvec *warnings,
-                           struct ash_error *err);
+                           struct ash_strvec *warnings, struct ash_error *err);
 
 /* The first entry that matches a result of RULE at PATH:LINE, or NULL.  */
 const struct ash_suppression *

@@ -35,16 +35,18 @@
 #define ACTIONLINT_OUT "actionlint.stdout.log"
 #define ACTIONLINT_RC "ash-empty-actionlint.yaml"
 #define ACTIONLINT_URI "https://github.com/rhysd/actionlint"
-#define ACTIONLINT_FORMAT                                                    \
+#define ACTIONLINT_FORMAT                                                     \
   "{\"version\":{{getVersion | json}},\"errors\":{{json .}}}"
 
 static const char *const actionlint_options[] = {
-  "config_file", "shellcheck", "pyflakes", "tool_version", "install_timeout",
-  NULL,
+  "config_file",  "shellcheck",      "pyflakes",
+  "tool_version", "install_timeout", NULL,
 };
 
 static const char *const actionlint_config_names[] = {
-  ".github/actionlint.yaml", ".github/actionlint.yml", NULL,
+  ".github/actionlint.yaml",
+  ".github/actionlint.yml",
+  NULL,
 };
 
 /* Look NAME up on PATH (absolute entries only); newly allocated.  */
@@ -75,8 +77,8 @@ integration (const struct ash_scan_job *job, const char *key, char **ret,
              struct ash_error *err)
 {
   const char *v;
-  int r = ash_adapter_get_string ("actionlint", job->options, key, false, &v,
-                                  err);
+  int r
+    = ash_adapter_get_string ("actionlint", job->options, key, false, &v, err);
   *ret = NULL;
   if (r < 0)
     return r;
@@ -85,9 +87,9 @@ integration (const struct ash_scan_job *job, const char *key, char **ret,
       *ret = xstrdup ("");
       return 0;
     }
-  _cleanup_free_ char *dotted = xasprintf ("scanners.actionlint.options.%s",
-                                           key);
-  bool operator = true;
+  _cleanup_free_ char *dotted
+    = xasprintf ("scanners.actionlint.options.%s", key);
+  bool operator= true;
   if (job->config)
     {
       bool over = false;
@@ -99,7 +101,7 @@ integration (const struct ash_scan_job *job, const char *key, char **ret,
           _cleanup_free_ char *why = NULL;
           ash_tier_context_fill (&ctx, job->target, storage);
           ash_config_tier_judge_file (job->config, (size_t) idx, &ctx,
-                                      &operator, &why);
+                                      &operator, & why);
           for (size_t i = 0; i < 3; i++)
             free (storage[i]);
         }
@@ -109,8 +111,8 @@ integration (const struct ash_scan_job *job, const char *key, char **ret,
     prog = which (key);
   else if (!operator)
     return ash_error_set (err, -EPERM,
-                          _("%s may only name %s when the scanned "
-                            "repository's configuration sets it, not '%s'"),
+                          _ ("%s may only name %s when the scanned "
+                             "repository's configuration sets it, not '%s'"),
                           dotted, key, v);
   else if (v[0] == '/')
     prog = xstrdup (v);
@@ -118,16 +120,16 @@ integration (const struct ash_scan_job *job, const char *key, char **ret,
     prog = which (v);
   if (prog == NULL || access (prog, X_OK) != 0)
     return ash_error_set (err, -ENOENT,
-                          _("%s names %s, which is not an executable "
-                            "program"),
+                          _ ("%s names %s, which is not an executable "
+                             "program"),
                           dotted, v);
   _cleanup_free_ char *real = realpath (prog, NULL);
   _cleanup_free_ char *rtarget = realpath (job->target, NULL);
   if (ash_path_is_inside (prog, job->target)
       || (real && rtarget && ash_path_is_inside (real, rtarget)))
     return ash_error_set (err, -EPERM,
-                          _("%s names %s, which is inside the scanned "
-                            "tree"),
+                          _ ("%s names %s, which is inside the scanned "
+                             "tree"),
                           dotted, prog);
   *ret = TAKE_PTR (prog);
   return 0;
@@ -139,8 +141,8 @@ ash_actionlint_argv (const char *tool, const json_t *options,
                      const char *pyflakes, char *const *workflows,
                      struct ash_strvec *argv, struct ash_error *err)
 {
-  int r = ash_iac_check_options ("actionlint", options, actionlint_options,
-                                 err);
+  int r
+    = ash_iac_check_options ("actionlint", options, actionlint_options, err);
   if (r == 0)
     r = ash_adapter_refuse_install_options ("actionlint", options, err);
   if (r < 0)
@@ -165,8 +167,7 @@ actionlint_config (const struct ash_scan_job *job, char **ret,
 {
   const char *opt;
   int r = ash_adapter_get_string ("actionlint", job->options, "config_file",
-                                  false,
-                              &opt, err);
+                                  false, &opt, err);
   *ret = NULL;
   if (r < 0)
     return r;
@@ -175,12 +176,12 @@ actionlint_config (const struct ash_scan_job *job, char **ret,
   else
     for (size_t i = 0; actionlint_config_names[i]; i++)
       {
-        _cleanup_free_ char *p = ash_path_join (job->target,
-                                                actionlint_config_names[i]);
+        _cleanup_free_ char *p
+          = ash_path_join (job->target, actionlint_config_names[i]);
         if (access (p, F_OK) != 0)
           continue;
-        json_t *o = json_pack ("{s:s}", "config_file",
-                               actionlint_config_names[i]);
+        json_t *o
+          = json_pack ("{s:s}", "config_file", actionlint_config_names[i]);
         struct ash_scan_job j = *job;
         j.options = o;
         r = ash_iac_option_file ("actionlint", &j, "config_file", ret, err);
@@ -214,8 +215,8 @@ actionlint_build (const struct ash_scanner *s _unused_,
     if (ash_iac_is_workflow (all.v[i]))
       ash_strvec_push (&wf, all.v[i]);
   if (r == 0)
-    r = ash_actionlint_argv (job->tool_path, job->options, cfg, sc, pf,
-                             wf.v, &cmd->argv, err);
+    r = ash_actionlint_argv (job->tool_path, job->options, cfg, sc, pf, wf.v,
+                             &cmd->argv, err);
   if (r == 0 && wf.nr == 0)
     {
       r = ash_iac_mark_no_input (job, err);
@@ -255,21 +256,22 @@ ash_actionlint_json_to_sarif (const json_t *payload, int status,
   size_t i;
   json_t *e;
 
-  if (!json_is_object (payload) || !(json_is_array (errors)
-                                     || json_is_null (errors)))
+  if (!json_is_object (payload)
+      || !(json_is_array (errors) || json_is_null (errors)))
     return ash_error_set (err, -EINVAL,
-                          _("%s is not actionlint's report (an object with "
-                            "an \"errors\" list)"),
+                          _ ("%s is not actionlint's report (an object with "
+                             "an \"errors\" list)"),
                           ACTIONLINT_OUT);
   if (status == 1 && json_array_size (errors) == 0)
     return ash_error_set (err, -EINVAL,
-                          _("actionlint exited 1, which means it found "
-                            "problems, but %s reports none"),
+                          _ ("actionlint exited 1, which means it found "
+                             "problems, but %s reports none"),
                           ACTIONLINT_OUT);
   json_t *doc = ash_sarif_doc_new ();
-  json_t *run = ash_iac_run_new (
-    "actionlint", json_string_value (json_object_get (payload, "version")),
-    ACTIONLINT_URI);
+  json_t *run = ash_iac_run_new ("actionlint",
+                                 json_string_value (
+                                   json_object_get (payload, "version")),
+                                 ACTIONLINT_URI);
   json_array_foreach (errors, i, e)
     {
       const char *kind = json_string_value (json_object_get (e, "kind"));
@@ -281,8 +283,8 @@ ash_actionlint_json_to_sarif (const json_t *payload, int status,
           json_decref (run);
           json_decref (doc);
           return ash_error_set (err, -EINVAL,
-                                _("%s: error %zu lacks kind, message, "
-                                  "filepath or line"),
+                                _ ("%s: error %zu lacks kind, message, "
+                                   "filepath or line"),
                                 ACTIONLINT_OUT, i);
         }
       ash_iac_run_rule (run, kind, kind, kind,
@@ -306,7 +308,7 @@ actionlint_parse (const struct ash_scanner *s _unused_,
   int r;
 
   if (res->status != 0 && res->status != 1)
-    return ash_error_set (err, -EIO, _("actionlint exited with status %d"),
+    return ash_error_set (err, -EIO, _ ("actionlint exited with status %d"),
                           res->status);
   if (ash_iac_no_input (job))
     {

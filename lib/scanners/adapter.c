@@ -26,10 +26,14 @@ type_name (enum ash_option_type t)
 {
   switch (t)
     {
-    case ASH_OPTION_STRING: return _("a string");
-    case ASH_OPTION_BOOL: return _("true or false");
-    case ASH_OPTION_INT: return _("a positive integer");
-    case ASH_OPTION_STRLIST: return _("a list of strings");
+    case ASH_OPTION_STRING:
+      return _ ("a string");
+    case ASH_OPTION_BOOL:
+      return _ ("true or false");
+    case ASH_OPTION_INT:
+      return _ ("a positive integer");
+    case ASH_OPTION_STRLIST:
+      return _ ("a list of strings");
     }
   return "?";
 }
@@ -80,21 +84,20 @@ check_value (const char *scanner, const struct ash_option_spec *o,
     }
   if (!ok)
     return ash_error_set (err, -EINVAL,
-                          _("scanners.%s.options.%s must be %s"), scanner,
+                          _ ("scanners.%s.options.%s must be %s"), scanner,
                           o->name, type_name (o->type));
   if (o->choices == NULL)
     return 0;
   for (size_t i = 0; i < (json_is_array (v) ? json_array_size (v) : 1); i++)
     {
-      const char *s = json_string_value (json_is_array (v)
-                                           ? json_array_get (v, i)
-                                           : v);
+      const char *s
+        = json_string_value (json_is_array (v) ? json_array_get (v, i) : v);
       if (s && !in_choices (s, o->choices))
         {
           _cleanup_free_ char *c = choices_text (o->choices);
           return ash_error_set (err, -EINVAL,
-                                _("scanners.%s.options.%s: '%s' is not one "
-                                  "of %s"),
+                                _ ("scanners.%s.options.%s: '%s' is not one "
+                                   "of %s"),
                                 scanner, o->name, s, c);
         }
     }
@@ -113,7 +116,7 @@ ash_adapter_check_options (const char *scanner, const json_t *options,
     return 0;
   if (!json_is_object (options))
     return ash_error_set (err, -EINVAL,
-                          _("scanners.%s.options must be a mapping"),
+                          _ ("scanners.%s.options must be a mapping"),
                           scanner);
   json_object_foreach ((json_t *) options, key, v)
     {
@@ -131,9 +134,9 @@ ash_adapter_check_options (const char *scanner, const json_t *options,
             ash_buf_addf (&b, "%s, ", spec[i].name);
           ash_buf_addstr (&b, "scan_timeout, severity_threshold");
           int r = ash_error_set (err, -EINVAL,
-                                 _("scanners.%s.options.%s: ash does not "
-                                   "support this option of %s (it supports "
-                                   "%s)"),
+                                 _ ("scanners.%s.options.%s: ash does not "
+                                    "support this option of %s (it supports "
+                                    "%s)"),
                                  scanner, key, scanner, b.buf);
           ash_buf_release (&b);
           return r;
@@ -210,10 +213,10 @@ ash_adapter_opt_list (const json_t *options, const char *key,
     }
   json_array_foreach (v, i, item)
     {
-      const char *s = json_string_value (
-        l->with_reason && json_is_object (item) ? json_object_get (item,
-                                                                   "path")
-                                                : item);
+      const char *s
+        = json_string_value (l->with_reason && json_is_object (item)
+                               ? json_object_get (item, "path")
+                               : item);
       l->index = i;
       l->item = s;
       if (s == NULL || (l->non_empty && *s == '\0'))
@@ -234,8 +237,7 @@ ash_adapter_opt_list (const json_t *options, const char *key,
 }
 
 const char *
-ash_adapter_unknown_option (const json_t *options,
-                            const char *const *allowed)
+ash_adapter_unknown_option (const json_t *options, const char *const *allowed)
 {
   const char *key;
   json_t *v;
@@ -264,7 +266,7 @@ ash_adapter_get_bool (const char *scanner, const json_t *options,
     return 0;
   if (!json_is_boolean (v))
     return ash_error_set (err, -EINVAL,
-                          _("scanners.%s.options.%s must be true or false"),
+                          _ ("scanners.%s.options.%s must be true or false"),
                           scanner, key);
   *ret = json_is_true (v);
   return 0;
@@ -281,12 +283,12 @@ ash_adapter_get_string (const char *scanner, const json_t *options,
     return 0;
   if (non_empty && (!json_is_string (v) || *json_string_value (v) == '\0'))
     return ash_error_set (err, -EINVAL,
-                          _("scanners.%s.options.%s must be a non-empty "
-                            "string"),
+                          _ ("scanners.%s.options.%s must be a non-empty "
+                             "string"),
                           scanner, key);
   if (!json_is_string (v))
     return ash_error_set (err, -EINVAL,
-                          _("scanners.%s.options.%s must be a string"),
+                          _ ("scanners.%s.options.%s must be a string"),
                           scanner, key);
   if (*json_string_value (v))
     *ret = json_string_value (v);
@@ -294,20 +296,19 @@ ash_adapter_get_string (const char *scanner, const json_t *options,
 }
 
 int
-ash_adapter_refuse_install_options (const char *scanner,
-                                    const json_t *options,
+ash_adapter_refuse_install_options (const char *scanner, const json_t *options,
                                     struct ash_error *err)
 {
-  static const char *const keys[] = { "tool_version", "install_timeout",
-                                      NULL };
+  static const char *const keys[]
+    = { "tool_version", "install_timeout", NULL };
   for (size_t i = 0; keys[i]; i++)
     {
       json_t *v = json_object_get (options, keys[i]);
       if (v && !json_is_null (v))
         return ash_error_set (err, -ENOTSUP,
-                              _("scanners.%s.options.%s is not supported: "
-                                "ash runs the %s it finds and does not "
-                                "install it"),
+                              _ ("scanners.%s.options.%s is not supported: "
+                                 "ash runs the %s it finds and does not "
+                                 "install it"),
                               scanner, keys[i], scanner);
     }
   return 0;
@@ -328,26 +329,25 @@ ash_adapter_option_path (const struct ash_scan_job *job, const char *key,
                          const char *value, bool allow_dir, char **ret_path,
                          struct ash_error *err)
 {
-  _cleanup_free_ char *dotted = xasprintf ("scanners.%s.options.%s",
-                                           job->name, key);
-  _cleanup_free_ char *joined = value[0] == '/'
-                                  ? xstrdup (value)
-                                  : ash_path_join (job->target, value);
+  _cleanup_free_ char *dotted
+    = xasprintf ("scanners.%s.options.%s", job->name, key);
+  _cleanup_free_ char *joined
+    = value[0] == '/' ? xstrdup (value) : ash_path_join (job->target, value);
   _cleanup_free_ char *path = ash_path_normalize (joined);
   _cleanup_free_ char *real = realpath (path, NULL);
   struct stat st;
 
   if (real == NULL || stat (real, &st) < 0)
     return ash_error_set (err, -ENOENT,
-                          _("%s is '%s', which does not exist; fix the path "
-                            "or unset the option"),
+                          _ ("%s is '%s', which does not exist; fix the path "
+                             "or unset the option"),
                           dotted, value);
   if (!S_ISREG (st.st_mode) && !(allow_dir && S_ISDIR (st.st_mode)))
     return ash_error_set (err, -EINVAL,
-                          allow_dir ? _("%s is '%s', which is not a regular "
-                                        "file or a directory")
-                                    : _("%s is '%s', which is not a regular "
-                                        "file"),
+                          allow_dir ? _ ("%s is '%s', which is not a regular "
+                                         "file or a directory")
+                                    : _ ("%s is '%s', which is not a regular "
+                                         "file"),
                           dotted, value);
 
   if (job->config)
@@ -365,39 +365,39 @@ ash_adapter_option_path (const struct ash_scan_job *job, const char *key,
           _cleanup_free_ char *src = realpath (job->target, NULL);
           if (!may && !(src && ash_path_is_inside (real, src)))
             return ash_error_set (err, -EPERM,
-                                  _("%s is '%s', set by a config the scanned "
-                                    "repository could have written (%s), "
-                                    "and it is outside the scanned tree; set "
-                                    "it with --config-overrides or a config "
-                                    "file outside every git checkout"),
+                                  _ ("%s is '%s', set by a config the scanned "
+                                     "repository could have written (%s), "
+                                     "and it is outside the scanned tree; set "
+                                     "it with --config-overrides or a config "
+                                     "file outside every git checkout"),
                                   dotted, value,
-                                  why ? why : _("it cannot be judged"));
+                                  why ? why : _ ("it cannot be judged"));
         }
       bool trusted = true;
       _cleanup_free_ char *reason = NULL;
       struct ash_error terr = ASH_ERROR_INIT;
-      int r = ash_config_option_file_trusted (job->config, dotted, path,
-                                              job->tier, &trusted, &reason,
-                                              &terr);
+      int r
+        = ash_config_option_file_trusted (job->config, dotted, path, job->tier,
+                                          &trusted, &reason, &terr);
       ash_error_release (&terr);
       if (r < 0 || !trusted)
         return ash_error_set (err, -EPERM,
-                              _("%s is '%s', set by a config the scanned "
-                                "repository could have written, and that "
-                                "file is not the operator's (%s); set it "
-                                "with --config-overrides or a config file "
-                                "outside every git checkout, or tune "
-                                "findings with ASH suppressions"),
+                              _ ("%s is '%s', set by a config the scanned "
+                                 "repository could have written, and that "
+                                 "file is not the operator's (%s); set it "
+                                 "with --config-overrides or a config file "
+                                 "outside every git checkout, or tune "
+                                 "findings with ASH suppressions"),
                               dotted, value,
-                              reason ? reason : _("it cannot be judged"));
+                              reason ? reason : _ ("it cannot be judged"));
     }
 
   if (job->sandboxed)
     {
       _cleanup_free_ char *src = realpath (job->target, NULL);
       bool inside = src && ash_path_is_inside (real, src);
-      for (size_t i = 0; !inside && job->settings
-                         && i < job->settings->extra_read_paths.nr;
+      for (size_t i = 0;
+           !inside && job->settings && i < job->settings->extra_read_paths.nr;
            i++)
         {
           _cleanup_free_ char *e
@@ -407,11 +407,11 @@ ash_adapter_option_path (const struct ash_scan_job *job, const char *key,
         }
       if (!inside)
         return ash_error_set (err, -EACCES,
-                              _("%s is '%s', which is outside the source "
-                                "tree, so the sandbox does not mount it; "
-                                "put its directory in "
-                                "sandbox.extra_read_paths (from a config "
-                                "outside every git checkout)"),
+                              _ ("%s is '%s', which is outside the source "
+                                 "tree, so the sandbox does not mount it; "
+                                 "put its directory in "
+                                 "sandbox.extra_read_paths (from a config "
+                                 "outside every git checkout)"),
                               dotted, value);
     }
   *ret_path = TAKE_PTR (real);
@@ -448,7 +448,7 @@ static int
 not_excludable (struct ash_error *err, const char *scanner, const char *why)
 {
   int r = ash_error_set (err, -EINVAL,
-                         _("%s was not run on the source directory: %s"),
+                         _ ("%s was not run on the source directory: %s"),
                          scanner, why);
   if (err)
     err->kind = ASH_KIND_LINK_NOT_EXCLUDABLE;
@@ -467,9 +467,9 @@ ash_adapter_excluded_paths (const struct ash_scan_job *job,
         {
           _cleanup_free_ char *shown = ash_escape_control (s->leaving.v[i]);
           _cleanup_free_ char *why = xasprintf (
-            _("the link '%s' leaves the scanned tree, and its path holds a "
-              "line break or another control character, which the tool's "
-              "exclusion syntax cannot name"),
+            _ ("the link '%s' leaves the scanned tree, and its path holds a "
+               "line break or another control character, which the tool's "
+               "exclusion syntax cannot name"),
             shown);
           return not_excludable (err, job->name, why);
         }
@@ -481,9 +481,9 @@ ash_adapter_excluded_paths (const struct ash_scan_job *job,
       _cleanup_free_ char *p = ignored_path (s->ignored.v[i]);
       if (p == NULL)
         return not_excludable (err, job->name,
-                               _("an ignored path holds a line break or "
-                                 "another control character, which the "
-                                 "tool's exclusion syntax cannot name"));
+                               _ ("an ignored path holds a line break or "
+                                  "another control character, which the "
+                                  "tool's exclusion syntax cannot name"));
       if (!ash_strvec_contains (ret, p))
         ash_strvec_push (ret, p);
     }
@@ -511,17 +511,18 @@ ash_adapter_read_output (const struct ash_scan_job *job, const char *name,
                          struct ash_buf *ret, struct ash_error *err)
 {
   struct ash_error rerr = ASH_ERROR_INIT;
-  int r = ash_tree_read_file (job->results_fd, name, job->max_output, ret,
-                              &rerr);
+  int r
+    = ash_tree_read_file (job->results_fd, name, job->max_output, ret, &rerr);
   _cleanup_free_ char *path = ash_path_join (job->results_dir, name);
   if (r == -ENOENT)
-    r = ash_error_set (err, r, _("%s wrote no output (%s is missing)"),
+    r = ash_error_set (err, r, _ ("%s wrote no output (%s is missing)"),
                        job->name, path);
   else if (r < 0)
-    r = ash_error_set (err, r, _("%s: cannot read its output %s: %s"), job->name,
-                       path, rerr.message ? rerr.message : strerror (-r));
+    r = ash_error_set (err, r, _ ("%s: cannot read its output %s: %s"),
+                       job->name, path,
+                       rerr.message ? rerr.message : strerror (-r));
   else if (ret->len == 0)
-    r = ash_error_set (err, -ENODATA, _("%s: its output %s is empty"),
+    r = ash_error_set (err, -ENODATA, _ ("%s: its output %s is empty"),
                        job->name, path);
   ash_error_release (&rerr);
   return r;
@@ -540,7 +541,7 @@ ash_adapter_read_sarif (const struct ash_scan_job *job, const char *name,
       if (r < 0)
         {
           _cleanup_free_ char *path = ash_path_join (job->results_dir, name);
-          ash_error_set (err, r, _("%s: its output %s is unusable: %s"),
+          ash_error_set (err, r, _ ("%s: its output %s is unusable: %s"),
                          job->name, path, perr.message);
         }
       ash_error_release (&perr);
@@ -556,11 +557,16 @@ ash_adapter_severity_score (enum ash_severity s)
 {
   switch (s)
     {
-    case ASH_SEVERITY_CRITICAL: return "9.5";
-    case ASH_SEVERITY_HIGH: return "8.0";
-    case ASH_SEVERITY_MEDIUM: return "5.5";
-    case ASH_SEVERITY_LOW: return "2.0";
-    default: return "0.0";
+    case ASH_SEVERITY_CRITICAL:
+      return "9.5";
+    case ASH_SEVERITY_HIGH:
+      return "8.0";
+    case ASH_SEVERITY_MEDIUM:
+      return "5.5";
+    case ASH_SEVERITY_LOW:
+      return "2.0";
+    default:
+      return "0.0";
     }
 }
 
@@ -584,10 +590,14 @@ level_of (enum ash_severity s)
   switch (s)
     {
     case ASH_SEVERITY_CRITICAL:
-    case ASH_SEVERITY_HIGH: return "error";
-    case ASH_SEVERITY_MEDIUM: return "warning";
-    case ASH_SEVERITY_LOW: return "note";
-    default: return "none";
+    case ASH_SEVERITY_HIGH:
+      return "error";
+    case ASH_SEVERITY_MEDIUM:
+      return "warning";
+    case ASH_SEVERITY_LOW:
+      return "note";
+    default:
+      return "none";
     }
 }
 
@@ -622,8 +632,9 @@ default_severity (const json_t *result, const json_t *rule)
     return ash_adapter_score_severity (score);
   const char *level = json_string_value (json_object_get (result, "level"));
   if (level == NULL && rule)
-    level = json_string_value (json_object_get (
-      json_object_get (rule, "defaultConfiguration"), "level"));
+    level = json_string_value (
+      json_object_get (json_object_get (rule, "defaultConfiguration"),
+                       "level"));
   if (level && streq (level, "error"))
     return ASH_SEVERITY_HIGH;
   if (level && streq (level, "note"))
@@ -717,16 +728,16 @@ static void
 fix_rule (json_t *rule)
 {
   json_t *help = json_object_get (rule, "help");
-  if (!json_is_object (help) || !json_is_string (json_object_get (help,
-                                                                  "text")))
+  if (!json_is_object (help)
+      || !json_is_string (json_object_get (help, "text")))
     {
       json_t *t = text_of (json_object_get (rule, "fullDescription"));
       if (t == NULL)
         t = text_of (json_object_get (rule, "shortDescription"));
       if (t == NULL)
         {
-          const char *name = json_string_value (json_object_get (rule,
-                                                                 "name"));
+          const char *name
+            = json_string_value (json_object_get (rule, "name"));
           if (name && *name)
             t = json_string (name);
         }
@@ -811,8 +822,8 @@ normalize_run (json_t *run, const struct ash_sarif_norm *n,
           rule = json_array_get (rules, (size_t) json_integer_value (idx));
           json_object_set (x, "ruleIndex", idx);
         }
-      enum ash_severity sev = n->severity ? n->severity (x, rule)
-                                          : default_severity (x, rule);
+      enum ash_severity sev
+        = n->severity ? n->severity (x, rule) : default_severity (x, rule);
       json_object_set_new (x, "level", json_string (level_of (sev)));
       json_t *props = json_object_get (x, "properties");
       if (!json_is_object (props))
@@ -857,9 +868,8 @@ normalize_run (json_t *run, const struct ash_sarif_norm *n,
         {
           const char *id = json_string_value (json_object_get (x, "id"));
           json_t *w = id ? json_object_get (worst, id) : NULL;
-          enum ash_severity s
-            = w ? (enum ash_severity) json_integer_value (w)
-                : default_severity (json_null (), x);
+          enum ash_severity s = w ? (enum ash_severity) json_integer_value (w)
+                                  : default_severity (json_null (), x);
           json_object_set_new (props, "security-severity",
                                json_string (ash_adapter_severity_score (s)));
         }
@@ -883,9 +893,9 @@ ash_adapter_sarif_normalize (json_t *doc, const struct ash_sarif_norm *n,
 
   if (!json_is_array (runs))
     return ash_error_set (err, -EINVAL,
-                          _("the output is not a SARIF 2.1.0 log: no runs"));
-  _cleanup_free_ char *real = n->source_dir ? realpath (n->source_dir, NULL)
-                                            : NULL;
+                          _ ("the output is not a SARIF 2.1.0 log: no runs"));
+  _cleanup_free_ char *real
+    = n->source_dir ? realpath (n->source_dir, NULL) : NULL;
   json_array_foreach (runs, i, run)
     if (json_is_object (run))
       normalize_run (run, n, real);
@@ -903,8 +913,7 @@ ash_adapter_regex_escape (const char *s)
          backslash before anything else, a space included.  */
       if (c > 0x20 && c < 0x7f
           && !((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z')
-               || (c >= '0' && c <= '9') || c == '/' || c == '_'
-               || c == '-'))
+               || (c >= '0' && c <= '9') || c == '/' || c == '_' || c == '-'))
         ash_buf_addch (&b, '\\');
       ash_buf_addch (&b, c);
     }
@@ -920,15 +929,15 @@ ash_adapter_write_run_data (const struct ash_scan_job *job, const char *name,
 {
   if (job->run_config_dir == NULL)
     return ash_error_set (err, -EINVAL,
-                          _("%s has no run directory for its config files"),
+                          _ ("%s has no run directory for its config files"),
                           job->name);
   _cleanup_free_ char *path = ash_path_join (job->run_config_dir, name);
-  _cleanup_close_ int fd = open (path, O_WRONLY | O_CREAT | O_NOFOLLOW
-                                         | O_CLOEXEC
-                                         | (replace ? O_TRUNC : O_EXCL),
+  _cleanup_close_ int fd = open (path,
+                                 O_WRONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC
+                                   | (replace ? O_TRUNC : O_EXCL),
                                  0644);
   if (fd < 0 || ash_write_all (fd, body, len) < 0)
-    return ash_error_set (err, -errno, _("cannot write %s: %s"), path,
+    return ash_error_set (err, -errno, _ ("cannot write %s: %s"), path,
                           strerror (errno));
   if (ret_path)
     *ret_path = TAKE_PTR (path);
@@ -982,7 +991,7 @@ ash_adapter_probe (const struct ash_scan_job *job, char *const *argv,
   if (r == 0 && res.status != 0)
     {
       free (out);
-      return ash_error_set (err, -EIO, _("%s %s exited with status %d"),
+      return ash_error_set (err, -EIO, _ ("%s %s exited with status %d"),
                             argv[0], argv[1] ? argv[1] : "", res.status);
     }
   if (r == 0)

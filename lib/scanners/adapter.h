@@ -112,8 +112,8 @@ int ash_adapter_get_bool (const char *scanner, const json_t *options,
    Another type is an error naming the option; so is an empty string when
    NON_EMPTY, which is otherwise read as unset.  */
 int ash_adapter_get_string (const char *scanner, const json_t *options,
-                            const char *key, bool non_empty,
-                            const char **ret, struct ash_error *err);
+                            const char *key, bool non_empty, const char **ret,
+                            struct ash_error *err);
 /* Refuse upstream's options that install the tool (tool_version,
    install_timeout), which ash does not do: "scanners.SCANNER.options.KEY
    is not supported: ash runs the SCANNER it finds and does not install
@@ -153,16 +153,14 @@ int ash_adapter_option_path (const struct ash_scan_job *job, const char *key,
    cannot be put in any tool's exclusion syntax: an error naming it (kind
    ASH_KIND_LINK_NOT_EXCLUDABLE).  */
 int ash_adapter_excluded_paths (const struct ash_scan_job *job,
-                                struct ash_strvec *ret,
-                                struct ash_error *err);
+                                struct ash_strvec *ret, struct ash_error *err);
 
 /* Read the tool's output NAME from JOB's results directory (no link
    followed, regular files only, at most JOB->max_output bytes).  A missing
    file, an empty one or one over the cap is an error whose message names
    the file.  */
-int ash_adapter_read_output (const struct ash_scan_job *job,
-                             const char *name, struct ash_buf *ret,
-                             struct ash_error *err);
+int ash_adapter_read_output (const struct ash_scan_job *job, const char *name,
+                             struct ash_buf *ret, struct ash_error *err);
 
 /* Read NAME as above and parse it as a SARIF 2.1.0 log (*RET_DOC, new
    reference).  A truncated or malformed file is an error naming it.  */
@@ -217,8 +215,8 @@ int ash_adapter_write_run_file (const struct ash_scan_job *job,
 /* The same for LEN bytes of BODY, replacing NAME when REPLACE;
    RET_PATH may be NULL.  */
 int ash_adapter_write_run_data (const struct ash_scan_job *job,
-                                const char *name, const void *body,
-                                size_t len, bool replace, char **ret_path,
+                                const char *name, const void *body, size_t len,
+                                bool replace, char **ret_path,
                                 struct ash_error *err);
 
 /* Run a probe of JOB's tool (argv ARGV, inside JOB's scope, with PATH

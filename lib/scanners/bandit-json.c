@@ -22,8 +22,8 @@ static const char bandit_default_excludes[]
 int
 ash_bandit_argv (const char *tool, const json_t *options,
                  char *const *excluded_paths, const char *format,
-                 const char *out, const char *target,
-                 struct ash_strvec *argv, struct ash_error *err)
+                 const char *out, const char *target, struct ash_strvec *argv,
+                 struct ash_error *err)
 {
   json_t *v;
   struct ash_buf excl = ASH_BUF_INIT;
@@ -41,8 +41,8 @@ ash_bandit_argv (const char *tool, const json_t *options,
       const char *c = json_string_value (v);
       if (c == NULL)
         return ash_error_set (err, -EINVAL,
-                              _("bandit: option confidence_level must be "
-                                "one of all, low, medium, high"));
+                              _ ("bandit: option confidence_level must be "
+                                 "one of all, low, medium, high"));
       if (strcasecmp (c, "low") == 0)
         ash_strvec_push (argv, "-i");
       else if (strcasecmp (c, "medium") == 0)
@@ -51,8 +51,8 @@ ash_bandit_argv (const char *tool, const json_t *options,
         ash_strvec_push (argv, "-iii");
       else if (strcasecmp (c, "all") != 0)
         return ash_error_set (err, -EINVAL,
-                              _("bandit: option confidence_level must be "
-                                "one of all, low, medium, high, not '%s'"),
+                              _ ("bandit: option confidence_level must be "
+                                 "one of all, low, medium, high, not '%s'"),
                               c);
     }
 
@@ -84,8 +84,8 @@ ash_bandit_argv (const char *tool, const json_t *options,
             {
               ash_buf_release (&ids);
               return ash_error_set (err, -EINVAL,
-                                    _("bandit: scanners.bandit.options.%s "
-                                      "must list test ids such as B101"),
+                                    _ ("bandit: scanners.bandit.options.%s "
+                                       "must list test ids such as B101"),
                                     lists[k].key);
             }
           ash_buf_addf (&ids, "%s%s", i ? "," : "", id);
@@ -94,8 +94,8 @@ ash_bandit_argv (const char *tool, const json_t *options,
       ash_strvec_push_nodup (argv, ash_buf_detach (&ids));
     }
 
-  const char *cfg = json_string_value (json_object_get (options,
-                                                        "config_file"));
+  const char *cfg
+    = json_string_value (json_object_get (options, "config_file"));
   if (cfg && *cfg)
     {
       ash_strvec_push (argv, "-c");
@@ -114,9 +114,8 @@ ash_bandit_argv (const char *tool, const json_t *options,
       json_array_foreach (v, i, p)
         {
           /* A path, or upstream's mapping of path and reason.  */
-          const char *e = json_string_value (json_is_object (p)
-                                             ? json_object_get (p, "path")
-                                             : p);
+          const char *e = json_string_value (
+            json_is_object (p) ? json_object_get (p, "path") : p);
           if (e && *e)
             ash_buf_addf (&excl, ",%s", e);
         }
@@ -197,15 +196,14 @@ level_of (const char *severity)
 }
 
 int
-ash_bandit_json_to_sarif (const char *text, size_t len,
-                          const char *source_dir, json_t **ret_doc,
-                          struct ash_error *err)
+ash_bandit_json_to_sarif (const char *text, size_t len, const char *source_dir,
+                          json_t **ret_doc, struct ash_error *err)
 {
   json_t *report = NULL;
   size_t i;
   json_t *item;
-  int pr = ash_json_parse_output (_("bandit's report"), text, len, &report,
-                                  err);
+  int pr
+    = ash_json_parse_output (_ ("bandit's report"), text, len, &report, err);
 
   if (pr < 0)
     return pr;
@@ -214,12 +212,12 @@ ash_bandit_json_to_sarif (const char *text, size_t len,
     {
       json_decref (report);
       return ash_error_set (err, -EINVAL,
-                            _("bandit's report has no \"results\" list"));
+                            _ ("bandit's report has no \"results\" list"));
     }
 
   json_t *doc = ash_sarif_doc_new ();
-  json_t *run = ash_sarif_run_new ("bandit", NULL,
-                                   "https://github.com/PyCQA/bandit");
+  json_t *run
+    = ash_sarif_run_new ("bandit", NULL, "https://github.com/PyCQA/bandit");
   json_t *driver = json_object_get (json_object_get (run, "tool"), "driver");
   json_t *rules = json_object_get (driver, "rules");
   json_t *out = json_object_get (run, "results");
@@ -227,23 +225,23 @@ ash_bandit_json_to_sarif (const char *text, size_t len,
 
   json_array_foreach (results, i, item)
     {
-      const char *test_id = json_string_value (json_object_get (item,
-                                                                "test_id"));
-      const char *test_name = json_string_value (json_object_get (item,
-                                                                  "test_name"));
-      const char *text_ = json_string_value (json_object_get (item,
-                                                              "issue_text"));
-      const char *filename = json_string_value (json_object_get (item,
-                                                                 "filename"));
-      const char *sev = json_string_value (json_object_get (item,
-                                                            "issue_severity"));
-      const char *conf = json_string_value (
-        json_object_get (item, "issue_confidence"));
-      const char *more = json_string_value (json_object_get (item,
-                                                             "more_info"));
+      const char *test_id
+        = json_string_value (json_object_get (item, "test_id"));
+      const char *test_name
+        = json_string_value (json_object_get (item, "test_name"));
+      const char *text_
+        = json_string_value (json_object_get (item, "issue_text"));
+      const char *filename
+        = json_string_value (json_object_get (item, "filename"));
+      const char *sev
+        = json_string_value (json_object_get (item, "issue_severity"));
+      const char *conf
+        = json_string_value (json_object_get (item, "issue_confidence"));
+      const char *more
+        = json_string_value (json_object_get (item, "more_info"));
       const char *code = json_string_value (json_object_get (item, "code"));
-      json_int_t line = json_integer_value (json_object_get (item,
-                                                             "line_number"));
+      json_int_t line
+        = json_integer_value (json_object_get (item, "line_number"));
       json_t *range = json_object_get (item, "line_range");
       json_int_t end = line;
 
@@ -277,15 +275,14 @@ ash_bandit_json_to_sarif (const char *text, size_t len,
         }
 
       _cleanup_free_ char *uri = relative_uri (filename, source_dir);
-      json_t *region = json_pack ("{s:I, s:I}", "startLine", line,
-                                  "endLine", end);
+      json_t *region
+        = json_pack ("{s:I, s:I}", "startLine", line, "endLine", end);
       json_t *col = json_object_get (item, "col_offset");
       if (json_is_integer (col) && json_integer_value (col) >= 0)
         json_object_set_new (region, "startColumn",
                              json_integer (json_integer_value (col) + 1));
-      _cleanup_free_ char *snip = code ? snippet_of (code, (int) line,
-                                                     (int) end)
-                                       : NULL;
+      _cleanup_free_ char *snip
+        = code ? snippet_of (code, (int) line, (int) end) : NULL;
       if (snip)
         json_object_set_new (region, "snippet",
                              json_pack ("{s:s}", "text", snip));
@@ -298,12 +295,13 @@ ash_bandit_json_to_sarif (const char *text, size_t len,
       if (test_name)
         json_object_set_new (props, "test_name", json_string (test_name));
 
-      json_t *res = json_pack (
-        "{s:s, s:O, s:s, s:{s:s}, s:[{s:{s:{s:s}, s:o}}], s:o}",
-        "ruleId", test_id, "ruleIndex", idx, "level", level_of (sev),
-        "message", "text", text_ ? text_ : test_id,
-        "locations", "physicalLocation", "artifactLocation", "uri", uri,
-        "region", region, "properties", props);
+      json_t *res
+        = json_pack ("{s:s, s:O, s:s, s:{s:s}, s:[{s:{s:{s:s}, s:o}}], s:o}",
+                     "ruleId", test_id, "ruleIndex", idx, "level",
+                     level_of (sev), "message", "text",
+                     text_ ? text_ : test_id, "locations", "physicalLocation",
+                     "artifactLocation", "uri", uri, "region", region,
+                     "properties", props);
       if (res == NULL)
         ash_oom ();
       json_array_append_new (out, res);

@@ -61,18 +61,18 @@ bandit_check_excluded (const json_t *options, struct ash_error *err)
     return 0;
   if (l.fault == ASH_OPT_LIST_NOT_LIST)
     return ash_error_set (err, -EINVAL,
-                          _("scanners.bandit.options.excluded_paths must be "
-                            "a list of paths, or of mappings with path and "
-                            "reason"));
+                          _ ("scanners.bandit.options.excluded_paths must be "
+                             "a list of paths, or of mappings with path and "
+                             "reason"));
   if (l.fault == ASH_OPT_LIST_BAD_ITEM)
     return ash_error_set (err, -EINVAL,
-                          _("scanners.bandit.options.excluded_paths[%zu] "
-                            "must be a path, or a mapping with path and "
-                            "reason"),
+                          _ ("scanners.bandit.options.excluded_paths[%zu] "
+                             "must be a path, or a mapping with path and "
+                             "reason"),
                           l.index);
   return ash_error_set (err, -EINVAL,
-                        _("scanners.bandit.options.excluded_paths[%zu]: "
-                          "bandit cannot exclude a path with a comma"),
+                        _ ("scanners.bandit.options.excluded_paths[%zu]: "
+                           "bandit cannot exclude a path with a comma"),
                         l.index);
 }
 
@@ -83,7 +83,7 @@ bandit_check_options (const json_t *options, struct ash_error *err)
     return 0;
   if (!json_is_object (options))
     return ash_error_set (err, -EINVAL,
-                          _("scanners.bandit.options must be a mapping"));
+                          _ ("scanners.bandit.options must be a mapping"));
   int r = ash_adapter_refuse_install_options ("bandit", options, err);
   if (r < 0)
     return r;
@@ -91,9 +91,9 @@ bandit_check_options (const json_t *options, struct ash_error *err)
   if (v && !json_is_null (v)
       && !(json_is_array (v) && json_array_size (v) == 0))
     return ash_error_set (err, -ENOTSUP,
-                          _("scanners.bandit.options.additional_formats is "
-                            "not supported: ash keeps bandit's SARIF (or "
-                            "JSON) report only"));
+                          _ ("scanners.bandit.options.additional_formats is "
+                             "not supported: ash keeps bandit's SARIF (or "
+                             "JSON) report only"));
   r = bandit_check_excluded (options, err);
   if (r < 0)
     return r;
@@ -111,8 +111,8 @@ bandit_check_options (const json_t *options, struct ash_error *err)
                    || (*c >= '0' && *c <= '9') || *c == '_';
           if (!good)
             return ash_error_set (err, -EINVAL,
-                                  _("bandit: scanners.bandit.options.%s "
-                                    "must list test ids such as B101"),
+                                  _ ("bandit: scanners.bandit.options.%s "
+                                     "must list test ids such as B101"),
                                   lists[k]);
         }
     }
@@ -157,8 +157,8 @@ bandit_prepare (const struct ash_scanner *s _unused_,
     }
   /* Kept across runs: a second Python start costs as much as a small
      scan.  */
-  _cleanup_free_ char *cached = ash_tool_cache_load ("bandit",
-                                                     job->tool_path, "sarif");
+  _cleanup_free_ char *cached
+    = ash_tool_cache_load ("bandit", job->tool_path, "sarif");
   if (cached && (streq (cached, "yes") || streq (cached, "no")))
     {
       free (sarif_tool);
@@ -203,21 +203,19 @@ bandit_build (const struct ash_scanner *s _unused_,
   if (r < 0)
     return r;
   bool sarif = use_sarif (job);
-  _cleanup_free_ char *out = ash_path_join (job->results_dir,
-                                            sarif ? BANDIT_SARIF
-                                                  : BANDIT_JSON);
+  _cleanup_free_ char *out
+    = ash_path_join (job->results_dir, sarif ? BANDIT_SARIF : BANDIT_JSON);
 
   /* config_file names a file bandit reads its skips and tests from: the
      option-file rule decides whether bandit gets it.  */
   json_t *options = json_incref ((json_t *) job->options);
-  const char *cfg = json_string_value (json_object_get (options,
-                                                        "config_file"));
+  const char *cfg
+    = json_string_value (json_object_get (options, "config_file"));
   if (cfg && *cfg)
     {
       _cleanup_free_ char *why = NULL;
       struct ash_error ferr = ASH_ERROR_INIT;
-      int ok = ash_scan_job_option_file (job, "config_file", cfg, &why,
-                                         &ferr);
+      int ok = ash_scan_job_option_file (job, "config_file", cfg, &why, &ferr);
       if (ok <= 0)
         {
           ash_warning ("bandit: %s",
@@ -230,23 +228,22 @@ bandit_build (const struct ash_scanner *s _unused_,
       ash_error_release (&ferr);
     }
   r = ash_bandit_argv (job->tool_path, options, job->excluded_paths,
-                           sarif ? "sarif" : "json", out, job->target,
-                           &cmd->argv, err);
+                       sarif ? "sarif" : "json", out, job->target, &cmd->argv,
+                       err);
   json_decref (options);
   if (r < 0)
     return r;
   if (job->run_config_dir == NULL)
     return ash_error_set (err, -EINVAL,
-                          _("bandit: no run directory for its --ini file"));
+                          _ ("bandit: no run directory for its --ini file"));
 
   /* Without --ini, bandit walks its target for a .bandit file and takes
      its skips, tests, exclusions and targets: a repository could turn
      bandit's checks off.  Give it an empty one of ASH's own.  */
-  _cleanup_free_ char *ini = ash_path_join (job->run_config_dir,
-                                            BANDIT_INI);
+  _cleanup_free_ char *ini = ash_path_join (job->run_config_dir, BANDIT_INI);
   static const char body[] = "[bandit]\n";
-  int fd = open (ini, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
-                 0644);
+  int fd
+    = open (ini, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
   if (fd < 0)
     r = -errno;
   else
@@ -260,7 +257,7 @@ bandit_build (const struct ash_scanner *s _unused_,
         unlink (ini);
     }
   if (r < 0)
-    return ash_error_set (err, r, _("cannot write %s: %s"), ini,
+    return ash_error_set (err, r, _ ("cannot write %s: %s"), ini,
                           strerror (-r));
   ash_strvec_insert (&cmd->argv, 1, "--ini");
   ash_strvec_insert (&cmd->argv, 2, ini);
@@ -269,16 +266,15 @@ bandit_build (const struct ash_scanner *s _unused_,
 
 static int
 bandit_parse (const struct ash_scanner *s _unused_,
-              const struct ash_scan_job *job,
-              const struct ash_cmd_result *res, json_t **ret_doc,
-              struct ash_error *err)
+              const struct ash_scan_job *job, const struct ash_cmd_result *res,
+              json_t **ret_doc, struct ash_error *err)
 {
   bool sarif = use_sarif (job);
   struct ash_buf b = ASH_BUF_INIT;
   int r;
 
   if (res->status != 0 && res->status != 1)
-    return ash_error_set (err, -EIO, _("bandit exited with status %d"),
+    return ash_error_set (err, -EIO, _ ("bandit exited with status %d"),
                           res->status);
   r = ash_adapter_read_output (job, sarif ? BANDIT_SARIF : BANDIT_JSON, &b,
                                err);

@@ -43,12 +43,15 @@
 #define CDK_NAG_URI "https://github.com/cdklabs/cdk-nag"
 
 static const char *const cdk_nag_options[] = {
-  "nag_packs", "tool_version", "install_timeout", NULL,
+  "nag_packs",
+  "tool_version",
+  "install_timeout",
+  NULL,
 };
 
 static const char *const cdk_nag_packs[] = {
   "AwsSolutionsChecks", "HIPAASecurityChecks", "NIST80053R4Checks",
-  "NIST80053R5Checks", "PCIDSS321Checks", NULL,
+  "NIST80053R5Checks",  "PCIDSS321Checks",     NULL,
 };
 
 /* The worker: beside ash's executable (the build tree keeps it in
@@ -80,8 +83,8 @@ static char *
 modules_dir (const char *bin_path)
 {
   const char *env = getenv ("ASH_CDK_NAG_MODULES");
-  static const char *const global[] = { "/usr/local/lib/node_modules",
-                                        "/usr/lib/node_modules", NULL };
+  static const char *const global[]
+    = { "/usr/local/lib/node_modules", "/usr/lib/node_modules", NULL };
   if (env && *env)
     return xstrdup (env);
   if (bin_path)
@@ -95,8 +98,8 @@ modules_dir (const char *bin_path)
             d[--n] = '\0';
           if (d[0] != '/' || n < 5 || !streq (d + n - 4, "/bin"))
             continue;
-          _cleanup_free_ char *mods = xasprintf ("%.*s/lib/node_modules",
-                                                 (int) (n - 4), d);
+          _cleanup_free_ char *mods
+            = xasprintf ("%.*s/lib/node_modules", (int) (n - 4), d);
           _cleanup_free_ char *p = ash_path_join (mods, "cdk-nag");
           if (access (p, R_OK) == 0)
             return xstrdup (mods);
@@ -126,8 +129,8 @@ ash_cdk_nag_argv (const char *node, const char *worker, const char *modules,
   json_t *np = json_object_get (options, "nag_packs");
   if (np && !json_is_null (np) && !json_is_object (np))
     return ash_error_set (err, -EINVAL,
-                          _("scanners.cdk-nag.options.nag_packs must be a "
-                            "mapping of rule pack names to true or false"));
+                          _ ("scanners.cdk-nag.options.nag_packs must be a "
+                             "mapping of rule pack names to true or false"));
   const char *key;
   json_t *v;
   json_object_foreach (np, key, v)
@@ -137,13 +140,13 @@ ash_cdk_nag_argv (const char *node, const char *worker, const char *modules,
         known = known || streq (cdk_nag_packs[i], key);
       if (!known)
         return ash_error_set (err, -EINVAL,
-                              _("scanners.cdk-nag.options.nag_packs.%s is "
-                                "not a cdk-nag rule pack"),
+                              _ ("scanners.cdk-nag.options.nag_packs.%s is "
+                                 "not a cdk-nag rule pack"),
                               key);
       if (!json_is_boolean (v))
         return ash_error_set (err, -EINVAL,
-                              _("scanners.cdk-nag.options.nag_packs.%s must "
-                                "be true or false"),
+                              _ ("scanners.cdk-nag.options.nag_packs.%s must "
+                                 "be true or false"),
                               key);
     }
   for (size_t i = 0; cdk_nag_packs[i]; i++)
@@ -155,8 +158,8 @@ ash_cdk_nag_argv (const char *node, const char *worker, const char *modules,
     }
   if (packs.len == 0)
     return ash_error_set (err, -EINVAL,
-                          _("scanners.cdk-nag.options.nag_packs turns every "
-                            "rule pack off"));
+                          _ ("scanners.cdk-nag.options.nag_packs turns every "
+                             "rule pack off"));
   ash_strvec_push (argv, node);
   ash_strvec_push (argv, worker);
   ash_strvec_push (argv, "--modules");
@@ -180,11 +183,11 @@ cdk_nag_build (const struct ash_scanner *s _unused_,
   _cleanup_free_ char *worker = worker_path ();
   _cleanup_free_ char *modules = modules_dir (job->bin_path);
   _cleanup_free_ char *out = ash_path_join (job->results_dir, CDK_NAG_OUT);
-  int r = ash_iac_check_options ("cdk-nag", job->options, cdk_nag_options,
-                                 err);
+  int r
+    = ash_iac_check_options ("cdk-nag", job->options, cdk_nag_options, err);
   if (r == 0 && worker == NULL)
     r = ash_error_set (err, -ENOENT,
-                       _("cdk-nag's worker %s is not installed in %s"),
+                       _ ("cdk-nag's worker %s is not installed in %s"),
                        CDK_NAG_WORKER, PKGLIBEXECDIR);
   if (r == 0)
     r = ash_iac_cfn_templates (job, &templates, err);
@@ -226,8 +229,8 @@ csv_fields (const char *line, struct ash_strvec *fields)
         }
       while (*p && *p != ',')
         ash_buf_addch (&b, *p++);
-      ash_strvec_push_nodup (fields, b.buf ? ash_buf_detach (&b)
-                                           : xstrdup (""));
+      ash_strvec_push_nodup (fields,
+                             b.buf ? ash_buf_detach (&b) : xstrdup (""));
       if (*p != ',')
         break;
       p++;
@@ -242,8 +245,8 @@ logical_id_line (const struct ash_scan_job *job, const char *rel,
   struct ash_buf b = ASH_BUF_INIT;
   struct ash_error e = ASH_ERROR_INIT;
   long found = 0, n = 1;
-  _cleanup_close_ int src = open (job->target,
-                                  O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  _cleanup_close_ int src
+    = open (job->target, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
   _cleanup_free_ char *yaml = xasprintf ("%s:", id);
   _cleanup_free_ char *json = xasprintf ("\"%s\"", id);
   if (src >= 0 && ash_tree_read_file (src, rel, 64u << 20, &b, &e) == 0)
@@ -279,8 +282,8 @@ add_report (const struct ash_scan_job *job, json_t *run, const char *rel,
     {
       ash_buf_release (&b);
       return ash_error_set (err, -EINVAL,
-                            _("%s is not a cdk-nag NagReport (not UTF-8 "
-                              "text)"),
+                            _ ("%s is not a cdk-nag NagReport (not UTF-8 "
+                               "text)"),
                             report);
     }
   json_decref (utf8);
@@ -303,7 +306,7 @@ add_report (const struct ash_scan_job *job, json_t *run, const char *rel,
               ash_strvec_release (&f);
               ash_buf_release (&b);
               return ash_error_set (err, -EINVAL,
-                                    _("%s is not a cdk-nag NagReport"),
+                                    _ ("%s is not a cdk-nag NagReport"),
                                     report);
             }
           header = false;
@@ -313,7 +316,7 @@ add_report (const struct ash_scan_job *job, json_t *run, const char *rel,
           ash_strvec_release (&f);
           ash_buf_release (&b);
           return ash_error_set (err, -EINVAL,
-                                _("%s: a row has %zu fields, not 6"), report,
+                                _ ("%s: a row has %zu fields, not 6"), report,
                                 f.nr);
         }
       else if (*p && streq (f.v[2], "Non-Compliant"))
@@ -324,8 +327,8 @@ add_report (const struct ash_scan_job *job, json_t *run, const char *rel,
           enum ash_severity sev = streq (f.v[4], "Error")
                                     ? ASH_SEVERITY_HIGH
                                     : ASH_SEVERITY_MEDIUM;
-          ash_iac_run_rule (run, f.v[0], f.v[0], f.v[5], CDK_NAG_URI
-                            "/blob/main/RULES.md");
+          ash_iac_run_rule (run, f.v[0], f.v[0], f.v[5],
+                            CDK_NAG_URI "/blob/main/RULES.md");
           _cleanup_free_ char *msg = xasprintf ("%s (%s)", f.v[5], lid);
           ash_iac_run_result (run, f.v[0], msg, rel, job->target, line, line,
                               sev);
@@ -335,7 +338,7 @@ add_report (const struct ash_scan_job *job, json_t *run, const char *rel,
     }
   ash_buf_release (&b);
   if (header)
-    return ash_error_set (err, -EINVAL, _("%s is not a cdk-nag NagReport"),
+    return ash_error_set (err, -EINVAL, _ ("%s is not a cdk-nag NagReport"),
                           report);
   return 0;
 }
@@ -353,7 +356,7 @@ cdk_nag_parse (const struct ash_scanner *s _unused_,
 
   if (res->status != 0)
     return ash_error_set (err, -EIO,
-                          _("cdk-nag's worker exited with status %d"),
+                          _ ("cdk-nag's worker exited with status %d"),
                           res->status);
   json_t *doc = ash_sarif_doc_new ();
   json_t *run = ash_iac_run_new ("cdk-nag", NULL, CDK_NAG_URI);
@@ -366,8 +369,7 @@ cdk_nag_parse (const struct ash_scanner *s _unused_,
   r = ash_iac_read_json ("cdk-nag", job, CDK_NAG_OUT "/manifest.json",
                          &manifest, err);
   if (r == 0 && !json_is_array (json_object_get (manifest, "templates")))
-    r = ash_error_set (err, -EINVAL,
-                       _("%s has no \"templates\" list"),
+    r = ash_error_set (err, -EINVAL, _ ("%s has no \"templates\" list"),
                        CDK_NAG_OUT "/manifest.json");
   json_array_foreach (json_object_get (manifest, "templates"), i, t)
     {
@@ -379,7 +381,7 @@ cdk_nag_parse (const struct ash_scanner *s _unused_,
       if (rel == NULL || dir == NULL || strchr (dir, '/') || streq (dir, "..")
           || !json_is_array (json_object_get (t, "reports")))
         {
-          r = ash_error_set (err, -EINVAL, _("%s: entry %zu is malformed"),
+          r = ash_error_set (err, -EINVAL, _ ("%s: entry %zu is malformed"),
                              CDK_NAG_OUT "/manifest.json", i);
           break;
         }
@@ -388,7 +390,7 @@ cdk_nag_parse (const struct ash_scanner *s _unused_,
           _cleanup_free_ char *pr = ash_iac_printable (rel);
           _cleanup_free_ char *pe = ash_iac_printable (e);
           r = ash_error_set (err, -EINVAL,
-                             _("cdk-nag could not check %s: %s"), pr, pe);
+                             _ ("cdk-nag could not check %s: %s"), pr, pe);
           break;
         }
       json_array_foreach (json_object_get (t, "reports"), j, rep)
@@ -397,13 +399,13 @@ cdk_nag_parse (const struct ash_scanner *s _unused_,
           if (name == NULL || strchr (name, '/') || name[0] == '.')
             {
               r = ash_error_set (err, -EINVAL,
-                                 _("%s: entry %zu names a report outside "
-                                   "its directory"),
+                                 _ ("%s: entry %zu names a report outside "
+                                    "its directory"),
                                  CDK_NAG_OUT "/manifest.json", i);
               break;
             }
-          _cleanup_free_ char *path = xasprintf ("%s/%s/%s", CDK_NAG_OUT,
-                                                 dir, name);
+          _cleanup_free_ char *path
+            = xasprintf ("%s/%s/%s", CDK_NAG_OUT, dir, name);
           r = add_report (job, run, rel, path, err);
           if (r < 0)
             break;
@@ -429,17 +431,16 @@ cdk_nag_prepare (const struct ash_scanner *s, const struct ash_scan_job *job,
                  struct ash_error *err)
 {
   _cleanup_free_ char *modules = modules_dir (job->bin_path);
-  static const char *const need[] = { "cdk-nag", "aws-cdk-lib",
-                                      "constructs" };
+  static const char *const need[] = { "cdk-nag", "aws-cdk-lib", "constructs" };
   for (size_t i = 0; i < ARRAY_SIZE (need); i++)
     {
       _cleanup_free_ char *p = ash_path_join (modules, need[i]);
       if (access (p, R_OK) != 0)
         {
           int r = ash_error_set (err, -ENOENT,
-                                 _("%s is not installed in %s (install it "
-                                   "with: %s, or ash dependencies "
-                                   "install)"),
+                                 _ ("%s is not installed in %s (install it "
+                                    "with: %s, or ash dependencies "
+                                    "install)"),
                                  need[i], modules, s->install_hint);
           err->kind = ASH_KIND_SCANNER_MISSING;
           return r;

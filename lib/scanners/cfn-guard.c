@@ -35,7 +35,8 @@
 #include "scanners/iac-common.h"
 
 #define CFN_GUARD_OUT "cfn-guard.stdout.log"
-#define CFN_GUARD_URI "https://github.com/aws-cloudformation/cloudformation-guard"
+#define CFN_GUARD_URI                                                         \
+  "https://github.com/aws-cloudformation/cloudformation-guard"
 #define CFN_GUARD_DEFAULT_SET "wa-Security-Pillar"
 #define CFN_GUARD_RULES_MAX (4u << 20)
 
@@ -89,10 +90,10 @@ cfn_guard_prepare (const struct ash_scanner *s _unused_,
   if (dir == NULL)
     {
       int r = ash_error_set (err, -ENOENT,
-                             _("cfn-guard's rules bundle is not installed: "
-                               "%s does not exist (set "
-                               "ASH_CFN_GUARD_RULES_DIR, or install the AWS "
-                               "Guard Rules Registry there)"),
+                             _ ("cfn-guard's rules bundle is not installed: "
+                                "%s does not exist (set "
+                                "ASH_CFN_GUARD_RULES_DIR, or install the AWS "
+                                "Guard Rules Registry there)"),
                              where);
       err->kind = ASH_KIND_SCANNER_MISSING;
       return r;
@@ -107,13 +108,12 @@ ash_cfn_guard_argv (const char *tool, const json_t *options,
                     struct ash_error *err)
 {
   struct ash_strvec sets = ASH_STRVEC_INIT;
-  int r = ash_iac_check_options ("cfn-guard", options, cfn_guard_options,
-                                 err);
+  int r = ash_iac_check_options ("cfn-guard", options, cfn_guard_options, err);
   if (r == 0)
     r = ash_adapter_refuse_install_options ("cfn-guard", options, err);
   if (r == 0)
-    r = ash_iac_opt_strings ("cfn-guard", options, "rule_sets",
-                             valid_set_name, &sets, err);
+    r = ash_iac_opt_strings ("cfn-guard", options, "rule_sets", valid_set_name,
+                             &sets, err);
   if (r < 0)
     goto out;
   json_t *v = json_object_get (options, "rule_sets");
@@ -133,8 +133,8 @@ ash_cfn_guard_argv (const char *tool, const json_t *options,
       if (access (f, R_OK) != 0)
         {
           r = ash_error_set (err, -ENOENT,
-                             _("scanners.cfn-guard.options.rule_sets: %s is "
-                               "not in the rules bundle (%s)"),
+                             _ ("scanners.cfn-guard.options.rule_sets: %s is "
+                                "not in the rules bundle (%s)"),
                              sets.v[i], f);
           goto out;
         }
@@ -149,8 +149,8 @@ ash_cfn_guard_argv (const char *tool, const json_t *options,
   if (sets.nr == 0 && (own_rules == NULL || own_rules[0] == NULL))
     {
       r = ash_error_set (err, -EINVAL,
-                         _("cfn-guard has no rules: rule_sets is empty and "
-                           "rules_paths names none"));
+                         _ ("cfn-guard has no rules: rule_sets is empty and "
+                            "rules_paths names none"));
       goto out;
     }
   for (size_t i = 0; templates && templates[i]; i++)
@@ -170,8 +170,8 @@ copy_rules (const struct ash_scan_job *job, const char *path, size_t n,
 {
   _cleanup_free_ char *name = xasprintf ("rules-%zu.guard", n);
   char *copy = NULL;
-  int r = ash_iac_copy_to_run (job, path, name, CFN_GUARD_RULES_MAX, &copy,
-                               err);
+  int r
+    = ash_iac_copy_to_run (job, path, name, CFN_GUARD_RULES_MAX, &copy, err);
   if (r == 0)
     ash_strvec_push_nodup (ret, copy);
   return r;
@@ -182,8 +182,8 @@ own_rules (const struct ash_scan_job *job, struct ash_strvec *ret,
            struct ash_error *err)
 {
   struct ash_strvec paths = ASH_STRVEC_INIT;
-  int r = ash_iac_opt_strings ("cfn-guard", job->options, "rules_paths",
-                               NULL, &paths, err);
+  int r = ash_iac_opt_strings ("cfn-guard", job->options, "rules_paths", NULL,
+                               &paths, err);
   for (size_t i = 0; r == 0 && i < paths.nr; i++)
     {
       json_t *o = json_pack ("{s:s}", "rules_paths", paths.v[i]);
@@ -279,7 +279,7 @@ cfn_guard_parse (const struct ash_scanner *s _unused_,
 {
   json_t *doc = NULL;
   if (res->status != 0 && res->status != 19)
-    return ash_error_set (err, -EIO, _("cfn-guard exited with status %d"),
+    return ash_error_set (err, -EIO, _ ("cfn-guard exited with status %d"),
                           res->status);
   if (ash_iac_no_input (job))
     {

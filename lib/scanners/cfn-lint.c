@@ -32,8 +32,13 @@
 #define CFN_LINT_RC "ash-empty.cfnlintrc"
 
 static const char *const cfn_lint_options[] = {
-  "config_file", "regions", "ignore_checks", "include_checks",
-  "tool_version", "install_timeout", NULL,
+  "config_file",
+  "regions",
+  "ignore_checks",
+  "include_checks",
+  "tool_version",
+  "install_timeout",
+  NULL,
 };
 
 static bool
@@ -61,9 +66,8 @@ valid_check (const char *s)
 }
 
 int
-ash_cfn_lint_argv (const char *tool, const json_t *options,
-                   const char *format, const char *config_file,
-                   const char *out,
+ash_cfn_lint_argv (const char *tool, const json_t *options, const char *format,
+                   const char *config_file, const char *out,
                    char *const *templates, struct ash_strvec *argv,
                    struct ash_error *err)
 {
@@ -132,16 +136,20 @@ cfn_lint_prepare (const struct ash_scanner *s _unused_,
     }
   if (sarif_tool == NULL || !streq (sarif_tool, job->tool_path))
     {
-      char *argv[] = { (char *) job->tool_path, (char *) "--format",
-                       (char *) "sarif", (char *) "--config-file=/dev/null",
-                       (char *) "--", (char *) "/dev/null", NULL };
+      char *argv[] = { (char *) job->tool_path,
+                       (char *) "--format",
+                       (char *) "sarif",
+                       (char *) "--config-file=/dev/null",
+                       (char *) "--",
+                       (char *) "/dev/null",
+                       NULL };
       _cleanup_free_ char *out = NULL;
       struct ash_cmd_result res;
       struct ash_error perr = ASH_ERROR_INIT;
-      int status = ash_adapter_probe_run (job, argv, 120, &out, &res, &perr)
-                       == 0
-                     ? res.status
-                     : -1;
+      int status
+        = ash_adapter_probe_run (job, argv, 120, &out, &res, &perr) == 0
+            ? res.status
+            : -1;
       ash_error_release (&perr);
       free (sarif_tool);
       sarif_tool = xstrdup (job->tool_path);
@@ -161,8 +169,7 @@ static bool
 use_sarif (const struct ash_scan_job *job)
 {
   pthread_mutex_lock (&sarif_lock);
-  bool r = sarif_tool && streq (sarif_tool, job->tool_path)
-           && sarif_supported;
+  bool r = sarif_tool && streq (sarif_tool, job->tool_path) && sarif_supported;
   pthread_mutex_unlock (&sarif_lock);
   return r;
 }
@@ -175,9 +182,8 @@ cfn_lint_build (const struct ash_scanner *s _unused_,
   struct ash_strvec templates = ASH_STRVEC_INIT;
   _cleanup_free_ char *cfg = NULL;
   bool sarif = use_sarif (job);
-  _cleanup_free_ char *out = ash_path_join (job->results_dir,
-                                            sarif ? CFN_LINT_SARIF
-                                                  : CFN_LINT_JSON);
+  _cleanup_free_ char *out
+    = ash_path_join (job->results_dir, sarif ? CFN_LINT_SARIF : CFN_LINT_JSON);
   const char *format = sarif ? "sarif" : "json";
   int r;
 
@@ -194,8 +200,7 @@ cfn_lint_build (const struct ash_scanner *s _unused_,
       r = ash_iac_mark_no_input (job, err);
       if (r == 0)
         r = ash_cfn_lint_argv (job->tool_path, job->options, format, cfg, out,
-                               NULL,
-                               &cmd->argv, err);
+                               NULL, &cmd->argv, err);
       if (r == 0)
         {
           ash_strvec_clear (&cmd->argv);
@@ -233,7 +238,7 @@ ash_cfn_lint_json_to_sarif (const json_t *matches, const char *source_dir,
 
   if (!json_is_array (matches))
     return ash_error_set (err, -EINVAL,
-                          _("%s is not a list of cfn-lint matches"),
+                          _ ("%s is not a list of cfn-lint matches"),
                           CFN_LINT_JSON);
   json_t *doc = ash_sarif_doc_new ();
   json_t *run = ash_iac_run_new ("cfn-lint", NULL,
@@ -249,7 +254,7 @@ ash_cfn_lint_json_to_sarif (const json_t *matches, const char *source_dir,
           json_decref (doc);
           json_decref (run);
           return ash_error_set (err, -EINVAL,
-                                _("%s: match %zu has no rule id or file"),
+                                _ ("%s: match %zu has no rule id or file"),
                                 CFN_LINT_JSON, i);
         }
       json_t *loc = json_object_get (m, "Location");
@@ -258,8 +263,8 @@ ash_cfn_lint_json_to_sarif (const json_t *matches, const char *source_dir,
       long end = (long) json_integer_value (
         json_object_get (json_object_get (loc, "End"), "LineNumber"));
       ash_iac_run_rule (
-        run, id, json_string_value (json_object_get (rule,
-                                                     "ShortDescription")),
+        run, id,
+        json_string_value (json_object_get (rule, "ShortDescription")),
         json_string_value (json_object_get (rule, "Description")),
         json_string_value (json_object_get (rule, "Source")));
       json_t *fake = json_pack ("{s:s}", "ruleId", id);
@@ -285,7 +290,7 @@ cfn_lint_parse (const struct ash_scanner *s _unused_,
   json_t *run, *result;
 
   if (res->status < 0 || res->status > 14 || res->status % 2 == 1)
-    return ash_error_set (err, -EIO, _("cfn-lint exited with status %d"),
+    return ash_error_set (err, -EIO, _ ("cfn-lint exited with status %d"),
                           res->status);
   if (ash_iac_no_input (job))
     {
@@ -313,16 +318,16 @@ cfn_lint_parse (const struct ash_scanner *s _unused_,
   json_array_foreach (json_object_get (doc, "runs"), i, run)
     json_array_foreach (json_object_get (run, "results"), j, result)
       {
-        const char *id = json_string_value (json_object_get (result,
-                                                             "ruleId"));
+        const char *id
+          = json_string_value (json_object_get (result, "ruleId"));
         if (id && streq (id, "E0003"))
           {
             const char *m = json_string_value (
               json_object_get (json_object_get (result, "message"), "text"));
             _cleanup_free_ char *pm = ash_iac_printable (m ? m : id);
             r = ash_error_set (err, -EINVAL,
-                               _("cfn-lint reported a configuration error: "
-                                 "%s"),
+                               _ ("cfn-lint reported a configuration error: "
+                                  "%s"),
                                pm);
             json_decref (doc);
             return r;

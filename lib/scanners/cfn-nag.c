@@ -46,7 +46,10 @@
 #define CFN_NAG_FILE_MAX (4u << 20)
 
 static const char *const cfn_nag_options[] = {
-  "rule_directory", "profile_path", "deny_list_path", NULL,
+  "rule_directory",
+  "profile_path",
+  "deny_list_path",
+  NULL,
 };
 
 int
@@ -73,8 +76,8 @@ ash_cfn_nag_argv (const char *tool, const json_t *options,
         {
           ash_buf_release (&re);
           return ash_error_set (err, -EINVAL,
-                                _("cfn-nag cannot be given %s: its path "
-                                  "holds a line break"),
+                                _ ("cfn-nag cannot be given %s: its path "
+                                   "holds a line break"),
                                 templates[i]);
         }
       if (i > 0)
@@ -144,13 +147,13 @@ own_rules (const struct ash_scan_job *job, char **ret, struct ash_error *err)
                                   false, &dir, err);
   if (r < 0 || dir == NULL)
     return r;
-  _cleanup_free_ char *p = dir[0] == '/' ? xstrdup (dir)
-                                         : ash_path_join (job->target, dir);
+  _cleanup_free_ char *p
+    = dir[0] == '/' ? xstrdup (dir) : ash_path_join (job->target, dir);
   struct stat st;
   if (stat (p, &st) < 0 || !S_ISDIR (st.st_mode))
     return ash_error_set (err, -ENOTDIR,
-                          _("scanners.cfn-nag.options.rule_directory names "
-                            "%s, which is not a directory"),
+                          _ ("scanners.cfn-nag.options.rule_directory names "
+                             "%s, which is not a directory"),
                           p);
   struct ash_strvec names = ASH_STRVEC_INIT;
   DIR *d = opendir (p);
@@ -186,8 +189,8 @@ cfn_nag_build (const struct ash_scanner *s _unused_,
 {
   struct ash_strvec templates = ASH_STRVEC_INIT;
   _cleanup_free_ char *rules = NULL, *profile = NULL, *deny = NULL;
-  int r = ash_iac_check_options ("cfn-nag", job->options, cfn_nag_options,
-                                 err);
+  int r
+    = ash_iac_check_options ("cfn-nag", job->options, cfn_nag_options, err);
   if (r == 0)
     r = ash_iac_cfn_templates (job, &templates, err);
   if (r == 0 && templates.nr == 0)
@@ -220,14 +223,14 @@ ash_cfn_nag_json_to_sarif (const json_t *report, const char *source_dir,
 
   if (!json_is_array (report))
     return ash_error_set (err, -EINVAL,
-                          _("%s is not a cfn_nag report (a list of files)"),
+                          _ ("%s is not a cfn_nag report (a list of files)"),
                           CFN_NAG_OUT);
   json_t *doc = ash_sarif_doc_new ();
   json_t *run = ash_iac_run_new ("cfn-nag", NULL, CFN_NAG_URI);
   json_array_foreach (report, i, file)
     {
-      const char *name = json_string_value (json_object_get (file,
-                                                             "filename"));
+      const char *name
+        = json_string_value (json_object_get (file, "filename"));
       json_t *viol = json_object_get (json_object_get (file, "file_results"),
                                       "violations");
       if (name == NULL || !json_is_array (viol))
@@ -235,16 +238,15 @@ ash_cfn_nag_json_to_sarif (const json_t *report, const char *source_dir,
           json_decref (run);
           json_decref (doc);
           return ash_error_set (err, -EINVAL,
-                                _("%s: entry %zu is not a cfn_nag file "
-                                  "result"),
+                                _ ("%s: entry %zu is not a cfn_nag file "
+                                   "result"),
                                 CFN_NAG_OUT, i);
         }
       json_array_foreach (viol, j, v)
         {
           const char *id = json_string_value (json_object_get (v, "id"));
           const char *rname = json_string_value (json_object_get (v, "name"));
-          const char *msg = json_string_value (json_object_get (v,
-                                                                "message"));
+          const char *msg = json_string_value (json_object_get (v, "message"));
           const char *type = json_string_value (json_object_get (v, "type"));
           json_t *lines = json_object_get (v, "line_numbers");
           json_t *ids = json_object_get (v, "logical_resource_ids");
@@ -261,12 +263,11 @@ ash_cfn_nag_json_to_sarif (const json_t *report, const char *source_dir,
           for (size_t k = 0; k < n; k++)
             {
               const char *res = json_string_value (json_array_get (ids, k));
-              _cleanup_free_ char *m = xasprintf ("%s%s%s",
-                                                  msg ? msg : id,
-                                                  res ? ": " : "",
-                                                  res ? res : "");
-              long line = (long) json_integer_value (json_array_get (lines,
-                                                                     k));
+              _cleanup_free_ char *m
+                = xasprintf ("%s%s%s", msg ? msg : id, res ? ": " : "",
+                             res ? res : "");
+              long line
+                = (long) json_integer_value (json_array_get (lines, k));
               ash_iac_run_result (run, id, m, name, source_dir, line, line,
                                   sev);
             }
@@ -290,7 +291,7 @@ cfn_nag_parse (const struct ash_scanner *s _unused_,
     {
       if (res->status != 0)
         return ash_error_set (err, -EIO,
-                              _("cfn_nag_scan exited with status %d"),
+                              _ ("cfn_nag_scan exited with status %d"),
                               res->status);
       doc = ash_sarif_doc_new ();
       json_array_append_new (json_object_get (doc, "runs"),
@@ -299,7 +300,7 @@ cfn_nag_parse (const struct ash_scanner *s _unused_,
       return 0;
     }
   if (res->status < 0)
-    return ash_error_set (err, -EIO, _("cfn_nag_scan exited with status %d"),
+    return ash_error_set (err, -EIO, _ ("cfn_nag_scan exited with status %d"),
                           res->status);
   r = ash_iac_read_json ("cfn-nag", job, CFN_NAG_OUT, &report, err);
   if (r < 0)

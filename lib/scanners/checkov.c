@@ -40,33 +40,78 @@
 #define CHECKOV_URI "https://www.checkov.io/"
 
 static const char *const checkov_options[] = {
-  "config_file", "skip_path", "additional_formats", "offline", "frameworks",
-  "skip_frameworks", "tool_version", "install_timeout", NULL,
+  "config_file",  "skip_path",       "additional_formats",
+  "offline",      "frameworks",      "skip_frameworks",
+  "tool_version", "install_timeout", NULL,
 };
 
 static const char *const checkov_frameworks[] = {
-  "all", "ansible", "argo_workflows", "arm", "azure_pipelines", "bicep",
-  "bitbucket_pipelines", "cdk", "circleci_pipelines", "cloudformation",
-  "dockerfile", "github_configuration", "github_actions",
-  "gitlab_configuration", "gitlab_ci", "bitbucket_configuration", "helm",
-  "json", "yaml", "kubernetes", "kustomize", "openapi", "sca_package",
-  "sca_image", "secrets", "serverless", "terraform", "terraform_json",
-  "terraform_plan", "sast", "sast_python", "sast_java", "sast_javascript",
-  "sast_typescript", "sast_golang", "3d_policy", NULL,
+  "all",
+  "ansible",
+  "argo_workflows",
+  "arm",
+  "azure_pipelines",
+  "bicep",
+  "bitbucket_pipelines",
+  "cdk",
+  "circleci_pipelines",
+  "cloudformation",
+  "dockerfile",
+  "github_configuration",
+  "github_actions",
+  "gitlab_configuration",
+  "gitlab_ci",
+  "bitbucket_configuration",
+  "helm",
+  "json",
+  "yaml",
+  "kubernetes",
+  "kustomize",
+  "openapi",
+  "sca_package",
+  "sca_image",
+  "secrets",
+  "serverless",
+  "terraform",
+  "terraform_json",
+  "terraform_plan",
+  "sast",
+  "sast_python",
+  "sast_java",
+  "sast_javascript",
+  "sast_typescript",
+  "sast_golang",
+  "3d_policy",
+  NULL,
 };
 
 static const char *const checkov_formats[] = {
-  "cli", "csv", "cyclonedx", "cyclonedx_json", "json", "junitxml",
-  "github_failed_only", "gitlab_sast", "sarif", "spdx", NULL,
+  "cli",
+  "csv",
+  "cyclonedx",
+  "cyclonedx_json",
+  "json",
+  "junitxml",
+  "github_failed_only",
+  "gitlab_sast",
+  "sarif",
+  "spdx",
+  NULL,
 };
 
 /* Upstream ASH's KNOWN_IGNORE_PATHS.  */
 static const char *const checkov_known_ignore[] = {
-  ".venv/", "venv/", "node_modules/", NULL,
+  ".venv/",
+  "venv/",
+  "node_modules/",
+  NULL,
 };
 
 static const char *const checkov_config_names[] = {
-  ".checkov.yaml", ".ash/.checkov.yaml", ".checkov.yml", ".ash/.checkov.yml",
+  ".checkov.yaml",
+  ".ash/.checkov.yaml",
+  ".checkov.yml",
+  ".ash/.checkov.yml",
   NULL,
 };
 
@@ -108,23 +153,23 @@ static int
 skip_paths (const json_t *options, struct ash_strvec *ret,
             struct ash_error *err)
 {
-  struct ash_opt_list l = { .with_reason = true, .non_empty = true,
-                            .valid = checkov_regex };
+  struct ash_opt_list l
+    = { .with_reason = true, .non_empty = true, .valid = checkov_regex };
 
   if (ash_adapter_opt_list (options, "skip_path", &l, ret) == 0)
     return 0;
   if (l.fault == ASH_OPT_LIST_NOT_LIST)
     return ash_error_set (err, -EINVAL,
-                          _("scanners.checkov.options.skip_path must be a "
-                            "list"));
+                          _ ("scanners.checkov.options.skip_path must be a "
+                             "list"));
   if (l.fault == ASH_OPT_LIST_BAD_ITEM)
     return ash_error_set (err, -EINVAL,
-                          _("scanners.checkov.options.skip_path: item "
-                            "%zu has no path"),
+                          _ ("scanners.checkov.options.skip_path: item "
+                             "%zu has no path"),
                           l.index);
   return ash_error_set (err, -EINVAL,
-                        _("scanners.checkov.options.skip_path: '%s' is "
-                          "not a regular expression checkov can use"),
+                        _ ("scanners.checkov.options.skip_path: '%s' is "
+                           "not a regular expression checkov can use"),
                         l.item);
 }
 
@@ -153,9 +198,9 @@ excluded_regex (const char *target, const char *p, char **ret,
   for (const char *c = p; *c; c++)
     if ((unsigned char) *c < 0x20 || *c == 0x7f)
       return ash_error_set (err, -EINVAL,
-                            _("checkov's --skip-path cannot name '%s': its "
-                              "path holds a line break or another control "
-                              "character"),
+                            _ ("checkov's --skip-path cannot name '%s': its "
+                               "path holds a line break or another control "
+                               "character"),
                             p);
   struct ash_buf b = ASH_BUF_INIT;
   _cleanup_free_ char *esc = ash_adapter_regex_escape (p);
@@ -190,18 +235,18 @@ ash_checkov_argv (const char *tool, const json_t *options,
   if (r == 0)
     r = ash_iac_opt_strings ("checkov", options, "additional_formats",
                              valid_format, &formats, err);
-  have_formats = json_object_get (options, "additional_formats") != NULL
-                 && !json_is_null (json_object_get (options,
-                                                    "additional_formats"));
+  have_formats
+    = json_object_get (options, "additional_formats") != NULL
+      && !json_is_null (json_object_get (options, "additional_formats"));
   if (r == 0)
-    r = ash_iac_opt_strings ("checkov", options, "frameworks",
-                             valid_framework, &fw, err);
+    r = ash_iac_opt_strings ("checkov", options, "frameworks", valid_framework,
+                             &fw, err);
   if (r == 0)
     r = ash_iac_opt_strings ("checkov", options, "skip_frameworks",
                              valid_framework, &skipfw, err);
   if (r == 0)
     r = ash_adapter_get_bool ("checkov", options, "offline", false, &offline,
-                          err);
+                              err);
   if (r == 0)
     r = skip_paths (options, &skip, err);
   if (r < 0)
@@ -289,8 +334,8 @@ checkov_config (const struct ash_scan_job *job, char **ret,
     return ash_iac_option_file ("checkov", job, "config_file", ret, err);
   for (size_t i = 0; checkov_config_names[i]; i++)
     {
-      _cleanup_free_ char *path = ash_path_join (job->target,
-                                                 checkov_config_names[i]);
+      _cleanup_free_ char *path
+        = ash_path_join (job->target, checkov_config_names[i]);
       if (access (path, F_OK) != 0)
         continue;
       /* Judged as a file the option would name, set by no one: the tier
@@ -313,8 +358,8 @@ checkov_build (const struct ash_scanner *s _unused_,
 {
   _cleanup_free_ char *cfg = NULL;
   struct ash_strvec abs = ASH_STRVEC_INIT, skip = ASH_STRVEC_INIT;
-  int r = ash_iac_check_options ("checkov", job->options, checkov_options,
-                                 err);
+  int r
+    = ash_iac_check_options ("checkov", job->options, checkov_options, err);
   if (r == 0)
     r = checkov_config (job, &cfg, err);
   /* The scan set's exclusions, unescaped: the links that leave the tree,
@@ -329,9 +374,8 @@ checkov_build (const struct ash_scanner *s _unused_,
   if (r == 0)
     r = ash_adapter_excluded_paths (&j, &skip, err);
   if (r == 0)
-    r = ash_checkov_argv (job->tool_path, job->options, cfg,
-                          job->results_dir, job->target, skip.v, &cmd->argv,
-                          err);
+    r = ash_checkov_argv (job->tool_path, job->options, cfg, job->results_dir,
+                          job->target, skip.v, &cmd->argv, err);
   ash_strvec_release (&abs);
   ash_strvec_release (&skip);
   if (r == 0 && job->run_config_dir)
@@ -351,19 +395,17 @@ severity_of (const char *s, enum ash_severity def)
 static void
 add_report (json_t *run, const json_t *report, const char *source_dir)
 {
-  json_t *failed = json_object_get (json_object_get (report, "results"),
-                                    "failed_checks");
+  json_t *failed
+    = json_object_get (json_object_get (report, "results"), "failed_checks");
   size_t i;
   json_t *c;
   json_array_foreach (failed, i, c)
     {
       const char *id = json_string_value (json_object_get (c, "check_id"));
-      const char *name = json_string_value (json_object_get (c,
-                                                             "check_name"));
-      const char *file = json_string_value (json_object_get (c,
-                                                             "file_path"));
-      const char *abs = json_string_value (json_object_get (c,
-                                                            "file_abs_path"));
+      const char *name = json_string_value (json_object_get (c, "check_name"));
+      const char *file = json_string_value (json_object_get (c, "file_path"));
+      const char *abs
+        = json_string_value (json_object_get (c, "file_abs_path"));
       const char *res = json_string_value (json_object_get (c, "resource"));
       json_t *range = json_object_get (c, "file_line_range");
       if (id == NULL || (file == NULL && abs == NULL))
@@ -406,12 +448,12 @@ ash_checkov_json_to_sarif (const json_t *report, const char *source_dir,
       if (!json_is_object (json_object_get (report, "results"))
           && !json_is_object (json_object_get (report, "summary")))
         return ash_error_set (err, -EINVAL,
-                              _("%s is not a checkov report: no \"results\""),
+                              _ ("%s is not a checkov report: no \"results\""),
                               CHECKOV_JSON);
     }
   else if (!json_is_array (report))
-    return ash_error_set (err, -EINVAL,
-                          _("%s is not a checkov report"), CHECKOV_JSON);
+    return ash_error_set (err, -EINVAL, _ ("%s is not a checkov report"),
+                          CHECKOV_JSON);
   json_t *doc = ash_sarif_doc_new ();
   json_t *list = json_is_array (report) ? json_incref ((json_t *) report)
                                         : json_pack ("[O]", report);
@@ -428,7 +470,7 @@ ash_checkov_json_to_sarif (const json_t *report, const char *source_dir,
           json_decref (list);
           json_decref (doc);
           return ash_error_set (err, -EINVAL,
-                                _("%s: item %zu is not a checkov report"),
+                                _ ("%s: item %zu is not a checkov report"),
                                 CHECKOV_JSON, i);
         }
       add_report (run, r, source_dir);
@@ -459,7 +501,7 @@ checkov_parse (const struct ash_scanner *s _unused_,
   int r;
 
   if (res->status != 0 && res->status != 1)
-    return ash_error_set (err, -EIO, _("checkov exited with status %d"),
+    return ash_error_set (err, -EIO, _ ("checkov exited with status %d"),
                           res->status);
   r = ash_iac_read_output ("checkov", job, CHECKOV_SARIF, &b, &e);
   ash_buf_release (&b);
@@ -469,8 +511,8 @@ checkov_parse (const struct ash_scanner *s _unused_,
       r = ash_iac_read_sarif ("checkov", job, CHECKOV_SARIF, &doc, err);
       if (r < 0)
         return r;
-      ash_iac_sarif_normalise (doc, "checkov", NULL, CHECKOV_URI,
-                               job->target, checkov_sarif_severity);
+      ash_iac_sarif_normalise (doc, "checkov", NULL, CHECKOV_URI, job->target,
+                               checkov_sarif_severity);
       *ret_doc = doc;
       return 0;
     }

@@ -31,8 +31,8 @@ ash_deps_options_check (const char *name, const json_t *options,
     ash_buf_addf (&known, "%s, ", allowed[i]);
   ash_buf_addstr (&known, "scan_timeout");
   int r = ash_error_set (err, -EINVAL,
-                         _("scanners.%s.options: unknown option '%s' "
-                           "(known: %s)"),
+                         _ ("scanners.%s.options: unknown option '%s' "
+                            "(known: %s)"),
                          name, k, known.buf);
   ash_buf_release (&known);
   return r;
@@ -43,9 +43,8 @@ ash_deps_option_file (const struct ash_scan_job *job, const char *key,
                       const char *value, char **ret_path, char **ret_why,
                       struct ash_error *err)
 {
-  _cleanup_free_ char *path = value[0] == '/'
-                                ? xstrdup (value)
-                                : ash_path_join (job->target, value);
+  _cleanup_free_ char *path
+    = value[0] == '/' ? xstrdup (value) : ash_path_join (job->target, value);
   char *reason = NULL;
   int r;
 
@@ -108,8 +107,8 @@ ash_deps_score (enum ash_severity s)
 static const char *
 sev_upper (enum ash_severity s)
 {
-  static const char *const names[] = { "INFO", "LOW", "MEDIUM", "HIGH",
-                                       "CRITICAL" };
+  static const char *const names[]
+    = { "INFO", "LOW", "MEDIUM", "HIGH", "CRITICAL" };
   return names[s];
 }
 
@@ -141,15 +140,13 @@ ash_deps_rule (json_t *run, const char *id, const char *short_text,
       return i;
   const char *text = short_text && *short_text ? short_text : id;
   const char *h = help && *help ? help : text;
-  r = json_pack ("{s:s, s:{s:s}, s:{s:s}, s:{s:s}, s:{s:s}, s:{s:[s]}}",
-                 "id", id, "shortDescription", "text", text,
-                 "fullDescription", "text", h, "help", "text", h,
-                 "defaultConfiguration", "level", ash_deps_level (sev),
-                 "properties", "tags", "security");
+  r = json_pack ("{s:s, s:{s:s}, s:{s:s}, s:{s:s}, s:{s:s}, s:{s:[s]}}", "id",
+                 id, "shortDescription", "text", text, "fullDescription",
+                 "text", h, "help", "text", h, "defaultConfiguration", "level",
+                 ash_deps_level (sev), "properties", "tags", "security");
   if (help_uri && *help_uri)
     json_object_set_new (r, "helpUri", json_string (help_uri));
-  json_object_set_new (json_object_get (r, "properties"),
-                       "security-severity",
+  json_object_set_new (json_object_get (r, "properties"), "security-severity",
                        json_string (score && *score ? score
                                                     : ash_deps_score (sev)));
   json_array_append_new (rules, r);
@@ -221,8 +218,8 @@ ash_deps_sarif_normalise (json_t *doc, const char *name, const char *version,
 
   json_array_foreach (json_object_get (doc, "runs"), i, run)
     {
-      json_t *driver = json_object_get (json_object_get (run, "tool"),
-                                        "driver");
+      json_t *driver
+        = json_object_get (json_object_get (run, "tool"), "driver");
       if (name)
         json_object_set_new (driver, "name", json_string (name));
       if (version && *version)
@@ -238,14 +235,15 @@ ash_deps_sarif_normalise (json_t *doc, const char *name, const char *version,
               props = json_object ();
               json_object_set_new (x, "properties", props);
             }
-          const char *lvl = json_string_value (json_object_get (
-            json_object_get (x, "defaultConfiguration"), "level"));
+          const char *lvl = json_string_value (
+            json_object_get (json_object_get (x, "defaultConfiguration"),
+                             "level"));
           if (json_object_get (props, "security-severity") == NULL)
             json_object_set_new (props, "security-severity",
-                                 json_string (ash_deps_score (
-                                   ash_deps_severity (lvl))));
-          const char *sd = json_string_value (json_object_get (
-            json_object_get (x, "shortDescription"), "text"));
+                                 json_string (
+                                   ash_deps_score (ash_deps_severity (lvl))));
+          const char *sd = json_string_value (
+            json_object_get (json_object_get (x, "shortDescription"), "text"));
           if (json_object_get (x, "help") == NULL)
             json_object_set_new (x, "help",
                                  json_pack ("{s:s}", "text",
@@ -271,18 +269,20 @@ ash_deps_sarif_normalise (json_t *doc, const char *name, const char *version,
           if (json_object_get (props, "severity") == NULL)
             {
               /* The rule's security-severity decides, as for GitHub.  */
-              const char *rid = json_string_value (json_object_get (x,
-                                                                    "ruleId"));
+              const char *rid
+                = json_string_value (json_object_get (x, "ruleId"));
               enum ash_severity sev = ash_sarif_result_severity (x);
               size_t m;
               json_t *rule;
               json_array_foreach (rules, m, rule)
-                if (rid && streq (json_string_value (json_object_get (
-                                    rule, "id")) ?: "", rid))
+                if (rid
+                    && streq (json_string_value (json_object_get (rule, "id"))
+                                ?: "",
+                              rid))
                   {
-                    const char *sc = json_string_value (json_object_get (
-                      json_object_get (rule, "properties"),
-                      "security-severity"));
+                    const char *sc = json_string_value (
+                      json_object_get (json_object_get (rule, "properties"),
+                                       "security-severity"));
                     if (sc)
                       {
                         double d = strtod (sc, NULL);
@@ -340,8 +340,8 @@ ash_deps_tool_version (const char *tool, const char *arg,
           const char *w = p;
           while (*p && !isspace ((unsigned char) *p))
             p++;
-          const char *d = (*w == 'v' && isdigit ((unsigned char) w[1])) ? w + 1
-                                                                        : w;
+          const char *d
+            = (*w == 'v' && isdigit ((unsigned char) w[1])) ? w + 1 : w;
           if (isdigit ((unsigned char) *d))
             {
               size_t n = (size_t) (p - d);
@@ -366,9 +366,9 @@ ash_deps_ignore_paths (const struct ash_scan_job *job, struct ash_strvec *ret)
   json_t *e;
   if (job->config == NULL)
     return;
-  json_array_foreach ((json_t *) ash_config_get (
-                        job->config, "global_settings.ignore_paths"),
-                      i, e)
+  json_array_foreach (
+    (json_t *) ash_config_get (job->config, "global_settings.ignore_paths"), i,
+    e)
     {
       const char *p = json_is_string (e)
                         ? json_string_value (e)

@@ -34,8 +34,7 @@
    (NULL-terminated).  scan_timeout is always allowed.  -EINVAL with ERR
    "NAME: unknown option 'KEY' (known: ...)".  */
 int ash_deps_options_check (const char *name, const json_t *options,
-                            const char *const *allowed,
-                            struct ash_error *err);
+                            const char *const *allowed, struct ash_error *err);
 
 /* The file a scanner option KEY names (VALUE, relative to the scanned
    directory when not absolute), judged by the tier rule: *RET_PATH is the

@@ -126,8 +126,8 @@ ash_detect_secrets_strip_custom_code (json_t *settings,
     return 0;
   int n = strip_code_list (json_object_get (settings, "plugins_used"), true,
                            removed)
-          + strip_code_list (json_object_get (settings, "filters_used"),
-                             false, removed);
+          + strip_code_list (json_object_get (settings, "filters_used"), false,
+                             removed);
   json_t *inner = json_object_get (settings, "settings");
   if (json_is_object (inner))
     n += strip_code_list (json_object_get (inner, "plugins_used"), true,
@@ -148,10 +148,10 @@ custom_code_removed_warning (const char *where, const char *why,
       _cleanup_free_ char *q = ash_escape_control (removed->v[i]);
       ash_buf_addf (&b, "%s'%s'", i ? ", " : "", q);
     }
-  char *w = xasprintf (_("Not loading the detect-secrets plugins and filters "
-                         "%s from %s: %s. detect-secrets would run their "
-                         "code; only the operator's own baseline or settings "
-                         "may name code to load"),
+  char *w = xasprintf (_ ("Not loading the detect-secrets plugins and filters "
+                          "%s from %s: %s. detect-secrets would run their "
+                          "code; only the operator's own baseline or settings "
+                          "may name code to load"),
                        b.buf, where, why);
   ash_buf_release (&b);
   return w;
@@ -170,8 +170,7 @@ ash_detect_secrets_verifies (const json_t *settings)
 }
 
 bool
-ash_detect_secrets_baseline_readable (const char *path,
-                                      const char *source_dir,
+ash_detect_secrets_baseline_readable (const char *path, const char *source_dir,
                                       const struct ash_sandbox_settings *s,
                                       char **ret_warning)
 {
@@ -184,9 +183,9 @@ ash_detect_secrets_baseline_readable (const char *path,
   const char *why = NULL;
 
   if (!real || stat (real, &st) < 0)
-    why = _("it cannot be resolved");
+    why = _ ("it cannot be resolved");
   else if (!S_ISREG (st.st_mode))
-    why = _("it is not a regular file");
+    why = _ ("it is not a regular file");
   else if (src && ash_path_is_inside (real, src))
     return true;
   else if (ash_strvec_contains (&s->read_path_scanners,
@@ -197,8 +196,8 @@ ash_detect_secrets_baseline_readable (const char *path,
          either.  */
       struct passwd *pw = getpwuid (getuid ());
       struct ash_homescreen hs;
-      ash_homescreen_init (&hs, NULL, getenv ("HOME"),
-                           pw ? pw->pw_dir : NULL, NULL);
+      ash_homescreen_init (&hs, NULL, getenv ("HOME"), pw ? pw->pw_dir : NULL,
+                           NULL);
       bool inside = false;
       for (size_t i = 0; !inside && i < s->extra_read_paths.nr; i++)
         {
@@ -210,19 +209,19 @@ ash_detect_secrets_baseline_readable (const char *path,
       ash_homescreen_release (&hs);
       if (inside)
         return true;
-      why = _("it is outside the source tree and every "
-              "sandbox.extra_read_paths entry");
+      why = _ ("it is outside the source tree and every "
+               "sandbox.extra_read_paths entry");
     }
   else
-    why = _("it is outside the source tree, and sandbox.read_path_scanners "
-            "does not name detect-secrets");
+    why = _ ("it is outside the source tree, and sandbox.read_path_scanners "
+             "does not name detect-secrets");
   if (ret_warning)
     *ret_warning
-      = xasprintf (_("Not reading the detect-secrets baseline %s: %s. Under "
-                     "a sandbox ASH reads it only inside the source tree, or "
-                     "inside a sandbox.extra_read_paths entry when "
-                     "sandbox.read_path_scanners names detect-secrets; the "
-                     "candidates it would have marked are reported"),
+      = xasprintf (_ ("Not reading the detect-secrets baseline %s: %s. Under "
+                      "a sandbox ASH reads it only inside the source tree, or "
+                      "inside a sandbox.extra_read_paths entry when "
+                      "sandbox.read_path_scanners names detect-secrets; the "
+                      "candidates it would have marked are reported"),
                    path, why);
   return false;
 }
@@ -230,22 +229,22 @@ ash_detect_secrets_baseline_readable (const char *path,
 static char *
 verify_removed_warning (const char *where, const char *why)
 {
-  return xasprintf (_("Removing the detect-secrets verification filter "
-                      "(filters_used: %s) from %s: %s. Without it "
-                      "detect-secrets does not verify candidates over the "
-                      "network"),
+  return xasprintf (_ ("Removing the detect-secrets verification filter "
+                       "(filters_used: %s) from %s: %s. Without it "
+                       "detect-secrets does not verify candidates over the "
+                       "network"),
                     ASH_DETECT_SECRETS_VERIFY_FILTER, where, why);
 }
 
 static char *
 verify_no_network_warning (const char *where)
 {
-  return xasprintf (_("The detect-secrets settings in %s list the "
-                      "verification filter (filters_used: %s), but "
-                      "detect-secrets has no network: every candidate counts "
-                      "as unverified, and candidates that verification would "
-                      "have dropped are reported. Name detect-secrets in "
-                      "sandbox.network_scanners to verify"),
+  return xasprintf (_ ("The detect-secrets settings in %s list the "
+                       "verification filter (filters_used: %s), but "
+                       "detect-secrets has no network: every candidate counts "
+                       "as unverified, and candidates that verification would "
+                       "have dropped are reported. Name detect-secrets in "
+                       "sandbox.network_scanners to verify"),
                     where, ASH_DETECT_SECRETS_VERIFY_FILTER);
 }
 
@@ -255,15 +254,15 @@ read_capped (const char *path, struct ash_buf *b, struct ash_error *err)
   _cleanup_close_ int fd = open (path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
   struct stat st;
   if (fd < 0)
-    return ash_error_set (err, -errno, _("cannot open %s: %s"), path,
+    return ash_error_set (err, -errno, _ ("cannot open %s: %s"), path,
                           strerror (errno));
   if (fstat (fd, &st) < 0 || !S_ISREG (st.st_mode))
-    return ash_error_set (err, -EINVAL, _("%s is not a regular file"), path);
+    return ash_error_set (err, -EINVAL, _ ("%s is not a regular file"), path);
   if ((unsigned long long) st.st_size > BASELINE_MAX_BYTES)
-    return ash_error_set (err, -EFBIG, _("%s is too large"), path);
+    return ash_error_set (err, -EFBIG, _ ("%s is too large"), path);
   int r = ash_buf_read_fd (b, fd);
   if (r < 0)
-    return ash_error_set (err, r, _("cannot read %s: %s"), path,
+    return ash_error_set (err, r, _ ("cannot read %s: %s"), path,
                           strerror (-r));
   return 0;
 }
@@ -280,8 +279,9 @@ ash_detect_secrets_baseline_load (const char *path, const struct ash_config *c,
   char *warning = NULL;
   *ret = NULL;
 
-  if (!ash_detect_secrets_baseline_readable (
-        path, ctx ? ctx->source_dir : NULL, s, &warning))
+  if (!ash_detect_secrets_baseline_readable (path,
+                                             ctx ? ctx->source_dir : NULL, s,
+                                             &warning))
     {
       ash_strvec_push_nodup (warnings, warning);
       return 0;
@@ -299,8 +299,8 @@ ash_detect_secrets_baseline_load (const char *path, const struct ash_config *c,
   ash_buf_release (&b);
   if (!doc)
     return ash_error_set_at (err, -EINVAL, path, je.line, je.column,
-                             _("the detect-secrets baseline is not valid "
-                               "JSON: %s"),
+                             _ ("the detect-secrets baseline is not valid "
+                                "JSON: %s"),
                              je.text);
 
   /* Where the verification filter may stay.  */
@@ -324,20 +324,20 @@ ash_detect_secrets_baseline_load (const char *path, const struct ash_config *c,
     }
   const char *untrusted = NULL;
   if (!judged || v.in_scanned_tree)
-    untrusted = _("the baseline is inside the scanned tree");
+    untrusted = _ ("the baseline is inside the scanned tree");
   else if (!option_trusted && !v.may_grant)
-    untrusted = _("a config inside a git checkout or the scanned tree names "
-                  "it, and the baseline is inside a git checkout too");
+    untrusted = _ ("a config inside a git checkout or the scanned tree names "
+                   "it, and the baseline is inside a git checkout too");
   ash_tier_verdict_release (&v);
-  why = offline ? _("the scan is offline") : untrusted;
+  why = offline ? _ ("the scan is offline") : untrusted;
 
   /* A plugin or filter the repository names is its own code, which
      detect-secrets would run (unsandboxed under --sandbox off).  */
   struct ash_strvec removed = ASH_STRVEC_INIT;
   if (untrusted && ash_detect_secrets_strip_custom_code (doc, &removed) > 0)
-    ash_strvec_push_nodup (warnings, custom_code_removed_warning (path,
-                                                                  untrusted,
-                                                                  &removed));
+    ash_strvec_push_nodup (warnings,
+                           custom_code_removed_warning (path, untrusted,
+                                                        &removed));
   ash_strvec_release (&removed);
 
   if (why)
@@ -380,8 +380,8 @@ ash_detect_secrets_options_filter (const struct ash_config *c,
       ash_config_tier_judge_file (c, (size_t) idx, ctx, &may, &reason);
       if (!may)
         {
-          why = _("that config is inside a git checkout or the scanned "
-                  "tree");
+          why = _ ("that config is inside a git checkout or the scanned "
+                   "tree");
           if (c->files[idx].name)
             where = c->files[idx].name;
         }
@@ -389,7 +389,8 @@ ash_detect_secrets_options_filter (const struct ash_config *c,
 
   struct ash_strvec removed = ASH_STRVEC_INIT;
   int n = 0;
-  if (why && (n = ash_detect_secrets_strip_custom_code (options, &removed)) > 0)
+  if (why
+      && (n = ash_detect_secrets_strip_custom_code (options, &removed)) > 0)
     ash_strvec_push_nodup (warnings,
                            custom_code_removed_warning (where, why, &removed));
   ash_strvec_release (&removed);
@@ -398,7 +399,7 @@ ash_detect_secrets_options_filter (const struct ash_config *c,
     return n;
   if (offline)
     {
-      why = _("the scan is offline");
+      why = _ ("the scan is offline");
       where = "scanners.detect-secrets.options";
     }
   if (!why)

@@ -26,7 +26,7 @@
 
 /* The filter detect-secrets verifies through, as "filters_used" names
    it.  */
-#define ASH_DETECT_SECRETS_VERIFY_FILTER                                     \
+#define ASH_DETECT_SECRETS_VERIFY_FILTER                                      \
   "detect_secrets.filters.common.is_ignored_due_to_verification_policies"
 
 /* The scanner's own name.  */
@@ -58,10 +58,10 @@ bool ash_detect_secrets_verifies (const json_t *settings);
    directory, or inside an extra_read_paths entry of S when S's
    read_path_scanners names detect-secrets.  When it may not,
    RET_WARNING says so (newly allocated).  */
-bool ash_detect_secrets_baseline_readable (const char *path,
-                                           const char *source_dir,
-                                           const struct ash_sandbox_settings *s,
-                                           char **ret_warning);
+bool
+ash_detect_secrets_baseline_readable (const char *path, const char *source_dir,
+                                      const struct ash_sandbox_settings *s,
+                                      char **ret_warning);
 
 /* Read the baseline PATH that the option OPTION_KEY of config C names
    (NULL when the operator named it some other way), applying every rule
@@ -73,15 +73,11 @@ bool ash_detect_secrets_baseline_readable (const char *path,
    the filter is kept but detect-secrets gets no
    network (HAS_NETWORK false), a warning says that verification cannot
    happen.  *RET is NULL (and 0 returned) when the file is skipped.  */
-int ash_detect_secrets_baseline_load (const char *path,
-                                      const struct ash_config *c,
-                                      const char *option_key,
-                                      const struct ash_tier_context *ctx,
-                                      const struct ash_sandbox_settings *s,
-                                      bool offline, bool has_network,
-                                      json_t **ret,
-                                      struct ash_strvec *warnings,
-                                      struct ash_error *err);
+int ash_detect_secrets_baseline_load (
+  const char *path, const struct ash_config *c, const char *option_key,
+  const struct ash_tier_context *ctx, const struct ash_sandbox_settings *s,
+  bool offline, bool has_network, json_t **ret, struct ash_strvec *warnings,
+  struct ash_error *err);
 
 /* The detect-secrets options of config C (OPTIONS, a copy the caller
    owns and passes on): remove the verification filter when the scan is

@@ -61,8 +61,8 @@ static const struct ash_option_spec ds_options[] = {
 static int
 ds_check_options (const json_t *options, struct ash_error *err)
 {
-  json_t *copy = json_is_object (options) ? json_copy ((json_t *) options)
-                                          : NULL;
+  json_t *copy
+    = json_is_object (options) ? json_copy ((json_t *) options) : NULL;
   json_t *ss = json_object_get (copy, "scan_settings");
   int r;
   if (ss && !json_is_null (ss))
@@ -71,10 +71,10 @@ ds_check_options (const json_t *options, struct ash_error *err)
         {
           json_decref (copy);
           return ash_error_set (err, -EINVAL,
-                                _("scanners.detect-secrets.options."
-                                  "scan_settings must be a mapping (the "
-                                  "settings of a detect-secrets baseline: "
-                                  "plugins_used, filters_used)"));
+                                _ ("scanners.detect-secrets.options."
+                                   "scan_settings must be a mapping (the "
+                                   "settings of a detect-secrets baseline: "
+                                   "plugins_used, filters_used)"));
         }
       const char *k;
       json_t *v;
@@ -85,11 +85,11 @@ ds_check_options (const json_t *options, struct ash_error *err)
           {
             json_decref (copy);
             return ash_error_set (err, -EINVAL,
-                                  _("scanners.detect-secrets.options."
-                                    "scan_settings.%s: ash does not support "
-                                    "this setting (it supports plugins_used, "
-                                    "filters_used, version, generated_at, "
-                                    "results)"),
+                                  _ ("scanners.detect-secrets.options."
+                                     "scan_settings.%s: ash does not support "
+                                     "this setting (it supports plugins_used, "
+                                     "filters_used, version, generated_at, "
+                                     "results)"),
                                   k);
           }
       if ((json_object_get (ss, "plugins_used")
@@ -99,9 +99,9 @@ ds_check_options (const json_t *options, struct ash_error *err)
         {
           json_decref (copy);
           return ash_error_set (err, -EINVAL,
-                                _("scanners.detect-secrets.options."
-                                  "scan_settings: plugins_used and "
-                                  "filters_used must be lists"));
+                                _ ("scanners.detect-secrets.options."
+                                   "scan_settings: plugins_used and "
+                                   "filters_used must be lists"));
         }
       json_object_del (copy, "scan_settings");
     }
@@ -123,22 +123,21 @@ find_baseline (const struct ash_scan_job *job, char **ret_path,
   *ret_key = NULL;
   if (v)
     {
-      _cleanup_free_ char *joined = v[0] == '/' ? xstrdup (v)
-                                                : ash_path_join (job->target,
-                                                                 v);
+      _cleanup_free_ char *joined
+        = v[0] == '/' ? xstrdup (v) : ash_path_join (job->target, v);
       struct stat st;
       if (stat (joined, &st) < 0 || !S_ISREG (st.st_mode))
         return ash_error_set (err, -ENOENT,
-                              _("scanners.detect-secrets.options."
-                                "baseline_file is '%s', which is not a "
-                                "file; fix the path or unset the option"),
+                              _ ("scanners.detect-secrets.options."
+                                 "baseline_file is '%s', which is not a "
+                                 "file; fix the path or unset the option"),
                               v);
       *ret_path = ash_path_normalize (joined);
       *ret_key = "scanners.detect-secrets.options.baseline_file";
       return 0;
     }
-  static const char *const names[] = { ".ash/.secrets.baseline",
-                                       ".secrets.baseline" };
+  static const char *const names[]
+    = { ".ash/.secrets.baseline", ".secrets.baseline" };
   for (size_t i = 0; i < ARRAY_SIZE (names); i++)
     {
       _cleanup_free_ char *p = ash_path_join (job->target, names[i]);
@@ -164,7 +163,7 @@ audited_results (const json_t *results)
     const char *key;
     json_type type;
   } fields[] = {
-    { "type", JSON_STRING },         { "filename", JSON_STRING },
+    { "type", JSON_STRING },          { "filename", JSON_STRING },
     { "hashed_secret", JSON_STRING }, { "line_number", JSON_INTEGER },
     { "is_secret", JSON_TRUE },       { "is_verified", JSON_TRUE },
   };
@@ -191,9 +190,9 @@ audited_results (const json_t *results)
           for (size_t k = 0; k < ARRAY_SIZE (fields); k++)
             {
               json_t *v = json_object_get (x, fields[k].key);
-              bool fits = fields[k].type == JSON_TRUE ? json_is_boolean (v)
-                                                      : v && json_typeof (v)
-                                                               == fields[k].type;
+              bool fits = fields[k].type == JSON_TRUE
+                            ? json_is_boolean (v)
+                            : v && json_typeof (v) == fields[k].type;
               if (fits)
                 json_object_set (e, fields[k].key, v);
             }
@@ -231,13 +230,13 @@ ds_settings (const struct ash_scan_job *job, json_t **ret,
           if (ash_detect_secrets_verifies (settings) && !job->network)
             ash_strvec_push_nodup (
               &warnings,
-              xasprintf (_("The detect-secrets settings in %s list the "
-                           "verification filter (filters_used: %s), but "
-                           "detect-secrets has no network: every candidate "
-                           "counts as unverified, and candidates that "
-                           "verification would have dropped are reported. "
-                           "Name detect-secrets in sandbox.network_scanners "
-                           "to verify"),
+              xasprintf (_ ("The detect-secrets settings in %s list the "
+                            "verification filter (filters_used: %s), but "
+                            "detect-secrets has no network: every candidate "
+                            "counts as unverified, and candidates that "
+                            "verification would have dropped are reported. "
+                            "Name detect-secrets in sandbox.network_scanners "
+                            "to verify"),
                          "scanners.detect-secrets.options.scan_settings",
                          ASH_DETECT_SECRETS_VERIFY_FILTER));
         }
@@ -269,8 +268,8 @@ ds_settings (const struct ash_scan_job *job, json_t **ret,
          baseline's results for the secrets it finds again and drops the
          rest; only those fields are passed on.  */
       json_object_set_new (settings, "results",
-                           audited_results (json_object_get (settings,
-                                                             "results")));
+                           audited_results (
+                             json_object_get (settings, "results")));
       if (!json_object_get (settings, "version"))
         json_object_set_new (settings, "version", json_string ("1.5.0"));
       if (!json_is_array (json_object_get (settings, "plugins_used"))
@@ -286,9 +285,8 @@ ds_settings (const struct ash_scan_job *job, json_t **ret,
 }
 
 static int
-ds_build (const struct ash_scanner *s _unused_,
-          const struct ash_scan_job *job, struct ash_cmd *cmd,
-          struct ash_error *err)
+ds_build (const struct ash_scanner *s _unused_, const struct ash_scan_job *job,
+          struct ash_cmd *cmd, struct ash_error *err)
 {
   json_t *settings = NULL;
   struct ash_strvec excluded = ASH_STRVEC_INIT;
@@ -316,8 +314,8 @@ ds_build (const struct ash_scanner *s _unused_,
   ash_strvec_push (&cmd->argv, "--all-files");
   if (settings)
     {
-      _cleanup_free_ char *text = json_dumps (settings, JSON_INDENT (2)
-                                                          | JSON_SORT_KEYS);
+      _cleanup_free_ char *text
+        = json_dumps (settings, JSON_INDENT (2) | JSON_SORT_KEYS);
       if (text == NULL)
         ash_oom ();
       r = ash_tree_write_file (job->results_fd, DS_BASELINE, text,
@@ -354,8 +352,7 @@ rule_id_of (const char *type)
   char *id = xstrdup (type);
   for (char *p = id; *p; p++)
     if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z')
-          || (*p >= '0' && *p <= '9') || *p == '-' || *p == '_'
-          || *p == '.'))
+          || (*p >= '0' && *p <= '9') || *p == '-' || *p == '_' || *p == '.'))
       *p = '-';
   return id;
 }
@@ -366,7 +363,7 @@ ash_detect_secrets_to_sarif (const char *text, size_t len,
                              struct ash_error *err)
 {
   json_t *report = NULL;
-  int pr = ash_json_parse_output (_("the output"), text, len, &report, err);
+  int pr = ash_json_parse_output (_ ("the output"), text, len, &report, err);
   if (pr < 0)
     return pr;
   json_t *results = json_object_get (report, "results");
@@ -374,12 +371,12 @@ ash_detect_secrets_to_sarif (const char *text, size_t len,
     {
       json_decref (report);
       return ash_error_set (err, -EINVAL,
-                            _("the output is not a detect-secrets report: "
-                              "it has no \"results\" mapping"));
+                            _ ("the output is not a detect-secrets report: "
+                               "it has no \"results\" mapping"));
     }
   json_t *doc = ash_sarif_doc_new ();
-  const char *version = json_string_value (json_object_get (report,
-                                                            "version"));
+  const char *version
+    = json_string_value (json_object_get (report, "version"));
   json_t *run = ash_sarif_run_new ("detect-secrets", version,
                                    "https://github.com/Yelp/detect-secrets");
   json_t *out = json_object_get (run, "results");
@@ -393,10 +390,10 @@ ash_detect_secrets_to_sarif (const char *text, size_t len,
       json_array_foreach (list, i, x)
         {
           const char *type = json_string_value (json_object_get (x, "type"));
-          json_int_t line = json_integer_value (json_object_get (x,
-                                                                 "line_number"));
-          const char *fname = json_string_value (json_object_get (x,
-                                                                  "filename"));
+          json_int_t line
+            = json_integer_value (json_object_get (x, "line_number"));
+          const char *fname
+            = json_string_value (json_object_get (x, "filename"));
           if (type == NULL)
             continue;
           if (fname == NULL)
@@ -405,7 +402,7 @@ ash_detect_secrets_to_sarif (const char *text, size_t len,
             line = 1;
           _cleanup_free_ char *id = rule_id_of (type);
           _cleanup_free_ char *msg = xasprintf (
-            _("a secret of type '%s' was found; its value is not reported"),
+            _ ("a secret of type '%s' was found; its value is not reported"),
             type);
           json_t *props = json_pack ("{s:s, s:[s,s]}", "secret_type", type,
                                      "tags", "secret", "security");
@@ -419,10 +416,10 @@ ash_detect_secrets_to_sarif (const char *text, size_t len,
           if (json_is_boolean (audited))
             json_object_set (props, "is_secret", audited);
           json_t *r = json_pack (
-            "{s:s, s:s, s:{s:s}, s:[{s:{s:{s:s}, s:{s:I}}}], s:o}",
-            "ruleId", id, "level", "error", "message", "text", msg,
-            "locations", "physicalLocation", "artifactLocation", "uri", fname,
-            "region", "startLine", line, "properties", props);
+            "{s:s, s:s, s:{s:s}, s:[{s:{s:{s:s}, s:{s:I}}}], s:o}", "ruleId",
+            id, "level", "error", "message", "text", msg, "locations",
+            "physicalLocation", "artifactLocation", "uri", fname, "region",
+            "startLine", line, "properties", props);
           if (r == NULL)
             ash_oom ();
           json_array_append_new (out, r);
@@ -451,27 +448,27 @@ ds_parse (const struct ash_scanner *s _unused_, const struct ash_scan_job *job,
   int r;
 
   if (res->status != 0 && res->status != 1)
-    return ash_error_set (err, -EIO, _("detect-secrets exited with status %d"),
+    return ash_error_set (err, -EIO,
+                          _ ("detect-secrets exited with status %d"),
                           res->status);
   /* With --baseline the report is that file, else stdout.  */
-  const char *name = fstatat (job->results_fd, DS_USES_BASELINE, &st,
-                              AT_SYMLINK_NOFOLLOW)
-                             == 0
-                         || fstatat (job->results_fd, DS_BASELINE, &st,
-                                     AT_SYMLINK_NOFOLLOW)
-                              == 0
-                       ? DS_BASELINE
-                       : DS_STDOUT;
+  const char *name
+    = fstatat (job->results_fd, DS_USES_BASELINE, &st, AT_SYMLINK_NOFOLLOW)
+            == 0
+          || fstatat (job->results_fd, DS_BASELINE, &st, AT_SYMLINK_NOFOLLOW)
+               == 0
+        ? DS_BASELINE
+        : DS_STDOUT;
   r = ash_adapter_read_output (job, name, &b, err);
   if (r == 0)
     {
       struct ash_error perr = ASH_ERROR_INIT;
-      r = ash_detect_secrets_to_sarif (b.buf, b.len, job->target, &doc,
-                                       &perr);
+      r = ash_detect_secrets_to_sarif (b.buf, b.len, job->target, &doc, &perr);
       if (r < 0)
         {
           _cleanup_free_ char *path = ash_path_join (job->results_dir, name);
-          ash_error_set (err, r, _("detect-secrets: its output %s is unusable: %s"),
+          ash_error_set (err, r,
+                         _ ("detect-secrets: its output %s is unusable: %s"),
                          path, perr.message);
         }
       ash_error_release (&perr);

@@ -95,10 +95,11 @@ gitleaks_prepare (const struct ash_scanner *s _unused_,
   if (!(version_tool && streq (version_tool, job->tool_path)))
     {
       /* Kept across runs; "" when the tool printed no version.  */
-      char *cached = ash_tool_cache_load ("gitleaks", job->tool_path,
-                                          "version");
-      if (cached && (*cached == '\0'
-                     || strspn (cached, "0123456789.") == strlen (cached)))
+      char *cached
+        = ash_tool_cache_load ("gitleaks", job->tool_path, "version");
+      if (cached
+          && (*cached == '\0'
+              || strspn (cached, "0123456789.") == strlen (cached)))
         {
           free (version_tool);
           free (version_text);
@@ -121,7 +122,7 @@ gitleaks_prepare (const struct ash_scanner *s _unused_,
                                 version_text ? version_text : "");
         }
       else
-        ash_error_prefix (err, _("cannot ask gitleaks for its version: "));
+        ash_error_prefix (err, _ ("cannot ask gitleaks for its version: "));
       free (out);
     }
   pthread_mutex_unlock (&version_lock);
@@ -211,8 +212,8 @@ ash_gitleaks_config_text (const char *base, char *const *excluded,
         {
           ash_buf_release (&b);
           ash_error_set (err, -EINVAL,
-                         _("gitleaks: the config_file path holds a control "
-                           "character"));
+                         _ ("gitleaks: the config_file path holds a control "
+                            "character"));
           return NULL;
         }
       ash_buf_addf (&b, "path = %s\n", q);
@@ -235,10 +236,10 @@ ash_gitleaks_config_text (const char *base, char *const *excluded,
             {
               ash_buf_release (&b);
               ash_error_set (err, -EINVAL,
-                             _("gitleaks was not run on the source "
-                               "directory: the path '%s' that the scan set "
-                               "leaves out holds a control character, which "
-                               "a gitleaks allowlist cannot name"),
+                             _ ("gitleaks was not run on the source "
+                                "directory: the path '%s' that the scan set "
+                                "leaves out holds a control character, which "
+                                "a gitleaks allowlist cannot name"),
                              excluded[i]);
               err->kind = ASH_KIND_LINK_NOT_EXCLUDABLE;
               return NULL;
@@ -267,14 +268,18 @@ gitleaks_build (const struct ash_scanner *s _unused_,
     return r;
   if (job->run_config_dir == NULL)
     return ash_error_set (err, -EINVAL,
-                          _("gitleaks has no run directory for its config"));
+                          _ ("gitleaks has no run directory for its config"));
   v = ash_adapter_opt_string (job->options, "config_file");
-  if (v && (r = ash_adapter_option_file (job, "config_file", v, &config_file,
-                                         err)) < 0)
+  if (v
+      && (r
+          = ash_adapter_option_file (job, "config_file", v, &config_file, err))
+           < 0)
     return r;
   v = ash_adapter_opt_string (job->options, "baseline_path");
-  if (v && (r = ash_adapter_option_file (job, "baseline_path", v, &baseline,
-                                         err)) < 0)
+  if (v
+      && (r
+          = ash_adapter_option_file (job, "baseline_path", v, &baseline, err))
+           < 0)
     return r;
   r = ash_adapter_excluded_paths (job, &excluded, err);
   if (r == 0)
@@ -288,10 +293,10 @@ gitleaks_build (const struct ash_scanner *s _unused_,
   r = ash_adapter_write_run_file (job, GITLEAKS_TOML, text, &config, err);
   if (r < 0)
     return r;
-  _cleanup_free_ char *ignore_dir = ash_path_join (job->run_config_dir,
-                                                   GITLEAKS_NO_IGNORE);
+  _cleanup_free_ char *ignore_dir
+    = ash_path_join (job->run_config_dir, GITLEAKS_NO_IGNORE);
   if (mkdir (ignore_dir, 0755) < 0 && errno != EEXIST)
-    return ash_error_set (err, -errno, _("cannot make %s: %s"), ignore_dir,
+    return ash_error_set (err, -errno, _ ("cannot make %s: %s"), ignore_dir,
                           strerror (errno));
   ash_gitleaks_argv (job->tool_path,
                      has_dir_command (version) ? "dir" : "detect",
@@ -305,8 +310,8 @@ gitleaks_build (const struct ash_scanner *s _unused_,
 static void
 gitleaksignore_files (const struct ash_scan_job *job, struct ash_strvec *ret)
 {
-  _cleanup_close_ int dfd = open (job->target, O_RDONLY | O_DIRECTORY
-                                                 | O_CLOEXEC);
+  _cleanup_close_ int dfd
+    = open (job->target, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
   struct ash_buf b = ASH_BUF_INIT;
   if (dfd < 0
       || ash_tree_read_file (dfd, ".gitleaksignore", 16 << 20, &b, NULL) < 0)
@@ -334,9 +339,8 @@ gitleaksignore_files (const struct ash_scan_job *job, struct ash_strvec *ret)
       if (c1 == NULL || c1 == line)
         continue;
       *c1 = '\0';
-      _cleanup_free_ char *abs = line[0] == '/' ? xstrdup (line)
-                                                : ash_path_join (job->target,
-                                                                 line);
+      _cleanup_free_ char *abs
+        = line[0] == '/' ? xstrdup (line) : ash_path_join (job->target, line);
       _cleanup_free_ char *real = realpath (abs, NULL);
       struct stat st;
       if (root && real && ash_path_is_inside (real, root)
@@ -363,28 +367,26 @@ static int
 copy_file (const struct ash_scan_job *job, const char *name, const char *copy,
            struct ash_error *err)
 {
-  _cleanup_free_ char *abs = name[0] == '/' ? xstrdup (name)
-                                            : ash_path_join (job->target, name);
+  _cleanup_free_ char *abs
+    = name[0] == '/' ? xstrdup (name) : ash_path_join (job->target, name);
   _cleanup_free_ char *real = realpath (abs, NULL);
-  _cleanup_close_ int in = real ? open (real, O_RDONLY | O_NOFOLLOW
-                                                | O_NONBLOCK | O_CLOEXEC)
-                                : -1;
+  _cleanup_close_ int in
+    = real ? open (real, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC) : -1;
   struct ash_buf b = ASH_BUF_INIT;
   struct stat st;
   int r;
   if (in < 0 || fstat (in, &st) < 0 || !S_ISREG (st.st_mode))
-    return ash_error_set (err, -EINVAL, _("cannot read %s"), abs);
+    return ash_error_set (err, -EINVAL, _ ("cannot read %s"), abs);
   r = ash_buf_read_fd (&b, in);
   if (r < 0)
     {
       ash_buf_release (&b);
-      return ash_error_set (err, r, _("cannot read %s"), abs);
+      return ash_error_set (err, r, _ ("cannot read %s"), abs);
     }
-  _cleanup_close_ int out = open (copy, O_WRONLY | O_CREAT | O_EXCL
-                                          | O_NOFOLLOW | O_CLOEXEC,
-                                  0644);
+  _cleanup_close_ int out
+    = open (copy, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
   if (out < 0 || ash_write_all (out, b.buf ? b.buf : "", b.len) < 0)
-    r = ash_error_set (err, -errno, _("cannot write %s: %s"), copy,
+    r = ash_error_set (err, -errno, _ ("cannot write %s: %s"), copy,
                        strerror (errno));
   ash_buf_release (&b);
   return r;
@@ -402,10 +404,9 @@ add_back_ignored (const struct ash_scan_job *job, char *const *argv,
   gitleaksignore_files (job, &names);
   if (names.nr == 0)
     return 0;
-  json_t *results = json_object_get (json_array_get (json_object_get (doc,
-                                                                      "runs"),
-                                                     0),
-                                     "results");
+  json_t *results
+    = json_object_get (json_array_get (json_object_get (doc, "runs"), 0),
+                       "results");
   if (!json_is_array (results))
     {
       ash_strvec_release (&names);
@@ -419,10 +420,10 @@ add_back_ignored (const struct ash_scan_job *job, char *const *argv,
       _cleanup_free_ char *k = result_key (x);
       json_object_set_new (seen, k, json_true ());
     }
-  _cleanup_free_ char *copies = ash_path_join (job->run_config_dir,
-                                               GITLEAKS_COPIES);
+  _cleanup_free_ char *copies
+    = ash_path_join (job->run_config_dir, GITLEAKS_COPIES);
   if (mkdir (copies, 0755) < 0)
-    r = ash_error_set (err, -errno, _("cannot make %s: %s"), copies,
+    r = ash_error_set (err, -errno, _ ("cannot make %s: %s"), copies,
                        strerror (errno));
   unsigned added = 0;
   for (size_t n = 0; r == 0 && n < names.nr; n++)
@@ -433,11 +434,11 @@ add_back_ignored (const struct ash_scan_job *job, char *const *argv,
       _cleanup_free_ char *sub = xasprintf ("%s/%zu", copies, n);
       _cleanup_free_ char *copy = ash_path_join (sub, base);
       _cleanup_free_ char *report = xasprintf ("gitleaks-rescan-%zu.sarif", n);
-      _cleanup_free_ char *report_abs = ash_path_join (job->results_dir,
-                                                       report);
+      _cleanup_free_ char *report_abs
+        = ash_path_join (job->results_dir, report);
       if (mkdir (sub, 0755) < 0)
         {
-          r = ash_error_set (err, -errno, _("cannot make %s: %s"), sub,
+          r = ash_error_set (err, -errno, _ ("cannot make %s: %s"), sub,
                              strerror (errno));
           break;
         }
@@ -464,10 +465,10 @@ add_back_ignored (const struct ash_scan_job *job, char *const *argv,
       json_t *rdoc = NULL;
       if (r == 0 && (res.status != 0 && res.status != 2))
         r = ash_error_set (err, -EIO,
-                           _("gitleaks failed re-scanning %s, which the "
-                             "scanned tree's .gitleaksignore names (exit "
-                             "%d); without that run the findings the file "
-                             "hides would go unreported"),
+                           _ ("gitleaks failed re-scanning %s, which the "
+                              "scanned tree's .gitleaksignore names (exit "
+                              "%d); without that run the findings the file "
+                              "hides would go unreported"),
                            name, res.status);
       if (r == 0)
         r = ash_adapter_read_sarif (job, report, &rdoc, err);
@@ -483,9 +484,9 @@ add_back_ignored (const struct ash_scan_job *job, char *const *argv,
             size_t li;
             json_array_foreach (json_object_get (res_, "locations"), li, loc)
               {
-                json_t *al = json_object_get (json_object_get (
-                                                loc, "physicalLocation"),
-                                              "artifactLocation");
+                json_t *al
+                  = json_object_get (json_object_get (loc, "physicalLocation"),
+                                     "artifactLocation");
                 if (json_is_object (al))
                   json_object_set_new (al, "uri", json_string (name));
               }
@@ -499,10 +500,10 @@ add_back_ignored (const struct ash_scan_job *job, char *const *argv,
       json_decref (rdoc);
     }
   if (r == 0)
-    ash_info (_("gitleaks: the scanned tree's .gitleaksignore names %zu "
-                "file(s); gitleaks applies it whatever ash passes, so ash "
-                "re-scanned copies of them and reports the %u finding(s) it "
-                "dropped (tune findings with ASH suppressions)"),
+    ash_info (_ ("gitleaks: the scanned tree's .gitleaksignore names %zu "
+                 "file(s); gitleaks applies it whatever ash passes, so ash "
+                 "re-scanned copies of them and reports the %u finding(s) it "
+                 "dropped (tune findings with ASH suppressions)"),
               names.nr, added);
   json_decref (seen);
   ash_strvec_release (&names);
@@ -528,9 +529,9 @@ gitleaks_parse (const struct ash_scanner *s _unused_,
 
   if (res->status != 0 && res->status != 2)
     return ash_error_set (err, -EIO,
-                          _("gitleaks exited with status %d (it exits 0 "
-                            "when it finds nothing and 2 when it finds "
-                            "leaks)"),
+                          _ ("gitleaks exited with status %d (it exits 0 "
+                             "when it finds nothing and 2 when it finds "
+                             "leaks)"),
                           res->status);
   r = ash_adapter_read_sarif (job, GITLEAKS_SARIF, &doc, err);
   if (r < 0)
@@ -541,10 +542,10 @@ gitleaks_parse (const struct ash_scanner *s _unused_,
   ash_cmd_init (&cmd);
   _cleanup_free_ char *version = tool_version (job);
   _cleanup_free_ char *out = ash_path_join (job->results_dir, GITLEAKS_SARIF);
-  _cleanup_free_ char *config = ash_path_join (job->run_config_dir,
-                                               GITLEAKS_TOML);
-  _cleanup_free_ char *ignore_dir = ash_path_join (job->run_config_dir,
-                                                   GITLEAKS_NO_IGNORE);
+  _cleanup_free_ char *config
+    = ash_path_join (job->run_config_dir, GITLEAKS_TOML);
+  _cleanup_free_ char *ignore_dir
+    = ash_path_join (job->run_config_dir, GITLEAKS_NO_IGNORE);
   _cleanup_free_ char *baseline = NULL;
   const char *b = ash_adapter_opt_string (job->options, "baseline_path");
   struct ash_error berr = ASH_ERROR_INIT;

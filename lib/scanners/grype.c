@@ -41,9 +41,8 @@
 
 extern char **environ;
 
-static const char *const grype_options[] = { "config_file",
-                                             "severity_threshold", "offline",
-                                             NULL };
+static const char *const grype_options[]
+  = { "config_file", "severity_threshold", "offline", NULL };
 
 /* Whether the grype config at PATH sets db.cache-dir.  */
 static bool
@@ -73,11 +72,10 @@ ash_grype_argv (const struct ash_scan_job *job, const char *config,
                 struct ash_strvec *argv, struct ash_error *err)
 {
   const char *sev = NULL;
-  int r = ash_deps_options_check (job->name, job->options, grype_options,
-                                  err);
+  int r = ash_deps_options_check (job->name, job->options, grype_options, err);
   if (r == 0)
-    r = ash_adapter_get_string (job->name, job->options,
-                                "severity_threshold", true, &sev, err);
+    r = ash_adapter_get_string (job->name, job->options, "severity_threshold",
+                                true, &sev, err);
   if (r < 0)
     return r;
   bool off;
@@ -85,16 +83,16 @@ ash_grype_argv (const struct ash_scan_job *job, const char *config,
                             err);
   if (r < 0)
     return r;
-  static const char *const sevs[] = { "ALL", "LOW", "MEDIUM", "HIGH",
-                                      "CRITICAL" };
+  static const char *const sevs[]
+    = { "ALL", "LOW", "MEDIUM", "HIGH", "CRITICAL" };
   bool known = sev == NULL;
   for (size_t i = 0; !known && i < ARRAY_SIZE (sevs); i++)
     known = streq (sev, sevs[i]);
   if (!known)
     return ash_error_set (err, -EINVAL,
-                          _("scanners.grype.options.severity_threshold must "
-                            "be one of ALL, LOW, MEDIUM, HIGH, CRITICAL, "
-                            "not '%s'"),
+                          _ ("scanners.grype.options.severity_threshold must "
+                             "be one of ALL, LOW, MEDIUM, HIGH, CRITICAL, "
+                             "not '%s'"),
                           sev);
 
   ash_strvec_push (argv, job->tool_path);
@@ -137,7 +135,8 @@ ash_grype_argv (const struct ash_scan_job *job, const char *config,
       if (strchr (p, '\n') || strchr (p, ','))
         {
           r = ash_error_set (err, -EINVAL,
-                             _("grype's --exclude cannot name the ignore path "
+                             _ (
+                               "grype's --exclude cannot name the ignore path "
                                "'%s': it holds a comma or a line break"),
                              p);
           break;
@@ -158,8 +157,8 @@ grype_build (const struct ash_scanner *s _unused_,
 {
   const char *cf = NULL;
   _cleanup_free_ char *config = NULL, *why = NULL;
-  int r = ash_adapter_get_string (job->name, job->options, "config_file",
-                                  true, &cf, err);
+  int r = ash_adapter_get_string (job->name, job->options, "config_file", true,
+                                  &cf, err);
   if (r < 0)
     return r;
   if (cf)
@@ -172,23 +171,22 @@ grype_build (const struct ash_scanner *s _unused_,
     }
   if (config == NULL)
     {
-      r = ash_adapter_write_run_file (job, GRYPE_CONFIG,
-                                   "# the empty grype config ash gives grype\n",
-                                   &config, err);
+      r = ash_adapter_write_run_file (
+        job, GRYPE_CONFIG, "# the empty grype config ash gives grype\n",
+        &config, err);
       if (r < 0)
         return r;
     }
   else if (config_sets_cache_dir (config))
-    ash_warning (_("grype: %s sets db.cache-dir, which ash overrides with "
-                   "GRYPE_DB_CACHE_DIR; set that variable instead"),
+    ash_warning (_ ("grype: %s sets db.cache-dir, which ash overrides with "
+                    "GRYPE_DB_CACHE_DIR; set that variable instead"),
                  config);
 
   r = ash_grype_argv (job, config, &cmd->argv, err);
   if (r < 0)
     return r;
-  _cleanup_free_ char *cache = ash_scanner_db_cache_dir ("grype", environ,
-                                                         getenv ("HOME"),
-                                                         NULL);
+  _cleanup_free_ char *cache
+    = ash_scanner_db_cache_dir ("grype", environ, getenv ("HOME"), NULL);
   if (cache)
     ash_strvec_setenv (&cmd->env, "GRYPE_DB_CACHE_DIR", cache);
   ash_strvec_setenv (&cmd->env, "GRYPE_DB_AUTO_UPDATE", "false");
@@ -212,8 +210,8 @@ best_score (const json_t *cvss)
   json_t *c;
   json_array_foreach (cvss, i, c)
     {
-      json_t *bs = json_object_get (json_object_get (c, "metrics"),
-                                    "baseScore");
+      json_t *bs
+        = json_object_get (json_object_get (c, "metrics"), "baseScore");
       if (!json_is_number (bs))
         continue;
       double d = json_number_value (bs);
@@ -243,15 +241,15 @@ ash_grype_json_to_sarif (const char *text, size_t len, const char *version,
     {
       json_decref (in);
       return ash_error_set (err, -EINVAL,
-                            _("%s is not a grype JSON report (no "
-                              "\"matches\" list)"),
+                            _ ("%s is not a grype JSON report (no "
+                               "\"matches\" list)"),
                             GRYPE_JSON);
     }
   if (version == NULL)
     version = str (json_object_get (in, "descriptor"), "version");
   json_t *doc = ash_sarif_doc_new ();
-  json_t *run = ash_sarif_run_new ("grype", version,
-                                   "https://github.com/anchore/grype");
+  json_t *run
+    = ash_sarif_run_new ("grype", version, "https://github.com/anchore/grype");
   json_array_append_new (json_object_get (doc, "runs"), run);
   json_array_foreach (matches, i, m)
     {
@@ -267,8 +265,7 @@ ash_grype_json_to_sarif (const char *text, size_t len, const char *version,
       double score = best_score (json_object_get (v, "cvss"));
       size_t k;
       json_t *rv;
-      json_array_foreach (json_object_get (m, "relatedVulnerabilities"), k,
-                          rv)
+      json_array_foreach (json_object_get (m, "relatedVulnerabilities"), k, rv)
         if (score == 0)
           score = best_score (json_object_get (rv, "cvss"));
       _cleanup_free_ char *sc = score > 0 ? xasprintf ("%.1f", score) : NULL;
@@ -281,20 +278,20 @@ ash_grype_json_to_sarif (const char *text, size_t len, const char *version,
           ash_buf_addf (&fixes, "%s%s", fixes.len ? ", " : "",
                         json_string_value (fv));
       const char *desc = str (v, "description");
-      _cleanup_free_ char *help = xasprintf (
-        "%s%s%s%s", desc ? desc : id, fixes.len ? " " : "",
-        fixes.len ? _("Fixed in: ") : "", fixes.buf);
+      _cleanup_free_ char *help
+        = xasprintf ("%s%s%s%s", desc ? desc : id, fixes.len ? " " : "",
+                     fixes.len ? _ ("Fixed in: ") : "", fixes.buf);
       _cleanup_free_ char *rule_id = xasprintf ("%s-%s", id, name);
-      _cleanup_free_ char *short_text = xasprintf (
-        _("%s %s vulnerability for %s package"), id,
-        ash_severity_name (sev), name);
+      _cleanup_free_ char *short_text
+        = xasprintf (_ ("%s %s vulnerability for %s package"), id,
+                     ash_severity_name (sev), name);
       size_t ri = ash_deps_rule (run, rule_id, short_text, help,
                                  str (v, "dataSource"), sev, sc);
       json_t *loc0 = json_array_get (json_object_get (a, "locations"), 0);
       const char *path = str (loc0, "path") ?: ".";
       _cleanup_free_ char *msg = xasprintf (
-        _("A %s vulnerability in %s package: %s, version %s was found at: "
-          "%s"),
+        _ ("A %s vulnerability in %s package: %s, version %s was found at: "
+           "%s"),
         ash_severity_name (sev), type, name, pver, path);
       json_t *res = ash_deps_result (run, rule_id, ri, sev, msg, path, 1);
       json_t *props = json_object_get (res, "properties");
@@ -304,8 +301,7 @@ ash_grype_json_to_sarif (const char *text, size_t len, const char *version,
       if (str (a, "purl"))
         json_object_set_new (props, "purl", json_string (str (a, "purl")));
       if (fixes.len)
-        json_object_set_new (props, "fixed_versions",
-                             json_string (fixes.buf));
+        json_object_set_new (props, "fixed_versions", json_string (fixes.buf));
       ash_buf_release (&fixes);
     }
   /* VERSION may point into IN.  */
@@ -324,18 +320,17 @@ grype_parse (const struct ash_scanner *s _unused_,
   int r;
 
   if (res->status != 0 && res->status != 2)
-    return ash_error_set (err, -EIO, _("grype exited with status %d"),
+    return ash_error_set (err, -EIO, _ ("grype exited with status %d"),
                           res->status);
-  _cleanup_free_ char *version = ash_deps_tool_version (job->tool_path,
-                                                        "--version",
-                                                        job->scope);
+  _cleanup_free_ char *version
+    = ash_deps_tool_version (job->tool_path, "--version", job->scope);
   r = ash_tree_read_file (job->results_fd, GRYPE_JSON, job->max_output, &b,
                           err);
   if (r == 0)
     {
       if (b.len == 0)
-        r = ash_error_set (err, -EINVAL, _("grype wrote an empty report (%s)"),
-                           GRYPE_JSON);
+        r = ash_error_set (err, -EINVAL,
+                           _ ("grype wrote an empty report (%s)"), GRYPE_JSON);
       else
         r = ash_grype_json_to_sarif (b.buf, b.len, version, job->target,
                                      ret_doc, err);
@@ -347,7 +342,7 @@ grype_parse (const struct ash_scanner *s _unused_,
   r = ash_tree_read_file (job->results_fd, GRYPE_SARIF, job->max_output, &b,
                           err);
   if (r == -ENOENT)
-    return ash_error_set (err, r, _("grype wrote no report (%s, %s)"),
+    return ash_error_set (err, r, _ ("grype wrote no report (%s, %s)"),
                           GRYPE_JSON, GRYPE_SARIF);
   if (r == 0)
     {

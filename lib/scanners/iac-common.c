@@ -35,13 +35,13 @@ ash_iac_check_options (const char *scanner, const json_t *options,
     return 0;
   if (!json_is_object (options))
     return ash_error_set (err, -EINVAL,
-                          _("scanners.%s.options must be a mapping"),
+                          _ ("scanners.%s.options must be a mapping"),
                           scanner);
   const char *key = ash_adapter_unknown_option (options, allowed);
   if (key)
     return ash_error_set (err, -EINVAL,
-                          _("scanners.%s.options.%s is not an option of "
-                            "%s"),
+                          _ ("scanners.%s.options.%s is not an option of "
+                             "%s"),
                           scanner, key, scanner);
   return 0;
 }
@@ -65,25 +65,24 @@ ash_iac_opt_strings (const char *scanner, const json_t *options,
                      struct ash_strvec *ret, struct ash_error *err)
 {
   struct valid_fn fn = { valid };
-  struct ash_opt_list l = { .non_empty = true,
-                            .valid = valid ? call_valid : NULL,
-                            .arg = &fn };
+  struct ash_opt_list l
+    = { .non_empty = true, .valid = valid ? call_valid : NULL, .arg = &fn };
 
   if (ash_adapter_opt_list (options, key, &l, ret) == 0)
     return 0;
   if (l.fault == ASH_OPT_LIST_NOT_LIST)
     return ash_error_set (err, -EINVAL,
-                          _("scanners.%s.options.%s must be a list of "
-                            "strings"),
+                          _ ("scanners.%s.options.%s must be a list of "
+                             "strings"),
                           scanner, key);
   if (l.fault == ASH_OPT_LIST_BAD_ITEM)
     return ash_error_set (err, -EINVAL,
-                          _("scanners.%s.options.%s must be a list of "
-                            "non-empty strings"),
+                          _ ("scanners.%s.options.%s must be a list of "
+                             "non-empty strings"),
                           scanner, key);
   return ash_error_set (err, -EINVAL,
-                        _("scanners.%s.options.%s: '%s' is not a value %s "
-                          "accepts"),
+                        _ ("scanners.%s.options.%s: '%s' is not a value %s "
+                           "accepts"),
                         scanner, key, l.item, scanner);
 }
 
@@ -99,9 +98,9 @@ ash_iac_option_file (const char *scanner, const struct ash_scan_job *job,
   if (r < 0 || val == NULL)
     return r;
   _cleanup_free_ char *path = val[0] == '/' ? ash_path_normalize (val)
-    : ash_path_join (job->target, val);
-  _cleanup_free_ char *dotted = xasprintf ("scanners.%s.options.%s", scanner,
-                                           key);
+                                            : ash_path_join (job->target, val);
+  _cleanup_free_ char *dotted
+    = xasprintf ("scanners.%s.options.%s", scanner, key);
   _cleanup_free_ char *reason = NULL;
   /* The one option-file rule (scanners/option-file.c), judged under the
      scanner's own name.  */
@@ -118,7 +117,7 @@ ash_iac_option_file (const char *scanner, const struct ash_scan_job *job,
   struct stat st;
   if (stat (path, &st) < 0 || !S_ISREG (st.st_mode))
     return ash_error_set (err, -ENOENT,
-                          _("%s names %s, which is not a regular file"),
+                          _ ("%s names %s, which is not a regular file"),
                           dotted, path);
   *ret_path = TAKE_PTR (path);
   return 0;
@@ -133,13 +132,13 @@ ash_iac_scan_set (const struct ash_scan_job *job, struct ash_strvec *ret,
 
   if (job->scan_set_file == NULL)
     return 0;
-  _cleanup_close_ int fd = open (job->scan_set_file,
-                                 O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+  _cleanup_close_ int fd
+    = open (job->scan_set_file, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
   if (fd < 0 || ash_buf_read_fd (&b, fd) < 0)
     {
       int e = errno;
       ash_buf_release (&b);
-      return ash_error_set (err, -e, _("cannot read the scan set %s: %s"),
+      return ash_error_set (err, -e, _ ("cannot read the scan set %s: %s"),
                             job->scan_set_file, strerror (e));
     }
   char *p = b.buf;
@@ -238,10 +237,9 @@ ash_iac_is_cfn_template (const struct ash_scan_job *job, const char *rel)
 
   if (!has_template_suffix (rel))
     return false;
-  _cleanup_close_ int src = open (job->target,
-                                  O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  if (src >= 0
-      && ash_tree_read_file (src, rel, IAC_TEMPLATE_MAX, &b, &e) == 0)
+  _cleanup_close_ int src
+    = open (job->target, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (src >= 0 && ash_tree_read_file (src, rel, IAC_TEMPLATE_MAX, &b, &e) == 0)
     {
       if (ash_str_has_suffix (rel, ".json"))
         {
@@ -278,7 +276,8 @@ ash_iac_is_workflow (const char *rel)
     return false;
   p += strlen (".github/workflows/");
   return strchr (p, '/') == NULL
-         && (ash_str_has_suffix (p, ".yml") || ash_str_has_suffix (p, ".yaml"));
+         && (ash_str_has_suffix (p, ".yml")
+             || ash_str_has_suffix (p, ".yaml"));
 }
 
 bool
@@ -313,13 +312,13 @@ ash_iac_read_output (const char *scanner, const struct ash_scan_job *job,
   struct ash_error e = ASH_ERROR_INIT;
   int r = ash_adapter_read_output (job, name, ret, &e);
   if (r == -ENOENT)
-    r = ash_error_set (err, r, _("%s: no such file (%s wrote no report)"),
+    r = ash_error_set (err, r, _ ("%s: no such file (%s wrote no report)"),
                        name, scanner);
   else if (r == -EFBIG)
-    r = ash_error_set (err, r, _("%s is larger than %zu bytes"), name,
+    r = ash_error_set (err, r, _ ("%s is larger than %zu bytes"), name,
                        job->max_output);
   else if (r == -ENODATA)
-    r = ash_error_set (err, -EINVAL, _("%s is empty"), name);
+    r = ash_error_set (err, -EINVAL, _ ("%s is empty"), name);
   else if (r < 0)
     r = ash_error_set (err, r, "%s", e.message);
   ash_error_release (&e);
@@ -401,8 +400,8 @@ level_of (enum ash_severity sev)
 static const char *
 upper_name (enum ash_severity sev)
 {
-  static const char *const names[] = { "INFO", "LOW", "MEDIUM", "HIGH",
-                                       "CRITICAL" };
+  static const char *const names[]
+    = { "INFO", "LOW", "MEDIUM", "HIGH", "CRITICAL" };
   return names[sev];
 }
 
@@ -413,8 +412,8 @@ ash_iac_relative_uri (const char *uri, const char *source_dir)
     uri += 7;
   if (uri[0] == '/')
     {
-      _cleanup_free_ char *real = source_dir ? realpath (source_dir, NULL)
-                                             : NULL;
+      _cleanup_free_ char *real
+        = source_dir ? realpath (source_dir, NULL) : NULL;
       const char *dirs[2] = { source_dir, real };
       for (size_t i = 0; i < 2; i++)
         {
@@ -456,9 +455,8 @@ relativise_locations (json_t *locations, const char *source_dir)
 }
 
 void
-ash_iac_sarif_normalise (json_t *doc, const char *driver,
-                         const char *version, const char *info_uri,
-                         const char *source_dir,
+ash_iac_sarif_normalise (json_t *doc, const char *driver, const char *version,
+                         const char *info_uri, const char *source_dir,
                          ash_iac_severity_fn severity)
 {
   size_t i, j, k;
@@ -498,18 +496,19 @@ ash_iac_sarif_normalise (json_t *doc, const char *driver,
       json_t *worst = json_object ();
       json_array_foreach (json_object_get (run, "results"), j, res)
         {
-          const char *rid = json_string_value (json_object_get (res,
-                                                                "ruleId"));
+          const char *rid
+            = json_string_value (json_object_get (res, "ruleId"));
           json_t *r = NULL;
           json_array_foreach (rules, k, rule)
-            if (rid && streq (rid, json_string_value (
-                                     json_object_get (rule, "id")) ?: ""))
+            if (rid
+                && streq (rid, json_string_value (json_object_get (rule, "id"))
+                                 ?: ""))
               {
                 r = rule;
                 break;
               }
-          enum ash_severity sev = severity ? severity (res, r)
-                                           : ash_sarif_result_severity (res);
+          enum ash_severity sev
+            = severity ? severity (res, r) : ash_sarif_result_severity (res);
           json_object_set_new (res, "level", json_string (level_of (sev)));
           json_t *props = json_object_get (res, "properties");
           if (!json_is_object (props))
@@ -537,9 +536,9 @@ ash_iac_sarif_normalise (json_t *doc, const char *driver,
         {
           const char *id = json_string_value (json_object_get (rule, "id"));
           json_t *w = id ? json_object_get (worst, id) : NULL;
-          enum ash_severity sev = w ? (enum ash_severity)
-                                        json_integer_value (w)
-                                    : ASH_SEVERITY_INFO;
+          enum ash_severity sev
+            = w ? (enum ash_severity) json_integer_value (w)
+                : ASH_SEVERITY_INFO;
           json_t *props = json_object_get (rule, "properties");
           if (!json_is_object (props))
             {
@@ -568,8 +567,7 @@ ash_iac_sarif_normalise (json_t *doc, const char *driver,
 }
 
 json_t *
-ash_iac_run_new (const char *driver, const char *version,
-                 const char *info_uri)
+ash_iac_run_new (const char *driver, const char *version, const char *info_uri)
 {
   return ash_sarif_run_new (driver, version, info_uri);
 }
@@ -608,21 +606,19 @@ ash_iac_run_result (json_t *run, const char *id, const char *message,
   _cleanup_free_ char *rel = ash_iac_relative_uri (uri, source_dir);
   json_t *phys = json_pack ("{s:{s:s}}", "artifactLocation", "uri", rel);
   if (start > 0)
-    json_object_set_new (phys, "region",
-                         json_pack ("{s:I, s:I}", "startLine",
-                                    (json_int_t) start, "endLine",
-                                    (json_int_t) (end >= start ? end
-                                                               : start)));
-  json_t *res = json_pack ("{s:s, s:s, s:{s:s}, s:[{s:o}], s:{s:s}}",
-                           "ruleId", id, "level", level_of (sev), "message",
-                           "text", message ? message : id, "locations",
-                           "physicalLocation", phys, "properties",
-                           "issue_severity", upper_name (sev));
+    json_object_set_new (
+      phys, "region",
+      json_pack ("{s:I, s:I}", "startLine", (json_int_t) start, "endLine",
+                 (json_int_t) (end >= start ? end : start)));
+  json_t *res
+    = json_pack ("{s:s, s:s, s:{s:s}, s:[{s:o}], s:{s:s}}", "ruleId", id,
+                 "level", level_of (sev), "message", "text",
+                 message ? message : id, "locations", "physicalLocation", phys,
+                 "properties", "issue_severity", upper_name (sev));
   if (res == NULL)
     ash_oom ();
   json_array_append_new (json_object_get (run, "results"), res);
 }
-
 
 int
 ash_iac_copy_to_run (const struct ash_scan_job *job, const char *path,
@@ -630,21 +626,21 @@ ash_iac_copy_to_run (const struct ash_scan_job *job, const char *path,
                      struct ash_error *err)
 {
   struct ash_buf b = ASH_BUF_INIT;
-  _cleanup_close_ int fd = open (path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC
-                                         | O_NONBLOCK);
+  _cleanup_close_ int fd
+    = open (path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
   struct stat st;
   if (fd < 0 || fstat (fd, &st) < 0)
-    return ash_error_set (err, -errno, _("cannot read %s: %s"), path,
+    return ash_error_set (err, -errno, _ ("cannot read %s: %s"), path,
                           strerror (errno));
   if (!S_ISREG (st.st_mode) || (uintmax_t) st.st_size > (uintmax_t) max)
     return ash_error_set (err, -EINVAL,
-                          _("%s is not a regular file of at most %zu bytes"),
+                          _ ("%s is not a regular file of at most %zu bytes"),
                           path, max);
   if (ash_buf_read_fd (&b, fd) < 0)
     {
       int e = errno;
       ash_buf_release (&b);
-      return ash_error_set (err, -e, _("cannot read %s: %s"), path,
+      return ash_error_set (err, -e, _ ("cannot read %s: %s"), path,
                             strerror (e));
     }
   int r = ash_adapter_write_run_data (job, name, b.buf ? b.buf : "", b.len,
@@ -667,8 +663,8 @@ ash_iac_no_input (const struct ash_scan_job *job)
 {
   if (job->run_config_dir == NULL)
     return false;
-  _cleanup_free_ char *path = ash_path_join (job->run_config_dir,
-                                             NO_INPUT_MARK);
+  _cleanup_free_ char *path
+    = ash_path_join (job->run_config_dir, NO_INPUT_MARK);
   return access (path, F_OK) == 0;
 }
 

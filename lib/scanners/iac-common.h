@@ -61,8 +61,7 @@ bool ash_iac_no_input (const struct ash_scan_job *job);
    an option of NAME".  scan_timeout, handled by the scan, is always
    allowed.  */
 int ash_iac_check_options (const char *scanner, const json_t *options,
-                           const char *const *allowed,
-                           struct ash_error *err);
+                           const char *const *allowed, struct ash_error *err);
 
 /* OPTIONS.KEY as a list of strings into RET (appended).  Absent or null:
    nothing.  A non-list, a non-string item, or an item VALID (may be NULL)
@@ -85,8 +84,7 @@ int ash_iac_scan_set (const struct ash_scan_job *job, struct ash_strvec *ret,
 
 /* Whether the file REL below the source directory is a CloudFormation
    template.  A file that cannot be read or parsed is not one.  */
-bool ash_iac_is_cfn_template (const struct ash_scan_job *job,
-                              const char *rel);
+bool ash_iac_is_cfn_template (const struct ash_scan_job *job, const char *rel);
 /* The CloudFormation templates of the scan set into RET.  */
 int ash_iac_cfn_templates (const struct ash_scan_job *job,
                            struct ash_strvec *ret, struct ash_error *err);
@@ -109,12 +107,10 @@ int ash_iac_read_output (const char *scanner, const struct ash_scan_job *job,
 /* Read NAME and parse it as JSON (*RET, new reference); an error names
    the file.  */
 int ash_iac_read_json (const char *scanner, const struct ash_scan_job *job,
-                       const char *name, json_t **ret,
-                       struct ash_error *err);
+                       const char *name, json_t **ret, struct ash_error *err);
 /* Read NAME and check it is SARIF 2.1.0; an error names the file.  */
 int ash_iac_read_sarif (const char *scanner, const struct ash_scan_job *job,
-                        const char *name, json_t **ret,
-                        struct ash_error *err);
+                        const char *name, json_t **ret, struct ash_error *err);
 
 /* A severity from a tool's RESULT (and RULE, may be NULL) in a run.  */
 typedef enum ash_severity (*ash_iac_severity_fn) (const json_t *result,
@@ -219,8 +215,7 @@ int ash_cfn_lint_json_to_sarif (const json_t *matches, const char *source_dir,
    TEMPLATES (relative to the source directory; glob-escaped here).  */
 int ash_cfn_lint_argv (const char *tool, const json_t *options,
                        const char *format, const char *config_file,
-                       const char *out,
-                       char *const *templates, struct ash_strvec *argv,
-                       struct ash_error *err);
+                       const char *out, char *const *templates,
+                       struct ash_strvec *argv, struct ash_error *err);
 
 #endif

@@ -85,8 +85,8 @@ static const char *const npm_options[] = { "offline", NULL };
 static void
 find_lockfiles (const struct ash_scan_job *job, struct ash_strvec *ret)
 {
-  static const char *const locks[] = { "yarn.lock", "pnpm-lock.yaml",
-                                       "package-lock.json" };
+  static const char *const locks[]
+    = { "yarn.lock", "pnpm-lock.yaml", "package-lock.json" };
   char *const *files = job->scan_set_files;
 
   for (size_t i = 0; files && files[i]; i++)
@@ -99,8 +99,8 @@ find_lockfiles (const struct ash_scan_job *job, struct ash_strvec *ret)
       size_t dirlen = slash ? (size_t) (slash - f + 1) : 0;
       for (size_t k = 0; k < ARRAY_SIZE (locks); k++)
         {
-          _cleanup_free_ char *lock = xasprintf ("%.*s%s", (int) dirlen, f,
-                                                 locks[k]);
+          _cleanup_free_ char *lock
+            = xasprintf ("%.*s%s", (int) dirlen, f, locks[k]);
           bool in_set = false;
           for (size_t m = 0; files[m] && !in_set; m++)
             in_set = streq (files[m], lock);
@@ -118,7 +118,7 @@ pm_of (const char *lock)
 {
   const char *slash = strrchr (lock, '/');
   const char *base = slash ? slash + 1 : lock;
-  return streq (base, "yarn.lock") ? PM_YARN
+  return streq (base, "yarn.lock")        ? PM_YARN
          : streq (base, "pnpm-lock.yaml") ? PM_PNPM
                                           : PM_NPM;
 }
@@ -174,7 +174,8 @@ npm_prepare (const struct ash_scanner *s _unused_,
   if (offline && locks.nr > 0)
     {
       r = ash_error_set (err, -ENETUNREACH,
-                         _("npm-audit cannot run offline: npm, pnpm and yarn "
+                         _ (
+                           "npm-audit cannot run offline: npm, pnpm and yarn "
                            "audit only against the package registry, and "
                            "the scan set holds %zu lockfile(s) (%s); leave it "
                            "out with --exclude-scanners npm-audit"),
@@ -190,9 +191,9 @@ npm_prepare (const struct ash_scanner *s _unused_,
       if (t < 0)
         {
           r = ash_error_set (err, -ENOENT,
-                             _("%s is not installed (install it with: %s, "
-                               "or ash dependencies install); %s needs it "
-                               "(%s)"),
+                             _ ("%s is not installed (install it with: %s, "
+                                "or ash dependencies install); %s needs it "
+                                "(%s)"),
                              pm_name (pm), PM_INSTALL, locks.v[i],
                              terr.message);
           err->kind = ASH_KIND_SCANNER_MISSING;
@@ -240,7 +241,7 @@ npm_build (const struct ash_scanner *s _unused_,
     unsigned char rnd[8];
     char hex[sizeof rnd * 2 + 1];
     if (getrandom (rnd, sizeof rnd, 0) != (ssize_t) sizeof rnd)
-      return ash_error_set (err, -EIO, _("cannot read random bytes: %s"),
+      return ash_error_set (err, -EIO, _ ("cannot read random bytes: %s"),
                             strerror (errno));
     for (size_t i = 0; i < sizeof rnd; i++)
       snprintf (hex + 2 * i, 3, "%02x", rnd[i]);
@@ -337,8 +338,8 @@ npm_run (const struct ash_scanner *s _unused_, const struct ash_scan_job *job,
         break;
       static const char *const npm_args[] = { "audit", "--json", NULL };
       static const char *const yarn1_args[] = { "audit", "--json", NULL };
-      static const char *const berry_args[] = { "npm", "audit", "--json",
-                                                "--recursive", NULL };
+      static const char *const berry_args[]
+        = { "npm", "audit", "--json", "--recursive", NULL };
       static const char *const version_args[] = { "--version", NULL };
       const char *const *args = npm_args;
       if (pm == PM_YARN)
@@ -399,8 +400,8 @@ lock_line (const struct ash_scan_job *job, const char *lock, const char *node,
       free (*cached_lock);
       *cached_lock = xstrdup (lock);
       ash_buf_reset (cache);
-      _cleanup_close_ int dfd = open (job->target, O_RDONLY | O_DIRECTORY
-                                                     | O_CLOEXEC);
+      _cleanup_close_ int dfd
+        = open (job->target, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
       if (dfd < 0
           || ash_tree_read_file (dfd, lock, job->max_output, cache, NULL) < 0)
         ash_buf_reset (cache);
@@ -452,17 +453,15 @@ add_report (const struct ash_scan_job *job, json_t *run, const char *lock,
     {
       const json_t *e = json_object_get (doc, "error");
       const char *msg = str (doc, "message");
-      return ash_error_set (err, -EIO,
-                            _("npm audit of %s reported no audit (%s%s%s%s%s)"),
-                            lock, msg ? msg : "",
-                            msg && e ? "; " : "",
-                            str (e, "code") ? str (e, "code") : "",
-                            str (e, "summary") ? ": " : "",
-                            str (e, "summary") ? str (e, "summary")
-                                               : (e || msg ? ""
-                                                           : _("no "
-                                                               "\"vulnerabilities\" "
-                                                               "key")));
+      return ash_error_set (
+        err, -EIO, _ ("npm audit of %s reported no audit (%s%s%s%s%s)"), lock,
+        msg ? msg : "", msg && e ? "; " : "",
+        str (e, "code") ? str (e, "code") : "", str (e, "summary") ? ": " : "",
+        str (e, "summary") ? str (e, "summary")
+                           : (e || msg ? ""
+                                       : _ ("no "
+                                            "\"vulnerabilities\" "
+                                            "key")));
     }
   json_object_foreach (vulns, pkg, v)
     {
@@ -485,18 +484,20 @@ add_report (const struct ash_scan_job *job, json_t *run, const char *lock,
           const char *title = str (x, "title") ? str (x, "title") : id;
           const char *asev = str (x, "severity") ? str (x, "severity") : psev;
           enum ash_severity sev = ash_deps_severity (asev);
-          json_t *score = json_object_get (json_object_get (x, "cvss"),
-                                           "score");
+          json_t *score
+            = json_object_get (json_object_get (x, "cvss"), "score");
           _cleanup_free_ char *sc = NULL;
           if (json_is_number (score) && json_number_value (score) > 0)
             sc = xasprintf ("%.1f", json_number_value (score));
-          _cleanup_free_ char *help = xasprintf (
-            _("Vulnerability in %s (%s): %s"), pkg, range, title);
-          size_t ri = ash_deps_rule (run, id, title, help, str (x, "url"),
-                                     sev, sc);
-          _cleanup_free_ char *msg = xasprintf (
-            _("%s in %s %s. %s"), title, pkg, str (x, "range") ?: range,
-            str (x, "url") ? str (x, "url") : "");
+          _cleanup_free_ char *help
+            = xasprintf (_ ("Vulnerability in %s (%s): %s"), pkg, range,
+                         title);
+          size_t ri
+            = ash_deps_rule (run, id, title, help, str (x, "url"), sev, sc);
+          _cleanup_free_ char *msg
+            = xasprintf (_ ("%s in %s %s. %s"), title, pkg,
+                         str (x, "range") ?: range,
+                         str (x, "url") ? str (x, "url") : "");
           json_t *res = ash_deps_result (run, id, ri, sev, msg, lock, line);
           json_t *props = json_object_get (res, "properties");
           json_object_set_new (props, "package_name", json_string (pkg));
@@ -515,8 +516,9 @@ add_report (const struct ash_scan_job *job, json_t *run, const char *lock,
               ash_buf_addf (&refs, "%s%s", refs.len ? ", " : "",
                             json_string_value (x));
           _cleanup_free_ char *id = xasprintf ("npm-audit-transitive-%s", pkg);
-          _cleanup_free_ char *title = xasprintf (
-            _("Transitive vulnerability in %s (via %s)"), pkg, refs.buf);
+          _cleanup_free_ char *title
+            = xasprintf (_ ("Transitive vulnerability in %s (via %s)"), pkg,
+                         refs.buf);
           enum ash_severity sev = ash_deps_severity (psev);
           size_t ri = ash_deps_rule (run, id, title, NULL, NULL, sev, NULL);
           _cleanup_free_ char *msg = xasprintf ("%s %s", title, range);
@@ -579,8 +581,7 @@ add_advisory (json_t *run, json_t *seen, const char *lock,
               const struct ash_buf *lock_text, const char *pkg,
               const char *version, const json_t *id, const char *title,
               const char *url, const char *severity, double score,
-              const char *vulnerable, const char *patched,
-              const json_t *paths)
+              const char *vulnerable, const char *patched, const json_t *paths)
 {
   _cleanup_free_ char *rid = NULL;
   if (url && *url && strrchr (url, '/') && strrchr (url, '/')[1])
@@ -592,14 +593,14 @@ add_advisory (json_t *run, json_t *seen, const char *lock,
     rid = xasprintf ("npm-%s-%s", pkg, json_string_value (id));
   else
     rid = xasprintf ("npm-%s", pkg);
-  _cleanup_free_ char *key = xasprintf ("%s|%s|%s|%s", lock, rid, pkg,
-                                        version ? version : "");
+  _cleanup_free_ char *key
+    = xasprintf ("%s|%s|%s|%s", lock, rid, pkg, version ? version : "");
   json_t *prev = json_object_get (seen, key);
   if (prev)
     {
       /* yarn 1 repeats an advisory once per path that reaches it.  */
-      json_t *have = json_object_get (json_object_get (prev, "properties"),
-                                      "paths");
+      json_t *have
+        = json_object_get (json_object_get (prev, "properties"), "paths");
       size_t i;
       json_t *x;
       json_array_foreach (paths, i, x)
@@ -619,14 +620,13 @@ add_advisory (json_t *run, json_t *seen, const char *lock,
     title = rid;
   if (vulnerable == NULL || *vulnerable == '\0')
     vulnerable = "*";
-  enum ash_severity sev = ash_deps_severity (severity ? severity
-                                                      : "moderate");
+  enum ash_severity sev = ash_deps_severity (severity ? severity : "moderate");
   _cleanup_free_ char *sc = score > 0 ? xasprintf ("%.1f", score) : NULL;
-  _cleanup_free_ char *help = xasprintf (_("Vulnerability in %s (%s): %s"),
-                                         pkg, vulnerable, title);
-  size_t ri = ash_deps_rule (run, rid, title, help, url && *url ? url : NULL,
-                             sev, sc);
-  _cleanup_free_ char *msg = xasprintf (_("%s in %s %s. %s"), title, pkg,
+  _cleanup_free_ char *help
+    = xasprintf (_ ("Vulnerability in %s (%s): %s"), pkg, vulnerable, title);
+  size_t ri
+    = ash_deps_rule (run, rid, title, help, url && *url ? url : NULL, sev, sc);
+  _cleanup_free_ char *msg = xasprintf (_ ("%s in %s %s. %s"), title, pkg,
                                         vulnerable, url ? url : "");
   json_t *res = ash_deps_result (run, rid, ri, sev, msg, lock,
                                  entry_line (lock_text, pkg, version));
@@ -639,8 +639,8 @@ add_advisory (json_t *run, json_t *seen, const char *lock,
     {
       json_object_set_new (props, "patched_versions", json_string (patched));
       json_object_set_new (props, "fix_available",
-                           json_boolean (*patched && !streq (patched,
-                                                             "<0.0.0")));
+                           json_boolean (*patched
+                                         && !streq (patched, "<0.0.0")));
     }
   json_t *arr = json_array ();
   size_t i;
@@ -700,13 +700,12 @@ report_error (const char *tool, const char *lock, const char *out,
   if (json_is_string (e))
     summary = json_string_value (e);
   return ash_error_set (err, -EIO,
-                        _("%s audit of %s reported no audit in %s (exit "
-                          "status %d%s%s%s%s%s%s)"),
-                        tool, lock, out, status, msg || code || summary
-                                                   ? ": " : "",
-                        msg ? msg : "", msg && (code || summary) ? "; " : "",
-                        code ? code : "", code && summary ? ": " : "",
-                        summary ? summary : "");
+                        _ ("%s audit of %s reported no audit in %s (exit "
+                           "status %d%s%s%s%s%s%s)"),
+                        tool, lock, out, status,
+                        msg || code || summary ? ": " : "", msg ? msg : "",
+                        msg && (code || summary) ? "; " : "", code ? code : "",
+                        code && summary ? ": " : "", summary ? summary : "");
 }
 
 /* One lockfile's report (TEXT, LEN: what the audit wrote to OUT; STATUS
@@ -726,16 +725,16 @@ add_lock (const struct ash_scan_job *job, json_t *run, json_t *seen,
     {
       if (len == 0)
         return ash_error_set (err, -EINVAL,
-                              _("npm audit of %s wrote an empty report (%s, "
-                                "exit status %d)"),
+                              _ ("npm audit of %s wrote an empty report (%s, "
+                                 "exit status %d)"),
                               lock, out, status);
       json_t *one = json_loadb (text, len, 0, &je);
       if (one == NULL || !json_is_object (one))
         r = ash_error_set (err, -EINVAL,
-                           _("npm audit of %s: its report %s is not a JSON "
-                             "object (line %d: %s)"),
+                           _ ("npm audit of %s: its report %s is not a JSON "
+                              "object (line %d: %s)"),
                            lock, out, one ? 1 : je.line,
-                           one ? _("not an object") : je.text);
+                           one ? _ ("not an object") : je.text);
       else
         r = add_report (job, run, lock, one, cache, cached_lock, err);
       json_decref (one);
@@ -745,8 +744,8 @@ add_lock (const struct ash_scan_job *job, json_t *run, json_t *seen,
   /* pnpm and yarn: the lockfile's text, for the lines of its entries.  */
   struct ash_buf lock_text = ASH_BUF_INIT;
   {
-    _cleanup_close_ int dfd = open (job->target, O_RDONLY | O_DIRECTORY
-                                                   | O_CLOEXEC);
+    _cleanup_close_ int dfd
+      = open (job->target, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
     if (dfd < 0
         || ash_tree_read_file (dfd, lock, job->max_output, &lock_text, NULL)
              < 0)
@@ -756,17 +755,17 @@ add_lock (const struct ash_scan_job *job, json_t *run, json_t *seen,
 
   if (pm == PM_YARN && major < 0)
     r = ash_error_set (err, -EINVAL,
-                       _("yarn audit of %s: cannot tell which yarn runs "
-                         "there (\"yarn --version\" printed no version; see "
-                         "%s)"),
+                       _ ("yarn audit of %s: cannot tell which yarn runs "
+                          "there (\"yarn --version\" printed no version; see "
+                          "%s)"),
                        lock, out);
   else if (pm == PM_PNPM || major >= 2)
     {
       /* One JSON document: npm's v1 report (pnpm, yarn 2 and 3), or, for
          yarn 4, one JSON object a line.  */
       json_t *doc = len ? json_loadb (text, len, 0, &je) : NULL;
-      if (json_is_object (doc) && json_is_object (json_object_get (doc,
-                                                                 "advisories")))
+      if (json_is_object (doc)
+          && json_is_object (json_object_get (doc, "advisories")))
         {
           const char *k;
           json_t *adv;
@@ -778,11 +777,11 @@ add_lock (const struct ash_scan_job *job, json_t *run, json_t *seen,
         r = report_error (tool, lock, out, doc, status, err);
       else if (pm == PM_PNPM)
         r = ash_error_set (err, -EINVAL,
-                           len == 0 ? _("pnpm audit of %s wrote an empty "
-                                        "report (%s, exit status %d)")
-                                    : _("pnpm audit of %s: its report %s "
-                                        "is not npm's audit report (exit "
-                                        "status %d)"),
+                           len == 0 ? _ ("pnpm audit of %s wrote an empty "
+                                         "report (%s, exit status %d)")
+                                    : _ ("pnpm audit of %s: its report %s "
+                                         "is not npm's audit report (exit "
+                                         "status %d)"),
                            lock, out, status);
       else
         {
@@ -810,8 +809,8 @@ add_lock (const struct ash_scan_job *job, json_t *run, json_t *seen,
                   size_t idl = id ? strlen (id) : 0;
                   /* Deprecation notices are not vulnerabilities.  */
                   if (pkg && *pkg
-                      && !(idl >= 13 && streq (id + idl - 13,
-                                               "(deprecation)")))
+                      && !(idl >= 13
+                           && streq (id + idl - 13, "(deprecation)")))
                     {
                       json_t *tv = json_object_get (c, "Tree Versions");
                       json_t *deps = json_object_get (c, "Dependents");
@@ -827,8 +826,8 @@ add_lock (const struct ash_scan_job *job, json_t *run, json_t *seen,
                                           json_object_get (c, "ID"),
                                           str (c, "Issue"), str (c, "URL"),
                                           str (c, "Severity"), 0,
-                                          str (c, "Vulnerable Versions"),
-                                          NULL, deps);
+                                          str (c, "Vulnerable Versions"), NULL,
+                                          deps);
                           }
                       if (!any)
                         add_advisory (run, seen, lock, &lock_text, pkg, NULL,
@@ -844,11 +843,11 @@ add_lock (const struct ash_scan_job *job, json_t *run, json_t *seen,
             }
           if (bad > 0 || (lines == 0 && status != 0))
             r = ash_error_set (err, -EINVAL,
-                               _("yarn audit of %s wrote no audit report "
-                                 "(%s, exit status %d%s)"),
+                               _ ("yarn audit of %s wrote no audit report "
+                                  "(%s, exit status %d%s)"),
                                lock, out, status,
-                               bad ? _(", lines that are not yarn's audit "
-                                       "format")
+                               bad ? _ (", lines that are not yarn's audit "
+                                        "format")
                                    : "");
         }
       json_decref (doc);
@@ -890,11 +889,11 @@ add_lock (const struct ash_scan_job *job, json_t *run, json_t *seen,
         }
       if (!summary)
         r = ash_error_set (err, -EIO,
-                           _("yarn audit of %s wrote no audit report (%s, "
-                             "exit status %d%s%s%s)"),
+                           _ ("yarn audit of %s wrote no audit report (%s, "
+                              "exit status %d%s%s%s)"),
                            lock, out, status, errmsg ? ": " : "",
                            errmsg ? errmsg : "",
-                           bad ? _(", lines that are not yarn's events")
+                           bad ? _ (", lines that are not yarn's events")
                                : "");
       json_decref (errev);
     }
@@ -903,10 +902,10 @@ add_lock (const struct ash_scan_job *job, json_t *run, json_t *seen,
 }
 
 int
-ash_npm_audit_to_sarif (const struct ash_scan_job *job,
-                        char *const *locks, char *const *texts,
-                        const size_t *lens, const char *version,
-                        json_t **ret_doc, struct ash_error *err)
+ash_npm_audit_to_sarif (const struct ash_scan_job *job, char *const *locks,
+                        char *const *texts, const size_t *lens,
+                        const char *version, json_t **ret_doc,
+                        struct ash_error *err)
 {
   json_t *doc = ash_sarif_doc_new ();
   json_t *run = ash_sarif_run_new ("npm-audit", version, NPM_INFO_URI);
@@ -939,8 +938,8 @@ npm_parse (const struct ash_scanner *s _unused_,
            struct ash_error *err)
 {
   struct ash_strvec locks = ASH_STRVEC_INIT;
-  _cleanup_free_ char *version = ash_deps_tool_version (job->tool_path, NULL,
-                                                        job->scope);
+  _cleanup_free_ char *version
+    = ash_deps_tool_version (job->tool_path, NULL, job->scope);
   json_t *doc = ash_sarif_doc_new ();
   json_t *run = ash_sarif_run_new ("npm-audit", version, NPM_INFO_URI);
   json_t *seen = json_object ();
@@ -961,7 +960,7 @@ npm_parse (const struct ash_scanner *s _unused_,
       r = ash_tree_read_file (job->results_fd, out, job->max_output, &text,
                               err);
       if (r == -ENOENT)
-        r = ash_error_set (err, r, _("%s audit of %s wrote no report (%s)"),
+        r = ash_error_set (err, r, _ ("%s audit of %s wrote no report (%s)"),
                            pm_name (pm), locks.v[i], out);
       int status = 0;
       if (r == 0
@@ -995,7 +994,8 @@ npm_parse (const struct ash_scanner *s _unused_,
 const struct ash_scanner ash_scanner_npm_audit = {
   .name = "npm-audit",
   .tool = "npm",
-  .install_hint = "apt-get install npm; for pnpm and yarn lockfiles: " PM_INSTALL,
+  .install_hint
+  = "apt-get install npm; for pnpm and yarn lockfiles: " PM_INSTALL,
   .description = "npm, pnpm and yarn dependency audit",
   .build = npm_build,
   .parse = npm_parse,

@@ -19,11 +19,11 @@ ash_scan_job_option_file (const struct ash_scan_job *job, const char *option,
   if (path == NULL || *path == '\0')
     return 1;
 
-  _cleanup_free_ char *key = xasprintf ("scanners.%s.options.%s", job->name,
-                                        option);
+  _cleanup_free_ char *key
+    = xasprintf ("scanners.%s.options.%s", job->name, option);
   _cleanup_free_ char *abs = path[0] == '/' || job->target == NULL
-                                 ? ash_path_absolute (path)
-                                 : ash_path_join (job->target, path);
+                               ? ash_path_absolute (path)
+                               : ash_path_join (job->target, path);
 
   struct ash_tier_context ctx = { 0 };
   char *storage[3] = { NULL, NULL, NULL };
@@ -39,8 +39,8 @@ ash_scan_job_option_file (const struct ash_scan_job *job, const char *option,
   char *why = NULL;
   int r;
   if (job->config)
-    r = ash_config_option_file_trusted (job->config, key, abs, tier,
-                                        &trusted, &why, err);
+    r = ash_config_option_file_trusted (job->config, key, abs, tier, &trusted,
+                                        &why, err);
   else
     {
       /* No configuration to say who set the option: judge the file as
@@ -59,15 +59,16 @@ ash_scan_job_option_file (const struct ash_scan_job *job, const char *option,
       free (why);
       return 1;
     }
-  *ret_reason = xasprintf (_("not passing %s (%s) to the scanner: %s; a "
-                             "tool config file named by a config the "
-                             "scanned repository could have written must "
-                             "lie outside every git checkout and the "
-                             "scanned tree; set the option in a config "
-                             "outside them, or with --config-overrides"),
+  *ret_reason = xasprintf (_ ("not passing %s (%s) to the scanner: %s; a "
+                              "tool config file named by a config the "
+                              "scanned repository could have written must "
+                              "lie outside every git checkout and the "
+                              "scanned tree; set the option in a config "
+                              "outside them, or with --config-overrides"),
                            key, abs,
-                           why ? why : _("the file that set it may not "
-                                         "grant"));
+                           why ? why
+                               : _ ("the file that set it may not "
+                                    "grant"));
   free (why);
   return 0;
 }

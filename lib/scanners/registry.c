@@ -16,22 +16,14 @@
 #include "scanners/scanner.h"
 
 const struct ash_scanner *const ash_builtin_scanners[] = {
-  &ash_scanner_bandit,
-  &ash_scanner_cdk_nag,
-  &ash_scanner_cfn_nag,
-  &ash_scanner_checkov,
-  &ash_scanner_detect_secrets,
-  &ash_scanner_grype,
-  &ash_scanner_npm_audit,
-  &ash_scanner_opengrep,
-  &ash_scanner_semgrep,
-  &ash_scanner_syft,
-  &ash_scanner_actionlint,
-  &ash_scanner_cfn_lint,
-  &ash_scanner_cfn_guard,
-  &ash_scanner_gitleaks,
-  &ash_scanner_zizmor,
-  NULL,
+  &ash_scanner_bandit,         &ash_scanner_cdk_nag,
+  &ash_scanner_cfn_nag,        &ash_scanner_checkov,
+  &ash_scanner_detect_secrets, &ash_scanner_grype,
+  &ash_scanner_npm_audit,      &ash_scanner_opengrep,
+  &ash_scanner_semgrep,        &ash_scanner_syft,
+  &ash_scanner_actionlint,     &ash_scanner_cfn_lint,
+  &ash_scanner_cfn_guard,      &ash_scanner_gitleaks,
+  &ash_scanner_zizmor,         NULL,
 };
 
 /* Upstream ASH's --mode precommit runs its fast scanners only: bandit,

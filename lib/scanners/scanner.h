@@ -35,37 +35,37 @@ struct ash_config;
 /* Everything an adapter needs for one run against one target.  */
 struct ash_scan_job
 {
-  const char *name;          /* the scanner's own name */
-  const char *target;        /* absolute: the directory scanned */
-  const char *results_dir;   /* absolute: OUTPUT/scanners/NAME/source */
-  int results_fd;            /* O_DIRECTORY fd of RESULTS_DIR */
-  const char *scan_set_file; /* absolute path of the scan-set list (one
-                                path per line), or NULL */
-  const char *tool_path;     /* absolute path of the scanner's tool */
-  const json_t *options;     /* scanners.NAME.options, or NULL */
-  char *const *excluded_paths; /* paths the scan set excludes (links that
-                                  leave the tree), relative to TARGET;
-                                  NULL-terminated, or NULL */
-  const struct ash_scope *scope; /* for probes the adapter runs; NULL:
-                                    unsandboxed */
-  size_t max_output;         /* cap on a native output file, in bytes */
-  const char *run_config_dir; /* absolute: this run's own 0700 directory
-                                 outside the scanned tree, for the config
-                                 files ASH writes for the tool (removed
-                                 when the run ends), or NULL */
+  const char *name;                /* the scanner's own name */
+  const char *target;              /* absolute: the directory scanned */
+  const char *results_dir;         /* absolute: OUTPUT/scanners/NAME/source */
+  int results_fd;                  /* O_DIRECTORY fd of RESULTS_DIR */
+  const char *scan_set_file;       /* absolute path of the scan-set list (one
+                                      path per line), or NULL */
+  const char *tool_path;           /* absolute path of the scanner's tool */
+  const json_t *options;           /* scanners.NAME.options, or NULL */
+  char *const *excluded_paths;     /* paths the scan set excludes (links that
+                                      leave the tree), relative to TARGET;
+                                      NULL-terminated, or NULL */
+  const struct ash_scope *scope;   /* for probes the adapter runs; NULL:
+                                      unsandboxed */
+  size_t max_output;               /* cap on a native output file, in bytes */
+  const char *run_config_dir;      /* absolute: this run's own 0700 directory
+                                      outside the scanned tree, for the config
+                                      files ASH writes for the tool (removed
+                                      when the run ends), or NULL */
   const struct ash_config *config; /* the scan's configuration, for the
                                       option-file rule; NULL: every option
                                       counts as set by a file that may not
                                       grant */
   const struct ash_tier_context *tier; /* the scanned directory's
                                           spellings, or NULL (TARGET) */
-  const char *bin_path;      /* ASH's bin directory, or NULL */
+  const char *bin_path;                /* ASH's bin directory, or NULL */
   const struct ash_sandbox_settings *settings; /* or NULL */
-  const struct ash_scanset *scanset; /* the scan set, or NULL */
-  bool sandboxed;            /* the tool runs inside a sandbox */
-  bool offline;              /* --offline */
-  char *const *rulesets;     /* --offline-semgrep-rulesets, or NULL */
-  bool network;              /* the tool gets a network */
+  const struct ash_scanset *scanset;           /* the scan set, or NULL */
+  bool sandboxed;              /* the tool runs inside a sandbox */
+  bool offline;                /* --offline */
+  char *const *rulesets;       /* --offline-semgrep-rulesets, or NULL */
+  bool network;                /* the tool gets a network */
   char *const *scan_set_files; /* the scan set, relative to TARGET, sorted,
                                   NULL-terminated; or NULL */
 };
@@ -127,7 +127,7 @@ struct ash_scanner
   /* What the scanner needs from its sandbox; NULL for the strictest
      default.  */
   const struct ash_requirements *req;
-  void *data;               /* adapter data (a plugin module's definition) */
+  void *data; /* adapter data (a plugin module's definition) */
 };
 
 /* The builtin scanners of upstream ASH, NULL-terminated, in the order
@@ -185,9 +185,8 @@ char *ash_gitleaks_config_text (const char *base, char *const *excluded,
    is $SEMGREP_RULES_CACHE_DIR (or $OPENGREP_RULES_CACHE_DIR), or NULL.  */
 int ash_grep_argv (bool opengrep, const char *tool, const json_t *options,
                    bool offline, char *const *rule_files,
-                   char *const *excluded, const char *out,
-                   const char *target, struct ash_strvec *argv,
-                   struct ash_error *err);
+                   char *const *excluded, const char *out, const char *target,
+                   struct ash_strvec *argv, struct ash_error *err);
 
 /* Map a detect-secrets baseline report (TEXT) to SARIF: one result per
    secret, never its value (the baseline holds only a hash, which is not
@@ -201,19 +200,19 @@ extern const struct ash_scanner ash_scanner_npm_audit;
 /* Map the npm audit reports TEXTS[i] (LENS[i] bytes) of the lockfiles
    LOCKS[i] (relative to JOB->target; NULL-terminated) to one SARIF
    document (new reference in *RET_DOC).  */
-int ash_npm_audit_to_sarif (const struct ash_scan_job *job,
-                            char *const *locks, char *const *texts,
-                            const size_t *lens, const char *version,
-                            json_t **ret_doc, struct ash_error *err);
+int ash_npm_audit_to_sarif (const struct ash_scan_job *job, char *const *locks,
+                            char *const *texts, const size_t *lens,
+                            const char *version, json_t **ret_doc,
+                            struct ash_error *err);
 extern const struct ash_scanner ash_scanner_grype;
 /* grype's argv for JOB with config file CONFIG into ARGV.  */
 int ash_grype_argv (const struct ash_scan_job *job, const char *config,
                     struct ash_strvec *argv, struct ash_error *err);
 /* Map grype's JSON report TEXT to SARIF (new reference in *RET_DOC);
    VERSION may be NULL (the report's descriptor version is used).  */
-int ash_grype_json_to_sarif (const char *text, size_t len,
-                             const char *version, const char *source_dir,
-                             json_t **ret_doc, struct ash_error *err);
+int ash_grype_json_to_sarif (const char *text, size_t len, const char *version,
+                             const char *source_dir, json_t **ret_doc,
+                             struct ash_error *err);
 extern const struct ash_scanner ash_scanner_syft;
 /* The CycloneDX SBOM syft writes in its results directory,
    scanners/syft/source/ of the output directory, which the CycloneDX and
@@ -224,8 +223,8 @@ int ash_syft_argv (const struct ash_scan_job *job, const char *config,
                    struct ash_strvec *argv, struct ash_error *err);
 /* Check that TEXT is a CycloneDX JSON SBOM; *RET_COMPONENTS counts its
    components.  */
-int ash_syft_sbom_check (const char *text, size_t len,
-                         size_t *ret_components, struct ash_error *err);
+int ash_syft_sbom_check (const char *text, size_t len, size_t *ret_components,
+                         struct ash_error *err);
 extern const struct ash_scanner ash_scanner_trivy_repo;
 /* trivy-repo's argv into ARGV (CACHE may be NULL).  */
 int ash_trivy_repo_argv (const struct ash_scan_job *job, const char *cache,

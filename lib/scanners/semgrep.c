@@ -55,15 +55,16 @@ ash_grep_check_options (const char *name, const json_t *options,
 }
 
 /* upstream's default exclusions: the files its converters write.  */
-static const char *const default_excludes[] = { "*-converted.py",
-                                                "*_report_result.txt", NULL };
+static const char *const default_excludes[]
+  = { "*-converted.py", "*_report_result.txt", NULL };
 
 /* True when VALUE names registry rules rather than a file.  */
 bool
 ash_grep_config_is_registry (const char *value)
 {
   return streq (value, "auto") || ash_str_has_prefix (value, "p/")
-         || ash_str_has_prefix (value, "r/") || ash_str_has_prefix (value, "s/")
+         || ash_str_has_prefix (value, "r/")
+         || ash_str_has_prefix (value, "s/")
          || ash_str_has_prefix (value, "https://")
          || ash_str_has_prefix (value, "http://");
 }
@@ -103,9 +104,9 @@ ash_grep_argv (bool opengrep, const char *tool, const json_t *options,
     {
       if (rule_files == NULL || rule_files[0] == NULL)
         return ash_error_set (err, -ENOENT,
-                              _("%s has no local rules offline: set %s to a "
-                                "directory of rule files (.yml, .yaml), or "
-                                "scan online"),
+                              _ ("%s has no local rules offline: set %s to a "
+                                 "directory of rule files (.yml, .yaml), or "
+                                 "scan online"),
                               name,
                               opengrep ? "OPENGREP_RULES_CACHE_DIR"
                                        : "SEMGREP_RULES_CACHE_DIR");
@@ -222,10 +223,10 @@ keep_rulesets (const char *tool, const char *dir, char *const *rulesets,
       if (!found)
         {
           int r = ash_error_set (err, -ENOENT,
-                                 _("%s: the ruleset '%s' of "
-                                   "--offline-semgrep-rulesets is not in "
-                                   "the rules cache %s (as %s.yml or "
-                                   "%s.yaml)"),
+                                 _ ("%s: the ruleset '%s' of "
+                                    "--offline-semgrep-rulesets is not in "
+                                    "the rules cache %s (as %s.yml or "
+                                    "%s.yaml)"),
                                  tool, rulesets[k], dir, want, want);
           ash_strvec_release (&kept);
           return r;
@@ -242,13 +243,13 @@ ash_grep_build (bool opengrep, const struct ash_scan_job *job,
                 struct ash_error *err)
 {
   const char *name = opengrep ? "opengrep" : "semgrep";
-  const char *cache_var = opengrep ? "OPENGREP_RULES_CACHE_DIR"
-                                   : "SEMGREP_RULES_CACHE_DIR";
+  const char *cache_var
+    = opengrep ? "OPENGREP_RULES_CACHE_DIR" : "SEMGREP_RULES_CACHE_DIR";
   struct ash_strvec rules = ASH_STRVEC_INIT;
   struct ash_strvec excluded = ASH_STRVEC_INIT;
   _cleanup_free_ char *out = ash_path_join (job->results_dir, out_name);
-  bool offline = job->offline
-                 || ash_adapter_opt_bool (job->options, "offline", false);
+  bool offline
+    = job->offline || ash_adapter_opt_bool (job->options, "offline", false);
   int r;
 
   r = ash_grep_check_options (name, job->options, err);
@@ -265,9 +266,9 @@ ash_grep_build (bool opengrep, const struct ash_scan_job *job,
     }
   else if (config && offline)
     return ash_error_set (err, -EINVAL,
-                          _("scanners.%s.options.config is '%s', registry "
-                            "rules, and the scan is offline; name a local "
-                            "rules file or directory, or set %s"),
+                          _ ("scanners.%s.options.config is '%s', registry "
+                             "rules, and the scan is offline; name a local "
+                             "rules file or directory, or set %s"),
                           name, config, cache_var);
   else if (offline)
     {
@@ -309,7 +310,7 @@ ash_grep_parse (bool opengrep, const struct ash_scan_job *job,
   /* 0: no findings, 1: findings; 2 and above are semgrep's errors
      (invalid config 7, missing target 2, ...).  */
   if (res->status != 0 && res->status != 1)
-    return ash_error_set (err, -EIO, _("%s exited with status %d"), name,
+    return ash_error_set (err, -EIO, _ ("%s exited with status %d"), name,
                           res->status);
   r = ash_adapter_read_sarif (job, out_name, &doc, err);
   if (r < 0)

@@ -34,12 +34,12 @@
 #define SYFT_JSON "syft.json"
 #define SYFT_CONFIG "syft.yaml"
 
-static const char *const syft_options[] = { "config_file", "exclude",
-                                            "additional_outputs", "offline",
-                                            NULL };
+static const char *const syft_options[]
+  = { "config_file", "exclude", "additional_outputs", "offline", NULL };
 static const char *const syft_formats[] = {
-  "cyclonedx-json", "cyclonedx-xml", "github-json", "spdx-json",
-  "spdx-tag-value", "syft-json", "syft-table", "syft-text", NULL,
+  "cyclonedx-json", "cyclonedx-xml",  "github-json",
+  "spdx-json",      "spdx-tag-value", "syft-json",
+  "syft-table",     "syft-text",      NULL,
 };
 
 static int
@@ -47,8 +47,8 @@ add_exclude (struct ash_strvec *argv, const char *p, struct ash_error *err)
 {
   if (strchr (p, '\n'))
     return ash_error_set (err, -EINVAL,
-                          _("syft's --exclude cannot name '%s': it holds a "
-                            "line break"),
+                          _ ("syft's --exclude cannot name '%s': it holds a "
+                             "line break"),
                           p);
   while (p[0] == '.' && p[1] == '/')
     p += 2;
@@ -83,7 +83,8 @@ ash_syft_argv (const struct ash_scan_job *job, const char *config,
   json_t *o;
   if (outs && !json_is_array (outs))
     return ash_error_set (err, -EINVAL,
-                          _("scanners.syft.options.additional_outputs must be "
+                          _ (
+                            "scanners.syft.options.additional_outputs must be "
                             "a list"));
   if (outs == NULL)
     {
@@ -96,21 +97,21 @@ ash_syft_argv (const struct ash_scan_job *job, const char *config,
       const char *f = json_string_value (o);
       if (f == NULL || !ash_strv_contains ((char *const *) syft_formats, f))
         return ash_error_set (err, -EINVAL,
-                              _("scanners.syft.options.additional_outputs: "
-                                "unknown format '%s'"),
+                              _ ("scanners.syft.options.additional_outputs: "
+                                 "unknown format '%s'"),
                               f ? f : "?");
-      const char *ext = strstr (f, "json") ? "json"
+      const char *ext = strstr (f, "json")  ? "json"
                         : strstr (f, "xml") ? "xml"
                                             : "txt";
       ash_strvec_push (argv, "-o");
-      ash_strvec_pushf (argv, "%s=%s/%s.%s.%s", f, job->results_dir,
-                        SYFT_CDX, f, ext);
+      ash_strvec_pushf (argv, "%s=%s/%s.%s.%s", f, job->results_dir, SYFT_CDX,
+                        f, ext);
     }
 
   json_t *ex = json_object_get (job->options, "exclude");
   if (ex && !json_is_array (ex))
     return ash_error_set (err, -EINVAL,
-                          _("scanners.syft.options.exclude must be a list"));
+                          _ ("scanners.syft.options.exclude must be a list"));
   json_array_foreach (ex, i, o)
     {
       const char *p = json_is_string (o)
@@ -118,8 +119,8 @@ ash_syft_argv (const struct ash_scan_job *job, const char *config,
                         : json_string_value (json_object_get (o, "path"));
       if (p == NULL || *p == '\0')
         return ash_error_set (err, -EINVAL,
-                              _("scanners.syft.options.exclude[%zu] has no "
-                                "path"),
+                              _ ("scanners.syft.options.exclude[%zu] has no "
+                                 "path"),
                               i);
       r = add_exclude (argv, p, err);
       if (r < 0)
@@ -152,8 +153,8 @@ syft_build (const struct ash_scanner *s _unused_,
 {
   const char *cf = NULL;
   _cleanup_free_ char *config = NULL, *why = NULL;
-  int r = ash_adapter_get_string (job->name, job->options, "config_file",
-                                  true, &cf, err);
+  int r = ash_adapter_get_string (job->name, job->options, "config_file", true,
+                                  &cf, err);
   if (r == 0 && cf)
     r = ash_deps_option_file (job, "config_file", cf, &config, &why, err);
   if (r < 0)
@@ -162,9 +163,9 @@ syft_build (const struct ash_scanner *s _unused_,
     ash_warning ("%s", why);
   if (config == NULL)
     {
-      r = ash_adapter_write_run_file (job, SYFT_CONFIG,
-                                   "# the empty syft config ash gives syft\n",
-                                   &config, err);
+      r = ash_adapter_write_run_file (
+        job, SYFT_CONFIG, "# the empty syft config ash gives syft\n", &config,
+        err);
       if (r < 0)
         return r;
     }
@@ -190,8 +191,8 @@ ash_syft_sbom_check (const char *text, size_t len, size_t *ret_components,
     {
       json_decref (doc);
       return ash_error_set (err, -EINVAL,
-                            _("%s is not a CycloneDX SBOM (no bomFormat "
-                              "CycloneDX)"),
+                            _ ("%s is not a CycloneDX SBOM (no bomFormat "
+                               "CycloneDX)"),
                             SYFT_CDX);
     }
   *ret_components = json_array_size (comps);
@@ -209,16 +210,15 @@ syft_parse (const struct ash_scanner *s _unused_,
   int r;
 
   if (res->status != 0)
-    return ash_error_set (err, -EIO, _("syft exited with status %d"),
+    return ash_error_set (err, -EIO, _ ("syft exited with status %d"),
                           res->status);
-  r = ash_tree_read_file (job->results_fd, SYFT_CDX, job->max_output, &b,
-                          err);
+  r = ash_tree_read_file (job->results_fd, SYFT_CDX, job->max_output, &b, err);
   if (r == -ENOENT)
-    return ash_error_set (err, r, _("syft wrote no SBOM (%s)"), SYFT_CDX);
+    return ash_error_set (err, r, _ ("syft wrote no SBOM (%s)"), SYFT_CDX);
   if (r < 0)
     return r;
   if (b.len == 0)
-    r = ash_error_set (err, -EINVAL, _("syft wrote an empty SBOM (%s)"),
+    r = ash_error_set (err, -EINVAL, _ ("syft wrote an empty SBOM (%s)"),
                        SYFT_CDX);
   else
     r = ash_syft_sbom_check (b.buf, b.len, &n, err);
@@ -226,20 +226,20 @@ syft_parse (const struct ash_scanner *s _unused_,
   if (r < 0)
     return r;
 
-  _cleanup_free_ char *version = ash_deps_tool_version (job->tool_path, NULL,
-                                                        job->scope);
+  _cleanup_free_ char *version
+    = ash_deps_tool_version (job->tool_path, NULL, job->scope);
   json_t *doc = ash_sarif_doc_new ();
-  json_t *run = ash_sarif_run_new ("syft", version,
-                                   "https://github.com/anchore/syft");
-  _cleanup_free_ char *rel = xasprintf ("scanners/%s/source/%s", job->name,
-                                        SYFT_CDX);
+  json_t *run
+    = ash_sarif_run_new ("syft", version, "https://github.com/anchore/syft");
+  _cleanup_free_ char *rel
+    = xasprintf ("scanners/%s/source/%s", job->name, SYFT_CDX);
   json_object_set_new (run, "properties",
                        json_pack ("{s:s, s:s, s:I}", "sbom", rel,
                                   "sbom_format", "CycloneDX JSON",
                                   "sbom_components", (json_int_t) n));
   json_array_append_new (json_object_get (doc, "runs"), run);
-  ash_info (_("syft: the CycloneDX SBOM (%zu components) is kept at %s; "
-              "the cyclonedx, spdx and gitlab-cyclonedx reports carry it"),
+  ash_info (_ ("syft: the CycloneDX SBOM (%zu components) is kept at %s; "
+               "the cyclonedx, spdx and gitlab-cyclonedx reports carry it"),
             n, rel);
   *ret_doc = doc;
   return 0;

@@ -41,17 +41,18 @@
 extern char **environ;
 
 static const char *const trivy_options[] = {
-  "scanners", "license_full", "ignore_unfixed", "disable_telemetry",
-  "offline", "severity_threshold", "config_file", "ignore_file",
-  "secret_config_file", "module_dir", NULL,
+  "scanners",          "license_full", "ignore_unfixed",
+  "disable_telemetry", "offline",      "severity_threshold",
+  "config_file",       "ignore_file",  "secret_config_file",
+  "module_dir",        NULL,
 };
 
 /* The file option KEY: the operator's when the tier rule lets it apply,
    else ash's own EMPTY (written in the run directory).  */
 static int
 file_option (const struct ash_scan_job *job, const char *key,
-             const char *own_name, const char *own_body, bool dir,
-             char **ret, struct ash_error *err)
+             const char *own_name, const char *own_body, bool dir, char **ret,
+             struct ash_error *err)
 {
   const char *v = NULL;
   _cleanup_free_ char *why = NULL;
@@ -69,7 +70,7 @@ file_option (const struct ash_scan_job *job, const char *key,
     {
       _cleanup_free_ char *p = ash_path_join (job->run_config_dir, own_name);
       if (mkdir (p, 0755) < 0)
-        return ash_error_set (err, -errno, _("cannot make %s: %s"), p,
+        return ash_error_set (err, -errno, _ ("cannot make %s: %s"), p,
                               strerror (errno));
       *ret = TAKE_PTR (p);
       return 0;
@@ -85,8 +86,7 @@ ash_trivy_repo_argv (const struct ash_scan_job *job, const char *cache,
 {
   bool license_full, ignore_unfixed, telemetry_off, offline;
   const char *sev = NULL;
-  int r = ash_deps_options_check (job->name, job->options, trivy_options,
-                                  err);
+  int r = ash_deps_options_check (job->name, job->options, trivy_options, err);
   if (r == 0)
     r = ash_adapter_get_bool (job->name, job->options, "license_full", true,
                               &license_full, err);
@@ -101,21 +101,20 @@ ash_trivy_repo_argv (const struct ash_scan_job *job, const char *cache,
                               &offline, err);
   if (r == 0)
     r = ash_adapter_get_string (job->name, job->options, "severity_threshold",
-                                true,
-                                &sev, err);
+                                true, &sev, err);
   if (r < 0)
     return r;
 
   struct ash_buf sc = ASH_BUF_INIT;
   json_t *list = json_object_get (job->options, "scanners");
-  static const char *const kinds[] = { "vuln", "secret", "misconfig",
-                                       "license", NULL };
+  static const char *const kinds[]
+    = { "vuln", "secret", "misconfig", "license", NULL };
   if (list == NULL)
     ash_buf_addstr (&sc, "vuln,secret,misconfig,license");
   else if (!json_is_array (list))
     return ash_error_set (err, -EINVAL,
-                          _("scanners.trivy-repo.options.scanners must be a "
-                            "list"));
+                          _ ("scanners.trivy-repo.options.scanners must be a "
+                             "list"));
   size_t i;
   json_t *e;
   json_array_foreach (list, i, e)
@@ -125,16 +124,18 @@ ash_trivy_repo_argv (const struct ash_scan_job *job, const char *cache,
         {
           ash_buf_release (&sc);
           return ash_error_set (err, -EINVAL,
-                                _("scanners.trivy-repo.options.scanners: "
-                                  "unknown kind '%s' (known: vuln, secret, "
-                                  "misconfig, license)"),
+                                _ ("scanners.trivy-repo.options.scanners: "
+                                   "unknown kind '%s' (known: vuln, secret, "
+                                   "misconfig, license)"),
                                 k ? k : "?");
         }
       ash_buf_addf (&sc, "%s%s", sc.len ? "," : "", k);
     }
   static const char *const sevs[][2] = {
-    { "ALL", NULL }, { "LOW", "LOW,MEDIUM,HIGH,CRITICAL" },
-    { "MEDIUM", "MEDIUM,HIGH,CRITICAL" }, { "HIGH", "HIGH,CRITICAL" },
+    { "ALL", NULL },
+    { "LOW", "LOW,MEDIUM,HIGH,CRITICAL" },
+    { "MEDIUM", "MEDIUM,HIGH,CRITICAL" },
+    { "HIGH", "HIGH,CRITICAL" },
     { "CRITICAL", "CRITICAL" },
   };
   const char *sev_list = NULL;
@@ -146,7 +147,8 @@ ash_trivy_repo_argv (const struct ash_scan_job *job, const char *cache,
     {
       ash_buf_release (&sc);
       return ash_error_set (err, -EINVAL,
-                            _("scanners.trivy-repo.options.severity_threshold "
+                            _ (
+                              "scanners.trivy-repo.options.severity_threshold "
                               "must be one of ALL, LOW, MEDIUM, HIGH, "
                               "CRITICAL, not '%s'"),
                             sev);
@@ -216,7 +218,8 @@ ash_trivy_repo_argv (const struct ash_scan_job *job, const char *cache,
       const char *p = ign.v[k];
       if (strchr (p, ',') || strchr (p, '"') || strchr (p, '\n'))
         r = ash_error_set (err, -EINVAL,
-                           _("trivy's --skip-dirs cannot name the ignore path "
+                           _ (
+                             "trivy's --skip-dirs cannot name the ignore path "
                              "'%s': it holds a comma, a quote or a line "
                              "break"),
                            p);
@@ -245,7 +248,7 @@ trivy_build (const struct ash_scanner *s _unused_,
   _cleanup_free_ char *modules = NULL;
   if (job->run_config_dir == NULL)
     return ash_error_set (err, -EINVAL,
-                          _("trivy-repo: no run directory to run from"));
+                          _ ("trivy-repo: no run directory to run from"));
   int r = file_option (job, "config_file", "trivy.yaml",
                        "# the empty trivy config ash gives trivy\n", false,
                        &config, err);
@@ -261,12 +264,10 @@ trivy_build (const struct ash_scanner *s _unused_,
                      err);
   if (r < 0)
     return r;
-  _cleanup_free_ char *cache = ash_scanner_db_cache_dir ("trivy-repo",
-                                                         environ,
-                                                         getenv ("HOME"),
-                                                         NULL);
+  _cleanup_free_ char *cache
+    = ash_scanner_db_cache_dir ("trivy-repo", environ, getenv ("HOME"), NULL);
   r = ash_trivy_repo_argv (job, cache, config, ignore, secret, modules,
-                          &cmd->argv, err);
+                           &cmd->argv, err);
   if (r < 0)
     return r;
   if (cache)
@@ -287,16 +288,16 @@ trivy_parse (const struct ash_scanner *s _unused_,
                               &b, err);
   if (r == -ENOENT)
     return ash_error_set (err, r,
-                          _("trivy exited with status %d and wrote no report "
-                            "(%s)"),
+                          _ ("trivy exited with status %d and wrote no report "
+                             "(%s)"),
                           res->status, TRIVY_SARIF);
   if (r < 0)
     return r;
   if (res->status != 0)
-    r = ash_error_set (err, -EIO, _("trivy exited with status %d (%s)"),
+    r = ash_error_set (err, -EIO, _ ("trivy exited with status %d (%s)"),
                        res->status, TRIVY_SARIF);
   else if (b.len == 0)
-    r = ash_error_set (err, -EINVAL, _("trivy wrote an empty report (%s)"),
+    r = ash_error_set (err, -EINVAL, _ ("trivy wrote an empty report (%s)"),
                        TRIVY_SARIF);
   else
     {
@@ -307,8 +308,8 @@ trivy_parse (const struct ash_scanner *s _unused_,
   ash_buf_release (&b);
   if (r < 0)
     return r;
-  _cleanup_free_ char *version = ash_deps_tool_version (job->tool_path, NULL,
-                                                        job->scope);
+  _cleanup_free_ char *version
+    = ash_deps_tool_version (job->tool_path, NULL, job->scope);
   ash_deps_sarif_normalise (*ret_doc, "trivy", version, job->target);
   return 0;
 }

@@ -30,19 +30,20 @@
 #define ZIZMOR_URI "https://docs.zizmor.sh/"
 
 static const char *const zizmor_options[] = {
-  "config_file", "persona", "online_audits", "tool_version",
-  "install_timeout", NULL,
+  "config_file",  "persona",         "online_audits",
+  "tool_version", "install_timeout", NULL,
 };
 
 static const char *const zizmor_config_names[] = {
-  "zizmor.yml", ".github/zizmor.yml", NULL,
+  "zizmor.yml",
+  ".github/zizmor.yml",
+  NULL,
 };
 
 int
 ash_zizmor_argv (const char *tool, const json_t *options,
-                 const char *config_file, bool no_config,
-                 char *const *inputs, struct ash_strvec *argv,
-                 struct ash_error *err)
+                 const char *config_file, bool no_config, char *const *inputs,
+                 struct ash_strvec *argv, struct ash_error *err)
 {
   const char *persona;
   bool online = false;
@@ -59,16 +60,16 @@ ash_zizmor_argv (const char *tool, const json_t *options,
     return r;
   if (online)
     return ash_error_set (err, -ENOTSUP,
-                          _("scanners.zizmor.options.online_audits is not "
-                            "supported: ash gives zizmor neither a network "
-                            "nor a GitHub token"));
+                          _ ("scanners.zizmor.options.online_audits is not "
+                             "supported: ash gives zizmor neither a network "
+                             "nor a GitHub token"));
   if (persona == NULL)
     persona = "regular";
   if (!streq (persona, "regular") && !streq (persona, "pedantic")
       && !streq (persona, "auditor"))
     return ash_error_set (err, -EINVAL,
-                          _("scanners.zizmor.options.persona must be one of "
-                            "regular, pedantic, auditor, not '%s'"),
+                          _ ("scanners.zizmor.options.persona must be one of "
+                             "regular, pedantic, auditor, not '%s'"),
                           persona);
   ash_strvec_push (argv, tool);
   ash_strvec_push (argv, "--format");
@@ -107,8 +108,8 @@ zizmor_build (const struct ash_scanner *s _unused_,
   else if (r == 0)
     for (size_t i = 0; zizmor_config_names[i]; i++)
       {
-        _cleanup_free_ char *p = ash_path_join (job->target,
-                                                zizmor_config_names[i]);
+        _cleanup_free_ char *p
+          = ash_path_join (job->target, zizmor_config_names[i]);
         if (access (p, F_OK) != 0)
           continue;
         json_t *o = json_pack ("{s:s}", "config_file", zizmor_config_names[i]);
@@ -143,13 +144,12 @@ zizmor_build (const struct ash_scanner *s _unused_,
 
 static int
 zizmor_parse (const struct ash_scanner *s _unused_,
-              const struct ash_scan_job *job,
-              const struct ash_cmd_result *res, json_t **ret_doc,
-              struct ash_error *err)
+              const struct ash_scan_job *job, const struct ash_cmd_result *res,
+              json_t **ret_doc, struct ash_error *err)
 {
   json_t *doc = NULL;
   if (res->status != 0 && res->status != 3)
-    return ash_error_set (err, -EIO, _("zizmor exited with status %d"),
+    return ash_error_set (err, -EIO, _ ("zizmor exited with status %d"),
                           res->status);
   if (ash_iac_no_input (job))
     {
@@ -162,8 +162,7 @@ zizmor_parse (const struct ash_scanner *s _unused_,
   int r = ash_iac_read_sarif ("zizmor", job, ZIZMOR_OUT, &doc, err);
   if (r < 0)
     return r;
-  ash_iac_sarif_normalise (doc, "zizmor", NULL, ZIZMOR_URI, job->target,
-                           NULL);
+  ash_iac_sarif_normalise (doc, "zizmor", NULL, ZIZMOR_URI, job->target, NULL);
   *ret_doc = doc;
   return 0;
 }

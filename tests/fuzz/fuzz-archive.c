@@ -125,8 +125,7 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
       struct stat st;
       int sr = fstatat (workfd, path, &st, AT_SYMLINK_NOFOLLOW);
       if (sr != 0)
-        fprintf (stderr, "converted %s is not in the work directory\n",
-                 path);
+        fprintf (stderr, "converted %s is not in the work directory\n", path);
       FUZZ_CHECK (sr == 0);
       FUZZ_CHECK (S_ISREG (st.st_mode));
     }

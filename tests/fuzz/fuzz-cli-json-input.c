@@ -38,13 +38,19 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
   snprintf (file, sizeof file, "%s/input.json", tmp);
   snprintf (src, sizeof src, "%s/src", tmp);
   snprintf (out, sizeof out, "%s/out", tmp);
-  char *argv[] = { (char *) "ash",       (char *) "scan",
-                   (char *) "--mode",    (char *) "container",
+  char *argv[] = { (char *) "ash",
+                   (char *) "scan",
+                   (char *) "--mode",
+                   (char *) "container",
                    (char *) "--oci-runner=/nonexistent/oci-runtime",
-                   (char *) "--quiet",   (char *) "--cli-json-input",
-                   file,                 (char *) "--source-dir",
-                   src,                  (char *) "--output-dir",
-                   out,                  NULL };
+                   (char *) "--quiet",
+                   (char *) "--cli-json-input",
+                   file,
+                   (char *) "--source-dir",
+                   src,
+                   (char *) "--output-dir",
+                   out,
+                   NULL };
 
   /* Standard output must stay empty: send it to a file and look.  */
   fflush (stdout);
@@ -55,8 +61,7 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
   if (saved < 0 || fd < 0 || dup2 (fd, 1) < 0)
     abort ();
   close (fd);
-  int r = ash_main ((int) (sizeof argv / sizeof *argv) - 1, argv,
-                    no_backends);
+  int r = ash_main ((int) (sizeof argv / sizeof *argv) - 1, argv, no_backends);
   fflush (stdout);
   off_t written = lseek (1, 0, SEEK_END);
   dup2 (saved, 1);

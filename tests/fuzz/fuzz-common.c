@@ -89,8 +89,7 @@ fuzz_tmpdir (void)
 }
 
 int
-fuzz_write_file (const char *dir, const char *name, const void *p,
-                 size_t len)
+fuzz_write_file (const char *dir, const char *name, const void *p, size_t len)
 {
   char path[PATH_MAX];
   if (snprintf (path, sizeof path, "%s/%s", dir, name) >= (int) sizeof path)
@@ -102,8 +101,8 @@ fuzz_write_file (const char *dir, const char *name, const void *p,
         return -errno;
       *s = '/';
     }
-  int fd = open (path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW,
-                 0600);
+  int fd
+    = open (path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0600);
   if (fd < 0)
     return -errno;
   const char *b = p;
@@ -131,8 +130,8 @@ fuzz_split (const uint8_t *data, size_t size, size_t max,
   size_t n = 0;
   while (n + 1 < max)
     {
-      const uint8_t *hit = size >= sl ? memmem (data, size, FUZZ_SEPARATOR, sl)
-                                      : NULL;
+      const uint8_t *hit
+        = size >= sl ? memmem (data, size, FUZZ_SEPARATOR, sl) : NULL;
       if (hit == NULL)
         break;
       ret_p[n] = data;
@@ -191,7 +190,7 @@ check_location (const json_t *loc)
     {
       FUZZ_CHECK (json_is_object (reg));
       static const char *const ints[]
-          = { "startLine", "endLine", "startColumn", "endColumn", NULL };
+        = { "startLine", "endLine", "startColumn", "endColumn", NULL };
       for (size_t i = 0; ints[i]; i++)
         {
           const json_t *v = json_object_get (reg, ints[i]);
@@ -204,9 +203,9 @@ void
 fuzz_check_sarif (const json_t *doc, bool ash_wrote)
 {
   static const char *const levels[]
-      = { "none", "note", "warning", "error", NULL };
+    = { "none", "note", "warning", "error", NULL };
   static const char *const severities[]
-      = { "CRITICAL", "HIGH", "MEDIUM", "LOW", "INFO", NULL };
+    = { "CRITICAL", "HIGH", "MEDIUM", "LOW", "INFO", NULL };
   static const char *const sup_kinds[] = { "inSource", "external", NULL };
 
   FUZZ_CHECK (json_is_object (doc));

@@ -33,7 +33,7 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
   snprintf (src, sizeof src, "%s/src", tmp);
   fuzz_empty_dir (tmp);
   static const char *const names[]
-      = { "src/.ash/.ashrc.yaml", "src/.ash/base.yaml", "src/.ash/base.json" };
+    = { "src/.ash/.ashrc.yaml", "src/.ash/base.yaml", "src/.ash/base.json" };
   for (size_t i = 0; i < 3; i++)
     if (i < n && fuzz_write_file (tmp, names[i], p[i], len[i]) < 0)
       abort ();
@@ -77,9 +77,9 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
       char *yaml = ash_config_to_yaml (c.root);
       json_t *again = NULL;
       struct ash_error e2 = ASH_ERROR_INIT;
-      FUZZ_CHECK (ash_config_parse_yaml (yaml, strlen (yaml), "again", &again,
-                                         NULL, &e2)
-                  == 0);
+      FUZZ_CHECK (
+        ash_config_parse_yaml (yaml, strlen (yaml), "again", &again, NULL, &e2)
+        == 0);
       FUZZ_CHECK (json_equal (c.root, again));
       json_decref (again);
       free (yaml);

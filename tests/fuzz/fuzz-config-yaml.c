@@ -73,14 +73,14 @@ check_limits (void)
   int levels = 1;
   while ((1L << levels) <= ASH_CONFIG_MAX_NODES)
     {
-      ash_buf_addf (&b, "a%d: &a%d [*a%d, *a%d]\n", levels, levels,
-                      levels - 1, levels - 1);
+      ash_buf_addf (&b, "a%d: &a%d [*a%d, *a%d]\n", levels, levels, levels - 1,
+                    levels - 1);
       levels++;
     }
   /* ... and nested much further, so that no expansion can be finished.  */
   for (int i = levels; i < levels + 40; i++)
     ash_buf_addf (&b, "a%d: &a%d [*a%d, *a%d, *a%d, *a%d]\n", i, i, i - 1,
-                    i - 1, i - 1, i - 1);
+                  i - 1, i - 1, i - 1);
   expect_too_big (b.buf);
   ash_buf_release (&b);
 
@@ -119,8 +119,8 @@ reparse_equal (const json_t *tree, const char *text, const char *what)
 {
   json_t *again = NULL;
   struct ash_error err = ASH_ERROR_INIT;
-  int r = ash_config_parse_yaml (text, strlen (text), what, &again, NULL,
-                                 &err);
+  int r
+    = ash_config_parse_yaml (text, strlen (text), what, &again, NULL, &err);
   if (r < 0)
     fprintf (stderr, "%s does not parse back: %s\n--\n%s--\n", what,
              err.message, text);
@@ -129,8 +129,8 @@ reparse_equal (const json_t *tree, const char *text, const char *what)
     {
       char *a = json_dumps (tree, JSON_ENCODE_ANY | JSON_SORT_KEYS);
       char *b = json_dumps (again, JSON_ENCODE_ANY | JSON_SORT_KEYS);
-      fprintf (stderr, "%s parses back differently:\n%s\n%s\n--\n%s--\n",
-               what, a, b, text);
+      fprintf (stderr, "%s parses back differently:\n%s\n%s\n--\n%s--\n", what,
+               a, b, text);
       free (a);
       free (b);
     }
@@ -151,8 +151,8 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
 
   json_t *tree = NULL, *positions = NULL;
   struct ash_error err = ASH_ERROR_INIT;
-  int r = ash_config_parse_yaml ((const char *) data, size, "fuzz.yaml",
-                                 &tree, &positions, &err);
+  int r = ash_config_parse_yaml ((const char *) data, size, "fuzz.yaml", &tree,
+                                 &positions, &err);
   if (r < 0)
     {
       FUZZ_CHECK (tree == NULL);

@@ -39,9 +39,9 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
   json_t *baseline = NULL;
   struct ash_strvec warnings = ASH_STRVEC_INIT;
   struct ash_error err = ASH_ERROR_INIT;
-  int r = ash_detect_secrets_baseline_load (path, NULL, "baseline_file",
-                                            &ctx, &ss, false, true,
-                                            &baseline, &warnings, &err);
+  int r = ash_detect_secrets_baseline_load (path, NULL, "baseline_file", &ctx,
+                                            &ss, false, true, &baseline,
+                                            &warnings, &err);
   if (r < 0)
     {
       FUZZ_CHECK (err.message != NULL);

@@ -22,10 +22,23 @@
 #include "fs/scanset.h"
 
 static const char *const tree_files[] = {
-  "a.py", "b.txt", "README.md", ".hidden", "x y.py", "keep/locked.txt",
-  "keep/open.txt", "sub/c.py", "sub/d.log", "sub/deep/e.py",
-  "sub/deep/f.min.js", "sub/deep/[g].py", "sub/deep/h\\i.py",
-  "node_modules/m/index.js", ".git/config", "star*name.txt", NULL,
+  "a.py",
+  "b.txt",
+  "README.md",
+  ".hidden",
+  "x y.py",
+  "keep/locked.txt",
+  "keep/open.txt",
+  "sub/c.py",
+  "sub/d.log",
+  "sub/deep/e.py",
+  "sub/deep/f.min.js",
+  "sub/deep/[g].py",
+  "sub/deep/h\\i.py",
+  "node_modules/m/index.js",
+  ".git/config",
+  "star*name.txt",
+  NULL,
 };
 
 int
@@ -46,7 +59,7 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
   size_t len[3];
   size_t n = fuzz_split (data, size, 3, p, len);
   static const char *const ignore_files[]
-      = { ".gitignore", "sub/.ashignore", "sub/deep/.gitignore" };
+    = { ".gitignore", "sub/.ashignore", "sub/deep/.gitignore" };
   for (size_t i = 0; i < 3; i++)
     if (fuzz_write_file (src, ignore_files[i], i < n ? p[i] : NULL,
                          i < n ? len[i] : 0)

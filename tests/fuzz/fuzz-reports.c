@@ -41,14 +41,13 @@ check_no_controls (const char *what, const char *s, bool cr_ok)
 {
   for (const unsigned char *p = (const unsigned char *) s; *p; p++)
     {
-      bool bad = (*p < 0x20 && *p != '\n' && *p != '\t'
-                  && !(cr_ok && *p == '\r'))
-                 || *p == 0x7f
-                 || (*p == 0xc2 && p[1] >= 0x80 && p[1] <= 0x9f);
+      bool bad
+        = (*p < 0x20 && *p != '\n' && *p != '\t' && !(cr_ok && *p == '\r'))
+          || *p == 0x7f || (*p == 0xc2 && p[1] >= 0x80 && p[1] <= 0x9f);
       if (bad)
         {
-          fprintf (stderr, "%s: control byte 0x%02x at offset %zu\n", what,
-                   *p, (size_t) ((const char *) p - s));
+          fprintf (stderr, "%s: control byte 0x%02x at offset %zu\n", what, *p,
+                   (size_t) ((const char *) p - s));
           FUZZ_CHECK (!bad);
         }
     }
@@ -72,9 +71,9 @@ has_nocase (const char *s, const char *needle)
 static void
 check_html_tags (const char *s)
 {
-  static const char *const own[] = { "!DOCTYPE", "html", "head", "meta",
-                                     "title", "style", "body", "h1", "h2",
-                                     "p", "br", "table", "tr", "th", "td" };
+  static const char *const own[]
+    = { "!DOCTYPE", "html", "head", "meta",  "title", "style", "body", "h1",
+        "h2",       "p",    "br",   "table", "tr",    "th",    "td" };
   for (const char *p = s; (p = strchr (p, '<')); p++)
     {
       const char *t = p + 1 + (p[1] == '/');
@@ -86,8 +85,8 @@ check_html_tags (const char *s)
       const char *end = strchr (t, '>');
       FUZZ_CHECK (end != NULL);
       _cleanup_free_ char *inside = xstrndup (t, (size_t) (end - t));
-      if (!mine || has_nocase (inside, " on") || has_nocase (inside,
-                                                             "javascript:"))
+      if (!mine || has_nocase (inside, " on")
+          || has_nocase (inside, "javascript:"))
         fprintf (stderr, "html: a tag ash does not write at offset %zu\n",
                  (size_t) (p - s));
       FUZZ_CHECK (mine);
@@ -101,8 +100,8 @@ check_html_tags (const char *s)
 static void
 check_markdown_tags (const char *s)
 {
-  static const char *const own[] = { "<details>", "</details>", "<summary>",
-                                     "</summary>" };
+  static const char *const own[]
+    = { "<details>", "</details>", "<summary>", "</summary>" };
   for (const char *p = s; (p = strchr (p, '<')); p++)
     {
       size_t slashes = 0;

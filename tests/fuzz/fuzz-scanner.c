@@ -113,31 +113,28 @@ run (const uint8_t *data, size_t size, json_t **doc, struct ash_error *err)
       close (job.results_fd);
       return r;
     }
-  if (IS ("checkov") || IS ("cfn-nag") || IS ("actionlint")
-      || IS ("cfn-lint"))
+  if (IS ("checkov") || IS ("cfn-nag") || IS ("actionlint") || IS ("cfn-lint"))
     {
       json_t *report = load (data, size);
       if (report == NULL)
         return ash_error_set (err, -EINVAL, "not JSON");
-      int r = IS ("checkov")     ? ash_checkov_json_to_sarif (report, srcdir,
-                                                              doc, err)
-              : IS ("cfn-nag")   ? ash_cfn_nag_json_to_sarif (report, srcdir,
-                                                              doc, err)
-              : IS ("actionlint") ? ash_actionlint_json_to_sarif (
-                                        report, 1, srcdir, doc, err)
-                                  : ash_cfn_lint_json_to_sarif (report, srcdir,
-                                                                doc, err);
+      int r = IS ("checkov")
+                ? ash_checkov_json_to_sarif (report, srcdir, doc, err)
+              : IS ("cfn-nag")
+                ? ash_cfn_nag_json_to_sarif (report, srcdir, doc, err)
+              : IS ("actionlint")
+                ? ash_actionlint_json_to_sarif (report, 1, srcdir, doc, err)
+                : ash_cfn_lint_json_to_sarif (report, srcdir, doc, err);
       json_decref (report);
       if (r == 0)
-        ash_iac_sarif_normalise (*doc, FUZZ_SCANNER, NULL, NULL, srcdir,
-                                 NULL);
+        ash_iac_sarif_normalise (*doc, FUZZ_SCANNER, NULL, NULL, srcdir, NULL);
       return r;
     }
   if (IS ("cdk-nag"))
     {
       static const char manifest[]
-          = "{\"templates\": [{\"template\": \"t.template.json\", "
-            "\"dir\": \"t0\", \"reports\": [\"r.csv\"]}]}";
+        = "{\"templates\": [{\"template\": \"t.template.json\", "
+          "\"dir\": \"t0\", \"reports\": [\"r.csv\"]}]}";
       if (fuzz_write_file (resdir, "cdk-nag-out/manifest.json", manifest,
                            sizeof manifest - 1)
           < 0)
@@ -159,8 +156,8 @@ run (const uint8_t *data, size_t size, json_t **doc, struct ash_error *err)
       struct ash_cmd_result res;
       setup_job (&job, &res, "semgrep");
       res.status = 1;
-      int r = ash_grep_parse (false, &job, &res, "semgrep.sarif", "1.0.0",
-                              doc, err);
+      int r = ash_grep_parse (false, &job, &res, "semgrep.sarif", "1.0.0", doc,
+                              err);
       close (job.results_fd);
       return r;
     }

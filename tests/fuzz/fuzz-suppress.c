@@ -44,8 +44,8 @@ model_marker (const char *l, size_t len, bool next, const char *rule)
       bool comment = (k >= 1 && l[k - 1] == '#')
                      || (k >= 2 && l[k - 1] == '/' && l[k - 2] == '/');
       size_t p = i + 10;
-      bool is_next = p + 10 <= len
-                     && strncasecmp (l + p, "-next-line", 10) == 0;
+      bool is_next
+        = p + 10 <= len && strncasecmp (l + p, "-next-line", 10) == 0;
       if (is_next)
         p += 10;
       if (!comment || is_next != next || p >= len || l[p] != ':')
@@ -158,11 +158,10 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
   json_t *results = json_object_get (run, "results");
   for (size_t l = 1; l <= nlines; l++)
     json_array_append_new (
-        results,
-        json_pack ("{s:s, s:{s:s}, s:[{s:{s:{s:s}, s:{s:i}}}]}", "ruleId",
-                   "R1", "message", "text", "m", "locations",
-                   "physicalLocation", "artifactLocation", "uri", "f.py",
-                   "region", "startLine", (int) l));
+      results, json_pack ("{s:s, s:{s:s}, s:[{s:{s:{s:s}, s:{s:i}}}]}",
+                          "ruleId", "R1", "message", "text", "m", "locations",
+                          "physicalLocation", "artifactLocation", "uri",
+                          "f.py", "region", "startLine", (int) l));
   /* The comments are looked for only when the text (up to a NUL byte)
      is valid UTF-8.  */
   json_t *probe = json_string (text);
@@ -173,8 +172,8 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
   for (size_t l = 1; l <= nlines; l++)
     {
       json_t *res = json_array_get (results, l - 1);
-      bool by_entry = ash_suppressions_match (&sup, "R1", "f.py", (int) l)
-                      != NULL;
+      bool by_entry
+        = ash_suppressions_match (&sup, "R1", "f.py", (int) l) != NULL;
       bool by_comment = utf8 && want[l];
       json_t *list = json_object_get (res, "suppressions");
       if (by_entry || by_comment)

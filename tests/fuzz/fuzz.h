@@ -20,10 +20,10 @@
 int LLVMFuzzerTestOneInput (const uint8_t *data, size_t size);
 
 /* Abort with the failed property's text when COND does not hold.  */
-#define FUZZ_CHECK(cond)                                                     \
+#define FUZZ_CHECK(cond)                                                      \
   ((cond) ? (void) 0 : fuzz_fail (__FILE__, __LINE__, #cond))
 void fuzz_fail (const char *file, int line, const char *what)
-    __attribute__ ((noreturn));
+  __attribute__ ((noreturn));
 
 /* DATA as a NUL-terminated string (newly allocated).  */
 char *fuzz_text (const uint8_t *data, size_t size);

@@ -39,9 +39,9 @@
 #include "proc/spawn.h"
 #include "sandbox/requirements.h"
 #ifdef __APPLE__
-# include "../../darwin/backends.h"
+#include "../../darwin/backends.h"
 #else
-# include "../../linux/backends.h"
+#include "../../linux/backends.h"
 #endif
 
 extern char **environ;
@@ -95,9 +95,13 @@ main (int argc, char **argv)
   };
   static const struct ash_backend *const backends[] = {
 #ifdef __APPLE__
-    &ash_backend_sandbox_exec, NULL,
+    &ash_backend_sandbox_exec,
+    NULL,
 #else
-    &ash_backend_bwrap, &ash_backend_firejail, &ash_backend_landlock, NULL,
+    &ash_backend_bwrap,
+    &ash_backend_firejail,
+    &ash_backend_landlock,
+    NULL,
 #endif
   };
   const char *backend_name = NULL, *results = NULL, *source = NULL;
@@ -125,19 +129,45 @@ main (int argc, char **argv)
   while ((c = getopt_long (argc, argv, "+", longopts, NULL)) != -1)
     switch (c)
       {
-      case 'b': backend_name = optarg; break;
-      case 'r': results = optarg; break;
-      case 's': source = optarg; break;
-      case 'o': output = optarg; break;
-      case 'R': ash_strvec_push (&reads, optarg); break;
-      case 'n': network = true; break;
-      case 'e': ash_strvec_push (&extra_env, optarg); break;
-      case 't': timeout = (unsigned) atoi (optarg); break;
-      case 'c': cwd = optarg; break;
-      case 'P': probe_only = true; break;
-      case 'A': print_argv = true; break;
-      case 'W': after_wrap = optarg; break;
-      case 'B': before_wrap = optarg; break;
+      case 'b':
+        backend_name = optarg;
+        break;
+      case 'r':
+        results = optarg;
+        break;
+      case 's':
+        source = optarg;
+        break;
+      case 'o':
+        output = optarg;
+        break;
+      case 'R':
+        ash_strvec_push (&reads, optarg);
+        break;
+      case 'n':
+        network = true;
+        break;
+      case 'e':
+        ash_strvec_push (&extra_env, optarg);
+        break;
+      case 't':
+        timeout = (unsigned) atoi (optarg);
+        break;
+      case 'c':
+        cwd = optarg;
+        break;
+      case 'P':
+        probe_only = true;
+        break;
+      case 'A':
+        print_argv = true;
+        break;
+      case 'W':
+        after_wrap = optarg;
+        break;
+      case 'B':
+        before_wrap = optarg;
+        break;
       default:
         fprintf (stderr, "test-backend-run: bad usage\n");
         return 99;
@@ -197,10 +227,10 @@ main (int argc, char **argv)
       pw = getpwuid (getuid ());
       {
         _cleanup_free_ char *abs_results = ash_path_absolute (results);
-        _cleanup_free_ char *abs_source = source ? ash_path_absolute (source)
-                                                 : NULL;
-        _cleanup_free_ char *abs_output = output ? ash_path_absolute (output)
-                                                 : NULL;
+        _cleanup_free_ char *abs_source
+          = source ? ash_path_absolute (source) : NULL;
+        _cleanup_free_ char *abs_output
+          = output ? ash_path_absolute (output) : NULL;
         struct ash_policy_input in = {
           .scanner = "escape-probe",
           .req = &req,

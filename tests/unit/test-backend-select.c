@@ -35,8 +35,10 @@ probe_a (const struct ash_host *h, struct ash_probe **ret)
   atomic_fetch_add (&probes_a, 1);
   /* Slow enough that concurrent callers overlap.  */
   usleep (20000);
-  return probe_common (&be_a, a_usable, "bwrap is not installed (install "
-                                        "the 'bubblewrap' package)", ret);
+  return probe_common (&be_a, a_usable,
+                       "bwrap is not installed (install "
+                       "the 'bubblewrap' package)",
+                       ret);
 }
 
 static int
@@ -62,14 +64,13 @@ probe_c (const struct ash_host *h, struct ash_probe **ret)
 }
 
 static const struct ash_backend be_a = { .name = "bwrap", .probe = probe_a };
-static const struct ash_backend be_b = { .name = "firejail",
-                                         .probe = probe_b };
-static const struct ash_backend be_c = { .name = "landlock",
-                                         .probe = probe_c };
-static const struct ash_backend *const list[] = { &be_a, &be_b, &be_c,
-                                                  NULL };
-#define WINDOWS_MESSAGE                                                      \
-  "no scanner sandbox is available on Windows; run ASH under WSL2 and use " \
+static const struct ash_backend be_b
+  = { .name = "firejail", .probe = probe_b };
+static const struct ash_backend be_c
+  = { .name = "landlock", .probe = probe_c };
+static const struct ash_backend *const list[] = { &be_a, &be_b, &be_c, NULL };
+#define WINDOWS_MESSAGE                                                       \
+  "no scanner sandbox is available on Windows; run ASH under WSL2 and use "   \
   "--sandbox bwrap there, or use --mode container"
 static const struct ash_backend be_none = ASH_BACKEND_NONE (WINDOWS_MESSAGE);
 static const struct ash_backend *const none_list[] = { &be_none, NULL };
@@ -129,15 +130,15 @@ main (void)
   reset (false, true, true);
   got = ash_backend_select ("bwrap", list, &host, &p, &why);
   tap_ok (got == NULL, "a named backend that is unavailable is not replaced");
-  tap_is_str (why,
-              "bwrap is not installed (install the 'bubblewrap' package)",
+  tap_is_str (why, "bwrap is not installed (install the 'bubblewrap' package)",
               "its reason is the probe's, word for word");
   tap_is_int (probes_b + probes_c, 0, "no other backend is probed");
   free (why);
   why = NULL;
 
   got = ash_backend_select ("landlock", list, &host, &p, &why);
-  tap_ok (got == &be_c && p && ash_probe_usable (p), "a named usable backend is used");
+  tap_ok (got == &be_c && p && ash_probe_usable (p),
+          "a named usable backend is used");
 
   got = ash_backend_select ("off", list, &host, &p, &why);
   tap_ok (got == NULL && why == NULL, "off selects nothing, with no reason");

@@ -118,7 +118,8 @@ joined_no_fds (const struct ash_strvec *sv, int *n_fds, int *unpassed)
           continue;
         }
       if ((streq (w, "--ro") || streq (w, "--rw") || streq (w, "--tmpdir")
-           || streq (w, "--home")) && !after_fd)
+           || streq (w, "--home"))
+          && !after_fd)
         (*unpassed)++;
       after_fd = false;
       if (i)
@@ -178,7 +179,8 @@ test_bwrap (bool overlay, bool network)
   fixture_init (&f, "/usr/bin/bwrap");
   f.probe.base.cache_overlay = overlay;
   f.policy.network = network;
-  r = ash_backend_bwrap.wrap (&f.probe.base, &f.policy, &f.cmd, &f.state, &err);
+  r = ash_backend_bwrap.wrap (&f.probe.base, &f.policy, &f.cmd, &f.state,
+                              &err);
   tap_is_int (r, 0, "bwrap wrap (overlay %d, network %d) succeeds", overlay,
               network);
   got = joined (&f.cmd.argv);
@@ -276,11 +278,13 @@ test_firejail_other_home (void)
                            srcdir ? srcdir : ".");
   char *agent_env[] = { (char *) "SSH_AUTH_SOCK=/run/agent.sock", NULL };
   ash_policy_add_hiding (&f.policy, agent_env, mountinfo);
-  r = ash_backend_firejail.wrap (&f.probe.base, &f.policy, &f.cmd, &f.state, &err);
+  r = ash_backend_firejail.wrap (&f.probe.base, &f.policy, &f.cmd, &f.state,
+                                 &err);
   tap_is_int (r, 0, "firejail wrap succeeds");
   got = joined (&f.cmd.argv);
   want = xasprintf (
-    HELPER " --supervise -- /usr/bin/firejail --noprofile --deterministic-shutdown"
+    HELPER
+    " --supervise -- /usr/bin/firejail --noprofile --deterministic-shutdown"
     " --deterministic-exit-code --private-dev --nonewprivs"
     " --caps.drop=all --seccomp --nogroups --dbus-user=none"
     " --dbus-system=none --net=none --read-only=/ --quiet"
@@ -315,7 +319,8 @@ test_firejail_other_home (void)
   f.policy.n_paths = 2;
   f.policy.results_dir = (char *) "/srv/out/x";
   ash_policy_add_hiding (&f.policy, NULL, mountinfo);
-  r = ash_backend_firejail.wrap (&f.probe.base, &f.policy, &f.cmd, &f.state, &err);
+  r = ash_backend_firejail.wrap (&f.probe.base, &f.policy, &f.cmd, &f.state,
+                                 &err);
   tap_is_int (r, 0, "firejail wrap (nothing in the home) succeeds");
   free (got);
   got = joined (&f.cmd.argv);
@@ -352,7 +357,8 @@ test_landlock (void)
   f.policy.home_links = f.links;
   f.policy.n_home_links = 1;
   f.policy.network = true;
-  r = ash_backend_landlock.wrap (&f.probe.base, &f.policy, &f.cmd, &f.state, &err);
+  r = ash_backend_landlock.wrap (&f.probe.base, &f.policy, &f.cmd, &f.state,
+                                 &err);
   tap_is_int (r, 0, "landlock wrap succeeds");
   tmpdir = ash_strvec_getenv (&f.cmd.env, "TMPDIR");
   home = ash_strvec_getenv (&f.cmd.env, "HOME");
@@ -373,11 +379,12 @@ test_landlock (void)
        out.  */
     got = joined_no_fds (&f.cmd.argv, &n_fds, &unpassed);
     free (want);
-    want = xasprintf (HELPER " --network --ro /usr --ro /etc"
-                             " --tmpdir %s/tmp --home %s/home -- /usr/bin/bandit"
-                             " -r"
-                             " /src",
-                      priv, priv);
+    want
+      = xasprintf (HELPER " --network --ro /usr --ro /etc"
+                          " --tmpdir %s/tmp --home %s/home -- /usr/bin/bandit"
+                          " -r"
+                          " /src",
+                   priv, priv);
     tap_is_str (got, want, "landlock argv");
     tap_is_int (unpassed, 0, "landlock: every rule is made from a descriptor");
     tap_is_int ((int) f.cmd.n_pass_fds, n_fds,
@@ -437,8 +444,10 @@ test_landlock_nested (void)
   f.policy.n_home_links = 2;
   r = ash_backend_landlock.wrap (&f.probe.base, &f.policy, &f.cmd, &f.state,
                                  &err);
-  tap_is_int (r, 0, "landlock: nested granted directories in the home "
-                    "wrap (%s)", err.message ? err.message : "no error");
+  tap_is_int (r, 0,
+              "landlock: nested granted directories in the home "
+              "wrap (%s)",
+              err.message ? err.message : "no error");
   home = ash_strvec_getenv (&f.cmd.env, "HOME");
   at = home ? ash_path_join (home, ".pyenv/versions/3.11") : NULL;
   tap_ok (at && lstat (at, &st) == 0 && S_ISLNK (st.st_mode),
@@ -460,8 +469,9 @@ test_landlock_nested (void)
   f.policy.n_home_links = 2;
   r = ash_backend_landlock.wrap (&f.probe.base, &f.policy, &f.cmd, &f.state,
                                  &err);
-  tap_is_int (r, -EEXIST, "landlock: a link the outer one would shadow is "
-                          "refused");
+  tap_is_int (r, -EEXIST,
+              "landlock: a link the outer one would shadow is "
+              "refused");
   tap_ok (err.message && strstr (err.message, "is a link to"),
           "landlock: the refusal says why (%s)",
           err.message ? err.message : "no message");
@@ -532,7 +542,7 @@ test_bwrap_bind_fd (void)
   ash_strvec_push (&f.cmd.argv, "/usr/bin/x");
 
   int r = ash_backend_bwrap.wrap (&f.probe.base, &f.policy, &f.cmd, &f.state,
-                                &err);
+                                  &err);
   tap_is_int (r, 0, "bind-fd: wrap succeeds");
   _cleanup_free_ char *got = joined (&f.cmd.argv);
   _cleanup_free_ char *want_ro = NULL;
@@ -541,16 +551,20 @@ test_bwrap_bind_fd (void)
     if (streq (f.cmd.argv.v[i], "--bind-fd")
         && streq (f.cmd.argv.v[i + 2], res))
       fd_res = atoi (f.cmd.argv.v[i + 1]);
-  tap_ok (fd_res > 2, "bind-fd: the results directory is bound from a "
-                      "descriptor (%d)", fd_res);
+  tap_ok (fd_res > 2,
+          "bind-fd: the results directory is bound from a "
+          "descriptor (%d)",
+          fd_res);
   want_ro = xasprintf (" %s ", src);
   tap_ok (strstr (got, "--ro-bind-fd ") && strstr (got, want_ro)
             && !strstr (got, "--ro-bind-try /tmp/ash-bindfd"),
           "bind-fd: the source tree is bound read-only from a descriptor");
   tap_ok (strstr (got, "--ro-bind-try /usr /usr") != NULL,
           "bind-fd: system directories are still bound by name");
-  tap_ok (f.cmd.n_pass_fds == 2, "bind-fd: both descriptors are passed "
-                                 "(%u)", f.cmd.n_pass_fds);
+  tap_ok (f.cmd.n_pass_fds == 2,
+          "bind-fd: both descriptors are passed "
+          "(%u)",
+          f.cmd.n_pass_fds);
 
   /* The swap, after ash's checks and wrap().  */
   rename (res, moved);
@@ -571,10 +585,11 @@ test_bwrap_bind_fd (void)
   ash_cmd_init (&f.cmd);
   ash_strvec_push (&f.cmd.argv, "/usr/bin/x");
   r = ash_backend_bwrap.wrap (&f.probe.base, &f.policy, &f.cmd, &f.state,
-                                &err);
+                              &err);
   tap_ok (r < 0 && f.cmd.n_pass_fds == 0 && f.state == NULL,
           "bind-fd: a results directory reached through a link is refused "
-          "(%d)", r);
+          "(%d)",
+          r);
   tap_diag ("%s", err.message ? err.message : "");
   ash_error_release (&err);
   fixture_release (&f);

@@ -25,8 +25,9 @@
 static json_t *
 result_with_rule (json_t *doc, const char *rule, int nth)
 {
-  json_t *results = json_object_get (
-    json_array_get (json_object_get (doc, "runs"), 0), "results");
+  json_t *results
+    = json_object_get (json_array_get (json_object_get (doc, "runs"), 0),
+                       "results");
   size_t i;
   json_t *r;
   json_array_foreach (results, i, r)
@@ -50,8 +51,8 @@ test_mapping (void)
   if (!tap_ok (raw != NULL, "fixture %s loads", path))
     return;
   char *text = json_dumps (raw, 0);
-  int r = ash_bandit_json_to_sarif (text, strlen (text), "/src/py-small",
-                                    &doc, &err);
+  int r = ash_bandit_json_to_sarif (text, strlen (text), "/src/py-small", &doc,
+                                    &err);
   tap_is_int (r, 0, "bandit JSON maps to SARIF");
   if (r < 0)
     return;
@@ -77,14 +78,14 @@ test_mapping (void)
   json_t *props = json_object_get (b602, "properties");
   tap_is_str (json_string_value (json_object_get (props, "issue_severity")),
               "HIGH", "properties.issue_severity");
-  tap_is_str (json_string_value (json_object_get (props,
-                                                  "issue_confidence")),
+  tap_is_str (json_string_value (json_object_get (props, "issue_confidence")),
               "HIGH", "properties.issue_confidence");
-  json_t *region = json_object_get (json_object_get (
-    json_array_get (json_object_get (b602, "locations"), 0),
-    "physicalLocation"), "region");
-  tap_is_str (json_string_value (json_object_get (
-                json_object_get (region, "snippet"), "text")),
+  json_t *region = json_object_get (
+    json_object_get (json_array_get (json_object_get (b602, "locations"), 0),
+                     "physicalLocation"),
+    "region");
+  tap_is_str (json_string_value (
+                json_object_get (json_object_get (region, "snippet"), "text")),
               "    return subprocess.call(cmd, shell=True)\n",
               "snippet is the source line without bandit's line number");
   tap_is_int (ash_sarif_result_severity (b602), ASH_SEVERITY_HIGH,
@@ -99,15 +100,16 @@ test_mapping (void)
   ash_sarif_result_location (b404, &start, &end);
   tap_is_int (end, 5, "endLine is the last of bandit's line_range");
 
-  json_t *rules = json_object_get (json_object_get (json_object_get (
-    run, "tool"), "driver"), "rules");
+  json_t *rules = json_object_get (
+    json_object_get (json_object_get (run, "tool"), "driver"), "rules");
   tap_is_int (json_array_size (rules), 4, "one rule per test id");
-  json_t *rule = json_array_get (
-    rules, (size_t) json_integer_value (json_object_get (b602, "ruleIndex")));
+  json_t *rule
+    = json_array_get (rules, (size_t) json_integer_value (
+                               json_object_get (b602, "ruleIndex")));
   tap_is_str (json_string_value (json_object_get (rule, "id")), "B602",
               "ruleIndex points at the rule");
-  tap_ok (ash_str_has_prefix (json_string_value (json_object_get (rule,
-                                                                  "helpUri")),
+  tap_ok (ash_str_has_prefix (json_string_value (
+                                json_object_get (rule, "helpUri")),
                               "https://bandit.readthedocs.io/"),
           "rule helpUri from more_info");
   tap_is_str (json_string_value (json_object_get (rule, "name")),
@@ -175,7 +177,9 @@ test_argv (void)
   ash_strvec_clear (&argv);
 
   static const char *const levels[][2] = {
-    { "all", "" }, { "low", " -i" }, { "high", " -iii" },
+    { "all", "" },
+    { "low", " -i" },
+    { "high", " -iii" },
   };
   for (size_t i = 0; i < ARRAY_SIZE (levels); i++)
     {
@@ -252,8 +256,7 @@ test_ini (void)
   tap_is_int (r, 0, "build with a writable run directory");
   tap_ok (argv_has (&cmd, "--ini") && argv_has (&cmd, ini),
           "the command carries --ini %s", ini);
-  tap_ok (stat (ini, &st) == 0 && st.st_size == 9,
-          "the ini is written whole");
+  tap_ok (stat (ini, &st) == 0 && st.st_size == 9, "the ini is written whole");
   ash_cmd_release (&cmd);
   unlink (ini);
 
@@ -269,7 +272,7 @@ test_ini (void)
   setrlimit (RLIMIT_FSIZE, &old);
   tap_ok (r < 0, "a short write of the ini fails the build (%d)", r);
   tap_ok (err.message && strstr (err.message, "cannot write") != NULL
-          && strstr (err.message, "bandit.ini") != NULL,
+            && strstr (err.message, "bandit.ini") != NULL,
           "the error names the ini: %s", err.message ? err.message : "");
   tap_ok (stat (ini, &st) < 0 && errno == ENOENT,
           "no truncated ini is left behind");
@@ -288,8 +291,7 @@ test_ini (void)
 
   /* No run directory at all.  */
   r = build_in (run, NULL, &cmd, &err);
-  tap_ok (r < 0,
-          "no run directory fails the build: %s",
+  tap_ok (r < 0, "no run directory fails the build: %s",
           err.message ? err.message : "");
   ash_cmd_release (&cmd);
   ash_error_release (&err);
@@ -314,7 +316,8 @@ test_check_options (void)
                              "\"excluded_paths\": [\"a\", {\"path\": \"b\", "
                              "\"reason\": \"r\"}], "
                              "\"additional_formats\": [], "
-                             "\"scan_timeout\": 60}", 0, NULL);
+                             "\"scan_timeout\": 60}",
+                             0, NULL);
   tap_is_int (check (good, &err), 0, "supported options pass: %s",
               err.message ? err.message : "");
   ash_error_release (&err);
@@ -326,7 +329,7 @@ test_check_options (void)
     const char *json, *want;
   } bad[] = {
     { "{\"profile\": \"strict\"}", "scanners.bandit.options.profile: ash does "
-      "not support this option of bandit" },
+                                   "not support this option of bandit" },
     { "{\"skips\": [\"-r/etc\"]}",
       "scanners.bandit.options.skips must list test ids" },
     { "{\"ignore_nosec\": \"yes\"}",

@@ -79,8 +79,8 @@ test_gitleaks_config (void)
   tap_ok (a && strstr (a, "useDefault = true") && !strstr (a, "allowlist"),
           "default rules, no allowlist");
   char *ex[] = { (char *) "vendor", (char *) "a.b/c d", NULL };
-  _cleanup_free_ char *b = ash_gitleaks_config_text ("/ops/g\"x.toml", ex,
-                                                     &err);
+  _cleanup_free_ char *b
+    = ash_gitleaks_config_text ("/ops/g\"x.toml", ex, &err);
   tap_ok (b && strstr (b, "path = \"/ops/g\\\"x.toml\""),
           "the operator's config extended, quoted for TOML");
   tap_ok (b && strstr (b, "\"^(\\\\./)?vendor(/|$)\""),
@@ -139,7 +139,7 @@ test_grep_argv (void)
   ash_strvec_clear (&av);
   tap_ok (ash_grep_argv (false, "/bin/semgrep", o, true, NULL, NULL,
                          "/out/s.sarif", ".", &av, &err)
-            < 0
+              < 0
             && strstr (err.message, "SEMGREP_RULES_CACHE_DIR"),
           "offline without rules: an error naming the variable");
   ash_error_release (&err);
@@ -164,13 +164,15 @@ test_options (void)
   json_decref (o);
   o = opts ("{\"install_timeout\": 5}");
   tap_ok (ash_grep_check_options ("semgrep", o, &err) < 0
-            && strstr (err.message, "scanners.semgrep.options.install_timeout"),
+            && strstr (err.message,
+                       "scanners.semgrep.options.install_timeout"),
           "an unsupported option is an error naming it");
   ash_error_release (&err);
   json_decref (o);
   o = opts ("{\"severity\": [\"LOW\"]}");
   tap_ok (ash_grep_check_options ("semgrep", o, &err) < 0
-            && strstr (err.message, "'LOW' is not one of INFO, WARNING, ERROR"),
+            && strstr (err.message,
+                       "'LOW' is not one of INFO, WARNING, ERROR"),
           "a value outside its choices is an error");
   ash_error_release (&err);
   json_decref (o);
@@ -238,7 +240,8 @@ test_normalize (void)
   json_t *doc = NULL;
   tap_is_int (ash_sarif_parse (sarif, sizeof sarif - 1, &doc, &err), 0,
               "sample SARIF parses");
-  struct ash_sarif_norm n = { .driver_name = "semgrep", .version = "1.2.3",
+  struct ash_sarif_norm n = { .driver_name = "semgrep",
+                              .version = "1.2.3",
                               .source_dir = "/home/me/src",
                               .redact_snippets = true };
   tap_is_int (ash_adapter_sarif_normalize (doc, &n, &err), 0, "normalised");
@@ -261,16 +264,19 @@ test_normalize (void)
   tap_ok (json_is_true (json_object_get (json_object_get (r1, "properties"),
                                          "location_outside_source")),
           "and is marked");
-  tap_is_str (json_string_value (json_object_get (
-                json_object_get (r0, "properties"), "severity")),
+  tap_is_str (json_string_value (
+                json_object_get (json_object_get (r0, "properties"),
+                                 "severity")),
               "MEDIUM", "warning is MEDIUM");
-  tap_is_str (json_string_value (json_object_get (
-                json_object_get (r1, "properties"), "severity")),
+  tap_is_str (json_string_value (
+                json_object_get (json_object_get (r1, "properties"),
+                                 "severity")),
               "CRITICAL", "a 9.8 security-severity is CRITICAL");
   tap_is_str (json_string_value (json_object_get (r1, "level")), "error",
               "and its level error");
-  tap_is_str (json_string_value (json_object_get (
-                json_object_get (r2, "properties"), "severity")),
+  tap_is_str (json_string_value (
+                json_object_get (json_object_get (r2, "properties"),
+                                 "severity")),
               "LOW", "note is LOW");
   _cleanup_free_ char *text = json_dumps (doc, 0);
   tap_ok (!strstr (text, "pw=1") && strstr (text, "REDACTED"),
@@ -279,11 +285,12 @@ test_normalize (void)
   json_t *rules = json_object_get (drv, "rules");
   tap_is_int ((int) json_array_size (rules), 3, "a rule added for r3");
   json_t *rule0 = json_array_get (rules, 0);
-  tap_is_str (json_string_value (json_object_get (
-                json_object_get (rule0, "help"), "text")),
+  tap_is_str (json_string_value (
+                json_object_get (json_object_get (rule0, "help"), "text")),
               "full", "help from the full description");
-  tap_is_str (json_string_value (json_object_get (
-                json_object_get (rule0, "properties"), "security-severity")),
+  tap_is_str (json_string_value (
+                json_object_get (json_object_get (rule0, "properties"),
+                                 "security-severity")),
               "5.5", "security-severity from the results' severity");
   tap_is_str (json_string_value (json_object_get (
                 json_object_get (json_array_get (rules, 1), "properties"),

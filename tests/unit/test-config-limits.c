@@ -54,11 +54,11 @@ write_file (const char *name, const char *text)
    an address-space limit stops it from starting: under it, its own limit
    on the memory the program maps (shadow excluded) does the same job.  */
 #if defined __SANITIZE_ADDRESS__
-# define ASH_TEST_ASAN 1
+#define ASH_TEST_ASAN 1
 #elif defined __has_feature
-# if __has_feature (address_sanitizer)
-#  define ASH_TEST_ASAN 1
-# endif
+#if __has_feature(address_sanitizer)
+#define ASH_TEST_ASAN 1
+#endif
 #endif
 #ifdef ASH_TEST_ASAN
 const char *__asan_default_options (void);
@@ -99,15 +99,13 @@ main (void)
   tree = NULL;
 
   _cleanup_free_ char *bomb = laughs (9, 10);
-  tap_ok (strlen (bomb) < 1024, "the alias bomb is %zu bytes",
-          strlen (bomb));
-  int r = ash_config_parse_yaml (bomb, strlen (bomb), "bomb.yaml", &tree,
-                                 NULL, &e);
+  tap_ok (strlen (bomb) < 1024, "the alias bomb is %zu bytes", strlen (bomb));
+  int r = ash_config_parse_yaml (bomb, strlen (bomb), "bomb.yaml", &tree, NULL,
+                                 &e);
   tap_is_int (r, -E2BIG, "a billion-laughs document is refused");
   tap_ok (e.message && strstr (e.message, "more than 200000 nodes"),
           "saying why (%s)", e.message ? e.message : "");
-  tap_ok (e.line > 1, "at the alias that passed the limit (line %d)",
-          e.line);
+  tap_ok (e.line > 1, "at the alias that passed the limit (line %d)", e.line);
   tap_ok (tree == NULL, "and no tree is returned");
 
   /* One long string aliased many times: few nodes, much text.  */
@@ -120,8 +118,9 @@ main (void)
     ash_buf_addstr (&b, i ? ",*s" : "*s");
   ash_buf_addstr (&b, "]\n");
   r = ash_config_parse_yaml (b.buf, b.len, "text.yaml", &tree, NULL, &e);
-  tap_is_int (r, -E2BIG, "an alias of a long string copied 200 times is "
-                         "refused");
+  tap_is_int (r, -E2BIG,
+              "an alias of a long string copied 200 times is "
+              "refused");
   tap_ok (e.message && strstr (e.message, "bytes of text"), "saying why (%s)",
           e.message ? e.message : "");
 

@@ -189,10 +189,10 @@ fx_build (const char *const *ops)
 struct fx_file
 {
   enum ash_config_origin origin;
-  const char *rel;   /* relative to the root, or NULL (defaults) */
+  const char *rel; /* relative to the root, or NULL (defaults) */
   int parent;
   const char *extends_entry;
-  const char *json;  /* its own tree */
+  const char *json; /* its own tree */
 };
 
 static void

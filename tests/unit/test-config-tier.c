@@ -11,11 +11,11 @@
 #include "test-config-tier-fixture.h"
 
 #if defined __has_include
-# if __has_include(<sys/mount.h>) && __has_include(<sched.h>)
-#  include <sched.h>
-#  include <sys/mount.h>
-#  define TEST_HAVE_MOUNT 1
-# endif
+#if __has_include(<sys/mount.h>) && __has_include(<sched.h>)
+#include <sched.h>
+#include <sys/mount.h>
+#define TEST_HAVE_MOUNT 1
+#endif
 #endif
 
 static const char *const tree_ops[] = {
@@ -48,10 +48,10 @@ static const char *const tree_ops[] = {
 enum ctx_kind
 {
   CTX_NONE,
-  CTX_ALL,       /* archlink, arch, pwdlink */
-  CTX_NAME,      /* only archlink */
-  CTX_RESOLVED,  /* only arch */
-  CTX_PWD,       /* only pwdlink */
+  CTX_ALL,      /* archlink, arch, pwdlink */
+  CTX_NAME,     /* only archlink */
+  CTX_RESOLVED, /* only arch */
+  CTX_PWD,      /* only pwdlink */
 };
 
 static const struct
@@ -81,7 +81,8 @@ static const struct
     "@/out/rel-chain.yaml leads through the link @/co/hop.yaml, inside the "
     "git checkout @/co" },
   { "a directory link into a checkout", "out/codir/.ash/.ash.yaml", CTX_NONE,
-    false, "@/out/codir/.ash/.ash.yaml is inside the git checkout @/out/codir" },
+    false,
+    "@/out/codir/.ash/.ash.yaml is inside the git checkout @/out/codir" },
   { "a dot-dot spelling", "out/../co/.ash/.ash.yaml", CTX_NONE, false,
     "@/co/.ash/.ash.yaml is inside the git checkout @/co" },
   { "a missing file in a checkout", "co/missing.yaml", CTX_NONE, false,
@@ -93,8 +94,10 @@ static const struct
     "@/archlink/.ash/.ash.yaml is inside the scanned directory @/archlink" },
   { "scanned dir by $PWD", "pwdlink/.ash/.ash.yaml", CTX_PWD, false,
     "@/pwdlink/.ash/.ash.yaml is inside the scanned directory @/pwdlink" },
-  { "resolved file in the scanned dir, named by its link", "archlink/.ash/"
-    ".ash.yaml", CTX_RESOLVED, false,
+  { "resolved file in the scanned dir, named by its link",
+    "archlink/.ash/"
+    ".ash.yaml",
+    CTX_RESOLVED, false,
     "@/archlink/.ash/.ash.yaml resolves to @/arch/.ash/.ash.yaml, inside the "
     "scanned directory @/arch" },
   { "the scanned dir's link is met on the way", "pwdlink/.ash/.ash.yaml",
@@ -111,8 +114,8 @@ static const struct
     "@/archlink/.ash/escape.yaml leads through the link "
     "@/arch/.ash/escape.yaml, inside the scanned directory @/arch" },
   { "a file beside the scanned dir", "other/x.yaml", CTX_ALL, true, NULL },
-  { "a scanned dir outside a checkout does not taint a sibling",
-    "out/op.yaml", CTX_ALL, true, NULL },
+  { "a scanned dir outside a checkout does not taint a sibling", "out/op.yaml",
+    CTX_ALL, true, NULL },
 };
 
 static char *
@@ -159,8 +162,8 @@ test_judge (void)
       bool may = !judge_cases[i].may_grant;
       char *reason = NULL;
       struct ash_error e = ASH_ERROR_INIT;
-      int r = ash_config_tier_judge (fx_path (judge_cases[i].name), &ctx,
-                                     &may, &reason, &e);
+      int r = ash_config_tier_judge (fx_path (judge_cases[i].name), &ctx, &may,
+                                     &reason, &e);
       _cleanup_free_ char *want = at_root (judge_cases[i].reason);
       tap_ok (r == 0 && may == judge_cases[i].may_grant, "%s: %s",
               judge_cases[i].title,
@@ -174,8 +177,8 @@ test_judge (void)
   bool may = true;
   char *reason = NULL;
   struct ash_error e = ASH_ERROR_INIT;
-  int r = ash_config_tier_judge (fx_path ("out/loop1"), &ctx, &may, &reason,
-                                 &e);
+  int r
+    = ash_config_tier_judge (fx_path ("out/loop1"), &ctx, &may, &reason, &e);
   tap_is_int (r, -ELOOP, "a link loop cannot be judged");
   ash_error_release (&e);
 }
@@ -377,17 +380,17 @@ test_detect_secrets (void)
       "ds/ops/baseline.json", "off", false, false, false, true, true, true,
       NULL },
     { "operator's baseline under a sandbox without a grant: skipped",
-      "ds/ops/baseline.json", "bwrap", false, false, false, true, false,
-      false, "Not reading the detect-secrets baseline" },
+      "ds/ops/baseline.json", "bwrap", false, false, false, true, false, false,
+      "Not reading the detect-secrets baseline" },
     { "extra_read_paths without read_path_scanners: skipped",
       "ds/ops/baseline.json", "bwrap", true, false, false, true, false, false,
       "does not name detect-secrets" },
     { "extra_read_paths and read_path_scanners: read, kept",
       "ds/ops/baseline.json", "bwrap", true, true, false, true, true, true,
       NULL },
-    { "granted, but another directory: skipped",
-      "ds/elsewhere/baseline.json", "bwrap", true, true, false, true, false,
-      false, "outside the source tree and every" },
+    { "granted, but another directory: skipped", "ds/elsewhere/baseline.json",
+      "bwrap", true, true, false, true, false, false,
+      "outside the source tree and every" },
     { "offline: filter removed everywhere", "ds/ops/baseline.json", "bwrap",
       true, true, true, false, true, false, "the scan is offline" },
     { "kept but no network: warned", "ds/ops/baseline.json", "bwrap", true,
@@ -401,9 +404,11 @@ test_detect_secrets (void)
       settings_with (&s, cases[i].mode,
                      cases[i].extra_ops ? fx_path ("ds/ops") : NULL,
                      cases[i].ds_reads);
-      int r = ash_detect_secrets_baseline_load (
-        fx_path (cases[i].file), NULL, NULL, &ctx, &s, cases[i].offline,
-        cases[i].network, &out, &warnings, NULL);
+      int r
+        = ash_detect_secrets_baseline_load (fx_path (cases[i].file), NULL,
+                                            NULL, &ctx, &s, cases[i].offline,
+                                            cases[i].network, &out, &warnings,
+                                            NULL);
       tap_ok (r == 0 && (out != NULL) == cases[i].read, "%s: %s",
               cases[i].title, cases[i].read ? "read" : "skipped");
       if (cases[i].read)
@@ -423,8 +428,8 @@ test_detect_secrets (void)
   /* An extra_read_paths entry that is a home or / contains nothing, as
      the policy does not mount it: a baseline inside it is not read.  */
   {
-    const char *hops[] = { "d:ds/home/.aws", "f:ds/home/.aws/baseline.json=",
-                           NULL };
+    const char *hops[]
+      = { "d:ds/home/.aws", "f:ds/home/.aws/baseline.json=", NULL };
     fx_build (hops);
     FILE *f = fopen (fx_path ("ds/home/.aws/baseline.json"), "w");
     fputs (baseline_json, f);
@@ -443,8 +448,8 @@ test_detect_secrets (void)
                                             : fx_path (entries[i]),
                        true);
         int r = ash_detect_secrets_baseline_load (
-          fx_path ("ds/home/.aws/baseline.json"), NULL, NULL, &ctx, &s,
-          false, true, &out, &warnings, NULL);
+          fx_path ("ds/home/.aws/baseline.json"), NULL, NULL, &ctx, &s, false,
+          true, &out, &warnings, NULL);
         tap_ok (r == 0 && out == NULL && warnings.nr == 1
                   && strstr (warnings.v[0], "outside the source tree and "
                                             "every"),
@@ -626,8 +631,9 @@ static void
 test_bind_mount (void)
 {
 #if defined TEST_HAVE_MOUNT && defined CLONE_NEWNS && defined MS_BIND
-  const char *ops[] = { "d:bm/arch/.ash", "f:bm/arch/.ash/.ash.yaml=",
-                        "d:bm/alias", "f:bm/ops.yaml=", NULL };
+  const char *ops[]
+    = { "d:bm/arch/.ash", "f:bm/arch/.ash/.ash.yaml=", "d:bm/alias",
+        "f:bm/ops.yaml=", NULL };
   fx_build (ops);
   _cleanup_free_ char *arch = xstrdup (fx_path ("bm/arch"));
   _cleanup_free_ char *alias = xstrdup (fx_path ("bm/alias"));
@@ -644,8 +650,8 @@ test_bind_mount (void)
   int r = ash_config_tier_judge (fx_path ("bm/alias/.ash/.ash.yaml"), &ctx,
                                  &may, &reason, NULL);
   _cleanup_free_ char *want
-    = xasprintf ("%s/.ash/.ash.yaml is inside the scanned directory %s",
-                 alias, arch);
+    = xasprintf ("%s/.ash/.ash.yaml is inside the scanned directory %s", alias,
+                 arch);
   tap_ok (r == 0 && !may,
           "a config in a bind mount of the scanned directory may not grant");
   tap_is_str (reason, want, "bind mount: reason");

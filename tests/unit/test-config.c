@@ -78,15 +78,16 @@ static void
 test_override_apply (void)
 {
   json_t *root = json_loads ("{\"sandbox\":{\"mode\":\"off\"},"
-                             "\"list\":[\"a\"]}", 0, NULL);
+                             "\"list\":[\"a\"]}",
+                             0, NULL);
   json_t *origins = json_object ();
   struct ash_error e = ASH_ERROR_INIT;
 
   tap_is_int (ash_config_override_apply (root, "sandbox.mode=bwrap", origins,
                                          &e),
               0, "set an existing key");
-  tap_is_str (json_string_value (json_object_get (
-                  json_object_get (root, "sandbox"), "mode")),
+  tap_is_str (json_string_value (
+                json_object_get (json_object_get (root, "sandbox"), "mode")),
               "bwrap", "the value was replaced");
   tap_is_str (json_string_value (json_object_get (origins, "sandbox.mode")),
               "sandbox.mode=bwrap", "its origin is the override text");
@@ -97,8 +98,8 @@ test_override_apply (void)
   tap_is_str (got, "{\"b\":{\"c\":1}}", "intermediate mappings are made");
   free (got);
 
-  tap_is_int (ash_config_override_apply (root, "list+=[b, c]", origins, &e),
-              0, "append a list");
+  tap_is_int (ash_config_override_apply (root, "list+=[b, c]", origins, &e), 0,
+              "append a list");
   tap_is_int (ash_config_override_apply (root, "list+=d", origins, &e), 0,
               "append one item");
   tap_is_int (ash_config_override_apply (root, "new+=[x]", origins, &e), 0,
@@ -111,8 +112,15 @@ test_override_apply (void)
   free (got);
 
   static const char *const bad[] = {
-    "novalue", "=1", ".a=1", "a.=1", "a..b=1", "a b=1", "a[0]=1",
-    "sandbox.mode.x=1", "sandbox.mode+=[x]",
+    "novalue",
+    "=1",
+    ".a=1",
+    "a.=1",
+    "a..b=1",
+    "a b=1",
+    "a[0]=1",
+    "sandbox.mode.x=1",
+    "sandbox.mode+=[x]",
   };
   for (size_t i = 0; i < ARRAY_SIZE (bad); i++)
     {
@@ -244,15 +252,15 @@ test_schema (void)
 {
   struct ash_error e = ASH_ERROR_INIT;
   json_t *t;
-#define SCHEMA(json, want_ok, desc)                                          \
-  do                                                                         \
-    {                                                                        \
-      t = json_loads (json, 0, NULL);                                        \
-      int _r = ash_config_schema_check (t, "f", NULL, &e);                   \
-      if (!tap_ok ((_r == 0) == (want_ok), "%s", desc))                      \
-        tap_diag ("  %s", e.message ? e.message : "(no message)");          \
-      json_decref (t);                                                       \
-    }                                                                        \
+#define SCHEMA(json, want_ok, desc)                                           \
+  do                                                                          \
+    {                                                                         \
+      t = json_loads (json, 0, NULL);                                         \
+      int _r = ash_config_schema_check (t, "f", NULL, &e);                    \
+      if (!tap_ok ((_r == 0) == (want_ok), "%s", desc))                       \
+        tap_diag ("  %s", e.message ? e.message : "(no message)");            \
+      json_decref (t);                                                        \
+    }                                                                         \
   while (0)
   SCHEMA ("{\"sandbox\":{\"mode\":\"landlock\",\"network_scanners\":[],"
           "\"extra_read_paths\":[\"/opt\"],\"read_path_scanners\":[\"x\"],"
@@ -290,22 +298,24 @@ test_load (void)
 {
   struct ash_config c;
   struct ash_error e = ASH_ERROR_INIT;
-  _cleanup_free_ char *base2 = write_file (
-      "base2.yaml", "project_name: base2\n"
-                    "sandbox:\n  extra_read_paths: [/opt/ca]\n"
-                    "scanners:\n  grype:\n    options: {scan_timeout: 5}\n");
+  _cleanup_free_ char *base2
+    = write_file ("base2.yaml",
+                  "project_name: base2\n"
+                  "sandbox:\n  extra_read_paths: [/opt/ca]\n"
+                  "scanners:\n  grype:\n    options: {scan_timeout: 5}\n");
   _cleanup_free_ char *sub = xasprintf ("%s/sub", tmpdir);
   mkdir (sub, 0755);
-  _cleanup_free_ char *base1 = write_file (
-      "sub/base1.yaml", "extends: ../base2.yaml\n"
-                        "project_name: base1\n"
-                        "scanners:\n  grype:\n    enabled: false\n");
-  _cleanup_free_ char *top = write_file (
-      "top.yaml", "extends: sub/base1.yaml\nsandbox:\n  mode: bwrap\n");
+  _cleanup_free_ char *base1
+    = write_file ("sub/base1.yaml",
+                  "extends: ../base2.yaml\n"
+                  "project_name: base1\n"
+                  "scanners:\n  grype:\n    enabled: false\n");
+  _cleanup_free_ char *top
+    = write_file ("top.yaml",
+                  "extends: sub/base1.yaml\nsandbox:\n  mode: bwrap\n");
   char *overrides[] = { (char *) "scanners.bandit.enabled=false", NULL };
-  struct ash_config_request req = { .source_dir = tmpdir,
-                                    .config_path = top,
-                                    .overrides = overrides };
+  struct ash_config_request req
+    = { .source_dir = tmpdir, .config_path = top, .overrides = overrides };
   tap_is_int (ash_config_load (&req, &c, &e), 0, "extends chain loads");
   tap_is_int (c.n_files, 4, "defaults, the file and two bases");
   tap_is_int (c.files[0].origin, ASH_CONFIG_DEFAULTS, "files[0]: defaults");
@@ -323,7 +333,7 @@ test_load (void)
   tap_ok (!ash_config_get_bool (&c, "scanners.grype.enabled", true),
           "a base's value is kept");
   tap_is_int (json_integer_value (
-                  ash_config_get (&c, "scanners.grype.options.scan_timeout")),
+                ash_config_get (&c, "scanners.grype.options.scan_timeout")),
               5, "objects merge recursively");
   tap_ok (ash_config_get_bool (&c, "scanners.semgrep.enabled", false),
           "the defaults lie under everything");
@@ -346,30 +356,30 @@ test_load (void)
   ash_config_release (&c);
 
   /* A cycle names the files.  */
-  _cleanup_free_ char *ca = write_file ("cycle-a.yaml",
-                                        "extends: cycle-b.yaml\n");
-  _cleanup_free_ char *cb = write_file ("cycle-b.yaml",
-                                        "project_name: b\n"
-                                        "extends: ./cycle-a.yaml\n");
+  _cleanup_free_ char *ca
+    = write_file ("cycle-a.yaml", "extends: cycle-b.yaml\n");
+  _cleanup_free_ char *cb
+    = write_file ("cycle-b.yaml", "project_name: b\n"
+                                  "extends: ./cycle-a.yaml\n");
   req.config_path = ca;
   req.overrides = NULL;
   tap_is_int (ash_config_load (&req, &c, &e), -ELOOP, "a cycle is refused");
-  _cleanup_free_ char *want = xasprintf ("extends: cycle: %s -> %s -> %s",
-                                         ca, cb, ca);
+  _cleanup_free_ char *want
+    = xasprintf ("extends: cycle: %s -> %s -> %s", ca, cb, ca);
   tap_is_str (e.message, want, "the cycle names the files in order");
   tap_is_str (e.path, cb, "at the file that closes it");
   tap_is_int (e.line, 2, "on the extends line");
 
   /* A missing base.  */
-  _cleanup_free_ char *mb = write_file ("missing-base.yaml",
-                                        "project_name: x\n"
-                                        "extends: nowhere/base.yaml\n");
+  _cleanup_free_ char *mb
+    = write_file ("missing-base.yaml", "project_name: x\n"
+                                       "extends: nowhere/base.yaml\n");
   req.config_path = mb;
   /* Load first: the load replaces E's message, so it must not be read in
      the same call's arguments.  */
   int missing_r = ash_config_load (&req, &c, &e);
   tap_ok (missing_r < 0 && streq (e.path, mb) && e.line == 2
-              && strstr (e.message, "nowhere/base.yaml"),
+            && strstr (e.message, "nowhere/base.yaml"),
           "a missing base is reported at the extends entry: %s",
           e.message ? e.message : "");
 
@@ -381,8 +391,7 @@ test_load (void)
   tap_is_str (ash_config_get_string (&c, "sandbox.mode"), "off",
               "the default sandbox mode is off");
   tap_ok (ash_config_get_bool (&c, "fail_on_findings", false)
-              && ash_config_get_bool (&c, "fail_on_incomplete_scanners",
-                                      false),
+            && ash_config_get_bool (&c, "fail_on_incomplete_scanners", false),
           "fail_on_findings and fail_on_incomplete_scanners default true");
   tap_ok (ash_config_get (&c, "sandbox.network_scanners") == NULL,
           "network_scanners is unset by default");
@@ -426,7 +435,7 @@ main (void)
   test_load ();
   test_emit ();
   static const char *const created[] = {
-    "base2.yaml", "sub/base1.yaml", "top.yaml", "cycle-a.yaml",
+    "base2.yaml",   "sub/base1.yaml",    "top.yaml", "cycle-a.yaml",
     "cycle-b.yaml", "missing-base.yaml", "sub",
   };
   for (size_t i = 0; i < ARRAY_SIZE (created); i++)

@@ -163,8 +163,10 @@ check_bwrap (const char *what, const struct ash_policy *p, json_t *rec)
           tap_diag ("bwrap %s: %s %s is not in the record", what, o, path);
         }
     }
-  tap_ok (bad == 0 && seen > 0, "bwrap %s: each of %zu mounts is in the "
-          "record", what, seen);
+  tap_ok (bad == 0 && seen > 0,
+          "bwrap %s: each of %zu mounts is in the "
+          "record",
+          what, seen);
   bad = 0;
   for (size_t i = 0; i < p->n_paths; i++)
     {
@@ -222,18 +224,19 @@ check_landlock (const char *what, const struct ash_policy *p, json_t *rec)
           tap_diag ("landlock %s: %s %s is not in the record", what, o, path);
         }
     }
-  tap_ok (bad == 0 && seen > 0, "landlock %s: each of %zu rules is in the "
-          "record", what, seen);
+  tap_ok (bad == 0 && seen > 0,
+          "landlock %s: each of %zu rules is in the "
+          "record",
+          what, seen);
   bad = 0;
   for (size_t i = 0; i < p->n_paths; i++)
     {
       const struct ash_policy_path *pp = &p->paths[i];
-      bool ok = pp->access == ASH_ACCESS_HIDE
-                  ? !in_argv (a, "--ro", pp->path)
-                      && !in_argv (a, "--rw", pp->path)
-                  : in_argv (a, pp->access == ASH_ACCESS_WRITE ? "--rw"
-                                                               : "--ro",
-                             pp->path);
+      bool ok
+        = pp->access == ASH_ACCESS_HIDE
+            ? !in_argv (a, "--ro", pp->path) && !in_argv (a, "--rw", pp->path)
+            : in_argv (a, pp->access == ASH_ACCESS_WRITE ? "--rw" : "--ro",
+                       pp->path);
       if (!ok)
         {
           bad++;
@@ -241,8 +244,7 @@ check_landlock (const char *what, const struct ash_policy *p, json_t *rec)
                     pp->path, ash_access_name (pp->access));
         }
     }
-  tap_ok (bad == 0, "landlock %s: each path of the record has its rule",
-          what);
+  tap_ok (bad == 0, "landlock %s: each path of the record has its rule", what);
   unwrap (&ash_backend_landlock, &w);
 }
 
@@ -316,16 +318,18 @@ check_firejail (const char *what, const struct ash_policy *p, json_t *rec,
           tap_diag ("firejail %s: %s is not in the record", what, o);
         }
     }
-  tap_ok (bad == 0 && seen > 0, "firejail %s: each of %zu options is in "
-          "the record", what, seen);
+  tap_ok (bad == 0 && seen > 0,
+          "firejail %s: each of %zu options is in "
+          "the record",
+          what, seen);
 
   bad = 0;
   json_array_foreach (hide, i, e)
     {
       const char *hp = json_string_value (json_object_get (e, "path"));
       const char *path = hp[0] == '$' ? env_value (env, hp) : hp;
-      _cleanup_free_ char *opt = xasprintf ("--blacklist=%s",
-                                            path ? path : "?");
+      _cleanup_free_ char *opt
+        = xasprintf ("--blacklist=%s", path ? path : "?");
       if (!ash_strvec_contains (a, opt))
         {
           bad++;
@@ -354,8 +358,10 @@ check_firejail (const char *what, const struct ash_policy *p, json_t *rec,
                     json_string_value (e));
         }
     }
-  tap_ok (bad == 0, "firejail %s: everything the record hides, shows and "
-          "makes read-only is in the argv", what);
+  tap_ok (bad == 0,
+          "firejail %s: everything the record hides, shows and "
+          "makes read-only is in the argv",
+          what);
   unwrap (&ash_backend_firejail, &w);
 }
 
@@ -378,24 +384,27 @@ check_scanner (const struct ash_scanner *s, const char *home,
   _cleanup_free_ char *out = ash_path_join (root, "src/.ash/ash_output");
   _cleanup_free_ char *results
     = xasprintf ("%s/scanners/%s/source", out, s->name);
-  _cleanup_free_ char *tool = xasprintf ("%s/.local/bin/%s", passwd_home,
-                                         s->tool);
+  _cleanup_free_ char *tool
+    = xasprintf ("%s/.local/bin/%s", passwd_home, s->tool);
   _cleanup_free_ char *path_env
     = xasprintf ("PATH=%s/.local/bin:/usr/bin:/bin", passwd_home);
   _cleanup_free_ char *home_env = xasprintf ("HOME=%s", home);
   _cleanup_free_ char *uv = xasprintf ("UV_CACHE_DIR=%s/.cache/uv", home);
-  char *env[] = { path_env, home_env, uv, (char *) "LANG=C.UTF-8",
-                  (char *) "SSH_AUTH_SOCK=/run/agent.sock", NULL };
-  _cleanup_free_ char *what = xasprintf ("%s (HOME %s)", s->name,
-                                         streq (home, passwd_home)
-                                           ? "the passwd home"
-                                           : "elsewhere");
+  char *env[] = { path_env,
+                  home_env,
+                  uv,
+                  (char *) "LANG=C.UTF-8",
+                  (char *) "SSH_AUTH_SOCK=/run/agent.sock",
+                  NULL };
+  _cleanup_free_ char *what
+    = xasprintf ("%s (HOME %s)", s->name,
+                 streq (home, passwd_home) ? "the passwd home" : "elsewhere");
   /* The results directory is there, as in a scan: the Landlock wrapper
      gets its rule from the directory opened, and grants nothing for a
      path that is not there.  */
   {
-    _cleanup_free_ char *sd = xasprintf ("src/.ash/ash_output/scanners/%s",
-                                         s->name);
+    _cleanup_free_ char *sd
+      = xasprintf ("src/.ash/ash_output/scanners/%s", s->name);
     _cleanup_free_ char *rd = xasprintf ("%s/source", sd);
     make_dir ("src/.ash/ash_output/scanners");
     make_dir (sd);
@@ -440,8 +449,8 @@ main (void)
   const char *srcdir = getenv ("top_srcdir");
   _cleanup_free_ char *home = NULL, *other = NULL;
 
-  mountinfo = xasprintf ("%s/tests/fixtures/mountinfo-sample",
-                         srcdir ? srcdir : ".");
+  mountinfo
+    = xasprintf ("%s/tests/fixtures/mountinfo-sample", srcdir ? srcdir : ".");
   if (!mkdtemp (root))
     {
       printf ("Bail out! cannot make %s: %s\n", root, strerror (errno));

@@ -50,24 +50,21 @@ expect (argv_fn fn, const char *options, const char *want, const char *what)
   struct ash_error err = ASH_ERROR_INIT;
   json_t *o = options ? opts (options) : NULL;
   int r = fn (o, &v, &err);
-  _cleanup_free_ char *got = r == 0 ? joined (&v) : xasprintf ("error: %s",
-                                                               err.message);
+  _cleanup_free_ char *got
+    = r == 0 ? joined (&v) : xasprintf ("error: %s", err.message);
   tap_is_str (got, want, "%s", what);
   json_decref (o);
   ash_strvec_release (&v);
   ash_error_release (&err);
 }
 
-static char *const templates[] = { (char *) "a.yaml", (char *) "b[1].json",
-                                   NULL };
-static char *const workflows[] = { (char *) ".github/workflows/ci.yml",
-                                   NULL };
-static char *const excluded[] = { (char *) "vendor/x.py",
-                                  (char *) "a b/$(c)[1].terraform",
-                                  (char *) "/src/out", (char *) "/elsewhere",
-                                  NULL };
-static char *const excluded_bad[] = { (char *) "ok", (char *) "x\ny",
-                                      NULL };
+static char *const templates[]
+  = { (char *) "a.yaml", (char *) "b[1].json", NULL };
+static char *const workflows[] = { (char *) ".github/workflows/ci.yml", NULL };
+static char *const excluded[]
+  = { (char *) "vendor/x.py", (char *) "a b/$(c)[1].terraform",
+      (char *) "/src/out", (char *) "/elsewhere", NULL };
+static char *const excluded_bad[] = { (char *) "ok", (char *) "x\ny", NULL };
 
 static int
 cfn_lint (const json_t *o, struct ash_strvec *v, struct ash_error *e)
@@ -78,14 +75,13 @@ cfn_lint (const json_t *o, struct ash_strvec *v, struct ash_error *e)
 static int
 checkov (const json_t *o, struct ash_strvec *v, struct ash_error *e)
 {
-  return ash_checkov_argv ("checkov", o, NULL, "/res", "/src", excluded, v,
-                           e);
+  return ash_checkov_argv ("checkov", o, NULL, "/res", "/src", excluded, v, e);
 }
 static int
 checkov_bad (const json_t *o, struct ash_strvec *v, struct ash_error *e)
 {
-  return ash_checkov_argv ("checkov", o, NULL, "/res", "/src", excluded_bad,
-                           v, e);
+  return ash_checkov_argv ("checkov", o, NULL, "/res", "/src", excluded_bad, v,
+                           e);
 }
 static int
 cfn_nag (const json_t *o, struct ash_strvec *v, struct ash_error *e)
@@ -121,8 +117,8 @@ static int
 actionlint_tools (const json_t *o, struct ash_strvec *v, struct ash_error *e)
 {
   return ash_actionlint_argv ("actionlint", o, "/src/.github/al.yaml",
-                              "/usr/bin/shellcheck", "pyflakes", workflows,
-                              v, e);
+                              "/usr/bin/shellcheck", "pyflakes", workflows, v,
+                              e);
 }
 static int
 zizmor_config (const json_t *o, struct ash_strvec *v, struct ash_error *e)
@@ -162,7 +158,8 @@ main (void)
           "--config-file=/run/rc --regions us-east-1 ALL_REGIONS -- a.yaml "
           "b[[]1].json",
           "cfn-lint regions");
-  expect (cfn_lint, "{\"ignore_checks\": [\"W2001\"], "
+  expect (cfn_lint,
+          "{\"ignore_checks\": [\"W2001\"], "
           "\"include_checks\": [\"I\"]}",
           "cfn-lint --format sarif --output-file=/res/o "
           "--config-file=/run/rc --ignore-checks W2001 --include-checks I "
@@ -186,9 +183,11 @@ main (void)
           "checkov --output sarif --output json --output cyclonedx_json "
           "--output-file-path /res --directory /src --framework all "
           "--skip-path .venv/ --skip-path venv/ --skip-path node_modules/ "
-          "--skip-path vendor/x[.]py --skip-path a b/\\$\\(c\\)\\[1\\][.]terraform --skip-path out",
+          "--skip-path vendor/x[.]py --skip-path a "
+          "b/\\$\\(c\\)\\[1\\][.]terraform --skip-path out",
           "checkov defaults, links and the output directory skipped");
-  expect (checkov, "{\"frameworks\": [\"cloudformation\", \"dockerfile\"], "
+  expect (checkov,
+          "{\"frameworks\": [\"cloudformation\", \"dockerfile\"], "
           "\"skip_frameworks\": [\"secrets\"], \"offline\": true, "
           "\"additional_formats\": [], \"skip_path\": [\"^tests/\", "
           "{\"path\": \"fixtures\", \"reason\": \"data\"}]}",
@@ -196,7 +195,8 @@ main (void)
           "--directory /src --skip-download --framework cloudformation "
           "--framework dockerfile --skip-framework secrets --skip-path .venv/ "
           "--skip-path venv/ --skip-path node_modules/ --skip-path ^tests/ "
-          "--skip-path fixtures --skip-path vendor/x[.]py --skip-path a b/\\$\\(c\\)\\[1\\][.]terraform --skip-path out",
+          "--skip-path fixtures --skip-path vendor/x[.]py --skip-path a "
+          "b/\\$\\(c\\)\\[1\\][.]terraform --skip-path out",
           "checkov options");
   expect (checkov, "{\"frameworks\": [\"cobol\"]}",
           "error: scanners.checkov.options.frameworks: 'cobol' is not a "
@@ -221,7 +221,8 @@ main (void)
   expect (cfn_nag, "{\"x\": true}",
           "error: scanners.cfn-nag.options.x is not an option of cfn-nag",
           "cfn-nag refuses an unknown option");
-  expect (cfn_nag_own, "{\"rule_directory\": \"r\", "
+  expect (cfn_nag_own,
+          "{\"rule_directory\": \"r\", "
           "\"profile_path\": \"p\", \"deny_list_path\": \"d\"}",
           "cfn_nag_scan --output-format json --print-suppression "
           "--ignore-fatal --rule-directory /run --profile-path /run/p "
@@ -290,17 +291,20 @@ main (void)
   fclose (fopen (g2, "w"));
   _cleanup_free_ char *w1 = xasprintf (
     "cfn-guard validate --output-format sarif --show-summary none "
-    "--structured --rules %s --data a.yaml --data b[1].json", g1);
+    "--structured --rules %s --data a.yaml --data b[1].json",
+    g1);
   expect (cfn_guard, NULL, w1, "cfn-guard defaults: wa-Security-Pillar");
   _cleanup_free_ char *w2 = xasprintf (
     "cfn-guard validate --output-format sarif --show-summary none "
     "--structured --rules %s --rules /run/rules-0.guard --data a.yaml "
-    "--data b[1].json", g2);
+    "--data b[1].json",
+    g2);
   expect (cfn_guard_own, "{\"rule_sets\": [\"hipaa\"]}", w2,
           "cfn-guard rule_sets and rules_paths");
   _cleanup_free_ char *w3 = xasprintf (
     "error: scanners.cfn-guard.options.rule_sets: nope is not in the rules "
-    "bundle (%s/nope.guard)", bundle);
+    "bundle (%s/nope.guard)",
+    bundle);
   expect (cfn_guard, "{\"rule_sets\": [\"nope\"]}", w3,
           "cfn-guard refuses a rule set the bundle lacks");
   expect (cfn_guard, "{\"rule_sets\": []}",
@@ -316,7 +320,8 @@ main (void)
           "node /lib/w.js --modules /nm --out /res/out --packs "
           "AwsSolutionsChecks -- a.yaml b[1].json",
           "cdk-nag defaults: AwsSolutions");
-  expect (cdk_nag, "{\"nag_packs\": {\"AwsSolutionsChecks\": false, "
+  expect (cdk_nag,
+          "{\"nag_packs\": {\"AwsSolutionsChecks\": false, "
           "\"HIPAASecurityChecks\": true, \"NIST80053R5Checks\": true}}",
           "node /lib/w.js --modules /nm --out /res/out --packs "
           "HIPAASecurityChecks,NIST80053R5Checks -- a.yaml b[1].json",
@@ -343,14 +348,16 @@ main (void)
               "driver name");
   tap_is_str (json_string_value (json_object_get (drv, "version")), "1.2",
               "driver version");
-  tap_is_str (json_string_value (json_object_get (
-                json_object_get (res, "properties"), "issue_severity")),
+  tap_is_str (json_string_value (
+                json_object_get (json_object_get (res, "properties"),
+                                 "issue_severity")),
               "HIGH", "level error is HIGH");
   json_t *rule = json_array_get (json_object_get (drv, "rules"), 0);
   tap_is_str (json_string_value (json_object_get (rule, "id")), "R1",
               "a rule for every result");
-  tap_is_str (json_string_value (json_object_get (
-                json_object_get (rule, "properties"), "security-severity")),
+  tap_is_str (json_string_value (
+                json_object_get (json_object_get (rule, "properties"),
+                                 "security-severity")),
               "7.0", "security-severity of a HIGH rule");
   tap_ok (json_is_object (json_object_get (rule, "help")), "rule has help");
   json_t *locs = json_object_get (res, "locations");

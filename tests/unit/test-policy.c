@@ -155,8 +155,7 @@ build_layout (json_t *layout)
           fputs (content, f);
           fclose (f);
         }
-      chmod (p, strneq (content, "#!", 2) || strstr (k, "bin/") ? 0755
-                                                               : 0644);
+      chmod (p, strneq (content, "#!", 2) || strstr (k, "bin/") ? 0755 : 0644);
     }
   json_array_foreach (json_object_get (layout, "fifos"), i, v)
     {
@@ -301,17 +300,37 @@ known_keys (const json_t *obj, const char *const *allowed, const char *what)
 }
 
 static const char *const input_keys[] = {
-  "layout", "builtin", "requirements", "environ", "grants", "system_dirs",
-  "offline", "cache_overlay", "bin_path", "converted_dir", "home",
-  "output_dir", "passwd_home", "results_dir", "run_config_dir", "scanner",
-  "source_dir", "tool_path", NULL,
+  "layout",
+  "builtin",
+  "requirements",
+  "environ",
+  "grants",
+  "system_dirs",
+  "offline",
+  "cache_overlay",
+  "bin_path",
+  "converted_dir",
+  "home",
+  "output_dir",
+  "passwd_home",
+  "results_dir",
+  "run_config_dir",
+  "scanner",
+  "source_dir",
+  "tool_path",
+  NULL,
 };
 static const char *const layout_keys[] = {
   "dirs", "files", "fifos", "symlinks", NULL,
 };
 static const char *const grant_keys[] = {
-  "network_scanners", "network_restrict", "extra_read_paths",
-  "read_path_scanners", "env_scanners", "option_read_paths", NULL,
+  "network_scanners",
+  "network_restrict",
+  "extra_read_paths",
+  "read_path_scanners",
+  "env_scanners",
+  "option_read_paths",
+  NULL,
 };
 static const char *const expected_keys[] = {
   "policy", "exact", "absent_paths", "absent_env", "present_env", NULL,
@@ -398,20 +417,23 @@ run_case (const char *dir, const char *name)
   mounts = ash_path_join (root, "mountinfo");
   {
     FILE *mf = fopen (mounts, "we");
-    if (!mf || fputs ("22 1 8:1 / / rw,relatime shared:1 - ext4 /dev/sda1 rw\n",
-                      mf) < 0 || fclose (mf) != 0)
+    if (!mf
+        || fputs ("22 1 8:1 / / rw,relatime shared:1 - ext4 /dev/sda1 rw\n",
+                  mf)
+             < 0
+        || fclose (mf) != 0)
       tap_diag ("cannot write %s", mounts);
   }
 
   struct ash_policy_input pin = {
     .scanner = str_of (in, "scanner") ? str_of (in, "scanner") : builtin,
     .req = &req,
-    .source_dir = str_of (in, "source_dir") ? str_of (in, "source_dir")
-                                            : src_default,
-    .output_dir = str_of (in, "output_dir") ? str_of (in, "output_dir")
-                                            : out_default,
-    .results_dir = str_of (in, "results_dir") ? str_of (in, "results_dir")
-                                              : res_default,
+    .source_dir
+    = str_of (in, "source_dir") ? str_of (in, "source_dir") : src_default,
+    .output_dir
+    = str_of (in, "output_dir") ? str_of (in, "output_dir") : out_default,
+    .results_dir
+    = str_of (in, "results_dir") ? str_of (in, "results_dir") : res_default,
     .converted_dir = str_of (in, "converted_dir"),
     .run_config_dir = str_of (in, "run_config_dir"),
     .tool_path = str_of (in, "tool_path"),
@@ -454,8 +476,8 @@ run_case (const char *dir, const char *name)
       _cleanup_free_ char *s = json_dumps (want, 0);
       _cleanup_free_ char *s2 = subst (s, root, "@ROOT@");
       json_t *w = json_loads (s2, 0, NULL);
-      tap_ok (subset (w, act, "policy", true), "%s: policy holds what is expected",
-              name);
+      tap_ok (subset (w, act, "policy", true),
+              "%s: policy holds what is expected", name);
       json_decref (w);
     }
   json_t *exact = json_object_get (exp, "exact");
@@ -487,8 +509,8 @@ run_case (const char *dir, const char *name)
   json_array_foreach (json_object_get (exp, "absent_env"), i, v)
     {
       const char *n = json_string_value (v);
-      tap_ok (ash_strvec_getenv (&pol.env, n) == NULL,
-              "%s: %s is not passed", name, n);
+      tap_ok (ash_strvec_getenv (&pol.env, n) == NULL, "%s: %s is not passed",
+              name, n);
     }
   json_array_foreach (json_object_get (exp, "present_env"), i, v)
     {
@@ -537,8 +559,7 @@ test_requirements_json (void)
                           " \"unpack_dir_env\": \"XDG_CACHE_HOME\","
                           " \"staged_input_only\": false}",
                           0, NULL);
-  tap_is_int (ash_requirements_from_json (j, &r, &e), 0,
-              "requirements parse");
+  tap_is_int (ash_requirements_from_json (j, &r, &e), 0, "requirements parse");
   tap_ok (r.network && r.read_paths.nr == 1 && r.env_prefixes.nr == 1
             && streq (r.sandbox_exec_env.v[0], "A=b")
             && streq (r.unpack_dir_env, "XDG_CACHE_HOME"),
@@ -554,17 +575,20 @@ test_requirements_json (void)
   json_decref (j);
 
   static const char *const bad[] = {
-    "{\"networks\": true}",     "{\"network\": 1}",
-    "{\"read_paths\": \"~/x\"}", "{\"read_paths\": [1]}",
-    "{\"unpack_dir_env\": 3}",  "{\"sandbox_exec_env\": {\"A\": 1}}",
+    "{\"networks\": true}",
+    "{\"network\": 1}",
+    "{\"read_paths\": \"~/x\"}",
+    "{\"read_paths\": [1]}",
+    "{\"unpack_dir_env\": 3}",
+    "{\"sandbox_exec_env\": {\"A\": 1}}",
     "[]",
   };
   for (size_t i = 0; i < ARRAY_SIZE (bad); i++)
     {
       j = json_loads (bad[i], 0, NULL);
       int rc = ash_requirements_from_json (j, &r, &e);
-      tap_ok (rc == -EINVAL && e.message, "requirements reject %s: %s",
-              bad[i], e.message ? e.message : "");
+      tap_ok (rc == -EINVAL && e.message, "requirements reject %s: %s", bad[i],
+              e.message ? e.message : "");
       ash_error_release (&e);
       json_decref (j);
     }
@@ -594,18 +618,21 @@ test_builtins (void)
     const char *name;
     bool network;
   } net[] = {
-    { "bandit", false },    { "checkov", false },    { "semgrep", true },
-    { "opengrep", true },   { "grype", true },       { "syft", false },
-    { "trivy-repo", true }, { "npm-audit", true },   { "cfn-nag", false },
-    { "detect-secrets", false }, { "cdk-nag", false }, { "actionlint", false },
-    { "cfn-lint", false },  { "cfn-guard", false },  { "gitleaks", false },
-    { "zizmor", false },    { "snyk-code", true },   { "ferret-scan", false },
+    { "bandit", false },    { "checkov", false },
+    { "semgrep", true },    { "opengrep", true },
+    { "grype", true },      { "syft", false },
+    { "trivy-repo", true }, { "npm-audit", true },
+    { "cfn-nag", false },   { "detect-secrets", false },
+    { "cdk-nag", false },   { "actionlint", false },
+    { "cfn-lint", false },  { "cfn-guard", false },
+    { "gitleaks", false },  { "zizmor", false },
+    { "snyk-code", true },  { "ferret-scan", false },
   };
   for (size_t i = 0; i < ARRAY_SIZE (net); i++)
     {
       ash_builtin_requirements (net[i].name, &r);
-      tap_is_int (r.network, net[i].network, "%s network is %d",
-                  net[i].name, net[i].network);
+      tap_is_int (r.network, net[i].network, "%s network is %d", net[i].name,
+                  net[i].network);
       ash_requirements_release (&r);
     }
   ash_builtin_requirements ("snyk-code", &r);

@@ -55,12 +55,13 @@ test_suppression_id (void)
 static json_t *
 hostile_agg (bool suppressed)
 {
-  json_t *res = json_pack (
-    "{s:s, s:s, s:{s:s}, s:[{s:{s:{s:s}, s:{s:i}}}], s:{s:s}}", "ruleId",
-    "R\x1b: x", "level", "error", "message", "text",
-    "a\x1b]0;T\x07\nkey: v\n- i\n&x *y !!tag \"q\" 'q' =1+1", "locations",
-    "physicalLocation", "artifactLocation", "uri", "d ir/a#b?c\x1b.txt",
-    "region", "startLine", 2, "properties", "scanner_name", "s");
+  json_t *res
+    = json_pack ("{s:s, s:s, s:{s:s}, s:[{s:{s:{s:s}, s:{s:i}}}], s:{s:s}}",
+                 "ruleId", "R\x1b: x", "level", "error", "message", "text",
+                 "a\x1b]0;T\x07\nkey: v\n- i\n&x *y !!tag \"q\" 'q' =1+1",
+                 "locations", "physicalLocation", "artifactLocation", "uri",
+                 "d ir/a#b?c\x1b.txt", "region", "startLine", 2, "properties",
+                 "scanner_name", "s");
   if (suppressed)
     json_object_set_new (res, "suppressions",
                          json_pack ("[{s:s, s:s}]", "kind", "external",
@@ -68,8 +69,8 @@ hostile_agg (bool suppressed)
   return json_pack ("{s:{s:s, s:s, s:{s:i}}, s:{s:[{s:{s:{s:s}}, s:[o]}]}}",
                     "metadata", "generated_at", "2026-01-02T03:04:05Z",
                     "report_id", "r", "summary_stats", "actionable", 1,
-                    "sarif", "runs", "tool", "driver", "name", "s",
-                    "results", res);
+                    "sarif", "runs", "tool", "driver", "name", "s", "results",
+                    res);
 }
 
 static void
@@ -81,8 +82,7 @@ test_yaml_round_trip (void)
           "yaml: no raw control character");
   json_t *back = NULL;
   struct ash_error err = ASH_ERROR_INIT;
-  int r = ash_config_parse_yaml (y, strlen (y), "ash.yaml", &back, NULL,
-                                 &err);
+  int r = ash_config_parse_yaml (y, strlen (y), "ash.yaml", &back, NULL, &err);
   tap_ok (r == 0 && json_equal (back, agg),
           "yaml: reads back as the same document");
   ash_error_release (&err);
@@ -103,8 +103,8 @@ test_gitlab_and_ghas (void)
                   "suppressed by ASH: why")
             != NULL,
           "gitlab-sast: with the reason as its solution");
-  tap_is_str (json_string_value (json_object_get (
-                json_object_get (d, "scan"), "start_time")),
+  tap_is_str (json_string_value (
+                json_object_get (json_object_get (d, "scan"), "start_time")),
               "2026-01-02T03:04:05", "gitlab-sast: a time without a zone");
   json_decref (d);
   json_t *opts = json_pack ("{s:b}", "exclude_suppressed", true);
@@ -125,17 +125,20 @@ test_gitlab_and_ghas (void)
   d = json_loads (gh2, 0, NULL);
   run = json_array_get (json_object_get (d, "runs"), 0);
   json_t *res = json_array_get (json_object_get (run, "results"), 0);
-  json_t *loc = json_object_get (
-    json_array_get (json_object_get (res, "locations"), 0),
-    "physicalLocation");
-  const char *uri = json_string_value (json_object_get (
-    json_object_get (loc, "artifactLocation"), "uri"));
-  tap_is_str (uri, "d%20ir/a%23b%3Fc%1B.txt", "ghas: the path percent-encoded");
+  json_t *loc
+    = json_object_get (json_array_get (json_object_get (res, "locations"), 0),
+                       "physicalLocation");
+  const char *uri = json_string_value (
+    json_object_get (json_object_get (loc, "artifactLocation"), "uri"));
+  tap_is_str (uri, "d%20ir/a%23b%3Fc%1B.txt",
+              "ghas: the path percent-encoded");
   json_t *rule = json_array_get (
-    json_object_get (json_object_get (json_object_get (run, "tool"),
-                                      "driver"), "rules"), 0);
-  tap_is_str (json_string_value (json_object_get (
-                json_object_get (rule, "properties"), "security-severity")),
+    json_object_get (json_object_get (json_object_get (run, "tool"), "driver"),
+                     "rules"),
+    0);
+  tap_is_str (json_string_value (
+                json_object_get (json_object_get (rule, "properties"),
+                                 "security-severity")),
               "8.0", "ghas: a high finding's rule scores 8.0");
   json_decref (d);
   json_decref (opts);
@@ -148,13 +151,13 @@ test_gitlab_limits (void)
   char rule[301];
   memset (rule, 'R', 300);
   rule[300] = '\0';
-  json_t *res = json_pack ("{s:s, s:{s:s}, s:[{s:{s:{s:s}}}]}", "ruleId",
-                           rule, "message", "text", "m", "locations",
+  json_t *res = json_pack ("{s:s, s:{s:s}, s:[{s:{s:{s:s}}}]}", "ruleId", rule,
+                           "message", "text", "m", "locations",
                            "physicalLocation", "artifactLocation", "uri", "");
-  json_t *agg = json_pack ("{s:{s:s}, s:{s:[{s:{s:{s:s}}, s:[o]}]}}",
-                           "metadata", "generated_at", "2026-01-02T03:04:05Z",
-                           "sarif", "runs", "tool", "driver", "name", "s",
-                           "results", res);
+  json_t *agg
+    = json_pack ("{s:{s:s}, s:{s:[{s:{s:{s:s}}, s:[o]}]}}", "metadata",
+                 "generated_at", "2026-01-02T03:04:05Z", "sarif", "runs",
+                 "tool", "driver", "name", "s", "results", res);
   _cleanup_free_ char *gl = ash_report_gitlab_sast (agg, NULL);
   json_t *d = json_loads (gl, 0, NULL);
   json_t *v = json_array_get (json_object_get (d, "vulnerabilities"), 0);

@@ -133,8 +133,8 @@ check_outputs (const json_t *agg)
 int
 main (void)
 {
-  static const char *const levels[] = { "error", "error", "warning", "note",
-                                        "none" };
+  static const char *const levels[]
+    = { "error", "error", "warning", "note", "none" };
   struct ash_scanner_result r;
 
   ash_scanner_result_init (&r, "s");
@@ -165,39 +165,42 @@ main (void)
   ash_sarif_tag (r.sarif, "s");
   struct ash_scanner_result *all[] = { &r, &m, &sk };
   struct ash_scan_summary sum = {
-    .project_name = "p", .generated_at = "2026-01-01T00:00:00Z",
-    .threshold = ASH_SEVERITY_INFO, .fail_on_findings = true,
+    .project_name = "p",
+    .generated_at = "2026-01-01T00:00:00Z",
+    .threshold = ASH_SEVERITY_INFO,
+    .fail_on_findings = true,
     .fail_on_incomplete = true,
   };
   json_t *agg = ash_results_aggregate (&sum, all, 3);
-  static const char *const keys[] = { "metadata", "scanner_results", "sarif",
-                                      "converter_results",
-                                      "additional_reports" };
+  static const char *const keys[]
+    = { "metadata", "scanner_results", "sarif", "converter_results",
+        "additional_reports" };
   for (size_t i = 0; i < ARRAY_SIZE (keys); i++)
     tap_ok (json_object_get (agg, keys[i]) != NULL, "top-level key %s",
             keys[i]);
   json_t *sr = json_object_get (agg, "scanner_results");
-  tap_is_str (json_string_value (json_object_get (
-                json_object_get (sr, "semgrep"), "missing_reason")),
+  tap_is_str (json_string_value (
+                json_object_get (json_object_get (sr, "semgrep"),
+                                 "missing_reason")),
               "semgrep is not installed", "missing_reason recorded");
-  tap_is_str (json_string_value (json_object_get (
-                json_object_get (sr, "semgrep"), "status")),
+  tap_is_str (json_string_value (
+                json_object_get (json_object_get (sr, "semgrep"), "status")),
               "MISSING", "status MISSING");
-  tap_ok (json_is_true (json_object_get (json_object_get (sr, "grype"),
-                                         "excluded")),
+  tap_ok (json_is_true (
+            json_object_get (json_object_get (sr, "grype"), "excluded")),
           "excluded recorded");
-  json_t *stats = json_object_get (json_object_get (agg, "metadata"),
-                                   "summary_stats");
+  json_t *stats
+    = json_object_get (json_object_get (agg, "metadata"), "summary_stats");
   tap_is_int (json_integer_value (json_object_get (stats, "suppressed")), 1,
               "summary suppressed");
   tap_is_int (json_integer_value (json_object_get (stats, "actionable")), 4,
               "summary actionable");
-  tap_is_int (json_integer_value (json_object_get (json_object_get (agg,
-                                                                    "metadata"),
-                                                   "exit_code")),
+  tap_is_int (json_integer_value (
+                json_object_get (json_object_get (agg, "metadata"),
+                                 "exit_code")),
               1, "metadata exit_code");
-  tap_is_int (json_array_size (json_object_get (json_object_get (agg, "sarif"),
-                                                "runs")),
+  tap_is_int (json_array_size (
+                json_object_get (json_object_get (agg, "sarif"), "runs")),
               1, "merged SARIF has the run");
 
   char *table = ash_report_summary_table (agg, "/out/reports");
@@ -242,8 +245,8 @@ main (void)
     s2.output_dir = "/out/caf\xe9";
     json_t *a = ash_results_aggregate (&s2, one, 1);
     tap_ok (a != NULL, "a document with text that is not UTF-8");
-    json_t *b = json_object_get (json_object_get (a, "scanner_results"),
-                                 "bandit");
+    json_t *b
+      = json_object_get (json_object_get (a, "scanner_results"), "bandit");
     tap_is_str (json_string_value (json_object_get (b, "error_reason")),
                 "bad byte \\xe9 here", "error_reason kept, the byte shown");
     tap_is_str (json_string_value (json_object_get (b, "tool_path")),

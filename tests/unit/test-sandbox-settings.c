@@ -29,7 +29,10 @@ static const char *const tree_ops[] = {
   NULL,
 };
 
-#define DEFAULTS { D, NULL, -1, NULL, "{\"sandbox\": {\"mode\": \"off\"}}" }
+#define DEFAULTS                                                              \
+  {                                                                           \
+    D, NULL, -1, NULL, "{\"sandbox\": {\"mode\": \"off\"}}"                   \
+  }
 
 static const char *const warning_tail
   = ": that config is inside a git checkout or the scanned tree, or was "
@@ -45,12 +48,12 @@ struct grant_case
   const char *title;
   struct fx_file files[5];
   const char *overrides[3];
-  const char *network;  /* "-" for unset */
+  const char *network; /* "-" for unset */
   const char *extra;
   const char *restrict_; /* "-" for unset */
   const char *env_scanners;
   int n_warnings;
-  const char *warning;  /* the first warning, up to the tail; "@" = root */
+  const char *warning; /* the first warning, up to the tail; "@" = root */
 };
 
 static const struct grant_case grant_cases[] = {
@@ -59,7 +62,12 @@ static const struct grant_case grant_cases[] = {
       { DISC, "repo/.ash/.ash.yaml", -1, NULL,
         "{\"sandbox\": {\"network_scanners\": [\"grype\"],"
         " \"extra_read_paths\": [\"/secret\"], \"mode\": \"off\"}}" } },
-    { NULL }, "-", "", "grype", "", 1,
+    { NULL },
+    "-",
+    "",
+    "grype",
+    "",
+    1,
     "Ignoring sandbox.network_scanners, sandbox.extra_read_paths from "
     "@/repo/.ash/.ash.yaml" },
   { "all four settings named in order",
@@ -68,7 +76,12 @@ static const struct grant_case grant_cases[] = {
         "{\"sandbox\": {\"env_scanners\": [\"a\"], \"read_path_scanners\":"
         " [\"b\"], \"extra_read_paths\": [\"/c\"], \"network_scanners\":"
         " [\"d\"]}}" } },
-    { NULL }, "-", "", "d", "", 1,
+    { NULL },
+    "-",
+    "",
+    "d",
+    "",
+    1,
     "Ignoring sandbox.network_scanners, sandbox.extra_read_paths, "
     "sandbox.read_path_scanners, sandbox.env_scanners from "
     "@/repo/.ash/.ash.yaml" },
@@ -77,7 +90,13 @@ static const struct grant_case grant_cases[] = {
       { CLI, "op/ash.yaml", -1, NULL,
         "{\"sandbox\": {\"network_scanners\": [\"grype\"],"
         " \"env_scanners\": [\"snyk-code\"]}}" } },
-    { NULL }, "grype", "", "-", "snyk-code", 0, NULL },
+    { NULL },
+    "grype",
+    "",
+    "-",
+    "snyk-code",
+    0,
+    NULL },
   { "operator file keeps its own grants, loses the repository's",
     { DEFAULTS,
       { EXT, "repo/.ash/.ash.yaml", 2, "../repo/.ash/.ash.yaml",
@@ -85,7 +104,12 @@ static const struct grant_case grant_cases[] = {
         " \"extra_read_paths\": [\"/x\"]}}" },
       { CLI, "op/ash.yaml", -1, NULL,
         "{\"sandbox\": {\"network_scanners\": [\"semgrep\"]}}" } },
-    { NULL }, "semgrep", "", "evil", "", 1,
+    { NULL },
+    "semgrep",
+    "",
+    "evil",
+    "",
+    1,
     "Ignoring sandbox.network_scanners, sandbox.extra_read_paths from "
     "@/repo/.ash/.ash.yaml" },
   { "a base outside every checkout is lost too",
@@ -95,19 +119,34 @@ static const struct grant_case grant_cases[] = {
       { EXT, "op/base.yaml", 3, "base.yaml",
         "{\"sandbox\": {\"extra_read_paths\": [\"/opt/ca\"]}}" },
       { CLI, "op/ash.yaml", -1, NULL, "{}" } },
-    { NULL }, "-", "", "", "", 2,
+    { NULL },
+    "-",
+    "",
+    "",
+    "",
+    2,
     "Ignoring sandbox.network_scanners from @/repo/.ash/.ash.yaml" },
   { "an operator file in a checkout of its own grants nothing",
     { DEFAULTS,
       { CLI, "dotfiles/ash.yaml", -1, NULL,
         "{\"sandbox\": {\"network_scanners\": [\"grype\"]}}" } },
-    { NULL }, "-", "", "grype", "", 1,
+    { NULL },
+    "-",
+    "",
+    "grype",
+    "",
+    1,
     "Ignoring sandbox.network_scanners from @/dotfiles/ash.yaml" },
   { "a file in a submodule (.git file) grants nothing",
     { DEFAULTS,
       { CLI, "sup/sub/ash.yaml", -1, NULL,
         "{\"sandbox\": {\"extra_read_paths\": [\"/x\"]}}" } },
-    { NULL }, "-", "", "-", "", 1,
+    { NULL },
+    "-",
+    "",
+    "-",
+    "",
+    1,
     "Ignoring sandbox.extra_read_paths from @/sup/sub/ash.yaml" },
   { "ASH_CONFIG's file grants over an in-tree base",
     { DEFAULTS,
@@ -115,7 +154,12 @@ static const struct grant_case grant_cases[] = {
         "{\"sandbox\": {\"network_scanners\": [\"evil\", \"trivy\"]}}" },
       { ENV, "env/ash.yaml", -1, NULL,
         "{\"sandbox\": {\"network_scanners\": [\"trivy\"]}}" } },
-    { NULL }, "trivy", "", "evil,trivy", "", 1,
+    { NULL },
+    "trivy",
+    "",
+    "evil,trivy",
+    "",
+    1,
     "Ignoring sandbox.network_scanners from @/repo/ci/ash.yaml" },
   { "overrides grant over an in-tree file",
     { DEFAULTS,
@@ -124,7 +168,12 @@ static const struct grant_case grant_cases[] = {
         " \"extra_read_paths\": [\"/home\"]}}" } },
     { "sandbox.network_scanners=[detect-secrets]",
       "sandbox.extra_read_paths+=[/opt/ca]", NULL },
-    "detect-secrets", "/opt/ca", "evil", "", 1, NULL },
+    "detect-secrets",
+    "/opt/ca",
+    "evil",
+    "",
+    1,
+    NULL },
   { "+= adds to the operator's list only",
     { DEFAULTS,
       { EXT, "repo/.ash/.ash.yaml", 2, "x",
@@ -132,19 +181,35 @@ static const struct grant_case grant_cases[] = {
       { CLI, "op/ash.yaml", -1, NULL,
         "{\"sandbox\": {\"extra_read_paths\": [\"/a\"]}}" } },
     { "sandbox.extra_read_paths+=[/b, \"/c\"]", NULL },
-    "-", "/a,/b,/c", "-", "", 1, NULL },
+    "-",
+    "/a,/b,/c",
+    "-",
+    "",
+    1,
+    NULL },
   { "all files may grant: the merged configuration",
     { DEFAULTS,
       { EXT, "op/base.yaml", 2, "base.yaml",
         "{\"sandbox\": {\"extra_read_paths\": [\"/opt/ca\"]}}" },
       { CLI, "op/ash.yaml", -1, NULL,
         "{\"sandbox\": {\"network_scanners\": [\"grype\"]}}" } },
-    { NULL }, "grype", "/opt/ca", "-", "", 0, NULL },
+    { NULL },
+    "grype",
+    "/opt/ca",
+    "-",
+    "",
+    0,
+    NULL },
   { "an in-tree empty network_scanners removes every network",
     { DEFAULTS,
       { DISC, "repo/.ash/.ash.yaml", -1, NULL,
         "{\"sandbox\": {\"network_scanners\": []}}" } },
-    { NULL }, "-", "", "", "", 1,
+    { NULL },
+    "-",
+    "",
+    "",
+    "",
+    1,
     "Ignoring sandbox.network_scanners from @/repo/.ash/.ash.yaml" },
 };
 
@@ -254,15 +319,19 @@ static const struct
   { OP_FLAG_BWRAP, "--sandbox bwrap", { "bwrap", "bwrap", "bwrap" } },
   { OP_FLAG_OFF, "--sandbox off", { "off", "off", "off" } },
   { OP_OVERRIDE_OFF, "sandbox.mode=off override", { "off", "off", "off" } },
-  { OP_OVERRIDE_LANDLOCK, "sandbox.mode=landlock override",
+  { OP_OVERRIDE_LANDLOCK,
+    "sandbox.mode=landlock override",
     { "landlock", "landlock", "landlock" } },
   { OP_FILE_AUTO, "--config outside with auto", { "auto", "auto", "auto" } },
-  { OP_CHECKOUT_FILE_AUTO, "--config in a checkout with auto",
+  { OP_CHECKOUT_FILE_AUTO,
+    "--config in a checkout with auto",
     { "auto", "auto", "auto" } },
   { OP_FILE_OFF, "--config outside with off", { "off", "off", "bwrap" } },
-  { OP_ENV_FIREJAIL, "ASH_CONFIG with firejail",
+  { OP_ENV_FIREJAIL,
+    "ASH_CONFIG with firejail",
     { "firejail", "firejail", "firejail" } },
-  { OP_BASE_OUTSIDE_BWRAP, "a base outside every checkout with landlock",
+  { OP_BASE_OUTSIDE_BWRAP,
+    "a base outside every checkout with landlock",
     { "landlock", "landlock", "landlock" } },
 };
 
@@ -307,14 +376,15 @@ test_floor (void)
           case OP_CHECKOUT_FILE_AUTO:
           case OP_FILE_OFF:
           case OP_ENV_FIREJAIL:
-            files[n++] = (struct fx_file) { EXT, "repo/.ash/.ash.yaml", 2,
-                                            "x", repo_json[rm] };
+            files[n++] = (struct fx_file){ EXT, "repo/.ash/.ash.yaml", 2, "x",
+                                           repo_json[rm] };
             if (floor_cases[i].op == OP_ENV_FIREJAIL)
-              files[n++] = (struct fx_file) {
+              files[n++] = (struct fx_file){
                 ENV, "env/ash.yaml", -1, NULL,
-                "{\"sandbox\": {\"mode\": \"firejail\"}}" };
+                "{\"sandbox\": {\"mode\": \"firejail\"}}"
+              };
             else
-              files[n++] = (struct fx_file) {
+              files[n++] = (struct fx_file){
                 CLI,
                 floor_cases[i].op == OP_CHECKOUT_FILE_AUTO
                   ? "dotfiles/ash.yaml"
@@ -322,18 +392,19 @@ test_floor (void)
                 -1, NULL,
                 floor_cases[i].op == OP_FILE_OFF
                   ? "{\"sandbox\": {\"mode\": \"off\"}}"
-                  : "{\"sandbox\": {\"mode\": \"auto\"}}" };
+                  : "{\"sandbox\": {\"mode\": \"auto\"}}"
+              };
             break;
           case OP_BASE_OUTSIDE_BWRAP:
-            files[n++] = (struct fx_file) {
-              EXT, "op/base.yaml", 2, "/x",
-              "{\"sandbox\": {\"mode\": \"landlock\"}}" };
-            files[n++] = (struct fx_file) { DISC, "repo/.ash/.ash.yaml", -1,
-                                            NULL, repo_json[rm] };
+            files[n++]
+              = (struct fx_file){ EXT, "op/base.yaml", 2, "/x",
+                                  "{\"sandbox\": {\"mode\": \"landlock\"}}" };
+            files[n++] = (struct fx_file){ DISC, "repo/.ash/.ash.yaml", -1,
+                                           NULL, repo_json[rm] };
             break;
           default:
-            files[n++] = (struct fx_file) { DISC, "repo/.ash/.ash.yaml", -1,
-                                            NULL, repo_json[rm] };
+            files[n++] = (struct fx_file){ DISC, "repo/.ash/.ash.yaml", -1,
+                                           NULL, repo_json[rm] };
             break;
           }
 
@@ -393,16 +464,15 @@ test_override_parse (void)
       "[\"/a b\"]", true },
     { "sandbox={mode: landlock}", "sandbox", "{\"mode\": \"landlock\"}",
       false },
-    { "sandbox.network_scanners=[]", "sandbox.network_scanners", "[]",
-      false },
+    { "sandbox.network_scanners=[]", "sandbox.network_scanners", "[]", false },
   };
   for (size_t i = 0; i < ARRAY_SIZE (cases); i++)
     {
       char *key = NULL;
       json_t *v = NULL;
       bool append = false;
-      int r = ash_sandbox_settings_override_parse (cases[i].text, &key, &v, &append,
-                                         NULL);
+      int r = ash_sandbox_settings_override_parse (cases[i].text, &key, &v,
+                                                   &append, NULL);
       json_t *want = json_loads (cases[i].json, JSON_DECODE_ANY, NULL);
       tap_ok (r == 0 && streq (key, cases[i].key) && json_equal (v, want)
                 && append == cases[i].append,
@@ -414,7 +484,8 @@ test_override_parse (void)
   char *key = NULL;
   json_t *v = NULL;
   bool append;
-  tap_ok (ash_sandbox_settings_override_parse ("no-equals", &key, &v, &append, NULL)
+  tap_ok (ash_sandbox_settings_override_parse ("no-equals", &key, &v, &append,
+                                               NULL)
             < 0,
           "an override without = is refused");
 }
@@ -436,11 +507,11 @@ static const char *const env_ops[] = {
 static const struct
 {
   const char *title;
-  const char *cli;      /* the --config file */
+  const char *cli; /* the --config file */
   const char *cli_json;
-  const char *env;      /* ASH_CONFIG */
+  const char *env; /* ASH_CONFIG */
   const char *override;
-  int r;                /* 0, or < 0 when resolving fails */
+  int r; /* 0, or < 0 when resolving fails */
   const char *mode, *network, *extra, *restrict_;
   int n_warnings;
 } env_cases[] = {
@@ -450,25 +521,22 @@ static const struct
     " \"extra_read_paths\": [\"/home\"]}}",
     "openv/ash.yaml", NULL, 0, "landlock", "trivy", "/opt/ca", "evil", 1 },
   { "in-tree --config, ASH_CONFIG outside, plus an override",
-    "repo/ci/ash.yaml",
-    "{\"sandbox\": {\"extra_read_paths\": [\"/home\"]}}",
-    "openv/ash.yaml", "sandbox.extra_read_paths+=[/b]", 0, "landlock",
-    "trivy", "/opt/ca,/b", "-", 1 },
+    "repo/ci/ash.yaml", "{\"sandbox\": {\"extra_read_paths\": [\"/home\"]}}",
+    "openv/ash.yaml", "sandbox.extra_read_paths+=[/b]", 0, "landlock", "trivy",
+    "/opt/ca,/b", "-", 1 },
   { "in-tree --config, ASH_CONFIG in a checkout: nothing granted, mode kept",
     "repo/ci/ash.yaml",
     "{\"sandbox\": {\"mode\": \"off\", \"network_scanners\": [\"evil\"]}}",
     "dotfiles/env.yaml", NULL, 0, "bwrap", "-", "", "", 2 },
   { "in-tree --config, ASH_CONFIG without a mode: the repository's applies",
-    "repo/ci/ash.yaml",
-    "{\"sandbox\": {\"mode\": \"firejail\"}}",
+    "repo/ci/ash.yaml", "{\"sandbox\": {\"mode\": \"firejail\"}}",
     "openv/plain.yaml", NULL, 0, "firejail", "-", "/opt/plain", "-", 0 },
-  { "--config outside every checkout shadows ASH_CONFIG",
-    "op/ash.yaml",
-    "{\"sandbox\": {\"network_scanners\": [\"grype\"]}}",
-    "openv/ash.yaml", NULL, 0, "off", "grype", "", "-", 0 },
-  { "in-tree --config, ASH_CONFIG missing: the scan stops",
-    "repo/ci/ash.yaml", "{\"sandbox\": {\"network_scanners\": []}}",
-    "openv/none.yaml", NULL, -1, NULL, NULL, NULL, NULL, 0 },
+  { "--config outside every checkout shadows ASH_CONFIG", "op/ash.yaml",
+    "{\"sandbox\": {\"network_scanners\": [\"grype\"]}}", "openv/ash.yaml",
+    NULL, 0, "off", "grype", "", "-", 0 },
+  { "in-tree --config, ASH_CONFIG missing: the scan stops", "repo/ci/ash.yaml",
+    "{\"sandbox\": {\"network_scanners\": []}}", "openv/none.yaml", NULL, -1,
+    NULL, NULL, NULL, NULL, 0 },
   { "in-tree --config, ASH_CONFIG not valid YAML: the scan stops",
     "repo/ci/ash.yaml", "{\"sandbox\": {\"network_scanners\": []}}",
     "openv/bad.yaml", NULL, -1, NULL, NULL, NULL, NULL, 0 },
@@ -480,9 +548,9 @@ test_env_shadowed (void)
   fx_build (env_ops);
   for (size_t i = 0; i < ARRAY_SIZE (env_cases); i++)
     {
-      struct fx_file files[2] = {
-        DEFAULTS, { CLI, env_cases[i].cli, -1, NULL, env_cases[i].cli_json }
-      };
+      struct fx_file files[2]
+        = { DEFAULTS,
+            { CLI, env_cases[i].cli, -1, NULL, env_cases[i].cli_json } };
       const char *ov[2] = { env_cases[i].override, NULL };
       struct ash_config c;
       struct ash_options o;
@@ -505,15 +573,15 @@ test_env_shadowed (void)
           tap_is_int (r, 0, "%s: resolves", t);
           tap_is_str (s.mode, env_cases[i].mode, "%s: mode", t);
           _cleanup_free_ char *net = fx_join (&s.network_scanners);
-          tap_is_str (s.network_scanners_set ? net : "-",
-                      env_cases[i].network, "%s: network_scanners", t);
+          tap_is_str (s.network_scanners_set ? net : "-", env_cases[i].network,
+                      "%s: network_scanners", t);
           _cleanup_free_ char *extra = fx_join (&s.extra_read_paths);
           tap_is_str (extra, env_cases[i].extra, "%s: extra_read_paths", t);
           _cleanup_free_ char *rs = fx_join (&s.network_restrict);
           tap_is_str (s.network_restrict_set ? rs : "-",
                       env_cases[i].restrict_, "%s: network_restrict", t);
-          tap_is_int (s.warnings.nr, env_cases[i].n_warnings,
-                      "%s: warnings", t);
+          tap_is_int (s.warnings.nr, env_cases[i].n_warnings, "%s: warnings",
+                      t);
           if (env_cases[i].n_warnings == 2)
             tap_ok (strstr (s.warnings.v[1], fx_path (env_cases[i].env))
                       != NULL,

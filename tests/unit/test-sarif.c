@@ -40,8 +40,9 @@ dense_doc (size_t n, bool empty_objects)
     if (empty_objects)
       ash_buf_addf (&b, "%s{}", i ? "," : "");
     else
-      ash_buf_addf (&b, "%s{\"ruleId\":\"rule-%06zu\",\"message\":{\"text\":"
-                        "\"a finding about something\"}}",
+      ash_buf_addf (&b,
+                    "%s{\"ruleId\":\"rule-%06zu\",\"message\":{\"text\":"
+                    "\"a finding about something\"}}",
                     i ? "," : "", i);
   ash_buf_addf (&b, "]}]}");
   return ash_buf_detach (&b);
@@ -86,9 +87,10 @@ main (void)
 {
   parse_budget_cases ();
   parse_case ("{\"version\":\"2.1.0\",\"runs\":[]}", true, NULL);
-  parse_case ("{\"version\":\"2.1.0\",\"runs\":[{\"tool\":{\"driver\":"
-              "{\"name\":\"x\"}},\"results\":[{\"message\":{\"text\":\"m\"}}]}]}",
-              true, NULL);
+  parse_case (
+    "{\"version\":\"2.1.0\",\"runs\":[{\"tool\":{\"driver\":"
+    "{\"name\":\"x\"}},\"results\":[{\"message\":{\"text\":\"m\"}}]}]}",
+    true, NULL);
   parse_case ("", false, "not JSON");
   parse_case ("this is not sarif", false, "not JSON");
   parse_case ("[1,2]", false, "not a JSON object");
@@ -133,8 +135,8 @@ main (void)
           "ALL is the lowest threshold");
   tap_ok (ash_severity_parse ("bogus", &t) < 0, "bogus is refused");
 
-  json_t *sup = json_loads ("{\"suppressions\":[{\"kind\":\"inSource\"}]}", 0,
-                            NULL);
+  json_t *sup
+    = json_loads ("{\"suppressions\":[{\"kind\":\"inSource\"}]}", 0, NULL);
   tap_ok (ash_sarif_result_is_suppressed (sup), "suppression in effect");
   json_decref (sup);
   sup = json_loads ("{\"suppressions\":[{\"kind\":\"external\","
@@ -156,8 +158,9 @@ main (void)
   tap_is_int (json_array_size (json_object_get (merged, "runs")), 2,
               "merge appends runs");
   json_t *res = json_array_get (json_object_get (run, "results"), 0);
-  tap_is_str (json_string_value (json_object_get (
-                json_object_get (res, "properties"), "scanner_name")),
+  tap_is_str (json_string_value (
+                json_object_get (json_object_get (res, "properties"),
+                                 "scanner_name")),
               "scanner-a", "results are tagged with their scanner");
   json_decref (a);
   json_decref (merged);

@@ -337,8 +337,8 @@ check_unrepresentable (const char *link, const char *other,
                     && !strchr (e.message, '\n'),
                   "%s: the message names %s", scanner, shown);
         }
-      tap_is_str (ash_error_kind_name (e.kind), "LinkNotExcludable", "%s: kind for %s", scanner,
-                  shown);
+      tap_is_str (ash_error_kind_name (e.kind), "LinkNotExcludable",
+                  "%s: kind for %s", scanner, shown);
       tap_is_int (args.nr, 0, "%s: no partial arguments for %s", scanner,
                   shown);
     }
@@ -388,10 +388,8 @@ test_unrepresentable (void)
     "path 'cfg.py.bak' holds its path, and that option matches any path "
     "that holds the value",
     NULL);
-  check_unrepresentable ("cfg.py", "lib/old-cfg.py", "ferret-scan", "",
-                         NULL);
-  check_unrepresentable ("cfg.py", "cfg.py.bak", "checkov", NULL,
-                         "cfg\\.py");
+  check_unrepresentable ("cfg.py", "lib/old-cfg.py", "ferret-scan", "", NULL);
+  check_unrepresentable ("cfg.py", "cfg.py.bak", "checkov", NULL, "cfg\\.py");
   check_unrepresentable ("cfg.py", "cfg.py.bak", "grype", NULL, "./cfg.py");
   check_unrepresentable ("line\nbreak", NULL, "bandit", "", NULL);
   check_unrepresentable ("line\nbreak", NULL, "ferret-scan", "", NULL);
@@ -498,8 +496,8 @@ test_line_breaks (void)
   r = ash_tree_read_file (od.fd, "ash-scan-set-files-list.txt", 1 << 20, &b,
                           &e);
   _cleanup_free_ char *want
-    = xasprintf ("%s/.gitignore\n%s/a.py\n\"%s/evil\\n/etc/passwd\"\n",
-                 src, src, src);
+    = xasprintf ("%s/.gitignore\n%s/a.py\n\"%s/evil\\n/etc/passwd\"\n", src,
+                 src, src);
   tap_is_str (b.buf, want,
               "line breaks: a path with a line break is one quoted line");
   bool injected = false;

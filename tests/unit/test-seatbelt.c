@@ -111,8 +111,8 @@ parse (const char *s, struct parsed *ret)
         {
           if (depth == 0)
             {
-              ret->forms = xreallocarray (ret->forms, ret->n + 1,
-                                          sizeof *ret->forms);
+              ret->forms
+                = xreallocarray (ret->forms, ret->n + 1, sizeof *ret->forms);
               cur = &ret->forms[ret->n++];
               cur->head = xstrdup ("");
               ash_strvec_init (&cur->params);
@@ -138,8 +138,8 @@ parse (const char *s, struct parsed *ret)
           size_t n = strcspn (p + 1, "\"\n\\");
           if (p[1 + n] != '"')
             {
-              ret->error = xasprintf ("bad string at offset %zu",
-                                      (size_t) (p - s));
+              ret->error
+                = xasprintf ("bad string at offset %zu", (size_t) (p - s));
               return;
             }
           _cleanup_free_ char *str = xstrndup (p + 1, n);
@@ -172,8 +172,8 @@ parse (const char *s, struct parsed *ret)
               && !streq (w, "literal") && !streq (w, "global-name")
               && !streq (w, "global-name-prefix"))
             {
-              char *h = xasprintf ("%s%s%s", cur->head, *cur->head ? " " : "",
-                                   w);
+              char *h
+                = xasprintf ("%s%s%s", cur->head, *cur->head ? " " : "", w);
               free (cur->head);
               cur->head = h;
             }
@@ -292,8 +292,8 @@ check_profile (const char *name, const struct ash_policy *pol,
   ok = true;
   for (size_t i = 0; i < sb->params.nr; i++)
     {
-      _cleanup_free_ char *n = xstrndup (sb->params.v[i],
-                                         strcspn (sb->params.v[i], "="));
+      _cleanup_free_ char *n
+        = xstrndup (sb->params.v[i], strcspn (sb->params.v[i], "="));
       _cleanup_free_ char *ref = xasprintf ("(param \"%s\")", n);
       if (!strstr (text, ref))
         {
@@ -330,8 +330,8 @@ check_profile (const char *name, const struct ash_policy *pol,
     {
       const char *h = pp.forms[i].head;
       if (pp.forms[i].params.nr == 0 && pp.forms[i].names.nr == 0
-          && ash_str_has_prefix (h, "allow ")
-          && !streq (h, "allow file-read*") && !streq (h, "allow process-fork")
+          && ash_str_has_prefix (h, "allow ") && !streq (h, "allow file-read*")
+          && !streq (h, "allow process-fork")
           && !streq (h, "allow signal target same-sandbox")
           && !streq (h, "allow process-info* target same-sandbox")
           && !streq (h, "allow sysctl-read")
@@ -368,11 +368,11 @@ check_profile (const char *name, const struct ash_policy *pol,
           name);
   ok = true;
   for (size_t i = 0; i < pol->linked_home_dirs.nr; i++)
-    if (last_form (&pp, sb, "deny file-read*", pol->linked_home_dirs.v[i])
-        < 0)
+    if (last_form (&pp, sb, "deny file-read*", pol->linked_home_dirs.v[i]) < 0)
       ok = false;
-  tap_ok (ok, "%s: the directories links at the top of a home name are "
-              "denied",
+  tap_ok (ok,
+          "%s: the directories links at the top of a home name are "
+          "denied",
           name);
   ok = true;
   for (size_t i = 0; i < pol->n_paths; i++)
@@ -406,15 +406,14 @@ check_profile (const char *name, const struct ash_policy *pol,
         && last_form (&pp, sb, "allow file-write*", pol->paths[i].path) >= 0)
       ok = false;
   tap_ok (ok && n_write == 1,
-          "%s: writes only to the results directory and private TMPDIR",
-          name);
+          "%s: writes only to the results directory and private TMPDIR", name);
 
   /* uv's lock.  */
   for (size_t i = 0; i < pol->n_paths; i++)
     if (strstr (pol->paths[i].rule, "uv tool directory"))
       {
-        _cleanup_free_ char *lock = ash_path_join (pol->paths[i].path,
-                                                   ".lock");
+        _cleanup_free_ char *lock
+          = ash_path_join (pol->paths[i].path, ".lock");
         tap_ok (last_form (&pp, sb, "allow file-write*", lock) >= 0
                   && last_form (&pp, sb, "allow file-write*",
                                 pol->paths[i].path)
@@ -455,8 +454,7 @@ check_profile (const char *name, const struct ash_policy *pol,
             "%s: the private uv cache is executable", name);
   if (sp->unpack_dir)
     tap_ok (last_form (&pp, sb, xh, sp->unpack_dir) > noexec_res
-              && last_form (&pp, sb, "allow file-write*", sp->unpack_dir)
-                   >= 0,
+              && last_form (&pp, sb, "allow file-write*", sp->unpack_dir) >= 0,
             "%s: the unpack directory is writable and executable", name);
 
   /* Mach services.  */
@@ -464,12 +462,10 @@ check_profile (const char *name, const struct ash_policy *pol,
   for (const char *const *m = ash_seatbelt_mach_services; *m; m++)
     if (last_form_name (&pp, "allow mach-lookup", *m) < 0)
       ok = false;
-  tap_ok (ok, "%s: cfprefsd, logd, notifyd and opendirectoryd allowed",
-          name);
+  tap_ok (ok, "%s: cfprefsd, logd, notifyd and opendirectoryd allowed", name);
   ok = true;
   for (const char *const *m = ash_seatbelt_mach_services_network; *m; m++)
-    if ((last_form_name (&pp, "allow mach-lookup", *m) >= 0)
-        != pol->network)
+    if ((last_form_name (&pp, "allow mach-lookup", *m) >= 0) != pol->network)
       ok = false;
   tap_ok (ok, "%s: configd and trustd allowed %s", name,
           pol->network ? "with the network" : "only with a network");
@@ -478,17 +474,16 @@ check_profile (const char *name, const struct ash_policy *pol,
                               "com.apple.coreservices.launchservicesd");
   long d_cs = last_form_name (&pp, "deny mach-lookup",
                               "com.apple.CoreServices.coreservicesd");
-  long d_sec = last_form_name (&pp, "deny mach-lookup",
-                               "com.apple.SecurityServer");
+  long d_sec
+    = last_form_name (&pp, "deny mach-lookup", "com.apple.SecurityServer");
   long d_lsd = last_form_name (&pp, "deny mach-lookup", "com.apple.lsd.");
-  long d_pb = last_form_name (&pp, "deny mach-lookup",
-                              "com.apple.pasteboard.");
+  long d_pb
+    = last_form_name (&pp, "deny mach-lookup", "com.apple.pasteboard.");
   ok = d_ls > last_allow_mach && d_cs > last_allow_mach
        && d_sec > last_allow_mach && d_lsd > last_allow_mach
        && d_pb > last_allow_mach;
   for (size_t i = 0; i < pp.n; i++)
-    if (ash_str_has_prefix (pp.forms[i].head, "allow")
-        && (long) i > d_ls)
+    if (ash_str_has_prefix (pp.forms[i].head, "allow") && (long) i > d_ls)
       ok = false;
   tap_ok (ok,
           "%s: LaunchServices, pasteboard and SecurityServer denied after "
@@ -496,17 +491,16 @@ check_profile (const char *name, const struct ash_policy *pol,
           name);
 
   /* Keychain files, after every file rule.  */
-  _cleanup_free_ char *kc_home = ash_path_join (pol->home,
-                                                "Library/Keychains");
-  _cleanup_free_ char *kc_pw = ash_path_join (pol->passwd_home,
-                                              "Library/Keychains");
-  long kc = last_form (&pp, sb, "deny file-read* file-write*",
-                       "/Library/Keychains");
+  _cleanup_free_ char *kc_home
+    = ash_path_join (pol->home, "Library/Keychains");
+  _cleanup_free_ char *kc_pw
+    = ash_path_join (pol->passwd_home, "Library/Keychains");
+  long kc
+    = last_form (&pp, sb, "deny file-read* file-write*", "/Library/Keychains");
   ok = kc >= 0 && kc == (long) pp.n - 1
        && last_form (&pp, sb, "deny file-read* file-write*", kc_home) == kc
        && last_form (&pp, sb, "deny file-read* file-write*", kc_pw) == kc;
-  tap_ok (ok, "%s: the keychain files are denied after every file rule",
-          name);
+  tap_ok (ok, "%s: the keychain files are denied after every file rule", name);
 
   /* Network.  */
   long ip = last_form (&pp, sb, "allow network-outbound remote ip", NULL);
@@ -548,8 +542,8 @@ golden (const char *name, const char *text)
       tap_ok (f != NULL, "%s: golden written to %s", name, p);
       return;
     }
-  _cleanup_free_ char *p = xasprintf ("%s/tests/fixtures/seatbelt/%s",
-                                      srcdir ? srcdir : ".", file);
+  _cleanup_free_ char *p
+    = xasprintf ("%s/tests/fixtures/seatbelt/%s", srcdir ? srcdir : ".", file);
   _cleanup_free_ char *want = read_text (p);
   if (!tap_ok (want && streq (want, text), "%s: matches its golden profile",
                name))
@@ -560,13 +554,26 @@ static void
 layout (void)
 {
   static const char *const dirs[] = {
-    "usr/bin", "etc", "opt/ash/bin", "home/me/.local/bin",
-    "home/me/.local/share/uv/tools", "home/me/.local/share/uv/python",
-    "home/me/.cache/uv", "home/me/.cache/grype", "home/me/.cache/trivy",
-    "home/me/Library/Caches/grype", "home/me/Library/Caches/trivy",
-    "home/me/.semgrep", "home/me/.opengrep", "home/me/.npm",
-    "src", "out/scanners/x/source", "run-config", "spawn/tmp",
-    "spawn/unpack", NULL,
+    "usr/bin",
+    "etc",
+    "opt/ash/bin",
+    "home/me/.local/bin",
+    "home/me/.local/share/uv/tools",
+    "home/me/.local/share/uv/python",
+    "home/me/.cache/uv",
+    "home/me/.cache/grype",
+    "home/me/.cache/trivy",
+    "home/me/Library/Caches/grype",
+    "home/me/Library/Caches/trivy",
+    "home/me/.semgrep",
+    "home/me/.opengrep",
+    "home/me/.npm",
+    "src",
+    "out/scanners/x/source",
+    "run-config",
+    "spawn/tmp",
+    "spawn/unpack",
+    NULL,
   };
   for (const char *const *d = dirs; *d; d++)
     {
@@ -583,8 +590,8 @@ layout (void)
 static void
 one_scanner (const char *scanner, bool offline)
 {
-  _cleanup_free_ char *name = xasprintf ("%s-%s", scanner,
-                                         offline ? "offline" : "online");
+  _cleanup_free_ char *name
+    = xasprintf ("%s-%s", scanner, offline ? "offline" : "online");
   _cleanup_free_ char *home = under ("home/me");
   _cleanup_free_ char *src = under ("src");
   _cleanup_free_ char *out = under ("out");
@@ -624,12 +631,13 @@ one_scanner (const char *scanner, bool offline)
   if (!tap_ok (ash_policy_compute (&in, &pol, &err) == 0 && !pol.refusal,
                "%s: policy computes", name))
     {
-      tap_diag ("%s", err.message ? err.message
-                                  : pol.refusal ? pol.refusal : "");
+      tap_diag ("%s", err.message   ? err.message
+                      : pol.refusal ? pol.refusal
+                                    : "");
       goto done;
     }
-  tap_ok (pol.network == (!offline && req.network),
-          "%s: network is %s", name, pol.network ? "on" : "off");
+  tap_ok (pol.network == (!offline && req.network), "%s: network is %s", name,
+          pol.network ? "on" : "off");
 
   struct ash_seatbelt_spawn sp = {
     .tmpdir = tmpdir,
@@ -673,9 +681,17 @@ output_in_tree (void)
   ash_strvec_pushf (&env, "HOME=%s", home);
   ash_builtin_requirements ("bandit", &req);
   struct ash_policy_input in = {
-    .scanner = "bandit", .req = &req, .source_dir = src, .output_dir = out,
-    .results_dir = res, .tool_path = tool, .offline = true,
-    .environ = env.v, .home = home, .passwd_home = home, .root = root,
+    .scanner = "bandit",
+    .req = &req,
+    .source_dir = src,
+    .output_dir = out,
+    .results_dir = res,
+    .tool_path = tool,
+    .offline = true,
+    .environ = env.v,
+    .home = home,
+    .passwd_home = home,
+    .root = root,
   };
   struct ash_seatbelt_spawn sp = { .tmpdir = NULL };
   _cleanup_free_ char *tmpdir = under ("spawn/tmp");
@@ -691,10 +707,12 @@ output_in_tree (void)
       long allow_res = last_form (&pp, &sb, "allow file-read*", res);
       tap_ok (allow_src >= 0 && deny_out > allow_src,
               "output in the tree: the output directory is denied after the "
-              "source tree is allowed (%ld, %ld)", allow_src, deny_out);
+              "source tree is allowed (%ld, %ld)",
+              allow_src, deny_out);
       tap_ok (allow_res > deny_out,
               "output in the tree: the results directory is readable after "
-              "that (%ld)", allow_res);
+              "that (%ld)",
+              allow_res);
       tap_ok (last_form (&pp, &sb, "allow file-read*", out) < deny_out,
               "output in the tree: the output directory is not allowed "
               "again");

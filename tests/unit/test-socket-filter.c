@@ -98,14 +98,12 @@ run_calls (int *r)
 
   r[C_UNIX_STREAM] = result_of_fd (socket (AF_UNIX, SOCK_STREAM, 0));
   r[C_UNIX_DGRAM] = result_of_fd (socket (AF_UNIX, SOCK_DGRAM, 0));
-  r[C_UNIX_HIGHBITS] = result_of_fd (syscall (SYS_socket,
-                                              (1ULL << 32) | AF_UNIX,
-                                              (long) SOCK_STREAM, 0L));
+  r[C_UNIX_HIGHBITS] = result_of_fd (
+    syscall (SYS_socket, (1ULL << 32) | AF_UNIX, (long) SOCK_STREAM, 0L));
   r[C_INET_STREAM] = result_of_fd (socket (AF_INET, SOCK_STREAM, 0));
   r[C_INET6_DGRAM] = result_of_fd (socket (AF_INET6, SOCK_DGRAM, 0));
-  r[C_INET_HIGHBITS] = result_of_fd (syscall (SYS_socket,
-                                              (1ULL << 32) | AF_INET,
-                                              (long) SOCK_STREAM, 0L));
+  r[C_INET_HIGHBITS] = result_of_fd (
+    syscall (SYS_socket, (1ULL << 32) | AF_INET, (long) SOCK_STREAM, 0L));
   r[C_PAIR_DGRAM] = pair (SOCK_DGRAM);
   r[C_PAIR_DGRAM_FLAGS] = pair (SOCK_DGRAM | SOCK_NONBLOCK | SOCK_CLOEXEC);
   r[C_PAIR_RAW] = pair (SOCK_RAW);
@@ -115,8 +113,9 @@ run_calls (int *r)
   /* The kernel reads the type as an int: high bits do not hide a
      datagram pair.  */
   int sv[2];
-  if (syscall (SYS_socketpair, (long) AF_UNIX, (1ULL << 32) | SOCK_DGRAM,
-               0L, sv) < 0)
+  if (syscall (SYS_socketpair, (long) AF_UNIX, (1ULL << 32) | SOCK_DGRAM, 0L,
+               sv)
+      < 0)
     r[C_PAIR_DGRAM_HIGHBITS] = errno;
   else
     {
@@ -129,31 +128,31 @@ run_calls (int *r)
   r[C_PACKET] = result_of_fd (socket (AF_PACKET, SOCK_RAW, 0));
   memset (params, 0, sizeof params);
 #ifdef SYS_io_uring_setup
-  r[C_IO_URING_SETUP] = result_of_fd (syscall (SYS_io_uring_setup, 1L,
-                                               params));
+  r[C_IO_URING_SETUP]
+    = result_of_fd (syscall (SYS_io_uring_setup, 1L, params));
 #else
   r[C_IO_URING_SETUP] = ENOSYS;
 #endif
   /* On a descriptor that is not an io_uring: EBADF or EOPNOTSUPP unless
      the filter answers first.  */
 #ifdef SYS_io_uring_enter
-  r[C_IO_URING_ENTER] = syscall (SYS_io_uring_enter, -1L, 0L, 0L, 0L,
-                                 NULL, 0L) < 0 ? errno : 0;
+  r[C_IO_URING_ENTER]
+    = syscall (SYS_io_uring_enter, -1L, 0L, 0L, 0L, NULL, 0L) < 0 ? errno : 0;
 #else
   r[C_IO_URING_ENTER] = ENOSYS;
 #endif
 #ifdef SYS_io_uring_register
-  r[C_IO_URING_REGISTER] = syscall (SYS_io_uring_register, -1L, 0L, NULL,
-                                    0L) < 0 ? errno : 0;
+  r[C_IO_URING_REGISTER]
+    = syscall (SYS_io_uring_register, -1L, 0L, NULL, 0L) < 0 ? errno : 0;
 #else
   r[C_IO_URING_REGISTER] = ENOSYS;
 #endif
 #if defined __x86_64__ && !defined __ILP32__
   /* The x32 system call of the same name: a separate table the filter
      must cover too.  ENOSYS when the kernel has no x32 support.  */
-  r[C_X32_UNIX] = result_of_fd (syscall (0x40000000L + SYS_socket,
-                                         (long) AF_UNIX, (long) SOCK_STREAM,
-                                         0L));
+  r[C_X32_UNIX]
+    = result_of_fd (syscall (0x40000000L + SYS_socket, (long) AF_UNIX,
+                             (long) SOCK_STREAM, 0L));
 #else
   r[C_X32_UNIX] = EACCES;
 #endif
@@ -170,8 +169,10 @@ run_calls (int *r)
     else
       {
         r[C_TIOCSTI] = syscall (SYS_ioctl, (long) p[0],
-                                (long) ((1ULL << 32) | TIOCSTI), &c) < 0
-                         ? errno : 0;
+                                (long) ((1ULL << 32) | TIOCSTI), &c)
+                           < 0
+                         ? errno
+                         : 0;
         r[C_TIOCLINUX] = ioctl (p[0], TIOCLINUX, &c) < 0 ? errno : 0;
         close (p[0]);
         close (p[1]);
@@ -201,9 +202,11 @@ calls_in_child (int mode, int *r)
       int res[C_COUNT];
 
       close (fds[0]);
-      if (mode != 0 && ash_socket_filter_install (mode == 2 ? ASH_SOCKETS_NETWORK
-                                                        : ASH_SOCKETS_NONE,
-                                             &error) < 0)
+      if (mode != 0
+          && ash_socket_filter_install (mode == 2 ? ASH_SOCKETS_NETWORK
+                                                  : ASH_SOCKETS_NONE,
+                                        &error)
+               < 0)
         {
           fprintf (stderr, "# %s\n", error ? error : "install failed");
           _exit (3);
@@ -297,9 +300,10 @@ main (void)
   if (bare[C_PACKET] == 0)
     expect_refused (off, bare, C_PACKET, EACCES, offline);
   else
-    tap_is_int (off[C_PACKET], EACCES, "%s is refused with EACCES, %s "
-                "(no control: %s without the filter)", names[C_PACKET],
-                offline, strerror (bare[C_PACKET]));
+    tap_is_int (off[C_PACKET], EACCES,
+                "%s is refused with EACCES, %s "
+                "(no control: %s without the filter)",
+                names[C_PACKET], offline, strerror (bare[C_PACKET]));
 
   /* io_uring: ENOSYS.  Without the filter it may be disabled by sysctl
      (EPERM) but never ENOSYS on a kernel that has it.  */
@@ -307,9 +311,11 @@ main (void)
     tap_diag ("this kernel has no io_uring; only the filtered result is "
               "checked");
   else
-    tap_ok (true, "io_uring_setup is not ENOSYS without the filter "
-            "(control: %s)", bare[C_IO_URING_SETUP]
-            ? strerror (bare[C_IO_URING_SETUP]) : "works");
+    tap_ok (true,
+            "io_uring_setup is not ENOSYS without the filter "
+            "(control: %s)",
+            bare[C_IO_URING_SETUP] ? strerror (bare[C_IO_URING_SETUP])
+                                   : "works");
   tap_is_int (off[C_IO_URING_SETUP], ENOSYS,
               "io_uring_setup fails with ENOSYS, %s", offline);
   tap_is_int (on[C_IO_URING_SETUP], ENOSYS,
@@ -323,8 +329,7 @@ main (void)
                 names[c], bare[c] ? strerror (bare[c]) : "works");
       tap_is_int (off[c], ENOSYS, "%s fails with ENOSYS, %s", names[c],
                   offline);
-      tap_is_int (on[c], ENOSYS, "%s fails with ENOSYS, %s", names[c],
-                  online);
+      tap_is_int (on[c], ENOSYS, "%s fails with ENOSYS, %s", names[c], online);
     }
 
   /* x32: refused either by the filter or by a kernel without x32.  */
@@ -333,7 +338,8 @@ main (void)
           off[C_X32_UNIX] ? strerror (off[C_X32_UNIX]) : "it worked");
   tap_ok (on[C_X32_UNIX] == EACCES || on[C_X32_UNIX] == ENOSYS,
           "the x32 socket(AF_UNIX) call does not get through with a network "
-          "(%s)", on[C_X32_UNIX] ? strerror (on[C_X32_UNIX]) : "it worked");
+          "(%s)",
+          on[C_X32_UNIX] ? strerror (on[C_X32_UNIX]) : "it worked");
 
   if (bare[C_NNP] == 0)
     tap_diag ("no_new_privs is already set where the tests run");
@@ -347,7 +353,8 @@ main (void)
     char buf[65536];
     ssize_t n;
 
-    tap_ok (fd >= 0 && ash_socket_filter_export (ASH_SOCKETS_NONE, fd, &error) == 0,
+    tap_ok (fd >= 0
+              && ash_socket_filter_export (ASH_SOCKETS_NONE, fd, &error) == 0,
             "the filter can be exported");
     if (fd >= 0)
       {
@@ -358,7 +365,7 @@ main (void)
         unlink (path);
 #if defined __x86_64__
         tap_ok (strstr (buf, "filter for arch x86 ") != NULL
-                && strstr (buf, "filter for arch x32 ") != NULL,
+                  && strstr (buf, "filter for arch x32 ") != NULL,
                 "the filter covers i386 and x32 besides x86_64");
         tap_ok (strstr (buf, "\"socketcall\" (102)") != NULL,
                 "the i386 part refuses socketcall(2)");
@@ -373,8 +380,10 @@ main (void)
      both modes (EPERM), where the kernel itself says ENOTTY.  */
   for (int c = C_TIOCSTI; c <= C_TIOCLINUX; c++)
     {
-      tap_is_int (bare[c], ENOTTY, "%s on a pipe is ENOTTY without the "
-                  "filter (control)", names[c]);
+      tap_is_int (bare[c], ENOTTY,
+                  "%s on a pipe is ENOTTY without the "
+                  "filter (control)",
+                  names[c]);
       tap_is_int (off[c], EPERM, "%s is refused with EPERM, %s", names[c],
                   offline);
       tap_is_int (on[c], EPERM, "%s is refused with EPERM, %s", names[c],

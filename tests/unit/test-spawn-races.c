@@ -41,7 +41,7 @@ sleep_ms (int ms)
 
 /* ---- terminate_all against the waiter ---------------------------------- */
 
-static atomic_int hook_target;      /* the pgid to stop at, or 0 */
+static atomic_int hook_target; /* the pgid to stop at, or 0 */
 static atomic_bool hook_reached;
 static atomic_bool hook_saw_clear;  /* the waiter cleared the slot */
 static atomic_bool hook_saw_reaped; /* ...and reaped the leader under us */
@@ -188,10 +188,10 @@ test_drain_bounded (void)
 {
   _cleanup_free_ char *pidfile = ash_path_join (tmpdir, "drain.pid");
   _cleanup_free_ char *gofile = ash_path_join (tmpdir, "drain.go");
-  _cleanup_free_ char *script = xasprintf (
-      "echo $$ > '%s.tmp' && mv '%s.tmp' '%s'; "
-      "while [ ! -e '%s' ]; do sleep 0.01; done; echo done",
-      pidfile, pidfile, pidfile, gofile);
+  _cleanup_free_ char *script
+    = xasprintf ("echo $$ > '%s.tmp' && mv '%s.tmp' '%s'; "
+                 "while [ ! -e '%s' ]; do sleep 0.01; done; echo done",
+                 pidfile, pidfile, pidfile, gofile);
   struct run_arg a = { script, 1, { 0 }, false };
   pthread_t t;
 
@@ -236,9 +236,9 @@ test_drain_bounded (void)
 
 /* ---- the wait wakes on the child's exit ---------------------------------- */
 
-static atomic_bool watch_wait;   /* record the hooks below */
-static atomic_int polls;         /* polls of the watched wait */
-static atomic_int exit_seen;     /* 0: not yet, 1: by event, 2: by a poll */
+static atomic_bool watch_wait; /* record the hooks below */
+static atomic_int polls;       /* polls of the watched wait */
+static atomic_int exit_seen;   /* 0: not yet, 1: by event, 2: by a poll */
 
 static void
 poll_hook (void)

@@ -21,7 +21,7 @@
 #include "sandbox/backend-impl.h"
 #include "tap.h"
 
-static char *probe;  /* absolute path of tests/fixtures/spawn-probe */
+static char *probe; /* absolute path of tests/fixtures/spawn-probe */
 static char *tmpdir;
 
 static void
@@ -387,8 +387,7 @@ test_timeout (void)
               "a leader leaving a background child returns");
   tap_is_int (res.status, 0, "with its own status");
   gc = read_pid (cmd.out.buf);
-  tap_ok (gc > 0 && process_gone (gc), "its leftover (%d) is ended",
-          (int) gc);
+  tap_ok (gc > 0 && process_gone (gc), "its leftover (%d) is ended", (int) gc);
   ash_cmd_release (&cmd);
   ash_error_release (&err);
 }
@@ -452,10 +451,10 @@ static void
 test_straggler_writer (void)
 {
   _cleanup_free_ char *pidfile = ash_path_join (tmpdir, "straggler.pid");
-  _cleanup_free_ char *script = xasprintf (
-      "setsid /bin/sh -c 'echo $$ > \"$0\"; exec yes' '%s' & "
-      "while [ ! -s '%s' ]; do sleep 0.01; done; echo leader-done",
-      pidfile, pidfile);
+  _cleanup_free_ char *script
+    = xasprintf ("setsid /bin/sh -c 'echo $$ > \"$0\"; exec yes' '%s' & "
+                 "while [ ! -s '%s' ]; do sleep 0.01; done; echo leader-done",
+                 pidfile, pidfile);
   struct straggler_arg a = { script, 1, { 0 }, 0, false };
   pthread_t t;
 
@@ -478,7 +477,7 @@ test_straggler_writer (void)
   pthread_join (t, NULL);
   tap_ok (spid > 0, "the straggler started (%d)", spid);
   tap_ok (returned, "ash_cmd_run() returned while a straggler outside the "
-          "group still wrote to its stdout");
+                    "group still wrote to its stdout");
   tap_ok (a.rc == 0 && a.res.status == 0, "the command's status is 0");
   tap_ok (a.out_len > 0, "its output was captured (%zu bytes)", a.out_len);
 }
@@ -556,8 +555,8 @@ test_scopes (void)
   ash_cmd_release (&cmd);
   unlink (marker);
 
-  struct ash_backend fake = { .name = "fake", .wrap = fake_wrap,
-                              .cleanup = fake_cleanup };
+  struct ash_backend fake
+    = { .name = "fake", .wrap = fake_wrap, .cleanup = fake_cleanup };
   struct ash_scope sandbox = { ASH_SCOPE_SANDBOX, &fake, NULL, NULL, NULL };
   probe_cmd (&cmd, "out", "ignored");
   cmd.scope = &sandbox;
@@ -578,8 +577,8 @@ test_scopes (void)
           "the caller's environment is unchanged");
   ash_cmd_release (&cmd);
 
-  struct ash_backend no = { .name = "no", .wrap = failing_wrap,
-                            .cleanup = fake_cleanup };
+  struct ash_backend no
+    = { .name = "no", .wrap = failing_wrap, .cleanup = fake_cleanup };
   struct ash_scope sandbox_no = { ASH_SCOPE_SANDBOX, &no, NULL, NULL, NULL };
   sh_cmd (&cmd, script);
   cmd.scope = &sandbox_no;
@@ -628,7 +627,7 @@ test_threads (void)
   struct thread_arg a[8];
   for (int i = 0; i < 8; i++)
     {
-      a[i] = (struct thread_arg) { i, 0 };
+      a[i] = (struct thread_arg){ i, 0 };
       pthread_create (&t[i], NULL, thread_main, &a[i]);
     }
   int failures = 0;

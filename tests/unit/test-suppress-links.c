@@ -29,8 +29,8 @@ result (const char *path, int line)
 {
   return json_pack ("{s:s, s:s, s:{s:s}, s:[{s:{s:{s:s}, s:{s:i}}}]}",
                     "ruleId", "E1", "level", "error", "message", "text", "m",
-                    "locations", "physicalLocation", "artifactLocation",
-                    "uri", path, "region", "startLine", line);
+                    "locations", "physicalLocation", "artifactLocation", "uri",
+                    path, "region", "startLine", line);
 }
 
 /* Whether the check suppresses a finding at PATH:LINE below DIR.  */

@@ -107,8 +107,10 @@ main (void)
     bool expired = false, soon = false;
     for (size_t i = 0; i < w3.nr; i++)
       {
-        expired |= strstr (w3.v[i], "E1") && strstr (w3.v[i], "expired on 2026-06-01");
-        soon |= strstr (w3.v[i], "E2") && strstr (w3.v[i], "expires on 2026-06-20, in 19 days");
+        expired |= strstr (w3.v[i], "E1")
+                   && strstr (w3.v[i], "expired on 2026-06-01");
+        soon |= strstr (w3.v[i], "E2")
+                && strstr (w3.v[i], "expires on 2026-06-20, in 19 days");
       }
     tap_ok (expired, "the expired entry is warned about");
     tap_ok (soon, "the entry that expires soon is warned about");
@@ -117,8 +119,8 @@ main (void)
     json_decref (l2);
   }
 
-  json_t *bad = json_loads ("[{\"path\":\"x\",\"expiration\":\"soon\"}]", 0,
-                            NULL);
+  json_t *bad
+    = json_loads ("[{\"path\":\"x\",\"expiration\":\"soon\"}]", 0, NULL);
   struct ash_suppressions s2;
   ash_suppressions_init (&s2);
   r = ash_suppressions_load (bad, "2026-06-01", &s2, &warnings, &err);
@@ -130,24 +132,27 @@ main (void)
   const char *text = "a\nb # ash-ignore: B101 reviewed\n"
                      "# ash-ignore-next-line: B102\nd\ne // ASH-IGNORE: b103\n"
                      "f # ash-ignore\ng # ash-ignore B101\n";
-  tap_ok (!ash_suppress_inline_text (text, 1, "B101"), "line 1 not suppressed");
-  tap_ok (ash_suppress_inline_text (text, 2, "B101"), "ash-ignore: B101 on the line");
-  tap_ok (ash_suppress_inline_text (text, 2, "b101"), "the rule id without case");
+  tap_ok (!ash_suppress_inline_text (text, 1, "B101"),
+          "line 1 not suppressed");
+  tap_ok (ash_suppress_inline_text (text, 2, "B101"),
+          "ash-ignore: B101 on the line");
+  tap_ok (ash_suppress_inline_text (text, 2, "b101"),
+          "the rule id without case");
   tap_ok (!ash_suppress_inline_text (text, 2, "B102"),
           "ash-ignore: B101 does not suppress B102");
   tap_ok (!ash_suppress_inline_text (text, 3, "B102"),
           "ash-ignore-next-line does not suppress its own line");
   tap_ok (ash_suppress_inline_text (text, 4, "B102"),
           "ash-ignore-next-line: B102 suppresses B102 on the next line");
-  tap_ok (!ash_suppress_inline_text (text, 4, "B101"),
-          "... not another rule");
+  tap_ok (!ash_suppress_inline_text (text, 4, "B101"), "... not another rule");
   tap_ok (ash_suppress_inline_text (text, 5, "B103"),
           "// and the marker in capitals");
   tap_ok (!ash_suppress_inline_text (text, 6, "B101"),
           "a bare ash-ignore names no rule: nothing");
   tap_ok (!ash_suppress_inline_text (text, 7, "B101"),
           "ash-ignore without its colon: nothing");
-  tap_ok (!ash_suppress_inline_text (text, 2, NULL), "a result without a rule");
+  tap_ok (!ash_suppress_inline_text (text, 2, NULL),
+          "a result without a rule");
   tap_ok (!ash_suppress_inline_text (text, 99, "B101"), "past the end");
 
   /* Inline suppressions read the source files.  */
@@ -168,14 +173,17 @@ main (void)
   tap_is_int (n, 2, "two results suppressed");
   tap_ok (ash_sarif_result_is_suppressed (json_array_get (results, 0)),
           "inline comment suppresses line 2");
-  tap_is_str (json_string_value (json_object_get (json_array_get (
-                json_object_get (json_array_get (results, 0),
-                                 "suppressions"), 0), "kind")),
+  tap_is_str (json_string_value (json_object_get (
+                json_array_get (json_object_get (json_array_get (results, 0),
+                                                 "suppressions"),
+                                0),
+                "kind")),
               "inSource", "inline suppression kind inSource");
   tap_ok (!ash_sarif_result_is_suppressed (json_array_get (results, 1)),
           "line 3 is not suppressed");
   json_t *ext = json_array_get (json_object_get (json_array_get (results, 2),
-                                                 "suppressions"), 0);
+                                                 "suppressions"),
+                                0);
   tap_is_str (json_string_value (json_object_get (ext, "kind")), "external",
               "config suppression kind external");
   tap_is_str (json_string_value (json_object_get (ext, "justification")),

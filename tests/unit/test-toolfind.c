@@ -169,8 +169,9 @@ main (void)
   tap_is_int (r, -ENOENT, "a '.' PATH entry is ignored");
   free (s);
   r = find ("reltool", rel, NULL, NULL, false, &s);
-  tap_is_str (s, "rel/reltool", "control: the same directory, absolute, is "
-                                "searched");
+  tap_is_str (s, "rel/reltool",
+              "control: the same directory, absolute, is "
+              "searched");
   free (s);
 
   r = find ("bintool", "/nonexistent", ashbin, NULL, false, &s);
@@ -186,10 +187,10 @@ main (void)
   r = find ("intool", srcbin, NULL, src, false, &s);
   tap_is_int (r, -EPERM, "a tool found only in the scanned tree is refused");
   _cleanup_free_ char *want = xasprintf (
-      "intool was found only inside the scanned directory (%s/src/bin/"
-      "intool); ASH does not run tools from the tree it scans unless "
-      "--allow-in-tree-tools is given",
-      tmp);
+    "intool was found only inside the scanned directory (%s/src/bin/"
+    "intool); ASH does not run tools from the tree it scans unless "
+    "--allow-in-tree-tools is given",
+    tmp);
   tap_is_str (s, want, "the reason names the path");
   free (s);
   r = find ("intool", srcbin, NULL, src, true, &s);
@@ -246,8 +247,7 @@ main (void)
   tap_is_str (h, want_h, "a helper next to the binary is found");
   free (h);
   h = ash_helper_path (noexec, "onlyhere");
-  _cleanup_free_ char *installed
-    = ash_path_join (PKGLIBEXECDIR, "onlyhere");
+  _cleanup_free_ char *installed = ash_path_join (PKGLIBEXECDIR, "onlyhere");
   if (access (installed, X_OK) == 0)
     tap_ok (true, "# SKIP a helper of that name is installed");
   else
@@ -258,13 +258,15 @@ main (void)
     {
       /* Remove the scratch tree without starting a process.  */
       const char *files[]
-        = { "sys/bin/tool", "other/bin/tool", "other/bin/evil", "ashbin/tool",
-            "ashbin/bintool", "src/bin/intool", "src/bin/tool",
-            "noexec/bin/tool", "noexec/bin/onlyhere", "rel/reltool",
-            "cwdtool", "link", "srclink" };
+        = { "sys/bin/tool", "other/bin/tool",  "other/bin/evil",
+            "ashbin/tool",  "ashbin/bintool",  "src/bin/intool",
+            "src/bin/tool", "noexec/bin/tool", "noexec/bin/onlyhere",
+            "rel/reltool",  "cwdtool",         "link",
+            "srclink" };
       const char *dirlist[]
-        = { "sys/bin", "sys", "other/bin", "other", "ashbin", "src/bin",
-            "src", "noexec/bin", "noexec", "dirs/tool", "dirs", "rel" };
+        = { "sys/bin", "sys",       "other/bin", "other",
+            "ashbin",  "src/bin",   "src",       "noexec/bin",
+            "noexec",  "dirs/tool", "dirs",      "rel" };
       for (size_t i = 0; i < ARRAY_SIZE (files); i++)
         {
           _cleanup_free_ char *p = at (files[i]);

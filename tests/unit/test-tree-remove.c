@@ -109,8 +109,9 @@ run (void)
             "control: the mode 000 directory cannot be read as it is");
   ash_error_release (&e);
   r = ash_tree_remove_all (dfd, "modes", &e);
-  tap_is_int (r, 0, "directories with modes 000, 0500 and 0100 are removed "
-                    "(%s)",
+  tap_is_int (r, 0,
+              "directories with modes 000, 0500 and 0100 are removed "
+              "(%s)",
               e.message ? e.message : "");
   tap_ok (fstatat (dfd, "modes", &st, AT_SYMLINK_NOFOLLOW) < 0
             && errno == ENOENT,

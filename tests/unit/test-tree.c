@@ -158,8 +158,8 @@ test_plain_write (void)
   open_out (&od);
   tap_is_str (od.path, out, "%s: the output directory is named as given",
               mode_name);
-  int r = ash_tree_write_file (od.fd, "reports/ash.sarif", "{}\n", 3, 0644,
-                               &e);
+  int r
+    = ash_tree_write_file (od.fd, "reports/ash.sarif", "{}\n", 3, 0644, &e);
   tap_is_int (r, 0, "%s: a plain write succeeds", mode_name);
   _cleanup_free_ char *p = pathf ("%s/reports/ash.sarif", out);
   _cleanup_free_ char *c = slurp (p);
@@ -230,8 +230,8 @@ test_link_at_report (void)
   xsystemf ("mkdir -p '%s/reports' && ln -s '%s/keep/target' "
             "'%s/reports/ash.sarif'",
             out, base, out);
-  int r = ash_tree_write_file (od.fd, "reports/ash.sarif", "EVIL", 4, 0644,
-                               &e);
+  int r
+    = ash_tree_write_file (od.fd, "reports/ash.sarif", "EVIL", 4, 0644, &e);
   _cleanup_free_ char *want
     = pathf ("%s/reports/ash.sarif was not written: %s/reports/ash.sarif is "
              "a symlink, and ASH does not write through a symlink below its "
@@ -240,15 +240,16 @@ test_link_at_report (void)
   tap_is_int (r, -ELOOP, "%s link at a report: refused", mode_name);
   tap_is_str (e.message, want, "%s link at a report: exact message",
               mode_name);
-  tap_is_str (ash_error_kind_name (e.kind), "OutputLinkRefused", "%s link at a report: kind",
-              mode_name);
+  tap_is_str (ash_error_kind_name (e.kind), "OutputLinkRefused",
+              "%s link at a report: kind", mode_name);
   _cleanup_free_ char *l = pathf ("%s/reports/ash.sarif", out);
   tap_ok (is_link (l), "%s link at a report: the link stays", mode_name);
   check_untouched ("link at a report");
 
   int fd = -1;
   r = ash_tree_open_stream (od.fd, "reports/ash.sarif", false, &fd, &e);
-  tap_ok (r == -ELOOP && fd == -1 && streq (ash_error_kind_name (e.kind), "OutputLinkRefused"),
+  tap_ok (r == -ELOOP && fd == -1
+            && streq (ash_error_kind_name (e.kind), "OutputLinkRefused"),
           "%s link at a report: a stream is refused too", mode_name);
   r = ash_tree_open_stream (od.fd, "reports/ash.sarif", true, &fd, &e);
   tap_ok (r == -ELOOP && is_link (l),
@@ -282,8 +283,8 @@ test_link_above_report (void)
   struct ash_error e = ASH_ERROR_INIT;
   open_out (&od);
   xsystemf ("ln -s '%s' '%s/reports'", outside, out);
-  int r = ash_tree_write_file (od.fd, "reports/html/ash.html", "EVIL", 4,
-                               0644, &e);
+  int r = ash_tree_write_file (od.fd, "reports/html/ash.html", "EVIL", 4, 0644,
+                               &e);
   _cleanup_free_ char *want
     = pathf ("%s/reports/html/ash.html was not written: %s/reports is a "
              "symlink, and ASH does not write through a symlink below its "
@@ -292,8 +293,8 @@ test_link_above_report (void)
   tap_is_int (r, -ELOOP, "%s link above a report: refused", mode_name);
   tap_is_str (e.message, want, "%s link above a report: exact message",
               mode_name);
-  tap_is_str (ash_error_kind_name (e.kind), "OutputLinkRefused", "%s link above a report: kind",
-              mode_name);
+  tap_is_str (ash_error_kind_name (e.kind), "OutputLinkRefused",
+              "%s link above a report: kind", mode_name);
   _cleanup_free_ char *l = pathf ("%s/reports", out);
   tap_ok (is_link (l), "%s link above a report: the link stays", mode_name);
   check_untouched ("link above a report");
@@ -314,8 +315,8 @@ test_link_above_report (void)
   xsystemf ("rm '%s/reports' && mkdir -p '%s/reports' && ln -s '%s' "
             "'%s/reports/html'",
             out, out, outside, out);
-  r = ash_tree_write_file (od.fd, "reports/html/sub/ash.html", "EVIL", 4,
-                           0644, &e);
+  r = ash_tree_write_file (od.fd, "reports/html/sub/ash.html", "EVIL", 4, 0644,
+                           &e);
   free (want);
   want = pathf ("%s/reports/html/sub/ash.html was not written: "
                 "%s/reports/html is a symlink, and ASH does not write "
@@ -325,7 +326,8 @@ test_link_above_report (void)
               mode_name);
   check_untouched ("link in the middle");
   r = ash_tree_mkdirs (od.fd, "reports/html/sub", NULL, &e);
-  tap_ok (r == -ELOOP && streq (ash_error_kind_name (e.kind), "OutputLinkRefused"),
+  tap_ok (r == -ELOOP
+            && streq (ash_error_kind_name (e.kind), "OutputLinkRefused"),
           "%s link in the middle: mkdirs refused", mode_name);
   check_untouched ("mkdirs through a link");
   struct ash_buf b = ASH_BUF_INIT;
@@ -348,18 +350,18 @@ test_hard_link (void)
   xsystemf ("mkdir -p '%s/reports' && ln '%s/keep/target' "
             "'%s/reports/ash.sarif'",
             out, base, out);
-  int r = ash_tree_write_file (od.fd, "reports/ash.sarif", "EVIL", 4, 0644,
-                               &e);
+  int r
+    = ash_tree_write_file (od.fd, "reports/ash.sarif", "EVIL", 4, 0644, &e);
   _cleanup_free_ char *want
-    = pathf ("%s/reports/ash.sarif was not written: 2 names refer to it",
-             out);
+    = pathf ("%s/reports/ash.sarif was not written: 2 names refer to it", out);
   tap_is_int (r, -EMLINK, "%s hard link: refused", mode_name);
   tap_is_str (e.message, want, "%s hard link: exact message", mode_name);
-  tap_is_str (ash_error_kind_name (e.kind), "OutputHardLinkRefused", "%s hard link: kind",
-              mode_name);
+  tap_is_str (ash_error_kind_name (e.kind), "OutputHardLinkRefused",
+              "%s hard link: kind", mode_name);
   int fd = -1;
   r = ash_tree_open_stream (od.fd, "reports/ash.sarif", true, &fd, &e);
-  tap_ok (r == -EMLINK && streq (ash_error_kind_name (e.kind), "OutputHardLinkRefused"),
+  tap_ok (r == -EMLINK
+            && streq (ash_error_kind_name (e.kind), "OutputHardLinkRefused"),
           "%s hard link: a stream is refused", mode_name);
   /* The hard link still counts two names: it was neither replaced nor
      removed.  */
@@ -415,19 +417,20 @@ test_outdir_open (void)
              out);
   tap_is_int (r, -ELOOP, "%s link at ash.log: refused", mode_name);
   tap_is_str (e.message, want, "%s link at ash.log: message", mode_name);
-  tap_is_str (ash_error_kind_name (e.kind), "OutputDirLinkRefused", "%s link at ash.log: kind",
-              mode_name);
+  tap_is_str (ash_error_kind_name (e.kind), "OutputDirLinkRefused",
+              "%s link at ash.log: kind", mode_name);
   tap_ok (od.fd == -1, "%s link at ash.log: no fd", mode_name);
   check_untouched ("link at ash.log");
   xsystemf ("rm '%s/ash.log'", out);
 
-  static const char *const fixed[] = { "analysis", "reports", "scanners",
-                                       "converted" };
+  static const char *const fixed[]
+    = { "analysis", "reports", "scanners", "converted" };
   for (size_t i = 0; i < ARRAY_SIZE (fixed); i++)
     {
       xsystemf ("ln -s '%s' '%s/%s'", outside, out, fixed[i]);
       r = ash_outdir_open (out, src, &od, &e);
-      tap_ok (r == -ELOOP && streq (ash_error_kind_name (e.kind), "OutputDirLinkRefused")
+      tap_ok (r == -ELOOP
+                && streq (ash_error_kind_name (e.kind), "OutputDirLinkRefused")
                 && strstr (e.message, fixed[i]),
               "%s link at %s/: refused, naming it", mode_name, fixed[i]);
       xsystemf ("rm '%s/%s'", out, fixed[i]);
@@ -470,8 +473,7 @@ test_outdir_open (void)
                 "with a directory that is not a link",
                 bout, src);
   tap_is_int (r, -ELOOP, "%s output through a link: refused", mode_name);
-  tap_is_str (e.message, want, "%s output through a link: message",
-              mode_name);
+  tap_is_str (e.message, want, "%s output through a link: message", mode_name);
   check_untouched ("output directory through a link");
   /* The same, spelled through a link above the source directory and with
      "..".  */
@@ -497,8 +499,10 @@ test_outdir_open (void)
      operator's own), and one inside the tree through the alias too.  */
   _cleanup_free_ char *ok1 = pathf ("%s/alias/.ash/new-out", base);
   r = ash_outdir_open (ok1, src, &od, &e);
-  tap_ok (r == 0 && od.fd >= 0, "%s output directory through an alias of "
-          "the source directory: accepted", mode_name);
+  tap_ok (r == 0 && od.fd >= 0,
+          "%s output directory through an alias of "
+          "the source directory: accepted",
+          mode_name);
   ash_outdir_release (&od);
   _cleanup_free_ char *ok2 = pathf ("%s/other/out", base);
   xsystemf ("mkdir -p '%s/real-other' && ln -s '%s/real-other' "
@@ -526,8 +530,7 @@ test_results_dir (void)
   struct ash_error e = ASH_ERROR_INIT;
   open_out (&od);
   int fd = -1;
-  int r = ash_tree_results_dir_open (od.fd, "scanners/bandit/source", &fd,
-                                     &e);
+  int r = ash_tree_results_dir_open (od.fd, "scanners/bandit/source", &fd, &e);
   tap_ok (r == 0 && fd >= 0, "%s results directory: created", mode_name);
   if (fd >= 0)
     close (fd);
@@ -550,8 +553,9 @@ test_results_dir (void)
             "'%s/scanners/syft/source'",
             out, outside, out);
   r = ash_tree_results_dir_open (od.fd, "scanners/syft/source", &fd, &e);
-  tap_ok (r == -ELOOP && strstr (e.message, "scanners/syft/source is a "
-                                            "symlink, so ASH"),
+  tap_ok (r == -ELOOP
+            && strstr (e.message, "scanners/syft/source is a "
+                                  "symlink, so ASH"),
           "%s results directory itself a link: refused", mode_name);
   check_untouched ("results directory itself a link");
 
@@ -570,8 +574,7 @@ test_results_dir (void)
                 "before the scanner starts; remove it, or pass another "
                 "--output-dir",
                 out, out);
-  tap_is_int (r, -ELOOP, "%s link in a results directory: unclean",
-              mode_name);
+  tap_is_int (r, -ELOOP, "%s link in a results directory: unclean", mode_name);
   tap_is_str (e.message, want, "%s link in a results directory: message",
               mode_name);
   tap_is_str (ash_error_kind_name (e.kind), "ResultsDirNotClean",
@@ -586,7 +589,8 @@ test_results_dir (void)
           "%s hard link in a results directory: message", mode_name);
   xsystemf ("rm '%s/scanners/bandit/source/out.json'", out);
   r = ash_tree_check_clean (od.fd, "scanners/grype/source", &e);
-  tap_ok (r == -ELOOP && streq (ash_error_kind_name (e.kind), "ResultsDirLinkRefused"),
+  tap_ok (r == -ELOOP
+            && streq (ash_error_kind_name (e.kind), "ResultsDirLinkRefused"),
           "%s check of a results directory reached through a link: "
           "refused",
           mode_name);
@@ -615,8 +619,8 @@ test_results_dir (void)
   ash_strvec_sort (&removed);
   struct ash_buf got = ASH_BUF_INIT;
   for (size_t i = 0; i < removed.nr; i++)
-    ash_buf_addf (&got, "%s\n", removed.v[i]
-                                  + strlen (out) + strlen ("/scanners/"));
+    ash_buf_addf (&got, "%s\n",
+                  removed.v[i] + strlen (out) + strlen ("/scanners/"));
   tap_is_str (got.buf,
               "bandit/source/deep/fifo\nbandit/source/deep/l2\n"
               "bandit/source/l1\nbandit/source/l3\nbandit/source/sock\n",
@@ -647,8 +651,8 @@ test_results_dir (void)
   r = ash_tree_remove_all (od.fd, "scanners/x", &e);
   _cleanup_free_ char *x = pathf ("%s/scanners/x", out);
   struct stat st;
-  tap_ok (r == 0 && lstat (x, &st) < 0,
-          "%s remove_all removes the directory", mode_name);
+  tap_ok (r == 0 && lstat (x, &st) < 0, "%s remove_all removes the directory",
+          mode_name);
   tap_is_int (count_entries (outside), 1,
               "%s remove_all leaves what links point at", mode_name);
   xsystemf ("rm '%s/canary'", outside);
@@ -701,7 +705,8 @@ test_race (void)
       int r = ash_tree_write_file (od.fd, rel, "data", 4, 0644, &e);
       if (r == 0)
         ok++;
-      else if (r == -ELOOP && streq (ash_error_kind_name (e.kind), "OutputLinkRefused"))
+      else if (r == -ELOOP
+               && streq (ash_error_kind_name (e.kind), "OutputLinkRefused"))
         refused++;
       else
         {
@@ -709,8 +714,8 @@ test_race (void)
             tap_diag ("%d %s", r, e.message);
         }
       int fd = -1;
-      r = ash_tree_open_stream (od.fd, "scanners/r/source/sub/log", false,
-                                &fd, &e);
+      r = ash_tree_open_stream (od.fd, "scanners/r/source/sub/log", false, &fd,
+                                &e);
       if (r == 0)
         {
           (void) !write (fd, "x", 1);
@@ -757,7 +762,9 @@ test_file_api (void)
   xsystemf ("ln -s '%s/keep/target' '%s/converted/a/c.py'", base, out);
   r = ash_tree_file_commit (&f, &e);
   _cleanup_free_ char *l = pathf ("%s/converted/a/c.py", out);
-  tap_ok (r == -ELOOP && streq (ash_error_kind_name (e.kind), "OutputLinkRefused") && is_link (l),
+  tap_ok (r == -ELOOP
+            && streq (ash_error_kind_name (e.kind), "OutputLinkRefused")
+            && is_link (l),
           "%s file API: a link planted meanwhile is refused and stays",
           mode_name);
   tap_is_int (count_entries (d), 2,
@@ -768,7 +775,8 @@ test_file_api (void)
   r = ash_tree_file_create (od.fd, "converted/a/h.py", 0600, &f, &e);
   xsystemf ("ln '%s/keep/target' '%s/converted/a/h.py'", base, out);
   r = ash_tree_file_commit (&f, &e);
-  tap_ok (r == -EMLINK && streq (ash_error_kind_name (e.kind), "OutputHardLinkRefused"),
+  tap_ok (r == -EMLINK
+            && streq (ash_error_kind_name (e.kind), "OutputHardLinkRefused"),
           "%s file API: a hard link planted meanwhile is refused", mode_name);
   check_untouched ("file API hard link");
 
@@ -785,14 +793,14 @@ round_ (bool walker)
 {
   ash_tree_set_walker (walker);
   mode_name = ash_tree_using_walker () ? "walker" : "openat2";
-  void (*tests[]) (void) = { test_plain_write, test_file_api, test_link_at_report,
-                             test_link_above_report, test_hard_link,
-                             test_fifo, test_outdir_open, test_results_dir,
-                             test_race };
+  void (*tests[]) (void)
+    = { test_plain_write,       test_file_api,    test_link_at_report,
+        test_link_above_report, test_hard_link,   test_fifo,
+        test_outdir_open,       test_results_dir, test_race };
   for (size_t i = 0; i < ARRAY_SIZE (tests); i++)
     {
       setup ();
-      tests[i] ();
+      tests[i]();
       teardown ();
     }
 }

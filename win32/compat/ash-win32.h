@@ -17,10 +17,10 @@
 #ifdef _WIN32
 
 #ifndef _GNU_SOURCE
-# define _GNU_SOURCE 1
+#define _GNU_SOURCE 1
 #endif
 #ifndef __USE_MINGW_ANSI_STDIO
-# define __USE_MINGW_ANSI_STDIO 1
+#define __USE_MINGW_ANSI_STDIO 1
 #endif
 
 #include <direct.h>
@@ -71,35 +71,35 @@ typedef unsigned long long sigset_t_ash;
 #define FD_CLOEXEC 1
 
 #ifndef S_IFLNK
-# define S_IFLNK 0120000
+#define S_IFLNK 0120000
 #endif
 #ifndef S_ISLNK
-# define S_ISLNK(m) (((m) & S_IFMT) == S_IFLNK)
+#define S_ISLNK(m) (((m) &S_IFMT) == S_IFLNK)
 #endif
 #ifndef S_IFSOCK
-# define S_IFSOCK 0140000
+#define S_IFSOCK 0140000
 #endif
 #ifndef S_ISSOCK
-# define S_ISSOCK(m) (((m) & S_IFMT) == S_IFSOCK)
+#define S_ISSOCK(m) (((m) &S_IFMT) == S_IFSOCK)
 #endif
 #ifndef S_ISVTX
-# define S_ISVTX 01000
+#define S_ISVTX 01000
 #endif
 #ifndef S_ISUID
-# define S_ISUID 04000
+#define S_ISUID 04000
 #endif
 #ifndef S_ISGID
-# define S_ISGID 02000
+#define S_ISGID 02000
 #endif
 #ifndef S_IRWXG
-# define S_IRWXG 0070
-# define S_IRGRP 0040
-# define S_IWGRP 0020
-# define S_IXGRP 0010
-# define S_IRWXO 0007
-# define S_IROTH 0004
-# define S_IWOTH 0002
-# define S_IXOTH 0001
+#define S_IRWXG 0070
+#define S_IRGRP 0040
+#define S_IWGRP 0020
+#define S_IXGRP 0010
+#define S_IRWXO 0007
+#define S_IROTH 0004
+#define S_IWOTH 0002
+#define S_IXOTH 0001
 #endif
 
 #define SIGHUP 1
@@ -181,8 +181,7 @@ ssize_t ash_w32_readlinkat (int dirfd, const char *path, char *buf,
 int ash_w32_symlink (const char *target, const char *path);
 int ash_w32_symlinkat (const char *target, int dirfd, const char *path);
 int ash_w32_link (const char *a, const char *b);
-int ash_w32_linkat (int ofd, const char *a, int nfd, const char *b,
-                    int flags);
+int ash_w32_linkat (int ofd, const char *a, int nfd, const char *b, int flags);
 char *ash_w32_realpath (const char *path, char *resolved);
 char *ash_w32_mkdtemp (char *tmpl);
 int ash_w32_pipe (int fds[2]);
@@ -191,8 +190,7 @@ int ash_w32_chdir (const char *path);
 char *ash_w32_getcwd (char *buf, size_t size);
 int ash_w32_fchdir (int fd);
 int ash_w32_faccessat (int dirfd, const char *path, int mode, int flags);
-int ash_w32_utimensat (int dirfd, const char *path, const void *ts,
-                       int flags);
+int ash_w32_utimensat (int dirfd, const char *path, const void *ts, int flags);
 int ash_w32_futimens (int fd, const void *ts);
 
 #define open ash_w32_open

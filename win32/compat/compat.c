@@ -482,8 +482,8 @@ ash_w32_realpath (const char *path, char *resolved)
   slashes (buf);
   const char *out = buf;
   if (_getcwd (cwd, sizeof cwd) && isalpha ((unsigned char) buf[0])
-      && buf[1] == ':' && toupper ((unsigned char) buf[0])
-                            == toupper ((unsigned char) cwd[0]))
+      && buf[1] == ':'
+      && toupper ((unsigned char) buf[0]) == toupper ((unsigned char) cwd[0]))
     out = buf + 2;
   size_t n = strlen (out);
   while (n > 1 && out[n - 1] == '/')
