@@ -1,7 +1,9 @@
 # SPDX-License-Identifier: Apache-2.0
 # Homebrew formula for ash, built from the release tarball with the
-# darwin (sandbox-exec) backend.  The release process fills in url and
-# sha256 for each release; tests/sh/homebrew-formula.sh checks that the
+# darwin (sandbox-exec) backend.  The sha256 below is a placeholder: for a
+# release, `make homebrew-formula` writes ash-VERSION.rb with the url of the
+# release and the sha256 of the tarball `make dist` made
+# (build-aux/release-formula); tests/sh/homebrew-formula.sh checks that the
 # version, dependencies and configure options agree with configure.ac.
 class AutomatedSecurityHelper < Formula
   desc "Security scanner orchestrator that sandboxes every scanner"

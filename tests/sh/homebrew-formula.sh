@@ -57,4 +57,36 @@ else
 fi
 check "the formula builds with configure && make && make install" \
   sh -c "grep -q 'system \"./configure\"' '$formula' && grep -q 'system \"make\", \"install\"' '$formula'"
+
+# build-aux/release-formula fills in a release's url and sha256.
+rf=$top_srcdir/build-aux/release-formula
+r=$TEST_TMP/release
+mkdir -p "$r/ash-9.8.7"
+echo data >"$r/ash-9.8.7/README"
+(cd "$r" && tar -czf ash-9.8.7.tar.gz ash-9.8.7)
+"$rf" "$r/ash-9.8.7.tar.gz" >"$r/out.rb" 2>"$r/err"
+assert_eq "release-formula: a release tarball is accepted" "$?" 0
+sum=$(sha256sum "$r/ash-9.8.7.tar.gz" | cut -d ' ' -f 1)
+assert_file_contains "the sha256 is the tarball's" "$r/out.rb" "  sha256 \"$sum\""
+assert_file_contains "the url names the release" "$r/out.rb" \
+  '/download/v9.8.7/ash-9.8.7.tar.gz"'
+assert_file_lacks "the placeholder is gone" "$r/out.rb" "0000000000000000"
+check "control: the committed formula holds the placeholder" \
+  grep -q 'sha256 "0\{64\}"' "$formula"
+assert_eq "everything else is the committed formula" \
+  "$(diff "$formula" "$r/out.rb" | grep -c '^[<>]')" 4
+if command -v ruby >/dev/null 2>&1; then
+  check "ruby -c accepts the filled formula" ruby -c "$r/out.rb"
+else
+  ok "# SKIP ruby -c: ruby is not installed"
+fi
+cp "$r/ash-9.8.7.tar.gz" "$r/ash-1.0.tar.gz"
+"$rf" "$r/ash-1.0.tar.gz" >/dev/null 2>"$r/err"
+assert_eq "a tarball whose directory is another version is refused" "$?" 2
+assert_file_contains "with the reason" "$r/err" "does not hold ash-1.0/"
+printf 'not gzip' >"$r/ash-2.0.tar.gz"
+"$rf" "$r/ash-2.0.tar.gz" >/dev/null 2>"$r/err"
+assert_eq "a file that is not a gzip archive is refused" "$?" 2
+"$rf" "$r/other.tar.gz" >/dev/null 2>"$r/err"
+assert_eq "a name that is not ash-VERSION.tar.gz is refused" "$?" 2
 done_testing
