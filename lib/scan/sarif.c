@@ -298,25 +298,41 @@ parse_budget_for (size_t len)
   return floor + len * ASH_SARIF_PARSE_MEMORY_FACTOR;
 }
 
+json_t *
+ash_json_loadb_budgeted (const char *text, size_t len, json_error_t *jerr,
+                         bool *ret_over)
+{
+  struct parse_budget *b = &parse_budget;
+
+  *b = (struct parse_budget){ .on = true, .left = parse_budget_for (len) };
+  json_t *doc = json_loadb (text, len, 0, jerr);
+  *ret_over = doc == NULL && b->hit;
+  *b = (struct parse_budget){ 0 };
+  return doc;
+}
+
+int
+ash_json_over_budget (struct ash_error *err, const char *what, size_t len)
+{
+  return ash_error_set (err, -EFBIG,
+                        _ ("%s was not read: its %zu bytes would take more "
+                           "than %zu bytes of memory once parsed, %d times "
+                           "its size and 1 MiB"),
+                        what, len, parse_budget_for (len),
+                        ASH_SARIF_PARSE_MEMORY_FACTOR);
+}
+
 int
 ash_json_parse_output (const char *what, const char *text, size_t len,
                        json_t **ret_doc, struct ash_error *err)
 {
   json_error_t jerr;
-  struct parse_budget *b = &parse_budget;
+  bool over;
 
-  *b = (struct parse_budget){ .on = true, .left = parse_budget_for (len) };
-  json_t *doc = json_loadb (text, len, 0, &jerr);
-  bool hit = b->hit;
-  *b = (struct parse_budget){ 0 };
+  json_t *doc = ash_json_loadb_budgeted (text, len, &jerr, &over);
   *ret_doc = doc;
-  if (doc == NULL && hit)
-    return ash_error_set (err, -EFBIG,
-                          _ ("%s was not read: its %zu bytes would take more "
-                             "than %zu bytes of memory once parsed, %d times "
-                             "its size and 1 MiB"),
-                          what, len, parse_budget_for (len),
-                          ASH_SARIF_PARSE_MEMORY_FACTOR);
+  if (over)
+    return ash_json_over_budget (err, what, len);
   if (doc == NULL)
     {
       _cleanup_free_ char *why = ash_escape_control (jerr.text);

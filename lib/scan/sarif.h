@@ -53,6 +53,16 @@ json_t *ash_sarif_doc_new (void);
 json_t *ash_sarif_run_new (const char *tool, const char *version,
                            const char *info_uri);
 
+/* json_loadb of TEXT under the parse budget of LEN bytes (the one
+   ash_json_parse_output applies).  Returns the document, or NULL with
+   *JERR filled; *RET_OVER tells whether the budget ended the parse.  */
+json_t *ash_json_loadb_budgeted (const char *text, size_t len,
+                                 json_error_t *jerr, bool *ret_over);
+
+/* Set ERR to the refusal of WHAT, LEN bytes whose parse went over the
+   budget; returns -EFBIG.  */
+int ash_json_over_budget (struct ash_error *err, const char *what, size_t len);
+
 /* A scanner's native JSON output (LEN bytes of TEXT) parsed under the
    same memory budget as a SARIF log: 0 with *RET_DOC, or -EINVAL with
    "WHAT is not JSON (line N: why)", or -EFBIG when the document would

@@ -15,6 +15,7 @@
 #include "base/escape.h"
 #include "base/util.h"
 #include "sandbox/homescreen.h"
+#include "scan/sarif.h"
 
 /* A baseline larger than this is refused rather than read.  */
 #define BASELINE_MAX_BYTES (64u * 1024 * 1024)
@@ -294,9 +295,23 @@ ash_detect_secrets_baseline_load (const char *path, const struct ash_config *c,
       ash_buf_release (&b);
       return r;
     }
+  if (b.len > BASELINE_MAX_BYTES)
+    {
+      /* It grew after the fstat.  */
+      ash_buf_release (&b);
+      return ash_error_set (err, -EFBIG, _ ("%s is too large"), path);
+    }
   json_error_t je;
-  json_t *doc = json_loadb (b.buf, b.len, 0, &je);
+  bool over;
+  json_t *doc = ash_json_loadb_budgeted (b.buf, b.len, &je, &over);
+  size_t len = b.len;
   ash_buf_release (&b);
+  if (over)
+    {
+      _cleanup_free_ char *what
+        = xasprintf (_ ("the detect-secrets baseline %s"), path);
+      return ash_json_over_budget (err, what, len);
+    }
   if (!doc)
     return ash_error_set_at (err, -EINVAL, path, je.line, je.column,
                              _ ("the detect-secrets baseline is not valid "

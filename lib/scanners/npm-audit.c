@@ -711,6 +711,17 @@ report_error (const char *tool, const char *lock, const char *out,
 /* One lockfile's report (TEXT, LEN: what the audit wrote to OUT; STATUS
    its exit status; VERSION what "yarn --version" printed, for yarn) into
    RUN.  */
+/* The refusal of TOOL's report OUT of LOCK (or of one of its lines,
+   LEN bytes) whose parse went over the memory budget.  */
+static int
+report_over_budget (struct ash_error *err, const char *tool, const char *out,
+                    const char *lock, size_t len)
+{
+  _cleanup_free_ char *what
+    = xasprintf (_ ("%s audit's report %s of %s"), tool, out, lock);
+  return ash_json_over_budget (err, what, len);
+}
+
 static int
 add_lock (const struct ash_scan_job *job, json_t *run, json_t *seen,
           const char *lock, enum pm pm, const char *out, const char *text,
@@ -728,7 +739,10 @@ add_lock (const struct ash_scan_job *job, json_t *run, json_t *seen,
                               _ ("npm audit of %s wrote an empty report (%s, "
                                  "exit status %d)"),
                               lock, out, status);
-      json_t *one = json_loadb (text, len, 0, &je);
+      bool over;
+      json_t *one = ash_json_loadb_budgeted (text, len, &je, &over);
+      if (over)
+        return report_over_budget (err, tool, out, lock, len);
       if (one == NULL || !json_is_object (one))
         r = ash_error_set (err, -EINVAL,
                            _ ("npm audit of %s: its report %s is not a JSON "
@@ -763,9 +777,13 @@ add_lock (const struct ash_scan_job *job, json_t *run, json_t *seen,
     {
       /* One JSON document: npm's v1 report (pnpm, yarn 2 and 3), or, for
          yarn 4, one JSON object a line.  */
-      json_t *doc = len ? json_loadb (text, len, 0, &je) : NULL;
-      if (json_is_object (doc)
-          && json_is_object (json_object_get (doc, "advisories")))
+      bool over = false;
+      json_t *doc
+        = len ? ash_json_loadb_budgeted (text, len, &je, &over) : NULL;
+      if (over)
+        r = report_over_budget (err, tool, out, lock, len);
+      else if (json_is_object (doc)
+               && json_is_object (json_object_get (doc, "advisories")))
         {
           const char *k;
           json_t *adv;
@@ -796,8 +814,14 @@ add_lock (const struct ash_scan_job *job, json_t *run, json_t *seen,
               bool blank = true;
               for (size_t q = 0; q < l; q++)
                 blank &= p[q] == ' ' || p[q] == '\t' || p[q] == '\r';
+              bool over = false;
               if (!blank)
-                o = json_loadb (p, l, 0, &je);
+                o = ash_json_loadb_budgeted (p, l, &je, &over);
+              if (over)
+                {
+                  r = report_over_budget (err, tool, out, lock, l);
+                  break;
+                }
               if (!blank && !json_is_object (json_object_get (o, "children")))
                 bad++;
               else if (o)
@@ -841,7 +865,7 @@ add_lock (const struct ash_scan_job *job, json_t *run, json_t *seen,
               json_decref (o);
               p = nl ? nl + 1 : end;
             }
-          if (bad > 0 || (lines == 0 && status != 0))
+          if (r == 0 && (bad > 0 || (lines == 0 && status != 0)))
             r = ash_error_set (err, -EINVAL,
                                _ ("yarn audit of %s wrote no audit report "
                                   "(%s, exit status %d%s)"),
@@ -866,7 +890,13 @@ add_lock (const struct ash_scan_job *job, json_t *run, json_t *seen,
         {
           const char *nl = memchr (p, '\n', (size_t) (end - p));
           size_t l = nl ? (size_t) (nl - p) : (size_t) (end - p);
-          json_t *o = l ? json_loadb (p, l, 0, &je) : NULL;
+          bool over = false;
+          json_t *o = l ? ash_json_loadb_budgeted (p, l, &je, &over) : NULL;
+          if (over)
+            {
+              r = report_over_budget (err, tool, out, lock, l);
+              break;
+            }
           const char *type = str (o, "type");
           json_t *data = json_object_get (o, "data");
           if (l && !json_is_object (o))
@@ -887,7 +917,7 @@ add_lock (const struct ash_scan_job *job, json_t *run, json_t *seen,
           json_decref (o);
           p = nl ? nl + 1 : end;
         }
-      if (!summary)
+      if (r == 0 && !summary)
         r = ash_error_set (err, -EIO,
                            _ ("yarn audit of %s wrote no audit report (%s, "
                               "exit status %d%s%s%s)"),
@@ -916,8 +946,12 @@ ash_npm_audit_to_sarif (const struct ash_scan_job *job, char *const *locks,
 
   json_array_append_new (json_object_get (doc, "runs"), run);
   for (size_t i = 0; r == 0 && locks[i]; i++)
-    r = add_lock (job, run, seen, locks[i], PM_NPM, locks[i], texts[i],
-                  lens[i], 1, NULL, &cache, &cached_lock, err);
+    {
+      enum pm pm = pm_of (locks[i]);
+      r = add_lock (job, run, seen, locks[i], pm, locks[i], texts[i], lens[i],
+                    1, pm == PM_YARN ? version : NULL, &cache, &cached_lock,
+                    err);
+    }
   json_decref (seen);
   ash_buf_release (&cache);
   free (cached_lock);

@@ -197,9 +197,11 @@ int ash_detect_secrets_to_sarif (const char *text, size_t len,
 /* The dependency and SBOM adapters (npm-audit.c, grype.c, syft.c,
    trivy.c).  */
 extern const struct ash_scanner ash_scanner_npm_audit;
-/* Map the npm audit reports TEXTS[i] (LENS[i] bytes) of the lockfiles
+/* Map the audit reports TEXTS[i] (LENS[i] bytes) of the lockfiles
    LOCKS[i] (relative to JOB->target; NULL-terminated) to one SARIF
-   document (new reference in *RET_DOC).  */
+   document (new reference in *RET_DOC).  Each report is read as the
+   package manager of its lockfile's name writes it (npm, pnpm, or yarn
+   of version VERSION).  */
 int ash_npm_audit_to_sarif (const struct ash_scan_job *job, char *const *locks,
                             char *const *texts, const size_t *lens,
                             const char *version, json_t **ret_doc,

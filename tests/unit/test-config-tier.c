@@ -4,6 +4,7 @@
 
 #include <config.h>
 
+#include "base/buf.h"
 #include "config/config-tier.h"
 #include "config/plugin-tier.h"
 #include "config/sandbox-settings.h"
@@ -424,6 +425,40 @@ test_detect_secrets (void)
       ash_strvec_release (&warnings);
       ash_sandbox_settings_release (&s);
     }
+
+  /* A baseline of tiny objects that would take far more memory than its
+     size once parsed is refused, naming it; the in-tree baseline of the
+     first case (same place, same settings) was read.  */
+  {
+    struct ash_buf dense = ASH_BUF_INIT;
+    ash_buf_addstr (&dense, "{\"results\": {\"a\": [");
+    for (int k = 0; k < 200000; k++)
+      ash_buf_addstr (&dense, k ? ",{}" : "{}");
+    ash_buf_addstr (&dense, "]}}");
+    const char *dpath = fx_path ("ds/tree/dense.baseline");
+    FILE *f = fopen (dpath, "w");
+    tap_ok (f && fwrite (dense.buf, 1, dense.len, f) == dense.len
+              && fclose (f) == 0,
+            "a dense baseline is written");
+    struct ash_sandbox_settings s;
+    struct ash_strvec warnings = ASH_STRVEC_INIT;
+    struct ash_error err = ASH_ERROR_INIT;
+    json_t *out = NULL;
+    settings_with (&s, "bwrap", NULL, false);
+    int r
+      = ash_detect_secrets_baseline_load (dpath, NULL, NULL, &ctx, &s, false,
+                                          true, &out, &warnings, &err);
+    tap_ok (r == -EFBIG && out == NULL && err.message
+              && strstr (err.message, "was not read")
+              && strstr (err.message, "dense.baseline"),
+            "a baseline over the parse budget is refused: %s",
+            err.message ? err.message : "no error");
+    json_decref (out);
+    ash_strvec_release (&warnings);
+    ash_error_release (&err);
+    ash_sandbox_settings_release (&s);
+    ash_buf_release (&dense);
+  }
 
   /* An extra_read_paths entry that is a home or / contains nothing, as
      the policy does not mount it: a baseline inside it is not read.  */

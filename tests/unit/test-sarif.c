@@ -8,6 +8,7 @@
 #include "base/buf.h"
 #include "base/error.h"
 #include "scan/sarif.h"
+#include "scanners/scanner.h"
 #include "tap.h"
 
 static void
@@ -82,10 +83,74 @@ parse_budget_cases (void)
   ash_error_release (&err);
 }
 
+/* npm-audit parses npm's, pnpm's and yarn's reports under the same
+   budget: a report (or a yarn event line) of tiny objects over it makes
+   the scanner's error name the report, while a small real report of the
+   same lockfile is read.  */
+static void
+npm_audit_budget_cases (void)
+{
+  static const struct
+  {
+    const char *lock, *version, *prefix, *suffix;
+  } cases[] = {
+    { "package-lock.json", "10.0.0", "{\"vulnerabilities\":{\"x\":[", "]}}" },
+    { "pnpm-lock.yaml", "9.0.0", "{\"advisories\":{\"x\":[", "]}}" },
+    { "yarn.lock", "1.22.19", "{\"type\":\"auditAdvisory\",\"data\":[",
+      "]}\n" },
+    { "yarn.lock", "4.1.0", "{\"value\":\"p\",\"children\":[", "]}\n" },
+  };
+  struct ash_scan_job job = { 0 };
+  job.name = "npm-audit";
+  job.target = "/nonexistent/npm-audit-budget";
+  job.max_output = 1 << 24;
+  for (size_t i = 0; i < ARRAY_SIZE (cases); i++)
+    {
+      struct ash_buf b = ASH_BUF_INIT;
+      ash_buf_addstr (&b, cases[i].prefix);
+      for (int k = 0; k < 200000; k++)
+        ash_buf_addstr (&b, k ? ",{}" : "{}");
+      ash_buf_addstr (&b, cases[i].suffix);
+      char *locks[] = { (char *) cases[i].lock, NULL };
+      char *texts[] = { b.buf, NULL };
+      size_t lens[] = { b.len, 0 };
+      struct ash_error err = ASH_ERROR_INIT;
+      json_t *doc = NULL;
+      int r = ash_npm_audit_to_sarif (&job, locks, texts, lens,
+                                      cases[i].version, &doc, &err);
+      tap_ok (r == -EFBIG && err.message
+                && strstr (err.message, "was not read")
+                && strstr (err.message, cases[i].lock),
+              "npm-audit %s (%s): a report of tiny objects is refused: %s",
+              cases[i].lock, cases[i].version,
+              err.message ? err.message : "no error");
+      json_decref (doc);
+      ash_error_release (&err);
+      ash_buf_release (&b);
+    }
+  /* Control: npm's clean report of the same lockfile is read.  */
+  {
+    const char *clean = "{\"auditReportVersion\":2,\"vulnerabilities\":{},"
+                        "\"metadata\":{}}";
+    char *locks[] = { (char *) "package-lock.json", NULL };
+    char *texts[] = { (char *) clean, NULL };
+    size_t lens[] = { strlen (clean), 0 };
+    struct ash_error err = ASH_ERROR_INIT;
+    json_t *doc = NULL;
+    tap_is_int (ash_npm_audit_to_sarif (&job, locks, texts, lens, "10.0.0",
+                                        &doc, &err),
+                0, "npm-audit: a clean report is read (control; %s)",
+                err.message ? err.message : "no error");
+    json_decref (doc);
+    ash_error_release (&err);
+  }
+}
+
 int
 main (void)
 {
   parse_budget_cases ();
+  npm_audit_budget_cases ();
   parse_case ("{\"version\":\"2.1.0\",\"runs\":[]}", true, NULL);
   parse_case (
     "{\"version\":\"2.1.0\",\"runs\":[{\"tool\":{\"driver\":"
