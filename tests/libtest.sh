@@ -72,7 +72,7 @@ assert_file_contains () {
   else
     not_ok "$1"
     diag "'$3' not found in $2:"
-    [ -f "$2" ] && head -c 2000 "$2" | sed 's/^/#   /'
+    [ -f "$2" ] && head -c 2000 "$2" | awk '{ print "#   " $0 }'
   fi
 }
 

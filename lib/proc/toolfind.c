@@ -6,7 +6,9 @@
 #include "proc/toolfind.h"
 
 #include <errno.h>
+#include <libgen.h>
 #include <limits.h>
+#include <stdlib.h>
 #include <sys/stat.h>
 
 #ifndef PKGLIBEXECDIR
@@ -172,4 +174,23 @@ ash_helper_path (const char *helper_dir_hint, const char *name)
   if (is_executable_file (p))
     return TAKE_PTR (p);
   return NULL;
+}
+
+char *
+ash_helper_file (const char *name)
+{
+  _cleanup_free_ char *exe = realpath ("/proc/self/exe", NULL);
+  if (exe)
+    {
+      char *dir = dirname (exe);
+      char *p = ash_helper_path (dir, name);
+      if (p)
+        return p;
+      _cleanup_free_ char *data = ash_path_join (dir, "../data");
+      _cleanup_free_ char *norm = ash_path_normalize (data);
+      p = ash_helper_path (norm, name);
+      if (p)
+        return p;
+    }
+  return ash_helper_path (NULL, name);
 }

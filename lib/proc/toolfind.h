@@ -50,4 +50,9 @@ int ash_toolfind (const char *name, const struct ash_toolfind_opts *o,
    PKGLIBEXECDIR.  Newly allocated, or NULL when neither has it.  */
 char *ash_helper_path (const char *helper_dir_hint, const char *name);
 
+/* The executable helper file NAME of ash's own (a worker script): beside
+   the running ash, else in PKGLIBEXECDIR, else (a build tree) in ../data
+   beside the running ash.  Newly allocated, or NULL when none is found.  */
+char *ash_helper_file (const char *name);
+
 #endif

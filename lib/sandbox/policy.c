@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <sys/stat.h>
 
+#include "proc/toolfind.h"
 #include "sandbox/envfilter.h"
 #include "sandbox/homescreen.h"
 
@@ -246,13 +247,23 @@ in_tree (const struct ctx *c, const char *real)
          || ash_path_is_inside (real, c->output);
 }
 
-/* Expand "~" against HOME and "{bin}" against ASH's bin directory.  NULL
-   when the base is unknown.  */
+/* Expand "~" against HOME, "{bin}" against ASH's bin directory and
+   "{helper:NAME}" to the helper file NAME of ash's own as ash finds it.
+   NULL when the base is unknown or the helper is not found.  */
 static char *
 expand (const struct ctx *c, const char *path)
 {
   const char *base = NULL, *rest = NULL;
 
+  if (ash_str_has_prefix (path, "{helper:"))
+    {
+      const char *name = path + strlen ("{helper:");
+      size_t n = strlen (name);
+      if (n < 2 || name[n - 1] != '}' || memchr (name, '/', n))
+        return NULL;
+      _cleanup_free_ char *file = xstrndup (name, n - 1);
+      return ash_helper_file (file);
+    }
   if (streq (path, "~") || ash_str_has_prefix (path, "~/"))
     base = c->in->home, rest = path + 1;
   else if (ash_str_has_prefix (path, "{bin}"))

@@ -85,8 +85,10 @@ static const struct builtin builtins[] = {
     .cache_paths = { "~/.cache/aws/jsii" },
     .env_prefixes = { "JSII_" },
     .sandbox_exec_env = { "JSII_RUNTIME_PACKAGE_CACHE=disabled" },
-    /* Where "ash dependencies install" puts cdk-nag's modules.  */
-    .read_paths = { "{bin}/../lib/node_modules" },
+    /* Where "ash dependencies install" puts cdk-nag's modules, and ash's
+       worker script that node runs, wherever ash is installed.  */
+    .read_paths
+    = { "{bin}/../lib/node_modules", "{helper:cdk-nag-worker.js}" },
     .read_path_env = { "ASH_CDK_NAG_MODULES" } },
   { .name = "actionlint" },
   { .name = "cfn-lint", .cache_env = { "UV_CACHE_DIR" } },

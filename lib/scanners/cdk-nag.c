@@ -24,7 +24,6 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <libgen.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -53,27 +52,6 @@ static const char *const cdk_nag_packs[] = {
   "AwsSolutionsChecks", "HIPAASecurityChecks", "NIST80053R4Checks",
   "NIST80053R5Checks",  "PCIDSS321Checks",     NULL,
 };
-
-/* The worker: beside ash's executable (the build tree keeps it in
-   ../data), else in pkglibexecdir.  */
-static char *
-worker_path (void)
-{
-  _cleanup_free_ char *exe = realpath ("/proc/self/exe", NULL);
-  if (exe)
-    {
-      char *dir = dirname (exe);
-      char *p = ash_helper_path (dir, CDK_NAG_WORKER);
-      if (p)
-        return p;
-      _cleanup_free_ char *data = ash_path_join (dir, "../data");
-      _cleanup_free_ char *norm = ash_path_normalize (data);
-      p = ash_helper_path (norm, CDK_NAG_WORKER);
-      if (p)
-        return p;
-    }
-  return ash_helper_path (NULL, CDK_NAG_WORKER);
-}
 
 /* The node_modules directory holding cdk-nag: ASH_CDK_NAG_MODULES, else
    the one "ash dependencies install" fills (PREFIX/lib/node_modules for
@@ -180,7 +158,7 @@ cdk_nag_build (const struct ash_scanner *s _unused_,
                struct ash_error *err)
 {
   struct ash_strvec templates = ASH_STRVEC_INIT;
-  _cleanup_free_ char *worker = worker_path ();
+  _cleanup_free_ char *worker = ash_helper_file (CDK_NAG_WORKER);
   _cleanup_free_ char *modules = modules_dir (job->bin_path);
   _cleanup_free_ char *out = ash_path_join (job->results_dir, CDK_NAG_OUT);
   int r

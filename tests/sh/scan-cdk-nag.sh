@@ -52,4 +52,33 @@ for b in bwrap landlock firejail; do
   iac_findings "$work/$b" >"$TEST_TMP/$b"
   check "$b: the same findings as unsandboxed" cmp "$TEST_TMP/off" "$TEST_TMP/$b"
 done
+
+# ash installed in a directory that is not on PATH (an /opt prefix): the
+# sandbox still shows node the worker beside it, and nothing else of that
+# directory.
+iac_install_ash "$work/opt/bin"
+echo "private" >"$work/opt/bin/other-file"
+PATH=$(echo "$PATH" | sed "s|$work/bin:||")
+export PATH
+case ":$PATH:" in
+  *":$work/opt/bin:"*|*":$work/bin:"*) bail "ash's directory is still on PATH" ;;
+esac
+"$work/opt/bin/ash" sandbox explain cdk-nag --sandbox bwrap --source-dir "$work/src" \
+  >"$TEST_TMP/explain" 2>&1
+assert_file_contains "explain: the worker beside ash is a declared read path" \
+  "$TEST_TMP/explain" "$work/opt/bin/cdk-nag-worker.js"
+assert_file_lacks "explain: the rest of its directory is not" "$TEST_TMP/explain" \
+  "$work/opt/bin "
+for b in bwrap landlock firejail; do
+  if ! grep -q "^$b: usable" "$TEST_TMP/probe"; then
+    ok "$b, ash off PATH # SKIP $b is not usable here"
+    continue
+  fi
+  "$work/opt/bin/ash" scan --source-dir "$work/src" --output-dir "$work/opt-$b" \
+    --no-progress --scanners cdk-nag --sandbox "$b" >"$TEST_TMP/out" 2>"$TEST_TMP/err"
+  assert_eq "$b, ash off PATH: exit 2 as unsandboxed" "$?" 2
+  iac_findings "$work/opt-$b" >"$TEST_TMP/opt-$b"
+  check "$b, ash off PATH: the same findings as unsandboxed" \
+    cmp "$TEST_TMP/off" "$TEST_TMP/opt-$b"
+done
 done_testing
