@@ -196,6 +196,14 @@ assert_eq "aggregated: per scanner actionable_finding_count, suppressed_finding_
 assert_eq "aggregated: metadata.summary_stats as upstream, with severity_counts" \
   "$(py 'import json; s = json.load(open("'"$A"'/ash_aggregated_results.json"))["metadata"]["summary_stats"]; print(s["total"], s["actionable"], s["suppressed"], s["high"], s["severity_counts"]["high"], s["passed"], s["failed"])')" \
   "2 1 1 1 1 1 1"
+assert_eq "aggregated: metadata.summary_stats.start and end, ISO 8601 UTC, start <= end, start the report's generated_at" \
+  "$(py '
+import json, re
+m = json.load(open("'"$A"'/ash_aggregated_results.json"))["metadata"]
+s = m["summary_stats"]
+iso = re.compile(r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$")
+print(bool(iso.match(s["start"])), bool(iso.match(s["end"])), s["start"] <= s["end"], s["start"] == m["generated_at"])')" \
+  "True True True True"
 assert_eq "aggregated: used_suppressions as upstream's ids; ash_config is the configuration used" \
   "$(py 'import json; a = json.load(open("'"$A"'/ash_aggregated_results.json")); print(a["used_suppressions"], a["ash_config"]["global_settings"]["suppressions"][1]["path"])')" \
   "['plain.txt|PLAIN001|*|*'] never/**"
@@ -205,6 +213,39 @@ assert_eq "aggregated: ash's own fields stay" \
   "$(py 'import json; r = json.load(open("'"$A"'/ash_aggregated_results.json"))["scanner_results"]; print("actionable_count" in r["report-inject"], "missing_reason" in r.get("cfn-nag", r["report-inject"]) or True)')" "True True"
 assert_eq "aggregated: without syft, cyclonedx is null" \
   "$(py 'import json; print(json.load(open("'"$out"'/ash_aggregated_results.json"))["cyclonedx"])')" None
+
+# A hostile SBOM: syft's refs are the ones ash names its findings with.
+# The CycloneDX report keeps every ref unique and the SBOM's dependency
+# graph whole, in the SBOM's own namespace.
+SYFT_FAKE_MODE=clash scan --scanners report-inject,syft -f cyclonedx,gitlab-cyclonedx
+assert_eq "clash: the scan runs (exit 2, the finding)" "$status" 2
+cp "$out/reports/ash.cdx.json" "$TEST_TMP/clash.cdx.json"
+assert_eq "control: the SBOM syft wrote carries ash's finding refs" \
+  "$(py 'import json; c = json.load(open("'"$out"'/ash_aggregated_results.json"))["cyclonedx"]; print(c["metadata"]["component"]["bom-ref"], [x["bom-ref"] for x in c["components"]])')" \
+  "ash-finding-3 ['ash-finding-1', 'right-pkg']"
+assert_eq "clash: every bom-ref of the CycloneDX report is unique, the findings keep theirs" \
+  "$(py '
+import json
+d = json.load(open("'"$TEST_TMP"'/clash.cdx.json"))
+refs = []
+def walk(c):
+    refs.append(c["bom-ref"])
+    for s in c.get("components", []): walk(s)
+walk(d["metadata"]["component"])
+for c in d["components"]: walk(c)
+vulns = [v["bom-ref"] for v in d["vulnerabilities"]]
+print(len(refs + vulns) == len(set(refs + vulns)), vulns, sorted(refs))')" \
+  "True ['ash-finding-1', 'ash-finding-2'] ['sbom:ash-finding-1', 'sbom:ash-finding-2', 'sbom:ash-finding-3', 'sbom:right-pkg']"
+assert_eq "clash: the dependency graph is syft's, renamed with its components" \
+  "$(py '
+import json
+d = json.load(open("'"$TEST_TMP"'/clash.cdx.json"))
+print([(x["ref"], x.get("dependsOn")) for x in d["dependencies"]])')" \
+  "[('sbom:ash-finding-3', ['sbom:ash-finding-1', 'sbom:right-pkg']), ('sbom:ash-finding-1', ['sbom:ash-finding-2'])]"
+SYFT_FAKE_MODE=clash scan --scanners syft -f cyclonedx
+assert_eq "control: without findings, the SBOM's refs are still renamed (no ref of ash's namespace)" \
+  "$(py 'import json; d = json.load(open("'"$out"'/reports/ash.cdx.json")); print(d["vulnerabilities"], [c["bom-ref"] for c in d["components"]])')" \
+  "[] ['sbom:ash-finding-1', 'sbom:right-pkg']"
 
 # 5. The hostile finding in every report.
 esc=$(printf '\033')
