@@ -2552,6 +2552,9 @@ ash_main (int argc, char **argv, const struct ash_backend *const *backends)
   int r;
 
   setlocale (LC_ALL, "");
+  /* Numbers in what ash writes for machines (JUnit's time, reports,
+     results) never take the locale's decimal comma.  */
+  setlocale (LC_NUMERIC, "C");
   bindtextdomain (PACKAGE, LOCALEDIR);
   textdomain (PACKAGE);
   ash_options_init (&o);
