@@ -55,7 +55,7 @@ enum
   CMD_BUILD_IMAGE = 1 << 11,
   CMD_ALL = 0xfff,
   CMD_CONFIG_LOAD = CMD_SCAN | CMD_CONFIG_GET | CMD_CONFIG_VALIDATE
-                    | CMD_SANDBOX_EXPLAIN | CMD_CONFIG_LINT,
+                    | CMD_SANDBOX_EXPLAIN | CMD_CONFIG_LINT | CMD_REPORT,
 };
 
 enum opt_id
@@ -89,6 +89,7 @@ enum opt_id
   OPT_FORCE,
   OPT_DRY_RUN,
   OPT_FORMAT,
+  OPT_REPORT_FORMAT,
   OPT_EXPLAIN_TIERS,
   OPT_HELP,
   OPT_VERSION,
@@ -165,12 +166,12 @@ struct optdef
 #define ALL_LOG CMD_ALL
 
 static const struct optdef optdefs[] = {
-  { "source-dir", required_argument, OPT_SOURCE_DIR, 0, CMD_ALL & ~CMD_REPORT,
-    J_STRING, 0, "DIR",
+  { "source-dir", required_argument, OPT_SOURCE_DIR, 0, CMD_ALL, J_STRING, 0,
+    "DIR",
     N_ ("directory to scan (default: the working directory; env "
         "ASH_SOURCE_DIR)") },
   { "output-dir", required_argument, OPT_OUTPUT_DIR, 0,
-    CMD_SCAN | CMD_SANDBOX_EXPLAIN, J_STRING, 0, "DIR",
+    CMD_SCAN | CMD_SANDBOX_EXPLAIN | CMD_REPORT, J_STRING, 0, "DIR",
     N_ ("where results go (default: SOURCE/.ash/ash_output; env "
         "ASH_OUTPUT_DIR)") },
   { "config", required_argument, OPT_CONFIG, 'c',
@@ -263,9 +264,13 @@ static const struct optdef optdefs[] = {
   { "force", no_argument, OPT_FORCE, 0,
     CMD_CONFIG_INIT | CMD_SCAN | CMD_BUILD_IMAGE, J_NONE, 0, NULL,
     N_ ("replace an existing configuration file") },
-  { "format", required_argument, OPT_FORMAT, 0, CMD_CONFIG_GET | CMD_SCAN,
-    J_NONE, 0, "yaml|json",
+  { "format", required_argument, OPT_FORMAT, 0,
+    CMD_CONFIG_GET | CMD_SCAN | CMD_REPORT, J_NONE, 0, "yaml|json",
     N_ ("output format of ash config get (default: yaml)") },
+  { "report-format", required_argument, OPT_REPORT_FORMAT, 0, CMD_REPORT,
+    J_NONE, 0, "NAME",
+    N_ ("the report to print: a reporter name, as for --output-format "
+        "(default: markdown)") },
   { "explain-tiers", no_argument, OPT_EXPLAIN_TIERS, 0, CMD_CONFIG_GET, J_NONE,
     0, NULL,
     N_ ("show each contributing file, whether it may grant sandbox access, "
@@ -442,7 +447,10 @@ static const struct command commands[] = {
   { CMD_DEPS_INSTALL, "dependencies install", "",
     N_ ("install the scanners' tools into ASH's bin directory (npm, uv or "
         "pipx), and print how to install the rest") },
-  { CMD_REPORT, "report", "", N_ ("not available in this version") },
+  { CMD_REPORT, "report", "",
+    N_ ("print one report again from the output directory's "
+        "ash_aggregated_results.json (--report-format NAME, default "
+        "markdown)") },
   { CMD_BUILD_IMAGE, "build-image", "",
     N_ ("build the container image of container mode from "
         "container/Containerfile") },
@@ -537,6 +545,8 @@ option_help (const struct optdef *d, unsigned cmd)
 {
   if (cmd == CMD_SCAN && d->id == OPT_FORMAT)
     return _ ("same as --output-format");
+  if (cmd == CMD_REPORT && d->id == OPT_FORMAT)
+    return _ ("same as --report-format");
   if ((cmd == CMD_SCAN || cmd == CMD_BUILD_IMAGE) && d->id == OPT_FORCE)
     return _ ("container mode: build the image without the runtime's "
               "cache");
@@ -560,8 +570,9 @@ print_options (FILE *out, unsigned cmd, unsigned skip)
       ash_buf_addf (&b, "--%s", d->name);
       if (d->arg)
         ash_buf_addf (&b, " %s",
-                      cmd == CMD_SCAN && d->id == OPT_FORMAT ? "LIST"
-                                                             : d->arg);
+                      cmd == CMD_SCAN && d->id == OPT_FORMAT     ? "LIST"
+                      : cmd == CMD_REPORT && d->id == OPT_FORMAT ? "NAME"
+                                                                 : d->arg);
       const char *h = option_help (d, cmd);
       if (b.len < 32)
         fprintf (out, "  %-32s%s\n", b.buf, h);
@@ -1242,10 +1253,13 @@ parse_argv (int argc, char **argv, unsigned cmd, struct assigns *a,
           goto out;
         }
       _cleanup_free_ char *where = xasprintf ("--%s", d->name);
-      /* Upstream's ash scan takes --format for --output-format.  */
+      /* Upstream's ash scan takes --format for --output-format, its ash
+         report --format for --report-format.  */
       assigns_add (a,
                    cmd == CMD_SCAN && d->id == OPT_FORMAT ? OPT_OUTPUT_FORMAT
-                                                          : d->id,
+                   : cmd == CMD_REPORT && d->id == OPT_FORMAT
+                     ? OPT_REPORT_FORMAT
+                     : d->id,
                    optarg, where);
     }
   for (int i = optind; i < argc; i++)
@@ -1949,6 +1963,7 @@ option_values (int id)
     case OPT_FORMAT:
       return config_formats;
     case OPT_OUTPUT_FORMAT:
+    case OPT_REPORT_FORMAT:
       return REPORTER_CHOICES;
     default:
       return NULL;
@@ -2584,14 +2599,6 @@ ash_main (int argc, char **argv, const struct ash_backend *const *backends)
   if (r)
     goto out;
 
-  if (cmd == CMD_REPORT)
-    {
-      r = usage_error (_ ("'ash report' is not available in this version; "
-                          "'ash scan' writes the reports into "
-                          "OUTPUT/reports"));
-      goto out;
-    }
-
   /* Positional arguments.  */
   if (cmd == CMD_COMPLETION)
     {
@@ -2735,6 +2742,28 @@ ash_main (int argc, char **argv, const struct ash_backend *const *backends)
     case CMD_DEPS_INSTALL:
       r = ash_dependencies_install_command (&o,
                                             has_opt (&flag_a, OPT_DRY_RUN));
+      break;
+    case CMD_REPORT:
+      {
+        const char *rf = "markdown";
+        for (size_t i = 0; i < flag_a.n; i++)
+          if (flag_a.v[i].id == OPT_REPORT_FORMAT)
+            rf = flag_a.v[i].arg;
+        if (!ash_reporter_known (rf) && !ash_reporter_unavailable (rf))
+          {
+            _cleanup_free_ char *names = ash_reporter_names_joined ();
+            r = usage_error (_ ("unknown reporter '%s' for --report-format "
+                                "(expected one of: %s)"),
+                             rf, names);
+            break;
+          }
+        struct ash_config c;
+        r = load_config (&o, &c);
+        if (r)
+          break;
+        r = ash_report_command (&o, &c, rf);
+        ash_config_release (&c);
+      }
       break;
     default:
       r = ASH_EXIT_USAGE;

@@ -33,6 +33,13 @@ int ash_sandbox_explain_command (const struct ash_options *opts,
 int ash_dependencies_install_command (const struct ash_options *opts,
                                       bool dry_run);
 
+/* `ash report` (lib/cli/report-command.c): the report FORMAT (a reporter
+   name) rendered again from the output directory's
+   ash_aggregated_results.json with CONFIG's reporter options, on
+   stdout.  */
+int ash_report_command (const struct ash_options *opts,
+                        const struct ash_config *config, const char *format);
+
 /* Print "ash: MESSAGE" on stderr, with the control characters of the
    formatted message shown as text, and return CODE: the way the commands
    refuse (lib/cli/cli.c).  */

@@ -125,6 +125,13 @@ const char *ash_report_result_suppression_reason (const json_t *result);
    reason under each MISSING/ERROR row, where the reports are.  */
 char *ash_report_summary_table (const json_t *agg, const char *reports_dir);
 
+/* The report of format F for the aggregated document AGG (new string,
+   or NULL when F has nothing to report), with reporters.NAME.options of
+   CONFIG (may be NULL).  */
+struct ash_config;
+char *ash_report_render (const json_t *agg, const struct ash_report_format *f,
+                         const struct ash_config *config);
+
 /* Write ash_aggregated_results.json and every enabled report (the four
    upstream requires always; the others unless reporters.NAME.enabled is
    false or --output-formats leaves them out) below the output directory
