@@ -23,6 +23,7 @@
 #include <string.h>
 #include <strings.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "base/escape.h"
 #include "base/buf.h"
@@ -35,6 +36,7 @@
 #include "config/config-schema.h"
 #include "config/options.h"
 #include "config/reporter-names.h"
+#include "report/reports.h"
 #include "sandbox/probe-cache.h"
 
 /* The commands, as bits, so that each option can list the commands that
@@ -244,9 +246,10 @@ static const struct optdef optdefs[] = {
   { "debug", no_argument, OPT_DEBUG, 'd', ALL_LOG, J_BOOL, 0, NULL,
     N_ ("debug output") },
   { "color", no_argument, OPT_COLOR, 0, ALL_LOG, J_BOOL, OPT_NO_COLOR, NULL,
-    N_ ("colour the terminal output") },
+    N_ ("colour the summary on a terminal (the default, unless NO_COLOR "
+        "is set)") },
   { "no-color", no_argument, OPT_NO_COLOR, 0, ALL_LOG, J_NONE, 0, NULL,
-    N_ ("do not colour the terminal output") },
+    N_ ("do not colour the summary") },
   { "cli-json-input", required_argument, OPT_CLI_JSON_INPUT, 0, CMD_SCAN,
     J_NONE, 0, "FILE",
     N_ ("read these options from a JSON object (snake_case keys); flags "
@@ -2683,6 +2686,14 @@ ash_main (int argc, char **argv, const struct ash_backend *const *backends)
   if (r)
     goto out;
   setup_log (&o);
+  /* --color colours the terminal summary: on a terminal only, never with
+     --no-color, and by default not when NO_COLOR is set (an explicit
+     --color overrides it, as no-color.org allows).  */
+  {
+    const char *nc = getenv ("NO_COLOR");
+    ash_report_summary_color (o.color != 0 && isatty (STDOUT_FILENO)
+                              && (o.color > 0 || !(nc && *nc)));
+  }
   ash_backend_probe_cache_disable (o.no_probe_cache);
   ash_tool_cache_disable (o.no_probe_cache);
 

@@ -124,6 +124,10 @@ const char *ash_report_result_suppression_reason (const json_t *result);
 /* The terminal summary: one row per scanner (status, counts, time), the
    reason under each MISSING/ERROR row, where the reports are.  */
 char *ash_report_summary_table (const json_t *agg, const char *reports_dir);
+/* Whether ash_report_summary_table() colours each scanner's status and
+   its severity counts that are not zero with ANSI SGR sequences (default
+   off; the text report never is).  */
+void ash_report_summary_color (bool on);
 
 /* The report of format F for the aggregated document AGG (new string,
    or NULL when F has nothing to report), with reporters.NAME.options of
