@@ -142,6 +142,7 @@ lib_libash_a_SOURCES += lib/cli/sandbox-explain.c
 lib_libash_a_SOURCES += lib/cli/sandbox-probe.c
 lib_libash_a_SOURCES += lib/cli/scan-command.c
 lib_libash_a_SOURCES += lib/cli/report-command.c
+lib_libash_a_SOURCES += lib/cli/plugin-command.c
 
 EXTRA_DIST += lib/README.md
 EXTRA_DIST += lib/base/README.md

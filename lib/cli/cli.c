@@ -55,9 +55,11 @@ enum
   CMD_CONFIG_UPDATE = 1 << 9,
   CMD_CONFIG_LINT = 1 << 10,
   CMD_BUILD_IMAGE = 1 << 11,
-  CMD_ALL = 0xfff,
+  CMD_PLUGIN_LIST = 1 << 12,
+  CMD_ALL = 0x1fff,
   CMD_CONFIG_LOAD = CMD_SCAN | CMD_CONFIG_GET | CMD_CONFIG_VALIDATE
-                    | CMD_SANDBOX_EXPLAIN | CMD_CONFIG_LINT | CMD_REPORT,
+                    | CMD_SANDBOX_EXPLAIN | CMD_CONFIG_LINT | CMD_REPORT
+                    | CMD_PLUGIN_LIST,
 };
 
 enum opt_id
@@ -209,7 +211,7 @@ static const struct optdef optdefs[] = {
         "nor write the probe cache in ~/.cache/ash (env "
         "ASH_NO_PROBE_CACHE)") },
   { "ash-plugin-modules", required_argument, OPT_PLUGIN_MODULES, 0,
-    CMD_SCAN | CMD_SANDBOX_EXPLAIN, J_LIST, 0, "LIST",
+    CMD_SCAN | CMD_SANDBOX_EXPLAIN | CMD_PLUGIN_LIST, J_LIST, 0, "LIST",
     N_ ("plugin module files to load (comma-separated; env "
         "ASH_PLUGIN_MODULES)") },
   { "fail-on-findings", no_argument, OPT_FAIL_ON_FINDINGS, 0, CMD_SCAN, J_BOOL,
@@ -450,6 +452,9 @@ static const struct command commands[] = {
   { CMD_DEPS_INSTALL, "dependencies install", "",
     N_ ("install the scanners' tools into ASH's bin directory (npm, uv or "
         "pipx), and print how to install the rest") },
+  { CMD_PLUGIN_LIST, "plugin list", "",
+    N_ ("list the scanners (builtin and of the plugin modules a scan would "
+        "load), converters and reporters, and whether each is enabled") },
   { CMD_REPORT, "report", "",
     N_ ("print one report again from the output directory's "
         "ash_aggregated_results.json (--report-format NAME, default "
@@ -1928,6 +1933,7 @@ parse_command (int argc, char **argv, unsigned *cmd, int *nwords)
       { "probe", "explain", NULL },
       { CMD_SANDBOX_PROBE, CMD_SANDBOX_EXPLAIN, 0 } },
     { "dependencies", { "install", NULL }, { CMD_DEPS_INSTALL, 0 } },
+    { "plugin", { "list", NULL }, { CMD_PLUGIN_LIST, 0 } },
   };
   for (size_t g = 0; g < ARRAY_SIZE (groups); g++)
     {
@@ -2131,7 +2137,7 @@ completion_bash (FILE *out)
          "      -*) ;;\n"
          "      *) case $cmd in\n"
          "           '') cmd=$w ;;\n"
-         "           config|sandbox|dependencies) cmd=${cmd}_$w ;;\n"
+         "           config|sandbox|dependencies|plugin) cmd=${cmd}_$w ;;\n"
          "           *) ;;\n"
          "         esac ;;\n"
          "    esac\n"
@@ -2154,7 +2160,8 @@ completion_bash (FILE *out)
          out);
   put_command_words (out, NULL);
   fputs ("\" -- \"$cur\")); return\n      fi ;;\n", out);
-  static const char *const groups[] = { "config", "sandbox", "dependencies" };
+  static const char *const groups[]
+    = { "config", "sandbox", "dependencies", "plugin" };
   for (size_t g = 0; g < ARRAY_SIZE (groups); g++)
     {
       fprintf (out, "    %s)\n      COMPREPLY=($(compgen -W \"", groups[g]);
@@ -2199,7 +2206,7 @@ completion_zsh (FILE *out)
          "      -*) ;;\n"
          "      *) case $cmd in\n"
          "           '') cmd=$w ;;\n"
-         "           config|sandbox|dependencies) cmd=${cmd}_$w ;;\n"
+         "           config|sandbox|dependencies|plugin) cmd=${cmd}_$w ;;\n"
          "         esac ;;\n"
          "    esac\n"
          "  done\n"
@@ -2217,7 +2224,8 @@ completion_zsh (FILE *out)
          out);
   put_command_words (out, NULL);
   fputs ("; return; fi ;;\n", out);
-  static const char *const groups[] = { "config", "sandbox", "dependencies" };
+  static const char *const groups[]
+    = { "config", "sandbox", "dependencies", "plugin" };
   for (size_t g = 0; g < ARRAY_SIZE (groups); g++)
     {
       fprintf (out, "    %s) compadd -- ", groups[g]);
@@ -2753,6 +2761,16 @@ ash_main (int argc, char **argv, const struct ash_backend *const *backends)
     case CMD_DEPS_INSTALL:
       r = ash_dependencies_install_command (&o,
                                             has_opt (&flag_a, OPT_DRY_RUN));
+      break;
+    case CMD_PLUGIN_LIST:
+      {
+        struct ash_config c;
+        r = load_config (&o, &c);
+        if (r)
+          break;
+        r = ash_plugin_list_command (&o, &c);
+        ash_config_release (&c);
+      }
       break;
     case CMD_REPORT:
       {

@@ -40,6 +40,12 @@ int ash_dependencies_install_command (const struct ash_options *opts,
 int ash_report_command (const struct ash_options *opts,
                         const struct ash_config *config, const char *format);
 
+/* `ash plugin list` (lib/cli/plugin-command.c): the scanners, converters
+   and reporters, each with whether CONFIG enables it and where it comes
+   from.  */
+int ash_plugin_list_command (const struct ash_options *opts,
+                             const struct ash_config *config);
+
 /* Print "ash: MESSAGE" on stderr, with the control characters of the
    formatted message shown as text, and return CODE: the way the commands
    refuse (lib/cli/cli.c).  */
