@@ -38,6 +38,7 @@
 #include "config/reporter-names.h"
 #include "report/reports.h"
 #include "sandbox/probe-cache.h"
+#include "scanners/scanner.h"
 
 /* The commands, as bits, so that each option can list the commands that
    accept it.  */
@@ -1802,6 +1803,32 @@ print_misplaced (const struct ash_config *c, bool to_stderr)
   return n;
 }
 
+/* The options of each builtin scanner that checks its own, as ash scan
+   checks them before it scans (scanners.bandit.options.tool_version, for
+   one, is refused): 0, or the first error printed and exit 3, so that
+   `config validate` and `config lint` accept no configuration the scan
+   refuses.  */
+static int
+check_scanner_options (const struct ash_config *c)
+{
+  for (size_t i = 0; ash_builtin_scanners[i]; i++)
+    {
+      const struct ash_scanner *bs = ash_builtin_scanners[i];
+      if (bs->check_options == NULL)
+        continue;
+      _cleanup_free_ char *k = xasprintf ("scanners.%s.options", bs->name);
+      struct ash_error e = ASH_ERROR_INIT;
+      if (bs->check_options (ash_config_get (c, k), &e) < 0)
+        {
+          int r = ash_cli_refuse (ASH_EXIT_CONFIG, "%s", e.message);
+          ash_error_release (&e);
+          return r;
+        }
+      ash_error_release (&e);
+    }
+  return 0;
+}
+
 /* `ash config lint`: the first error (exit 3), else every warning (exit
    1 when there is any, 0 when there is none).  */
 static int
@@ -1811,6 +1838,12 @@ cmd_config_lint (const struct ash_options *o)
   int r = load_config (o, &c);
   if (r)
     return r;
+  r = check_scanner_options (&c);
+  if (r)
+    {
+      ash_config_release (&c);
+      return r;
+    }
   size_t n = print_misplaced (&c, false);
   if (n == 0)
     printf (_ ("no problems found\n"));
@@ -1886,6 +1919,12 @@ cmd_config_validate (const struct ash_options *o)
   int r = load_config (o, &c);
   if (r)
     return r;
+  r = check_scanner_options (&c);
+  if (r)
+    {
+      ash_config_release (&c);
+      return r;
+    }
   print_misplaced (&c, true);
   if (c.n_files < 2)
     printf (_ ("configuration is valid: no file found, the built-in defaults "
