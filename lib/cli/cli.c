@@ -57,7 +57,8 @@ enum
   CMD_CONFIG_LINT = 1 << 10,
   CMD_BUILD_IMAGE = 1 << 11,
   CMD_PLUGIN_LIST = 1 << 12,
-  CMD_ALL = 0x1fff,
+  CMD_INSPECT_SARIF_FIELDS = 1 << 13,
+  CMD_ALL = 0x3fff,
   CMD_CONFIG_LOAD = CMD_SCAN | CMD_CONFIG_GET | CMD_CONFIG_VALIDATE
                     | CMD_SANDBOX_EXPLAIN | CMD_CONFIG_LINT | CMD_REPORT
                     | CMD_PLUGIN_LIST,
@@ -176,7 +177,8 @@ static const struct optdef optdefs[] = {
     N_ ("directory to scan (default: the working directory; env "
         "ASH_SOURCE_DIR)") },
   { "output-dir", required_argument, OPT_OUTPUT_DIR, 0,
-    CMD_SCAN | CMD_SANDBOX_EXPLAIN | CMD_REPORT, J_STRING, 0, "DIR",
+    CMD_SCAN | CMD_SANDBOX_EXPLAIN | CMD_REPORT | CMD_INSPECT_SARIF_FIELDS,
+    J_STRING, 0, "DIR",
     N_ ("where results go (default: SOURCE/.ash/ash_output; env "
         "ASH_OUTPUT_DIR)") },
   { "config", required_argument, OPT_CONFIG, 'c',
@@ -456,6 +458,9 @@ static const struct command commands[] = {
   { CMD_PLUGIN_LIST, "plugin list", "",
     N_ ("list the scanners (builtin and of the plugin modules a scan would "
         "load), converters and reporters, and whether each is enabled") },
+  { CMD_INSPECT_SARIF_FIELDS, "inspect sarif-fields", "",
+    N_ ("list which SARIF result fields each scanner wrote and whether "
+        "the aggregated ash.sarif kept them, into OUTPUT/inspect") },
   { CMD_REPORT, "report", "",
     N_ ("print one report again from the output directory's "
         "ash_aggregated_results.json (--report-format NAME, default "
@@ -1973,6 +1978,7 @@ parse_command (int argc, char **argv, unsigned *cmd, int *nwords)
       { CMD_SANDBOX_PROBE, CMD_SANDBOX_EXPLAIN, 0 } },
     { "dependencies", { "install", NULL }, { CMD_DEPS_INSTALL, 0 } },
     { "plugin", { "list", NULL }, { CMD_PLUGIN_LIST, 0 } },
+    { "inspect", { "sarif-fields", NULL }, { CMD_INSPECT_SARIF_FIELDS, 0 } },
   };
   for (size_t g = 0; g < ARRAY_SIZE (groups); g++)
     {
@@ -2172,16 +2178,17 @@ completion_bash (FILE *out)
          "    case $w in\n",
          out);
   put_arg_options_pattern (out);
-  fputs (") skip=1 ;;\n"
-         "      -*) ;;\n"
-         "      *) case $cmd in\n"
-         "           '') cmd=$w ;;\n"
-         "           config|sandbox|dependencies|plugin) cmd=${cmd}_$w ;;\n"
-         "           *) ;;\n"
-         "         esac ;;\n"
-         "    esac\n"
-         "  done\n",
-         out);
+  fputs (
+    ") skip=1 ;;\n"
+    "      -*) ;;\n"
+    "      *) case $cmd in\n"
+    "           '') cmd=$w ;;\n"
+    "           config|sandbox|dependencies|plugin|inspect) cmd=${cmd}_$w ;;\n"
+    "           *) ;;\n"
+    "         esac ;;\n"
+    "    esac\n"
+    "  done\n",
+    out);
   /* Option values.  */
   fputs ("  case $prev in\n", out);
   static const struct value_actions bash_actions = {
@@ -2200,7 +2207,7 @@ completion_bash (FILE *out)
   put_command_words (out, NULL);
   fputs ("\" -- \"$cur\")); return\n      fi ;;\n", out);
   static const char *const groups[]
-    = { "config", "sandbox", "dependencies", "plugin" };
+    = { "config", "sandbox", "dependencies", "plugin", "inspect" };
   for (size_t g = 0; g < ARRAY_SIZE (groups); g++)
     {
       fprintf (out, "    %s)\n      COMPREPLY=($(compgen -W \"", groups[g]);
@@ -2241,16 +2248,17 @@ completion_zsh (FILE *out)
          "    case $w in\n",
          out);
   put_arg_options_pattern (out);
-  fputs (") skip=1 ;;\n"
-         "      -*) ;;\n"
-         "      *) case $cmd in\n"
-         "           '') cmd=$w ;;\n"
-         "           config|sandbox|dependencies|plugin) cmd=${cmd}_$w ;;\n"
-         "         esac ;;\n"
-         "    esac\n"
-         "  done\n"
-         "  case $prev in\n",
-         out);
+  fputs (
+    ") skip=1 ;;\n"
+    "      -*) ;;\n"
+    "      *) case $cmd in\n"
+    "           '') cmd=$w ;;\n"
+    "           config|sandbox|dependencies|plugin|inspect) cmd=${cmd}_$w ;;\n"
+    "         esac ;;\n"
+    "    esac\n"
+    "  done\n"
+    "  case $prev in\n",
+    out);
   static const struct value_actions zsh_actions = {
     .words_before = ") compadd -- ",
     .words_after = "; return ;;\n",
@@ -2264,7 +2272,7 @@ completion_zsh (FILE *out)
   put_command_words (out, NULL);
   fputs ("; return; fi ;;\n", out);
   static const char *const groups[]
-    = { "config", "sandbox", "dependencies", "plugin" };
+    = { "config", "sandbox", "dependencies", "plugin", "inspect" };
   for (size_t g = 0; g < ARRAY_SIZE (groups); g++)
     {
       fprintf (out, "    %s) compadd -- ", groups[g]);
@@ -2800,6 +2808,9 @@ ash_main (int argc, char **argv, const struct ash_backend *const *backends)
     case CMD_DEPS_INSTALL:
       r = ash_dependencies_install_command (&o,
                                             has_opt (&flag_a, OPT_DRY_RUN));
+      break;
+    case CMD_INSPECT_SARIF_FIELDS:
+      r = ash_inspect_sarif_fields_command (&o);
       break;
     case CMD_PLUGIN_LIST:
       {

@@ -48,6 +48,36 @@ print_report (const char *text)
 }
 
 int
+ash_cli_open_results (const struct ash_options *opts, char **ret_path,
+                      int *ret_fd)
+{
+  struct ash_error err = ASH_ERROR_INIT;
+  _cleanup_free_ char *src = ash_path_absolute (opts->source_dir);
+  _cleanup_free_ char *warning = NULL;
+  int code = 0;
+
+  *ret_path = NULL;
+  *ret_fd = -1;
+  if (ash_outdir_place (opts->output_dir, src, ret_path, &warning, &err) < 0)
+    {
+      _cleanup_free_ char *m = ash_error_format (&err);
+      code = ash_cli_refuse (ASH_EXIT_CONFIG, "%s", m);
+    }
+  else
+    {
+      if (warning)
+        ash_warning ("%s", warning);
+      *ret_fd = open (*ret_path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+      if (*ret_fd < 0)
+        code = ash_cli_refuse (ASH_EXIT_INCOMPLETE,
+                               _ ("no results of an earlier scan: %s: %s"),
+                               *ret_path, strerror (errno));
+    }
+  ash_error_release (&err);
+  return code;
+}
+
+int
 ash_report_command (const struct ash_options *opts,
                     const struct ash_config *config, const char *format)
 {
@@ -67,28 +97,14 @@ ash_report_command (const struct ash_options *opts,
 
   struct ash_error err = ASH_ERROR_INIT;
   struct ash_buf text = ASH_BUF_INIT;
-  _cleanup_free_ char *src = ash_path_absolute (opts->source_dir);
-  _cleanup_free_ char *placed = NULL, *warning = NULL, *body = NULL;
+  _cleanup_free_ char *placed = NULL, *body = NULL;
   json_t *agg = NULL;
   int fd = -1, code = ASH_EXIT_INCOMPLETE;
 
-  if (ash_outdir_place (opts->output_dir, src, &placed, &warning, &err) < 0)
-    {
-      _cleanup_free_ char *m = ash_error_format (&err);
-      code = ash_cli_refuse (ASH_EXIT_CONFIG, "%s", m);
-      goto out;
-    }
-  if (warning)
-    ash_warning ("%s", warning);
-  fd = open (placed, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  if (fd < 0)
-    {
-      code = ash_cli_refuse (ASH_EXIT_INCOMPLETE,
-                             _ ("no results of an earlier scan to report: "
-                                "%s: %s"),
-                             placed, strerror (errno));
-      goto out;
-    }
+  code = ash_cli_open_results (opts, &placed, &fd);
+  if (code)
+    goto out;
+  code = ASH_EXIT_INCOMPLETE;
   if (ash_tree_read_file (fd, "ash_aggregated_results.json", (size_t) 1 << 30,
                           &text, &err)
       < 0)

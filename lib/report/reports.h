@@ -104,6 +104,10 @@ void ash_report_md_escape (struct ash_buf *b, const char *s);
 /* V (stolen) as JSON text and a line end; PRETTY: indented.  Every
    character outside ASCII is written as a \u escape.  */
 char *ash_report_dump_json (json_t *v, bool pretty);
+/* Append IN to B as one quoted CSV field: control characters shown as
+   text, quotes doubled, and a leading =, +, - or @ prefixed with a quote
+   so that a spreadsheet does not run it as a formula.  */
+void ash_report_csv_field (struct ash_buf *b, const char *in);
 /* A stable identifier of a finding: 32 hexadecimal digits from its
    scanner, rule, path and lines.  Newly allocated.  */
 char *ash_report_finding_id (const char *scanner, const char *rule,

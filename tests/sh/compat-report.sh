@@ -78,7 +78,7 @@ assert_eq "report --report-format pdf: a usage error (exit 5)" "$status" 5
 assert_file_contains "... naming the reporters" "$TEST_TMP/err" "unknown reporter 'pdf' for --report-format (expected one of: sarif, markdown,"
 run_ash report --source-dir "$src" --output-dir "$TEST_TMP/none"
 assert_eq "no earlier results: exit 1" "$status" 1
-assert_file_contains "... saying so" "$TEST_TMP/err" "no results of an earlier scan to report"
+assert_file_contains "... saying so" "$TEST_TMP/err" "no results of an earlier scan: "
 check_fails "... and nothing created" test -e "$TEST_TMP/none"
 mkdir -p "$TEST_TMP/bad"
 printf '{"metadata": 1}' >"$TEST_TMP/bad/ash_aggregated_results.json"
