@@ -141,6 +141,9 @@ lib_libash_a_SOURCES += lib/cli/deps-install.c
 lib_libash_a_SOURCES += lib/cli/sandbox-explain.c
 lib_libash_a_SOURCES += lib/cli/sandbox-probe.c
 lib_libash_a_SOURCES += lib/cli/scan-command.c
+lib_libash_a_SOURCES += lib/cli/report-command.c
+lib_libash_a_SOURCES += lib/cli/plugin-command.c
+lib_libash_a_SOURCES += lib/cli/inspect-command.c
 
 EXTRA_DIST += lib/README.md
 EXTRA_DIST += lib/base/README.md

@@ -276,13 +276,26 @@ TESTS += tests/sh/compat-upstream-configs.sh
 EXTRA_DIST += tests/sh/compat-upstream-configs.sh
 TESTS += tests/sh/reports-upstream.sh
 EXTRA_DIST += tests/sh/reports-upstream.sh
+TESTS += tests/sh/reports-schemas.sh
+EXTRA_DIST += tests/sh/reports-schemas.sh
+TESTS += tests/sh/reports-locale.sh
+EXTRA_DIST += tests/sh/reports-locale.sh
+TESTS += tests/sh/compat-report.sh
+EXTRA_DIST += tests/sh/compat-report.sh
+TESTS += tests/sh/compat-color.sh
+EXTRA_DIST += tests/sh/compat-color.sh
+TESTS += tests/sh/compat-plugin-list.sh
+EXTRA_DIST += tests/sh/compat-plugin-list.sh
+TESTS += tests/sh/compat-inspect.sh
+EXTRA_DIST += tests/sh/compat-inspect.sh
+EXTRA_DIST += tests/schema-validate.py
 EXTRA_DIST += tests/fixtures/tools/fake-report-inject-tool
 EXTRA_DIST += tests/fixtures/plugins/report-inject.yaml
 EXTRA_DIST += tests/fixtures/schemas/README
-EXTRA_DIST += tests/fixtures/schemas/cyclonedx-1.6-subset.json
-EXTRA_DIST += tests/fixtures/schemas/gitlab-sast-15.2.2-subset.json
-EXTRA_DIST += tests/fixtures/schemas/spdx-2.3-subset.json
-EXTRA_DIST += tests/fixtures/schemas/ocsf-1.1-vulnerability-finding-subset.json
+EXTRA_DIST += tests/fixtures/schemas/cyclonedx-1.6-offline-subset.json
+EXTRA_DIST += tests/fixtures/schemas/gitlab-sast-15.2.2-offline-subset.json
+EXTRA_DIST += tests/fixtures/schemas/spdx-2.3-offline-subset.json
+EXTRA_DIST += tests/fixtures/schemas/ocsf-1.1-vulnerability-finding-offline-subset.json
 TESTS += tests/sh/compat-suppress.sh
 EXTRA_DIST += tests/sh/compat-suppress.sh
 TESTS += tests/sh/compat-config-commands.sh
@@ -411,6 +424,12 @@ clean-local: clean-local-cdk-nag-cache
 clean-local-cdk-nag-cache:
 	rm -rf tests/.cdk-nag-cache
 .PHONY: clean-local-cdk-nag-cache
+
+## The npm package of published schemas reports-schemas.sh fetches.
+clean-local: clean-local-schema-cache
+clean-local-schema-cache:
+	rm -rf tests/.schema-cache
+.PHONY: clean-local-schema-cache
 
 # Hostile input and runaway scanners (resource limits, escaping).
 check_PROGRAMS += tests/unit/test-config-limits

@@ -23,6 +23,7 @@
 #include <string.h>
 #include <strings.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "base/escape.h"
 #include "base/buf.h"
@@ -35,7 +36,9 @@
 #include "config/config-schema.h"
 #include "config/options.h"
 #include "config/reporter-names.h"
+#include "report/reports.h"
 #include "sandbox/probe-cache.h"
+#include "scanners/scanner.h"
 
 /* The commands, as bits, so that each option can list the commands that
    accept it.  */
@@ -53,9 +56,12 @@ enum
   CMD_CONFIG_UPDATE = 1 << 9,
   CMD_CONFIG_LINT = 1 << 10,
   CMD_BUILD_IMAGE = 1 << 11,
-  CMD_ALL = 0xfff,
+  CMD_PLUGIN_LIST = 1 << 12,
+  CMD_INSPECT_SARIF_FIELDS = 1 << 13,
+  CMD_ALL = 0x3fff,
   CMD_CONFIG_LOAD = CMD_SCAN | CMD_CONFIG_GET | CMD_CONFIG_VALIDATE
-                    | CMD_SANDBOX_EXPLAIN | CMD_CONFIG_LINT,
+                    | CMD_SANDBOX_EXPLAIN | CMD_CONFIG_LINT | CMD_REPORT
+                    | CMD_PLUGIN_LIST,
 };
 
 enum opt_id
@@ -89,6 +95,7 @@ enum opt_id
   OPT_FORCE,
   OPT_DRY_RUN,
   OPT_FORMAT,
+  OPT_REPORT_FORMAT,
   OPT_EXPLAIN_TIERS,
   OPT_HELP,
   OPT_VERSION,
@@ -165,12 +172,13 @@ struct optdef
 #define ALL_LOG CMD_ALL
 
 static const struct optdef optdefs[] = {
-  { "source-dir", required_argument, OPT_SOURCE_DIR, 0, CMD_ALL & ~CMD_REPORT,
-    J_STRING, 0, "DIR",
+  { "source-dir", required_argument, OPT_SOURCE_DIR, 0, CMD_ALL, J_STRING, 0,
+    "DIR",
     N_ ("directory to scan (default: the working directory; env "
         "ASH_SOURCE_DIR)") },
   { "output-dir", required_argument, OPT_OUTPUT_DIR, 0,
-    CMD_SCAN | CMD_SANDBOX_EXPLAIN, J_STRING, 0, "DIR",
+    CMD_SCAN | CMD_SANDBOX_EXPLAIN | CMD_REPORT | CMD_INSPECT_SARIF_FIELDS,
+    J_STRING, 0, "DIR",
     N_ ("where results go (default: SOURCE/.ash/ash_output; env "
         "ASH_OUTPUT_DIR)") },
   { "config", required_argument, OPT_CONFIG, 'c',
@@ -206,7 +214,7 @@ static const struct optdef optdefs[] = {
         "nor write the probe cache in ~/.cache/ash (env "
         "ASH_NO_PROBE_CACHE)") },
   { "ash-plugin-modules", required_argument, OPT_PLUGIN_MODULES, 0,
-    CMD_SCAN | CMD_SANDBOX_EXPLAIN, J_LIST, 0, "LIST",
+    CMD_SCAN | CMD_SANDBOX_EXPLAIN | CMD_PLUGIN_LIST, J_LIST, 0, "LIST",
     N_ ("plugin module files to load (comma-separated; env "
         "ASH_PLUGIN_MODULES)") },
   { "fail-on-findings", no_argument, OPT_FAIL_ON_FINDINGS, 0, CMD_SCAN, J_BOOL,
@@ -243,9 +251,10 @@ static const struct optdef optdefs[] = {
   { "debug", no_argument, OPT_DEBUG, 'd', ALL_LOG, J_BOOL, 0, NULL,
     N_ ("debug output") },
   { "color", no_argument, OPT_COLOR, 0, ALL_LOG, J_BOOL, OPT_NO_COLOR, NULL,
-    N_ ("colour the terminal output") },
+    N_ ("colour the summary on a terminal (the default, unless NO_COLOR "
+        "is set)") },
   { "no-color", no_argument, OPT_NO_COLOR, 0, ALL_LOG, J_NONE, 0, NULL,
-    N_ ("do not colour the terminal output") },
+    N_ ("do not colour the summary") },
   { "cli-json-input", required_argument, OPT_CLI_JSON_INPUT, 0, CMD_SCAN,
     J_NONE, 0, "FILE",
     N_ ("read these options from a JSON object (snake_case keys); flags "
@@ -263,9 +272,13 @@ static const struct optdef optdefs[] = {
   { "force", no_argument, OPT_FORCE, 0,
     CMD_CONFIG_INIT | CMD_SCAN | CMD_BUILD_IMAGE, J_NONE, 0, NULL,
     N_ ("replace an existing configuration file") },
-  { "format", required_argument, OPT_FORMAT, 0, CMD_CONFIG_GET | CMD_SCAN,
-    J_NONE, 0, "yaml|json",
+  { "format", required_argument, OPT_FORMAT, 0,
+    CMD_CONFIG_GET | CMD_SCAN | CMD_REPORT, J_NONE, 0, "yaml|json",
     N_ ("output format of ash config get (default: yaml)") },
+  { "report-format", required_argument, OPT_REPORT_FORMAT, 0, CMD_REPORT,
+    J_NONE, 0, "NAME",
+    N_ ("the report to print: a reporter name, as for --output-format "
+        "(default: markdown)") },
   { "explain-tiers", no_argument, OPT_EXPLAIN_TIERS, 0, CMD_CONFIG_GET, J_NONE,
     0, NULL,
     N_ ("show each contributing file, whether it may grant sandbox access, "
@@ -442,7 +455,16 @@ static const struct command commands[] = {
   { CMD_DEPS_INSTALL, "dependencies install", "",
     N_ ("install the scanners' tools into ASH's bin directory (npm, uv or "
         "pipx), and print how to install the rest") },
-  { CMD_REPORT, "report", "", N_ ("not available in this version") },
+  { CMD_PLUGIN_LIST, "plugin list", "",
+    N_ ("list the scanners (builtin and of the plugin modules a scan would "
+        "load), converters and reporters, and whether each is enabled") },
+  { CMD_INSPECT_SARIF_FIELDS, "inspect sarif-fields", "",
+    N_ ("list which SARIF result fields each scanner wrote and whether "
+        "the aggregated ash.sarif kept them, into OUTPUT/inspect") },
+  { CMD_REPORT, "report", "",
+    N_ ("print one report again from the output directory's "
+        "ash_aggregated_results.json (--report-format NAME, default "
+        "markdown)") },
   { CMD_BUILD_IMAGE, "build-image", "",
     N_ ("build the container image of container mode from "
         "container/Containerfile") },
@@ -537,6 +559,8 @@ option_help (const struct optdef *d, unsigned cmd)
 {
   if (cmd == CMD_SCAN && d->id == OPT_FORMAT)
     return _ ("same as --output-format");
+  if (cmd == CMD_REPORT && d->id == OPT_FORMAT)
+    return _ ("same as --report-format");
   if ((cmd == CMD_SCAN || cmd == CMD_BUILD_IMAGE) && d->id == OPT_FORCE)
     return _ ("container mode: build the image without the runtime's "
               "cache");
@@ -560,8 +584,9 @@ print_options (FILE *out, unsigned cmd, unsigned skip)
       ash_buf_addf (&b, "--%s", d->name);
       if (d->arg)
         ash_buf_addf (&b, " %s",
-                      cmd == CMD_SCAN && d->id == OPT_FORMAT ? "LIST"
-                                                             : d->arg);
+                      cmd == CMD_SCAN && d->id == OPT_FORMAT     ? "LIST"
+                      : cmd == CMD_REPORT && d->id == OPT_FORMAT ? "NAME"
+                                                                 : d->arg);
       const char *h = option_help (d, cmd);
       if (b.len < 32)
         fprintf (out, "  %-32s%s\n", b.buf, h);
@@ -1242,10 +1267,13 @@ parse_argv (int argc, char **argv, unsigned cmd, struct assigns *a,
           goto out;
         }
       _cleanup_free_ char *where = xasprintf ("--%s", d->name);
-      /* Upstream's ash scan takes --format for --output-format.  */
+      /* Upstream's ash scan takes --format for --output-format, its ash
+         report --format for --report-format.  */
       assigns_add (a,
                    cmd == CMD_SCAN && d->id == OPT_FORMAT ? OPT_OUTPUT_FORMAT
-                                                          : d->id,
+                   : cmd == CMD_REPORT && d->id == OPT_FORMAT
+                     ? OPT_REPORT_FORMAT
+                     : d->id,
                    optarg, where);
     }
   for (int i = optind; i < argc; i++)
@@ -1780,6 +1808,32 @@ print_misplaced (const struct ash_config *c, bool to_stderr)
   return n;
 }
 
+/* The options of each builtin scanner that checks its own, as ash scan
+   checks them before it scans (scanners.bandit.options.tool_version, for
+   one, is refused): 0, or the first error printed and exit 3, so that
+   `config validate` and `config lint` accept no configuration the scan
+   refuses.  */
+static int
+check_scanner_options (const struct ash_config *c)
+{
+  for (size_t i = 0; ash_builtin_scanners[i]; i++)
+    {
+      const struct ash_scanner *bs = ash_builtin_scanners[i];
+      if (bs->check_options == NULL)
+        continue;
+      _cleanup_free_ char *k = xasprintf ("scanners.%s.options", bs->name);
+      struct ash_error e = ASH_ERROR_INIT;
+      if (bs->check_options (ash_config_get (c, k), &e) < 0)
+        {
+          int r = ash_cli_refuse (ASH_EXIT_CONFIG, "%s", e.message);
+          ash_error_release (&e);
+          return r;
+        }
+      ash_error_release (&e);
+    }
+  return 0;
+}
+
 /* `ash config lint`: the first error (exit 3), else every warning (exit
    1 when there is any, 0 when there is none).  */
 static int
@@ -1789,6 +1843,12 @@ cmd_config_lint (const struct ash_options *o)
   int r = load_config (o, &c);
   if (r)
     return r;
+  r = check_scanner_options (&c);
+  if (r)
+    {
+      ash_config_release (&c);
+      return r;
+    }
   size_t n = print_misplaced (&c, false);
   if (n == 0)
     printf (_ ("no problems found\n"));
@@ -1864,6 +1924,12 @@ cmd_config_validate (const struct ash_options *o)
   int r = load_config (o, &c);
   if (r)
     return r;
+  r = check_scanner_options (&c);
+  if (r)
+    {
+      ash_config_release (&c);
+      return r;
+    }
   print_misplaced (&c, true);
   if (c.n_files < 2)
     printf (_ ("configuration is valid: no file found, the built-in defaults "
@@ -1911,6 +1977,8 @@ parse_command (int argc, char **argv, unsigned *cmd, int *nwords)
       { "probe", "explain", NULL },
       { CMD_SANDBOX_PROBE, CMD_SANDBOX_EXPLAIN, 0 } },
     { "dependencies", { "install", NULL }, { CMD_DEPS_INSTALL, 0 } },
+    { "plugin", { "list", NULL }, { CMD_PLUGIN_LIST, 0 } },
+    { "inspect", { "sarif-fields", NULL }, { CMD_INSPECT_SARIF_FIELDS, 0 } },
   };
   for (size_t g = 0; g < ARRAY_SIZE (groups); g++)
     {
@@ -1949,6 +2017,7 @@ option_values (int id)
     case OPT_FORMAT:
       return config_formats;
     case OPT_OUTPUT_FORMAT:
+    case OPT_REPORT_FORMAT:
       return REPORTER_CHOICES;
     default:
       return NULL;
@@ -2109,16 +2178,17 @@ completion_bash (FILE *out)
          "    case $w in\n",
          out);
   put_arg_options_pattern (out);
-  fputs (") skip=1 ;;\n"
-         "      -*) ;;\n"
-         "      *) case $cmd in\n"
-         "           '') cmd=$w ;;\n"
-         "           config|sandbox|dependencies) cmd=${cmd}_$w ;;\n"
-         "           *) ;;\n"
-         "         esac ;;\n"
-         "    esac\n"
-         "  done\n",
-         out);
+  fputs (
+    ") skip=1 ;;\n"
+    "      -*) ;;\n"
+    "      *) case $cmd in\n"
+    "           '') cmd=$w ;;\n"
+    "           config|sandbox|dependencies|plugin|inspect) cmd=${cmd}_$w ;;\n"
+    "           *) ;;\n"
+    "         esac ;;\n"
+    "    esac\n"
+    "  done\n",
+    out);
   /* Option values.  */
   fputs ("  case $prev in\n", out);
   static const struct value_actions bash_actions = {
@@ -2136,7 +2206,8 @@ completion_bash (FILE *out)
          out);
   put_command_words (out, NULL);
   fputs ("\" -- \"$cur\")); return\n      fi ;;\n", out);
-  static const char *const groups[] = { "config", "sandbox", "dependencies" };
+  static const char *const groups[]
+    = { "config", "sandbox", "dependencies", "plugin", "inspect" };
   for (size_t g = 0; g < ARRAY_SIZE (groups); g++)
     {
       fprintf (out, "    %s)\n      COMPREPLY=($(compgen -W \"", groups[g]);
@@ -2177,16 +2248,17 @@ completion_zsh (FILE *out)
          "    case $w in\n",
          out);
   put_arg_options_pattern (out);
-  fputs (") skip=1 ;;\n"
-         "      -*) ;;\n"
-         "      *) case $cmd in\n"
-         "           '') cmd=$w ;;\n"
-         "           config|sandbox|dependencies) cmd=${cmd}_$w ;;\n"
-         "         esac ;;\n"
-         "    esac\n"
-         "  done\n"
-         "  case $prev in\n",
-         out);
+  fputs (
+    ") skip=1 ;;\n"
+    "      -*) ;;\n"
+    "      *) case $cmd in\n"
+    "           '') cmd=$w ;;\n"
+    "           config|sandbox|dependencies|plugin|inspect) cmd=${cmd}_$w ;;\n"
+    "         esac ;;\n"
+    "    esac\n"
+    "  done\n"
+    "  case $prev in\n",
+    out);
   static const struct value_actions zsh_actions = {
     .words_before = ") compadd -- ",
     .words_after = "; return ;;\n",
@@ -2199,7 +2271,8 @@ completion_zsh (FILE *out)
          out);
   put_command_words (out, NULL);
   fputs ("; return; fi ;;\n", out);
-  static const char *const groups[] = { "config", "sandbox", "dependencies" };
+  static const char *const groups[]
+    = { "config", "sandbox", "dependencies", "plugin", "inspect" };
   for (size_t g = 0; g < ARRAY_SIZE (groups); g++)
     {
       fprintf (out, "    %s) compadd -- ", groups[g]);
@@ -2552,6 +2625,9 @@ ash_main (int argc, char **argv, const struct ash_backend *const *backends)
   int r;
 
   setlocale (LC_ALL, "");
+  /* Numbers in what ash writes for machines (JUnit's time, reports,
+     results) never take the locale's decimal comma.  */
+  setlocale (LC_NUMERIC, "C");
   bindtextdomain (PACKAGE, LOCALEDIR);
   textdomain (PACKAGE);
   ash_options_init (&o);
@@ -2580,14 +2656,6 @@ ash_main (int argc, char **argv, const struct ash_backend *const *backends)
     }
   if (r)
     goto out;
-
-  if (cmd == CMD_REPORT)
-    {
-      r = usage_error (_ ("'ash report' is not available in this version; "
-                          "'ash scan' writes the reports into "
-                          "OUTPUT/reports"));
-      goto out;
-    }
 
   /* Positional arguments.  */
   if (cmd == CMD_COMPLETION)
@@ -2673,6 +2741,14 @@ ash_main (int argc, char **argv, const struct ash_backend *const *backends)
   if (r)
     goto out;
   setup_log (&o);
+  /* --color colours the terminal summary: on a terminal only, never with
+     --no-color, and by default not when NO_COLOR is set (an explicit
+     --color overrides it, as no-color.org allows).  */
+  {
+    const char *nc = getenv ("NO_COLOR");
+    ash_report_summary_color (o.color != 0 && isatty (STDOUT_FILENO)
+                              && (o.color > 0 || !(nc && *nc)));
+  }
   ash_backend_probe_cache_disable (o.no_probe_cache);
   ash_tool_cache_disable (o.no_probe_cache);
 
@@ -2732,6 +2808,41 @@ ash_main (int argc, char **argv, const struct ash_backend *const *backends)
     case CMD_DEPS_INSTALL:
       r = ash_dependencies_install_command (&o,
                                             has_opt (&flag_a, OPT_DRY_RUN));
+      break;
+    case CMD_INSPECT_SARIF_FIELDS:
+      r = ash_inspect_sarif_fields_command (&o);
+      break;
+    case CMD_PLUGIN_LIST:
+      {
+        struct ash_config c;
+        r = load_config (&o, &c);
+        if (r)
+          break;
+        r = ash_plugin_list_command (&o, &c);
+        ash_config_release (&c);
+      }
+      break;
+    case CMD_REPORT:
+      {
+        const char *rf = "markdown";
+        for (size_t i = 0; i < flag_a.n; i++)
+          if (flag_a.v[i].id == OPT_REPORT_FORMAT)
+            rf = flag_a.v[i].arg;
+        if (!ash_reporter_known (rf) && !ash_reporter_unavailable (rf))
+          {
+            _cleanup_free_ char *names = ash_reporter_names_joined ();
+            r = usage_error (_ ("unknown reporter '%s' for --report-format "
+                                "(expected one of: %s)"),
+                             rf, names);
+            break;
+          }
+        struct ash_config c;
+        r = load_config (&o, &c);
+        if (r)
+          break;
+        r = ash_report_command (&o, &c, rf);
+        ash_config_release (&c);
+      }
       break;
     default:
       r = ASH_EXIT_USAGE;

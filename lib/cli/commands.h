@@ -33,6 +33,32 @@ int ash_sandbox_explain_command (const struct ash_options *opts,
 int ash_dependencies_install_command (const struct ash_options *opts,
                                       bool dry_run);
 
+/* The output directory of an earlier scan, placed as ash scan places it
+   (--output-dir, --source-dir), opened for reading: 0 with *RET_PATH
+   (newly allocated) and *RET_FD, or the exit code after saying why (3:
+   a refused directory; 1: none there) (lib/cli/report-command.c).  */
+int ash_cli_open_results (const struct ash_options *opts, char **ret_path,
+                          int *ret_fd);
+
+/* `ash report` (lib/cli/report-command.c): the report FORMAT (a reporter
+   name) rendered again from the output directory's
+   ash_aggregated_results.json with CONFIG's reporter options, on
+   stdout.  */
+int ash_report_command (const struct ash_options *opts,
+                        const struct ash_config *config, const char *format);
+
+/* `ash plugin list` (lib/cli/plugin-command.c): the scanners, converters
+   and reporters, each with whether CONFIG enables it and where it comes
+   from.  */
+int ash_plugin_list_command (const struct ash_options *opts,
+                             const struct ash_config *config);
+
+/* `ash inspect sarif-fields` (lib/cli/inspect-command.c): the SARIF
+   result fields each scanner of the output directory's last scan wrote
+   and whether the aggregated report has them, into OUTPUT/inspect and as
+   a summary on stdout.  */
+int ash_inspect_sarif_fields_command (const struct ash_options *opts);
+
 /* Print "ash: MESSAGE" on stderr, with the control characters of the
    formatted message shown as text, and return CODE: the way the commands
    refuse (lib/cli/cli.c).  */

@@ -1,13 +1,74 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* cyclonedx.c -- ash.cdx.json: a CycloneDX 1.6 document holding syft's
    SBOM (its components and dependencies, when syft ran) and every finding
-   as a vulnerability, as upstream's cyclonedx reporter writes.  */
+   as a vulnerability, as upstream's cyclonedx reporter writes.
+
+   syft's SBOM is scanner output: its bom-refs are renamed into their own
+   namespace (SBOM_REF_PREFIX, which ash's "ash-finding-N" refs never
+   start with), the dependency graph renamed with them, so that no ref of
+   the SBOM can name one of ash's vulnerabilities or clash with it.  */
 
 #include <config.h>
 
 #include "base/util.h"
 #include "report/reports.h"
 #include "scan/sarif.h"
+
+#define SBOM_REF_PREFIX "sbom:"
+
+/* A copy of the string REF in the SBOM's namespace, or a new reference to
+   REF itself when it is not a string (the schema judges that).  */
+static json_t *
+sbom_ref (json_t *ref)
+{
+  if (!json_is_string (ref))
+    return json_incref (ref);
+  /* The whole string, a NUL in it included.  */
+  size_t plen = strlen (SBOM_REF_PREFIX), len = json_string_length (ref);
+  _cleanup_free_ char *s = xmalloc (plen + len + 1);
+  memcpy (s, SBOM_REF_PREFIX, plen);
+  memcpy (s + plen, json_string_value (ref), len + 1);
+  json_t *v = json_stringn (s, plen + len);
+  if (v == NULL)
+    ash_oom ();
+  return v;
+}
+
+/* Every "bom-ref" of the component C and of the components nested in it,
+   in place.  */
+static void
+rename_component_refs (json_t *c)
+{
+  if (!json_is_object (c))
+    return;
+  json_t *ref = json_object_get (c, "bom-ref");
+  if (ref)
+    json_object_set_new (c, "bom-ref", sbom_ref (ref));
+  size_t i;
+  json_t *sub;
+  json_array_foreach (json_object_get (c, "components"), i, sub)
+    rename_component_refs (sub);
+}
+
+/* The refs of a dependency graph, in place.  */
+static void
+rename_dependency_refs (json_t *deps)
+{
+  static const char *const lists[] = { "dependsOn", "provides" };
+  size_t i, j;
+  json_t *d, *r;
+  json_array_foreach (deps, i, d)
+    {
+      if (!json_is_object (d))
+        continue;
+      json_t *ref = json_object_get (d, "ref");
+      if (ref)
+        json_object_set_new (d, "ref", sbom_ref (ref));
+      for (size_t k = 0; k < ARRAY_SIZE (lists); k++)
+        json_array_foreach (json_object_get (d, lists[k]), j, r)
+          json_array_set_new (json_object_get (d, lists[k]), j, sbom_ref (r));
+    }
+}
 
 /* One finding as a CycloneDX vulnerability.  */
 static json_t *
@@ -66,18 +127,37 @@ ash_report_cyclonedx (const json_t *agg)
                  "application", "name", "ash", "version", PACKAGE_VERSION);
   if (bom == NULL)
     ash_oom ();
-  /* syft's subject (the scanned directory) and what it found.  */
+  /* syft's subject (the scanned directory) and what it found, its refs
+     in their namespace.  */
   json_t *subject
     = json_object_get (json_object_get (sbom, "metadata"), "component");
   if (json_is_object (subject))
-    json_object_set (json_object_get (bom, "metadata"), "component", subject);
-  json_t *comps = json_object_get (sbom, "components");
-  json_object_set_new (bom, "components",
-                       json_is_array (comps) ? json_incref (comps)
-                                             : json_array ());
+    {
+      json_t *c = json_deep_copy (subject);
+      if (c == NULL)
+        ash_oom ();
+      rename_component_refs (c);
+      json_object_set_new (json_object_get (bom, "metadata"), "component", c);
+    }
+  json_t *comps = json_is_array (json_object_get (sbom, "components"))
+                    ? json_deep_copy (json_object_get (sbom, "components"))
+                    : json_array ();
+  if (comps == NULL)
+    ash_oom ();
+  size_t k;
+  json_t *c;
+  json_array_foreach (comps, k, c)
+    rename_component_refs (c);
+  json_object_set_new (bom, "components", comps);
   json_t *deps = json_object_get (sbom, "dependencies");
   if (json_is_array (deps))
-    json_object_set (bom, "dependencies", deps);
+    {
+      json_t *d = json_deep_copy (deps);
+      if (d == NULL)
+        ash_oom ();
+      rename_dependency_refs (d);
+      json_object_set_new (bom, "dependencies", d);
+    }
 
   json_t *vulns = json_array ();
   size_t i, j, n = 0;

@@ -219,8 +219,8 @@ ash_report_flat_json (const json_t *agg)
   return ash_report_dump_json (upstream_flat (agg), true);
 }
 
-static void
-csv_field (struct ash_buf *b, const char *in)
+void
+ash_report_csv_field (struct ash_buf *b, const char *in)
 {
   /* Control characters are shown as text (escape.h), as in every text
      report.  Quote every field; a leading =, +, - or @ is prefixed with a
@@ -285,7 +285,7 @@ ash_report_csv (const json_t *agg)
           if (c)
             ash_buf_addch (&b, ',');
           if (json_is_string (v))
-            csv_field (&b, json_string_value (v));
+            ash_report_csv_field (&b, json_string_value (v));
           else if (json_is_integer (v))
             ash_buf_addf (&b, "%lld", (long long) json_integer_value (v));
           else if (json_is_boolean (v))

@@ -349,6 +349,22 @@ write_sarif (int dirfd, const char *rel, const char *sarif_text,
   return out_finish (&o, err);
 }
 
+char *
+ash_report_render (const json_t *agg, const struct ash_report_format *f,
+                   const struct ash_config *config)
+{
+  /* reporters.NAME.options: the markdown and text options, or what the
+     renderer reads itself.  */
+  _cleanup_free_ char *ok = xasprintf ("reporters.%s.options", f->name);
+  const json_t *options = ash_config_get (config, ok);
+  struct ash_summary_opts so;
+  ash_summary_opts_read (options, &so);
+  return streq (f->name, "markdown") ? ash_report_markdown_opts (agg, &so)
+         : streq (f->name, "text")   ? ash_report_text_opts (agg, &so)
+         : f->render_opts            ? f->render_opts (agg, options)
+                                     : f->render (agg);
+}
+
 int
 ash_report_outputs_write (int dirfd, const json_t *agg,
                           const struct ash_options *opts,
@@ -411,18 +427,7 @@ ash_report_outputs_write (int dirfd, const json_t *agg,
           r = write_sarif (dirfd, rel, sarif_text, &e);
         else
           {
-            /* reporters.markdown.options and reporters.text.options.  */
-            _cleanup_free_ char *ok
-              = xasprintf ("reporters.%s.options", f->name);
-            struct ash_summary_opts so;
-            ash_summary_opts_read (ash_config_get (config, ok), &so);
-            const json_t *options = ash_config_get (config, ok);
-            _cleanup_free_ char *body
-              = streq (f->name, "markdown")
-                  ? ash_report_markdown_opts (agg, &so)
-                : streq (f->name, "text") ? ash_report_text_opts (agg, &so)
-                : f->render_opts          ? f->render_opts (agg, options)
-                                          : f->render (agg);
+            _cleanup_free_ char *body = ash_report_render (agg, f, config);
             if (body == NULL)
               {
                 ash_info (_ ("report %s: nothing to report, no %s written"),

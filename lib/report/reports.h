@@ -104,6 +104,10 @@ void ash_report_md_escape (struct ash_buf *b, const char *s);
 /* V (stolen) as JSON text and a line end; PRETTY: indented.  Every
    character outside ASCII is written as a \u escape.  */
 char *ash_report_dump_json (json_t *v, bool pretty);
+/* Append IN to B as one quoted CSV field: control characters shown as
+   text, quotes doubled, and a leading =, +, - or @ prefixed with a quote
+   so that a spreadsheet does not run it as a formula.  */
+void ash_report_csv_field (struct ash_buf *b, const char *in);
 /* A stable identifier of a finding: 32 hexadecimal digits from its
    scanner, rule, path and lines.  Newly allocated.  */
 char *ash_report_finding_id (const char *scanner, const char *rule,
@@ -124,6 +128,17 @@ const char *ash_report_result_suppression_reason (const json_t *result);
 /* The terminal summary: one row per scanner (status, counts, time), the
    reason under each MISSING/ERROR row, where the reports are.  */
 char *ash_report_summary_table (const json_t *agg, const char *reports_dir);
+/* Whether ash_report_summary_table() colours each scanner's status and
+   its severity counts that are not zero with ANSI SGR sequences (default
+   off; the text report never is).  */
+void ash_report_summary_color (bool on);
+
+/* The report of format F for the aggregated document AGG (new string,
+   or NULL when F has nothing to report), with reporters.NAME.options of
+   CONFIG (may be NULL).  */
+struct ash_config;
+char *ash_report_render (const json_t *agg, const struct ash_report_format *f,
+                         const struct ash_config *config);
 
 /* Write ash_aggregated_results.json and every enabled report (the four
    upstream requires always; the others unless reporters.NAME.enabled is

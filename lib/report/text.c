@@ -57,8 +57,49 @@ reason_of (const json_t *sr)
   return r;
 }
 
+/* Whether the terminal summary is coloured (ash_report_summary_color).  */
+static bool summary_color;
+
+void
+ash_report_summary_color (bool on)
+{
+  summary_color = on;
+}
+
+/* The SGR colour of a scanner status, or NULL.  */
+static const char *
+status_color (const char *st)
+{
+  return streq (st, "PASSED")    ? "32"
+         : streq (st, "FAILED")  ? "31"
+         : streq (st, "ERROR")   ? "1;31"
+         : streq (st, "MISSING") ? "33"
+         : streq (st, "SKIPPED") ? "2"
+                                 : NULL;
+}
+
+/* Append TEXT padded to WIDTH (left-aligned when LEFT), in the colour
+   SGR when COLOR and SGR are set: the padding stays outside the codes,
+   so that the columns line up.  */
 static void
-table (struct ash_buf *b, const json_t *agg, bool markdown)
+cell (struct ash_buf *b, const char *text, int width, bool left,
+      const char *sgr, bool color)
+{
+  int pad = width - (int) strlen (text);
+  if (!left)
+    for (int i = 0; i < pad; i++)
+      ash_buf_addch (b, ' ');
+  if (color && sgr)
+    ash_buf_addf (b, "\033[%sm%s\033[0m", sgr, text);
+  else
+    ash_buf_addstr (b, text);
+  if (left)
+    for (int i = 0; i < pad; i++)
+      ash_buf_addch (b, ' ');
+}
+
+static void
+table (struct ash_buf *b, const json_t *agg, bool markdown, bool color)
 {
   const json_t *scanners = json_object_get (agg, "scanner_results");
   const char *name;
@@ -90,13 +131,25 @@ table (struct ash_buf *b, const json_t *agg, bool markdown)
                         num (sr, "actionable_count"), t);
         }
       else
-        ash_buf_addf (b,
-                      "%-16s %-8s %8lld %5lld %6lld %5lld %5lld %10lld %10lld "
-                      "%7.1fs\n",
-                      T (name), str (sr, "status"), num (c, "critical"),
-                      num (c, "high"), num (c, "medium"), num (c, "low"),
-                      num (c, "info"), num (c, "suppressed"),
-                      num (sr, "actionable_count"), t);
+        {
+          /* The severities' colours, for a count that is not zero.  */
+          static const char *const sev_sgr[]
+            = { "1;31", "31", "33", "34", "2" };
+          static const int widths[] = { 8, 5, 6, 5, 5 };
+          ash_buf_addf (b, "%-16s ", T (name));
+          cell (b, str (sr, "status"), 8, true,
+                status_color (raw (sr, "status")), color);
+          for (size_t i = 0; i < ARRAY_SIZE (sevs); i++)
+            {
+              char n[32];
+              snprintf (n, sizeof n, "%lld", num (c, sevs[i]));
+              ash_buf_addch (b, ' ');
+              cell (b, n, widths[i], false, sev_sgr[i],
+                    color && num (c, sevs[i]) > 0);
+            }
+          ash_buf_addf (b, " %10lld %10lld %7.1fs\n", num (c, "suppressed"),
+                        num (sr, "actionable_count"), t);
+        }
     }
   bool any = false;
   json_object_foreach ((json_t *) scanners, name, sr)
@@ -119,7 +172,11 @@ table (struct ash_buf *b, const json_t *agg, bool markdown)
           ash_buf_addch (b, '\n');
         }
       else
-        ash_buf_addf (b, "%s %s: %s\n", T (name), st, T (why));
+        {
+          ash_buf_addf (b, "%s ", T (name));
+          cell (b, st, 0, true, status_color (st), color);
+          ash_buf_addf (b, ": %s\n", T (why));
+        }
     }
 }
 
@@ -142,7 +199,7 @@ char *
 ash_report_summary_table (const json_t *agg, const char *reports_dir)
 {
   struct ash_buf b = ASH_BUF_INIT;
-  table (&b, agg, false);
+  table (&b, agg, false, summary_color);
   ash_buf_addch (&b, '\n');
   totals (&b, agg);
   if (reports_dir)
@@ -241,7 +298,7 @@ ash_report_text_opts (const json_t *agg, const struct ash_summary_opts *o)
                 str (meta, "sandbox_mode"));
   if (o->include_summary)
     {
-      table (&b, agg, false);
+      table (&b, agg, false, false);
       ash_buf_addch (&b, '\n');
     }
   totals (&b, agg);
@@ -331,7 +388,7 @@ ash_report_markdown_opts (const json_t *agg, const struct ash_summary_opts *o)
   ash_buf_addstr (&b, "## Summary\n\n");
   if (o->include_summary && !o->compact)
     {
-      table (&b, agg, true);
+      table (&b, agg, true, false);
       ash_buf_addch (&b, '\n');
     }
   totals (&b, agg);

@@ -936,11 +936,13 @@ ash_scan_run (const struct ash_options *opts, const struct ash_config *config,
       rs[n_rs++] = &ext;
     json_t *conv_results = ash_convert_phase_json (&sc.conv);
     const char *project = ash_config_get_string (config, "project_name");
+    _cleanup_free_ char *ended_at = iso_now ();
     struct ash_scan_summary sum = {
       .project_name = project ? project : "",
       .source_dir = sc.source_dir,
       .output_dir = sc.od.path,
       .generated_at = generated_at,
+      .ended_at = ended_at,
       .sandbox_mode = sc.mode,
       .threshold = sc.threshold,
       .fail_on_findings

@@ -170,6 +170,11 @@ ash_results_aggregate (const struct ash_scan_summary *sum,
   json_object_set_new (stats, "error",
                        json_integer (by_status[ASH_STATUS_ERROR]));
   json_object_set_new (stats, "duration", json_real (duration));
+  /* Upstream's start and end of the scan.  */
+  json_object_set_new (stats, "start", json_string (sum->generated_at));
+  json_object_set_new (stats, "end",
+                       json_string (sum->ended_at ? sum->ended_at
+                                                  : sum->generated_at));
   json_object_set_new (stats, "severity_threshold",
                        json_string (ash_severity_name (sum->threshold)));
 

@@ -62,7 +62,9 @@ struct ash_scan_summary
   const char *project_name;
   const char *source_dir;
   const char *output_dir;
-  const char *generated_at; /* ISO 8601, UTC */
+  const char *generated_at; /* ISO 8601, UTC: when the scan started */
+  const char *ended_at;     /* ISO 8601, UTC: when its scanners had all
+                               ended, or NULL for generated_at */
   const char *sandbox_mode;
   enum ash_severity threshold;
   bool fail_on_findings;

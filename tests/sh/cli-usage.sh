@@ -65,9 +65,9 @@ usage "unknown subcommand" \
 usage "explain without a scanner" \
   "ash: 'ash sandbox explain' needs the name of a scanner" sandbox explain
 usage "extra argument" "ash: unexpected argument 'extra'" scan extra
-usage "report is not available" \
-  "ash: 'ash report' is not available in this version; 'ash scan' writes the reports into OUTPUT/reports" \
-  report
+usage "ash report: an unknown reporter" \
+  "ash: unknown reporter 'pdf' for --report-format (expected one of: sarif, markdown, text, flat-json, html, junitxml, csv, cyclonedx, gitlab-sast, github-ghas, ocsf, yaml, spdx, gitlab-cyclonedx, unused-suppressions)" \
+  report --report-format pdf
 run_env ASH_MODE=cloud "$ASH" scan
 assert_eq "bad ASH_MODE exits 5" "$status" 5
 run_env ASH_OFFLINE=perhaps "$ASH" scan

@@ -167,6 +167,7 @@ main (void)
   struct ash_scan_summary sum = {
     .project_name = "p",
     .generated_at = "2026-01-01T00:00:00Z",
+    .ended_at = "2026-01-01T00:02:05Z",
     .threshold = ASH_SEVERITY_INFO,
     .fail_on_findings = true,
     .fail_on_incomplete = true,
@@ -193,6 +194,10 @@ main (void)
     = json_object_get (json_object_get (agg, "metadata"), "summary_stats");
   tap_is_int (json_integer_value (json_object_get (stats, "suppressed")), 1,
               "summary suppressed");
+  tap_is_str (json_string_value (json_object_get (stats, "start")),
+              "2026-01-01T00:00:00Z", "summary_stats.start: the scan's start");
+  tap_is_str (json_string_value (json_object_get (stats, "end")),
+              "2026-01-01T00:02:05Z", "summary_stats.end: the scan's end");
   tap_is_int (json_integer_value (json_object_get (stats, "actionable")), 4,
               "summary actionable");
   tap_is_int (json_integer_value (
