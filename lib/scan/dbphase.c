@@ -350,11 +350,7 @@ ash_dbphase_update (struct scan *sc)
       struct ash_error err = ASH_ERROR_INIT;
       if (cache == NULL)
         {
-          _cleanup_free_ char *why
-            = xasprintf (_ ("cannot tell where %s keeps its database: set %s"),
-                         tools[t],
-                         t == 0 ? "GRYPE_DB_CACHE_DIR" : "TRIVY_CACHE_DIR");
-          fail_tool (sc, tools[t], why);
+          fail_tool (sc, tools[t], ash_db_cache_unknown (tools[t]));
           continue;
         }
       if (update_one (sc, tools[t], first->result.tool_path, cache, &err) < 0)

@@ -157,4 +157,27 @@ scanners:
 EOC
 run_ash scan --source-dir "$src" --output-dir "$TEST_TMP/unk" --no-progress --sandbox off $mods --scanners trivy-repo --config "$TEST_TMP/unk.yaml"
 assert_file_contains "unknown option named" "$TEST_TMP/unk/ash_aggregated_results.json" "unknown option 'list_all_pkgs'"
+
+# The cache trivy itself would use: with a relative XDG_CACHE_HOME,
+# $TMPDIR/trivy when TMPDIR is the user's own; a shared /tmp is refused.
+mkdir -p "$TEST_TMP/mytmp"
+chmod 700 "$TEST_TMP/mytmp"
+: >"$TRIVY_FAKE_LOG"
+env -u TRIVY_CACHE_DIR XDG_CACHE_HOME=relative TMPDIR="$TEST_TMP/mytmp" "$ASH" scan --source-dir "$src" \
+  --output-dir "$TEST_TMP/reltmp" --no-progress --sandbox off $mods --scanners trivy-repo >"$TEST_TMP/out" 2>"$TEST_TMP/err"
+assert_eq "relative XDG_CACHE_HOME, TMPDIR of the user's own: exit 2" "$?" 2
+assert_match "the update and the scan use \$TMPDIR/trivy" "$TRIVY_FAKE_LOG" "^scan .*--cache-dir $TEST_TMP/mytmp/trivy "
+assert_match "the update wrote it" "$TRIVY_FAKE_LOG" "^update-start .*--cache-dir $TEST_TMP/mytmp/trivy "
+: >"$TRIVY_FAKE_LOG"
+env -u TRIVY_CACHE_DIR -u TMPDIR XDG_CACHE_HOME=relative "$ASH" scan --source-dir "$src" \
+  --output-dir "$TEST_TMP/relshared" --no-progress --sandbox off $mods --scanners trivy-repo >"$TEST_TMP/out" 2>"$TEST_TMP/err"
+assert_eq "relative XDG_CACHE_HOME, the shared /tmp: exit 1" "$?" 1
+case $(status_of "$TEST_TMP/relshared" trivy-repo) in
+  *"cannot tell where trivy keeps its database"*"set TRIVY_CACHE_DIR"*) ok "the shared /tmp: refused, naming TRIVY_CACHE_DIR" ;;
+  *) not_ok "the shared /tmp: refused, naming TRIVY_CACHE_DIR: $(status_of "$TEST_TMP/relshared" trivy-repo)" ;;
+esac
+check_fails "the shared /tmp: trivy did not run" grep -q '^scan' "$TRIVY_FAKE_LOG"
+env -u TRIVY_CACHE_DIR -u TMPDIR XDG_CACHE_HOME=relative "$ASH" scan --source-dir "$src" \
+  --output-dir "$TEST_TMP/reloff" --no-progress --sandbox off --offline $mods --scanners trivy-repo >"$TEST_TMP/out" 2>"$TEST_TMP/err"
+check_fails "the shared /tmp, offline: trivy did not run either" grep -q '^scan' "$TRIVY_FAKE_LOG"
 done_testing
