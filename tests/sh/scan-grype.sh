@@ -204,6 +204,26 @@ scanners:
 EOC
 run_ash scan --source-dir "$src" --output-dir "$TEST_TMP/unk" --no-progress --sandbox off --scanners grype --config "$TEST_TMP/unk.yaml"
 assert_file_contains "unknown option named" "$TEST_TMP/unk/ash_aggregated_results.json" "unknown option 'only_fixed'"
+# ignore_paths reach grype as --exclude; one its syntax cannot hold
+# (a comma) makes grype ERROR naming it, and grype is not run.
+cat >"$TEST_TMP/ign.yaml" <<'EOC'
+global_settings:
+  ignore_paths:
+    - path: vendor
+      reason: third party
+EOC
+: >"$GRYPE_FAKE_LOG"
+run_ash scan --source-dir "$src" --output-dir "$TEST_TMP/ign" --no-progress --sandbox off --scanners grype --config "$TEST_TMP/ign.yaml"
+assert_match "ignore_paths: --exclude the path and below it" "$GRYPE_FAKE_LOG" "^scan .*--exclude=./vendor --exclude=./vendor/\*\*"
+printf 'global_settings:\n  ignore_paths:\n    - path: "a,b"\n      reason: odd\n' >"$TEST_TMP/comma.yaml"
+: >"$GRYPE_FAKE_LOG"
+run_ash scan --source-dir "$src" --output-dir "$TEST_TMP/comma" --no-progress --sandbox off --scanners grype --config "$TEST_TMP/comma.yaml"
+case $(status_of "$TEST_TMP/comma" grype) in
+  "ERROR grype's --exclude cannot name the ignore path 'a,b'"*) ok "an ignore path with a comma: ERROR naming it" ;;
+  *) not_ok "an ignore path with a comma: ERROR naming it: $(status_of "$TEST_TMP/comma" grype)" ;;
+esac
+check_fails "an ignore path with a comma: grype did not scan" grep -q '^scan' "$GRYPE_FAKE_LOG"
+
 # The operator's own config file (outside every checkout) is used, and its
 # db.cache-dir is warned about.
 printf 'db:\n  cache-dir: /tmp/elsewhere\n' >"$TEST_TMP/mygrype.yaml"

@@ -149,6 +149,20 @@ EOC
 : >"$TRIVY_FAKE_LOG"
 run_ash scan --source-dir "$src" --output-dir "$TEST_TMP/opts" --no-progress --sandbox off $mods --scanners trivy-repo --config "$TEST_TMP/opts.yaml"
 assert_match "options reach trivy" "$TRIVY_FAKE_LOG" "^scan .*--scanners vuln --disable-telemetry --severity HIGH,CRITICAL --skip-check-update $src"
+# ignore_paths reach trivy as --skip-dirs and --skip-files; one its
+# syntax cannot hold (a comma) makes trivy-repo ERROR naming it.
+printf 'global_settings:\n  ignore_paths:\n    - path: vendor\n      reason: third party\n' >"$TEST_TMP/ign.yaml"
+: >"$TRIVY_FAKE_LOG"
+run_ash scan --source-dir "$src" --output-dir "$TEST_TMP/ign" --no-progress --sandbox off $mods --scanners trivy-repo --config "$TEST_TMP/ign.yaml"
+assert_match "ignore_paths: --skip-dirs and --skip-files" "$TRIVY_FAKE_LOG" "^scan .*--skip-dirs vendor --skip-files vendor $src"
+printf 'global_settings:\n  ignore_paths:\n    - path: "a,b"\n      reason: odd\n' >"$TEST_TMP/comma.yaml"
+: >"$TRIVY_FAKE_LOG"
+run_ash scan --source-dir "$src" --output-dir "$TEST_TMP/comma" --no-progress --sandbox off $mods --scanners trivy-repo --config "$TEST_TMP/comma.yaml"
+case $(status_of "$TEST_TMP/comma" trivy-repo) in
+  "ERROR trivy's --skip-dirs cannot name the ignore path 'a,b'"*) ok "an ignore path with a comma: ERROR naming it" ;;
+  *) not_ok "an ignore path with a comma: ERROR naming it: $(status_of "$TEST_TMP/comma" trivy-repo)" ;;
+esac
+check_fails "an ignore path with a comma: trivy did not scan" grep -q '^scan' "$TRIVY_FAKE_LOG"
 cat >"$TEST_TMP/unk.yaml" <<'EOC'
 scanners:
   trivy-repo:
