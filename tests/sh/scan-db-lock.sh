@@ -8,7 +8,8 @@
 # observation sees an overlap when the two scans use different caches.
 # A sandboxed scanner cannot change the database the next scan reads:
 # its writes to the cache are refused or thrown away under every usable
-# backend, while the same write lands with --sandbox off.
+# backend, while the same write lands with --sandbox off; as root, also
+# for an unprivileged account that owns the caches.
 . "$top_srcdir/tests/libtest.sh"
 
 command -v python3 >/dev/null 2>&1 || skip_all "python3 is not installed"
@@ -163,4 +164,53 @@ for b in $backends; do
     "$TEST_TMP/poison-$b/scanners/grype/source/grype.stderr.log" "cache=$gc "
 done
 [ -n "$backends" ] || ok "# SKIP no sandbox backend is usable here"
+
+# The same, scanned by an unprivileged account that owns the caches (as
+# root above, the sandboxed scanner ran as the scanner account).
+if [ "$(id -u)" != 0 ] || ! command -v setpriv >/dev/null 2>&1; then
+  ok "# SKIP the unprivileged run needs root and setpriv"
+  done_testing
+fi
+user=$(unpriv_user)
+as=$(as_unpriv_cmd "$user")
+work=$TEST_TMP/work
+mkdir -p "$work/bin" "$work/cache/grype/db" "$work/cache/trivy/db"
+cp -R "$src" "$work/src"
+cp "$tools/grype" "$tools/trivy" "$tools/grype.json" "$ASH" "$work/bin/"
+cp "$top_srcdir/data/plugins/trivy-repo.yaml" "$work/"
+for h in "$(dirname "$ASH")"/ash-landlock-exec; do
+  [ -x "$h" ] && cp "$h" "$work/bin/"
+done
+now=$(date -u +%Y-%m-%dT%H:%M:%SZ)
+echo "$now" >"$work/cache/grype/db/fake-built"
+printf '{"Version":2,"UpdatedAt":"%s"}\n' "$now" >"$work/cache/trivy/db/metadata.json"
+chmod 755 "$work/bin"/*
+chown -R "$user" "$work"
+chmod 755 "$TEST_TMP"
+home=$(getent passwd "$user" | cut -d: -f6)
+[ -d "$home" ] || home=$work
+run_as () {
+  env -i $scanner_user_env PATH="$work/bin:/usr/bin:/bin" HOME="$home" LANG=C.UTF-8 \
+    GRYPE_DB_CACHE_DIR="$work/cache/grype/db" TRIVY_CACHE_DIR="$work/cache/trivy" \
+    GRYPE_FAKE_POISON=1 TRIVY_FAKE_POISON=1 $as "$@"
+}
+upoison () {
+  rm -f "$work/cache/grype/db/poison" "$work/cache/trivy/poison"
+  run_as "$work/bin/ash" scan --source-dir "$work/src" --output-dir "$work/out-$1" --no-progress \
+    --sandbox "$1" --offline --ash-plugin-modules "$work/trivy-repo.yaml" \
+    --scanners grype,trivy-repo >"$TEST_TMP/out" 2>"$TEST_TMP/err"
+}
+upoison off
+assert_eq "$user, off: the scans ran (exit 2)" "$?" 2
+check "control, $user, off: grype's write into its cache lands" test -f "$work/cache/grype/db/poison"
+check "control, $user, off: trivy-repo's write into its cache lands" test -f "$work/cache/trivy/poison"
+run_as "$work/bin/ash" sandbox probe >"$TEST_TMP/uprobe" 2>&1
+ubackends=$(sed -n 's/^\([a-z-]*\): usable$/\1/p' "$TEST_TMP/uprobe")
+for b in $ubackends; do
+  upoison "$b"
+  assert_eq "$user, $b: the scans ran (exit 2)" "$?" 2
+  check_fails "$user, $b: grype's write into its cache does not reach the host" test -e "$work/cache/grype/db/poison"
+  check_fails "$user, $b: trivy-repo's write into its cache does not reach the host" test -e "$work/cache/trivy/poison"
+done
+[ -n "$ubackends" ] || ok "# SKIP no sandbox backend is usable for $user"
 done_testing
