@@ -120,6 +120,7 @@ done
 "$ASH" sandbox explain grype --sandbox auto >"$TEST_TMP/explain" 2>/dev/null
 assert_match "explain grype: the database cache" "$TEST_TMP/explain" "\"path\": \"$GRYPE_DB_CACHE_DIR\""
 assert_match "explain grype: a network" "$TEST_TMP/explain" '"network": *true'
+check "explain grype: the GRYPE_ variables" grep -q '"GRYPE_"' "$TEST_TMP/explain"
 
 # Two scans started together take turns: tests/sh/scan-db-lock.sh.
 

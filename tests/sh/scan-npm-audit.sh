@@ -127,6 +127,22 @@ for b in $backends; do
 done
 [ -n "$backends" ] || ok "# SKIP no sandbox backend is usable here"
 
+# ash sandbox explain npm-audit: the spec's row (a network online, ~/.npm
+# as its cache, a private npm_config_cache where caches are read-only).
+for b in auto landlock; do
+  "$ASH" sandbox explain npm-audit --sandbox "$b" --source-dir "$src" >"$TEST_TMP/explain-$b" 2>/dev/null
+done
+python3 - "$TEST_TMP/explain-auto" "$HOME" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["network"] is True, d["network"]
+assert any(p["path"] == sys.argv[2] + "/.npm" and p["access"] == "cache" for p in d["paths"]), d["paths"]
+PY
+check "explain npm-audit: a network, ~/.npm as its cache" test $? -eq 0
+check "explain npm-audit under Landlock: a private npm_config_cache" grep -q '"name": "npm_config_cache"' "$TEST_TMP/explain-landlock"
+"$ASH" sandbox explain npm-audit --sandbox auto --offline --source-dir "$src" >"$TEST_TMP/explain-offline" 2>/dev/null
+check "explain npm-audit --offline: no network" grep -q '"network": false' "$TEST_TMP/explain-offline"
+
 # Broken reports: npm-audit is ERROR naming the report, fake-sarif keeps
 # its results.
 for mode in empty truncated notjson error; do

@@ -92,6 +92,21 @@ done
 
 cp "$top_srcdir/tests/fixtures/tools/fake-sarif-tool" "$tools/"
 printf 'FAKE-FINDING high\n' >"$src/notes.txt"
+# ash sandbox explain syft: the spec's row (no network, syft's cache,
+# which a backend without overlays replaces with a private one).
+mkdir -p "$TEST_TMP/home/.cache/syft"
+for b in auto landlock; do
+  HOME=$TEST_TMP/home "$ASH" sandbox explain syft --sandbox "$b" --source-dir "$src" >"$TEST_TMP/explain-$b" 2>/dev/null
+done
+python3 - "$TEST_TMP/explain-auto" "$TEST_TMP/home" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["network"] is False, d["network"]
+assert any(p["path"] == sys.argv[2] + "/.cache/syft" and p["access"] == "cache" for p in d["paths"]), d["paths"]
+PY
+check "explain syft: no network, ~/.cache/syft as its cache" test $? -eq 0
+check "explain syft under Landlock: a private SYFT_CACHE_DIR" grep -q '"name": "SYFT_CACHE_DIR"' "$TEST_TMP/explain-landlock"
+
 for mode in empty truncated notjson none exit3; do
   SYFT_FAKE_MODE=$mode run_ash scan --source-dir "$src" --output-dir "$TEST_TMP/bad-$mode" --no-progress --sandbox off \
     --scanners syft,fake-sarif --ash-plugin-modules "$top_srcdir/tests/fixtures/plugins/fake-scanners.yaml"

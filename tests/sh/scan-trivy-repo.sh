@@ -106,6 +106,21 @@ done
 "$ASH" sandbox explain trivy-repo $mods >"$TEST_TMP/explain" 2>&1
 assert_file_contains "explain: the trivy cache" "$TEST_TMP/explain" "$TRIVY_CACHE_DIR"
 assert_match "explain: a network" "$TEST_TMP/explain" '"network": *true'
+python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+def find(o):
+    if isinstance(o, dict):
+        if "env_prefixes" in o:
+            return o["env_prefixes"]
+        for v in o.values():
+            x = find(v)
+            if x is not None:
+                return x
+    return None
+assert find(d) == ["TRIVY_"], find(d)
+' "$TEST_TMP/explain" 2>/dev/null
+check "explain: the TRIVY_ variables, as the builtin trivy declares" test $? -eq 0
 
 : >"$TRIVY_FAKE_LOG"
 run_ash scan --source-dir "$src" --output-dir "$TEST_TMP/offline" --no-progress --sandbox off $mods --scanners trivy-repo --offline
