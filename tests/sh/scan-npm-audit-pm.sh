@@ -183,6 +183,12 @@ for v in 1.22.22 4.5.3; do
       "ERROR "*"lock"*) ok "$v $mode: npm-audit ERROR naming the lockfile ($st)" ;;
       *) not_ok "$v $mode: npm-audit ERROR naming the lockfile ($st)" ;;
     esac
+    # The reason is about the lockfile it names: never a line another
+    # lockfile's audit printed on the shared stderr log.
+    case $st in
+      "ERROR pnpm audit"*fake-yarn*|"ERROR yarn audit"*fake-pnpm*) not_ok "$v $mode: the reason quotes no other audit's output ($st)" ;;
+      *) ok "$v $mode: the reason quotes no other audit's output" ;;
+    esac
     case $(status_of "$TEST_TMP/bad-$v-$mode" fake-sarif) in
       FAILED*) ok "$v $mode: the other scanner's results are kept" ;;
       *) not_ok "$v $mode: the other scanner's results are kept" ;;
