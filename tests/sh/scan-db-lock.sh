@@ -140,6 +140,13 @@ poison () {
     --output-dir "$TEST_TMP/poison-$1" --no-progress --sandbox "$1" --offline \
     $mods --scanners grype,trivy-repo
 }
+# not_poisoned WHO STATUS GRYPE-CACHE TRIVY-CACHE: the scans ran, and
+# neither scanner's write into its cache reached the host.
+not_poisoned () {
+  assert_eq "$1: the scans ran (exit 2)" "$2" 2
+  check_fails "$1: grype's write into the database cache does not reach the host" test -e "$3/poison"
+  check_fails "$1: trivy-repo's write into the database cache does not reach the host" test -e "$4/poison"
+}
 poison off
 assert_eq "off: the scans ran (exit 2)" "$status" 2
 check "control, off: grype's write into its database cache lands" test -f "$gc/poison"
@@ -157,9 +164,7 @@ fi
 backends=$(sed -n 's/^\([a-z-]*\): usable$/\1/p' "$TEST_TMP/probe")
 for b in $backends; do
   poison "$b"
-  assert_eq "$b: the scans ran (exit 2)" "$status" 2
-  check_fails "$b: grype's write into the database cache does not reach the host" test -e "$gc/poison"
-  check_fails "$b: trivy-repo's write into the database cache does not reach the host" test -e "$tc/poison"
+  not_poisoned "$b" "$status" "$gc" "$tc"
   assert_file_contains "$b: grype read the cache (it tried the write there)" \
     "$TEST_TMP/poison-$b/scanners/grype/source/grype.stderr.log" "cache=$gc "
 done
@@ -208,9 +213,7 @@ run_as "$work/bin/ash" sandbox probe >"$TEST_TMP/uprobe" 2>&1
 ubackends=$(sed -n 's/^\([a-z-]*\): usable$/\1/p' "$TEST_TMP/uprobe")
 for b in $ubackends; do
   upoison "$b"
-  assert_eq "$user, $b: the scans ran (exit 2)" "$?" 2
-  check_fails "$user, $b: grype's write into its cache does not reach the host" test -e "$work/cache/grype/db/poison"
-  check_fails "$user, $b: trivy-repo's write into its cache does not reach the host" test -e "$work/cache/trivy/poison"
+  not_poisoned "$user, $b" "$?" "$work/cache/grype/db" "$work/cache/trivy"
 done
 [ -n "$ubackends" ] || ok "# SKIP no sandbox backend is usable for $user"
 done_testing
