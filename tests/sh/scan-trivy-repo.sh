@@ -164,6 +164,8 @@ EOC
 : >"$TRIVY_FAKE_LOG"
 run_ash scan --source-dir "$src" --output-dir "$TEST_TMP/opts" --no-progress --sandbox off $mods --scanners trivy-repo --config "$TEST_TMP/opts.yaml"
 assert_match "options reach trivy" "$TRIVY_FAKE_LOG" "^scan .*--scanners vuln --disable-telemetry --severity HIGH,CRITICAL --skip-check-update $src"
+assert_eq "no misconfiguration scan: the database is updated" "$(grep -c '^update-start' "$TRIVY_FAKE_LOG")" 1
+check_fails "no misconfiguration scan: no checks bundle download" grep -q '^checks-start' "$TRIVY_FAKE_LOG"
 # ignore_paths reach trivy as --skip-dirs and --skip-files; one its
 # syntax cannot hold (a comma) makes trivy-repo ERROR naming it.
 printf 'global_settings:\n  ignore_paths:\n    - path: vendor\n      reason: third party\n' >"$TEST_TMP/ign.yaml"
