@@ -56,7 +56,7 @@ assert_eq "findings: exit 2" "$status" 2
 assert_eq "one update" "$(grep -c '^update-start' "$GRYPE_FAKE_LOG")" 1
 assert_eq "the update came before the scan" "$(sed -n '1s/ .*//p' "$GRYPE_FAKE_LOG")" update-start
 assert_match "the update held the lock" "$GRYPE_FAKE_LOG" "^update-start .*lock=held"
-assert_file_lacks "the update did not run in the tree" "$GRYPE_FAKE_LOG" "^update-start .*cwd=$src"
+check_fails "the update did not run in the tree" grep -q "^update-start .*cwd=$src[/ ]" "$GRYPE_FAKE_LOG"
 assert_match "the update got an explicit config outside the tree" "$GRYPE_FAKE_LOG" "^update-start .*argv=db update --config /.*/ash-grype-db-[^/]*/grype.yaml "
 assert_match "the update wrote the cache the scan reads" "$GRYPE_FAKE_LOG" "^update-start .*cache=$GRYPE_DB_CACHE_DIR "
 assert_match "the scan ran with its own update off, on that cache" "$GRYPE_FAKE_LOG" "^scan .*cache=$GRYPE_DB_CACHE_DIR auto_update=false"
