@@ -13,6 +13,8 @@
 #include "sandbox/scanner-reqs.h"
 
 #include <errno.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 struct builtin
 {
@@ -194,6 +196,28 @@ ash_scanner_db_cache_dir (const char *scanner, char *const *environ,
       _cleanup_free_ char *d = ash_path_join (v, sub);
       return ash_path_normalize (d);
     }
+  /* trivy takes Go's user cache directory, which is an error for a
+     relative XDG_CACHE_HOME or without a home, and then the temporary
+     directory; grype ignores a relative XDG_CACHE_HOME.  */
+  if (streq (tool, "trivy") && ((v && *v) || home == NULL || home[0] != '/'))
+    {
+      /* Only a temporary directory of this account's own: in a shared
+         one (/tmp, the default) another account could make trivy's
+         database directory first.  */
+      const char *t = env_value (environ, "TMPDIR");
+      struct stat st;
+      if (t == NULL || t[0] != '/' || stat (t, &st) < 0
+          || !S_ISDIR (st.st_mode) || st.st_uid != geteuid ()
+          || (st.st_mode & (S_IWGRP | S_IWOTH)))
+        return NULL;
+      if (ret_rule)
+        *ret_rule = xasprintf (_ ("%s's database cache ($TMPDIR/%s, as "
+                                  "XDG_CACHE_HOME is relative or there is "
+                                  "no home)"),
+                               tool, sub);
+      _cleanup_free_ char *d = ash_path_join (t, sub);
+      return ash_path_normalize (d);
+    }
   if (home == NULL || home[0] != '/')
     return NULL;
   if (ret_rule)
@@ -201,4 +225,16 @@ ash_scanner_db_cache_dir (const char *scanner, char *const *environ,
   _cleanup_free_ char *cache = ash_path_join (home, ".cache");
   _cleanup_free_ char *d = ash_path_join (cache, sub);
   return ash_path_normalize (d);
+}
+
+const char *
+ash_db_cache_unknown (const char *tool)
+{
+  if (streq (tool, "grype"))
+    return _ ("cannot tell where grype keeps its database (there is no "
+              "absolute HOME or XDG_CACHE_HOME): set GRYPE_DB_CACHE_DIR");
+  return _ ("cannot tell where trivy keeps its database (XDG_CACHE_HOME is "
+            "relative or there is no absolute HOME, and trivy would then "
+            "use a temporary directory that is not this account's own): set "
+            "TRIVY_CACHE_DIR");
 }

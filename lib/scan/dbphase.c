@@ -191,8 +191,33 @@ write_empty_config (const char *dir, const char *name, char **ret)
   return 0;
 }
 
-/* Update TOOL's database in CACHE with the program TOOL_PATH.  0, or a
-   negative errno with ERR saying why.  */
+/* Whether a trivy scanner of SC still to run scans for misconfigurations
+   (its option scanners, by default all four kinds, names misconfig), and
+   so needs trivy's checks bundle.  */
+static bool
+wants_checks (const struct scan *sc)
+{
+  for (size_t i = 0; i < sc->n_jobs; i++)
+    {
+      const struct job *j = &sc->jobs[i];
+      const char *t = db_tool (j->scanner->name);
+      if (!j->run || t == NULL || !streq (t, "trivy"))
+        continue;
+      const json_t *list = json_object_get (j->options, "scanners");
+      if (!json_is_array (list))
+        return true;
+      size_t k;
+      const json_t *e;
+      json_array_foreach (list, k, e)
+        if (json_is_string (e) && streq (json_string_value (e), "misconfig"))
+          return true;
+    }
+  return false;
+}
+
+/* Update TOOL's database in CACHE with the program TOOL_PATH (for trivy,
+   and its checks bundle when a scan needs it).  0, or a negative errno
+   with ERR saying why.  */
 static int
 update_one (struct scan *sc, const char *tool, const char *tool_path,
             const char *cache, struct ash_error *err)
@@ -252,7 +277,7 @@ update_one (struct scan *sc, const char *tool, const char *tool_path,
   memset (&res, 0, sizeof res);
   r = db_spawn (tool, cache, argv.v, dir, UPDATE_TIMEOUT, &cmd, &res, err);
   if (r == 0 && res.status == 0 && !res.timed_out && !res.interrupted
-      && !streq (tool, "grype"))
+      && !streq (tool, "grype") && wants_checks (sc))
     {
       /* trivy has no command that only fetches the misconfiguration
          checks bundle: a misconfiguration scan of an empty directory of
@@ -350,11 +375,7 @@ ash_dbphase_update (struct scan *sc)
       struct ash_error err = ASH_ERROR_INIT;
       if (cache == NULL)
         {
-          _cleanup_free_ char *why
-            = xasprintf (_ ("cannot tell where %s keeps its database: set %s"),
-                         tools[t],
-                         t == 0 ? "GRYPE_DB_CACHE_DIR" : "TRIVY_CACHE_DIR");
-          fail_tool (sc, tools[t], why);
+          fail_tool (sc, tools[t], ash_db_cache_unknown (tools[t]));
           continue;
         }
       if (update_one (sc, tools[t], first->result.tool_path, cache, &err) < 0)

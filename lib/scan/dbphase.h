@@ -3,7 +3,9 @@
 
    grype and trivy cannot update their databases from inside a sandbox, so
    ASH does it itself, outside the sandbox, between the check phase and
-   the scan phase: "grype db update" and "trivy image --download-db-only",
+   the scan phase: "grype db update" and "trivy image --download-db-only"
+   (with trivy's misconfiguration checks bundle when a trivy scanner's
+   option scanners names misconfig, as it does by default),
    each once per scan per tool (trivy and trivy-repo share trivy's), run
    from a private directory outside the scanned tree with an explicit
    empty config file and an environment ASH builds, against the cache

@@ -892,7 +892,11 @@ ash_job_run (struct scan *sc, struct job *j)
     }
   else if ((r = s->parse (s, &j->sj, &res, &doc, &err)) < 0)
     {
-      _cleanup_free_ char *tail = res.status != 0 ? stderr_tail (j) : NULL;
+      /* A scanner that runs its tool more than once (s->run) shares one
+         stderr log between the runs: its last line may be another run's,
+         so the parse error, which names the run, stands alone.  */
+      _cleanup_free_ char *tail
+        = res.status != 0 && s->run == NULL ? stderr_tail (j) : NULL;
       /* An output over the cap on its size (or on the memory its parse
          takes) is named with the setting that decides it.  */
       const char *cap = r == -EFBIG && j->sj.max_output

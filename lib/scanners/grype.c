@@ -187,8 +187,9 @@ grype_build (const struct ash_scanner *s _unused_,
     return r;
   _cleanup_free_ char *cache
     = ash_scanner_db_cache_dir ("grype", environ, getenv ("HOME"), NULL);
-  if (cache)
-    ash_strvec_setenv (&cmd->env, "GRYPE_DB_CACHE_DIR", cache);
+  if (cache == NULL)
+    return ash_error_set (err, -EINVAL, "%s", ash_db_cache_unknown ("grype"));
+  ash_strvec_setenv (&cmd->env, "GRYPE_DB_CACHE_DIR", cache);
   ash_strvec_setenv (&cmd->env, "GRYPE_DB_AUTO_UPDATE", "false");
   ash_strvec_setenv (&cmd->env, "GRYPE_DB_VALIDATE_AGE", "false");
   ash_strvec_setenv (&cmd->env, "GRYPE_CHECK_FOR_APP_UPDATE", "false");

@@ -699,6 +699,9 @@ report_error (const char *tool, const char *lock, const char *out,
   const char *summary = str (e, "summary");
   if (json_is_string (e))
     summary = json_string_value (e);
+  /* pnpm: {"error": {"code": ..., "message": ...}}.  */
+  if (summary == NULL)
+    summary = str (e, "message");
   return ash_error_set (err, -EIO,
                         _ ("%s audit of %s reported no audit in %s (exit "
                            "status %d%s%s%s%s%s%s)"),

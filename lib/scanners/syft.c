@@ -11,9 +11,10 @@
    nothing.
 
    The CycloneDX SBOM (and each additional output) is kept under the
-   scanner's results directory.  ash has no CycloneDX report yet, so it is
-   not merged into one: the SARIF run syft contributes has no results, and
-   its properties name the SBOM and count its components.  An SBOM that
+   scanner's results directory, where the cyclonedx, spdx and
+   gitlab-cyclonedx reports read it (lib/report/outputs.c).  syft reports
+   no findings: the SARIF run it contributes has no results, and its
+   properties name the SBOM and count its components.  An SBOM that
    is missing, empty or not CycloneDX JSON makes syft ERROR.  */
 
 #include <config.h>

@@ -266,6 +266,8 @@ trivy_build (const struct ash_scanner *s _unused_,
     return r;
   _cleanup_free_ char *cache
     = ash_scanner_db_cache_dir ("trivy-repo", environ, getenv ("HOME"), NULL);
+  if (cache == NULL)
+    return ash_error_set (err, -EINVAL, "%s", ash_db_cache_unknown ("trivy"));
   r = ash_trivy_repo_argv (job, cache, config, ignore, secret, modules,
                            &cmd->argv, err);
   if (r < 0)

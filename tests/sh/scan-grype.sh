@@ -3,11 +3,13 @@
 # grype end to end through a fake grype that writes the real grype JSON
 # report and records every call: the database update runs once, outside
 # the sandbox, under the lock, from a directory outside the tree, before
-# the scanner, which runs with its own update off; two scans started
-# together never update at the same time; offline nothing is updated; a
-# stale database makes grype ERROR with its age and the fix; a .grype.yaml
-# in the tree changes nothing; the findings are the report's, the same
-# under every usable backend; broken reports are an ERROR naming the file.
+# the scanner, which runs with its own update off; offline nothing is
+# updated; a stale database makes grype ERROR with its age and the fix; a
+# .grype.yaml in the tree changes nothing (the control shows it would);
+# the findings are the report's, the same under every usable backend;
+# broken reports are an ERROR naming the file, another scanner's results
+# kept; grype's exit 2 under --fail-on is not an error.  Two scans started
+# together: tests/sh/scan-db-lock.sh.
 . "$top_srcdir/tests/libtest.sh"
 
 command -v python3 >/dev/null 2>&1 || skip_all "python3 is not installed"
@@ -54,7 +56,7 @@ assert_eq "findings: exit 2" "$status" 2
 assert_eq "one update" "$(grep -c '^update-start' "$GRYPE_FAKE_LOG")" 1
 assert_eq "the update came before the scan" "$(sed -n '1s/ .*//p' "$GRYPE_FAKE_LOG")" update-start
 assert_match "the update held the lock" "$GRYPE_FAKE_LOG" "^update-start .*lock=held"
-assert_file_lacks "the update did not run in the tree" "$GRYPE_FAKE_LOG" "^update-start .*cwd=$src"
+check_fails "the update did not run in the tree" grep -q "^update-start .*cwd=$src[/ ]" "$GRYPE_FAKE_LOG"
 assert_match "the update got an explicit config outside the tree" "$GRYPE_FAKE_LOG" "^update-start .*argv=db update --config /.*/ash-grype-db-[^/]*/grype.yaml "
 assert_match "the update wrote the cache the scan reads" "$GRYPE_FAKE_LOG" "^update-start .*cache=$GRYPE_DB_CACHE_DIR "
 assert_match "the scan ran with its own update off, on that cache" "$GRYPE_FAKE_LOG" "^scan .*cache=$GRYPE_DB_CACHE_DIR auto_update=false"
@@ -73,6 +75,13 @@ for m in d["matches"]:
 PY
 sort "$TEST_TMP/expect" >"$TEST_TMP/expect.sorted"
 assert_eq "8 findings" "$(wc -l <"$TEST_TMP/want")" 8
+grep -q '^GHSA-jxhc-q857-3j6g-' "$TEST_TMP/want"
+check "the finding the tree's .grype.yaml ignores is reported" test $? -eq 0
+# Control: grype run in the tree without ash's --config reads that
+# .grype.yaml and leaves the finding out.
+(cd "$src" && grype "dir:$src" -o "json=$TEST_TMP/ctl.json") 2>/dev/null
+check "control: grype in the tree, without ash's config, drops it" test -s "$TEST_TMP/ctl.json"
+check_fails "control: the tree's ignore list applied there" grep -q GHSA-jxhc-q857-3j6g "$TEST_TMP/ctl.json"
 check "rule ids, files, lines and severities are the report's" cmp -s "$TEST_TMP/want" "$TEST_TMP/expect.sorted"
 python3 -c '
 import json, sys
@@ -111,18 +120,9 @@ done
 "$ASH" sandbox explain grype --sandbox auto >"$TEST_TMP/explain" 2>/dev/null
 assert_match "explain grype: the database cache" "$TEST_TMP/explain" "\"path\": \"$GRYPE_DB_CACHE_DIR\""
 assert_match "explain grype: a network" "$TEST_TMP/explain" '"network": *true'
+check "explain grype: the GRYPE_ variables" grep -q '"GRYPE_"' "$TEST_TMP/explain"
 
-# Two scans started together take turns.
-: >"$GRYPE_FAKE_LOG"
-GRYPE_FAKE_SLEEP=2 "$ASH" scan --source-dir "$src" --output-dir "$TEST_TMP/c1" --no-progress --sandbox off --scanners grype >/dev/null 2>&1 &
-p1=$!
-GRYPE_FAKE_SLEEP=2 "$ASH" scan --source-dir "$src" --output-dir "$TEST_TMP/c2" --no-progress --sandbox off --scanners grype >/dev/null 2>&1 &
-p2=$!
-wait $p1; s1=$?
-wait $p2; s2=$?
-assert_eq "concurrent scans: both exit 2" "$s1 $s2" "2 2"
-assert_eq "concurrent scans: two updates" "$(grep -c '^update-start' "$GRYPE_FAKE_LOG")" 2
-check "concurrent scans: the updates never overlap" sh -c "grep '^update-' '$GRYPE_FAKE_LOG' | cut -d' ' -f1 | tr '\n' ' ' | grep -qx 'update-start update-end update-start update-end '"
+# Two scans started together take turns: tests/sh/scan-db-lock.sh.
 
 # A lock held elsewhere: bounded wait, then ERROR naming the lock.
 # The holder says when it has the lock and keeps it until it is killed.
@@ -163,13 +163,21 @@ case $(status_of "$TEST_TMP/nodb" grype) in
   *) not_ok "no database: ERROR saying so: $(status_of "$TEST_TMP/nodb" grype)" ;;
 esac
 
-# Broken reports.
+# Broken reports: grype is ERROR naming the file, and another scanner's
+# results are kept.
+cp "$top_srcdir/tests/fixtures/tools/fake-sarif-tool" "$tools/"
+printf 'FAKE-FINDING high\n' >"$src/notes.txt"
 for mode in empty truncated notjson none; do
-  GRYPE_FAKE_MODE=$mode run_ash scan --source-dir "$src" --output-dir "$TEST_TMP/bad-$mode" --no-progress --sandbox off --scanners grype
+  GRYPE_FAKE_MODE=$mode run_ash scan --source-dir "$src" --output-dir "$TEST_TMP/bad-$mode" --no-progress --sandbox off \
+    --scanners grype,fake-sarif --ash-plugin-modules "$top_srcdir/tests/fixtures/plugins/fake-scanners.yaml"
   assert_eq "$mode: exit 1" "$status" 1
   case $(status_of "$TEST_TMP/bad-$mode" grype) in
     ERROR*grype.json*) ok "$mode: ERROR naming grype.json" ;;
     *) not_ok "$mode: ERROR naming grype.json: $(status_of "$TEST_TMP/bad-$mode" grype)" ;;
+  esac
+  case $(status_of "$TEST_TMP/bad-$mode" fake-sarif) in
+    FAILED*) ok "$mode: the other scanner's results are kept" ;;
+    *) not_ok "$mode: the other scanner's results are kept: $(status_of "$TEST_TMP/bad-$mode" fake-sarif)" ;;
   esac
 done
 
@@ -183,6 +191,12 @@ EOC
 : >"$GRYPE_FAKE_LOG"
 run_ash scan --source-dir "$src" --output-dir "$TEST_TMP/opts" --no-progress --sandbox off --scanners grype --config "$TEST_TMP/opts.yaml"
 assert_match "severity_threshold HIGH: --fail-on high" "$GRYPE_FAKE_LOG" "^scan .*--fail-on high"
+# grype exits 2 when a match is at or above --fail-on: not an error.
+assert_eq "grype's exit 2 with findings: FAILED, not ERROR" "$(status_of "$TEST_TMP/opts" grype)" "FAILED "
+assert_eq "grype's exit 2 with findings: the 8 findings" "$(findings "$TEST_TMP/opts" | wc -l)" 8
+sed 's/HIGH/CRITICAL/' "$TEST_TMP/opts.yaml" >"$TEST_TMP/crit.yaml"
+run_ash scan --source-dir "$src" --output-dir "$TEST_TMP/crit" --no-progress --sandbox off --scanners grype --config "$TEST_TMP/crit.yaml"
+assert_eq "severity_threshold CRITICAL (grype exits 0): the same 8 findings" "$(findings "$TEST_TMP/crit" | wc -l)" 8
 cat >"$TEST_TMP/unk.yaml" <<'EOC'
 scanners:
   grype:
@@ -191,6 +205,26 @@ scanners:
 EOC
 run_ash scan --source-dir "$src" --output-dir "$TEST_TMP/unk" --no-progress --sandbox off --scanners grype --config "$TEST_TMP/unk.yaml"
 assert_file_contains "unknown option named" "$TEST_TMP/unk/ash_aggregated_results.json" "unknown option 'only_fixed'"
+# ignore_paths reach grype as --exclude; one its syntax cannot hold
+# (a comma) makes grype ERROR naming it, and grype is not run.
+cat >"$TEST_TMP/ign.yaml" <<'EOC'
+global_settings:
+  ignore_paths:
+    - path: vendor
+      reason: third party
+EOC
+: >"$GRYPE_FAKE_LOG"
+run_ash scan --source-dir "$src" --output-dir "$TEST_TMP/ign" --no-progress --sandbox off --scanners grype --config "$TEST_TMP/ign.yaml"
+assert_match "ignore_paths: --exclude the path and below it" "$GRYPE_FAKE_LOG" "^scan .*--exclude=./vendor --exclude=./vendor/\*\*"
+printf 'global_settings:\n  ignore_paths:\n    - path: "a,b"\n      reason: odd\n' >"$TEST_TMP/comma.yaml"
+: >"$GRYPE_FAKE_LOG"
+run_ash scan --source-dir "$src" --output-dir "$TEST_TMP/comma" --no-progress --sandbox off --scanners grype --config "$TEST_TMP/comma.yaml"
+case $(status_of "$TEST_TMP/comma" grype) in
+  "ERROR grype's --exclude cannot name the ignore path 'a,b'"*) ok "an ignore path with a comma: ERROR naming it" ;;
+  *) not_ok "an ignore path with a comma: ERROR naming it: $(status_of "$TEST_TMP/comma" grype)" ;;
+esac
+check_fails "an ignore path with a comma: grype did not scan" grep -q '^scan' "$GRYPE_FAKE_LOG"
+
 # The operator's own config file (outside every checkout) is used, and its
 # db.cache-dir is warned about.
 printf 'db:\n  cache-dir: /tmp/elsewhere\n' >"$TEST_TMP/mygrype.yaml"

@@ -25,6 +25,25 @@ assert_file_contains "logged as the spec shows" "$TEST_TMP/err" "ERROR    semgre
 # one when its tool is installed.
 check "no builtin scanner lacks an adapter" \
   sh -c "! '$ASH' scan --source-dir '$src' --output-dir '$out' --no-progress 2>/dev/null | grep -q 'has no adapter'"
+# The message only shows for a tool that is installed: with stand-ins for
+# grype, syft, npm and trivy on PATH, the dependency scanners and
+# trivy-repo reach their adapters (the stand-ins fail, so they are ERROR,
+# never MISSING for want of an adapter).
+mkdir -p "$TEST_TMP/stubs"
+for t in grype syft npm trivy; do
+  printf '#!/bin/sh\nexit 1\n' >"$TEST_TMP/stubs/$t"
+  chmod +x "$TEST_TMP/stubs/$t"
+done
+mkdir -p "$TEST_TMP/deps"
+printf '{"name":"x","version":"1.0.0"}\n' >"$TEST_TMP/deps/package.json"
+printf '{"name":"x","lockfileVersion":3,"packages":{}}\n' >"$TEST_TMP/deps/package-lock.json"
+PATH=$TEST_TMP/stubs:/usr/bin:/bin "$ASH" scan --source-dir "$TEST_TMP/deps" --output-dir "$TEST_TMP/deps-out" \
+  --no-progress --sandbox off --ash-plugin-modules trivy-repo \
+  --scanners grype,syft,npm-audit,trivy-repo >"$TEST_TMP/out" 2>"$TEST_TMP/err"
+assert_file_lacks "installed grype, syft, npm and trivy: no 'has no adapter'" "$TEST_TMP/out" "has no adapter"
+for s in grype syft npm-audit trivy-repo; do
+  check "$s: its adapter ran the installed stand-in (ERROR)" grep -q "^ *$s ERROR" "$TEST_TMP/out"
+done
 
 # A tool found only inside the scanned directory is not installed...
 PATH=$src/bin:/usr/bin:/bin "$ASH" scan --source-dir "$src" --output-dir "$out" --no-progress \

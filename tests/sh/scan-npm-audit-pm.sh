@@ -10,7 +10,9 @@
 # findings under every usable sandbox backend; a repository's yarnPath and
 # registry settings change nothing; broken reports make npm-audit ERROR
 # naming the lockfile; pnpm or yarn not installed is MISSING with the
-# command "ash dependencies install" runs.
+# command "ash dependencies install" runs; discovery: yarn.lock, then
+# pnpm-lock.yaml, then package-lock.json in a directory with a
+# package.json, and no lockfile that links out of the tree.
 . "$top_srcdir/tests/libtest.sh"
 
 command -v python3 >/dev/null 2>&1 || skip_all "python3 is not installed"
@@ -181,6 +183,12 @@ for v in 1.22.22 4.5.3; do
       "ERROR "*"lock"*) ok "$v $mode: npm-audit ERROR naming the lockfile ($st)" ;;
       *) not_ok "$v $mode: npm-audit ERROR naming the lockfile ($st)" ;;
     esac
+    # The reason is about the lockfile it names: never a line another
+    # lockfile's audit printed on the shared stderr log.
+    case $st in
+      "ERROR pnpm audit"*fake-yarn*|"ERROR yarn audit"*fake-pnpm*) not_ok "$v $mode: the reason quotes no other audit's output ($st)" ;;
+      *) ok "$v $mode: the reason quotes no other audit's output" ;;
+    esac
     case $(status_of "$TEST_TMP/bad-$v-$mode" fake-sarif) in
       FAILED*) ok "$v $mode: the other scanner's results are kept" ;;
       *) not_ok "$v $mode: the other scanner's results are kept" ;;
@@ -224,4 +232,33 @@ mkdir -p "$src/bin"
 cp "$top_srcdir/tests/fixtures/tools/fake-yarn" "$src/bin/yarn"
 PATH=$src/bin:$PATH run_ash scan --source-dir "$src" --output-dir "$TEST_TMP/treeyarn" --no-progress --sandbox off --scanners npm-audit
 assert_eq "a yarn in the tree counts as not installed" "$(status_of "$TEST_TMP/treeyarn" npm-audit | cut -d' ' -f1-2)" "MISSING yarn"
+
+# Discovery, as upstream: a lockfile counts beside a package.json, and a
+# directory's lockfile is looked for in the order yarn.lock,
+# pnpm-lock.yaml, package-lock.json; a lockfile that is a link out of the
+# tree is not audited.
+d=$TEST_TMP/disc
+mkdir -p "$d/mixed" "$d/pn" "$d/nopkg" "$d/linked" "$TEST_TMP/elsewhere"
+for x in mixed pn linked; do
+  printf '{"name":"%s","version":"1.0.0"}\n' "$x" >"$d/$x/package.json"
+done
+cp "$src/yarnproj/yarn.lock" "$d/mixed/"
+for x in mixed pn; do
+  cp "$src/pnpmproj/pnpm-lock.yaml" "$d/$x/"
+  cp "$top_srcdir/tests/fixtures/repos/npm-small/package-lock.json" "$d/$x/"
+done
+cp "$top_srcdir/tests/fixtures/repos/npm-small/package-lock.json" "$d/nopkg/"
+cp "$top_srcdir/tests/fixtures/repos/npm-small/package-lock.json" "$TEST_TMP/elsewhere/"
+ln -s "$TEST_TMP/elsewhere/package-lock.json" "$d/linked/package-lock.json"
+cp "$top_srcdir/tests/fixtures/tools/fake-yarn" "$tools/yarn"
+echo 1.22.22 >"$tools/yarn-version"
+run_ash scan --source-dir "$d" --output-dir "$TEST_TMP/disc-out" --no-progress --sandbox off --scanners npm-audit
+l=$(log "$TEST_TMP/disc-out")
+assert_file_contains "yarn.lock first: yarn audits mixed/" "$l" "fake-yarn: argv=audit --json cwd=$d/mixed "
+check_fails "... and neither pnpm nor npm audits it" grep -Eq "fake-(pnpm|npm): argv=audit .*cwd=$d/mixed " "$l"
+assert_file_contains "pnpm-lock.yaml before package-lock.json: pnpm audits pn/" "$l" "fake-pnpm: argv=audit --json cwd=$d/pn "
+check_fails "... and npm does not" grep -q "fake-npm: argv=audit .*cwd=$d/pn " "$l"
+check_fails "a lockfile with no package.json beside it is not audited" grep -q "cwd=$d/nopkg" "$l"
+check_fails "a lockfile that links out of the tree is not audited" grep -q "cwd=$d/linked" "$l"
+assert_file_contains "... and the link is named in a warning" "$TEST_TMP/err" "linked/package-lock.json"
 done_testing

@@ -21,7 +21,14 @@ cp "$top_srcdir/tests/fixtures/deps/npm-audit.json" "$tools/"
 cp "$top_srcdir/tests/fixtures/tools/fake-sarif-tool" "$tools/"
 cp "$top_srcdir/tests/fixtures/plugins/fake-scanners.yaml" "$TEST_TMP/"
 PATH=$tools:$PATH
-export PATH
+# The operator's home, with a file npm must not see under a sandbox
+# (outside ~/.npm, npm-audit's declared cache, which the sandbox mounts).
+HOME=$TEST_TMP/home
+npm_config_fake_canary=$HOME/.config/canary
+mkdir -p "$HOME/.npm" "$HOME/.config"
+echo secret >"$npm_config_fake_canary"
+chmod -R a+rX "$HOME"
+export PATH HOME npm_config_fake_canary
 unset npm_config_registry NPM_CONFIG_REGISTRY npm_config_fake_mode || :
 
 findings () {
@@ -70,6 +77,7 @@ assert_eq "56 results: one per advisory and package, at each lockfile" "$(wc -l 
 check "rule ids, lockfiles, lines and severities are the report's" cmp -s "$TEST_TMP/want" "$TEST_TMP/expect.sorted" || diff "$TEST_TMP/want" "$TEST_TMP/expect.sorted" | head >&2
 assert_file_contains "npm ran in each lockfile's directory" "$TEST_TMP/off/scanners/npm-audit/source/npm-audit.stderr.log" "cwd=$src/web"
 assert_file_contains "the registry is npm's, not the tree's .npmrc" "$TEST_TMP/off/scanners/npm-audit/source/npm-audit.stderr.log" "registry=https://registry.npmjs.org/ "
+assert_file_contains "control: unsandboxed, npm sees the canary in the home" "$TEST_TMP/off/scanners/npm-audit/source/npm-audit.stderr.log" " canary=seen"
 assert_file_lacks "no absolute host path in the report" "$TEST_TMP/off/reports/ash.sarif" "\"uri\": \"$src"
 python3 -c '
 import json, sys
@@ -102,9 +110,38 @@ for b in $backends; do
   findings "$TEST_TMP/out-$b" >"$TEST_TMP/got-$b"
   check "$b: the same findings as unsandboxed" cmp -s "$TEST_TMP/got-$b" "$TEST_TMP/want"
   assert_file_contains "$b: the registry is npm's, not the tree's .npmrc" "$TEST_TMP/out-$b/scanners/npm-audit/source/npm-audit.stderr.log" "registry=https://registry.npmjs.org/ "
-  assert_file_lacks "$b: the real home is not npm's" "$TEST_TMP/out-$b/scanners/npm-audit/source/npm-audit.stderr.log" "home=$HOME "
+  assert_file_contains "$b: the operator's home is hidden from npm" "$TEST_TMP/out-$b/scanners/npm-audit/source/npm-audit.stderr.log" " canary=unseen"
+  check_fails "$b: ... it never sees the canary there" grep -q " canary=seen" "$TEST_TMP/out-$b/scanners/npm-audit/source/npm-audit.stderr.log"
+  # ~/.npm is private: a cache of npm's own under the results (where the
+  # backend has no throwaway overlay), else the sandbox's private home.
+  sed -n 's/^fake-npm: argv=audit .* home=\([^ ]*\) cache=\([^ ]*\) canary=.*$/\1 \2/p' \
+    "$TEST_TMP/out-$b/scanners/npm-audit/source/npm-audit.stderr.log" | head -n 1 >"$TEST_TMP/cache-$b"
+  read -r h c <"$TEST_TMP/cache-$b" || :
+  diag "$b: HOME='${h:-}' npm_config_cache='${c:-}'"
+  case ${h:-}:${c:-} in
+    *:"$TEST_TMP/out-$b/scanners/npm-audit/"*) ok "$b: npm's cache is private (under its results)" ;;
+    "$HOME":|:) not_ok "$b: npm's cache is private (it would be the operator's ~/.npm)" ;;
+    *:) ok "$b: npm's cache is private (in the sandbox's own home)" ;;
+    *) not_ok "$b: npm's cache is private: '$c'" ;;
+  esac
 done
 [ -n "$backends" ] || ok "# SKIP no sandbox backend is usable here"
+
+# ash sandbox explain npm-audit: the spec's row (a network online, ~/.npm
+# as its cache, a private npm_config_cache where caches are read-only).
+for b in auto landlock; do
+  "$ASH" sandbox explain npm-audit --sandbox "$b" --source-dir "$src" >"$TEST_TMP/explain-$b" 2>/dev/null
+done
+python3 - "$TEST_TMP/explain-auto" "$HOME" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["network"] is True, d["network"]
+assert any(p["path"] == sys.argv[2] + "/.npm" and p["access"] == "cache" for p in d["paths"]), d["paths"]
+PY
+check "explain npm-audit: a network, ~/.npm as its cache" test $? -eq 0
+check "explain npm-audit under Landlock: a private npm_config_cache" grep -q '"name": "npm_config_cache"' "$TEST_TMP/explain-landlock"
+"$ASH" sandbox explain npm-audit --sandbox auto --offline --source-dir "$src" >"$TEST_TMP/explain-offline" 2>/dev/null
+check "explain npm-audit --offline: no network" grep -q '"network": false' "$TEST_TMP/explain-offline"
 
 # Broken reports: npm-audit is ERROR naming the report, fake-sarif keeps
 # its results.

@@ -38,6 +38,8 @@ assert_eq "an SBOM only: exit 0" "$status" 0
 assert_eq "PASSED with no findings" "$(status_of "$TEST_TMP/off" syft)" "PASSED  0"
 assert_eq "the CycloneDX SBOM is kept, with the 33 packages" "$(components "$TEST_TMP/off")" 33
 check "syft's own JSON SBOM is kept" test -s "$TEST_TMP/off/scanners/syft/source/syft.json"
+assert_eq "the CycloneDX report carries the SBOM's 33 components" \
+  "$(python3 -c 'import json, sys; print(len(json.load(open(sys.argv[1]))["components"]))' "$TEST_TMP/off/reports/ash.cdx.json")" 33
 check "the default additional output (syft-table) is kept" test -s "$TEST_TMP/off/scanners/syft/source/syft.cdx.json.syft-table.txt"
 assert_file_contains "the log says where the SBOM is and which reports carry it" "$TEST_TMP/err" "syft: the CycloneDX SBOM (33 components) is kept at scanners/syft/source/syft.cdx.json; the cyclonedx, spdx and gitlab-cyclonedx reports carry it"
 log=$TEST_TMP/off/scanners/syft/source/syft.stderr.log
@@ -72,15 +74,50 @@ for b in $backends; do
   assert_eq "$b: exit 0" "$status" 0
   assert_eq "$b: the same SBOM" "$(components "$TEST_TMP/out-$b")" 33
   check "$b: the SBOM is the same as unsandboxed" cmp -s "$TEST_TMP/out-$b/scanners/syft/source/syft.cdx.json" "$TEST_TMP/off/scanners/syft/source/syft.cdx.json"
+  # syft's cache is private: a directory of its own under the results
+  # (where the backend has no throwaway overlay), else ~/.cache/syft in
+  # the sandbox's private home; never the operator's.
+  sed -n 's/^fake-syft: .* cache=\([^ ]*\) update=.* home=\([^ ]*\)$/\1 \2/p' \
+    "$TEST_TMP/out-$b/scanners/syft/source/syft.stderr.log" | head -n 1 >"$TEST_TMP/cache-$b"
+  read -r c h <"$TEST_TMP/cache-$b" || :
+  diag "$b: SYFT_CACHE_DIR='${c:-}' HOME='${h:-}'"
+  case ${c:-}:${h:-} in
+    "$TEST_TMP/out-$b/scanners/syft/"*:*) ok "$b: syft's cache is private (under its results)" ;;
+    :"$HOME"|:) not_ok "$b: syft's cache is private (it would use the operator's)" ;;
+    :*) ok "$b: syft's cache is private (in the sandbox's own home)" ;;
+    *) not_ok "$b: syft's cache is private: '$c'" ;;
+  esac
 done
 [ -n "$backends" ] || ok "# SKIP no sandbox backend is usable here"
 
+cp "$top_srcdir/tests/fixtures/tools/fake-sarif-tool" "$tools/"
+printf 'FAKE-FINDING high\n' >"$src/notes.txt"
+# ash sandbox explain syft: the spec's row (no network, syft's cache,
+# which a backend without overlays replaces with a private one).
+mkdir -p "$TEST_TMP/home/.cache/syft"
+for b in auto landlock; do
+  HOME=$TEST_TMP/home "$ASH" sandbox explain syft --sandbox "$b" --source-dir "$src" >"$TEST_TMP/explain-$b" 2>/dev/null
+done
+python3 - "$TEST_TMP/explain-auto" "$TEST_TMP/home" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["network"] is False, d["network"]
+assert any(p["path"] == sys.argv[2] + "/.cache/syft" and p["access"] == "cache" for p in d["paths"]), d["paths"]
+PY
+check "explain syft: no network, ~/.cache/syft as its cache" test $? -eq 0
+check "explain syft under Landlock: a private SYFT_CACHE_DIR" grep -q '"name": "SYFT_CACHE_DIR"' "$TEST_TMP/explain-landlock"
+
 for mode in empty truncated notjson none exit3; do
-  SYFT_FAKE_MODE=$mode run_ash scan --source-dir "$src" --output-dir "$TEST_TMP/bad-$mode" --no-progress --sandbox off --scanners syft
+  SYFT_FAKE_MODE=$mode run_ash scan --source-dir "$src" --output-dir "$TEST_TMP/bad-$mode" --no-progress --sandbox off \
+    --scanners syft,fake-sarif --ash-plugin-modules "$top_srcdir/tests/fixtures/plugins/fake-scanners.yaml"
   assert_eq "$mode: exit 1" "$status" 1
   case $(status_of "$TEST_TMP/bad-$mode" syft) in
     "ERROR syft exited with status 3"*|ERROR*syft.cdx.json*) ok "$mode: ERROR naming the SBOM or the status" ;;
     *) not_ok "$mode: ERROR naming the SBOM: $(status_of "$TEST_TMP/bad-$mode" syft)" ;;
+  esac
+  case $(status_of "$TEST_TMP/bad-$mode" fake-sarif) in
+    FAILED*) ok "$mode: the other scanner's results are kept" ;;
+    *) not_ok "$mode: the other scanner's results are kept: $(status_of "$TEST_TMP/bad-$mode" fake-sarif)" ;;
   esac
 done
 

@@ -7,6 +7,9 @@
 # and .trivyignore in the tree change nothing; its cache is in memory and
 # it never updates a database itself; findings are the same under every
 # usable backend; offline nothing is updated; a stale database is an ERROR.
+# The control runs the fake in the tree without ash's files, where the
+# tree's trivy.yaml and .trivyignore do apply.  Two scans started
+# together: tests/sh/scan-db-lock.sh.
 . "$top_srcdir/tests/libtest.sh"
 
 command -v python3 >/dev/null 2>&1 || skip_all "python3 is not installed"
@@ -67,6 +70,13 @@ assert_match "the scan does not update the checks bundle" "$TRIVY_FAKE_LOG" "^sc
 findings "$TEST_TMP/off" >"$TEST_TMP/want"
 printf '%s\n' "CVE-2021-44906 package-lock.json 15 CRITICAL" "aws-access-key-id config/keys.txt 2 CRITICAL" | sort >"$TEST_TMP/expect"
 check "rule ids, files, lines and severities are trivy's" cmp -s "$TEST_TMP/want" "$TEST_TMP/expect"
+# Control: trivy run in the tree without ash's config and ignore file
+# reads the tree's trivy.yaml (LOW only) and .trivyignore, and reports
+# neither finding.
+(cd "$src" && trivy repository --format sarif --output "$TEST_TMP/ctl.sarif" "$src") 2>/dev/null
+check "control: trivy in the tree wrote its report" test -s "$TEST_TMP/ctl.sarif"
+check_fails "control: the tree's .trivyignore applied there" grep -q '"ruleId":"CVE-2021-44906"' "$TEST_TMP/ctl.sarif"
+check_fails "control: the tree's trivy.yaml applied there" grep -q '"ruleId":"aws-access-key-id"' "$TEST_TMP/ctl.sarif"
 assert_file_lacks "no host path in the report" "$TEST_TMP/off/reports/ash.sarif" "file://$src"
 
 # The merged ash.sarif is valid SARIF 2.1.0.
@@ -92,24 +102,25 @@ for b in $backends; do
   assert_eq "$b: one checks bundle download, outside the sandbox" "$(grep -c '^checks-start' "$TRIVY_FAKE_LOG")" 1
 done
 [ -n "$backends" ] || ok "# SKIP no sandbox backend is usable here"
-# Two scans started together take turns: neither the database update nor
-# the checks bundle download of one overlaps the other's.
-: >"$TRIVY_FAKE_LOG"
-TRIVY_FAKE_SLEEP=1 "$ASH" scan --source-dir "$src" --output-dir "$TEST_TMP/c1" --no-progress --sandbox off $mods --scanners trivy-repo >/dev/null 2>&1 &
-p1=$!
-TRIVY_FAKE_SLEEP=1 "$ASH" scan --source-dir "$src" --output-dir "$TEST_TMP/c2" --no-progress --sandbox off $mods --scanners trivy-repo >/dev/null 2>&1 &
-p2=$!
-wait $p1; s1=$?
-wait $p2; s2=$?
-assert_eq "concurrent scans: both exit 2" "$s1 $s2" "2 2"
-assert_eq "concurrent scans: two updates" "$(grep -c '^update-start' "$TRIVY_FAKE_LOG")" 2
-assert_eq "concurrent scans: the updates and downloads never overlap" \
-  "$(grep -E '^(update|checks)-' "$TRIVY_FAKE_LOG" | cut -d' ' -f1 | tr '\n' ' ')" \
-  "update-start update-end checks-start checks-end update-start update-end checks-start checks-end "
-check_fails "concurrent scans: no update ran without the lock" grep -Eq '^(update|checks)-.* lock=(free|none)' "$TRIVY_FAKE_LOG"
+# Two scans started together take turns: tests/sh/scan-db-lock.sh.
 "$ASH" sandbox explain trivy-repo $mods >"$TEST_TMP/explain" 2>&1
 assert_file_contains "explain: the trivy cache" "$TEST_TMP/explain" "$TRIVY_CACHE_DIR"
 assert_match "explain: a network" "$TEST_TMP/explain" '"network": *true'
+python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+def find(o):
+    if isinstance(o, dict):
+        if "env_prefixes" in o:
+            return o["env_prefixes"]
+        for v in o.values():
+            x = find(v)
+            if x is not None:
+                return x
+    return None
+assert find(d) == ["TRIVY_"], find(d)
+' "$TEST_TMP/explain" 2>/dev/null
+check "explain: the TRIVY_ variables, as the builtin trivy declares" test $? -eq 0
 
 : >"$TRIVY_FAKE_LOG"
 run_ash scan --source-dir "$src" --output-dir "$TEST_TMP/offline" --no-progress --sandbox off $mods --scanners trivy-repo --offline
@@ -125,11 +136,19 @@ case $(status_of "$TEST_TMP/stale" trivy-repo) in
   *) not_ok "stale database: ERROR with the age and the fix: $(status_of "$TEST_TMP/stale" trivy-repo)" ;;
 esac
 
+cp "$top_srcdir/tests/fixtures/tools/fake-sarif-tool" "$tools/"
+printf 'FAKE-FINDING high\n' >"$src/notes.txt"
 for mode in empty notjson none; do
-  TRIVY_FAKE_MODE=$mode run_ash scan --source-dir "$src" --output-dir "$TEST_TMP/bad-$mode" --no-progress --sandbox off $mods --scanners trivy-repo
+  TRIVY_FAKE_MODE=$mode run_ash scan --source-dir "$src" --output-dir "$TEST_TMP/bad-$mode" --no-progress --sandbox off \
+    --ash-plugin-modules trivy-repo,"$top_srcdir/tests/fixtures/plugins/fake-scanners.yaml" --scanners trivy-repo,fake-sarif
+  assert_eq "$mode: exit 1" "$status" 1
   case $(status_of "$TEST_TMP/bad-$mode" trivy-repo) in
     ERROR*trivy-repo.sarif*) ok "$mode: ERROR naming the report" ;;
     *) not_ok "$mode: ERROR naming the report: $(status_of "$TEST_TMP/bad-$mode" trivy-repo)" ;;
+  esac
+  case $(status_of "$TEST_TMP/bad-$mode" fake-sarif) in
+    FAILED*) ok "$mode: the other scanner's results are kept" ;;
+    *) not_ok "$mode: the other scanner's results are kept: $(status_of "$TEST_TMP/bad-$mode" fake-sarif)" ;;
   esac
 done
 
@@ -145,6 +164,22 @@ EOC
 : >"$TRIVY_FAKE_LOG"
 run_ash scan --source-dir "$src" --output-dir "$TEST_TMP/opts" --no-progress --sandbox off $mods --scanners trivy-repo --config "$TEST_TMP/opts.yaml"
 assert_match "options reach trivy" "$TRIVY_FAKE_LOG" "^scan .*--scanners vuln --disable-telemetry --severity HIGH,CRITICAL --skip-check-update $src"
+assert_eq "no misconfiguration scan: the database is updated" "$(grep -c '^update-start' "$TRIVY_FAKE_LOG")" 1
+check_fails "no misconfiguration scan: no checks bundle download" grep -q '^checks-start' "$TRIVY_FAKE_LOG"
+# ignore_paths reach trivy as --skip-dirs and --skip-files; one its
+# syntax cannot hold (a comma) makes trivy-repo ERROR naming it.
+printf 'global_settings:\n  ignore_paths:\n    - path: vendor\n      reason: third party\n' >"$TEST_TMP/ign.yaml"
+: >"$TRIVY_FAKE_LOG"
+run_ash scan --source-dir "$src" --output-dir "$TEST_TMP/ign" --no-progress --sandbox off $mods --scanners trivy-repo --config "$TEST_TMP/ign.yaml"
+assert_match "ignore_paths: --skip-dirs and --skip-files" "$TRIVY_FAKE_LOG" "^scan .*--skip-dirs vendor --skip-files vendor $src"
+printf 'global_settings:\n  ignore_paths:\n    - path: "a,b"\n      reason: odd\n' >"$TEST_TMP/comma.yaml"
+: >"$TRIVY_FAKE_LOG"
+run_ash scan --source-dir "$src" --output-dir "$TEST_TMP/comma" --no-progress --sandbox off $mods --scanners trivy-repo --config "$TEST_TMP/comma.yaml"
+case $(status_of "$TEST_TMP/comma" trivy-repo) in
+  "ERROR trivy's --skip-dirs cannot name the ignore path 'a,b'"*) ok "an ignore path with a comma: ERROR naming it" ;;
+  *) not_ok "an ignore path with a comma: ERROR naming it: $(status_of "$TEST_TMP/comma" trivy-repo)" ;;
+esac
+check_fails "an ignore path with a comma: trivy did not scan" grep -q '^scan' "$TRIVY_FAKE_LOG"
 cat >"$TEST_TMP/unk.yaml" <<'EOC'
 scanners:
   trivy-repo:
@@ -153,4 +188,27 @@ scanners:
 EOC
 run_ash scan --source-dir "$src" --output-dir "$TEST_TMP/unk" --no-progress --sandbox off $mods --scanners trivy-repo --config "$TEST_TMP/unk.yaml"
 assert_file_contains "unknown option named" "$TEST_TMP/unk/ash_aggregated_results.json" "unknown option 'list_all_pkgs'"
+
+# The cache trivy itself would use: with a relative XDG_CACHE_HOME,
+# $TMPDIR/trivy when TMPDIR is the user's own; a shared /tmp is refused.
+mkdir -p "$TEST_TMP/mytmp"
+chmod 700 "$TEST_TMP/mytmp"
+: >"$TRIVY_FAKE_LOG"
+env -u TRIVY_CACHE_DIR XDG_CACHE_HOME=relative TMPDIR="$TEST_TMP/mytmp" "$ASH" scan --source-dir "$src" \
+  --output-dir "$TEST_TMP/reltmp" --no-progress --sandbox off $mods --scanners trivy-repo >"$TEST_TMP/out" 2>"$TEST_TMP/err"
+assert_eq "relative XDG_CACHE_HOME, TMPDIR of the user's own: exit 2" "$?" 2
+assert_match "the update and the scan use \$TMPDIR/trivy" "$TRIVY_FAKE_LOG" "^scan .*--cache-dir $TEST_TMP/mytmp/trivy "
+assert_match "the update wrote it" "$TRIVY_FAKE_LOG" "^update-start .*--cache-dir $TEST_TMP/mytmp/trivy "
+: >"$TRIVY_FAKE_LOG"
+env -u TRIVY_CACHE_DIR -u TMPDIR XDG_CACHE_HOME=relative "$ASH" scan --source-dir "$src" \
+  --output-dir "$TEST_TMP/relshared" --no-progress --sandbox off $mods --scanners trivy-repo >"$TEST_TMP/out" 2>"$TEST_TMP/err"
+assert_eq "relative XDG_CACHE_HOME, the shared /tmp: exit 1" "$?" 1
+case $(status_of "$TEST_TMP/relshared" trivy-repo) in
+  *"cannot tell where trivy keeps its database"*"set TRIVY_CACHE_DIR"*) ok "the shared /tmp: refused, naming TRIVY_CACHE_DIR" ;;
+  *) not_ok "the shared /tmp: refused, naming TRIVY_CACHE_DIR: $(status_of "$TEST_TMP/relshared" trivy-repo)" ;;
+esac
+check_fails "the shared /tmp: trivy did not run" grep -q '^scan' "$TRIVY_FAKE_LOG"
+env -u TRIVY_CACHE_DIR -u TMPDIR XDG_CACHE_HOME=relative "$ASH" scan --source-dir "$src" \
+  --output-dir "$TEST_TMP/reloff" --no-progress --sandbox off --offline $mods --scanners trivy-repo >"$TEST_TMP/out" 2>"$TEST_TMP/err"
+check_fails "the shared /tmp, offline: trivy did not run either" grep -q '^scan' "$TRIVY_FAKE_LOG"
 done_testing

@@ -653,6 +653,88 @@ test_builtins (void)
   ash_requirements_release (&r);
 }
 
+/* The database cache grype or trivy itself would use, as
+   ash-sandbox(7) says.  */
+static void
+test_db_cache_dir (void)
+{
+  static const struct
+  {
+    const char *scanner;
+    const char *env[3];
+    const char *home;
+    const char *want;
+  } cases[] = {
+    { "grype", { "GRYPE_DB_CACHE_DIR=/c/g", NULL }, "/h", "/c/g" },
+    { "grype", { "XDG_CACHE_HOME=/x", NULL }, "/h", "/x/grype/db" },
+    { "grype", { "XDG_CACHE_HOME=", NULL }, "/h", "/h/.cache/grype/db" },
+    /* grype (adrg/xdg) ignores a relative XDG_CACHE_HOME.  */
+    { "grype", { "XDG_CACHE_HOME=rel", NULL }, "/h", "/h/.cache/grype/db" },
+    { "grype", { NULL }, "/h", "/h/.cache/grype/db" },
+    { "grype", { NULL }, NULL, NULL },
+    { "trivy-repo", { "TRIVY_CACHE_DIR=/c/t", NULL }, "/h", "/c/t" },
+    { "trivy-repo", { "XDG_CACHE_HOME=/x", NULL }, "/h", "/x/trivy" },
+    { "trivy", { NULL }, "/h", "/h/.cache/trivy" },
+    /* trivy (Go's os.UserCacheDir) refuses a relative XDG_CACHE_HOME, or
+       no home, and then uses os.TempDir()/trivy: ash names none when that
+       is the shared /tmp.  */
+    { "trivy-repo", { "XDG_CACHE_HOME=rel", NULL }, "/h", NULL },
+    { "trivy-repo",
+      { "XDG_CACHE_HOME=rel", "TMPDIR=/tmp", NULL },
+      "/h",
+      NULL },
+    { "trivy-repo", { NULL }, NULL, NULL },
+    { "bandit", { NULL }, "/h", NULL },
+  };
+  for (size_t i = 0; i < ARRAY_SIZE (cases); i++)
+    {
+      _cleanup_free_ char *rule = NULL;
+      _cleanup_free_ char *got
+        = ash_scanner_db_cache_dir (cases[i].scanner, (char **) cases[i].env,
+                                    cases[i].home, &rule);
+      tap_is_str (got ? got : "(none)",
+                  cases[i].want ? cases[i].want : "(none)",
+                  "db cache of %s with %s%s, home %s", cases[i].scanner,
+                  cases[i].env[0] ? cases[i].env[0] : "nothing",
+                  cases[i].env[1] ? " ..." : "",
+                  cases[i].home ? cases[i].home : "unset");
+      tap_ok ((got == NULL) == (rule == NULL), "  and the rule is %s",
+              rule ? rule : "(none)");
+    }
+
+  /* A temporary directory of this account's own is trivy's then; one
+     that others can write is not.  */
+  char own[] = "/tmp/test-policy-tmpdir.XXXXXX";
+  if (mkdtemp (own) == NULL)
+    {
+      tap_ok (false, "mkdtemp");
+      return;
+    }
+  _cleanup_free_ char *tmpdir = xasprintf ("TMPDIR=%s", own);
+  _cleanup_free_ char *want = xasprintf ("%s/trivy", own);
+  char *env_rel[] = { (char *) "XDG_CACHE_HOME=rel", tmpdir, NULL };
+  char *env_nohome[] = { tmpdir, NULL };
+  char *got = ash_scanner_db_cache_dir ("trivy-repo", env_rel, "/h", NULL);
+  tap_is_str (got ? got : "(none)", want,
+              "relative XDG_CACHE_HOME, TMPDIR of its own: $TMPDIR/trivy");
+  free (got);
+  got = ash_scanner_db_cache_dir ("trivy", env_nohome, NULL, NULL);
+  tap_is_str (got ? got : "(none)", want, "no home: $TMPDIR/trivy");
+  free (got);
+  got = ash_scanner_db_cache_dir ("grype", env_nohome, NULL, NULL);
+  tap_ok (got == NULL, "grype without a home: none");
+  free (got);
+  chmod (own, 0777);
+  got = ash_scanner_db_cache_dir ("trivy-repo", env_rel, "/h", NULL);
+  tap_ok (got == NULL, "a TMPDIR others can write: none (%s)",
+          got ? got : "none");
+  free (got);
+  rmdir (own);
+  tap_ok (strstr (ash_db_cache_unknown ("trivy"), "TRIVY_CACHE_DIR")
+            && strstr (ash_db_cache_unknown ("grype"), "GRYPE_DB_CACHE_DIR"),
+          "the refusals name the variable to set");
+}
+
 int
 main (void)
 {
@@ -671,6 +753,7 @@ main (void)
 
   test_requirements_json ();
   test_builtins ();
+  test_db_cache_dir ();
 
   if (!d)
     {
