@@ -489,6 +489,31 @@ checkov_sarif_severity (const json_t *result, const json_t *rule _unused_)
   return severity_of (s, ASH_SEVERITY_HIGH);
 }
 
+/* checkov's SARIF percent-encodes the file names of its locations; ash
+   reports the file name, as checkov's JSON has it.  */
+static void
+unescape_uris (json_t *doc)
+{
+  size_t i, j, k;
+  json_t *run, *res, *loc;
+  json_array_foreach (json_object_get (doc, "runs"), i, run)
+    json_array_foreach (json_object_get (run, "results"), j, res)
+      json_array_foreach (json_object_get (res, "locations"), k, loc)
+        {
+          json_t *al
+            = json_object_get (json_object_get (loc, "physicalLocation"),
+                               "artifactLocation");
+          const char *uri = json_string_value (json_object_get (al, "uri"));
+          if (uri == NULL || strchr (uri, '%') == NULL)
+            continue;
+          _cleanup_free_ char *name = ash_iac_uri_unescape (uri);
+          /* Bytes that are not UTF-8 keep their encoding.  */
+          json_t *v = json_string (name);
+          if (v)
+            json_object_set_new (al, "uri", v);
+        }
+}
+
 static int
 checkov_parse (const struct ash_scanner *s _unused_,
                const struct ash_scan_job *job,
@@ -511,6 +536,7 @@ checkov_parse (const struct ash_scanner *s _unused_,
       r = ash_iac_read_sarif ("checkov", job, CHECKOV_SARIF, &doc, err);
       if (r < 0)
         return r;
+      unescape_uris (doc);
       ash_iac_sarif_normalise (doc, "checkov", NULL, CHECKOV_URI, job->target,
                                checkov_sarif_severity);
       *ret_doc = doc;

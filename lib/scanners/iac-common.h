@@ -142,6 +142,13 @@ void ash_iac_run_result (json_t *run, const char *id, const char *message,
    one; an absolute path elsewhere is reduced to its last component.  */
 char *ash_iac_relative_uri (const char *uri, const char *source_dir);
 
+/* URI with its percent-encoding undone, as a file name (checkov's SARIF
+   writes "path%20to/ec2.tf" for the file "path to/ec2.tf"): every %XX
+   decoded but those that would give a control character, a NUL or a '/',
+   which stay as written, as does a '%' not followed by two hex digits.
+   Newly allocated.  */
+char *ash_iac_uri_unescape (const char *uri);
+
 /* "9.0", "7.0", "5.0", "3.0", "0.0" for SEV.  */
 const char *ash_iac_security_severity (enum ash_severity sev);
 

@@ -389,6 +389,22 @@ main (void)
   tap_is_str (esc, "a\\x1b]0;owned\\x07b\\x0a",
               "a tool's control characters are escaped");
 
+  /* checkov's SARIF percent-encodes file names.  */
+  static const char *const unescapes[][3] = {
+    { "path%20to/ec2.tf", "path to/ec2.tf", "%20 is a space" },
+    { "a%5b1%5D+%24x%25", "a[1]+$x%", "either case of hex digits" },
+    { "%C3%A9.tf", "\xc3\xa9.tf", "UTF-8 bytes" },
+    { "a%2Fb%2fc", "a%2Fb%2fc", "%2F stays: no '/' is made" },
+    { "%1B[31m%7F%00x", "%1B[31m%7F%00x", "no control character, no NUL" },
+    { "100%", "100%", "a lone %" },
+    { "%zz%4", "%zz%4", "% without two hex digits" },
+  };
+  for (size_t i = 0; i < sizeof unescapes / sizeof unescapes[0]; i++)
+    {
+      _cleanup_free_ char *u = ash_iac_uri_unescape (unescapes[i][0]);
+      tap_is_str (u, unescapes[i][1], "uri unescape: %s", unescapes[i][2]);
+    }
+
   printf ("1..%d\n", tap_n);
   return tap_failed ? 1 : 0;
 }
