@@ -362,24 +362,6 @@ ash_iac_read_sarif (const char *scanner, const struct ash_scan_job *job,
   return r;
 }
 
-const char *
-ash_iac_security_severity (enum ash_severity sev)
-{
-  switch (sev)
-    {
-    case ASH_SEVERITY_CRITICAL:
-      return "9.0";
-    case ASH_SEVERITY_HIGH:
-      return "7.0";
-    case ASH_SEVERITY_MEDIUM:
-      return "5.0";
-    case ASH_SEVERITY_LOW:
-      return "3.0";
-    default:
-      return "0.0";
-    }
-}
-
 static const char *
 level_of (enum ash_severity sev)
 {
@@ -580,7 +562,7 @@ ash_iac_sarif_normalise (json_t *doc, const char *driver, const char *version,
               json_object_set_new (rule, "properties", props);
             }
           json_object_set_new (props, "security-severity",
-                               json_string (ash_iac_security_severity (sev)));
+                               json_string (ash_severity_score (sev)));
           if (!json_is_object (json_object_get (rule, "help")))
             {
               const char *text = NULL;

@@ -149,9 +149,6 @@ char *ash_iac_relative_uri (const char *uri, const char *source_dir);
    Newly allocated.  */
 char *ash_iac_uri_unescape (const char *uri);
 
-/* "9.0", "7.0", "5.0", "3.0", "0.0" for SEV.  */
-const char *ash_iac_security_severity (enum ash_severity sev);
-
 /* TEXT a tool wrote, fit for a message: control characters and bytes
    that are not printable ASCII as \xNN, at most 300 bytes of it, with
    "..." when cut (newly allocated).  */

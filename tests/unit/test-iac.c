@@ -358,7 +358,7 @@ main (void)
   tap_is_str (json_string_value (
                 json_object_get (json_object_get (rule, "properties"),
                                  "security-severity")),
-              "7.0", "security-severity of a HIGH rule");
+              "8.0", "security-severity of a HIGH rule");
   tap_ok (json_is_object (json_object_get (rule, "help")), "rule has help");
   json_t *locs = json_object_get (res, "locations");
   tap_is_str (json_string_value (json_object_get (
