@@ -1424,6 +1424,32 @@ has_line_break (const char *p)
   return strpbrk (p, "\n\r") != NULL;
 }
 
+char *
+ash_scanset_checkov_regex (const char *path)
+{
+  struct ash_buf b = ASH_BUF_INIT;
+  for (const char *p = path; *p; p++)
+    {
+      unsigned char c = (unsigned char) *p;
+      if (c < 0x20 || c == 0x7f)
+        {
+          ash_buf_release (&b);
+          return NULL;
+        }
+      if (c == '.')
+        ash_buf_addstr (&b, "[.]");
+      else
+        {
+          if (c > 0x20 && c < 0x7f && !(c >= 'a' && c <= 'z')
+              && !(c >= 'A' && c <= 'Z') && !(c >= '0' && c <= '9') && c != '/'
+              && c != '_' && c != '-')
+            ash_buf_addch (&b, '\\');
+          ash_buf_addch (&b, (char) c);
+        }
+    }
+  return b.buf ? ash_buf_detach (&b) : xstrdup ("");
+}
+
 /* Escape glob characters with a backslash (grype, syft, trivy).  */
 static char *
 glob_escape (const char *p)
@@ -1508,9 +1534,8 @@ ash_scanset_exclusion_args (const struct ash_scanset *s, const char *scanner,
     for (size_t i = 0; r == 0 && i < s->leaving.nr; i++)
       {
         const char *l = s->leaving.v[i];
-        if (l[strspn (l, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
-                         "0123456789._/-")]
-            != '\0')
+        char *re = ash_scanset_checkov_regex (l);
+        if (re == NULL)
           {
             r = not_excludable (
               err, scanner, l,
@@ -1518,20 +1543,11 @@ ash_scanset_exclusion_args (const struct ash_scanset *s, const char *scanner,
                 ? _ ("checkov's --skip-path cannot name it: its path holds a "
                      "line break")
                 : _ ("checkov's --skip-path cannot name it: its path holds a "
-                     "character other than letters, digits, '.', '_', '/' "
-                     "and '-', which checkov's module finder would read as "
-                     "part of its one regular expression"));
+                     "control character"));
             break;
           }
-        struct ash_buf b = ASH_BUF_INIT;
-        for (const char *p = l; *p; p++)
-          {
-            if (*p == '.')
-              ash_buf_addch (&b, '\\');
-            ash_buf_addch (&b, *p);
-          }
         ash_strvec_push (&args, "--skip-path");
-        ash_strvec_push_nodup (&args, ash_buf_detach (&b));
+        ash_strvec_push_nodup (&args, re);
       }
   else if (streq (scanner, "grype") || streq (scanner, "syft"))
     for (size_t i = 0; i < s->leaving.nr; i++)

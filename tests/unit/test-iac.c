@@ -208,7 +208,8 @@ main (void)
           "checkov refuses a skip_path that is not a regex");
 
   expect (checkov_bad, NULL,
-          "error: checkov's --skip-path cannot name 'x\ny': its path holds "
+          "error: checkov's --skip-path cannot name '\"x\\ny\"': its path "
+          "holds "
           "a line break or another control character",
           "checkov refuses an excluded path its syntax cannot hold");
 
