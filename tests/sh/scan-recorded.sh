@@ -69,21 +69,6 @@ PY
 sort -o "$TEST_TMP/want" "$TEST_TMP/want"
 assert_eq "the recordings hold 19 findings" "$(wc -l <"$TEST_TMP/want")" 19
 
-# The findings of OUT, one "scanner rule file line severity" a line (the
-# IaC adapters keep a result's severity as issue_severity).
-findings () {
-  python3 - "$1/ash_aggregated_results.json" <<'PY' | sort
-import json, sys
-a = json.load(open(sys.argv[1]))
-for run in a["sarif"]["runs"]:
-    for x in run["results"]:
-        l = x["locations"][0]["physicalLocation"]
-        p = x["properties"]
-        print(p["scanner_name"], x["ruleId"], l["artifactLocation"]["uri"],
-              l["region"]["startLine"], p.get("severity", p.get("issue_severity")))
-PY
-}
-
 # What of the recordings must not reach a report ash makes (the tools' own
 # outputs below scanners/ are theirs): gitleaks' unredacted snippet "a
 # secret" (ash's own messages say "a secret of type ..."), the hashes
@@ -118,7 +103,7 @@ for who in $accounts; do
   fi
   run_as "$who" "out-$who-off" off
   assert_eq "$who, unsandboxed: findings fail the scan (exit 2)" "$status" 2
-  findings "$work/out-$who-off" >"$TEST_TMP/off"
+  iac_findings "$work/out-$who-off" >"$TEST_TMP/off"
   check "$who, unsandboxed: the findings the recordings hold" cmp "$TEST_TMP/want" "$TEST_TMP/off"
   no_leak_below "$work/out-$who-off" "$who, unsandboxed"
   if [ "$who" = root ]; then
@@ -133,7 +118,7 @@ for who in $accounts; do
     fi
     run_as "$who" "out-$who-$b" "$b"
     assert_eq "$who, $b: exit 2 as unsandboxed" "$status" 2
-    findings "$work/out-$who-$b" >"$TEST_TMP/$b"
+    iac_findings "$work/out-$who-$b" >"$TEST_TMP/$b"
     check "$who, $b: the same findings as unsandboxed" cmp "$TEST_TMP/off" "$TEST_TMP/$b"
     no_leak_below "$work/out-$who-$b" "$who, $b"
   done
@@ -146,7 +131,7 @@ rm -f "$work/tools/gitleaks-replay.sarif" "$work/tools/detect-secrets-replay.jso
   "$work/tools/checkov-replay.sarif"
 home=$HOME
 run_as root out-noreplay off
-findings "$work/out-noreplay" >"$TEST_TMP/noreplay"
+iac_findings "$work/out-noreplay" >"$TEST_TMP/noreplay"
 assert_file_lacks "control: without the recordings, no gitleaks test-rule" "$TEST_TMP/noreplay" "gitleaks test-rule"
 assert_file_lacks "control: without the recordings, no detect-secrets finding in docs/audit.md" "$TEST_TMP/noreplay" "docs/audit.md"
 assert_file_lacks "control: without the recordings, no checkov SARIF finding" "$TEST_TMP/noreplay" "CKV_AWS_3 "
