@@ -40,6 +40,17 @@ usable () {
   ok "$1 # SKIP $1 is not usable here"
   return 1
 }
+# scan_reports NAME CONFIG FILES WHAT: with --sandbox off and bwrap (when
+# usable), a scan NAME-MODE with CONFIG exits 2 and checkov reports FILES
+# (sorted, each followed by a space).
+scan_reports () {
+  for _m in off bwrap; do
+    usable "$_m" || continue
+    scan "$1-$_m" "$2" "$_m"
+    assert_eq "$_m: $4: exit 2 (findings)" "$status" 2
+    assert_eq "$_m: $4" "$(files "$TEST_TMP/$1-$_m" | tr '\n' ' ')" "$3"
+  done
+}
 # skipped ARGS PATH...: for each PATH (relative to the tree), True when a
 # --skip-path of the argv recorded in ARGS, compiled as checkov compiles it
 # (".terraform" made "\.terraform" first), is found in the path checkov
@@ -72,13 +83,8 @@ global_settings:
     - {path: "t.st.yaml", reason: "matches no file, and must not hide test.yaml"}
     - {path: "a+b (1)$^x/m.terraform", reason: odd}
 Y
-for m in off bwrap; do
-  usable "$m" || continue
-  scan "ign-$m" "$TEST_TMP/ignore.yaml" "$m"
-  assert_eq "$m: exit 2 (findings)" "$status" 2
-  assert_eq "$m: an ignored directory is not reported, test.yaml is" \
-    "$(files "$TEST_TMP/ign-$m" | tr '\n' ' ')" "test.yaml "
-done
+scan_reports ign "$TEST_TMP/ignore.yaml" "test.yaml " \
+  "an ignored directory is not reported, test.yaml is"
 args=$TEST_TMP/ign-off/scanners/checkov/source/ARGS
 assert_file_contains "the ignored directory is a --skip-path" "$args" "js/docker"
 # Each --skip-path, compiled as checkov compiles it, matches the ignored
@@ -134,6 +140,29 @@ for m in off bwrap; do
   assert_eq "$m: test.yaml still reported" "$(files "$TEST_TMP/odd-$m" | tr '\n' ' ')" "js/docker/Dockerfile test.yaml "
 done
 rm -rf "$src/$odd" "$src/sub dir+" "$src/we ird"*
+
+# A repository's leaving links named "s" and "src" (a part of the scanned
+# directory's own path) must not hide the tree from checkov: each
+# --skip-path matches only a path ending with the link's.  The control: a
+# value that merely held "s" would have matched every path here.
+ln -s "$TEST_TMP/outside.tf" "$src/s"
+ln -s "$TEST_TMP/outside.tf" "$src/src"
+scan_reports blind "$TEST_TMP/none.yaml" "js/docker/Dockerfile test.yaml " \
+  "links named s and src hide nothing else"
+assert_eq "the links themselves are skipped" "$(skipped "$TEST_TMP/blind-off/scanners/checkov/source/ARGS" s src)" "True True"
+check "control: a value holding s would match test.yaml" \
+  python3 -c 'import os, re, sys; sys.exit(not re.search("s", os.path.join(sys.argv[1], "test.yaml")))' "$src"
+rm "$src/s" "$src/src"
+
+# A leaving link named "docker" while js/docker is a directory of the tree:
+# its --skip-path would skip js/docker too, so checkov is ERROR naming
+# why, and cfn-nag beside it keeps its findings.
+ln -s "$TEST_TMP/outside.tf" "$src/docker"
+scan ender "$TEST_TMP/none.yaml" off checkov,cfn-nag
+assert_eq "a link other paths end with: exit 1 (incomplete scan)" "$status" 1
+assert_file_contains "the reason names the other path" "$TEST_TMP/out" \
+  "the path 'js/docker' ends with its path"
+rm "$src/docker"
 
 # A leaving link whose name holds a control character (a tab) cannot be
 # a --skip-path: checkov ERROR naming why, cfn-nag kept.

@@ -183,8 +183,8 @@ main (void)
           "checkov --output sarif --output json --output cyclonedx_json "
           "--output-file-path /res --directory /src --framework all "
           "--skip-path .venv/ --skip-path venv/ --skip-path node_modules/ "
-          "--skip-path vendor/x[.]py --skip-path a "
-          "b/\\$\\(c\\)\\[1\\][.]terraform --skip-path out",
+          "--skip-path (?:^|/)vendor/x[.]py$ --skip-path (?:^|/)a "
+          "b/\\$\\(c\\)\\[1\\][.]terraform$ --skip-path (?:^|/)out$",
           "checkov defaults, links and the output directory skipped");
   expect (checkov,
           "{\"frameworks\": [\"cloudformation\", \"dockerfile\"], "
@@ -195,8 +195,9 @@ main (void)
           "--directory /src --skip-download --framework cloudformation "
           "--framework dockerfile --skip-framework secrets --skip-path .venv/ "
           "--skip-path venv/ --skip-path node_modules/ --skip-path ^tests/ "
-          "--skip-path fixtures --skip-path vendor/x[.]py --skip-path a "
-          "b/\\$\\(c\\)\\[1\\][.]terraform --skip-path out",
+          "--skip-path fixtures --skip-path (?:^|/)vendor/x[.]py$ "
+          "--skip-path (?:^|/)a b/\\$\\(c\\)\\[1\\][.]terraform$ "
+          "--skip-path (?:^|/)out$",
           "checkov options");
   expect (checkov, "{\"frameworks\": [\"cobol\"]}",
           "error: scanners.checkov.options.frameworks: 'cobol' is not a "
