@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: Apache-2.0
 # Outputs the real tools wrote (tests/fixtures/tools/README.md names each
 # one's origin), replayed byte for byte by the fake tools: gitleaks'
-# SARIF, a detect-secrets baseline, and checkov's SARIF.  The findings ash
+# SARIF (its own report test's, and a real 8.30.1 run's), a
+# detect-secrets baseline, and checkov's SARIF.  The findings ash
 # reports (count, rule ids, files, lines, severities) equal what each
 # recording holds, read here from the recording itself, with --sandbox
 # off and under every usable backend, as root and as an unprivileged
@@ -29,9 +30,9 @@ chmod 755 "$work/tools/gitleaks" "$work/tools/detect-secrets" "$work/tools/check
 # The tree the recordings name: every file a finding points at exists
 # (the checkov SARIF's "path%20to/ec2.tf" is the file "path to/ec2.tf").
 src=$work/src
-mkdir -p "$src/detect_secrets/plugins" "$src/docs" "$src/path to"
+mkdir -p "$src/detect_secrets/plugins" "$src/docs" "$src/path to" "$src/app"
 for f in auth.py detect_secrets/plugins/private_key.py detect_secrets/plugins/twilio.py \
-  docs/audit.md docs/design.md s3.tf "path to/ec2.tf"; do
+  docs/audit.md docs/design.md s3.tf "path to/ec2.tf" app/settings.py docs/example.md; do
   python3 -c 'import sys; open(sys.argv[1], "w").write("x = 1\n" * 250)' "$src/$f"
 done
 chmod -R a+rX "$work"
@@ -85,11 +86,12 @@ run_as () { # WHO OUT MODE
   if [ "$1" = root ]; then pre=; else pre=$(as_unpriv_cmd "$1"); fi
   env -i $scanner_user_env PATH="$work/tools:/usr/bin:/bin" HOME="$home" LANG=C.UTF-8 $pre \
     "$work/bin/ash" scan --source-dir "$src" --output-dir "$work/$2" --no-progress \
-    --scanners gitleaks,detect-secrets,checkov --sandbox "$3" \
+    --scanners "$scanners" --sandbox "$3" \
     >"$TEST_TMP/out" 2>"$TEST_TMP/err"
   status=$?
 }
 
+scanners=gitleaks,detect-secrets,checkov
 accounts=root
 if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null 2>&1; then
   accounts="root $(unpriv_user)"
@@ -125,11 +127,37 @@ for who in $accounts; do
 done
 chown -R "$(id -un)" "$work" 2>/dev/null
 
+# A second gitleaks recording, a real run: gitleaks 8.30.1 over upstream
+# ASH's gitleaks fixture tree (app/settings.py, docs/example.md), with
+# its full default rule set and --redact.
+cp "$fx/gitleaks-data/gitleaks-8.30.1.sarif" "$work/tools/gitleaks-replay.sarif"
+python3 - "$fx/gitleaks-data/gitleaks-8.30.1.sarif" <<'PY' | sort >"$TEST_TMP/want-gl"
+import json, sys
+for run in json.load(open(sys.argv[1]))["runs"]:
+    for r in run["results"]:
+        l = r["locations"][0]["physicalLocation"]
+        print("gitleaks", r["ruleId"], l["artifactLocation"]["uri"],
+              l["region"]["startLine"], "CRITICAL")
+PY
+assert_eq "gitleaks 8.30.1's report holds 4 findings" "$(wc -l <"$TEST_TMP/want-gl")" 4
+scanners=gitleaks
+home=$HOME
+probe=$("$work/bin/ash" sandbox probe 2>&1)
+for m in off bwrap landlock firejail; do
+  if [ "$m" != off ] && ! echo "$probe" | grep -q "^$m: usable"; then
+    ok "gitleaks 8.30.1, $m # SKIP $m is not usable here"
+    continue
+  fi
+  run_as root "gl-$m" "$m"
+  iac_findings "$work/gl-$m" >"$TEST_TMP/gl"
+  check "gitleaks 8.30.1, $m: the findings its report holds" cmp "$TEST_TMP/want-gl" "$TEST_TMP/gl"
+done
+
 # Control: the replay is what decides.  Without the recordings beside
 # them the fakes scan the tree themselves and find none of this.
 rm -f "$work/tools/gitleaks-replay.sarif" "$work/tools/detect-secrets-replay.json" \
   "$work/tools/checkov-replay.sarif"
-home=$HOME
+scanners=gitleaks,detect-secrets,checkov
 run_as root out-noreplay off
 iac_findings "$work/out-noreplay" >"$TEST_TMP/noreplay"
 assert_file_lacks "control: without the recordings, no gitleaks test-rule" "$TEST_TMP/noreplay" "gitleaks test-rule"
