@@ -1487,11 +1487,13 @@ paths_ending_with (const struct ash_scanset *s, const char **holder)
         suf[2 * n + 1] = s->all.v[i];
         n++;
       }
-  qsort (suf, n, 2 * sizeof *suf, strptrcmp);
+  if (n)
+    qsort (suf, n, 2 * sizeof *suf, strptrcmp);
   for (size_t i = 0; i < s->leaving.nr; i++)
     {
       const char *key = s->leaving.v[i];
-      const char **hit = bsearch (&key, suf, n, 2 * sizeof *suf, strptrcmp);
+      const char **hit
+        = n ? bsearch (&key, suf, n, 2 * sizeof *suf, strptrcmp) : NULL;
       holder[i] = NULL;
       if (hit == NULL)
         continue;
