@@ -392,6 +392,14 @@ ash_iac_relative_uri (const char *uri, const char *source_dir)
 {
   if (strneq (uri, "file://", 7))
     uri += 7;
+  /* ".." resolved first: "SOURCE/../x" and "../x" are outside.  */
+  _cleanup_free_ char *norm = ash_path_normalize (uri);
+  uri = norm;
+  if (streq (uri, "..") || strneq (uri, "../", 3))
+    {
+      const char *base = strrchr (uri, '/');
+      return xstrdup (base && base[1] ? base + 1 : ".");
+    }
   if (uri[0] == '/')
     {
       _cleanup_free_ char *real

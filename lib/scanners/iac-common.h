@@ -137,9 +137,10 @@ void ash_iac_run_result (json_t *run, const char *id, const char *message,
                          const char *uri, const char *source_dir, long start,
                          long end, enum ash_severity sev);
 
-/* URI relative to SOURCE_DIR: "file://" removed, SOURCE_DIR (or its
-   real path) removed, "./" and "/" removed at the start of a relative
-   one; an absolute path elsewhere is reduced to its last component.  */
+/* URI relative to SOURCE_DIR: "file://" removed, "." and ".."
+   components resolved, SOURCE_DIR (or its real path) removed; a path
+   elsewhere (absolute, or climbing above the source directory) is
+   reduced to its last component.  */
 char *ash_iac_relative_uri (const char *uri, const char *source_dir);
 
 /* URI with its percent-encoding undone, as a file name (checkov's SARIF

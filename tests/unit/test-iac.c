@@ -391,6 +391,20 @@ main (void)
   tap_is_str (esc, "a\\x1b]0;owned\\x07b\\x0a",
               "a tool's control characters are escaped");
 
+  /* A location outside the source directory keeps only its file name.  */
+  static const char *const rel[][3] = {
+    { "../../etc/passwd", "passwd", "climbing above the tree" },
+    { "/src/../../etc/passwd", "passwd", "the tree's path, then above it" },
+    { "file:///src/a/../b.yaml", "b.yaml", "file URI inside the tree" },
+    { "./a/./b.yaml", "a/b.yaml", "dots removed" },
+    { "..", ".", "the parent itself" },
+  };
+  for (size_t i = 0; i < sizeof rel / sizeof rel[0]; i++)
+    {
+      _cleanup_free_ char *u = ash_iac_relative_uri (rel[i][0], "/src");
+      tap_is_str (u, rel[i][1], "relative uri: %s", rel[i][2]);
+    }
+
   /* checkov's SARIF percent-encodes file names.  */
   static const char *const unescapes[][3] = {
     { "path%20to/ec2.tf", "path to/ec2.tf", "%20 is a space" },
