@@ -391,34 +391,29 @@ main (void)
   tap_is_str (esc, "a\\x1b]0;owned\\x07b\\x0a",
               "a tool's control characters are escaped");
 
-  /* A location outside the source directory keeps only its file name.  */
-  static const char *const rel[][3] = {
-    { "../../etc/passwd", "passwd", "climbing above the tree" },
-    { "/src/../../etc/passwd", "passwd", "the tree's path, then above it" },
-    { "file:///src/a/../b.yaml", "b.yaml", "file URI inside the tree" },
-    { "./a/./b.yaml", "a/b.yaml", "dots removed" },
-    { "..", ".", "the parent itself" },
+  /* URIs: a location outside the source directory (/src) keeps only
+     its file name (R); checkov's SARIF percent-encodes file names (U).  */
+  static const char *const uris[][4] = {
+    { "R", "../../etc/passwd", "passwd", "climbing above the tree" },
+    { "R", "/src/../../etc/passwd", "passwd", "the tree, then above it" },
+    { "R", "file:///src/a/../b.yaml", "b.yaml", "file URI inside the tree" },
+    { "R", "./a/./b.yaml", "a/b.yaml", "dots removed" },
+    { "R", "..", ".", "the parent itself" },
+    { "U", "path%20to/ec2.tf", "path to/ec2.tf", "%20 is a space" },
+    { "U", "a%5b1%5D+%24x%25", "a[1]+$x%", "either case of hex digits" },
+    { "U", "%C3%A9.tf", "\xc3\xa9.tf", "UTF-8 bytes" },
+    { "U", "a%2Fb%2fc", "a%2Fb%2fc", "%2F stays: no '/' is made" },
+    { "U", "%1B[31m%7F%00x", "%1B[31m%7F%00x",
+      "no control character, no NUL" },
+    { "U", "100%", "100%", "a lone %" },
+    { "U", "%zz%4", "%zz%4", "% without two hex digits" },
   };
-  for (size_t i = 0; i < sizeof rel / sizeof rel[0]; i++)
+  for (size_t i = 0; i < sizeof uris / sizeof uris[0]; i++)
     {
-      _cleanup_free_ char *u = ash_iac_relative_uri (rel[i][0], "/src");
-      tap_is_str (u, rel[i][1], "relative uri: %s", rel[i][2]);
-    }
-
-  /* checkov's SARIF percent-encodes file names.  */
-  static const char *const unescapes[][3] = {
-    { "path%20to/ec2.tf", "path to/ec2.tf", "%20 is a space" },
-    { "a%5b1%5D+%24x%25", "a[1]+$x%", "either case of hex digits" },
-    { "%C3%A9.tf", "\xc3\xa9.tf", "UTF-8 bytes" },
-    { "a%2Fb%2fc", "a%2Fb%2fc", "%2F stays: no '/' is made" },
-    { "%1B[31m%7F%00x", "%1B[31m%7F%00x", "no control character, no NUL" },
-    { "100%", "100%", "a lone %" },
-    { "%zz%4", "%zz%4", "% without two hex digits" },
-  };
-  for (size_t i = 0; i < sizeof unescapes / sizeof unescapes[0]; i++)
-    {
-      _cleanup_free_ char *u = ash_iac_uri_unescape (unescapes[i][0]);
-      tap_is_str (u, unescapes[i][1], "uri unescape: %s", unescapes[i][2]);
+      _cleanup_free_ char *u = uris[i][0][0] == 'R'
+                                 ? ash_iac_relative_uri (uris[i][1], "/src")
+                                 : ash_iac_uri_unescape (uris[i][1]);
+      tap_is_str (u, uris[i][2], "uri %s: %s", uris[i][0], uris[i][3]);
     }
 
   printf ("1..%d\n", tap_n);
