@@ -4,7 +4,8 @@
 #   . "$top_srcdir/tests/iac-lib.sh"
 
 # iac_findings OUT: "scanner rule uri line severity" for each result of
-# the scan written to OUT, sorted.
+# the scan written to OUT, sorted (the severity is issue_severity, which
+# the IaC adapters set, else severity, which the others set).
 iac_findings () {
   python3 - "$1/ash_aggregated_results.json" <<'PY' | sort
 import json, sys
@@ -14,7 +15,7 @@ for run in a["sarif"]["runs"]:
         l = x["locations"][0]["physicalLocation"]
         print(x["properties"]["scanner_name"], x["ruleId"],
               l["artifactLocation"]["uri"], l.get("region", {}).get("startLine"),
-              x["properties"]["issue_severity"])
+              x["properties"].get("issue_severity", x["properties"].get("severity")))
 PY
 }
 

@@ -422,6 +422,11 @@ EXTRA_DIST += tests/fixtures/tools/zizmor
 EXTRA_DIST += tests/fixtures/tools/actionlint
 EXTRA_DIST += tests/fixtures/tools/cfn_nag_scan
 EXTRA_DIST += tests/fixtures/tools/iac-data
+TESTS += tests/sh/scan-recorded.sh
+EXTRA_DIST += tests/sh/scan-recorded.sh
+EXTRA_DIST += tests/fixtures/tools/README.md
+EXTRA_DIST += tests/fixtures/tools/gitleaks-data
+EXTRA_DIST += tests/fixtures/tools/detect-secrets-data
 
 ## The npm packages scan-cdk-nag.sh installs for itself.
 clean-local: clean-local-cdk-nag-cache

@@ -225,7 +225,18 @@ ash_path_normalize (const char *path)
       else if (len == 2 && p[0] == '.' && p[1] == '.')
         {
           size_t floor = absolute ? 1 : 0;
-          if (o > floor)
+          /* A relative path's leading "../" components stay: "../.."
+             is not "".  */
+          bool up_only = !absolute && o >= 3 && o % 3 == 0
+                         && memcmp (out + o - 3, "../", 3) == 0;
+          for (size_t k = 0; up_only && k < o; k += 3)
+            up_only = memcmp (out + k, "../", 3) == 0;
+          if (up_only)
+            {
+              memcpy (out + o, "../", 3);
+              o += 3;
+            }
+          else if (o > floor)
             {
               /* Drop the last component.  */
               if (o > floor && out[o - 1] == '/')

@@ -86,8 +86,9 @@ int ash_write_all (int fd, const void *buf, size_t len);
 
 /* Path helpers.  Results are newly allocated.  */
 char *ash_path_join (const char *a, const char *b);
-/* Lexically normalise an absolute path: collapse "//", "/./", "/../"
-   (without consulting the file system).  */
+/* Lexically normalise a path: collapse "//", "/./", "/../" (without
+   consulting the file system); a relative path keeps the ".." that
+   climb above its start ("../../x" stays so).  */
 char *ash_path_normalize (const char *path);
 /* True when PATH equals DIR or lies below it (lexically).  */
 bool ash_path_is_inside (const char *path, const char *dir);

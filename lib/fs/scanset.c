@@ -1424,6 +1424,91 @@ has_line_break (const char *p)
   return strpbrk (p, "\n\r") != NULL;
 }
 
+char *
+ash_scanset_checkov_regex (const char *path)
+{
+  struct ash_buf b = ASH_BUF_INIT;
+  ash_buf_addstr (&b, "(?:^|/)");
+  for (const char *p = path; *p; p++)
+    {
+      unsigned char c = (unsigned char) *p;
+      if (c < 0x20 || c == 0x7f)
+        {
+          ash_buf_release (&b);
+          return NULL;
+        }
+      if (c == '.')
+        ash_buf_addstr (&b, "[.]");
+      else
+        {
+          if (c > 0x20 && c < 0x7f && !(c >= 'a' && c <= 'z')
+              && !(c >= 'A' && c <= 'Z') && !(c >= '0' && c <= '9') && c != '/'
+              && c != '_' && c != '-')
+            ash_buf_addch (&b, '\\');
+          ash_buf_addch (&b, (char) c);
+        }
+    }
+  ash_buf_addch (&b, '$');
+  return ash_buf_detach (&b);
+}
+
+static int
+strptrcmp (const void *a, const void *b)
+{
+  return strcmp (*(const char *const *) a, *(const char *const *) b);
+}
+
+static bool
+is_leaving (const struct ash_scanset *s, const char *path)
+{
+  return bsearch (&path, s->leaving.v, s->leaving.nr, sizeof *s->leaving.v,
+                  strptrcmp)
+         != NULL;
+}
+
+/* For each leaving link, a path of the tree that ends with "/" and the
+   link's path and is not itself left out as leaving (checkov's
+   --skip-path for the link would skip it too), or NULL: the links looked
+   up among the sorted proper suffixes of every walked path.  */
+static void
+paths_ending_with (const struct ash_scanset *s, const char **holder)
+{
+  size_t n = 0, cap = 0;
+  const char **suf = NULL;
+  for (size_t i = 0; i < s->all.nr; i++)
+    for (const char *p = strchr (s->all.v[i], '/'); p; p = strchr (p + 1, '/'))
+      {
+        if (n == cap)
+          {
+            cap = cap ? 2 * cap : 64;
+            suf = xreallocarray (suf, cap, 2 * sizeof *suf);
+          }
+        suf[2 * n] = p + 1;
+        suf[2 * n + 1] = s->all.v[i];
+        n++;
+      }
+  if (n)
+    qsort (suf, n, 2 * sizeof *suf, strptrcmp);
+  for (size_t i = 0; i < s->leaving.nr; i++)
+    {
+      const char *key = s->leaving.v[i];
+      const char **hit
+        = n ? bsearch (&key, suf, n, 2 * sizeof *suf, strptrcmp) : NULL;
+      holder[i] = NULL;
+      if (hit == NULL)
+        continue;
+      while (hit > suf && streq (hit[-2], key))
+        hit -= 2;
+      for (; hit < suf + 2 * n && streq (hit[0], key); hit += 2)
+        if (!is_leaving (s, hit[1]))
+          {
+            holder[i] = hit[1];
+            break;
+          }
+    }
+  free (suf);
+}
+
 /* Escape glob characters with a backslash (grype, syft, trivy).  */
 static char *
 glob_escape (const char *p)
@@ -1505,34 +1590,38 @@ ash_scanset_exclusion_args (const struct ash_scanset *s, const char *scanner,
   else if (streq (scanner, "ferret-scan"))
     r = substring_scanner (s, scanner, "--exclude", false, &args, err);
   else if (streq (scanner, "checkov"))
-    for (size_t i = 0; r == 0 && i < s->leaving.nr; i++)
-      {
-        const char *l = s->leaving.v[i];
-        if (l[strspn (l, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
-                         "0123456789._/-")]
-            != '\0')
-          {
-            r = not_excludable (
-              err, scanner, l,
-              has_line_break (l)
-                ? _ ("checkov's --skip-path cannot name it: its path holds a "
-                     "line break")
-                : _ ("checkov's --skip-path cannot name it: its path holds a "
-                     "character other than letters, digits, '.', '_', '/' "
-                     "and '-', which checkov's module finder would read as "
-                     "part of its one regular expression"));
-            break;
-          }
-        struct ash_buf b = ASH_BUF_INIT;
-        for (const char *p = l; *p; p++)
-          {
-            if (*p == '.')
-              ash_buf_addch (&b, '\\');
-            ash_buf_addch (&b, *p);
-          }
-        ash_strvec_push (&args, "--skip-path");
-        ash_strvec_push_nodup (&args, ash_buf_detach (&b));
-      }
+    {
+      _cleanup_free_ const char **enders
+        = xcalloc (s->leaving.nr ? s->leaving.nr : 1, sizeof *enders);
+      paths_ending_with (s, enders);
+      for (size_t i = 0; r == 0 && i < s->leaving.nr; i++)
+        {
+          const char *l = s->leaving.v[i];
+          char *re = ash_scanset_checkov_regex (l);
+          if (re == NULL || enders[i])
+            {
+              free (re);
+              _cleanup_free_ char *qe
+                = enders[i] ? quoted_path (enders[i]) : NULL;
+              _cleanup_free_ char *why
+                = enders[i]
+                    ? xasprintf (_ ("checkov's --skip-path cannot name it "
+                                    "alone: the path '%s' ends with its "
+                                    "path, and that option skips every path "
+                                    "that ends with the value"),
+                                 qe)
+                    : xstrdup (has_line_break (l)
+                                 ? _ ("checkov's --skip-path cannot name it: "
+                                      "its path holds a line break")
+                                 : _ ("checkov's --skip-path cannot name it: "
+                                      "its path holds a control character"));
+              r = not_excludable (err, scanner, l, why);
+              break;
+            }
+          ash_strvec_push (&args, "--skip-path");
+          ash_strvec_push_nodup (&args, re);
+        }
+    }
   else if (streq (scanner, "grype") || streq (scanner, "syft"))
     for (size_t i = 0; i < s->leaving.nr; i++)
       {

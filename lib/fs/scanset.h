@@ -127,7 +127,7 @@ char *ash_scanset_quote_path (const char *path);
                   substrings, so callers adding their own exclusions must
                   join them into this one value)
      checkov      --skip-path R  for each link (R: the path as a regex,
-                  "." escaped)
+                  ash_scanset_checkov_regex)
      ferret-scan  --exclude P1,P2,...
      grype, syft  --exclude ./P  for each link (glob characters escaped)
      trivy-repo   --skip-files P  for each link (CSV-quoted when it holds a
@@ -137,14 +137,27 @@ char *ash_scanset_quote_path (const char *path);
    -EINVAL with kind LinkNotExcludable when a link's path cannot be put in
    the option alone: for bandit a comma, a glob character (* ? [) or a line
    break, or a path that another path in the tree contains; for checkov a
-   line break or any character outside [A-Za-z0-9._/-] (checkov compiles
-   every --skip-path into one regex in its terraform module finder, and
-   only these are sure to mean themselves there once "." is escaped); for
-   ferret-scan a comma, a line break, or a path another path in the tree
-   contains.  */
+   line break or another control character, or a path that another path
+   of the tree ends with (after a '/'); for ferret-scan a comma, a line
+   break, or a path another path in the tree contains.  */
 int ash_scanset_exclusion_args (const struct ash_scanset *s,
                                 const char *scanner,
                                 struct ash_strvec *ret_args,
                                 struct ash_error *err);
+
+/* PATH (relative to the directory checkov scans) as one of checkov's
+   --skip-path regular expressions.  checkov compiles each value with
+   Python's re (and joins them all into one expression in its terraform
+   module finder) after replacing ".terraform" with "\\.terraform", and
+   searches it in the path of every file and directory it walks, that
+   directory's path joined with the name.  So the value is
+   "(?:^|/)PATH$", matching a path that is PATH or ends with "/PATH" and
+   never one that merely holds it (a link named "s" must not hide every
+   path with an "s" in it, the scanned directory's own included); in
+   PATH every ASCII punctuation character but '/', '_' and '-' is
+   preceded by a backslash, and '.' is written "[.]", which that
+   replacement cannot reach.  NULL when PATH holds a control character,
+   which the value cannot carry.  Newly allocated.  */
+char *ash_scanset_checkov_regex (const char *path);
 
 #endif

@@ -16,15 +16,6 @@
 #include "report/reports.h"
 #include "scan/sarif.h"
 
-/* GitHub's buckets: 9.0 and up critical, 7.0 high, 4.0 medium, else
-   low.  */
-static const char *
-security_severity (enum ash_severity s)
-{
-  static const char *const score[] = { "1.0", "3.0", "6.0", "8.0", "9.5" };
-  return score[s];
-}
-
 /* PATH as a URI reference: every byte outside the unreserved characters
    and "/" percent-encoded, so that a file name cannot carry a scheme, a
    query or a control character into the log.  */
@@ -108,7 +99,7 @@ slim_rule (const char *rule_id, const json_t *rule, const char *scanner,
     json_object_set_new (p, "security-severity", json_string (given));
   else
     json_object_set_new (p, "security-severity",
-                         json_string (security_severity (sev)));
+                         json_string (ash_severity_score (sev)));
   json_t *tags = json_array ();
   json_array_append_new (tags, json_string ("security"));
   if (*scanner)

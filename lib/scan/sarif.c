@@ -24,6 +24,24 @@ ash_severity_name (enum ash_severity s)
   return severity_names[s];
 }
 
+/* Upstream ASH's scores (automated_security_helper/plugin_modules/
+   ash_builtin/reporters/github_ghas_reporter.py, _LEVEL_TO_SECURITY_
+   SEVERITY): error 8.0, warning 6.0, note 3.0, none 1.0, inside GitHub's
+   buckets (9.0-10.0 critical, 7.0-8.9 high, 4.0-6.9 medium, 0.1-3.9
+   low).  SARIF's "error" holds both of ASH's critical and high; critical
+   takes 9.5, in GitHub's critical bucket, so that it stays apart.  */
+static const char *const severity_scores[ASH_SEVERITY_COUNT] = {
+  "1.0", "3.0", "6.0", "8.0", "9.5",
+};
+
+const char *
+ash_severity_score (enum ash_severity s)
+{
+  if ((unsigned) s >= ASH_SEVERITY_COUNT)
+    return severity_scores[ASH_SEVERITY_INFO];
+  return severity_scores[s];
+}
+
 int
 ash_severity_parse (const char *s, enum ash_severity *ret)
 {

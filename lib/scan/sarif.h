@@ -32,6 +32,10 @@ enum ash_severity
 
 /* "info", "low", "medium", "high", "critical".  */
 const char *ash_severity_name (enum ash_severity s);
+/* The properties.security-severity score of severity S, the one every
+   SARIF normaliser and report of ash gives a rule that has none of its
+   own: "1.0", "3.0", "6.0", "8.0", "9.5" for info to critical.  */
+const char *ash_severity_score (enum ash_severity s);
 /* Parse a severity or threshold name, any case; "ALL" and "NONE" mean
    info.  0 or -EINVAL.  */
 int ash_severity_parse (const char *s, enum ash_severity *ret);

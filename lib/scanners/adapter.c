@@ -552,24 +552,6 @@ ash_adapter_read_sarif (const struct ash_scan_job *job, const char *name,
 
 /* SARIF normalisation.  */
 
-const char *
-ash_adapter_severity_score (enum ash_severity s)
-{
-  switch (s)
-    {
-    case ASH_SEVERITY_CRITICAL:
-      return "9.5";
-    case ASH_SEVERITY_HIGH:
-      return "8.0";
-    case ASH_SEVERITY_MEDIUM:
-      return "5.5";
-    case ASH_SEVERITY_LOW:
-      return "2.0";
-    default:
-      return "0.0";
-    }
-}
-
 enum ash_severity
 ash_adapter_score_severity (double score)
 {
@@ -871,7 +853,7 @@ normalize_run (json_t *run, const struct ash_sarif_norm *n,
           enum ash_severity s = w ? (enum ash_severity) json_integer_value (w)
                                   : default_severity (json_null (), x);
           json_object_set_new (props, "security-severity",
-                               json_string (ash_adapter_severity_score (s)));
+                               json_string (ash_severity_score (s)));
         }
       else if (!json_is_string (json_object_get (props, "security-severity")))
         {

@@ -196,9 +196,8 @@ struct ash_sarif_norm
 int ash_adapter_sarif_normalize (json_t *doc, const struct ash_sarif_norm *n,
                                  struct ash_error *err);
 
-/* The SARIF security-severity score ASH gives severity S ("9.5", "8.0",
-   "5.5", "2.0", "0.0"), and the severity a score means (CVSS bands).  */
-const char *ash_adapter_severity_score (enum ash_severity s);
+/* The severity a SARIF security-severity score means (CVSS bands); the
+   score of a severity is ash_severity_score().  */
 enum ash_severity ash_adapter_score_severity (double score);
 
 /* S escaped for a regular expression (Go's regexp and Python's re):

@@ -32,6 +32,7 @@
 #include "base/log.h"
 #include "base/strvec.h"
 #include "base/util.h"
+#include "fs/scanset.h"
 #include "scanners/adapter.h"
 #include "scanners/iac-common.h"
 
@@ -174,15 +175,10 @@ skip_paths (const json_t *options, struct ash_strvec *ret,
 }
 
 /* A path of the scan set's exclusions as one of checkov's --skip-path
-   regular expressions.  checkov compiles each with Python's re and
-   searches the path of every file and directory it walks, after
-   replacing ".terraform" with "\\.terraform"; so every ASCII
-   punctuation character is escaped with a backslash (what
-   ash_adapter_regex_escape does), except '.', which is written "[.]",
-   where that replacement cannot reach it.  An absolute path (the output
-   directory inside the tree) is made relative to TARGET first; one
-   outside it is left out (*RET NULL).  A path holding a control
-   character cannot be written: an error naming it.  */
+   regular expressions (ash_scanset_checkov_regex).  An absolute path (the
+   output directory inside the tree) is made relative to TARGET first; one
+   outside it is left out (*RET NULL).  A path holding a control character
+   cannot be written: an error naming it.  */
 static int
 excluded_regex (const char *target, const char *p, char **ret,
                 struct ash_error *err)
@@ -195,26 +191,17 @@ excluded_regex (const char *target, const char *p, char **ret,
         return 0;
       p += n + 1;
     }
-  for (const char *c = p; *c; c++)
-    if ((unsigned char) *c < 0x20 || *c == 0x7f)
+  *ret = ash_scanset_checkov_regex (p);
+  if (*ret == NULL)
+    {
+      /* Quoted: the path's control characters stay out of the message.  */
+      _cleanup_free_ char *q = ash_scanset_quote_path (p);
       return ash_error_set (err, -EINVAL,
                             _ ("checkov's --skip-path cannot name '%s': its "
                                "path holds a line break or another control "
                                "character"),
-                            p);
-  struct ash_buf b = ASH_BUF_INIT;
-  _cleanup_free_ char *esc = ash_adapter_regex_escape (p);
-  for (const char *c = esc; *c; c++)
-    {
-      if (c[0] == '\\' && c[1] == '.')
-        {
-          ash_buf_addstr (&b, "[.]");
-          c++;
-          continue;
-        }
-      ash_buf_addch (&b, *c);
+                            q);
     }
-  *ret = b.buf ? ash_buf_detach (&b) : xstrdup ("");
   return 0;
 }
 
@@ -489,6 +476,31 @@ checkov_sarif_severity (const json_t *result, const json_t *rule _unused_)
   return severity_of (s, ASH_SEVERITY_HIGH);
 }
 
+/* checkov's SARIF percent-encodes the file names of its locations; ash
+   reports the file name, as checkov's JSON has it.  */
+static void
+unescape_uris (json_t *doc)
+{
+  size_t i, j, k;
+  json_t *run, *res, *loc;
+  json_array_foreach (json_object_get (doc, "runs"), i, run)
+    json_array_foreach (json_object_get (run, "results"), j, res)
+      json_array_foreach (json_object_get (res, "locations"), k, loc)
+        {
+          json_t *al
+            = json_object_get (json_object_get (loc, "physicalLocation"),
+                               "artifactLocation");
+          const char *uri = json_string_value (json_object_get (al, "uri"));
+          if (uri == NULL || strchr (uri, '%') == NULL)
+            continue;
+          _cleanup_free_ char *name = ash_iac_uri_unescape (uri);
+          /* Bytes that are not UTF-8 keep their encoding.  */
+          json_t *v = json_string (name);
+          if (v)
+            json_object_set_new (al, "uri", v);
+        }
+}
+
 static int
 checkov_parse (const struct ash_scanner *s _unused_,
                const struct ash_scan_job *job,
@@ -511,6 +523,7 @@ checkov_parse (const struct ash_scanner *s _unused_,
       r = ash_iac_read_sarif ("checkov", job, CHECKOV_SARIF, &doc, err);
       if (r < 0)
         return r;
+      unescape_uris (doc);
       ash_iac_sarif_normalise (doc, "checkov", NULL, CHECKOV_URI, job->target,
                                checkov_sarif_severity);
       *ret_doc = doc;

@@ -96,13 +96,6 @@ ash_deps_level (enum ash_severity s)
     }
 }
 
-const char *
-ash_deps_score (enum ash_severity s)
-{
-  static const char *const scores[] = { "0.0", "2.0", "5.5", "7.5", "9.5" };
-  return scores[s];
-}
-
 /* The upper-case name ASH's counters read from properties.severity.  */
 static const char *
 sev_upper (enum ash_severity s)
@@ -147,8 +140,8 @@ ash_deps_rule (json_t *run, const char *id, const char *short_text,
   if (help_uri && *help_uri)
     json_object_set_new (r, "helpUri", json_string (help_uri));
   json_object_set_new (json_object_get (r, "properties"), "security-severity",
-                       json_string (score && *score ? score
-                                                    : ash_deps_score (sev)));
+                       json_string (
+                         score && *score ? score : ash_severity_score (sev)));
   json_array_append_new (rules, r);
   return json_array_size (rules) - 1;
 }
@@ -239,9 +232,14 @@ ash_deps_sarif_normalise (json_t *doc, const char *name, const char *version,
             json_object_get (json_object_get (x, "defaultConfiguration"),
                              "level"));
           if (json_object_get (props, "security-severity") == NULL)
-            json_object_set_new (props, "security-severity",
-                                 json_string (
-                                   ash_deps_score (ash_deps_severity (lvl))));
+            {
+              enum ash_severity sev = ash_deps_severity (lvl);
+              json_object_set_new (props, "security-severity",
+                                   json_string (ash_severity_score (sev)));
+              /* The severity itself, for the results below: the score
+                 ash gives INFO (1.0) reads as low.  */
+              json_object_set_new (props, "ash-severity", json_integer (sev));
+            }
           const char *sd = json_string_value (
             json_object_get (json_object_get (x, "shortDescription"), "text"));
           if (json_object_get (x, "help") == NULL)
@@ -280,24 +278,22 @@ ash_deps_sarif_normalise (json_t *doc, const char *name, const char *version,
                                 ?: "",
                               rid))
                   {
+                    json_t *rp = json_object_get (rule, "properties");
                     const char *sc = json_string_value (
-                      json_object_get (json_object_get (rule, "properties"),
-                                       "security-severity"));
-                    if (sc)
-                      {
-                        double d = strtod (sc, NULL);
-                        sev = d >= 9.0   ? ASH_SEVERITY_CRITICAL
-                              : d >= 7.0 ? ASH_SEVERITY_HIGH
-                              : d >= 4.0 ? ASH_SEVERITY_MEDIUM
-                              : d > 0.0  ? ASH_SEVERITY_LOW
-                                         : ASH_SEVERITY_INFO;
-                      }
+                      json_object_get (rp, "security-severity"));
+                    json_t *own = json_object_get (rp, "ash-severity");
+                    if (json_is_integer (own))
+                      sev = (enum ash_severity) json_integer_value (own);
+                    else if (sc)
+                      sev = ash_adapter_score_severity (strtod (sc, NULL));
                     break;
                   }
               json_object_set_new (props, "severity",
                                    json_string (sev_upper (sev)));
             }
         }
+      json_array_foreach (rules, k, x)
+        json_object_del (json_object_get (x, "properties"), "ash-severity");
       /* Invocation and artifact records can carry host paths too.  */
       json_object_del (run, "originalUriBaseIds");
       json_array_foreach (json_object_get (run, "artifacts"), k, x)

@@ -51,9 +51,6 @@ int ash_deps_option_file (const struct ash_scan_job *job, const char *key,
 enum ash_severity ash_deps_severity (const char *word);
 /* SARIF level of an ASH severity (error, warning, note).  */
 const char *ash_deps_level (enum ash_severity s);
-/* A representative CVSS score of an ASH severity ("9.5", "7.5", ...),
-   for properties.security-severity when the tool gives none.  */
-const char *ash_deps_score (enum ash_severity s);
 
 /* A rule for RUN (added once per ID; returns its index).  HELP may be
    NULL (SHORT_TEXT is used); SCORE may be NULL (from SEV).  */

@@ -362,24 +362,6 @@ ash_iac_read_sarif (const char *scanner, const struct ash_scan_job *job,
   return r;
 }
 
-const char *
-ash_iac_security_severity (enum ash_severity sev)
-{
-  switch (sev)
-    {
-    case ASH_SEVERITY_CRITICAL:
-      return "9.0";
-    case ASH_SEVERITY_HIGH:
-      return "7.0";
-    case ASH_SEVERITY_MEDIUM:
-      return "5.0";
-    case ASH_SEVERITY_LOW:
-      return "3.0";
-    default:
-      return "0.0";
-    }
-}
-
 static const char *
 level_of (enum ash_severity sev)
 {
@@ -410,6 +392,14 @@ ash_iac_relative_uri (const char *uri, const char *source_dir)
 {
   if (strneq (uri, "file://", 7))
     uri += 7;
+  /* ".." resolved first: "SOURCE/../x" and "../x" are outside.  */
+  _cleanup_free_ char *norm = ash_path_normalize (uri);
+  uri = norm;
+  if (streq (uri, "..") || strneq (uri, "../", 3))
+    {
+      const char *base = strrchr (uri, '/');
+      return xstrdup (base && base[1] ? base + 1 : ".");
+    }
   if (uri[0] == '/')
     {
       _cleanup_free_ char *real
@@ -432,6 +422,40 @@ ash_iac_relative_uri (const char *uri, const char *source_dir)
   while (uri[0] == '.' && uri[1] == '/')
     uri += 2;
   return xstrdup (uri);
+}
+
+static int
+hex_digit (char c)
+{
+  if (c >= '0' && c <= '9')
+    return c - '0';
+  if (c >= 'a' && c <= 'f')
+    return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F')
+    return c - 'A' + 10;
+  return -1;
+}
+
+char *
+ash_iac_uri_unescape (const char *uri)
+{
+  char *out = xmalloc (strlen (uri) + 1);
+  char *o = out;
+  for (const char *p = uri; *p; p++)
+    {
+      int hi = p[0] == '%' ? hex_digit (p[1]) : -1;
+      int lo = hi >= 0 ? hex_digit (p[2]) : -1;
+      int c = hi * 16 + lo;
+      if (lo < 0 || c < 0x20 || c == 0x7f || c == '/')
+        {
+          *o++ = *p;
+          continue;
+        }
+      *o++ = (char) c;
+      p += 2;
+    }
+  *o = '\0';
+  return out;
 }
 
 static void
@@ -546,7 +570,7 @@ ash_iac_sarif_normalise (json_t *doc, const char *driver, const char *version,
               json_object_set_new (rule, "properties", props);
             }
           json_object_set_new (props, "security-severity",
-                               json_string (ash_iac_security_severity (sev)));
+                               json_string (ash_severity_score (sev)));
           if (!json_is_object (json_object_get (rule, "help")))
             {
               const char *text = NULL;

@@ -137,13 +137,18 @@ void ash_iac_run_result (json_t *run, const char *id, const char *message,
                          const char *uri, const char *source_dir, long start,
                          long end, enum ash_severity sev);
 
-/* URI relative to SOURCE_DIR: "file://" removed, SOURCE_DIR (or its
-   real path) removed, "./" and "/" removed at the start of a relative
-   one; an absolute path elsewhere is reduced to its last component.  */
+/* URI relative to SOURCE_DIR: "file://" removed, "." and ".."
+   components resolved, SOURCE_DIR (or its real path) removed; a path
+   elsewhere (absolute, or climbing above the source directory) is
+   reduced to its last component.  */
 char *ash_iac_relative_uri (const char *uri, const char *source_dir);
 
-/* "9.0", "7.0", "5.0", "3.0", "0.0" for SEV.  */
-const char *ash_iac_security_severity (enum ash_severity sev);
+/* URI with its percent-encoding undone, as a file name (checkov's SARIF
+   writes "path%20to/ec2.tf" for the file "path to/ec2.tf"): every %XX
+   decoded but those that would give a control character, a NUL or a '/',
+   which stay as written, as does a '%' not followed by two hex digits.
+   Newly allocated.  */
+char *ash_iac_uri_unescape (const char *uri);
 
 /* TEXT a tool wrote, fit for a message: control characters and bytes
    that are not printable ASCII as \xNN, at most 300 bytes of it, with

@@ -73,7 +73,7 @@ case $tool in semgrep) v=1.116.0 ;; *) v=1.6.0 ;; esac
 assert_file_contains "driver name and version" "$TEST_TMP/drv" "driver $tool $v"
 assert_file_contains "no invocations with host paths" "$TEST_TMP/drv" "invocations False"
 assert_file_contains "ERROR rules score high" "$TEST_TMP/drv" "rule-help True 8.0"
-assert_file_contains "WARNING rules score medium" "$TEST_TMP/drv" "rule-help True 5.5"
+assert_file_contains "WARNING rules score medium" "$TEST_TMP/drv" "rule-help True 6.0"
 assert_file_lacks "no absolute or based uri" "$TEST_TMP/drv" "uri True"
 check "ash.sarif holds no host path of the tree" sh -c "! grep -q '$src' '$TEST_TMP/off/reports/ash.sarif'"
 

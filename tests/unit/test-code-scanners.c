@@ -291,7 +291,7 @@ test_normalize (void)
   tap_is_str (json_string_value (
                 json_object_get (json_object_get (rule0, "properties"),
                                  "security-severity")),
-              "5.5", "security-severity from the results' severity");
+              "6.0", "security-severity from the results' severity");
   tap_is_str (json_string_value (json_object_get (
                 json_object_get (json_array_get (rules, 1), "properties"),
                 "security-severity")),

@@ -183,8 +183,8 @@ main (void)
           "checkov --output sarif --output json --output cyclonedx_json "
           "--output-file-path /res --directory /src --framework all "
           "--skip-path .venv/ --skip-path venv/ --skip-path node_modules/ "
-          "--skip-path vendor/x[.]py --skip-path a "
-          "b/\\$\\(c\\)\\[1\\][.]terraform --skip-path out",
+          "--skip-path (?:^|/)vendor/x[.]py$ --skip-path (?:^|/)a "
+          "b/\\$\\(c\\)\\[1\\][.]terraform$ --skip-path (?:^|/)out$",
           "checkov defaults, links and the output directory skipped");
   expect (checkov,
           "{\"frameworks\": [\"cloudformation\", \"dockerfile\"], "
@@ -195,8 +195,9 @@ main (void)
           "--directory /src --skip-download --framework cloudformation "
           "--framework dockerfile --skip-framework secrets --skip-path .venv/ "
           "--skip-path venv/ --skip-path node_modules/ --skip-path ^tests/ "
-          "--skip-path fixtures --skip-path vendor/x[.]py --skip-path a "
-          "b/\\$\\(c\\)\\[1\\][.]terraform --skip-path out",
+          "--skip-path fixtures --skip-path (?:^|/)vendor/x[.]py$ "
+          "--skip-path (?:^|/)a b/\\$\\(c\\)\\[1\\][.]terraform$ "
+          "--skip-path (?:^|/)out$",
           "checkov options");
   expect (checkov, "{\"frameworks\": [\"cobol\"]}",
           "error: scanners.checkov.options.frameworks: 'cobol' is not a "
@@ -208,7 +209,8 @@ main (void)
           "checkov refuses a skip_path that is not a regex");
 
   expect (checkov_bad, NULL,
-          "error: checkov's --skip-path cannot name 'x\ny': its path holds "
+          "error: checkov's --skip-path cannot name '\"x\\ny\"': its path "
+          "holds "
           "a line break or another control character",
           "checkov refuses an excluded path its syntax cannot hold");
 
@@ -358,7 +360,7 @@ main (void)
   tap_is_str (json_string_value (
                 json_object_get (json_object_get (rule, "properties"),
                                  "security-severity")),
-              "7.0", "security-severity of a HIGH rule");
+              "8.0", "security-severity of a HIGH rule");
   tap_ok (json_is_object (json_object_get (rule, "help")), "rule has help");
   json_t *locs = json_object_get (res, "locations");
   tap_is_str (json_string_value (json_object_get (
@@ -388,6 +390,31 @@ main (void)
   _cleanup_free_ char *esc = ash_iac_printable ("a\x1b]0;owned\ab\n");
   tap_is_str (esc, "a\\x1b]0;owned\\x07b\\x0a",
               "a tool's control characters are escaped");
+
+  /* URIs: a location outside the source directory (/src) keeps only
+     its file name (R); checkov's SARIF percent-encodes file names (U).  */
+  static const char *const uris[][4] = {
+    { "R", "../../etc/passwd", "passwd", "climbing above the tree" },
+    { "R", "/src/../../etc/passwd", "passwd", "the tree, then above it" },
+    { "R", "file:///src/a/../b.yaml", "b.yaml", "file URI inside the tree" },
+    { "R", "./a/./b.yaml", "a/b.yaml", "dots removed" },
+    { "R", "..", ".", "the parent itself" },
+    { "U", "path%20to/ec2.tf", "path to/ec2.tf", "%20 is a space" },
+    { "U", "a%5b1%5D+%24x%25", "a[1]+$x%", "either case of hex digits" },
+    { "U", "%C3%A9.tf", "\xc3\xa9.tf", "UTF-8 bytes" },
+    { "U", "a%2Fb%2fc", "a%2Fb%2fc", "%2F stays: no '/' is made" },
+    { "U", "%1B[31m%7F%00x", "%1B[31m%7F%00x",
+      "no control character, no NUL" },
+    { "U", "100%", "100%", "a lone %" },
+    { "U", "%zz%4", "%zz%4", "% without two hex digits" },
+  };
+  for (size_t i = 0; i < sizeof uris / sizeof uris[0]; i++)
+    {
+      _cleanup_free_ char *u = uris[i][0][0] == 'R'
+                                 ? ash_iac_relative_uri (uris[i][1], "/src")
+                                 : ash_iac_uri_unescape (uris[i][1]);
+      tap_is_str (u, uris[i][2], "uri %s: %s", uris[i][0], uris[i][3]);
+    }
 
   printf ("1..%d\n", tap_n);
   return tap_failed ? 1 : 0;

@@ -7,7 +7,11 @@
 
 #include "base/buf.h"
 #include "base/error.h"
+#include "report/reports.h"
 #include "scan/sarif.h"
+#include "scanners/adapter.h"
+#include "scanners/deps-common.h"
+#include "scanners/iac-common.h"
 #include "scanners/scanner.h"
 #include "tap.h"
 
@@ -146,9 +150,131 @@ npm_audit_budget_cases (void)
   }
 }
 
+/* Every SARIF normaliser and the GitHub report give a rule without a
+   score of its own the same security-severity for each ASH severity.  */
+static enum ash_severity wanted_severity;
+
+static enum ash_severity
+wanted (const json_t *result _unused_, const json_t *rule _unused_)
+{
+  return wanted_severity;
+}
+
+static const char *
+rule0_score (const json_t *doc)
+{
+  json_t *run = json_array_get (json_object_get (doc, "runs"), 0);
+  json_t *rule = json_array_get (
+    json_object_get (json_object_get (json_object_get (run, "tool"), "driver"),
+                     "rules"),
+    0);
+  return json_string_value (
+    json_object_get (json_object_get (rule, "properties"),
+                     "security-severity"));
+}
+
+static json_t *
+one_finding (const char *level)
+{
+  return json_pack ("{s:s, s:[{s:{s:{s:s, s:[{s:s, s:{s:s}}]}}, s:[{s:s, "
+                    "s:s, s:{s:s}, s:[{s:{s:{s:s}, s:{s:i}}}]}]}]}",
+                    "version", "2.1.0", "runs", "tool", "driver", "name", "t",
+                    "rules", "id", "r", "defaultConfiguration", "level", level,
+                    "results", "ruleId", "r", "level", level, "message",
+                    "text", "m", "locations", "physicalLocation",
+                    "artifactLocation", "uri", "a.txt", "region", "startLine",
+                    1);
+}
+
+static void
+score_cases (void)
+{
+  static const char *const levels[ASH_SEVERITY_COUNT]
+    = { "none", "note", "warning", "error", "error" };
+  static const char *const upper[ASH_SEVERITY_COUNT]
+    = { "INFO", "LOW", "MEDIUM", "HIGH", "CRITICAL" };
+  static const char *const upstream[ASH_SEVERITY_COUNT]
+    = { "1.0", "3.0", "6.0", "8.0", "9.5" };
+
+  for (int s = 0; s < ASH_SEVERITY_COUNT; s++)
+    {
+      const char *name = ash_severity_name ((enum ash_severity) s);
+      const char *want = ash_severity_score ((enum ash_severity) s);
+      tap_is_str (want, upstream[s], "%s scores as upstream's GHAS reporter",
+                  name);
+      wanted_severity = (enum ash_severity) s;
+
+      json_t *doc = one_finding (levels[s]);
+      struct ash_sarif_norm n
+        = { .driver_name = "t", .source_dir = "/src", .severity = wanted };
+      struct ash_error err = ASH_ERROR_INIT;
+      tap_ok (ash_adapter_sarif_normalize (doc, &n, &err) == 0,
+              "%s: adapter normalises", name);
+      tap_is_str (rule0_score (doc), want, "%s: the adapter's score", name);
+      ash_error_release (&err);
+      json_decref (doc);
+
+      doc = one_finding (levels[s]);
+      ash_iac_sarif_normalise (doc, "t", NULL, NULL, "/src", wanted);
+      tap_is_str (rule0_score (doc), want, "%s: the IaC normaliser's score",
+                  name);
+      json_decref (doc);
+
+      json_t *run = ash_sarif_run_new ("t", NULL, NULL);
+      ash_deps_rule (run, "r", "x", NULL, NULL, (enum ash_severity) s, NULL);
+      doc = ash_sarif_doc_new ();
+      json_array_append_new (json_object_get (doc, "runs"), run);
+      tap_is_str (rule0_score (doc), want,
+                  "%s: the dependency normaliser's rule score", name);
+      json_decref (doc);
+
+      if (s != ASH_SEVERITY_CRITICAL)
+        {
+          /* SARIF levels: no critical.  */
+          doc = one_finding (levels[s]);
+          json_object_del (
+            json_array_get (
+              json_object_get (
+                json_array_get (json_object_get (doc, "runs"), 0), "results"),
+              0),
+            "level");
+          ash_deps_sarif_normalise (doc, "t", NULL, "/src");
+          tap_is_str (rule0_score (doc), want,
+                      "%s: the dependency normaliser's score for level %s",
+                      name, levels[s]);
+          json_t *res = json_array_get (
+            json_object_get (json_array_get (json_object_get (doc, "runs"), 0),
+                             "results"),
+            0);
+          tap_is_str (json_string_value (
+                        json_object_get (json_object_get (res, "properties"),
+                                         "severity")),
+                      upper[s], "%s: and its result keeps that severity",
+                      name);
+          json_decref (doc);
+        }
+
+      doc = one_finding (levels[s]);
+      json_t *res = json_array_get (
+        json_object_get (json_array_get (json_object_get (doc, "runs"), 0),
+                         "results"),
+        0);
+      json_object_set_new (res, "properties",
+                           json_pack ("{s:s}", "severity", upper[s]));
+      json_t *agg = json_pack ("{s:o}", "sarif", doc);
+      _cleanup_free_ char *gh = ash_report_ghas (agg, NULL);
+      json_t *g = json_loads (gh, 0, NULL);
+      tap_is_str (rule0_score (g), want, "%s: the GitHub report's score",
+                  name);
+      json_decref (g);
+      json_decref (agg);
+    }
+}
+
 int
 main (void)
 {
+  score_cases ();
   parse_budget_cases ();
   npm_audit_budget_cases ();
   parse_case ("{\"version\":\"2.1.0\",\"runs\":[]}", true, NULL);

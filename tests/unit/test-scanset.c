@@ -239,11 +239,12 @@ test_links (void)
     { "ferret-scan",
       "--exclude\nchain-link,hop,loop-a,loop-b,node_modules/evil,"
       "rel-out,sub/dotdot,vendor/config.py,zz-dangling\n" },
-    { "checkov", "--skip-path\nchain-link\n--skip-path\nhop\n--skip-path\n"
-                 "loop-a\n--skip-path\nloop-b\n--skip-path\n"
-                 "node_modules/evil\n--skip-path\nrel-out\n--skip-path\n"
-                 "sub/dotdot\n--skip-path\nvendor/config\\.py\n"
-                 "--skip-path\nzz-dangling\n" },
+    { "checkov",
+      "--skip-path\n(?:^|/)chain-link$\n--skip-path\n(?:^|/)hop$\n"
+      "--skip-path\n(?:^|/)loop-a$\n--skip-path\n(?:^|/)loop-b$\n"
+      "--skip-path\n(?:^|/)node_modules/evil$\n--skip-path\n"
+      "(?:^|/)rel-out$\n--skip-path\n(?:^|/)sub/dotdot$\n--skip-path\n"
+      "(?:^|/)vendor/config[.]py$\n--skip-path\n(?:^|/)zz-dangling$\n" },
     { "grype", "--exclude\n./chain-link\n--exclude\n./hop\n--exclude\n"
                "./loop-a\n--exclude\n./loop-b\n--exclude\n"
                "./node_modules/evil\n--exclude\n./rel-out\n--exclude\n"
@@ -389,7 +390,19 @@ test_unrepresentable (void)
     "that holds the value",
     NULL);
   check_unrepresentable ("cfg.py", "lib/old-cfg.py", "ferret-scan", "", NULL);
-  check_unrepresentable ("cfg.py", "cfg.py.bak", "checkov", NULL, "cfg\\.py");
+  check_unrepresentable ("cfg.py", "cfg.py.bak", "checkov", NULL,
+                         "(?:^|/)cfg[.]py$");
+  /* checkov matches the end of a path: another path ending with the
+     link's would be skipped too.  */
+  check_unrepresentable (
+    "docker", "js/docker", "checkov",
+    "checkov was not run on the source directory: the link 'docker' "
+    "leaves the scanned tree, and checkov's --skip-path cannot name it "
+    "alone: the path 'js/docker' ends with its path, and that option skips "
+    "every path that ends with the value",
+    NULL);
+  check_unrepresentable ("docker", "js/dockers", "checkov", NULL,
+                         "(?:^|/)docker$");
   check_unrepresentable ("cfg.py", "cfg.py.bak", "grype", NULL, "./cfg.py");
   check_unrepresentable ("line\nbreak", NULL, "bandit", "", NULL);
   check_unrepresentable ("line\nbreak", NULL, "ferret-scan", "", NULL);
@@ -400,15 +413,22 @@ test_unrepresentable (void)
     "leaves the scanned tree, and checkov's --skip-path cannot name it: its "
     "path holds a line break",
     NULL);
+  /* checkov: every character but a control one is written as itself.  */
+  check_unrepresentable ("a+b", NULL, "checkov", NULL, "(?:^|/)a\\+b$");
+  check_unrepresentable ("dir with space/x", NULL, "checkov", NULL,
+                         "(?:^|/)dir with space/x$");
+  check_unrepresentable ("a[1](x)|$^{2}*?.tf", NULL, "checkov", NULL,
+                         "(?:^|/)a\\[1\\]\\(x\\)\\|\\$\\^\\{2\\}\\*\\?[.]tf$");
+  check_unrepresentable ("back\\slash #'\"", NULL, "checkov", NULL,
+                         "(?:^|/)back\\\\slash \\#\\'\\\"$");
+  check_unrepresentable ("caf\xc3\xa9.terraform", NULL, "checkov", NULL,
+                         "(?:^|/)caf\xc3\xa9[.]terraform$");
   check_unrepresentable (
-    "a+b", NULL, "checkov",
-    "checkov was not run on the source directory: the link 'a+b' leaves "
-    "the scanned tree, and checkov's --skip-path cannot name it: its path "
-    "holds a character other than letters, digits, '.', '_', '/' and '-', "
-    "which checkov's module finder would read as part of its one regular "
-    "expression",
+    "tab\there", NULL, "checkov",
+    "checkov was not run on the source directory: the link "
+    "'\"tab\\there\"' leaves the scanned tree, and checkov's --skip-path "
+    "cannot name it: its path holds a control character",
     NULL);
-  check_unrepresentable ("dir with space/x", NULL, "checkov", "", NULL);
   /* Held across the source directory's own path: the absolute path
      SRC/a.py holds "rc/a.py" (SRC ends in "src"), and every absolute path
      holds "src".  */
