@@ -55,7 +55,7 @@ ASH_IMAGE_NAME=$image ASH_ROOT_DIR=$top_srcdir "$ASH" build-image \
 st=$?
 assert_eq "ash build-image: exit 0" "$st" 0
 if [ "$st" != 0 ]; then
-  tail -30 "$TEST_TMP/build.err" | sed 's/^/# /'
+  tail -30 "$TEST_TMP/build.err" | awk '{ print "# " $0 }'
   done_testing
 fi
 
@@ -89,7 +89,7 @@ if cmp -s "$TEST_TMP/c.findings" "$TEST_TMP/l.findings"; then
   ok "the host sees the same findings as a local scan"
 else
   not_ok "the host sees the same findings as a local scan"
-  diff "$TEST_TMP/l.findings" "$TEST_TMP/c.findings" | sed 's/^/# /'
+  diff "$TEST_TMP/l.findings" "$TEST_TMP/c.findings" | awk '{ print "# " $0 }'
 fi
 check "the results are owned by the container's user (root, as here)" \
   test "$(stat -c %u "$TEST_TMP/in-container/ash_aggregated_results.json")" = 0

@@ -56,7 +56,7 @@ same () {
     ok "$1"
   else
     not_ok "$1"
-    diff "$TEST_TMP/want" "$2" | sed 's/^/# /'
+    diff "$TEST_TMP/want" "$2" | awk '{ print "# " $0 }'
   fi
 }
 

@@ -143,7 +143,7 @@ for run in r["sarif"]["runs"]:
     else
       not_ok "$m: the installed pnpm audited pnpm-lock.yaml up to the registry$todo"
       [ -n "$todo" ] && _tap_failed=$((_tap_failed - 1))
-      head -c 1500 "$rd"/npm-audit.*.json "$rd"/*.log 2>&1 | sed 's/^/# /'
+      head -c 1500 "$rd"/npm-audit.*.json "$rd"/*.log 2>&1 | awk '{ print "# " $0 }'
     fi
     v=$(ls "$rd/"npm-audit.*.version 2>/dev/null | head -n 1)
     if grep -q '^1\.' "${v:-/nonexistent}" &&

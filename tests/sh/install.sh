@@ -31,7 +31,7 @@ if env -u MAKEFLAGS -u MAKELEVEL -u MFLAGS "${MAKE:-make}" -C "$top_builddir" \
   ok "make install DESTDIR=... succeeds"
 else
   not_ok "make install DESTDIR=... succeeds"
-  tail -n 30 "$TEST_TMP/install.log" | sed 's/^/# /'
+  tail -n 30 "$TEST_TMP/install.log" | awk '{ print "# " $0 }'
 fi
 
 check_installed () {

@@ -53,7 +53,7 @@ same () {
     ok "$1"
   else
     not_ok "$1"
-    diff "$TEST_TMP/want" "$2" | sed 's/^/# /'
+    diff "$TEST_TMP/want" "$2" | awk '{ print "# " $0 }'
   fi
 }
 no_host_scan () {

@@ -129,7 +129,7 @@ sandboxed () { # BACKEND
     mv "$TEST_TMP/$b.cut" "$TEST_TMP/$b"
   fi
   check "$b: the same findings and statuses as unsandboxed" cmp "$TEST_TMP/want-$b" "$TEST_TMP/$b"
-  cmp -s "$TEST_TMP/want-$b" "$TEST_TMP/$b" || diff "$TEST_TMP/want-$b" "$TEST_TMP/$b" | head -20 | sed 's/^/# /'
+  cmp -s "$TEST_TMP/want-$b" "$TEST_TMP/$b" || diff "$TEST_TMP/want-$b" "$TEST_TMP/$b" | head -20 | awk '{ print "# " $0 }'
 }
 iac_backends sandboxed
 done_testing

@@ -114,7 +114,7 @@ GHSA-35jh-r3h4-6jhm yarnproj/yarn.lock 5 HIGH error lodash 4.17.20 lodash
 GHSA-xvch-5gv4-984h pnpmproj/pnpm-lock.yaml 19 CRITICAL error minimist 0.0.8 .>mkdirp>minimist
 GHSA-xvch-5gv4-984h yarnproj/yarn.lock 9 CRITICAL error minimist 0.0.8 mkdirp>minimist,optimist>minimist
 EOX
-diff "$TEST_TMP/want1" "$TEST_TMP/expect1" | sed 's/^/# /'
+diff "$TEST_TMP/want1" "$TEST_TMP/expect1" | awk '{ print "# " $0 }'
 check "yarn 1 and pnpm: one result per advisory, package and version, at the lockfile's entry" cmp -s "$TEST_TMP/want1" "$TEST_TMP/expect1"
 assert_file_contains "pnpm audit ran in its lockfile's directory" "$(log "$TEST_TMP/y1")" "fake-pnpm: argv=audit --json cwd=$src/pnpmproj registry=https://registry.npmjs.org/ "
 assert_file_contains "yarn was asked its version there" "$(log "$TEST_TMP/y1")" "fake-yarn: argv=--version cwd=$src/yarnproj"
@@ -155,7 +155,7 @@ for v in 3.8.7 4.5.3; do
   findings "$TEST_TMP/y$v" | grep yarn.lock | cut -d' ' -f1-7 >"$TEST_TMP/got$v"
   printf '%s\n' "GHSA-35jh-r3h4-6jhm yarnproj/yarn.lock 5 HIGH error lodash 4.17.20" \
     "GHSA-xvch-5gv4-984h yarnproj/yarn.lock 9 CRITICAL error minimist 0.0.8" >"$TEST_TMP/exp$v"
-  diff "$TEST_TMP/got$v" "$TEST_TMP/exp$v" | sed 's/^/# /'
+  diff "$TEST_TMP/got$v" "$TEST_TMP/exp$v" | awk '{ print "# " $0 }'
   check "yarn $v: the report's advisories at the lockfile" cmp -s "$TEST_TMP/got$v" "$TEST_TMP/exp$v"
 done
 assert_file_lacks "yarn 4: a deprecation is not a finding" "$TEST_TMP/y4.5.3/ash_aggregated_results.json" "deprecation"

@@ -26,7 +26,7 @@ run_as () {
 lacks_secret () {
   if grep -rqF -- "$secret" "$base/outdir" "$out" "$err"; then
     not_ok "$1: the planted value leaked ($who)"
-    grep -rlF -- "$secret" "$base/outdir" "$out" "$err" | sed 's/^/# /'
+    grep -rlF -- "$secret" "$base/outdir" "$out" "$err" | awk '{ print "# " $0 }'
   else
     ok "$1: the planted value is nowhere ($who)"
   fi
