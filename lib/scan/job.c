@@ -377,22 +377,15 @@ ash_job_document_max (const struct scan *sc)
   return m > SIZE_MAX ? SIZE_MAX : (size_t) m;
 }
 
-/* The check phase of one scanner.  */
-void
-ash_job_check (struct scan *sc, struct job *j)
+/* The steps of the check phase: each sets J's status when the scanner
+   cannot run, and the first that does ends the phase.  */
+static void
+check_steps (struct scan *sc, struct job *j)
 {
   const struct ash_scanner *s = j->scanner;
-  struct ash_error err = ASH_ERROR_INIT;
+  _cleanup_error_ struct ash_error err = ASH_ERROR_INIT;
   char *tool = NULL;
   int r;
-
-  /* On a platform with no sandbox at all, that is the reason a sandboxed
-     scanner cannot run, ahead of whether its tool is installed.  */
-  if (sc->platform_note && !streq (sc->mode, "off"))
-    {
-      sandbox_decide (sc, j);
-      return;
-    }
 
   struct ash_toolfind_opts tf = {
     .path_env = sc->host.path_env,
@@ -408,12 +401,12 @@ ash_job_check (struct scan *sc, struct job *j)
         xasprintf (_ ("%s is not installed (install it with: %s, "
                       "or ash dependencies install)"),
                    s->tool, s->install_hint));
-      goto out;
+      return;
     }
   if (r < 0)
     {
       ash_job_set_status (j, ASH_STATUS_MISSING, xstrdup (err.message));
-      goto out;
+      return;
     }
   j->result.tool_path = tool;
   j->result.dependencies_satisfied = true;
@@ -425,7 +418,7 @@ ash_job_check (struct scan *sc, struct job *j)
         xasprintf (_ ("ash has no adapter for %s yet; its findings "
                       "would not be read (%s is installed at %s)"),
                    s->name, s->tool, tool));
-      goto out;
+      return;
     }
 
   j->results_rel = xasprintf ("scanners/%s/%s", s->name,
@@ -438,26 +431,25 @@ ash_job_check (struct scan *sc, struct job *j)
       bool link = err.kind == ASH_KIND_RESULTS_DIR_LINK;
       ash_job_set_status (j, link ? ASH_STATUS_MISSING : ASH_STATUS_ERROR,
                           xstrdup (err.message));
-      goto out;
+      return;
     }
   r = ash_tree_check_clean (j->results_fd, ".", &err);
   if (r < 0)
     {
       ash_job_set_status (j, ASH_STATUS_ERROR, xstrdup (err.message));
-      goto out;
+      return;
     }
 
   ash_scanner_requirements (s, &j->req);
 
   if (sc->have_scanset && !j->converted)
     {
-      struct ash_strvec args = ASH_STRVEC_INIT;
+      _cleanup_strvec_ struct ash_strvec args = ASH_STRVEC_INIT;
       r = ash_scanset_exclusion_args (&sc->scanset, s->name, &args, &err);
       if (r < 0)
         {
-          ash_strvec_release (&args);
           ash_job_set_status (j, ASH_STATUS_ERROR, xstrdup (err.message));
-          goto out;
+          return;
         }
       /* The exclusion values, without the option names, for adapters that
          build their own option (bandit joins them into one --exclude).  */
@@ -473,7 +465,6 @@ ash_job_check (struct scan *sc, struct job *j)
               v += n + (c ? 1 : 0);
             }
         }
-      ash_strvec_release (&args);
     }
   /* Scanners that walk the tree themselves must not read ASH's output
      when it lies inside the tree.  */
@@ -489,7 +480,7 @@ ash_job_check (struct scan *sc, struct job *j)
   if (r < 0)
     {
       ash_job_set_status (j, ASH_STATUS_ERROR, xstrdup (err.message));
-      goto out;
+      return;
     }
 
   if (!streq (sc->mode, "off") && !sandbox_decide (sc, j))
@@ -510,11 +501,10 @@ ash_job_check (struct scan *sc, struct job *j)
             .scope = &j->scope,
             .max_output = ash_job_document_max (sc),
           };
-          struct ash_error perr = ASH_ERROR_INIT;
+          _cleanup_error_ struct ash_error perr = ASH_ERROR_INIT;
           s->prepare (s, &pj, &perr);
-          ash_error_release (&perr);
         }
-      goto out;
+      return;
     }
 
   j->sj = (struct ash_scan_job){
@@ -542,20 +532,29 @@ ash_job_check (struct scan *sc, struct job *j)
     .scan_set_files = sc->have_scanset ? sc->scanset.files.v : NULL,
   };
   if (s->prepare && run_prepare (sc, j, &err) < 0)
+    ash_job_set_status (j,
+                        err.kind == ASH_KIND_SCANNER_MISSING
+                          ? ASH_STATUS_MISSING
+                          : ASH_STATUS_ERROR,
+                        xstrdup (err.message));
+}
+
+/* The check phase of one scanner.  */
+void
+ash_job_check (struct scan *sc, struct job *j)
+{
+  /* On a platform with no sandbox at all, that is the reason a sandboxed
+     scanner cannot run, ahead of whether its tool is installed.  */
+  if (sc->platform_note && !streq (sc->mode, "off"))
     {
-      ash_job_set_status (j,
-                          err.kind == ASH_KIND_SCANNER_MISSING
-                            ? ASH_STATUS_MISSING
-                            : ASH_STATUS_ERROR,
-                          xstrdup (err.message));
-      goto out;
+      sandbox_decide (sc, j);
+      return;
     }
 
-out:
+  check_steps (sc, j);
   if (j->result.status == ASH_STATUS_MISSING
       || j->result.status == ASH_STATUS_ERROR)
-    ash_err (_ ("%s not run: %s"), s->name, j->result.reason);
-  ash_error_release (&err);
+    ash_err (_ ("%s not run: %s"), j->scanner->name, j->result.reason);
 }
 void
 ash_job_sweep (struct scan *sc _unused_, int dirfd, const char *rel)
@@ -783,31 +782,22 @@ check_disk (struct scan *sc, struct job *j)
   return why;
 }
 
-/* The scan phase of one scanner.  */
-void
-ash_job_run (struct scan *sc, struct job *j)
+/* Run J's scanner through CMD (in the control group CG) and read its
+   output into J's result, setting its status.  Returns the spawn's
+   result, RES: 0 when the scanner ran, whatever its status, else a
+   negative errno.  */
+static int
+run_steps (struct scan *sc, struct job *j, struct ash_cmd *cmd,
+           struct ash_cgroup *cg, struct ash_cmd_result *res)
 {
   const struct ash_scanner *s = j->scanner;
-  struct ash_cmd cmd;
-  struct ash_cmd_result res;
-  struct ash_error err = ASH_ERROR_INIT;
+  _cleanup_error_ struct ash_error err = ASH_ERROR_INIT;
   _cleanup_close_ int outfd = -1, errfd = -1;
   _cleanup_free_ char *out_rel = xasprintf ("%s.stdout.log", s->name);
   _cleanup_free_ char *err_rel = xasprintf ("%s.stderr.log", s->name);
+  _cleanup_free_ char *disk = NULL;
   json_t *doc = NULL;
-  struct ash_cgroup cg = ASH_CGROUP_INIT;
-  char *disk = NULL;
   int r;
-
-  if (atomic_load (&sc->interrupted))
-    {
-      ash_job_set_status (j, ASH_STATUS_ERROR, xstrdup (_ ("interrupted")));
-      return;
-    }
-  ash_cmd_init (&cmd);
-  memset (&res, 0, sizeof res);
-  ash_progress_begin (sc->progress, s->name);
-  double t0 = ash_now ();
 
   r = ash_tree_open_stream (j->results_fd, out_rel, true, &outfd, &err);
   if (r == 0)
@@ -815,28 +805,28 @@ ash_job_run (struct scan *sc, struct job *j)
   if (r < 0)
     {
       ash_job_set_status (j, ASH_STATUS_ERROR, xstrdup (err.message));
-      goto done;
+      return r;
     }
-  r = s->build (s, &j->sj, &cmd, &err);
+  r = s->build (s, &j->sj, cmd, &err);
   if (r < 0)
     {
       ash_job_set_status (j, ASH_STATUS_ERROR, xstrdup (err.message));
-      goto done;
+      return r;
     }
-  build_env (sc, j, &cmd);
+  build_env (sc, j, cmd);
   /* An adapter may run its tool from a directory of its own (trivy-repo,
      from its run directory outside the tree).  */
-  if (cmd.cwd == NULL)
-    cmd.cwd = xstrdup (sc->source_dir);
-  cmd.stdin_mode = ASH_STDIO_NULL;
-  cmd.stdout_mode = ASH_STDIO_FD;
-  cmd.stdout_fd = outfd;
-  cmd.stderr_mode = ASH_STDIO_FD;
-  cmd.stderr_fd = errfd;
-  cmd.timeout_sec = j->timeout;
-  cmd.scope = j->sandboxed ? &j->scope : NULL;
-  set_limits (sc, j, &cmd, &cg);
-  ash_debug ("%s: running %s", s->name, cmd.argv.v[0]);
+  if (cmd->cwd == NULL)
+    cmd->cwd = xstrdup (sc->source_dir);
+  cmd->stdin_mode = ASH_STDIO_NULL;
+  cmd->stdout_mode = ASH_STDIO_FD;
+  cmd->stdout_fd = outfd;
+  cmd->stderr_mode = ASH_STDIO_FD;
+  cmd->stderr_fd = errfd;
+  cmd->timeout_sec = j->timeout;
+  cmd->scope = j->sandboxed ? &j->scope : NULL;
+  set_limits (sc, j, cmd, cg);
+  ash_debug ("%s: running %s", s->name, cmd->argv.v[0]);
 
   if (j->sandboxed)
     {
@@ -844,34 +834,34 @@ ash_job_run (struct scan *sc, struct job *j)
       if (r < 0)
         {
           ash_job_set_status (j, ASH_STATUS_ERROR, xstrdup (err.message));
-          goto done;
+          return r;
         }
     }
-  r = s->run ? s->run (s, &j->sj, &cmd, &res, &err)
-             : ash_sandbox_run (&cmd, &res, &err);
+  r = s->run ? s->run (s, &j->sj, cmd, res, &err)
+             : ash_sandbox_run (cmd, res, &err);
   if (j->sandboxed)
     {
       private_caches_remove (j);
       ash_job_sweep (sc, j->results_fd, ".");
     }
-  j->result.exit_code = r == 0 ? res.status : -1;
+  j->result.exit_code = r == 0 ? res->status : -1;
   /* A scanner ended by a signal (SIGXFSZ at max_scanner_output) is
      reported for that.  */
-  disk = r == 0 && !res.term_signal && !crash_signal (j, &res)
+  disk = r == 0 && !res->term_signal && !crash_signal (j, res)
            ? check_disk (sc, j)
            : NULL;
   if (r < 0)
     ash_job_set_status (j, ASH_STATUS_ERROR,
                         xasprintf (_ ("%s could not be started: %s"), s->name,
                                    err.message));
-  else if (res.interrupted || atomic_load (&sc->interrupted))
+  else if (res->interrupted || atomic_load (&sc->interrupted))
     ash_job_set_status (j, ASH_STATUS_ERROR, xstrdup (_ ("interrupted")));
-  else if (res.timed_out)
+  else if (res->timed_out)
     ash_job_set_status (j, ASH_STATUS_ERROR,
                         xasprintf (_ ("timed out after %u s"), j->timeout));
   else if (disk)
     ash_job_set_status (j, ASH_STATUS_ERROR, TAKE_PTR (disk));
-  else if (ash_cgroup_memory_exceeded (&cg))
+  else if (ash_cgroup_memory_exceeded (cg))
     ash_job_set_status (
       j, ASH_STATUS_ERROR,
       xasprintf (_ ("%s went over its memory limit of %llu bytes "
@@ -880,19 +870,19 @@ ash_job_run (struct scan *sc, struct job *j)
                  s->tool,
                  limit_of (sc, "global_settings."
                                "max_scanner_memory")));
-  else if (res.term_signal || crash_signal (j, &res))
+  else if (res->term_signal || crash_signal (j, res))
     {
       _cleanup_free_ char *tail = stderr_tail (j);
-      int sig = res.term_signal ? res.term_signal : crash_signal (j, &res);
+      int sig = res->term_signal ? res->term_signal : crash_signal (j, res);
       ash_job_set_status (
         j, ASH_STATUS_ERROR,
         xasprintf (_ ("%s crashed: killed by signal %d (%s)%s%s%s"), s->tool,
-                   sig, signal_name (sig), limit_hint (&cmd, sig),
+                   sig, signal_name (sig), limit_hint (cmd, sig),
                    tail ? ": " : "", tail ? tail : ""));
     }
-  else if ((r = s->parse (s, &j->sj, &res, &doc, &err)) < 0)
+  else if ((r = s->parse (s, &j->sj, res, &doc, &err)) < 0)
     {
-      _cleanup_free_ char *tail = res.status != 0 ? stderr_tail (j) : NULL;
+      _cleanup_free_ char *tail = res->status != 0 ? stderr_tail (j) : NULL;
       /* An output over the cap on its size (or on the memory its parse
          takes) is named with the setting that decides it.  */
       const char *cap = r == -EFBIG && j->sj.max_output
@@ -926,9 +916,28 @@ ash_job_run (struct scan *sc, struct job *j)
       j->result.sarif = doc;
       ash_scanner_result_count (&j->result, ash_job_threshold (sc, j));
     }
+  return r;
+}
 
-done:
-  free (disk);
+/* The scan phase of one scanner.  */
+void
+ash_job_run (struct scan *sc, struct job *j)
+{
+  const struct ash_scanner *s = j->scanner;
+  _cleanup_cmd_ struct ash_cmd cmd;
+  struct ash_cmd_result res = { 0 };
+  struct ash_cgroup cg = ASH_CGROUP_INIT;
+
+  ash_cmd_init (&cmd);
+  if (atomic_load (&sc->interrupted))
+    {
+      ash_job_set_status (j, ASH_STATUS_ERROR, xstrdup (_ ("interrupted")));
+      return;
+    }
+  ash_progress_begin (sc->progress, s->name);
+  double t0 = ash_now ();
+  int r = run_steps (sc, j, &cmd, &cg, &res);
+
   /* Whatever the scanner left running in its group ends with it.  */
   ash_cgroup_remove (&cg);
   remove_run_config_dir (j);
@@ -947,8 +956,6 @@ done:
   ash_progress_end (sc->progress, s->name,
                     ash_scanner_status_name (j->result.status),
                     j->result.duration);
-  ash_cmd_release (&cmd);
-  ash_error_release (&err);
 }
 /* The threshold of J's findings: scanners.NAME.options.severity_threshold
    (upstream's per-scanner setting, which wins over the global one), else
