@@ -78,7 +78,8 @@ ash_sandbox_explain_command (const struct ash_options *opts,
   const struct ash_backend *backend = NULL;
   const struct ash_probe *probe = NULL;
   _cleanup_free_ char *source = NULL, *output = NULL, *results = NULL;
-  _cleanup_free_ char *tool_path = NULL, *why = NULL;
+  _cleanup_free_ char *tool_path = NULL;
+  _cleanup_error_ struct ash_error why = ASH_ERROR_INIT;
   const char *tool, *mode;
   int r, code = ASH_EXIT_OK;
 
@@ -187,7 +188,7 @@ ash_sandbox_explain_command (const struct ash_options *opts,
       backend = ash_backend_select (mode, backends, &host, &probe, &why);
       if (backend == NULL)
         ash_warning (_ ("scanner sandbox unavailable: %s"),
-                     why ? why : _ ("no backend"));
+                     why.message ? why.message : _ ("no backend"));
     }
 
   /* The scan makes a new run directory per run, with a random name:
@@ -227,9 +228,10 @@ ash_sandbox_explain_command (const struct ash_options *opts,
                                          "policy unenforced")));
   else
     {
-      _cleanup_free_ char *m = xasprintf (_ ("scanner sandbox unavailable: "
-                                             "%s"),
-                                          why ? why : _ ("no backend"));
+      _cleanup_free_ char *m
+        = xasprintf (_ ("scanner sandbox unavailable: "
+                        "%s"),
+                     why.message ? why.message : _ ("no backend"));
       json_object_set_new (j, "backend_reason", json_string (m));
     }
   {
@@ -255,8 +257,8 @@ ash_sandbox_explain_command (const struct ash_options *opts,
     ash_warning ("%s", policy.warnings.v[i]);
   /* The refusal already reads "NAME cannot be sandboxed as requested:
      ...".  */
-  if (policy.refusal)
-    ash_err ("%s", policy.refusal);
+  if (policy.refusal.message)
+    ash_err ("%s", policy.refusal.message);
   if (fflush (stdout) != 0)
     code = ASH_EXIT_INCOMPLETE;
 

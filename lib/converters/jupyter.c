@@ -171,22 +171,19 @@ decide (const struct ash_jupyter_ctx *ctx, const char *spawn_abs,
         struct ash_scope *scope, json_t **ret_record, char **refusal)
 {
   const struct ash_probe *probe = NULL;
-  char *why = NULL;
-  struct ash_error err = ASH_ERROR_INIT;
+  _cleanup_error_ struct ash_error err = ASH_ERROR_INIT;
 
-  if (ctx->platform_note)
-    {
-      *refusal = xasprintf (_ ("converter sandbox unavailable: %s"),
-                            ctx->platform_note);
-      return -1;
-    }
+  /* As for a scanner (job.c), the reason arrives as a struct ash_error:
+     the platform's message on a platform without a backend, else why no
+     backend of the mode can be used.  */
   const struct ash_backend *b
-    = ash_backend_select (ctx->mode, ctx->backends, ctx->host, &probe, &why);
+    = ash_backend_select (ctx->mode, ctx->backends, ctx->host, &probe, &err);
   if (b == NULL)
     {
-      *refusal = xasprintf (_ ("converter sandbox unavailable: %s"),
-                            why ? why : _ ("no backend"));
-      free (why);
+      if (!err.message)
+        ash_error_set (&err, -EPERM, "%s", _ ("no backend"));
+      ash_error_prefix (&err, _ ("converter sandbox unavailable"));
+      *refusal = xstrdup (err.message);
       return -1;
     }
   struct ash_policy_place place = {
@@ -200,15 +197,12 @@ decide (const struct ash_jupyter_ctx *ctx, const char *spawn_abs,
   ash_policy_input_fill (&in, "jupyter", req, ctx->ss, ctx->host, &place,
                          ctx->offline, probe);
   if (ash_policy_compute (&in, policy, &err) < 0)
+    ash_error_prefix (&err, _ ("jupyter cannot be sandboxed as requested"));
+  else
+    ash_policy_refused (policy, &err);
+  if (err.message)
     {
-      *refusal = xasprintf (_ ("jupyter cannot be sandboxed as requested: %s"),
-                            err.message);
-      ash_error_release (&err);
-      return -1;
-    }
-  if (policy->refusal)
-    {
-      *refusal = xstrdup (policy->refusal);
+      *refusal = xstrdup (err.message);
       return -1;
     }
   json_t *rec = ash_policy_to_json (policy);

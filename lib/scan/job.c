@@ -193,39 +193,66 @@ private_caches_remove (struct job *j)
       ash_error_release (&err);
     }
 }
+/* Refuse J the sandbox it needs, for WHY (taken).  Every reason a
+   scanner's sandbox cannot be had arrives here the one way, as a struct
+   ash_error whose kind decides the rest:
+
+   ASH_KIND_SANDBOX_NONE         no backend exists on this platform
+                                 (Windows): whatever mode was asked for,
+                                 the scanner is MISSING;
+   ASH_KIND_SANDBOX_UNAVAILABLE  under auto no backend works: MISSING; a
+                                 backend the operator named is unavailable:
+                                 ERROR (it never falls back); the scan
+                                 records the mode and the refusal;
+   ASH_KIND_SANDBOX_REFUSED      the scanner cannot be sandboxed as
+                                 requested: ERROR, logged now while the
+                                 tool is checked, and the scanner's probes
+                                 get a scope that refuses with the same
+                                 error, so that they fail rather than run
+                                 unsandboxed.
+
+   Returns false, for sandbox_decide() to return.  */
+static bool
+job_refuse (struct scan *sc, struct job *j, struct ash_error *why)
+{
+  enum ash_scanner_status st = ASH_STATUS_ERROR;
+
+  if (why->kind == ASH_KIND_SANDBOX_NONE
+      || (why->kind == ASH_KIND_SANDBOX_UNAVAILABLE
+          && streq (sc->mode, "auto")))
+    st = ASH_STATUS_MISSING;
+  ash_error_move (&j->refusal, why);
+  ash_job_set_status (j, st, xstrdup (j->refusal.message));
+  if (j->refusal.kind == ASH_KIND_SANDBOX_UNAVAILABLE)
+    j->result.sandbox = json_pack ("{s:s, s:n, s:s}", "mode", sc->mode,
+                                   "backend", "refusal", j->result.reason);
+  if (j->refusal.kind == ASH_KIND_SANDBOX_REFUSED)
+    {
+      ash_err ("%s", j->refusal.message);
+      j->scope.kind = ASH_SCOPE_REFUSE;
+      j->scope.refusal = &j->refusal;
+    }
+  return false;
+}
+
 /* The sandbox of one scanner: backend, policy, scope.  Returns false when
    the scanner may not run (its status and reason are set).  */
 static bool
 sandbox_decide (struct scan *sc, struct job *j)
 {
   const struct ash_probe *probe = NULL;
-  char *why = NULL;
   const struct ash_backend *b;
-  struct ash_error err = ASH_ERROR_INIT;
+  _cleanup_error_ struct ash_error err = ASH_ERROR_INIT;
 
-  if (sc->platform_note)
-    {
-      /* No backend exists on this platform (Windows): whatever mode was
-         asked for, the scanner is MISSING with the platform's reason.  */
-      ash_job_set_status (j, ASH_STATUS_MISSING,
-                          xasprintf (_ ("scanner sandbox unavailable: %s"),
-                                     sc->platform_note));
-      return false;
-    }
-  b = ash_backend_select (sc->mode, sc->backends, &sc->host, &probe, &why);
+  b = ash_backend_select (sc->mode, sc->backends, &sc->host, &probe, &err);
   if (b == NULL)
     {
-      /* Under auto, no backend works: MISSING.  A backend the operator
-         named that is unavailable is an ERROR (it never falls back).  */
-      ash_job_set_status (j,
-                          streq (sc->mode, "auto") ? ASH_STATUS_MISSING
-                                                   : ASH_STATUS_ERROR,
-                          xasprintf (_ ("scanner sandbox unavailable: %s"),
-                                     why ? why : _ ("no backend")));
-      j->result.sandbox = json_pack ("{s:s, s:n, s:s}", "mode", sc->mode,
-                                     "backend", "refusal", j->result.reason);
-      free (why);
-      return false;
+      if (!err.message)
+        ash_error_set (&err, -EPERM, "%s", _ ("no backend"));
+      if (err.kind != ASH_KIND_SANDBOX_NONE)
+        err.kind = ASH_KIND_SANDBOX_UNAVAILABLE;
+      ash_error_prefix (&err, _ ("scanner sandbox unavailable"));
+      return job_refuse (sc, j, &err);
     }
 
   struct ash_policy_place place = {
@@ -243,15 +270,10 @@ sandbox_decide (struct scan *sc, struct job *j)
   j->policy_init = true;
   if (ash_policy_compute (&in, &j->policy, &err) < 0)
     {
-      ash_job_set_status (
-        j, ASH_STATUS_ERROR,
-        xasprintf (_ ("%s cannot be sandboxed as requested: %s"),
-                   j->scanner->name, err.message));
-      ash_err ("%s", j->result.reason);
-      j->scope.kind = ASH_SCOPE_REFUSE;
-      j->scope.reason = j->result.reason;
-      ash_error_release (&err);
-      return false;
+      ash_error_prefix (&err, _ ("%s cannot be sandboxed as requested"),
+                        j->scanner->name);
+      err.kind = ASH_KIND_SANDBOX_REFUSED;
+      return job_refuse (sc, j, &err);
     }
   for (size_t i = 0; i < j->policy.warnings.nr; i++)
     ash_warning ("%s: %s", j->scanner->name, j->policy.warnings.v[i]);
@@ -272,18 +294,10 @@ sandbox_decide (struct scan *sc, struct job *j)
   json_object_set_new (rec, "backend", json_string (b->name));
   j->result.sandbox = rec;
 
-  if (j->policy.refusal)
-    {
-      /* The refusal already reads "NAME cannot be sandboxed as requested:
-         ...".  It is logged now, while the tool is checked, and the
-         scanner's probes get a refusing scope: they fail rather than run
-         unsandboxed.  */
-      ash_err ("%s", j->policy.refusal);
-      ash_job_set_status (j, ASH_STATUS_ERROR, xstrdup (j->policy.refusal));
-      j->scope.kind = ASH_SCOPE_REFUSE;
-      j->scope.reason = j->policy.refusal;
-      return false;
-    }
+  /* The refusal already reads "NAME cannot be sandboxed as requested:
+     ...".  */
+  if (ash_policy_refused (&j->policy, &err) < 0)
+    return job_refuse (sc, j, &err);
   j->scope.kind = ASH_SCOPE_SANDBOX;
   j->scope.backend = b;
   j->scope.probe = probe;
@@ -325,8 +339,8 @@ probe_scope_open (struct scan *sc, struct job *j, int *ret_fd,
   r = ash_policy_compute (&in, &j->probe_policy, err);
   if (r < 0)
     return r;
-  if (j->probe_policy.refusal)
-    return ash_error_set (err, -EPERM, "%s", j->probe_policy.refusal);
+  if (j->probe_policy.refusal.message)
+    return ash_policy_refused (&j->probe_policy, err);
   j->probe_scope = j->scope;
   j->probe_scope.policy = &j->probe_policy;
   return 0;
@@ -1032,6 +1046,7 @@ ash_job_add_converted (struct scan *sc, size_t parent)
 void
 ash_job_release (struct job *j)
 {
+  ash_error_release (&j->refusal);
   remove_run_config_dir (j);
   ash_scanner_result_release (&j->result);
   free (j->results_rel);

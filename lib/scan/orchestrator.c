@@ -293,7 +293,6 @@ convert (struct scan *sc)
     .output_dir = sc->od.path,
     .mode = sc->mode,
     .backends = sc->backends,
-    .platform_note = sc->platform_note,
     .host = &sc->host,
     .ss = &sc->ss,
     .offline = sc->opts->offline,
@@ -811,10 +810,9 @@ scan_prepare (struct scan *sc)
       if (any && !sc->platform_note)
         {
           const struct ash_probe *probe = NULL;
-          _cleanup_free_ char *why = NULL;
           const struct ash_backend *b
             = ash_backend_select (sc->mode, sc->backends, &sc->host, &probe,
-                                  &why);
+                                  NULL);
           if (b && probe && ash_probe_notes (probe))
             ash_info (_ ("sandbox %s: %s"), b->name, ash_probe_notes (probe));
         }

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # The C sources are formatted as .clang-format says: build-aux/check-format
 # finds nothing to change in the tree, and does find a misformatted file
 # in a scratch copy (so the check can fail), which --apply then fixes.
