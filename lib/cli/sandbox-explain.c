@@ -67,13 +67,14 @@ ash_sandbox_explain_command (const struct ash_options *opts,
                              const char *scanner,
                              const struct ash_backend *const *backends)
 {
-  struct ash_requirements req;
-  struct ash_sandbox_settings settings;
-  struct ash_plugin_set plugins;
+  _cleanup_ (ash_requirements_release) struct ash_requirements req;
+  _cleanup_ (
+    ash_sandbox_settings_release) struct ash_sandbox_settings settings;
+  _cleanup_ (ash_plugin_set_release) struct ash_plugin_set plugins;
   struct ash_host host;
-  struct ash_error err = ASH_ERROR_INIT;
-  struct ash_policy policy;
-  struct ash_strvec warnings = ASH_STRVEC_INIT;
+  _cleanup_error_ struct ash_error err = ASH_ERROR_INIT;
+  _cleanup_policy_ struct ash_policy policy;
+  _cleanup_strvec_ struct ash_strvec warnings = ASH_STRVEC_INIT;
   const struct ash_scanner *s = NULL;
   const struct ash_backend *backend = NULL;
   const struct ash_probe *probe = NULL;
@@ -81,7 +82,12 @@ ash_sandbox_explain_command (const struct ash_options *opts,
   _cleanup_free_ char *tool_path = NULL;
   _cleanup_error_ struct ash_error why = ASH_ERROR_INIT;
   const char *tool, *mode;
-  int r, code = ASH_EXIT_OK;
+  int r;
+
+  ash_requirements_init (&req);
+  ash_sandbox_settings_init (&settings);
+  ash_plugin_set_init (&plugins);
+  ash_policy_init (&policy);
 
   if (!scanner || !*scanner)
     {
@@ -89,17 +95,11 @@ ash_sandbox_explain_command (const struct ash_options *opts,
       return ASH_EXIT_USAGE;
     }
 
-  ash_requirements_init (&req);
-  ash_sandbox_settings_init (&settings);
-  ash_plugin_set_init (&plugins);
-  ash_policy_init (&policy);
-
   r = ash_sandbox_settings_resolve (opts, config, &settings, &err);
   if (r < 0)
     {
       ash_err ("%s", err.message ? err.message : strerror (-r));
-      code = ASH_EXIT_CONFIG;
-      goto out;
+      return ASH_EXIT_CONFIG;
     }
   ash_sandbox_settings_log_warnings (&settings);
   mode = settings.mode ? settings.mode : "off";
@@ -114,8 +114,7 @@ ash_sandbox_explain_command (const struct ash_options *opts,
       {
         ash_err (_ ("cannot find the working directory: %s"),
                  strerror (errno));
-        code = ASH_EXIT_INCOMPLETE;
-        goto out;
+        return ASH_EXIT_INCOMPLETE;
       }
     source = ash_path_absolute (src);
   }
@@ -138,8 +137,7 @@ ash_sandbox_explain_command (const struct ash_options *opts,
     {
       _cleanup_free_ char *m = ash_error_format (&err);
       ash_err ("%s", m);
-      code = ASH_EXIT_CONFIG;
-      goto out;
+      return ASH_EXIT_CONFIG;
     }
 
   s = find_scanner (scanner, &plugins);
@@ -163,8 +161,7 @@ ash_sandbox_explain_command (const struct ash_options *opts,
       ash_err (_ ("unknown scanner '%s': it is neither a builtin scanner nor "
                   "one a loaded plugin module defines (known: %s)"),
                scanner, names);
-      code = ASH_EXIT_INCOMPLETE;
-      goto out;
+      return ASH_EXIT_INCOMPLETE;
     }
 
   {
@@ -209,8 +206,7 @@ ash_sandbox_explain_command (const struct ash_options *opts,
   if (r < 0)
     {
       ash_err ("%s", err.message ? err.message : strerror (-r));
-      code = ASH_EXIT_INCOMPLETE;
-      goto out;
+      return ASH_EXIT_INCOMPLETE;
     }
 
   json_t *j = ash_policy_to_json (&policy);
@@ -260,14 +256,6 @@ ash_sandbox_explain_command (const struct ash_options *opts,
   if (policy.refusal.message)
     ash_err ("%s", policy.refusal.message);
   if (fflush (stdout) != 0)
-    code = ASH_EXIT_INCOMPLETE;
-
-out:
-  ash_error_release (&err);
-  ash_strvec_release (&warnings);
-  ash_policy_release (&policy);
-  ash_plugin_set_release (&plugins);
-  ash_sandbox_settings_release (&settings);
-  ash_requirements_release (&req);
-  return code;
+    return ASH_EXIT_INCOMPLETE;
+  return ASH_EXIT_OK;
 }
