@@ -21,6 +21,10 @@ check_PROGRAMS += tests/unit/test-util
 tests_unit_test_util_CPPFLAGS = $(tests_unit_cppflags)
 tests_unit_test_util_LDADD = $(ASH_LIBS)
 TESTS += tests/unit/test-util
+check_PROGRAMS += tests/unit/test-pool
+tests_unit_test_pool_CPPFLAGS = $(tests_unit_cppflags)
+tests_unit_test_pool_LDADD = $(ASH_LIBS)
+TESTS += tests/unit/test-pool
 
 TESTS += tests/sh/version.sh
 EXTRA_DIST += tests/sh/version.sh
