@@ -14,6 +14,10 @@
      ash-landlock-exec --probe
          Print what the kernel supports as one JSON line and exit 0, or
          print why Landlock cannot be used and exit non-zero.
+     ash-landlock-exec --supervise -- COMMAND [ARG]...
+         Supervise mode (around firejail): neither Landlock nor the filter;
+         run COMMAND, a sandbox of its own, and end its whole tree when
+         ash dies or on SIGTERM.
 
    A Landlock rule holds for the file it was opened on: a --ro PATH that is
    a symlink grants read access beneath the link's target (and not the

@@ -80,7 +80,6 @@ struct ash_policy
   /* Why the scanner cannot be sandboxed as requested (kind
      ASH_KIND_SANDBOX_REFUSED); refusal.message is NULL when it can.  */
   struct ash_error refusal;
-  /* Added after the first version of this header.  */
   struct ash_policy_drop *skipped; /* paths considered and not mounted
                                       (NAME is the path), with why */
   size_t n_skipped;
@@ -147,8 +146,7 @@ struct ash_policy_input
   const char *bin_path;           /* ASH's bin directory */
   bool cache_overlay;             /* the backend can throw cache writes
                                      away (bwrap with overlays) */
-  /* Added after the first version of this header; zero means the
-     default.  */
+  /* Zero in each of the following means its default.  */
   const char *root;         /* the directory that plays "/" for the
                                host facts (tests); NULL: "/" */
   const char *mountinfo;    /* the mount table; NULL:
