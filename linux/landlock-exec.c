@@ -1435,6 +1435,10 @@ run_landlock (const struct options *o)
   int term_signal = 0;
   struct timespec deadline = { 0, 0 };
 
+  /* Supervise mode skips the Landlock ruleset, which is built here, step
+     after step, in one stretch: a jump over it to the supervision common
+     to both modes reads plainer than nesting the whole of it.  This
+     program uses nothing of lib/, so no cleanup attribute is involved.  */
   if (o->supervise)
     goto supervise;
   if (abi < 4 && !o->network)
