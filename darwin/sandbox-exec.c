@@ -185,8 +185,8 @@ sandbox_exec_wrap (const struct ash_probe *base_probe,
   int r;
 
   *ret_state = NULL;
-  if (policy->refusal)
-    return ash_error_set (err, -EPERM, "%s", policy->refusal);
+  if (policy->refusal.message)
+    return ash_policy_refused (policy, err);
   if (!probe || !probe->base.usable || !probe->tool)
     return ash_error_set (err, -EINVAL, _ ("sandbox-exec is not usable here"));
   if (cmd->argv.nr == 0 || cmd->argv.v[0][0] != '/')

@@ -231,8 +231,8 @@ bwrap_wrap (const struct ash_probe *base, const struct ash_policy *policy,
   unsigned n_fds_before = cmd->n_pass_fds;
 
   *ret_state = NULL;
-  if (policy->refusal)
-    return ash_error_set (err, -EPERM, "%s", policy->refusal);
+  if (policy->refusal.message)
+    return ash_policy_refused (policy, err);
   if (!probe || !probe->base.usable || !probe->tool || !probe->helper)
     return ash_error_set (err, -EINVAL, _ ("bwrap is not usable here"));
   if (cmd->argv.nr == 0 || cmd->argv.v[0][0] != '/')

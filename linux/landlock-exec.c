@@ -14,6 +14,10 @@
      ash-landlock-exec --probe
          Print what the kernel supports as one JSON line and exit 0, or
          print why Landlock cannot be used and exit non-zero.
+     ash-landlock-exec --supervise -- COMMAND [ARG]...
+         Supervise mode (around firejail): neither Landlock nor the filter;
+         run COMMAND, a sandbox of its own, and end its whole tree when
+         ash dies or on SIGTERM.
 
    A Landlock rule holds for the file it was opened on: a --ro PATH that is
    a symlink grants read access beneath the link's target (and not the
@@ -1431,6 +1435,10 @@ run_landlock (const struct options *o)
   int term_signal = 0;
   struct timespec deadline = { 0, 0 };
 
+  /* Supervise mode skips the Landlock ruleset, which is built here, step
+     after step, in one stretch: a jump over it to the supervision common
+     to both modes reads plainer than nesting the whole of it.  This
+     program uses nothing of lib/, so no cleanup attribute is involved.  */
   if (o->supervise)
     goto supervise;
   if (abi < 4 && !o->network)

@@ -484,8 +484,8 @@ landlock_wrap (const struct ash_probe *base, const struct ash_policy *policy,
   int r;
 
   *ret_state = NULL;
-  if (policy->refusal)
-    return ash_error_set (err, -EPERM, "%s", policy->refusal);
+  if (policy->refusal.message)
+    return ash_policy_refused (policy, err);
   /* Landlock grants access to whole hierarchies and cannot take a file
      back out of one, nor replace it: a FIFO the scanner would block on
      stays visible.  Refused rather than run with less protection.  */

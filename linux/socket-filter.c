@@ -350,6 +350,10 @@ add_socketcall_rules (scmp_filter_ctx ctx)
                                     ASH_SYS_SOCKETPAIR));
 }
 
+/* The filter is released on failure by a goto ladder rather than by
+   lib/base's cleanup attributes: this file is built into
+   ash-landlock-exec too, which uses nothing of lib/ (only libc and
+   libseccomp), and one label after five steps reads as plainly.  */
 static int
 build (enum ash_socket_policy sockets, scmp_filter_ctx *ret_ctx,
        char **ret_error)

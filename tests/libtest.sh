@@ -145,6 +145,21 @@ as_unpriv_cmd () {
   echo "setpriv --reuid=$1 --regid=$(id -g "$1") --clear-groups"
 }
 
+# each_user FUNC: run FUNC as the user running the test, then, as root
+# where setpriv exists, again as the unprivileged account.  FUNC sees the
+# account's name in $who and the prefix that runs a command as it in
+# $as_user (empty for the first run).
+each_user () {
+  who=$(id -un)
+  as_user=
+  "$1"
+  if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null; then
+    who=$(unpriv_user)
+    as_user=$(as_unpriv_cmd "$who")
+    "$1"
+  fi
+}
+
 # An escape-probe listener (tcp-listen, udp-listen, unix-dgram-listen)
 # prints "RECEIVED" for each connection or datagram, "RECEIVED TAG" for
 # one that sent a TAG line.  Whether an attempt got through is known

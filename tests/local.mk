@@ -21,6 +21,10 @@ check_PROGRAMS += tests/unit/test-util
 tests_unit_test_util_CPPFLAGS = $(tests_unit_cppflags)
 tests_unit_test_util_LDADD = $(ASH_LIBS)
 TESTS += tests/unit/test-util
+check_PROGRAMS += tests/unit/test-pool
+tests_unit_test_pool_CPPFLAGS = $(tests_unit_cppflags)
+tests_unit_test_pool_LDADD = $(ASH_LIBS)
+TESTS += tests/unit/test-pool
 
 TESTS += tests/sh/version.sh
 EXTRA_DIST += tests/sh/version.sh
@@ -156,6 +160,13 @@ EXTRA_DIST += tests/sh/backend-race.sh
 EXTRA_DIST += tests/sh/sandbox-root.sh
 EXTRA_DIST += tests/sh/landlock-race.sh
 endif
+# ash with the none backend alone, as on a platform without a sandbox.
+check_PROGRAMS += tests/none/ash
+tests_none_ash_SOURCES = tests/none/main.c
+tests_none_ash_CPPFLAGS = $(AM_CPPFLAGS) $(JANSSON_CFLAGS)
+tests_none_ash_LDADD = $(ASH_LIBS)
+TESTS += tests/sh/refusal-channel.sh
+EXTRA_DIST += tests/sh/refusal-channel.sh
 check_PROGRAMS += tests/unit/test-backend-select
 tests_unit_test_backend_select_CPPFLAGS = $(tests_unit_cppflags)
 tests_unit_test_backend_select_LDADD = $(ASH_LIBS)

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* tap.h -- a tiny TAP producer for the C unit tests.
 
-   Each test program prints a plan ("1..N", or "1..0 # SKIP reason" and exit
-   77), then "ok N - name" or "not ok N - name" lines.  tap_done() prints the
-   plan at the end when none was given and exits 1 when anything failed.  */
+   Each test program prints "ok N - name" or "not ok N - name" lines, then
+   the plan: main returns tap_done(), which prints "1..N" and returns 1
+   when anything failed, else 0.  A program that cannot run at all calls
+   tap_skip_all(), which prints "1..0 # SKIP reason" and exits 77.  */
 
 #ifndef ASH_TAP_H
 #define ASH_TAP_H

@@ -54,8 +54,9 @@ ash_cmd_run (struct ash_cmd *cmd, struct ash_cmd_result *ret,
   if (ret)
     memset (ret, 0, sizeof *ret);
   if (cmd->scope && cmd->scope->kind == ASH_SCOPE_REFUSE)
-    return ash_error_set (err, -EPERM, "%s",
-                          cmd->scope->reason ? cmd->scope->reason : "");
+    return cmd->scope->refusal && cmd->scope->refusal->message
+             ? ash_error_copy (err, -EPERM, cmd->scope->refusal)
+             : ash_error_set (err, -EPERM, "%s", "");
   return ash_error_set (err, -ENOSYS,
                         _ ("cannot run '%s': ASH on Windows starts no "
                            "programs; run ASH under WSL2, or use --mode "

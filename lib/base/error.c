@@ -40,6 +40,12 @@ ash_error_kind_name (enum ash_error_kind kind)
       return "LinkNotExcludable";
     case ASH_KIND_SCANNER_MISSING:
       return "ScannerMissing";
+    case ASH_KIND_SANDBOX_NONE:
+      return "SandboxNone";
+    case ASH_KIND_SANDBOX_UNAVAILABLE:
+      return "SandboxUnavailable";
+    case ASH_KIND_SANDBOX_REFUSED:
+      return "SandboxRefused";
     }
   return "";
 }
@@ -106,6 +112,20 @@ ash_error_prefix (struct ash_error *e, const char *fmt, ...)
   char *m = xasprintf ("%s: %s", prefix, e->message);
   free (e->message);
   e->message = m;
+}
+
+int
+ash_error_copy (struct ash_error *dst, int err, const struct ash_error *src)
+{
+  if (!dst || dst == src)
+    return err;
+  ash_error_release (dst);
+  dst->message = src->message ? xstrdup (src->message) : NULL;
+  dst->path = src->path ? xstrdup (src->path) : NULL;
+  dst->line = src->line;
+  dst->column = src->column;
+  dst->kind = src->kind;
+  return err;
 }
 
 void

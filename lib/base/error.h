@@ -48,6 +48,16 @@ enum ash_error_kind
   /* A scanner's PREPARE step found something it needs besides its tool
      not installed: the scanner is MISSING rather than ERROR.  */
   ASH_KIND_SCANNER_MISSING,
+  /* The platform has no sandbox backend at all (the none backend): a
+     sandboxed scanner is MISSING whatever mode was asked for.  */
+  ASH_KIND_SANDBOX_NONE,
+  /* No backend of the mode asked for can be used here: the scanner is
+     MISSING under auto, ERROR for a backend named by the operator.  */
+  ASH_KIND_SANDBOX_UNAVAILABLE,
+  /* A backend is usable, but the scanner cannot be confined as its
+     policy requires ("NAME cannot be sandboxed as requested: ..."): the
+     scanner is ERROR and nothing of it runs.  */
+  ASH_KIND_SANDBOX_REFUSED,
 };
 
 /* The kind's name ("OutputLinkRefused"; "" for ASH_KIND_NONE), for logs
@@ -82,6 +92,10 @@ int ash_error_set_at (struct ash_error *e, int err, const char *path, int line,
 /* Prefix the current message with "PREFIX: ".  */
 void ash_error_prefix (struct ash_error *e, const char *fmt, ...)
   _printf_ (2, 3);
+/* Copy SRC (message, place and kind) into DST (released first) and
+   return ERR, as ash_error_set() does.  DST may be NULL.  */
+int ash_error_copy (struct ash_error *dst, int err,
+                    const struct ash_error *src);
 /* Move the contents of SRC into DST (DST released first).  */
 void ash_error_move (struct ash_error *dst, struct ash_error *src);
 /* "path:line:column: message", or just the message.  Newly allocated.  */

@@ -1065,17 +1065,14 @@ static int
 collect_json (unsigned cmd, const char *file, struct assigns *a)
 {
   json_error_t jerr;
-  json_t *doc = json_load_file (file, JSON_REJECT_DUPLICATES, &jerr);
+  _cleanup_json_ json_t *doc
+    = json_load_file (file, JSON_REJECT_DUPLICATES, &jerr);
   if (doc == NULL)
     return usage_error (_ ("--cli-json-input %s: %s"), file, jerr.text);
-  int r = 0;
   if (!json_is_object (doc))
-    {
-      r = usage_error (_ ("--cli-json-input %s: the document must be a JSON "
-                          "object"),
-                       file);
-      goto out;
-    }
+    return usage_error (_ ("--cli-json-input %s: the document must be a JSON "
+                           "object"),
+                        file);
   const char *key;
   json_t *v;
   json_object_foreach (doc, key, v)
@@ -1093,18 +1090,12 @@ collect_json (unsigned cmd, const char *file, struct assigns *a)
             d = &optdefs[i];
         }
       if (d == NULL)
-        {
-          r = usage_error (_ ("--cli-json-input %s: unknown key '%s'"), file,
-                           key);
-          goto out;
-        }
+        return usage_error (_ ("--cli-json-input %s: unknown key '%s'"), file,
+                            key);
       if (!(d->cmds & cmd))
-        {
-          r = usage_error (_ ("--cli-json-input %s: '%s' is not accepted by "
-                              "'ash %s'"),
-                           file, key, command_by_bit (cmd)->name);
-          goto out;
-        }
+        return usage_error (_ ("--cli-json-input %s: '%s' is not accepted by "
+                               "'ash %s'"),
+                            file, key, command_by_bit (cmd)->name);
       _cleanup_free_ char *where = xasprintf ("'%s' in %s", key, file);
       const char *want = NULL;
       switch (d->json)
@@ -1168,15 +1159,10 @@ collect_json (unsigned cmd, const char *file, struct assigns *a)
           break;
         }
       if (want)
-        {
-          r = usage_error (_ ("--cli-json-input %s: '%s' must be %s"), file,
-                           key, want);
-          goto out;
-        }
+        return usage_error (_ ("--cli-json-input %s: '%s' must be %s"), file,
+                            key, want);
     }
-out:
-  json_decref (doc);
-  return r;
+  return 0;
 }
 
 /* Parse ARGV (ARGV[0] is the command word or "ash") for command CMD.
@@ -1187,8 +1173,7 @@ parse_argv (int argc, char **argv, unsigned cmd, struct assigns *a,
             struct ash_strvec *pos)
 {
   struct option longopts[ARRAY_SIZE (optdefs) + 1];
-  struct ash_buf shortopts = ASH_BUF_INIT;
-  int r = 0;
+  _cleanup_buf_ struct ash_buf shortopts = ASH_BUF_INIT;
 
   ash_buf_addstr (&shortopts, ":");
   for (size_t i = 0; i < ARRAY_SIZE (optdefs); i++)
@@ -1214,37 +1199,31 @@ parse_argv (int argc, char **argv, unsigned cmd, struct assigns *a,
       if (c == '?')
         {
           if (optopt)
-            r = usage_error (_ ("invalid option -- '%c'"), optopt);
+            return usage_error (_ ("invalid option -- '%c'"), optopt);
           else
-            r = usage_error (_ ("unrecognized option '%s'"), given);
-          goto out;
+            return usage_error (_ ("unrecognized option '%s'"), given);
         }
       if (c == ':')
         {
           if (optopt && optopt < 256)
-            r = usage_error (_ ("option requires an argument -- '%c'"),
-                             optopt);
+            return usage_error (_ ("option requires an argument -- '%c'"),
+                                optopt);
           else
-            r = usage_error (_ ("option '%s' requires an argument"), given);
-          goto out;
+            return usage_error (_ ("option '%s' requires an argument"), given);
         }
       const struct optdef *d = NULL;
       for (size_t i = 0; i < ARRAY_SIZE (optdefs); i++)
         if (optdefs[i].id == c || (c < 256 && optdefs[i].short_opt == c))
           d = &optdefs[i];
       if (d == NULL)
-        {
-          r = usage_error (_ ("unrecognized option '%s'"), given);
-          goto out;
-        }
+        return usage_error (_ ("unrecognized option '%s'"), given);
       if (d->id == OPT_HELP)
         {
           if (cmd == CMD_SCAN && streq (argv[0], "ash"))
             print_help (stdout);
           else
             print_command_help (stdout, cmd);
-          r = -1;
-          goto out;
+          return -1;
         }
       if (d->id == OPT_VERSION)
         {
@@ -1257,15 +1236,11 @@ parse_argv (int argc, char **argv, unsigned cmd, struct assigns *a,
                     "redistribute it.\n"
                     "There is NO WARRANTY, to the extent permitted by law.\n"),
                  stdout);
-          r = -1;
-          goto out;
+          return -1;
         }
       if (!(d->cmds & cmd))
-        {
-          r = usage_error (_ ("option '--%s' is not accepted by 'ash %s'"),
-                           d->name, command_by_bit (cmd)->name);
-          goto out;
-        }
+        return usage_error (_ ("option '--%s' is not accepted by 'ash %s'"),
+                            d->name, command_by_bit (cmd)->name);
       _cleanup_free_ char *where = xasprintf ("--%s", d->name);
       /* Upstream's ash scan takes --format for --output-format, its ash
          report --format for --report-format.  */
@@ -1278,9 +1253,7 @@ parse_argv (int argc, char **argv, unsigned cmd, struct assigns *a,
     }
   for (int i = optind; i < argc; i++)
     ash_strvec_push (pos, argv[i]);
-out:
-  ash_buf_release (&shortopts);
-  return r;
+  return 0;
 }
 
 static const char *
@@ -1461,14 +1434,10 @@ load_config (const struct ash_options *o, struct ash_config *c)
     .env_config = o->env_config,
     .overrides = o->config_overrides.v,
   };
-  struct ash_error e = ASH_ERROR_INIT;
-  int r = ash_config_load (&req, c, &e);
-  if (r < 0)
-    {
-      config_error (&e);
-      ash_error_release (&e);
-      return ASH_EXIT_CONFIG;
-    }
+  _cleanup_error_ struct ash_error e = ASH_ERROR_INIT;
+  ash_config_init (c);
+  if (ash_config_load (&req, c, &e) < 0)
+    return config_error (&e);
   return 0;
 }
 
@@ -1598,10 +1567,9 @@ cmd_config_init (const struct ash_options *o, bool force)
     = streq (base, ".ash") ? path_dirname (dir) : xstrdup (dir);
   const char *pname = strrchr (pdir, '/');
   pname = pname && pname[1] ? pname + 1 : "my-project";
-  json_t *js = json_string (pname);
+  _cleanup_json_ json_t *js = json_string (pname);
   _cleanup_free_ char *quoted
     = js ? json_dumps (js, JSON_ENCODE_ANY) : xstrdup ("my-project");
-  json_decref (js);
   const char *at = strstr (init_template, "my-project");
   _cleanup_free_ char *text
     = xasprintf ("%.*s%s%s", (int) (at - init_template), init_template,
@@ -1675,9 +1643,10 @@ cmd_config_update (const struct ash_options *o, const char *file,
                    const struct ash_strvec *sets, bool dry_run)
 {
   _cleanup_free_ char *path = find_config_file (o, file);
-  struct ash_error err = ASH_ERROR_INIT;
-  json_t *tree = NULL, *pos = NULL;
-  int r = ASH_EXIT_CONFIG;
+  _cleanup_error_ struct ash_error err = ASH_ERROR_INIT;
+  _cleanup_json_ json_t *tree = NULL;
+  _cleanup_json_ json_t *pos = NULL;
+  _cleanup_buf_ struct ash_buf raw = ASH_BUF_INIT;
 
   if (path == NULL)
     {
@@ -1701,7 +1670,6 @@ cmd_config_update (const struct ash_options *o, const char *file,
                path);
       return ASH_EXIT_CONFIG;
     }
-  struct ash_buf raw = ASH_BUF_INIT;
   FILE *f = fopen (path, "re");
   if (f)
     {
@@ -1719,13 +1687,10 @@ cmd_config_update (const struct ash_options *o, const char *file,
                _ ("ash: %s uses !ENV; config update would write the "
                   "variables' values into it: edit it by hand\n"),
                path);
-      goto out;
+      return ASH_EXIT_CONFIG;
     }
   if (ash_config_parse_file (path, &tree, &pos, &err) < 0)
-    {
-      config_error (&err);
-      goto out;
-    }
+    return config_error (&err);
   if (json_is_null (tree))
     {
       json_decref (tree);
@@ -1733,56 +1698,36 @@ cmd_config_update (const struct ash_options *o, const char *file,
     }
   for (size_t i = 0; i < sets->nr; i++)
     if (ash_config_override_apply (tree, sets->v[i], NULL, &err) < 0)
-      {
-        config_error (&err);
-        goto out;
-      }
+      return config_error (&err);
   if (ash_config_schema_check (tree, path, NULL, &err) < 0)
+    return config_error (&err);
+
+  _cleanup_buf_ struct ash_buf text = ASH_BUF_INIT;
+  /* The editor's schema line, as upstream keeps it.  */
+  if (raw.len && raw.buf[0] == '#')
     {
-      config_error (&err);
-      goto out;
+      size_t l = strcspn (raw.buf, "\n");
+      _cleanup_free_ char *first = xstrndup (raw.buf, l);
+      if (strcasestr (first, "schema"))
+        ash_buf_addf (&text, "%s\n", first);
     }
-  {
-    struct ash_buf text = ASH_BUF_INIT;
-    /* The editor's schema line, as upstream keeps it.  */
-    if (raw.len && raw.buf[0] == '#')
-      {
-        size_t l = strcspn (raw.buf, "\n");
-        _cleanup_free_ char *first = xstrndup (raw.buf, l);
-        if (strcasestr (first, "schema"))
-          ash_buf_addf (&text, "%s\n", first);
-      }
-    _cleanup_free_ char *yaml = ash_config_to_yaml (tree);
-    ash_buf_addstr (&text, yaml);
-    fputs (text.buf, stdout);
-    if (dry_run)
-      {
-        fprintf (stderr, _ ("ash: --dry-run: %s is unchanged\n"), path);
-        r = ASH_EXIT_OK;
-      }
-    else
-      {
-        int w = write_replacing (path, text.buf);
-        if (w < 0)
-          {
-            fprintf (stderr, _ ("ash: cannot write '%s': %s\n"), path,
-                     strerror (-w));
-            r = ASH_EXIT_INCOMPLETE;
-          }
-        else
-          {
-            fprintf (stderr, _ ("ash: updated %s\n"), path);
-            r = ASH_EXIT_OK;
-          }
-      }
-    ash_buf_release (&text);
-  }
-out:
-  ash_buf_release (&raw);
-  json_decref (tree);
-  json_decref (pos);
-  ash_error_release (&err);
-  return r;
+  _cleanup_free_ char *yaml = ash_config_to_yaml (tree);
+  ash_buf_addstr (&text, yaml);
+  fputs (text.buf, stdout);
+  if (dry_run)
+    {
+      fprintf (stderr, _ ("ash: --dry-run: %s is unchanged\n"), path);
+      return ASH_EXIT_OK;
+    }
+  int w = write_replacing (path, text.buf);
+  if (w < 0)
+    {
+      fprintf (stderr, _ ("ash: cannot write '%s': %s\n"), path,
+               strerror (-w));
+      return ASH_EXIT_INCOMPLETE;
+    }
+  fprintf (stderr, _ ("ash: updated %s\n"), path);
+  return ASH_EXIT_OK;
 }
 
 /* Print a warning for each key of C's configuration that upstream puts
@@ -1839,7 +1784,7 @@ check_scanner_options (const struct ash_config *c)
 static int
 cmd_config_lint (const struct ash_options *o)
 {
-  struct ash_config c;
+  _cleanup_config_ struct ash_config c;
   int r = load_config (o, &c);
   if (r)
     return r;
@@ -1852,9 +1797,7 @@ cmd_config_lint (const struct ash_options *o)
   size_t n = print_misplaced (&c, false);
   if (n == 0)
     printf (_ ("no problems found\n"));
-  r = n ? ASH_EXIT_INCOMPLETE : ASH_EXIT_OK;
-  ash_config_release (&c);
-  return r;
+  return n ? ASH_EXIT_INCOMPLETE : ASH_EXIT_OK;
 }
 
 /* `ash config get --explain-tiers`: every file the configuration was built
@@ -1865,7 +1808,7 @@ cmd_config_explain_tiers (const struct ash_options *o, struct ash_config *c,
 {
   char *storage[3] = { NULL, NULL, NULL };
   struct ash_tier_context ctx;
-  struct ash_error err = ASH_ERROR_INIT;
+  _cleanup_error_ struct ash_error err = ASH_ERROR_INIT;
   int r = ASH_EXIT_OK;
 
   ash_tier_context_fill (&ctx, o->source_dir, storage);
@@ -1873,10 +1816,9 @@ cmd_config_explain_tiers (const struct ash_options *o, struct ash_config *c,
     r = config_error (&err);
   else if (streq (format, "json"))
     {
-      json_t *j = ash_config_tiers_to_json (c);
+      _cleanup_json_ json_t *j = ash_config_tiers_to_json (c);
       _cleanup_free_ char *t = ash_config_to_json (j);
       fputs (t, stdout);
-      json_decref (j);
     }
   else
     {
@@ -1885,7 +1827,6 @@ cmd_config_explain_tiers (const struct ash_options *o, struct ash_config *c,
     }
   for (size_t i = 0; i < ARRAY_SIZE (storage); i++)
     free (storage[i]);
-  ash_error_release (&err);
   return r;
 }
 
@@ -1893,34 +1834,28 @@ static int
 cmd_config_get (const struct ash_options *o, const char *key,
                 const char *format, bool explain_tiers)
 {
-  struct ash_config c;
+  _cleanup_config_ struct ash_config c;
   int r = load_config (o, &c);
   if (r)
     return r;
   if (explain_tiers)
-    {
-      r = cmd_config_explain_tiers (o, &c, format);
-      ash_config_release (&c);
-      return r;
-    }
+    return cmd_config_explain_tiers (o, &c, format);
   json_t *v = ash_config_get (&c, key);
   if (v == NULL)
     {
       fprintf (stderr, _ ("ash: the configuration has no key '%s'\n"), key);
-      ash_config_release (&c);
       return ASH_EXIT_INCOMPLETE;
     }
   _cleanup_free_ char *text
     = streq (format, "json") ? ash_config_to_json (v) : ash_config_to_yaml (v);
   fputs (text, stdout);
-  ash_config_release (&c);
   return ASH_EXIT_OK;
 }
 
 static int
 cmd_config_validate (const struct ash_options *o)
 {
-  struct ash_config c;
+  _cleanup_config_ struct ash_config c;
   int r = load_config (o, &c);
   if (r)
     return r;
@@ -1940,7 +1875,6 @@ cmd_config_validate (const struct ash_options *o)
       for (size_t i = 2; i < c.n_files; i++)
         printf (_ ("  extends %s\n"), c.files[i].name);
     }
-  ash_config_release (&c);
   return ASH_EXIT_OK;
 }
 
@@ -2614,32 +2548,25 @@ container_command (unsigned cmd, struct ash_options *o,
   return r;
 }
 
-int
-ash_main (int argc, char **argv, const struct ash_backend *const *backends)
+/* ash_main() without its locale set-up and the final flush.  */
+static int
+run_command (int argc, char **argv, const struct ash_backend *const *backends)
 {
-  struct ash_options o;
-  struct assigns env_a = { 0 }, json_a = { 0 }, flag_a = { 0 };
-  struct ash_strvec pos = ASH_STRVEC_INIT;
+  _cleanup_options_ struct ash_options o;
+  _cleanup_ (assigns_release) struct assigns env_a = { 0 };
+  _cleanup_ (assigns_release) struct assigns json_a = { 0 };
+  _cleanup_ (assigns_release) struct assigns flag_a = { 0 };
+  _cleanup_strvec_ struct ash_strvec pos = ASH_STRVEC_INIT;
   unsigned cmd;
   int nwords;
   int r;
 
-  setlocale (LC_ALL, "");
-  /* Numbers in what ash writes for machines (JUnit's time, reports,
-     results) never take the locale's decimal comma.  */
-  setlocale (LC_NUMERIC, "C");
-  bindtextdomain (PACKAGE, LOCALEDIR);
-  textdomain (PACKAGE);
   ash_options_init (&o);
-
   if (argc >= 2 && streq (argv[1], "help"))
-    {
-      r = cmd_help (argc, argv);
-      goto out;
-    }
+    return cmd_help (argc, argv);
   r = parse_command (argc, argv, &cmd, &nwords);
   if (r)
-    goto out;
+    return r;
 
   /* getopt sees the command words as its program name.  */
   char **sub_argv = argv + nwords;
@@ -2650,12 +2577,9 @@ ash_main (int argc, char **argv, const struct ash_backend *const *backends)
   r = parse_argv (sub_argc, sub_argv, cmd, &flag_a, &pos);
   sub_argv[0] = saved0;
   if (r == -1)
-    {
-      r = ASH_EXIT_OK;
-      goto out;
-    }
+    return ASH_EXIT_OK;
   if (r)
-    goto out;
+    return r;
 
   /* Positional arguments.  */
   if (cmd == CMD_COMPLETION)
@@ -2668,30 +2592,24 @@ ash_main (int argc, char **argv, const struct ash_backend *const *backends)
         r = bad_value ("ash completion", pos.v[0], completion_shells);
       else
         r = cmd_completion (pos.v[0], stdout);
-      goto out;
+      return r;
     }
 
   size_t want_pos = cmd == CMD_SANDBOX_EXPLAIN ? 1 : 0;
   size_t max_pos
     = cmd == CMD_CONFIG_GET || cmd == CMD_CONFIG_UPDATE ? 1 : want_pos;
   if (pos.nr > max_pos)
-    {
-      r = usage_error (_ ("unexpected argument '%s'"), pos.v[max_pos]);
-      goto out;
-    }
+    return usage_error (_ ("unexpected argument '%s'"), pos.v[max_pos]);
   if (pos.nr < want_pos)
-    {
-      r = usage_error (_ ("'ash %s' needs the name of a scanner"),
-                       command_by_bit (cmd)->name);
-      goto out;
-    }
+    return usage_error (_ ("'ash %s' needs the name of a scanner"),
+                        command_by_bit (cmd)->name);
 
   r = collect_env (cmd, &env_a, &o);
   if (r)
-    goto out;
+    return r;
   r = apply_source (&o, &env_a);
   if (r)
-    goto out;
+    return r;
   /* --cli-json-input is looked for among the flags first.  */
   for (size_t i = 0; i < flag_a.n; i++)
     if (flag_a.v[i].id == OPT_CLI_JSON_INPUT)
@@ -2700,46 +2618,41 @@ ash_main (int argc, char **argv, const struct ash_backend *const *backends)
     {
       r = collect_json (cmd, o.cli_json_input, &json_a);
       if (r)
-        goto out;
+        return r;
       r = apply_source (&o, &json_a);
       if (r)
-        goto out;
+        return r;
     }
   r = apply_source (&o, &flag_a);
   if (r)
-    goto out;
+    return r;
   if (cmd == CMD_SCAN)
     {
       const struct assigns *srcs[] = { &json_a, &flag_a };
       r = check_scan_options (&o, srcs, ARRAY_SIZE (srcs));
       if (r)
-        goto out;
+        return r;
     }
 
   if (cmd == CMD_CONFIG_GET)
     {
       const char *f = format_of (&flag_a);
       if (!in_list (f, config_formats))
-        {
-          r = bad_value ("--format", f, config_formats);
-          goto out;
-        }
+        return bad_value ("--format", f, config_formats);
     }
 
   /* The spec ("Modes"): --sandbox with any mode but off is refused in
      container mode, before anything else happens.  */
   if (o.mode == ASH_RUN_CONTAINER && o.sandbox && !streq (o.sandbox, "off"))
-    {
-      r = usage_error (_ ("--sandbox %s cannot be used with --mode container: "
+    return usage_error (_ (
+                          "--sandbox %s cannot be used with --mode container: "
                           "container mode does not sandbox the scanners "
                           "inside the image, the container is the boundary"),
-                       o.sandbox);
-      goto out;
-    }
+                        o.sandbox);
 
   r = finish_options (&o);
   if (r)
-    goto out;
+    return r;
   setup_log (&o);
   /* --color colours the terminal summary: on a terminal only, never with
      --no-color, and by default not when NO_COLOR is set (an explicit
@@ -2758,8 +2671,7 @@ ash_main (int argc, char **argv, const struct ash_backend *const *backends)
       || cmd == CMD_BUILD_IMAGE)
     {
       const struct assigns *srcs[] = { &env_a, &json_a, &flag_a };
-      r = container_command (cmd, &o, srcs, ARRAY_SIZE (srcs));
-      goto out;
+      return container_command (cmd, &o, srcs, ARRAY_SIZE (srcs));
     }
 
   switch (cmd)
@@ -2767,61 +2679,48 @@ ash_main (int argc, char **argv, const struct ash_backend *const *backends)
     case CMD_SCAN:
     case CMD_SANDBOX_EXPLAIN:
       {
-        struct ash_config c;
+        _cleanup_config_ struct ash_config c;
+        ash_config_init (&c);
         r = load_config (&o, &c);
         if (r)
-          break;
+          return r;
         if (cmd == CMD_SCAN)
-          r = ash_scan (&o, &c, backends);
-        else
-          r = ash_sandbox_explain_command (&o, &c, pos.v[0], backends);
-        ash_config_release (&c);
+          return ash_scan (&o, &c, backends);
+        return ash_sandbox_explain_command (&o, &c, pos.v[0], backends);
       }
-      break;
     case CMD_SANDBOX_PROBE:
-      r = ash_sandbox_probe_command (&o, backends);
-      break;
+      return ash_sandbox_probe_command (&o, backends);
     case CMD_CONFIG_INIT:
-      r = cmd_config_init (&o, has_opt (&flag_a, OPT_FORCE));
-      break;
+      return cmd_config_init (&o, has_opt (&flag_a, OPT_FORCE));
     case CMD_CONFIG_GET:
-      r = cmd_config_get (&o, pos.nr ? pos.v[0] : NULL, format_of (&flag_a),
-                          has_opt (&flag_a, OPT_EXPLAIN_TIERS));
-      break;
+      return cmd_config_get (&o, pos.nr ? pos.v[0] : NULL, format_of (&flag_a),
+                             has_opt (&flag_a, OPT_EXPLAIN_TIERS));
     case CMD_CONFIG_VALIDATE:
-      r = cmd_config_validate (&o);
-      break;
+      return cmd_config_validate (&o);
     case CMD_CONFIG_UPDATE:
       {
-        struct ash_strvec sets = ASH_STRVEC_INIT;
+        _cleanup_strvec_ struct ash_strvec sets = ASH_STRVEC_INIT;
         for (size_t i = 0; i < flag_a.n; i++)
           if (flag_a.v[i].id == OPT_SET || flag_a.v[i].id == OPT_MODIFICATIONS)
             ash_strvec_push (&sets, flag_a.v[i].arg);
-        r = cmd_config_update (&o, pos.nr ? pos.v[0] : NULL, &sets,
-                               has_opt (&flag_a, OPT_DRY_RUN));
-        ash_strvec_release (&sets);
+        return cmd_config_update (&o, pos.nr ? pos.v[0] : NULL, &sets,
+                                  has_opt (&flag_a, OPT_DRY_RUN));
       }
-      break;
     case CMD_CONFIG_LINT:
-      r = cmd_config_lint (&o);
-      break;
+      return cmd_config_lint (&o);
     case CMD_DEPS_INSTALL:
-      r = ash_dependencies_install_command (&o,
-                                            has_opt (&flag_a, OPT_DRY_RUN));
-      break;
+      return ash_dependencies_install_command (&o,
+                                               has_opt (&flag_a, OPT_DRY_RUN));
     case CMD_INSPECT_SARIF_FIELDS:
-      r = ash_inspect_sarif_fields_command (&o);
-      break;
+      return ash_inspect_sarif_fields_command (&o);
     case CMD_PLUGIN_LIST:
       {
-        struct ash_config c;
+        _cleanup_config_ struct ash_config c;
         r = load_config (&o, &c);
         if (r)
-          break;
-        r = ash_plugin_list_command (&o, &c);
-        ash_config_release (&c);
+          return r;
+        return ash_plugin_list_command (&o, &c);
       }
-      break;
     case CMD_REPORT:
       {
         const char *rf = "markdown";
@@ -2831,30 +2730,31 @@ ash_main (int argc, char **argv, const struct ash_backend *const *backends)
         if (!ash_reporter_known (rf) && !ash_reporter_unavailable (rf))
           {
             _cleanup_free_ char *names = ash_reporter_names_joined ();
-            r = usage_error (_ ("unknown reporter '%s' for --report-format "
-                                "(expected one of: %s)"),
-                             rf, names);
-            break;
+            return usage_error (_ ("unknown reporter '%s' for --report-format "
+                                   "(expected one of: %s)"),
+                                rf, names);
           }
-        struct ash_config c;
+        _cleanup_config_ struct ash_config c;
         r = load_config (&o, &c);
         if (r)
-          break;
-        r = ash_report_command (&o, &c, rf);
-        ash_config_release (&c);
+          return r;
+        return ash_report_command (&o, &c, rf);
       }
-      break;
     default:
-      r = ASH_EXIT_USAGE;
-      break;
+      return ASH_EXIT_USAGE;
     }
+}
 
-out:
-  assigns_release (&env_a);
-  assigns_release (&json_a);
-  assigns_release (&flag_a);
-  ash_strvec_release (&pos);
-  ash_options_release (&o);
+int
+ash_main (int argc, char **argv, const struct ash_backend *const *backends)
+{
+  setlocale (LC_ALL, "");
+  /* Numbers in what ash writes for machines (JUnit's time, reports,
+     results) never take the locale's decimal comma.  */
+  setlocale (LC_NUMERIC, "C");
+  bindtextdomain (PACKAGE, LOCALEDIR);
+  textdomain (PACKAGE);
+  int r = run_command (argc, argv, backends);
   fflush (stdout);
   return r;
 }

@@ -170,14 +170,15 @@ int
 ash_container_command (struct ash_options *o,
                        const struct ash_container_cli *cc)
 {
-  struct ash_strvec args = ASH_STRVEC_INIT;
-  struct ash_config c;
-  bool have_config = false;
-  struct ash_error e = ASH_ERROR_INIT;
+  _cleanup_strvec_ struct ash_strvec args = ASH_STRVEC_INIT;
+  _cleanup_config_ struct ash_config c;
+  _cleanup_error_ struct ash_error e = ASH_ERROR_INIT;
   _cleanup_free_ char *out = NULL, *root = NULL, *uid = NULL, *gid = NULL;
   _cleanup_free_ char *custom = NULL, *rulesets = NULL, *runtime = NULL;
   int status = 0;
   int r = 0;
+
+  ash_config_init (&c);
 
   if (cc->run && o->plugin_modules.nr > 0)
     {
@@ -185,7 +186,7 @@ ash_container_command (struct ash_options *o,
                      "are host paths, which the scan in the container does "
                      "not see; nothing was scanned"),
                   o->plugin_modules.v[0]);
-      goto out;
+      return r;
     }
   root = root_dir ();
   if (cc->build && !ash_container_is_source_tree (root))
@@ -196,7 +197,7 @@ ash_container_command (struct ash_options *o,
                      "pass --no-build to run an image built before; nothing "
                      "was built or scanned"),
                   root ? " in " : "", root ? root : "");
-      goto out;
+      return r;
     }
   uid = cc->uid ? xstrdup (cc->uid) : xasprintf ("%u", (unsigned) getuid ());
   gid = cc->gid ? xstrdup (cc->gid) : xasprintf ("%u", (unsigned) getgid ());
@@ -231,7 +232,7 @@ ash_container_command (struct ash_options *o,
     .debug = o->debug,
   };
   if (ash_container_find_runtime (&req, &runtime, &e) < 0)
-    goto refused;
+    return refuse_error (&e);
 
   /* What the scan inside gets, and the refusals that depend on the
      configuration, before anything is built or written.  */
@@ -243,59 +244,46 @@ ash_container_command (struct ash_options *o,
         .env_config = o->env_config,
         .overrides = o->config_overrides.v,
       };
-      ash_config_init (&c);
-      have_config = true;
       if (ash_config_load (&creq, &c, &e) < 0)
-        goto refused;
+        return refuse_error (&e);
       for (size_t i = 0; i < cc->scan_args.nr; i++)
         ash_strvec_push (&args, cc->scan_args.v[i]);
       r = config_args (o, &c, &args);
       if (r == 0)
         r = sandbox_args (o, &c, &args);
       if (r)
-        goto out;
+        return r;
       req.scan_args = args.v;
     }
 
   if (!cc->build && cc->run
       && ash_container_check_image (&req, runtime, &e) < 0)
-    goto refused;
+    return refuse_error (&e);
   /* The output directory is checked (a link the scanned tree planted
      there is refused) before anything is built.  */
   if (cc->run)
     {
       r = output_dir (o, &out);
       if (r)
-        goto out;
+        return r;
       req.output_dir = out;
     }
   if (cc->build)
     {
       if (ash_container_build (&req, runtime, &status, &e) < 0)
-        goto refused;
+        return refuse_error (&e);
       if (status != 0)
         {
           _cleanup_free_ char *image = ash_container_image (&req);
           ash_err (_ ("building the image %s failed (%s exited %d); nothing "
                       "was scanned"),
                    image, runtime, status);
-          r = status;
-          goto out;
+          return status;
         }
     }
   if (!cc->run)
-    goto out;
+    return r;
   if (ash_container_run (&req, runtime, &status, &e) < 0)
-    goto refused;
-  r = status;
-  goto out;
-
-refused:
-  r = refuse_error (&e);
-  ash_error_release (&e);
-out:
-  if (have_config)
-    ash_config_release (&c);
-  ash_strvec_release (&args);
-  return r;
+    return refuse_error (&e);
+  return status;
 }

@@ -67,20 +67,27 @@ ash_sandbox_explain_command (const struct ash_options *opts,
                              const char *scanner,
                              const struct ash_backend *const *backends)
 {
-  struct ash_requirements req;
-  struct ash_sandbox_settings settings;
-  struct ash_plugin_set plugins;
+  _cleanup_ (ash_requirements_release) struct ash_requirements req;
+  _cleanup_ (
+    ash_sandbox_settings_release) struct ash_sandbox_settings settings;
+  _cleanup_ (ash_plugin_set_release) struct ash_plugin_set plugins;
   struct ash_host host;
-  struct ash_error err = ASH_ERROR_INIT;
-  struct ash_policy policy;
-  struct ash_strvec warnings = ASH_STRVEC_INIT;
+  _cleanup_error_ struct ash_error err = ASH_ERROR_INIT;
+  _cleanup_policy_ struct ash_policy policy;
+  _cleanup_strvec_ struct ash_strvec warnings = ASH_STRVEC_INIT;
   const struct ash_scanner *s = NULL;
   const struct ash_backend *backend = NULL;
   const struct ash_probe *probe = NULL;
   _cleanup_free_ char *source = NULL, *output = NULL, *results = NULL;
-  _cleanup_free_ char *tool_path = NULL, *why = NULL;
+  _cleanup_free_ char *tool_path = NULL;
+  _cleanup_error_ struct ash_error why = ASH_ERROR_INIT;
   const char *tool, *mode;
-  int r, code = ASH_EXIT_OK;
+  int r;
+
+  ash_requirements_init (&req);
+  ash_sandbox_settings_init (&settings);
+  ash_plugin_set_init (&plugins);
+  ash_policy_init (&policy);
 
   if (!scanner || !*scanner)
     {
@@ -88,17 +95,11 @@ ash_sandbox_explain_command (const struct ash_options *opts,
       return ASH_EXIT_USAGE;
     }
 
-  ash_requirements_init (&req);
-  ash_sandbox_settings_init (&settings);
-  ash_plugin_set_init (&plugins);
-  ash_policy_init (&policy);
-
   r = ash_sandbox_settings_resolve (opts, config, &settings, &err);
   if (r < 0)
     {
       ash_err ("%s", err.message ? err.message : strerror (-r));
-      code = ASH_EXIT_CONFIG;
-      goto out;
+      return ASH_EXIT_CONFIG;
     }
   ash_sandbox_settings_log_warnings (&settings);
   mode = settings.mode ? settings.mode : "off";
@@ -113,8 +114,7 @@ ash_sandbox_explain_command (const struct ash_options *opts,
       {
         ash_err (_ ("cannot find the working directory: %s"),
                  strerror (errno));
-        code = ASH_EXIT_INCOMPLETE;
-        goto out;
+        return ASH_EXIT_INCOMPLETE;
       }
     source = ash_path_absolute (src);
   }
@@ -137,8 +137,7 @@ ash_sandbox_explain_command (const struct ash_options *opts,
     {
       _cleanup_free_ char *m = ash_error_format (&err);
       ash_err ("%s", m);
-      code = ASH_EXIT_CONFIG;
-      goto out;
+      return ASH_EXIT_CONFIG;
     }
 
   s = find_scanner (scanner, &plugins);
@@ -162,8 +161,7 @@ ash_sandbox_explain_command (const struct ash_options *opts,
       ash_err (_ ("unknown scanner '%s': it is neither a builtin scanner nor "
                   "one a loaded plugin module defines (known: %s)"),
                scanner, names);
-      code = ASH_EXIT_INCOMPLETE;
-      goto out;
+      return ASH_EXIT_INCOMPLETE;
     }
 
   {
@@ -187,7 +185,7 @@ ash_sandbox_explain_command (const struct ash_options *opts,
       backend = ash_backend_select (mode, backends, &host, &probe, &why);
       if (backend == NULL)
         ash_warning (_ ("scanner sandbox unavailable: %s"),
-                     why ? why : _ ("no backend"));
+                     why.message ? why.message : _ ("no backend"));
     }
 
   /* The scan makes a new run directory per run, with a random name:
@@ -208,8 +206,7 @@ ash_sandbox_explain_command (const struct ash_options *opts,
   if (r < 0)
     {
       ash_err ("%s", err.message ? err.message : strerror (-r));
-      code = ASH_EXIT_INCOMPLETE;
-      goto out;
+      return ASH_EXIT_INCOMPLETE;
     }
 
   json_t *j = ash_policy_to_json (&policy);
@@ -227,9 +224,10 @@ ash_sandbox_explain_command (const struct ash_options *opts,
                                          "policy unenforced")));
   else
     {
-      _cleanup_free_ char *m = xasprintf (_ ("scanner sandbox unavailable: "
-                                             "%s"),
-                                          why ? why : _ ("no backend"));
+      _cleanup_free_ char *m
+        = xasprintf (_ ("scanner sandbox unavailable: "
+                        "%s"),
+                     why.message ? why.message : _ ("no backend"));
       json_object_set_new (j, "backend_reason", json_string (m));
     }
   {
@@ -255,17 +253,9 @@ ash_sandbox_explain_command (const struct ash_options *opts,
     ash_warning ("%s", policy.warnings.v[i]);
   /* The refusal already reads "NAME cannot be sandboxed as requested:
      ...".  */
-  if (policy.refusal)
-    ash_err ("%s", policy.refusal);
+  if (policy.refusal.message)
+    ash_err ("%s", policy.refusal.message);
   if (fflush (stdout) != 0)
-    code = ASH_EXIT_INCOMPLETE;
-
-out:
-  ash_error_release (&err);
-  ash_strvec_release (&warnings);
-  ash_policy_release (&policy);
-  ash_plugin_set_release (&plugins);
-  ash_sandbox_settings_release (&settings);
-  ash_requirements_release (&req);
-  return code;
+    return ASH_EXIT_INCOMPLETE;
+  return ASH_EXIT_OK;
 }

@@ -79,7 +79,7 @@ ash_sandbox_probe_command (const struct ash_options *opts,
   struct ash_host host;
   const struct ash_backend *chosen;
   const struct ash_probe *chosen_probe = NULL;
-  _cleanup_free_ char *auto_reason = NULL;
+  _cleanup_error_ struct ash_error auto_reason = ASH_ERROR_INIT;
   bool any = false;
 
   ash_host_init (&host, opts);
@@ -114,7 +114,7 @@ ash_sandbox_probe_command (const struct ash_options *opts,
   if (chosen)
     printf (_ ("auto: %s\n"), chosen->name);
   else
-    print_unavailable ("auto", auto_reason);
+    print_unavailable ("auto", auto_reason.message);
   fflush (stdout);
   return any ? 0 : 1;
 }

@@ -354,7 +354,7 @@ int
 ash_config_load (const struct ash_config_request *req, struct ash_config *ret,
                  struct ash_error *err)
 {
-  struct ash_config c;
+  _cleanup_config_ struct ash_config c;
   int r;
 
   ash_config_init (&c);
@@ -367,7 +367,7 @@ ash_config_load (const struct ash_config_request *req, struct ash_config *ret,
                              "(built-in defaults)", &d->tree, &d->positions,
                              err);
   if (r < 0)
-    goto fail;
+    return r;
 
   char *name = NULL;
   enum ash_config_origin origin = ASH_CONFIG_DISCOVERED;
@@ -397,7 +397,7 @@ ash_config_load (const struct ash_config_request *req, struct ash_config *ret,
       for (size_t k = 0; k < ARRAY_SIZE (storage); k++)
         free (storage[k]);
       if (r < 0)
-        goto fail;
+        return r;
     }
   else
     c.from_defaults = true;
@@ -420,25 +420,19 @@ ash_config_load (const struct ash_config_request *req, struct ash_config *ret,
     {
       r = ash_config_override_apply (c.root, *ov, c.origins, err);
       if (r < 0)
-        goto fail;
-      struct ash_error serr = ASH_ERROR_INIT;
+        return r;
+      _cleanup_error_ struct ash_error serr = ASH_ERROR_INIT;
       r = ash_config_schema_check (c.root, NULL, NULL, &serr);
       if (r < 0)
-        {
-          ash_error_set (err, r, _ ("invalid configuration override '%s': %s"),
-                         *ov, serr.message);
-          ash_error_release (&serr);
-          goto fail;
-        }
+        return ash_error_set (err, r,
+                              _ ("invalid configuration override '%s': %s"),
+                              *ov, serr.message);
       ash_strvec_push (&c.overrides, *ov);
     }
 
   *ret = c;
+  ash_config_init (&c);
   return 0;
-
-fail:
-  ash_config_release (&c);
-  return r;
 }
 
 json_t *

@@ -75,6 +75,7 @@ struct ash_config_request
 
 void ash_config_init (struct ash_config *c);
 void ash_config_release (struct ash_config *c);
+#define _cleanup_config_ _cleanup_ (ash_config_release)
 
 /* Resolve the configuration: --config, else ASH_CONFIG, else discovery in
    the source directory, else the defaults; extends; validation; then the

@@ -622,15 +622,83 @@ ash_config_parse_yaml (const char *text, size_t len, const char *name,
                                     ret_positions, NULL, err);
 }
 
+/* The contents of Y; safe on a zeroed context.  */
+static void
+yctx_release (struct yctx *y)
+{
+  json_decref (y->positions);
+  json_decref (y->env_uses);
+  json_decref (y->anchors);
+  yaml_parser_delete (&y->parser);
+}
+
+/* The document of Y's stream into *RET, a mapping (an empty stream and a
+   null document are empty mappings).  */
+static int
+parse_stream (struct yctx *y, json_t **ret)
+{
+  _cleanup_json_ json_t *tree = NULL;
+  yaml_event_t ev;
+  int r;
+
+  r = next_event (y, &ev); /* STREAM-START */
+  if (r < 0)
+    return r;
+  yaml_event_delete (&ev);
+  r = next_event (y, &ev);
+  if (r < 0)
+    return r;
+  if (ev.type == YAML_STREAM_END_EVENT)
+    {
+      /* An empty file is an empty configuration.  */
+      yaml_event_delete (&ev);
+      *ret = json_object ();
+      return 0;
+    }
+  yaml_event_delete (&ev); /* DOCUMENT-START */
+  r = next_event (y, &ev);
+  if (r < 0)
+    return r;
+  yaml_mark_t mark = ev.start_mark;
+  r = parse_node (y, &ev, "", 0, &tree);
+  if (r < 0)
+    return r;
+  if (json_is_null (tree))
+    {
+      json_decref (tree);
+      tree = json_object ();
+    }
+  else if (!json_is_object (tree))
+    return ash_error_set_at (y->err, -EINVAL, y->name, (int) mark.line + 1,
+                             (int) mark.column + 1,
+                             _ ("the configuration must be a mapping"));
+  r = next_event (y, &ev); /* DOCUMENT-END */
+  if (r < 0)
+    return r;
+  yaml_event_delete (&ev);
+  r = next_event (y, &ev);
+  if (r < 0)
+    return r;
+  if (ev.type != YAML_STREAM_END_EVENT)
+    {
+      r = at (y, &ev, _ ("a configuration file holds one YAML document"));
+      yaml_event_delete (&ev);
+      return r;
+    }
+  yaml_event_delete (&ev);
+  *ret = TAKE_PTR (tree);
+  return 0;
+}
+
 int
 ash_config_parse_yaml_env (const char *text, size_t len, const char *name,
                            unsigned flags, json_t **ret_tree,
                            json_t **ret_positions, json_t **ret_env_uses,
                            struct ash_error *err)
 {
-  struct yctx y = { .name = name, .err = err, .flags = flags };
+  _cleanup_ (yctx_release) struct yctx y
+    = { .name = name, .err = err, .flags = flags };
   json_t *tree = NULL;
-  int r;
 
   if (!yaml_parser_initialize (&y.parser))
     ash_oom ();
@@ -639,70 +707,15 @@ ash_config_parse_yaml_env (const char *text, size_t len, const char *name,
   y.anchors = json_object ();
   y.env_uses = json_array ();
 
-  yaml_event_t ev;
-  r = next_event (&y, &ev); /* STREAM-START */
+  int r = parse_stream (&y, &tree);
   if (r < 0)
-    goto out;
-  yaml_event_delete (&ev);
-  r = next_event (&y, &ev);
-  if (r < 0)
-    goto out;
-  if (ev.type == YAML_STREAM_END_EVENT)
-    {
-      /* An empty file is an empty configuration.  */
-      yaml_event_delete (&ev);
-      tree = json_object ();
-      goto done;
-    }
-  yaml_event_delete (&ev); /* DOCUMENT-START */
-  r = next_event (&y, &ev);
-  if (r < 0)
-    goto out;
-  yaml_mark_t mark = ev.start_mark;
-  r = parse_node (&y, &ev, "", 0, &tree);
-  if (r < 0)
-    goto out;
-  if (json_is_null (tree))
-    {
-      json_decref (tree);
-      tree = json_object ();
-    }
-  else if (!json_is_object (tree))
-    {
-      r = ash_error_set_at (err, -EINVAL, name, (int) mark.line + 1,
-                            (int) mark.column + 1,
-                            _ ("the configuration must be a mapping"));
-      goto out;
-    }
-  r = next_event (&y, &ev); /* DOCUMENT-END */
-  if (r < 0)
-    goto out;
-  yaml_event_delete (&ev);
-  r = next_event (&y, &ev);
-  if (r < 0)
-    goto out;
-  if (ev.type != YAML_STREAM_END_EVENT)
-    {
-      r = at (&y, &ev, _ ("a configuration file holds one YAML document"));
-      yaml_event_delete (&ev);
-      goto out;
-    }
-  yaml_event_delete (&ev);
-
-done:
-  *ret_tree = TAKE_PTR (tree);
+    return r;
+  *ret_tree = tree;
   if (ret_positions)
     *ret_positions = TAKE_PTR (y.positions);
   if (ret_env_uses)
     *ret_env_uses = TAKE_PTR (y.env_uses);
-  r = 0;
-out:
-  json_decref (tree);
-  json_decref (y.positions);
-  json_decref (y.env_uses);
-  json_decref (y.anchors);
-  yaml_parser_delete (&y.parser);
-  return r;
+  return 0;
 }
 
 static int

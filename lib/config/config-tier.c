@@ -181,67 +181,57 @@ scanned_dir_of (const char *path, const struct ash_tier_context *ctx)
     }
 }
 
-int
-ash_config_tier_judge_full (const char *name,
-                            const struct ash_tier_context *ctx,
-                            struct ash_tier_verdict *ret,
-                            struct ash_error *err)
+/* The reason NAME (absolute as ABS, reached through LINKS, resolving to
+   RESOLVED) may not grant, into V: by the name, by each link, by the file
+   it resolves to, the first that is inside a git checkout or the scanned
+   tree; V is left alone when none is.  */
+static void
+judge_steps (const char *abs, const struct ash_strvec *links,
+             const char *resolved, const struct ash_tier_context *ctx,
+             struct ash_tier_verdict *v)
 {
-  _cleanup_free_ char *abs = ash_path_absolute (name);
-  struct ash_strvec links = ASH_STRVEC_INIT;
-  _cleanup_free_ char *resolved = NULL;
-  struct ash_tier_verdict v = { 0 };
-  int r;
-
-  r = walk_resolve (abs, &links, &resolved, err);
-  if (r < 0)
-    {
-      ash_strvec_release (&links);
-      return r;
-    }
-
   /* By the name it was found under.  */
   char *co = find_checkout (abs);
   if (co)
     {
-      v.reason = xasprintf (_ ("%s is inside the git checkout %s"), abs, co);
-      v.checkout = co;
-      goto done;
+      v->reason = xasprintf (_ ("%s is inside the git checkout %s"), abs, co);
+      v->checkout = co;
+      return;
     }
   const char *sd = scanned_dir_of (abs, ctx);
   if (sd)
     {
-      v.reason
+      v->reason
         = xasprintf (_ ("%s is inside the scanned directory %s"), abs, sd);
-      v.in_scanned_tree = true;
-      goto done;
+      v->in_scanned_tree = true;
+      return;
     }
 
   /* By every link met on the way: the link's directory is already
      resolved, so this also covers each intermediate path.  */
-  for (size_t i = 0; i < links.nr; i++)
+  for (size_t i = 0; i < links->nr; i++)
     {
-      const char *l = links.v[i];
+      const char *l = links->v[i];
       _cleanup_free_ char *ldir = path_dirname (l);
       co = find_checkout (ldir);
       if (co)
         {
-          v.reason = xasprintf (_ ("%s leads through the link %s, inside the "
-                                   "git checkout %s"),
-                                abs, l, co);
-          v.checkout = co;
-          v.link = xstrdup (l);
-          goto done;
+          v->reason = xasprintf (_ ("%s leads through the link %s, inside the "
+                                    "git checkout %s"),
+                                 abs, l, co);
+          v->checkout = co;
+          v->link = xstrdup (l);
+          return;
         }
       sd = scanned_dir_of (l, ctx);
       if (sd)
         {
-          v.reason = xasprintf (_ ("%s leads through the link %s, inside the "
-                                   "scanned directory %s"),
-                                abs, l, sd);
-          v.link = xstrdup (l);
-          v.in_scanned_tree = true;
-          goto done;
+          v->reason = xasprintf (_ ("%s leads through the link %s, inside the "
+                                    "scanned directory %s"),
+                                 abs, l, sd);
+          v->link = xstrdup (l);
+          v->in_scanned_tree = true;
+          return;
         }
     }
 
@@ -249,26 +239,42 @@ ash_config_tier_judge_full (const char *name,
   co = find_checkout (resolved);
   if (co)
     {
-      v.reason
+      v->reason
         = xasprintf (_ ("%s resolves to %s, inside the git checkout %s"), abs,
                      resolved, co);
-      v.checkout = co;
-      goto done;
+      v->checkout = co;
+      return;
     }
   sd = scanned_dir_of (resolved, ctx);
   if (sd)
     {
-      v.reason = xasprintf (_ ("%s resolves to %s, inside the scanned "
-                               "directory %s"),
-                            abs, resolved, sd);
-      v.in_scanned_tree = true;
-      goto done;
+      v->reason = xasprintf (_ ("%s resolves to %s, inside the scanned "
+                                "directory %s"),
+                             abs, resolved, sd);
+      v->in_scanned_tree = true;
+      return;
     }
+}
 
-done:
+int
+ash_config_tier_judge_full (const char *name,
+                            const struct ash_tier_context *ctx,
+                            struct ash_tier_verdict *ret,
+                            struct ash_error *err)
+{
+  _cleanup_free_ char *abs = ash_path_absolute (name);
+  _cleanup_strvec_ struct ash_strvec links = ASH_STRVEC_INIT;
+  _cleanup_free_ char *resolved = NULL;
+  struct ash_tier_verdict v = { 0 };
+  int r;
+
+  r = walk_resolve (abs, &links, &resolved, err);
+  if (r < 0)
+    return r;
+
+  judge_steps (abs, &links, resolved, ctx, &v);
   v.may_grant = v.reason == NULL;
   v.resolved = TAKE_PTR (resolved);
-  ash_strvec_release (&links);
   *ret = v;
   return 0;
 }

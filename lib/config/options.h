@@ -77,5 +77,6 @@ struct ash_options
 
 void ash_options_init (struct ash_options *o);
 void ash_options_release (struct ash_options *o);
+#define _cleanup_options_ _cleanup_ (ash_options_release)
 
 #endif

@@ -337,11 +337,19 @@ special_kind (mode_t type)
    directory).  LABEL names it in messages ("a.zip", "a.zip!b.tar"),
    MEMBER_PREFIX goes before each member in the map ("" at the top).
    Entries refused are listed; 0 unless the archive as a whole fails.  */
+/* Free the archive reader *A, if any (a cleanup function).  */
+static void
+archive_freep (struct archive **a)
+{
+  if (*a)
+    archive_read_free (*a);
+}
+
 static int
 extract (struct ax *x, int fd, const char *dest, const char *label,
          const char *member_prefix, unsigned depth, struct ash_error *err)
 {
-  struct archive *a = archive_read_new ();
+  _cleanup_ (archive_freep) struct archive *a = archive_read_new ();
   struct archive_entry *e;
   uint64_t level_written = 0;
   int r = 0;
@@ -354,23 +362,17 @@ extract (struct ax *x, int fd, const char *dest, const char *label,
   if (archive_read_support_filter_gzip (a) != ARCHIVE_OK
       || archive_read_support_filter_bzip2 (a) != ARCHIVE_OK
       || archive_read_support_filter_xz (a) != ARCHIVE_OK)
-    {
-      r = ash_error_set (err, -ENOTSUP,
-                         _ ("%s: this libarchive would decompress with an "
-                            "external program, which ash does not start "
-                            "outside its sandbox"),
-                         label);
-      goto out;
-    }
+    return ash_error_set (err, -ENOTSUP,
+                          _ ("%s: this libarchive would decompress with an "
+                             "external program, which ash does not start "
+                             "outside its sandbox"),
+                          label);
   if (archive_read_open_fd (a, fd, 1 << 16) != ARCHIVE_OK)
-    {
-      r = ash_error_set (err, -EINVAL, _ ("%s: not a readable archive: %s"),
-                         label, archive_error_string (a));
-      goto out;
-    }
+    return ash_error_set (err, -EINVAL, _ ("%s: not a readable archive: %s"),
+                          label, archive_error_string (a));
   r = ash_tree_mkdirs (x->workfd, dest, NULL, err);
   if (r < 0)
-    goto out;
+    return r;
 
   for (;;)
     {
@@ -378,21 +380,15 @@ extract (struct ax *x, int fd, const char *dest, const char *label,
       if (h == ARCHIVE_EOF)
         break;
       if (h == ARCHIVE_FATAL || h == ARCHIVE_RETRY)
-        {
-          r = ash_error_set (err, -EINVAL,
-                             _ ("%s: cannot read the archive: %s"), label,
-                             archive_error_string (a));
-          goto out;
-        }
+        return ash_error_set (err, -EINVAL,
+                              _ ("%s: cannot read the archive: %s"), label,
+                              archive_error_string (a));
       if (++x->entries > x->lim->max_entries)
-        {
-          r = ash_error_set (err, -EFBIG,
-                             _ ("%s: refused: it has more than %" PRIu64
-                                " entries (converters.archive.options."
-                                "max_entries)"),
-                             label, x->lim->max_entries);
-          goto out;
-        }
+        return ash_error_set (err, -EFBIG,
+                              _ ("%s: refused: it has more than %" PRIu64
+                                 " entries (converters.archive.options."
+                                 "max_entries)"),
+                              label, x->lim->max_entries);
       const char *name = archive_entry_pathname (e);
       const char *why = NULL;
       _cleanup_free_ char *shown
@@ -461,12 +457,11 @@ extract (struct ax *x, int fd, const char *dest, const char *label,
           _cleanup_free_ char *sz
             = human_size ((uint64_t) archive_entry_size (e));
           _cleanup_free_ char *cap = human_size (x->lim->max_total_size);
-          r = ash_error_set (err, -EFBIG,
-                             _ ("%s: refused: the entry '%s' declares %s, "
-                                "more than %s (converters.archive.options."
-                                "max_total_size)"),
-                             label, rel, sz, cap);
-          goto out;
+          return ash_error_set (err, -EFBIG,
+                                _ ("%s: refused: the entry '%s' declares %s, "
+                                   "more than %s (converters.archive.options."
+                                   "max_total_size)"),
+                                label, rel, sz, cap);
         }
       if (!is_utf8 (path))
         {
@@ -483,8 +478,7 @@ extract (struct ax *x, int fd, const char *dest, const char *label,
       if (w < 0 && (w == -EFBIG || w == -EIO))
         {
           ash_error_move (err, &werr);
-          r = w;
-          goto out;
+          return w;
         }
       if (w < 0)
         {
@@ -514,11 +508,9 @@ extract (struct ax *x, int fd, const char *dest, const char *label,
             }
           r = extract_nested (x, path, label, rel, depth, err);
           if (r < 0)
-            goto out;
+            return r;
         }
     }
-out:
-  archive_read_free (a);
   return r;
 }
 

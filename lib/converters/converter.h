@@ -125,7 +125,6 @@ struct ash_jupyter_ctx
   int workfd;       /* OUTPUT/converted */
   const char *mode; /* sandbox mode ("off", ...) */
   const struct ash_backend *const *backends;
-  const char *platform_note;
   const struct ash_host *host;
   const struct ash_sandbox_settings *ss;
   bool offline;

@@ -171,22 +171,19 @@ decide (const struct ash_jupyter_ctx *ctx, const char *spawn_abs,
         struct ash_scope *scope, json_t **ret_record, char **refusal)
 {
   const struct ash_probe *probe = NULL;
-  char *why = NULL;
-  struct ash_error err = ASH_ERROR_INIT;
+  _cleanup_error_ struct ash_error err = ASH_ERROR_INIT;
 
-  if (ctx->platform_note)
-    {
-      *refusal = xasprintf (_ ("converter sandbox unavailable: %s"),
-                            ctx->platform_note);
-      return -1;
-    }
+  /* As for a scanner (job.c), the reason arrives as a struct ash_error:
+     the platform's message on a platform without a backend, else why no
+     backend of the mode can be used.  */
   const struct ash_backend *b
-    = ash_backend_select (ctx->mode, ctx->backends, ctx->host, &probe, &why);
+    = ash_backend_select (ctx->mode, ctx->backends, ctx->host, &probe, &err);
   if (b == NULL)
     {
-      *refusal = xasprintf (_ ("converter sandbox unavailable: %s"),
-                            why ? why : _ ("no backend"));
-      free (why);
+      if (!err.message)
+        ash_error_set (&err, -EPERM, "%s", _ ("no backend"));
+      ash_error_prefix (&err, _ ("converter sandbox unavailable"));
+      *refusal = xstrdup (err.message);
       return -1;
     }
   struct ash_policy_place place = {
@@ -200,15 +197,12 @@ decide (const struct ash_jupyter_ctx *ctx, const char *spawn_abs,
   ash_policy_input_fill (&in, "jupyter", req, ctx->ss, ctx->host, &place,
                          ctx->offline, probe);
   if (ash_policy_compute (&in, policy, &err) < 0)
+    ash_error_prefix (&err, _ ("jupyter cannot be sandboxed as requested"));
+  else
+    ash_policy_refused (policy, &err);
+  if (err.message)
     {
-      *refusal = xasprintf (_ ("jupyter cannot be sandboxed as requested: %s"),
-                            err.message);
-      ash_error_release (&err);
-      return -1;
-    }
-  if (policy->refusal)
-    {
-      *refusal = xstrdup (policy->refusal);
+      *refusal = xstrdup (err.message);
       return -1;
     }
   json_t *rec = ash_policy_to_json (policy);
@@ -224,53 +218,53 @@ decide (const struct ash_jupyter_ctx *ctx, const char *spawn_abs,
   return 0;
 }
 
+/* The steps of one notebook's conversion in its spawn directory
+   SPAWN_REL (SPAWN_ABS): *CONV gets the converted file's record, or the
+   first step that fails sets *REFUSAL (the sandbox refused it) or
+   *FAILURE, and ends it.  *RECORD gets the sandbox record.  The files
+   are closed on return, before the caller removes the directory.  */
 static void
-convert_one (void *vctx _unused_, void *item)
+convert_steps (struct nb *nb, const char *spawn_rel, const char *spawn_abs,
+               json_t **record, json_t **conv, char **refusal, char **failure)
 {
-  struct nb *nb = item;
   const struct ash_jupyter_ctx *ctx = nb->ctx;
-  struct ash_error err = ASH_ERROR_INIT;
-  _cleanup_free_ char *spawn_rel = xasprintf (WORK_DIR "/%u", nb->idx);
-  _cleanup_free_ char *spawn_abs
-    = xasprintf ("%s/" ASH_CONVERTED_DIR "/%s", ctx->output_dir, spawn_rel);
+  _cleanup_error_ struct ash_error err = ASH_ERROR_INIT;
   _cleanup_free_ char *staged = xasprintf ("%s/" STAGED_NAME, spawn_abs);
-  _cleanup_free_ char *refusal = NULL, *failure = NULL, *out_name = NULL;
+  _cleanup_free_ char *out_name = NULL;
   _cleanup_close_ int sfd = -1, outfd = -1, errfd = -1;
-  struct ash_requirements req;
-  struct ash_policy policy;
+  _cleanup_ (ash_requirements_release) struct ash_requirements req;
+  _cleanup_policy_ struct ash_policy policy;
   struct ash_scope scope = { .kind = ASH_SCOPE_NONE };
-  struct ash_cmd cmd;
-  struct ash_cmd_result res;
-  json_t *record = NULL, *conv = NULL;
+  _cleanup_cmd_ struct ash_cmd cmd;
+  struct ash_cmd_result res = { 0 };
   bool sandboxed = !streq (ctx->mode, "off");
 
   ash_builtin_requirements ("jupyter", &req);
   ash_policy_init (&policy);
   ash_cmd_init (&cmd);
-  memset (&res, 0, sizeof res);
 
   if (ash_tree_results_dir_open (ctx->workfd, spawn_rel, &sfd, &err) < 0
       || ash_tree_check_clean (sfd, ".", &err) < 0)
     {
-      failure = xstrdup (err.message);
-      goto out;
+      *failure = xstrdup (err.message);
+      return;
     }
   if (stage (ctx, nb->rel, sfd, &err) < 0)
     {
-      failure = xasprintf (_ ("cannot stage the notebook: %s"), err.message);
-      goto out;
+      *failure = xasprintf (_ ("cannot stage the notebook: %s"), err.message);
+      return;
     }
   if (sandboxed
-      && decide (ctx, spawn_abs, &req, &policy, &scope, &record, &refusal) < 0)
-    goto out;
+      && decide (ctx, spawn_abs, &req, &policy, &scope, record, refusal) < 0)
+    return;
 
   if (ash_tree_open_stream (sfd, "nbconvert.stdout.log", true, &outfd, &err)
         < 0
       || ash_tree_open_stream (sfd, "nbconvert.stderr.log", true, &errfd, &err)
            < 0)
     {
-      failure = xstrdup (err.message);
-      goto out;
+      *failure = xstrdup (err.message);
+      return;
     }
   ash_strvec_push (&cmd.argv, ctx->tool_path);
   ash_strvec_push (&cmd.argv, "--to");
@@ -298,43 +292,41 @@ convert_one (void *vctx _unused_, void *item)
   int r = ash_sandbox_run (&cmd, &res, &err);
   if (sandboxed)
     {
-      struct ash_strvec removed = ASH_STRVEC_INIT;
-      struct ash_error serr = ASH_ERROR_INIT;
+      _cleanup_strvec_ struct ash_strvec removed = ASH_STRVEC_INIT;
+      _cleanup_error_ struct ash_error serr = ASH_ERROR_INIT;
       ash_tree_sweep (sfd, ".", &removed, &serr);
-      ash_strvec_release (&removed);
-      ash_error_release (&serr);
     }
   if (r < 0)
     {
-      failure = xasprintf (_ ("jupyter-nbconvert could not be started: %s"),
-                           err.message);
-      goto out;
+      *failure = xasprintf (_ ("jupyter-nbconvert could not be started: %s"),
+                            err.message);
+      return;
     }
   if (res.interrupted)
     {
-      failure = xstrdup (_ ("interrupted"));
-      goto out;
+      *failure = xstrdup (_ ("interrupted"));
+      return;
     }
   if (res.timed_out)
     {
-      failure = xasprintf (_ ("timed out after %u s"), ctx->timeout);
-      goto out;
+      *failure = xasprintf (_ ("timed out after %u s"), ctx->timeout);
+      return;
     }
   if (res.status != 0 || res.term_signal)
     {
       _cleanup_free_ char *tail = stderr_tail (sfd);
-      failure = xasprintf (_ ("jupyter-nbconvert exited with status %d%s%s"),
-                           res.status, tail ? ": " : "", tail ? tail : "");
-      goto out;
+      *failure = xasprintf (_ ("jupyter-nbconvert exited with status %d%s%s"),
+                            res.status, tail ? ": " : "", tail ? tail : "");
+      return;
     }
   out_name = find_output (sfd);
   if (out_name == NULL)
     {
-      failure = xstrdup (_ ("jupyter-nbconvert wrote no output"));
-      goto out;
+      *failure = xstrdup (_ ("jupyter-nbconvert wrote no output"));
+      return;
     }
   {
-    struct ash_buf b = ASH_BUF_INIT;
+    _cleanup_buf_ struct ash_buf b = ASH_BUF_INIT;
     const char *ext = out_name + strlen (OUTPUT_BASE);
     size_t n = strlen (nb->rel);
     if (n > 6 && strcasecmp (nb->rel + n - 6, ".ipynb") == 0)
@@ -345,35 +337,31 @@ convert_one (void *vctx _unused_, void *item)
         || ash_tree_write_file (ctx->workfd, conv_rel, b.buf, b.len, 0644,
                                 &err)
              < 0)
-      failure
+      *failure
         = xasprintf (_ ("cannot keep the converted script: %s"), err.message);
     else
-      conv = json_pack ("{s:s, s:s, s:s}", "path", conv_rel, "original",
-                        nb->rel, "kind", "notebook");
-    ash_buf_release (&b);
+      *conv = json_pack ("{s:s, s:s, s:s}", "path", conv_rel, "original",
+                         nb->rel, "kind", "notebook");
   }
+}
 
-out:
+static void
+convert_one (void *vctx _unused_, void *item)
+{
+  struct nb *nb = item;
+  const struct ash_jupyter_ctx *ctx = nb->ctx;
+  _cleanup_free_ char *spawn_rel = xasprintf (WORK_DIR "/%u", nb->idx);
+  _cleanup_free_ char *spawn_abs
+    = xasprintf ("%s/" ASH_CONVERTED_DIR "/%s", ctx->output_dir, spawn_rel);
+  _cleanup_free_ char *refusal = NULL, *failure = NULL;
+  _cleanup_json_ json_t *record = NULL;
+  _cleanup_json_ json_t *conv = NULL;
+
+  convert_steps (nb, spawn_rel, spawn_abs, &record, &conv, &refusal, &failure);
   {
-    struct ash_error rerr = ASH_ERROR_INIT;
-    if (sfd >= 0)
-      {
-        ash_close (sfd);
-        sfd = -1;
-      }
-    if (outfd >= 0)
-      {
-        ash_close (outfd);
-        outfd = -1;
-      }
-    if (errfd >= 0)
-      {
-        ash_close (errfd);
-        errfd = -1;
-      }
+    _cleanup_error_ struct ash_error rerr = ASH_ERROR_INIT;
     if (ash_tree_remove_all (ctx->workfd, spawn_rel, &rerr) < 0)
       ash_warning ("%s", rerr.message);
-    ash_error_release (&rerr);
   }
   pthread_mutex_lock (nb->lock);
   if (refusal)
@@ -391,12 +379,6 @@ out:
       ash_err (_ ("jupyter: %s not converted: %s"), e,
                refusal ? refusal : failure);
     }
-  json_decref (record);
-  json_decref (conv);
-  ash_cmd_release (&cmd);
-  ash_policy_release (&policy);
-  ash_requirements_release (&req);
-  ash_error_release (&err);
 }
 
 void

@@ -145,7 +145,6 @@ run_jupyter (const struct ash_convert_input *in, struct ash_convert_phase *ph,
     .workfd = ph->workfd,
     .mode = in->mode,
     .backends = in->backends,
-    .platform_note = in->platform_note,
     .host = in->host,
     .ss = in->ss,
     .offline = in->offline,
@@ -230,7 +229,8 @@ int
 ash_convert_phase_run (const struct ash_convert_input *in,
                        struct ash_convert_phase *ph, struct ash_error *err)
 {
-  struct ash_strvec notebooks = ASH_STRVEC_INIT, archives = ASH_STRVEC_INIT;
+  _cleanup_strvec_ struct ash_strvec notebooks = ASH_STRVEC_INIT;
+  _cleanup_strvec_ struct ash_strvec archives = ASH_STRVEC_INIT;
   bool jup = enabled (in->config, "jupyter");
   bool arc = enabled (in->config, "archive");
   int r;
@@ -262,7 +262,7 @@ ash_convert_phase_run (const struct ash_convert_input *in,
     {
       r = open_work (in, ph, err);
       if (r < 0)
-        goto out;
+        return r;
     }
   if (archives.nr > 0)
     {
@@ -276,9 +276,6 @@ ash_convert_phase_run (const struct ash_convert_input *in,
     }
   if (ph->n_converted > 0)
     r = write_list (in, ph, err);
-out:
-  ash_strvec_release (&notebooks);
-  ash_strvec_release (&archives);
   return r;
 }
 

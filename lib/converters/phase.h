@@ -25,7 +25,6 @@ struct ash_convert_input
   const char *output_dir;
   const char *mode; /* sandbox mode */
   const struct ash_backend *const *backends;
-  const char *platform_note;
   const struct ash_host *host;
   const struct ash_sandbox_settings *ss;
   bool offline;

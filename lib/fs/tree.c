@@ -495,6 +495,12 @@ struct leaf
   char *target; /* RELPATH as ASH names it */
 };
 
+#define LEAF_INIT                                                             \
+  {                                                                           \
+    -1, NULL, NULL                                                            \
+  }
+
+/* Safe on a LEAF_INIT leaf and on one already released.  */
 static void
 leaf_release (struct leaf *l)
 {
@@ -510,7 +516,7 @@ static int
 open_leaf (int dirfd, const char *relpath, bool create, enum tree_op op,
            struct leaf *ret, struct ash_error *err)
 {
-  struct ash_strvec comps = ASH_STRVEC_INIT;
+  _cleanup_strvec_ struct ash_strvec comps = ASH_STRVEC_INIT;
   ret->parent = -1;
   ret->name = NULL;
   ret->target = ash_tree_path (dirfd, relpath);
@@ -522,7 +528,6 @@ open_leaf (int dirfd, const char *relpath, bool create, enum tree_op op,
                              ret->target, &ret->parent, err);
   if (r == 0)
     ret->name = xstrdup (comps.v[comps.nr - 1]);
-  ash_strvec_release (&comps);
   if (r < 0)
     leaf_release (ret);
   return r;
@@ -599,30 +604,23 @@ int
 ash_tree_file_create (int dirfd, const char *relpath, mode_t mode,
                       struct ash_tree_file *ret, struct ash_error *err)
 {
-  struct leaf l;
+  _cleanup_ (leaf_release) struct leaf l = LEAF_INIT;
   int r = open_leaf (dirfd, relpath, true, OP_WRITE, &l, err);
   if (r < 0)
     return r;
   r = check_leaf (&l, OP_WRITE, NULL, err);
   if (r < 0)
-    {
-      leaf_release (&l);
-      return r;
-    }
+    return r;
   char *tmp = NULL;
   int fd = create_temp (l.parent, mode, &tmp);
   if (fd < 0)
-    {
-      r = errno_error (err, -fd, OP_WRITE, l.target,
-                       _ ("cannot create a temporary file"));
-      leaf_release (&l);
-      return r;
-    }
+    return errno_error (err, -fd, OP_WRITE, l.target,
+                        _ ("cannot create a temporary file"));
   ret->fd = fd;
-  ret->parent = l.parent;
-  ret->name = l.name;
+  ret->parent = TAKE_FD (l.parent);
+  ret->name = TAKE_PTR (l.name);
   ret->tmp = tmp;
-  ret->path = l.target;
+  ret->path = TAKE_PTR (l.target);
   return 0;
 }
 
@@ -697,22 +695,19 @@ int
 ash_tree_open_stream (int dirfd, const char *relpath, bool truncate,
                       int *ret_fd, struct ash_error *err)
 {
-  struct leaf l;
+  _cleanup_ (leaf_release) struct leaf l = LEAF_INIT;
   struct stat st;
   int r = open_leaf (dirfd, relpath, true, OP_WRITE, &l, err);
   if (r < 0)
     return r;
   r = check_leaf (&l, OP_WRITE, &st, err);
   if (r < 0)
-    goto out;
+    return r;
   if (r == 1 && truncate)
     {
       /* Start afresh with a new file rather than truncate one in place.  */
       if (unlinkat (l.parent, l.name, 0) < 0 && errno != ENOENT)
-        {
-          r = errno_error (err, errno, OP_WRITE, l.target, l.target);
-          goto out;
-        }
+        return errno_error (err, errno, OP_WRITE, l.target, l.target);
       r = 0;
     }
   int fd;
@@ -729,7 +724,7 @@ ash_tree_open_stream (int dirfd, const char *relpath, bool truncate,
           r = check_leaf (&l, OP_WRITE, NULL, err);
           if (r >= 0)
             r = errno_error (err, e, OP_WRITE, l.target, l.target);
-          goto out;
+          return r < 0 ? r : 0;
         }
     }
   else
@@ -744,7 +739,7 @@ ash_tree_open_stream (int dirfd, const char *relpath, bool truncate,
           r = check_leaf (&l, OP_WRITE, NULL, err);
           if (r >= 0)
             r = errno_error (err, e, OP_WRITE, l.target, l.target);
-          goto out;
+          return r < 0 ? r : 0;
         }
       struct stat fst;
       if (fstat (fd, &fst) < 0 || !S_ISREG (fst.st_mode) || fst.st_nlink != 1
@@ -757,17 +752,14 @@ ash_tree_open_stream (int dirfd, const char *relpath, bool truncate,
                             _ ("%s was not written: it changed while ASH "
                                "opened it"),
                             l.target);
-          goto out;
+          return r < 0 ? r : 0;
         }
       int fl = fcntl (fd, F_GETFL);
       if (fl >= 0)
         (void) fcntl (fd, F_SETFL, fl & ~O_NONBLOCK);
     }
   *ret_fd = fd;
-  r = 0;
-out:
-  leaf_release (&l);
-  return r < 0 ? r : 0;
+  return 0;
 }
 
 /* ---- Reading ---------------------------------------------------------- */
@@ -776,19 +768,19 @@ int
 ash_tree_read_file (int dirfd, const char *relpath, size_t max,
                     struct ash_buf *ret, struct ash_error *err)
 {
-  struct leaf l;
+  _cleanup_ (leaf_release) struct leaf l = LEAF_INIT;
   int r = open_leaf (dirfd, relpath, false, OP_READ, &l, err);
   if (r < 0)
     return r;
-  int fd = openat (l.parent, l.name,
-                   O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+  _cleanup_close_ int fd
+    = openat (l.parent, l.name,
+              O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
   if (fd < 0)
     {
       int e = errno;
       r = check_leaf (&l, OP_READ, NULL, err);
       if (r >= 0)
         r = errno_error (err, e, OP_READ, l.target, l.target);
-      leaf_release (&l);
       return r;
     }
   struct stat st;
@@ -806,7 +798,7 @@ ash_tree_read_file (int dirfd, const char *relpath, size_t max,
       int fl = fcntl (fd, F_GETFL);
       if (fl >= 0)
         (void) fcntl (fd, F_SETFL, fl & ~O_NONBLOCK);
-      struct ash_buf b = ASH_BUF_INIT;
+      _cleanup_buf_ struct ash_buf b = ASH_BUF_INIT;
       b.max = max;
       r = ash_buf_read_fd (&b, fd);
       if (r == -EFBIG)
@@ -819,12 +811,9 @@ ash_tree_read_file (int dirfd, const char *relpath, size_t max,
         {
           ash_buf_release (ret);
           *ret = b;
+          b = (struct ash_buf) ASH_BUF_INIT;
         }
-      else
-        ash_buf_release (&b);
     }
-  ash_close (fd);
-  leaf_release (&l);
   return r;
 }
 
@@ -1225,14 +1214,12 @@ static int
 walk_rel (int dirfd, const char *relpath, enum walk_mode mode,
           struct ash_strvec *removed, struct ash_error *err)
 {
-  struct ash_strvec comps = ASH_STRVEC_INIT;
+  _cleanup_strvec_ struct ash_strvec comps = ASH_STRVEC_INIT;
   _cleanup_free_ char *top = ash_tree_path (dirfd, relpath);
+  _cleanup_close_ int parent = -1;
   int r = split_relpath (relpath, &comps, err);
   if (r < 0)
-    {
-      ash_strvec_release (&comps);
-      return r;
-    }
+    return r;
   int fd = -1;
   struct walk w = { mode, removed, top, err };
   if (comps.nr == 0)
@@ -1243,13 +1230,11 @@ walk_rel (int dirfd, const char *relpath, enum walk_mode mode,
       if (r == 0)
         r = mode == WALK_REMOVE ? remove_below (fd, top, err)
                                 : walk_dir (&w, fd, top, 0);
-      ash_strvec_release (&comps);
       return r;
     }
 
   /* Open the parent, then look at the last component without following
      it.  */
-  int parent = -1;
   r = open_dir_components (dirfd, &comps, comps.nr - 1, false,
                            mode == WALK_CHECK ? OP_RESULTS : OP_WRITE, top,
                            &parent, err);
@@ -1257,11 +1242,10 @@ walk_rel (int dirfd, const char *relpath, enum walk_mode mode,
     {
       /* Nothing there: nothing to remove, nothing unclean.  */
       ash_error_release (err);
-      r = 0;
-      goto out;
+      return 0;
     }
   if (r < 0)
-    goto out;
+    return r;
   const char *name = comps.v[comps.nr - 1];
   struct stat st;
   if (fstatat (parent, name, &st, AT_SYMLINK_NOFOLLOW) < 0)
@@ -1270,7 +1254,7 @@ walk_rel (int dirfd, const char *relpath, enum walk_mode mode,
       if (e != ENOENT)
         r = ash_error_set (err, -e, _ ("cannot examine %s: %s"), top,
                            strerror (e));
-      goto out;
+      return r;
     }
   if (!S_ISDIR (st.st_mode))
     {
@@ -1288,17 +1272,14 @@ walk_rel (int dirfd, const char *relpath, enum walk_mode mode,
           else if (mode == WALK_SWEEP && removed)
             ash_strvec_push (removed, top);
         }
-      goto out;
+      return r;
     }
   if (mode == WALK_REMOVE)
     {
       r = open_for_removal (parent, name, &st, &fd);
       if (r < 0)
-        {
-          r = ash_error_set (err, r, _ ("cannot open %s: %s"), top,
-                             strerror (-r));
-          goto out;
-        }
+        return ash_error_set (err, r, _ ("cannot open %s: %s"), top,
+                              strerror (-r));
       r = remove_below (fd, top, err);
     }
   else
@@ -1306,21 +1287,14 @@ walk_rel (int dirfd, const char *relpath, enum walk_mode mode,
       fd = openat (parent, name,
                    O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
       if (fd < 0)
-        {
-          r = ash_error_set (err, -errno, _ ("cannot open %s: %s"), top,
-                             strerror (errno));
-          goto out;
-        }
+        return ash_error_set (err, -errno, _ ("cannot open %s: %s"), top,
+                              strerror (errno));
       r = walk_dir (&w, fd, top, 0);
     }
   if (r == 0 && mode == WALK_REMOVE
       && unlinkat (parent, name, AT_REMOVEDIR) < 0 && errno != ENOENT)
     r = ash_error_set (err, -errno, _ ("cannot remove %s: %s"), top,
                        strerror (errno));
-out:
-  if (parent >= 0)
-    ash_close (parent);
-  ash_strvec_release (&comps);
   return r;
 }
 

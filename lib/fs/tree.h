@@ -73,6 +73,7 @@ struct ash_outdir
 int ash_outdir_open (const char *path, const char *source_dir,
                      struct ash_outdir *ret, struct ash_error *err);
 void ash_outdir_release (struct ash_outdir *od);
+#define _cleanup_outdir_ _cleanup_ (ash_outdir_release)
 
 /* Remember that FD is the directory ABSPATH, for messages.  */
 void ash_tree_name_dir (int fd, const char *abspath);

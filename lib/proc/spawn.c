@@ -1012,9 +1012,9 @@ ash_cmd_run (struct ash_cmd *cmd, struct ash_cmd_result *ret,
     return spawn_and_wait (cmd, ret, err);
 
   if (scope->kind == ASH_SCOPE_REFUSE)
-    return ash_error_set (err, -EPERM, "%s",
-                          scope->reason ? scope->reason
-                                        : _ ("the command was refused"));
+    return scope->refusal && scope->refusal->message
+             ? ash_error_copy (err, -EPERM, scope->refusal)
+             : ash_error_set (err, -EPERM, _ ("the command was refused"));
 
   /* A confining scope needs the backend, which lives above this layer:
      such a command goes through ash_sandbox_run(), never around it.  */

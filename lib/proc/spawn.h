@@ -51,7 +51,8 @@ struct ash_scope
   const struct ash_backend *backend; /* ASH_SCOPE_SANDBOX */
   const struct ash_probe *probe;     /* ASH_SCOPE_SANDBOX */
   const struct ash_policy *policy;   /* ASH_SCOPE_SANDBOX */
-  const char *reason;                /* ASH_SCOPE_REFUSE */
+  const struct ash_error *refusal;   /* ASH_SCOPE_REFUSE: why, with its
+                                        kind; borrowed */
 };
 
 /* What to do with a standard stream of the child.  */

@@ -7,6 +7,7 @@
 #include "sandbox/backend.h"
 
 #include <errno.h>
+#include <stdarg.h>
 #include <pthread.h>
 #include <pwd.h>
 
@@ -226,18 +227,36 @@ ash_backend_find (const struct ash_backend *const *list, const char *name)
   return NULL;
 }
 
+/* Why no backend can be used, into ERR (which may be NULL) with KIND.  */
+static void unavailable (struct ash_error *err, enum ash_error_kind kind,
+                         const char *fmt, ...) _printf_ (3, 4);
+
+static void
+unavailable (struct ash_error *err, enum ash_error_kind kind, const char *fmt,
+             ...)
+{
+  if (!err)
+    return;
+  va_list ap;
+  va_start (ap, fmt);
+  _cleanup_free_ char *m = xvasprintf (fmt, ap);
+  va_end (ap);
+  ash_error_set (err, -EPERM, "%s", m);
+  err->kind = kind;
+}
+
 const struct ash_backend *
 ash_backend_select (const char *mode, const struct ash_backend *const *list,
                     const struct ash_host *host,
-                    const struct ash_probe **ret_probe, char **ret_reason)
+                    const struct ash_probe **ret_probe, struct ash_error *err)
 {
   const struct ash_backend *b;
   const struct ash_probe *p;
 
   if (ret_probe)
     *ret_probe = NULL;
-  if (ret_reason)
-    *ret_reason = NULL;
+  if (err)
+    ash_error_release (err);
   if (!mode || streq (mode, "off"))
     return NULL;
 
@@ -245,8 +264,8 @@ ash_backend_select (const char *mode, const struct ash_backend *const *list,
      whatever mode was asked for.  */
   if (ash_backend_none_reason (list))
     {
-      if (ret_reason)
-        *ret_reason = xstrdup (ash_backend_none_reason (list));
+      unavailable (err, ASH_KIND_SANDBOX_NONE, "%s",
+                   ash_backend_none_reason (list));
       return NULL;
     }
 
@@ -268,11 +287,9 @@ ash_backend_select (const char *mode, const struct ash_backend *const *list,
             ash_buf_addstr (&why, "; ");
           ash_buf_addf (&why, "%s: %s", list[i]->name, ash_probe_reason (p));
         }
-      if (ret_reason)
-        *ret_reason
-          = xasprintf (_ ("--sandbox auto found no working sandbox "
-                          "(%s)"),
-                       why.len ? why.buf : _ ("this platform has none"));
+      unavailable (err, ASH_KIND_SANDBOX_UNAVAILABLE,
+                   _ ("--sandbox auto found no working sandbox (%s)"),
+                   why.len ? why.buf : _ ("this platform has none"));
       ash_buf_release (&why);
       return NULL;
     }
@@ -281,17 +298,16 @@ ash_backend_select (const char *mode, const struct ash_backend *const *list,
   b = ash_backend_find (list, mode);
   if (!b)
     {
-      if (ret_reason)
-        *ret_reason = xasprintf (_ ("the %s sandbox is not available on this "
-                                    "platform"),
-                                 mode);
+      unavailable (err, ASH_KIND_SANDBOX_UNAVAILABLE,
+                   _ ("the %s sandbox is not available on this platform"),
+                   mode);
       return NULL;
     }
   p = ash_backend_probe_cached (b, host);
   if (!ash_probe_usable (p))
     {
-      if (ret_reason)
-        *ret_reason = xstrdup (ash_probe_reason (p));
+      unavailable (err, ASH_KIND_SANDBOX_UNAVAILABLE, "%s",
+                   ash_probe_reason (p));
       return NULL;
     }
   if (ret_probe)

@@ -164,13 +164,15 @@ ash_backend_find (const struct ash_backend *const *list, const char *name);
 /* The backend that sandbox MODE selects from LIST, with its probe in
    *RET_PROBE: "auto" takes the first usable backend in LIST's order, a
    backend's name takes that backend only (an unavailable one never falls
-   back).  Returns NULL for "off" (with *RET_REASON NULL), and NULL with
-   *RET_REASON (newly allocated) when no backend can be used: the probe's
-   reason for a named backend, "--sandbox auto found no working sandbox
-   (NAME: REASON; ...)" for auto.  Probes are cached per process.  */
+   back).  Returns NULL for "off" (with ERR released: no message), and
+   NULL with ERR set when no backend can be used: the platform's message
+   with kind ASH_KIND_SANDBOX_NONE on a platform with the none backend,
+   else kind ASH_KIND_SANDBOX_UNAVAILABLE with the probe's reason for a
+   named backend, "--sandbox auto found no working sandbox (NAME: REASON;
+   ...)" for auto.  ERR may be NULL.  Probes are cached per process.  */
 const struct ash_backend *
 ash_backend_select (const char *mode, const struct ash_backend *const *list,
                     const struct ash_host *host,
-                    const struct ash_probe **ret_probe, char **ret_reason);
+                    const struct ash_probe **ret_probe, struct ash_error *err);
 
 #endif

@@ -455,16 +455,17 @@ venv_home (const char *venv)
   return NULL;
 }
 
-int
-ash_homescreen_interpreter (const struct ash_homescreen *s, const char *interp,
-                            struct ash_strvec *ret_mounts,
-                            struct ash_strvec *ret_rules, char **ret_why)
+/* The steps of ash_homescreen_interpreter(): the mounts and their rules
+   into MOUNTS and RULES, or ASH_SCREEN_REFUSE with *WHY set at the first
+   step that refuses.  */
+static int
+screen_interpreter (const struct ash_homescreen *s, const char *interp,
+                    struct ash_strvec *mounts, struct ash_strvec *rules,
+                    char **why)
 {
-  struct ash_strvec hops = ASH_STRVEC_INIT; /* link locations */
-  struct ash_strvec hop_dirs = ASH_STRVEC_INIT;
-  struct ash_strvec mounts = ASH_STRVEC_INIT, rules = ASH_STRVEC_INIT;
-  char *why = NULL;
-  int verdict = ASH_SCREEN_REFUSE;
+  _cleanup_strvec_ struct ash_strvec hops = ASH_STRVEC_INIT; /* link
+                                                                locations */
+  _cleanup_strvec_ struct ash_strvec hop_dirs = ASH_STRVEC_INIT;
   _cleanup_free_ char *cur = NULL;
   _cleanup_free_ char *real = NULL;
   _cleanup_free_ char *spelled_dir = NULL;
@@ -472,9 +473,9 @@ ash_homescreen_interpreter (const struct ash_homescreen *s, const char *interp,
 
   if (interp[0] != '/')
     {
-      why
+      *why
         = xasprintf (_ ("its interpreter %s is not an absolute path"), interp);
-      goto out;
+      return ASH_SCREEN_REFUSE;
     }
 
   /* Follow the links one at a time, remembering where each one is kept.  */
@@ -511,8 +512,8 @@ ash_homescreen_interpreter (const struct ash_homescreen *s, const char *interp,
   real = ash_homescreen_realpath (interp);
   if (!real)
     {
-      why = xasprintf (_ ("its interpreter %s does not exist"), interp);
-      goto out;
+      *why = xasprintf (_ ("its interpreter %s does not exist"), interp);
+      return ASH_SCREEN_REFUSE;
     }
 
   /* A virtual environment: the directory the interpreter is spelled in is
@@ -524,28 +525,28 @@ ash_homescreen_interpreter (const struct ash_homescreen *s, const char *interp,
       _cleanup_free_ char *cfg = ash_path_join (venv, "pyvenv.cfg");
       if (exists (cfg))
         {
-          if (screen_interp_prefix (s, interp, venv, &why) < 0)
-            goto out;
-          ash_strvec_push (&mounts, venv);
-          ash_strvec_push (&rules, _ ("virtual environment of the "
-                                      "interpreter"));
+          if (screen_interp_prefix (s, interp, venv, why) < 0)
+            return ASH_SCREEN_REFUSE;
+          ash_strvec_push (mounts, venv);
+          ash_strvec_push (rules, _ ("virtual environment of the "
+                                     "interpreter"));
           _cleanup_free_ char *home = venv_home (venv);
           _cleanup_free_ char *home_real = ash_homescreen_realpath (home);
           if (home_real
-              && screen_bindir (s, interp, home_real, &mounts, &rules,
+              && screen_bindir (s, interp, home_real, mounts, rules,
                                 _ ("base of the interpreter's virtual "
                                    "environment"),
-                                &why)
+                                why)
                    < 0)
-            goto out;
+            return ASH_SCREEN_REFUSE;
         }
     }
 
   bindir = dir_name (real);
-  if (screen_bindir (s, interp, bindir, &mounts, &rules,
-                     _ ("install prefix of the interpreter"), &why)
+  if (screen_bindir (s, interp, bindir, mounts, rules,
+                     _ ("install prefix of the interpreter"), why)
       < 0)
-    goto out;
+    return ASH_SCREEN_REFUSE;
 
   /* A link kept in a home, outside a bin directory and outside the
      interpreter's own installation, is refused.  */
@@ -554,26 +555,32 @@ ash_homescreen_interpreter (const struct ash_homescreen *s, const char *interp,
       _cleanup_free_ char *virt = ash_homescreen_virtual (s, hop_dirs.v[i]);
       if (ash_homescreen_home_depth (s, virt, NULL) < 0
           || ash_homescreen_is_bin_name (hop_dirs.v[i])
-          || inside_any (&mounts, hops.v[i]))
+          || inside_any (mounts, hops.v[i]))
         continue;
-      why = xasprintf (_ ("its interpreter %s is reached through the link "
-                          "%s, kept in a home directory outside a bin, sbin "
-                          "or Scripts directory"),
-                       interp, hops.v[i]);
-      goto out;
+      *why = xasprintf (_ ("its interpreter %s is reached through the link "
+                           "%s, kept in a home directory outside a bin, sbin "
+                           "or Scripts directory"),
+                        interp, hops.v[i]);
+      return ASH_SCREEN_REFUSE;
     }
-  verdict = ASH_SCREEN_MOUNT;
+  return ASH_SCREEN_MOUNT;
+}
 
-out:
+int
+ash_homescreen_interpreter (const struct ash_homescreen *s, const char *interp,
+                            struct ash_strvec *ret_mounts,
+                            struct ash_strvec *ret_rules, char **ret_why)
+{
+  _cleanup_strvec_ struct ash_strvec mounts = ASH_STRVEC_INIT;
+  _cleanup_strvec_ struct ash_strvec rules = ASH_STRVEC_INIT;
+  char *why = NULL;
+  int verdict = screen_interpreter (s, interp, &mounts, &rules, &why);
+
   if (verdict == ASH_SCREEN_MOUNT)
     {
       ash_strvec_pushv (ret_mounts, mounts.v);
       ash_strvec_pushv (ret_rules, rules.v);
     }
-  ash_strvec_release (&mounts);
-  ash_strvec_release (&rules);
-  ash_strvec_release (&hops);
-  ash_strvec_release (&hop_dirs);
   if (ret_why)
     *ret_why = why;
   else

@@ -72,7 +72,7 @@ ash_policy_to_json (const struct ash_policy *p)
 
   json_object_set_new (o, "scanner", str_or_null (p->scanner));
   json_object_set_new (o, "network", json_boolean (p->network));
-  json_object_set_new (o, "refusal", str_or_null (p->refusal));
+  json_object_set_new (o, "refusal", str_or_null (p->refusal.message));
   json_object_set_new (o, "results_dir", str_or_null (p->results_dir));
 
   json_t *paths = json_array ();

@@ -64,7 +64,7 @@ ash_policy_release (struct ash_policy *p)
   drops_free (p->dropped, p->n_dropped);
   ash_strvec_release (&p->private_caches);
   ash_strvec_release (&p->warnings);
-  free (p->refusal);
+  ash_error_release (&p->refusal);
   drops_free (p->skipped, p->n_skipped);
   ash_strvec_release (&p->linked_home_dirs);
   ash_strvec_release (&p->backend_env);
@@ -187,10 +187,20 @@ ash_policy_add_skipped (struct ash_policy *p, const char *path,
 void
 ash_policy_refuse (struct ash_policy *p, const char *reason)
 {
-  if (p->refusal)
+  if (p->refusal.message)
     return;
-  p->refusal = xasprintf (_ ("%s cannot be sandboxed as requested: %s"),
-                          p->scanner, reason);
+  ash_error_set (&p->refusal, -EPERM,
+                 _ ("%s cannot be sandboxed as requested: %s"), p->scanner,
+                 reason);
+  p->refusal.kind = ASH_KIND_SANDBOX_REFUSED;
+}
+
+int
+ash_policy_refused (const struct ash_policy *p, struct ash_error *err)
+{
+  if (!p->refusal.message)
+    return 0;
+  return ash_error_copy (err, -EPERM, &p->refusal);
 }
 
 static const char *

@@ -77,8 +77,9 @@ struct ash_policy
                                        point at a private cache under the
                                        results directory (removed after) */
   struct ash_strvec warnings;       /* withheld needs, refused mounts */
-  char *refusal;                    /* non-NULL: cannot be sandboxed, why */
-  /* Added after the first version of this header.  */
+  /* Why the scanner cannot be sandboxed as requested (kind
+     ASH_KIND_SANDBOX_REFUSED); refusal.message is NULL when it can.  */
+  struct ash_error refusal;
   struct ash_policy_drop *skipped; /* paths considered and not mounted
                                       (NAME is the path), with why */
   size_t n_skipped;
@@ -145,8 +146,7 @@ struct ash_policy_input
   const char *bin_path;           /* ASH's bin directory */
   bool cache_overlay;             /* the backend can throw cache writes
                                      away (bwrap with overlays) */
-  /* Added after the first version of this header; zero means the
-     default.  */
+  /* Zero in each of the following means its default.  */
   const char *root;         /* the directory that plays "/" for the
                                host facts (tests); NULL: "/" */
   const char *mountinfo;    /* the mount table; NULL:
@@ -160,6 +160,10 @@ struct ash_policy_input
 /* Compute the policy.  A scanner that cannot be sandboxed as requested gets
    RET->refusal set (and 0 returned); a negative errno only for a failure to
    compute at all.  */
+/* 0 when P can be enforced; else -EPERM with P's refusal copied into ERR,
+   for a backend's wrap() and every other place that must not run what P
+   refuses.  */
+int ash_policy_refused (const struct ash_policy *p, struct ash_error *err);
 int ash_policy_compute (const struct ash_policy_input *in,
                         struct ash_policy *ret, struct ash_error *err);
 
@@ -177,7 +181,7 @@ void ash_policy_add_drop (struct ash_policy *p, const char *name,
 void ash_policy_add_skipped (struct ash_policy *p, const char *path,
                              const char *why);
 /* The first refusal wins: "<scanner> cannot be sandboxed as requested:
-   <reason>".  */
+   <reason>", into P's refusal with kind ASH_KIND_SANDBOX_REFUSED.  */
 void ash_policy_refuse (struct ash_policy *p, const char *reason);
 /* Look up PATH among the policy's paths, or NULL.  */
 const struct ash_policy_path *ash_policy_find_path (const struct ash_policy *p,

@@ -278,14 +278,14 @@ ash_probe_cache_load (const struct ash_backend *backend,
 {
   _cleanup_free_ char *name = file_name (backend);
   struct ash_probe *p = NULL;
-  json_t *key, *doc = NULL;
+  _cleanup_json_ json_t *key = make_key (backend, host);
 
-  if (!(key = make_key (backend, host)))
+  if (!key)
     return NULL;
-  doc = read_entry (name);
+  _cleanup_json_ json_t *doc = read_entry (name);
   if (!doc || !json_equal (json_object_get (doc, "key"), key)
       || !json_is_object (json_object_get (doc, "probe")))
-    goto out;
+    return NULL;
   if (backend->load (json_object_get (doc, "probe"), &p) < 0)
     p = NULL;
   if (p)
@@ -301,9 +301,6 @@ ash_probe_cache_load (const struct ash_backend *backend,
           p = NULL;
         }
     }
-out:
-  json_decref (doc);
-  json_decref (key);
   return p;
 }
 

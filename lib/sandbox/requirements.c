@@ -91,6 +91,14 @@ valid_env_name (const char *s)
 }
 
 static int
+exec_env_error (struct ash_error *err)
+{
+  return ash_error_set (err, -EINVAL,
+                        _ ("sandbox_requirements.sandbox_exec_env must map "
+                           "variable names to strings"));
+}
+
+static int
 parse_exec_env (json_t *v, struct ash_strvec *ret, struct ash_error *err)
 {
   const char *k;
@@ -102,34 +110,30 @@ parse_exec_env (json_t *v, struct ash_strvec *ret, struct ash_error *err)
       json_object_foreach (v, k, e)
         {
           if (!json_is_string (e) || !valid_env_name (k))
-            goto bad;
+            return exec_env_error (err);
           ash_strvec_pushf (ret, "%s=%s", k, json_string_value (e));
         }
       return 0;
     }
   if (!json_is_array (v))
-    goto bad;
+    return exec_env_error (err);
   json_array_foreach (v, i, e)
     {
       json_t *n = json_array_get (e, 0), *val = json_array_get (e, 1);
       if (!json_is_array (e) || json_array_size (e) != 2 || !json_is_string (n)
           || !json_is_string (val) || !valid_env_name (json_string_value (n)))
-        goto bad;
+        return exec_env_error (err);
       ash_strvec_pushf (ret, "%s=%s", json_string_value (n),
                         json_string_value (val));
     }
   return 0;
-bad:
-  return ash_error_set (err, -EINVAL,
-                        _ ("sandbox_requirements.sandbox_exec_env must map "
-                           "variable names to strings"));
 }
 
 int
 ash_requirements_from_json (json_t *obj, struct ash_requirements *ret,
                             struct ash_error *err)
 {
-  struct ash_requirements r;
+  _cleanup_ (ash_requirements_release) struct ash_requirements r;
   const char *key;
   json_t *v;
   int e = 0;
@@ -138,6 +142,7 @@ ash_requirements_from_json (json_t *obj, struct ash_requirements *ret,
   if (!obj || json_is_null (obj))
     {
       *ret = r;
+      ash_requirements_init (&r);
       return 0;
     }
   if (!json_is_object (obj))
@@ -175,7 +180,7 @@ ash_requirements_from_json (json_t *obj, struct ash_requirements *ret,
         {
           e = parse_exec_env (v, &r.sandbox_exec_env, err);
           if (e < 0)
-            goto fail;
+            return e;
           continue;
         }
       else if (streq (key, "unpack_dir_env"))
@@ -183,48 +188,36 @@ ash_requirements_from_json (json_t *obj, struct ash_requirements *ret,
           if (json_is_null (v))
             continue;
           if (!json_is_string (v) || !valid_env_name (json_string_value (v)))
-            {
-              e = ash_error_set (err, -EINVAL,
-                                 _ ("sandbox_requirements.unpack_dir_env "
-                                    "must be a variable name"));
-              goto fail;
-            }
+            return ash_error_set (err, -EINVAL,
+                                  _ ("sandbox_requirements.unpack_dir_env "
+                                     "must be a variable name"));
           free (r.unpack_dir_env);
           r.unpack_dir_env = xstrdup (json_string_value (v));
           continue;
         }
       else
-        {
-          e = ash_error_set (err, -EINVAL,
-                             _ ("unknown key sandbox_requirements.%s"), key);
-          goto fail;
-        }
+        return ash_error_set (err, -EINVAL,
+                              _ ("unknown key sandbox_requirements.%s"), key);
 
       if (flag)
         {
           if (!json_is_boolean (v))
-            {
-              e = ash_error_set (err, -EINVAL,
-                                 _ ("sandbox_requirements.%s must be true or "
-                                    "false"),
-                                 key);
-              goto fail;
-            }
+            return ash_error_set (err, -EINVAL,
+                                  _ ("sandbox_requirements.%s must be true or "
+                                     "false"),
+                                  key);
           *flag = json_is_true (v);
         }
       else
         {
           e = parse_list (key, v, list, err);
           if (e < 0)
-            goto fail;
+            return e;
         }
     }
   *ret = r;
+  ash_requirements_init (&r);
   return 0;
-
-fail:
-  ash_requirements_release (&r);
-  return e;
 }
 
 static json_t *

@@ -231,8 +231,8 @@ ash_seatbelt_build (const struct ash_policy *policy,
   ash_seatbelt_init (ret);
   if (!spawn)
     spawn = &none;
-  if (policy->refusal)
-    return ash_error_set (err, -EPERM, "%s", policy->refusal);
+  if (policy->refusal.message)
+    return ash_policy_refused (policy, err);
   for (size_t i = 0; i < policy->n_paths; i++)
     if (policy->paths[i].path[0] != '/')
       return ash_error_set (err, -EINVAL,

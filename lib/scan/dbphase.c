@@ -215,6 +215,16 @@ wants_checks (const struct scan *sc)
   return false;
 }
 
+/* Remove the run directory *DIR (a cleanup function), with a warning
+   when it cannot be removed.  */
+static void
+rundir_removep (char **dir)
+{
+  _cleanup_error_ struct ash_error rerr = ASH_ERROR_INIT;
+  if (ash_rundir_remove (dir, &rerr) < 0)
+    ash_warning ("%s", rerr.message);
+}
+
 /* Update TOOL's database in CACHE with the program TOOL_PATH (for trivy,
    and its checks bundle when a scan needs it).  0, or a negative errno
    with ERR saying why.  */
@@ -222,12 +232,15 @@ static int
 update_one (struct scan *sc, const char *tool, const char *tool_path,
             const char *cache, struct ash_error *err)
 {
-  _cleanup_free_ char *dir = NULL, *config = NULL;
-  struct ash_strvec argv = ASH_STRVEC_INIT;
-  struct ash_cmd cmd;
-  struct ash_cmd_result res;
-  int lockfd = -1;
+  _cleanup_ (rundir_removep) char *dir = NULL;
+  _cleanup_free_ char *config = NULL;
+  _cleanup_strvec_ struct ash_strvec argv = ASH_STRVEC_INIT;
+  _cleanup_cmd_ struct ash_cmd cmd;
+  struct ash_cmd_result res = { 0 };
+  _cleanup_close_ int lockfd = -1;
   int r;
+
+  ash_cmd_init (&cmd);
 
   r = mkdirs (cache);
   if (r < 0)
@@ -242,11 +255,9 @@ update_one (struct scan *sc, const char *tool, const char *tool_path,
                           streq (tool, "grype") ? "grype.yaml" : "trivy.yaml",
                           &config);
   if (r < 0)
-    {
-      ash_error_set (err, r, _ ("cannot write an empty %s config in %s: %s"),
-                     tool, dir, strerror (-r));
-      goto out;
-    }
+    return ash_error_set (err, r,
+                          _ ("cannot write an empty %s config in %s: %s"),
+                          tool, dir, strerror (-r));
   ash_strvec_push (&argv, tool_path);
   if (streq (tool, "grype"))
     {
@@ -268,13 +279,8 @@ update_one (struct scan *sc, const char *tool, const char *tool_path,
 
   lockfd = lock_cache (cache, err);
   if (lockfd < 0)
-    {
-      r = lockfd;
-      goto out;
-    }
+    return lockfd;
   ash_info (_ ("updating the %s database in %s"), tool, cache);
-  ash_cmd_init (&cmd);
-  memset (&res, 0, sizeof res);
   r = db_spawn (tool, cache, argv.v, dir, UPDATE_TIMEOUT, &cmd, &res, err);
   if (r == 0 && res.status == 0 && !res.timed_out && !res.interrupted
       && !streq (tool, "grype") && wants_checks (sc))
@@ -313,7 +319,7 @@ update_one (struct scan *sc, const char *tool, const char *tool_path,
                         err);
         }
     }
-  close (lockfd);
+  ash_close (TAKE_FD (lockfd));
   if (r == 0 && (res.status != 0 || res.timed_out || res.interrupted))
     {
       _cleanup_free_ char *tail
@@ -325,15 +331,6 @@ update_one (struct scan *sc, const char *tool, const char *tool_path,
                          tool, argv.v[1] ? argv.v[1] : "", *tail ? ": " : "",
                          tail);
     }
-  ash_cmd_release (&cmd);
-out:
-  ash_strvec_release (&argv);
-  {
-    struct ash_error rerr = ASH_ERROR_INIT;
-    if (ash_rundir_remove (&dir, &rerr) < 0)
-      ash_warning ("%s", rerr.message);
-    ash_error_release (&rerr);
-  }
   return r;
 }
 

@@ -193,39 +193,66 @@ private_caches_remove (struct job *j)
       ash_error_release (&err);
     }
 }
+/* Refuse J the sandbox it needs, for WHY (taken).  Every reason a
+   scanner's sandbox cannot be had arrives here the one way, as a struct
+   ash_error whose kind decides the rest:
+
+   ASH_KIND_SANDBOX_NONE         no backend exists on this platform
+                                 (Windows): whatever mode was asked for,
+                                 the scanner is MISSING;
+   ASH_KIND_SANDBOX_UNAVAILABLE  under auto no backend works: MISSING; a
+                                 backend the operator named is unavailable:
+                                 ERROR (it never falls back); the scan
+                                 records the mode and the refusal;
+   ASH_KIND_SANDBOX_REFUSED      the scanner cannot be sandboxed as
+                                 requested: ERROR, logged now while the
+                                 tool is checked, and the scanner's probes
+                                 get a scope that refuses with the same
+                                 error, so that they fail rather than run
+                                 unsandboxed.
+
+   Returns false, for sandbox_decide() to return.  */
+static bool
+job_refuse (struct scan *sc, struct job *j, struct ash_error *why)
+{
+  enum ash_scanner_status st = ASH_STATUS_ERROR;
+
+  if (why->kind == ASH_KIND_SANDBOX_NONE
+      || (why->kind == ASH_KIND_SANDBOX_UNAVAILABLE
+          && streq (sc->mode, "auto")))
+    st = ASH_STATUS_MISSING;
+  ash_error_move (&j->refusal, why);
+  ash_job_set_status (j, st, xstrdup (j->refusal.message));
+  if (j->refusal.kind == ASH_KIND_SANDBOX_UNAVAILABLE)
+    j->result.sandbox = json_pack ("{s:s, s:n, s:s}", "mode", sc->mode,
+                                   "backend", "refusal", j->result.reason);
+  if (j->refusal.kind == ASH_KIND_SANDBOX_REFUSED)
+    {
+      ash_err ("%s", j->refusal.message);
+      j->scope.kind = ASH_SCOPE_REFUSE;
+      j->scope.refusal = &j->refusal;
+    }
+  return false;
+}
+
 /* The sandbox of one scanner: backend, policy, scope.  Returns false when
    the scanner may not run (its status and reason are set).  */
 static bool
 sandbox_decide (struct scan *sc, struct job *j)
 {
   const struct ash_probe *probe = NULL;
-  char *why = NULL;
   const struct ash_backend *b;
-  struct ash_error err = ASH_ERROR_INIT;
+  _cleanup_error_ struct ash_error err = ASH_ERROR_INIT;
 
-  if (sc->platform_note)
-    {
-      /* No backend exists on this platform (Windows): whatever mode was
-         asked for, the scanner is MISSING with the platform's reason.  */
-      ash_job_set_status (j, ASH_STATUS_MISSING,
-                          xasprintf (_ ("scanner sandbox unavailable: %s"),
-                                     sc->platform_note));
-      return false;
-    }
-  b = ash_backend_select (sc->mode, sc->backends, &sc->host, &probe, &why);
+  b = ash_backend_select (sc->mode, sc->backends, &sc->host, &probe, &err);
   if (b == NULL)
     {
-      /* Under auto, no backend works: MISSING.  A backend the operator
-         named that is unavailable is an ERROR (it never falls back).  */
-      ash_job_set_status (j,
-                          streq (sc->mode, "auto") ? ASH_STATUS_MISSING
-                                                   : ASH_STATUS_ERROR,
-                          xasprintf (_ ("scanner sandbox unavailable: %s"),
-                                     why ? why : _ ("no backend")));
-      j->result.sandbox = json_pack ("{s:s, s:n, s:s}", "mode", sc->mode,
-                                     "backend", "refusal", j->result.reason);
-      free (why);
-      return false;
+      if (!err.message)
+        ash_error_set (&err, -EPERM, "%s", _ ("no backend"));
+      if (err.kind != ASH_KIND_SANDBOX_NONE)
+        err.kind = ASH_KIND_SANDBOX_UNAVAILABLE;
+      ash_error_prefix (&err, _ ("scanner sandbox unavailable"));
+      return job_refuse (sc, j, &err);
     }
 
   struct ash_policy_place place = {
@@ -243,15 +270,10 @@ sandbox_decide (struct scan *sc, struct job *j)
   j->policy_init = true;
   if (ash_policy_compute (&in, &j->policy, &err) < 0)
     {
-      ash_job_set_status (
-        j, ASH_STATUS_ERROR,
-        xasprintf (_ ("%s cannot be sandboxed as requested: %s"),
-                   j->scanner->name, err.message));
-      ash_err ("%s", j->result.reason);
-      j->scope.kind = ASH_SCOPE_REFUSE;
-      j->scope.reason = j->result.reason;
-      ash_error_release (&err);
-      return false;
+      ash_error_prefix (&err, _ ("%s cannot be sandboxed as requested"),
+                        j->scanner->name);
+      err.kind = ASH_KIND_SANDBOX_REFUSED;
+      return job_refuse (sc, j, &err);
     }
   for (size_t i = 0; i < j->policy.warnings.nr; i++)
     ash_warning ("%s: %s", j->scanner->name, j->policy.warnings.v[i]);
@@ -272,18 +294,10 @@ sandbox_decide (struct scan *sc, struct job *j)
   json_object_set_new (rec, "backend", json_string (b->name));
   j->result.sandbox = rec;
 
-  if (j->policy.refusal)
-    {
-      /* The refusal already reads "NAME cannot be sandboxed as requested:
-         ...".  It is logged now, while the tool is checked, and the
-         scanner's probes get a refusing scope: they fail rather than run
-         unsandboxed.  */
-      ash_err ("%s", j->policy.refusal);
-      ash_job_set_status (j, ASH_STATUS_ERROR, xstrdup (j->policy.refusal));
-      j->scope.kind = ASH_SCOPE_REFUSE;
-      j->scope.reason = j->policy.refusal;
-      return false;
-    }
+  /* The refusal already reads "NAME cannot be sandboxed as requested:
+     ...".  */
+  if (ash_policy_refused (&j->policy, &err) < 0)
+    return job_refuse (sc, j, &err);
   j->scope.kind = ASH_SCOPE_SANDBOX;
   j->scope.backend = b;
   j->scope.probe = probe;
@@ -325,8 +339,8 @@ probe_scope_open (struct scan *sc, struct job *j, int *ret_fd,
   r = ash_policy_compute (&in, &j->probe_policy, err);
   if (r < 0)
     return r;
-  if (j->probe_policy.refusal)
-    return ash_error_set (err, -EPERM, "%s", j->probe_policy.refusal);
+  if (j->probe_policy.refusal.message)
+    return ash_policy_refused (&j->probe_policy, err);
   j->probe_scope = j->scope;
   j->probe_scope.policy = &j->probe_policy;
   return 0;
@@ -377,22 +391,15 @@ ash_job_document_max (const struct scan *sc)
   return m > SIZE_MAX ? SIZE_MAX : (size_t) m;
 }
 
-/* The check phase of one scanner.  */
-void
-ash_job_check (struct scan *sc, struct job *j)
+/* The steps of the check phase: each sets J's status when the scanner
+   cannot run, and the first that does ends the phase.  */
+static void
+check_steps (struct scan *sc, struct job *j)
 {
   const struct ash_scanner *s = j->scanner;
-  struct ash_error err = ASH_ERROR_INIT;
+  _cleanup_error_ struct ash_error err = ASH_ERROR_INIT;
   char *tool = NULL;
   int r;
-
-  /* On a platform with no sandbox at all, that is the reason a sandboxed
-     scanner cannot run, ahead of whether its tool is installed.  */
-  if (sc->platform_note && !streq (sc->mode, "off"))
-    {
-      sandbox_decide (sc, j);
-      return;
-    }
 
   struct ash_toolfind_opts tf = {
     .path_env = sc->host.path_env,
@@ -408,12 +415,12 @@ ash_job_check (struct scan *sc, struct job *j)
         xasprintf (_ ("%s is not installed (install it with: %s, "
                       "or ash dependencies install)"),
                    s->tool, s->install_hint));
-      goto out;
+      return;
     }
   if (r < 0)
     {
       ash_job_set_status (j, ASH_STATUS_MISSING, xstrdup (err.message));
-      goto out;
+      return;
     }
   j->result.tool_path = tool;
   j->result.dependencies_satisfied = true;
@@ -425,7 +432,7 @@ ash_job_check (struct scan *sc, struct job *j)
         xasprintf (_ ("ash has no adapter for %s yet; its findings "
                       "would not be read (%s is installed at %s)"),
                    s->name, s->tool, tool));
-      goto out;
+      return;
     }
 
   j->results_rel = xasprintf ("scanners/%s/%s", s->name,
@@ -438,26 +445,25 @@ ash_job_check (struct scan *sc, struct job *j)
       bool link = err.kind == ASH_KIND_RESULTS_DIR_LINK;
       ash_job_set_status (j, link ? ASH_STATUS_MISSING : ASH_STATUS_ERROR,
                           xstrdup (err.message));
-      goto out;
+      return;
     }
   r = ash_tree_check_clean (j->results_fd, ".", &err);
   if (r < 0)
     {
       ash_job_set_status (j, ASH_STATUS_ERROR, xstrdup (err.message));
-      goto out;
+      return;
     }
 
   ash_scanner_requirements (s, &j->req);
 
   if (sc->have_scanset && !j->converted)
     {
-      struct ash_strvec args = ASH_STRVEC_INIT;
+      _cleanup_strvec_ struct ash_strvec args = ASH_STRVEC_INIT;
       r = ash_scanset_exclusion_args (&sc->scanset, s->name, &args, &err);
       if (r < 0)
         {
-          ash_strvec_release (&args);
           ash_job_set_status (j, ASH_STATUS_ERROR, xstrdup (err.message));
-          goto out;
+          return;
         }
       /* The exclusion values, without the option names, for adapters that
          build their own option (bandit joins them into one --exclude).  */
@@ -473,7 +479,6 @@ ash_job_check (struct scan *sc, struct job *j)
               v += n + (c ? 1 : 0);
             }
         }
-      ash_strvec_release (&args);
     }
   /* Scanners that walk the tree themselves must not read ASH's output
      when it lies inside the tree.  */
@@ -489,7 +494,7 @@ ash_job_check (struct scan *sc, struct job *j)
   if (r < 0)
     {
       ash_job_set_status (j, ASH_STATUS_ERROR, xstrdup (err.message));
-      goto out;
+      return;
     }
 
   if (!streq (sc->mode, "off") && !sandbox_decide (sc, j))
@@ -510,11 +515,10 @@ ash_job_check (struct scan *sc, struct job *j)
             .scope = &j->scope,
             .max_output = ash_job_document_max (sc),
           };
-          struct ash_error perr = ASH_ERROR_INIT;
+          _cleanup_error_ struct ash_error perr = ASH_ERROR_INIT;
           s->prepare (s, &pj, &perr);
-          ash_error_release (&perr);
         }
-      goto out;
+      return;
     }
 
   j->sj = (struct ash_scan_job){
@@ -542,20 +546,29 @@ ash_job_check (struct scan *sc, struct job *j)
     .scan_set_files = sc->have_scanset ? sc->scanset.files.v : NULL,
   };
   if (s->prepare && run_prepare (sc, j, &err) < 0)
+    ash_job_set_status (j,
+                        err.kind == ASH_KIND_SCANNER_MISSING
+                          ? ASH_STATUS_MISSING
+                          : ASH_STATUS_ERROR,
+                        xstrdup (err.message));
+}
+
+/* The check phase of one scanner.  */
+void
+ash_job_check (struct scan *sc, struct job *j)
+{
+  /* On a platform with no sandbox at all, that is the reason a sandboxed
+     scanner cannot run, ahead of whether its tool is installed.  */
+  if (sc->platform_note && !streq (sc->mode, "off"))
     {
-      ash_job_set_status (j,
-                          err.kind == ASH_KIND_SCANNER_MISSING
-                            ? ASH_STATUS_MISSING
-                            : ASH_STATUS_ERROR,
-                          xstrdup (err.message));
-      goto out;
+      sandbox_decide (sc, j);
+      return;
     }
 
-out:
+  check_steps (sc, j);
   if (j->result.status == ASH_STATUS_MISSING
       || j->result.status == ASH_STATUS_ERROR)
-    ash_err (_ ("%s not run: %s"), s->name, j->result.reason);
-  ash_error_release (&err);
+    ash_err (_ ("%s not run: %s"), j->scanner->name, j->result.reason);
 }
 void
 ash_job_sweep (struct scan *sc _unused_, int dirfd, const char *rel)
@@ -783,31 +796,22 @@ check_disk (struct scan *sc, struct job *j)
   return why;
 }
 
-/* The scan phase of one scanner.  */
-void
-ash_job_run (struct scan *sc, struct job *j)
+/* Run J's scanner through CMD (in the control group CG) and read its
+   output into J's result, setting its status.  Returns the spawn's
+   result, RES: 0 when the scanner ran, whatever its status, else a
+   negative errno.  */
+static int
+run_steps (struct scan *sc, struct job *j, struct ash_cmd *cmd,
+           struct ash_cgroup *cg, struct ash_cmd_result *res)
 {
   const struct ash_scanner *s = j->scanner;
-  struct ash_cmd cmd;
-  struct ash_cmd_result res;
-  struct ash_error err = ASH_ERROR_INIT;
+  _cleanup_error_ struct ash_error err = ASH_ERROR_INIT;
   _cleanup_close_ int outfd = -1, errfd = -1;
   _cleanup_free_ char *out_rel = xasprintf ("%s.stdout.log", s->name);
   _cleanup_free_ char *err_rel = xasprintf ("%s.stderr.log", s->name);
+  _cleanup_free_ char *disk = NULL;
   json_t *doc = NULL;
-  struct ash_cgroup cg = ASH_CGROUP_INIT;
-  char *disk = NULL;
   int r;
-
-  if (atomic_load (&sc->interrupted))
-    {
-      ash_job_set_status (j, ASH_STATUS_ERROR, xstrdup (_ ("interrupted")));
-      return;
-    }
-  ash_cmd_init (&cmd);
-  memset (&res, 0, sizeof res);
-  ash_progress_begin (sc->progress, s->name);
-  double t0 = ash_now ();
 
   r = ash_tree_open_stream (j->results_fd, out_rel, true, &outfd, &err);
   if (r == 0)
@@ -815,28 +819,28 @@ ash_job_run (struct scan *sc, struct job *j)
   if (r < 0)
     {
       ash_job_set_status (j, ASH_STATUS_ERROR, xstrdup (err.message));
-      goto done;
+      return r;
     }
-  r = s->build (s, &j->sj, &cmd, &err);
+  r = s->build (s, &j->sj, cmd, &err);
   if (r < 0)
     {
       ash_job_set_status (j, ASH_STATUS_ERROR, xstrdup (err.message));
-      goto done;
+      return r;
     }
-  build_env (sc, j, &cmd);
+  build_env (sc, j, cmd);
   /* An adapter may run its tool from a directory of its own (trivy-repo,
      from its run directory outside the tree).  */
-  if (cmd.cwd == NULL)
-    cmd.cwd = xstrdup (sc->source_dir);
-  cmd.stdin_mode = ASH_STDIO_NULL;
-  cmd.stdout_mode = ASH_STDIO_FD;
-  cmd.stdout_fd = outfd;
-  cmd.stderr_mode = ASH_STDIO_FD;
-  cmd.stderr_fd = errfd;
-  cmd.timeout_sec = j->timeout;
-  cmd.scope = j->sandboxed ? &j->scope : NULL;
-  set_limits (sc, j, &cmd, &cg);
-  ash_debug ("%s: running %s", s->name, cmd.argv.v[0]);
+  if (cmd->cwd == NULL)
+    cmd->cwd = xstrdup (sc->source_dir);
+  cmd->stdin_mode = ASH_STDIO_NULL;
+  cmd->stdout_mode = ASH_STDIO_FD;
+  cmd->stdout_fd = outfd;
+  cmd->stderr_mode = ASH_STDIO_FD;
+  cmd->stderr_fd = errfd;
+  cmd->timeout_sec = j->timeout;
+  cmd->scope = j->sandboxed ? &j->scope : NULL;
+  set_limits (sc, j, cmd, cg);
+  ash_debug ("%s: running %s", s->name, cmd->argv.v[0]);
 
   if (j->sandboxed)
     {
@@ -844,34 +848,34 @@ ash_job_run (struct scan *sc, struct job *j)
       if (r < 0)
         {
           ash_job_set_status (j, ASH_STATUS_ERROR, xstrdup (err.message));
-          goto done;
+          return r;
         }
     }
-  r = s->run ? s->run (s, &j->sj, &cmd, &res, &err)
-             : ash_sandbox_run (&cmd, &res, &err);
+  r = s->run ? s->run (s, &j->sj, cmd, res, &err)
+             : ash_sandbox_run (cmd, res, &err);
   if (j->sandboxed)
     {
       private_caches_remove (j);
       ash_job_sweep (sc, j->results_fd, ".");
     }
-  j->result.exit_code = r == 0 ? res.status : -1;
+  j->result.exit_code = r == 0 ? res->status : -1;
   /* A scanner ended by a signal (SIGXFSZ at max_scanner_output) is
      reported for that.  */
-  disk = r == 0 && !res.term_signal && !crash_signal (j, &res)
+  disk = r == 0 && !res->term_signal && !crash_signal (j, res)
            ? check_disk (sc, j)
            : NULL;
   if (r < 0)
     ash_job_set_status (j, ASH_STATUS_ERROR,
                         xasprintf (_ ("%s could not be started: %s"), s->name,
                                    err.message));
-  else if (res.interrupted || atomic_load (&sc->interrupted))
+  else if (res->interrupted || atomic_load (&sc->interrupted))
     ash_job_set_status (j, ASH_STATUS_ERROR, xstrdup (_ ("interrupted")));
-  else if (res.timed_out)
+  else if (res->timed_out)
     ash_job_set_status (j, ASH_STATUS_ERROR,
                         xasprintf (_ ("timed out after %u s"), j->timeout));
   else if (disk)
     ash_job_set_status (j, ASH_STATUS_ERROR, TAKE_PTR (disk));
-  else if (ash_cgroup_memory_exceeded (&cg))
+  else if (ash_cgroup_memory_exceeded (cg))
     ash_job_set_status (
       j, ASH_STATUS_ERROR,
       xasprintf (_ ("%s went over its memory limit of %llu bytes "
@@ -880,23 +884,23 @@ ash_job_run (struct scan *sc, struct job *j)
                  s->tool,
                  limit_of (sc, "global_settings."
                                "max_scanner_memory")));
-  else if (res.term_signal || crash_signal (j, &res))
+  else if (res->term_signal || crash_signal (j, res))
     {
       _cleanup_free_ char *tail = stderr_tail (j);
-      int sig = res.term_signal ? res.term_signal : crash_signal (j, &res);
+      int sig = res->term_signal ? res->term_signal : crash_signal (j, res);
       ash_job_set_status (
         j, ASH_STATUS_ERROR,
         xasprintf (_ ("%s crashed: killed by signal %d (%s)%s%s%s"), s->tool,
-                   sig, signal_name (sig), limit_hint (&cmd, sig),
+                   sig, signal_name (sig), limit_hint (cmd, sig),
                    tail ? ": " : "", tail ? tail : ""));
     }
-  else if ((r = s->parse (s, &j->sj, &res, &doc, &err)) < 0)
+  else if ((r = s->parse (s, &j->sj, res, &doc, &err)) < 0)
     {
       /* A scanner that runs its tool more than once (s->run) shares one
          stderr log between the runs: its last line may be another run's,
          so the parse error, which names the run, stands alone.  */
       _cleanup_free_ char *tail
-        = res.status != 0 && s->run == NULL ? stderr_tail (j) : NULL;
+        = res->status != 0 && s->run == NULL ? stderr_tail (j) : NULL;
       /* An output over the cap on its size (or on the memory its parse
          takes) is named with the setting that decides it.  */
       const char *cap = r == -EFBIG && j->sj.max_output
@@ -930,9 +934,28 @@ ash_job_run (struct scan *sc, struct job *j)
       j->result.sarif = doc;
       ash_scanner_result_count (&j->result, ash_job_threshold (sc, j));
     }
+  return r;
+}
 
-done:
-  free (disk);
+/* The scan phase of one scanner.  */
+void
+ash_job_run (struct scan *sc, struct job *j)
+{
+  const struct ash_scanner *s = j->scanner;
+  _cleanup_cmd_ struct ash_cmd cmd;
+  struct ash_cmd_result res = { 0 };
+  struct ash_cgroup cg = ASH_CGROUP_INIT;
+
+  ash_cmd_init (&cmd);
+  if (atomic_load (&sc->interrupted))
+    {
+      ash_job_set_status (j, ASH_STATUS_ERROR, xstrdup (_ ("interrupted")));
+      return;
+    }
+  ash_progress_begin (sc->progress, s->name);
+  double t0 = ash_now ();
+  int r = run_steps (sc, j, &cmd, &cg, &res);
+
   /* Whatever the scanner left running in its group ends with it.  */
   ash_cgroup_remove (&cg);
   remove_run_config_dir (j);
@@ -951,8 +974,6 @@ done:
   ash_progress_end (sc->progress, s->name,
                     ash_scanner_status_name (j->result.status),
                     j->result.duration);
-  ash_cmd_release (&cmd);
-  ash_error_release (&err);
 }
 /* The threshold of J's findings: scanners.NAME.options.severity_threshold
    (upstream's per-scanner setting, which wins over the global one), else
@@ -1029,6 +1050,7 @@ ash_job_add_converted (struct scan *sc, size_t parent)
 void
 ash_job_release (struct job *j)
 {
+  ash_error_release (&j->refusal);
   remove_run_config_dir (j);
   ash_scanner_result_release (&j->result);
   free (j->results_rel);

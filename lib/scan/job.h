@@ -47,6 +47,8 @@ struct job
   bool policy_init;
   struct ash_policy policy;
   struct ash_scope scope;
+  struct ash_error refusal; /* why the scanner's sandbox was refused: the
+                               reason its scope refuses with */
   struct ash_scan_job sj;
   char *run_config_dir; /* the run's 0700 config directory */
   /* The scanner's probes (prepare) run with a throwaway results

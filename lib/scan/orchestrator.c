@@ -134,6 +134,7 @@ scan_release (struct scan *sc)
   ash_convert_phase_release (&sc->conv);
   ash_strvec_release (&sc->changed);
   ash_strvec_release (&sc->ignored_files);
+  pthread_mutex_destroy (&sc->lock);
 }
 
 static int
@@ -292,7 +293,6 @@ convert (struct scan *sc)
     .output_dir = sc->od.path,
     .mode = sc->mode,
     .backends = sc->backends,
-    .platform_note = sc->platform_note,
     .host = &sc->host,
     .ss = &sc->ss,
     .offline = sc->opts->offline,
@@ -524,21 +524,19 @@ static int
 rerender (const struct ash_options *opts, const struct ash_config *config,
           const struct ash_scan_outputs *outputs)
 {
-  struct ash_error err = ASH_ERROR_INIT;
-  struct ash_outdir od = ASH_OUTDIR_INIT;
-  struct ash_buf text = ASH_BUF_INIT;
+  _cleanup_error_ struct ash_error err = ASH_ERROR_INIT;
+  _cleanup_outdir_ struct ash_outdir od = ASH_OUTDIR_INIT;
+  _cleanup_buf_ struct ash_buf text = ASH_BUF_INIT;
   _cleanup_free_ char *src = ash_path_absolute (opts->source_dir);
   _cleanup_free_ char *placed = NULL, *warning = NULL;
-  json_t *agg = NULL;
-  int code = ASH_EXIT_INCOMPLETE;
+  _cleanup_json_ json_t *agg = NULL;
 
   if (ash_outdir_place (opts->output_dir, src, &placed, &warning, &err) < 0
       || ash_outdir_open (placed, src, &od, &err) < 0)
     {
       _cleanup_free_ char *m = ash_error_format (&err);
       ash_err ("%s", m);
-      code = ASH_EXIT_CONFIG;
-      goto out;
+      return ASH_EXIT_CONFIG;
     }
   if (warning)
     ash_warning ("%s", warning);
@@ -549,7 +547,7 @@ rerender (const struct ash_options *opts, const struct ash_config *config,
       ash_err (_ ("--use-existing: no results of an earlier scan to report: "
                   "%s"),
                err.message);
-      goto out;
+      return ASH_EXIT_INCOMPLETE;
     }
   json_error_t je;
   agg = json_loadb (text.buf, text.len, JSON_REJECT_DUPLICATES, &je);
@@ -560,7 +558,7 @@ rerender (const struct ash_options *opts, const struct ash_config *config,
       ash_err (_ ("--use-existing: %s/ash_aggregated_results.json is not "
                   "ash's aggregated results%s%s"),
                od.path, agg ? "" : ": ", agg ? "" : je.text);
-      goto out;
+      return ASH_EXIT_INCOMPLETE;
     }
   ash_info (_ ("writing the reports of %s/ash_aggregated_results.json"),
             od.path);
@@ -568,14 +566,14 @@ rerender (const struct ash_options *opts, const struct ash_config *config,
     {
       _cleanup_free_ char *m = ash_error_format (&err);
       ash_err (_ ("cannot write the results: %s"), m);
-      goto out;
+      return ASH_EXIT_INCOMPLETE;
     }
   json_t *ec
     = json_object_get (json_object_get (agg, "metadata"), "exit_code");
-  code = json_is_integer (ec) && json_integer_value (ec) >= 0
-             && json_integer_value (ec) <= 2
-           ? (int) json_integer_value (ec)
-           : ASH_EXIT_OK;
+  int code = json_is_integer (ec) && json_integer_value (ec) >= 0
+                 && json_integer_value (ec) <= 2
+               ? (int) json_integer_value (ec)
+               : ASH_EXIT_OK;
   if (!opts->quiet && opts->show_summary != 0)
     {
       _cleanup_free_ char *reports = xasprintf ("%s/reports", od.path);
@@ -584,38 +582,413 @@ rerender (const struct ash_options *opts, const struct ash_config *config,
       fputs (table, stdout);
       fflush (stdout);
     }
-out:
-  json_decref (agg);
-  ash_buf_release (&text);
-  ash_outdir_release (&od);
-  ash_error_release (&err);
-  ash_log_close ();
   return code;
 }
 
-int
-ash_scan_run (const struct ash_options *opts, const struct ash_config *config,
-              const struct ash_backend *const *backends,
-              const struct ash_scan_outputs *outputs)
+/* The prepare phase: 0 when the scan goes on, else the exit code that
+   ends it.  */
+static int
+scan_prepare (struct scan *sc)
 {
-  struct scan sc;
-  struct ash_error err = ASH_ERROR_INIT;
-  int r, code = ASH_EXIT_INCOMPLETE;
+  const struct ash_options *opts = sc->opts;
+  const struct ash_config *config = sc->config;
+  _cleanup_error_ struct ash_error err = ASH_ERROR_INIT;
+  _cleanup_free_ char *out_default = NULL;
+  _cleanup_free_ char *placed_warning = NULL;
+  _cleanup_free_ char *default_out = NULL;
+  _cleanup_strvec_ struct ash_strvec plugin_warnings = ASH_STRVEC_INIT;
+  int r;
+
+  {
+    _cleanup_free_ char *cwd = getcwd (NULL, 0);
+    const char *src = opts->source_dir ? opts->source_dir : cwd;
+    if (src == NULL)
+      {
+        ash_err (_ ("cannot find the working directory: %s"),
+                 strerror (errno));
+        return ASH_EXIT_INCOMPLETE;
+      }
+    sc->source_dir = ash_path_absolute (src);
+    ash_tier_context_fill (&sc->tier, sc->source_dir, sc->tier_storage);
+  }
+  ash_host_init (&sc->host, opts);
+  if (opts->allow_in_tree_tools)
+    sc->host.allow_in_tree_tools = true;
+  /* The plugin modules are loaded, and --exclude-scanners checked against
+     every scanner they and the builtins define, before the output
+     directory is touched: a mistake on the command line must not cost the
+     last scan's results.  Their warnings are shown once the log is
+     open.  */
+  r = load_plugins (sc, &plugin_warnings, &err);
+  if (r < 0)
+    {
+      _cleanup_free_ char *m = ash_error_format (&err);
+      ash_err ("%s", m);
+      return ASH_EXIT_CONFIG;
+    }
+  if (check_excluded (sc) < 0)
+    return ASH_EXIT_USAGE;
+  /* Where the output may go: never /, a home, an ancestor of the tree or
+     a directory inside it but the upstream default; the source directory
+     itself is redirected to the default.  */
+  r = ash_outdir_place (opts->output_dir, sc->source_dir, &out_default,
+                        &placed_warning, &err);
+  if (r < 0)
+    {
+      _cleanup_free_ char *m = ash_error_format (&err);
+      ash_err ("%s", m);
+      return ASH_EXIT_CONFIG;
+    }
+  if (placed_warning)
+    ash_warning ("%s", placed_warning);
+  const char *output_dir = out_default;
+  default_out = ash_path_join (sc->source_dir, ".ash/ash_output");
+
+  /* The output directory, opened once; a link there is a refusal that
+     stops the scan before anything is written (exit 3).  */
+  r = ash_outdir_open (output_dir, sc->source_dir, &sc->od, &err);
+  if (r < 0)
+    {
+      _cleanup_free_ char *m = ash_error_format (&err);
+      ash_err ("%s", m);
+      return (err.kind == ASH_KIND_OUTPUT_DIR_LINK
+              || err.kind == ASH_KIND_OUTPUT_DIR_UNSAFE)
+               ? ASH_EXIT_CONFIG
+               : ASH_EXIT_INCOMPLETE;
+    }
+  /* Results of an earlier scan must not be mistaken for this one's; ash
+     removes only what a run of its own wrote (the manifest), and refuses
+     a directory it did not create that holds these names.  */
+  static const char *const stale[]
+    = { "scanners", "reports", "ash_aggregated_results.json", NULL };
+  {
+    _cleanup_free_ char *nd = ash_path_normalize (default_out);
+    if (ash_outdir_claim (&sc->od, streq (sc->od.path, nd), stale, &err) < 0)
+      {
+        _cleanup_free_ char *m = ash_error_format (&err);
+        ash_err ("%s", m);
+        return (err.kind == ASH_KIND_OUTPUT_LINK
+                || err.kind == ASH_KIND_OUTPUT_DIR_LINK
+                || err.kind == ASH_KIND_OUTPUT_DIR_REFUSED)
+                 ? ASH_EXIT_CONFIG
+                 : ASH_EXIT_INCOMPLETE;
+      }
+  }
+  r = attach_logs (sc, &err);
+  if (r < 0)
+    {
+      _cleanup_free_ char *m = ash_error_format (&err);
+      ash_err ("%s", m);
+      return ASH_EXIT_CONFIG;
+    }
+  ash_info (_ ("scanning %s into %s"), sc->source_dir, sc->od.path);
+
+  /* Settings.  */
+  {
+    const char *t
+      = ash_config_get_string (config, "global_settings.severity_threshold");
+    sc->threshold = ASH_SEVERITY_MEDIUM;
+    if (opts->min_severity)
+      t = opts->min_severity;
+    if (t && ash_severity_parse (t, &sc->threshold) < 0)
+      ash_warning (_ ("unknown severity_threshold '%s'; using MEDIUM"), t);
+  }
+  {
+    char today[11];
+    _cleanup_strvec_ struct ash_strvec warnings = ASH_STRVEC_INIT;
+    ash_suppress_today (today);
+    r = ash_suppressions_load (ash_config_get (config,
+                                               "global_settings.suppressions"),
+                               today, &sc->sups, &warnings, &err);
+    for (size_t i = 0; i < warnings.nr; i++)
+      ash_warning ("%s", warnings.v[i]);
+    if (r < 0)
+      {
+        ash_err ("%s", err.message);
+        return ASH_EXIT_CONFIG;
+      }
+  }
+  {
+    _cleanup_strvec_ struct ash_strvec w = ASH_STRVEC_INIT;
+    ash_config_misplaced (config->root, &w);
+    for (size_t i = 0; i < w.nr; i++)
+      ash_warning ("%s", w.v[i]);
+  }
+  r = ash_sandbox_settings_resolve (opts, config, &sc->ss, &err);
+  if (r < 0)
+    {
+      ash_err ("%s", err.message);
+      return ASH_EXIT_CONFIG;
+    }
+  for (size_t i = 0; i < sc->ss.warnings.nr; i++)
+    ash_warning ("%s", sc->ss.warnings.v[i]);
+  /* The options of each builtin scanner that checks its own: an option
+     ash does not support is a configuration error naming it.  */
+  for (size_t i = 0; ash_builtin_scanners[i]; i++)
+    {
+      const struct ash_scanner *bs = ash_builtin_scanners[i];
+      _cleanup_free_ char *k = xasprintf ("scanners.%s.options", bs->name);
+      if (bs->check_options
+          && bs->check_options (ash_config_get (config, k), &err) < 0)
+        {
+          ash_err ("%s", err.message);
+          return ASH_EXIT_CONFIG;
+        }
+    }
+  sc->mode = sc->ss.mode ? sc->ss.mode : "off";
+  for (size_t i = 0; i < plugin_warnings.nr; i++)
+    ash_warning ("%s", plugin_warnings.v[i]);
+
+  r = build_scanset (sc, &err);
+  if (r < 0)
+    {
+      _cleanup_free_ char *m = ash_error_format (&err);
+      ash_err (_ ("cannot build the scan set: %s"), m);
+      return ASH_EXIT_INCOMPLETE;
+    }
+
+  for (size_t i = 0; ash_builtin_scanners[i]; i++)
+    ash_job_add (sc, ash_builtin_scanners[i]);
+  for (size_t i = 0; i < sc->plugins.n; i++)
+    ash_job_add (sc, &sc->plugins.v[i]->scanner);
+  /* A scanner asked for by name that does not exist is not silently
+     dropped: it is a MISSING row, so the scan is incomplete.  */
+  size_t n_known = sc->n_jobs;
+  for (size_t i = 0; i < opts->scanners.nr; i++)
+    {
+      bool known = false;
+      for (size_t k = 0; k < n_known; k++)
+        known |= streq (sc->jobs[k].scanner->name, opts->scanners.v[i]);
+      if (known)
+        continue;
+      struct ash_scanner *u = xzalloc (sizeof *u);
+      u->name = ash_strvec_push (&sc->unknown_names, opts->scanners.v[i]);
+      u->tool = u->name;
+      u->install_hint = "";
+      sc->unknown
+        = xreallocarray (sc->unknown, sc->n_unknown + 1, sizeof *sc->unknown);
+      sc->unknown[sc->n_unknown++] = u;
+      ash_job_add (sc, u);
+      struct job *j = &sc->jobs[sc->n_jobs - 1];
+      ash_job_set_status (
+        j, ASH_STATUS_MISSING,
+        xasprintf (_ ("--scanners names '%s', which is neither a "
+                      "builtin scanner nor one a loaded plugin "
+                      "module defines"),
+                   u->name));
+      _cleanup_free_ char *hint = did_you_mean (sc, n_known, u->name);
+      if (*hint)
+        ash_err (_ ("%s not run: %s%s"), u->name, j->result.reason, hint);
+      else
+        ash_err (_ ("%s not run: %s"), u->name, j->result.reason);
+    }
+  if (opts->changed_files_only)
+    find_changed (sc);
+
+  if (!streq (sc->mode, "off"))
+    {
+      /* Grants follow a scanner's own name: a section that renames its
+         scanner leaves that scanner MISSING under a sandbox.  */
+      _cleanup_strvec_ struct ash_strvec names = ASH_STRVEC_INIT;
+      _cleanup_strvec_ struct ash_strvec reasons = ASH_STRVEC_INIT;
+      ash_config_renamed_scanners (config, &names, &reasons);
+      for (size_t i = 0; i < names.nr; i++)
+        for (size_t k = 0; k < sc->n_jobs; k++)
+          {
+            struct job *j = &sc->jobs[k];
+            if (!j->run || !streq (j->scanner->name, names.v[i]))
+              continue;
+            ash_job_set_status (j, ASH_STATUS_MISSING, xstrdup (reasons.v[i]));
+            ash_err (_ ("%s not run: %s"), j->scanner->name, j->result.reason);
+          }
+
+      /* What the backend's probe had to say (no cache overlays, the
+         Landlock ABI and what it lacks), once.  */
+      bool any = false;
+      for (size_t k = 0; k < sc->n_jobs; k++)
+        any |= sc->jobs[k].run;
+      if (any && !sc->platform_note)
+        {
+          const struct ash_probe *probe = NULL;
+          const struct ash_backend *b
+            = ash_backend_select (sc->mode, sc->backends, &sc->host, &probe,
+                                  NULL);
+          if (b && probe && ash_probe_notes (probe))
+            ash_info (_ ("sandbox %s: %s"), b->name, ash_probe_notes (probe));
+        }
+    }
+  return 0;
+}
+
+/* The phases after prepare, to the exit code.  */
+static int
+scan_execute (struct scan *sc, const struct ash_scan_outputs *outputs,
+              const char *generated_at)
+{
+  const struct ash_options *opts = sc->opts;
+  const struct ash_config *config = sc->config;
+  _cleanup_error_ struct ash_error err = ASH_ERROR_INIT;
   struct signal_arg sa;
   sigset_t oldsigs;
   pthread_t sigthread;
-  bool sigthread_started = false, masked = false;
-  _cleanup_free_ char *generated_at = iso_now ();
-  _cleanup_free_ char *out_default = NULL;
+  bool sigthread_started;
   struct ash_scanner_result ext;
-  bool have_ext = false;
-  /* Declared before the first goto out: the cleanup runs at any exit.  */
-  _cleanup_free_ char *placed_warning = NULL;
-  _cleanup_free_ char *default_out = NULL;
-  struct ash_strvec plugin_warnings = ASH_STRVEC_INIT;
+  bool have_ext;
+  int r, code;
 
-  if (opts->use_existing)
-    return rerender (opts, config, outputs);
+  /* From here on an interrupt ends the running scanners and the scan
+     still writes what it gathered.  */
+  sigemptyset (&sa.set);
+  sigaddset (&sa.set, SIGINT);
+  sigaddset (&sa.set, SIGTERM);
+  sigaddset (&sa.set, SIGUSR2);
+  sa.interrupted = &sc->interrupted;
+  pthread_sigmask (SIG_BLOCK, &sa.set, &oldsigs);
+  sigthread_started
+    = pthread_create (&sigthread, NULL, signal_thread, &sa) == 0;
+
+  sc->progress = ash_progress_start (ash_progress_choose (opts->progress,
+                                                          opts->progress_ci
+                                                            || getenv ("CI"),
+                                                          opts->quiet, stderr),
+                                     stderr);
+
+  if (!opts->skip_convert)
+    convert (sc);
+
+  struct job **todo = xcalloc (sc->n_jobs + 1, sizeof *todo);
+  size_t n_todo = 0;
+  for (size_t i = 0; i < sc->n_jobs; i++)
+    if (sc->jobs[i].run)
+      todo[n_todo++] = &sc->jobs[i];
+  unsigned workers = worker_count (opts);
+  /* Dependency checks, once per scanner, concurrently.  */
+  ash_pool_run ((void *const *) todo, n_todo,
+                n_todo > 0 ? (unsigned) n_todo : 1, check_one, sc);
+  /* grype's and trivy's databases, outside the sandbox (dbphase.c).  */
+  ash_dbphase_update (sc);
+  size_t n_run = 0;
+  for (size_t i = 0; i < n_todo; i++)
+    if (todo[i]->run)
+      todo[n_run++] = todo[i];
+  ash_pool_run ((void *const *) todo, n_run, workers, run_one, sc);
+  free (todo);
+  ash_dbphase_check (sc);
+
+  ash_progress_stop (sc->progress);
+  sc->progress = NULL;
+
+  int sig = atomic_load (&sc->interrupted);
+  for (size_t i = 0; i < sc->n_jobs; i++)
+    if (sc->jobs[i].run && sig)
+      ash_job_set_status (&sc->jobs[i], ASH_STATUS_ERROR,
+                          xstrdup (_ ("interrupted")));
+  /* The second sweep: whatever a scanner left behind that a later write
+     could follow.  */
+  for (size_t i = 0; i < sc->n_jobs; i++)
+    if (sc->jobs[i].sandboxed)
+      {
+        ash_job_sweep (sc, sc->od.fd, "scanners");
+        break;
+      }
+
+  /* Aggregate.  */
+  merge_converted (sc);
+  have_ext = !sig && external_reports (sc, &ext);
+  {
+    struct ash_scanner_result **rs = xcalloc (sc->n_jobs + 2, sizeof *rs);
+    size_t n_rs = 0;
+    for (size_t i = 0; i < sc->n_jobs; i++)
+      if (!sc->jobs[i].converted)
+        rs[n_rs++] = &sc->jobs[i].result;
+    if (have_ext)
+      rs[n_rs++] = &ext;
+    json_t *conv_results = ash_convert_phase_json (&sc->conv);
+    const char *project = ash_config_get_string (config, "project_name");
+    _cleanup_free_ char *ended_at = iso_now ();
+    struct ash_scan_summary sum = {
+      .project_name = project ? project : "",
+      .source_dir = sc->source_dir,
+      .output_dir = sc->od.path,
+      .generated_at = generated_at,
+      .ended_at = ended_at,
+      .sandbox_mode = sc->mode,
+      .threshold = sc->threshold,
+      .fail_on_findings
+      = opts->fail_on_findings >= 0
+          ? opts->fail_on_findings > 0
+          : ash_config_get_bool (config, "fail_on_findings", true),
+      .fail_on_incomplete
+      = ash_config_get_bool (config, "fail_on_incomplete_scanners", true),
+      .interrupted = sig != 0,
+      .converter_results = conv_results,
+      .converters_incomplete
+      = sc->conv_failed || ash_convert_phase_incomplete (&sc->conv),
+    };
+    json_t *agg = ash_results_aggregate (&sum, rs, n_rs);
+    code = ash_results_exit_code (rs, n_rs, sum.fail_on_findings,
+                                  sum.fail_on_incomplete);
+    if (sum.converters_incomplete && sum.fail_on_incomplete)
+      code = ASH_EXIT_INCOMPLETE;
+    json_decref (conv_results);
+    free (rs);
+    r = outputs->write (sc->od.fd, agg, opts, config, &err);
+    if (r < 0)
+      {
+        _cleanup_free_ char *m = ash_error_format (&err);
+        ash_err (_ ("cannot write the results: %s"), m);
+        code = (err.kind == ASH_KIND_OUTPUT_LINK
+                || err.kind == ASH_KIND_OUTPUT_HARD_LINK)
+                 ? ASH_EXIT_CONFIG
+                 : ASH_EXIT_INCOMPLETE;
+      }
+    if (opts->cleanup)
+      {
+        struct ash_error ce = ASH_ERROR_INIT;
+        if (ash_tree_remove_all (sc->od.fd, "converted", &ce) < 0)
+          ash_warning (_ ("--cleanup: cannot remove %s/converted: %s"),
+                       sc->od.path, ce.message);
+        ash_error_release (&ce);
+      }
+    if (!opts->quiet && opts->show_summary != 0)
+      {
+        _cleanup_free_ char *reports = xasprintf ("%s/reports", sc->od.path);
+        _cleanup_free_ char *table = outputs->summary (agg, reports);
+        fputs ("\n", stdout);
+        fputs (table, stdout);
+        fflush (stdout);
+      }
+    json_decref (agg);
+  }
+  if (sig)
+    {
+      ash_err (_ ("the scan was interrupted"));
+      code = 128 + sig;
+    }
+  ash_info (_ ("ash scan finished with exit code %d"), code);
+
+  if (sigthread_started)
+    {
+      pthread_kill (sigthread, SIGUSR2);
+      pthread_join (sigthread, NULL);
+    }
+  pthread_sigmask (SIG_SETMASK, &oldsigs, NULL);
+  ash_progress_stop (sc->progress);
+  sc->progress = NULL;
+  if (have_ext)
+    ash_scanner_result_release (&ext);
+  return code;
+}
+
+/* The whole scan but for --use-existing; the log stays open for the
+   caller to close.  */
+static int
+scan_all (const struct ash_options *opts, const struct ash_config *config,
+          const struct ash_backend *const *backends,
+          const struct ash_scan_outputs *outputs)
+{
+  _cleanup_free_ char *generated_at = iso_now ();
+  _cleanup_ (scan_release) struct scan sc;
 
   memset (&sc, 0, sizeof sc);
   sc.opts = opts;
@@ -631,388 +1004,19 @@ ash_scan_run (const struct ash_options *opts, const struct ash_config *config,
   pthread_mutex_init (&sc.lock, NULL);
   atomic_store (&sc.interrupted, 0);
 
-  {
-    _cleanup_free_ char *cwd = getcwd (NULL, 0);
-    const char *src = opts->source_dir ? opts->source_dir : cwd;
-    if (src == NULL)
-      {
-        ash_err (_ ("cannot find the working directory: %s"),
-                 strerror (errno));
-        goto out;
-      }
-    sc.source_dir = ash_path_absolute (src);
-    ash_tier_context_fill (&sc.tier, sc.source_dir, sc.tier_storage);
-  }
-  ash_host_init (&sc.host, opts);
-  if (opts->allow_in_tree_tools)
-    sc.host.allow_in_tree_tools = true;
-  /* The plugin modules are loaded, and --exclude-scanners checked against
-     every scanner they and the builtins define, before the output
-     directory is touched: a mistake on the command line must not cost the
-     last scan's results.  Their warnings are shown once the log is
-     open.  */
-  r = load_plugins (&sc, &plugin_warnings, &err);
-  if (r < 0)
-    {
-      _cleanup_free_ char *m = ash_error_format (&err);
-      ash_err ("%s", m);
-      code = ASH_EXIT_CONFIG;
-      goto out;
-    }
-  if (check_excluded (&sc) < 0)
-    {
-      code = ASH_EXIT_USAGE;
-      goto out;
-    }
-  /* Where the output may go: never /, a home, an ancestor of the tree or
-     a directory inside it but the upstream default; the source directory
-     itself is redirected to the default.  */
-  r = ash_outdir_place (opts->output_dir, sc.source_dir, &out_default,
-                        &placed_warning, &err);
-  if (r < 0)
-    {
-      _cleanup_free_ char *m = ash_error_format (&err);
-      ash_err ("%s", m);
-      code = ASH_EXIT_CONFIG;
-      goto out;
-    }
-  if (placed_warning)
-    ash_warning ("%s", placed_warning);
-  const char *output_dir = out_default;
-  default_out = ash_path_join (sc.source_dir, ".ash/ash_output");
+  int code = scan_prepare (&sc);
+  if (code)
+    return code;
+  return scan_execute (&sc, outputs, generated_at);
+}
 
-  /* The output directory, opened once; a link there is a refusal that
-     stops the scan before anything is written (exit 3).  */
-  r = ash_outdir_open (output_dir, sc.source_dir, &sc.od, &err);
-  if (r < 0)
-    {
-      _cleanup_free_ char *m = ash_error_format (&err);
-      ash_err ("%s", m);
-      code = (err.kind == ASH_KIND_OUTPUT_DIR_LINK
-              || err.kind == ASH_KIND_OUTPUT_DIR_UNSAFE)
-               ? ASH_EXIT_CONFIG
-               : ASH_EXIT_INCOMPLETE;
-      goto out;
-    }
-  /* Results of an earlier scan must not be mistaken for this one's; ash
-     removes only what a run of its own wrote (the manifest), and refuses
-     a directory it did not create that holds these names.  */
-  static const char *const stale[]
-    = { "scanners", "reports", "ash_aggregated_results.json", NULL };
-  {
-    _cleanup_free_ char *nd = ash_path_normalize (default_out);
-    if (ash_outdir_claim (&sc.od, streq (sc.od.path, nd), stale, &err) < 0)
-      {
-        _cleanup_free_ char *m = ash_error_format (&err);
-        ash_err ("%s", m);
-        code = (err.kind == ASH_KIND_OUTPUT_LINK
-                || err.kind == ASH_KIND_OUTPUT_DIR_LINK
-                || err.kind == ASH_KIND_OUTPUT_DIR_REFUSED)
-                 ? ASH_EXIT_CONFIG
-                 : ASH_EXIT_INCOMPLETE;
-        goto out;
-      }
-  }
-  r = attach_logs (&sc, &err);
-  if (r < 0)
-    {
-      _cleanup_free_ char *m = ash_error_format (&err);
-      ash_err ("%s", m);
-      code = ASH_EXIT_CONFIG;
-      goto out;
-    }
-  ash_info (_ ("scanning %s into %s"), sc.source_dir, sc.od.path);
-
-  /* Settings.  */
-  {
-    const char *t
-      = ash_config_get_string (config, "global_settings.severity_threshold");
-    sc.threshold = ASH_SEVERITY_MEDIUM;
-    if (opts->min_severity)
-      t = opts->min_severity;
-    if (t && ash_severity_parse (t, &sc.threshold) < 0)
-      ash_warning (_ ("unknown severity_threshold '%s'; using MEDIUM"), t);
-  }
-  {
-    char today[11];
-    struct ash_strvec warnings = ASH_STRVEC_INIT;
-    ash_suppress_today (today);
-    r = ash_suppressions_load (ash_config_get (config,
-                                               "global_settings.suppressions"),
-                               today, &sc.sups, &warnings, &err);
-    for (size_t i = 0; i < warnings.nr; i++)
-      ash_warning ("%s", warnings.v[i]);
-    ash_strvec_release (&warnings);
-    if (r < 0)
-      {
-        ash_err ("%s", err.message);
-        code = ASH_EXIT_CONFIG;
-        goto out;
-      }
-  }
-  {
-    struct ash_strvec w = ASH_STRVEC_INIT;
-    ash_config_misplaced (config->root, &w);
-    for (size_t i = 0; i < w.nr; i++)
-      ash_warning ("%s", w.v[i]);
-    ash_strvec_release (&w);
-  }
-  r = ash_sandbox_settings_resolve (opts, config, &sc.ss, &err);
-  if (r < 0)
-    {
-      ash_err ("%s", err.message);
-      code = ASH_EXIT_CONFIG;
-      goto out;
-    }
-  for (size_t i = 0; i < sc.ss.warnings.nr; i++)
-    ash_warning ("%s", sc.ss.warnings.v[i]);
-  /* The options of each builtin scanner that checks its own: an option
-     ash does not support is a configuration error naming it.  */
-  for (size_t i = 0; ash_builtin_scanners[i]; i++)
-    {
-      const struct ash_scanner *bs = ash_builtin_scanners[i];
-      _cleanup_free_ char *k = xasprintf ("scanners.%s.options", bs->name);
-      if (bs->check_options
-          && bs->check_options (ash_config_get (config, k), &err) < 0)
-        {
-          ash_err ("%s", err.message);
-          code = ASH_EXIT_CONFIG;
-          goto out;
-        }
-    }
-  sc.mode = sc.ss.mode ? sc.ss.mode : "off";
-  for (size_t i = 0; i < plugin_warnings.nr; i++)
-    ash_warning ("%s", plugin_warnings.v[i]);
-
-  r = build_scanset (&sc, &err);
-  if (r < 0)
-    {
-      _cleanup_free_ char *m = ash_error_format (&err);
-      ash_err (_ ("cannot build the scan set: %s"), m);
-      code = ASH_EXIT_INCOMPLETE;
-      goto out;
-    }
-
-  for (size_t i = 0; ash_builtin_scanners[i]; i++)
-    ash_job_add (&sc, ash_builtin_scanners[i]);
-  for (size_t i = 0; i < sc.plugins.n; i++)
-    ash_job_add (&sc, &sc.plugins.v[i]->scanner);
-  /* A scanner asked for by name that does not exist is not silently
-     dropped: it is a MISSING row, so the scan is incomplete.  */
-  size_t n_known = sc.n_jobs;
-  for (size_t i = 0; i < opts->scanners.nr; i++)
-    {
-      bool known = false;
-      for (size_t k = 0; k < n_known; k++)
-        known |= streq (sc.jobs[k].scanner->name, opts->scanners.v[i]);
-      if (known)
-        continue;
-      struct ash_scanner *u = xzalloc (sizeof *u);
-      u->name = ash_strvec_push (&sc.unknown_names, opts->scanners.v[i]);
-      u->tool = u->name;
-      u->install_hint = "";
-      sc.unknown
-        = xreallocarray (sc.unknown, sc.n_unknown + 1, sizeof *sc.unknown);
-      sc.unknown[sc.n_unknown++] = u;
-      ash_job_add (&sc, u);
-      struct job *j = &sc.jobs[sc.n_jobs - 1];
-      ash_job_set_status (
-        j, ASH_STATUS_MISSING,
-        xasprintf (_ ("--scanners names '%s', which is neither a "
-                      "builtin scanner nor one a loaded plugin "
-                      "module defines"),
-                   u->name));
-      _cleanup_free_ char *hint = did_you_mean (&sc, n_known, u->name);
-      if (*hint)
-        ash_err (_ ("%s not run: %s%s"), u->name, j->result.reason, hint);
-      else
-        ash_err (_ ("%s not run: %s"), u->name, j->result.reason);
-    }
-  if (opts->changed_files_only)
-    find_changed (&sc);
-
-  if (!streq (sc.mode, "off"))
-    {
-      /* Grants follow a scanner's own name: a section that renames its
-         scanner leaves that scanner MISSING under a sandbox.  */
-      struct ash_strvec names = ASH_STRVEC_INIT, reasons = ASH_STRVEC_INIT;
-      ash_config_renamed_scanners (config, &names, &reasons);
-      for (size_t i = 0; i < names.nr; i++)
-        for (size_t k = 0; k < sc.n_jobs; k++)
-          {
-            struct job *j = &sc.jobs[k];
-            if (!j->run || !streq (j->scanner->name, names.v[i]))
-              continue;
-            ash_job_set_status (j, ASH_STATUS_MISSING, xstrdup (reasons.v[i]));
-            ash_err (_ ("%s not run: %s"), j->scanner->name, j->result.reason);
-          }
-      ash_strvec_release (&names);
-      ash_strvec_release (&reasons);
-
-      /* What the backend's probe had to say (no cache overlays, the
-         Landlock ABI and what it lacks), once.  */
-      bool any = false;
-      for (size_t k = 0; k < sc.n_jobs; k++)
-        any |= sc.jobs[k].run;
-      if (any && !sc.platform_note)
-        {
-          const struct ash_probe *probe = NULL;
-          char *why = NULL;
-          const struct ash_backend *b
-            = ash_backend_select (sc.mode, backends, &sc.host, &probe, &why);
-          if (b && probe && ash_probe_notes (probe))
-            ash_info (_ ("sandbox %s: %s"), b->name, ash_probe_notes (probe));
-          free (why);
-        }
-    }
-
-  /* From here on an interrupt ends the running scanners and the scan
-     still writes what it gathered.  */
-  sigemptyset (&sa.set);
-  sigaddset (&sa.set, SIGINT);
-  sigaddset (&sa.set, SIGTERM);
-  sigaddset (&sa.set, SIGUSR2);
-  sa.interrupted = &sc.interrupted;
-  pthread_sigmask (SIG_BLOCK, &sa.set, &oldsigs);
-  masked = true;
-  sigthread_started
-    = pthread_create (&sigthread, NULL, signal_thread, &sa) == 0;
-
-  sc.progress = ash_progress_start (ash_progress_choose (opts->progress,
-                                                         opts->progress_ci
-                                                           || getenv ("CI"),
-                                                         opts->quiet, stderr),
-                                    stderr);
-
-  if (!opts->skip_convert)
-    convert (&sc);
-
-  struct job **todo = xcalloc (sc.n_jobs + 1, sizeof *todo);
-  size_t n_todo = 0;
-  for (size_t i = 0; i < sc.n_jobs; i++)
-    if (sc.jobs[i].run)
-      todo[n_todo++] = &sc.jobs[i];
-  unsigned workers = worker_count (opts);
-  /* Dependency checks, once per scanner, concurrently.  */
-  ash_pool_run ((void *const *) todo, n_todo,
-                n_todo > 0 ? (unsigned) n_todo : 1, check_one, &sc);
-  /* grype's and trivy's databases, outside the sandbox (dbphase.c).  */
-  ash_dbphase_update (&sc);
-  size_t n_run = 0;
-  for (size_t i = 0; i < n_todo; i++)
-    if (todo[i]->run)
-      todo[n_run++] = todo[i];
-  ash_pool_run ((void *const *) todo, n_run, workers, run_one, &sc);
-  free (todo);
-  ash_dbphase_check (&sc);
-
-  ash_progress_stop (sc.progress);
-  sc.progress = NULL;
-
-  int sig = atomic_load (&sc.interrupted);
-  for (size_t i = 0; i < sc.n_jobs; i++)
-    if (sc.jobs[i].run && sig)
-      ash_job_set_status (&sc.jobs[i], ASH_STATUS_ERROR,
-                          xstrdup (_ ("interrupted")));
-  /* The second sweep: whatever a scanner left behind that a later write
-     could follow.  */
-  for (size_t i = 0; i < sc.n_jobs; i++)
-    if (sc.jobs[i].sandboxed)
-      {
-        ash_job_sweep (&sc, sc.od.fd, "scanners");
-        break;
-      }
-
-  /* Aggregate.  */
-  merge_converted (&sc);
-  have_ext = !sig && external_reports (&sc, &ext);
-  {
-    struct ash_scanner_result **rs = xcalloc (sc.n_jobs + 2, sizeof *rs);
-    size_t n_rs = 0;
-    for (size_t i = 0; i < sc.n_jobs; i++)
-      if (!sc.jobs[i].converted)
-        rs[n_rs++] = &sc.jobs[i].result;
-    if (have_ext)
-      rs[n_rs++] = &ext;
-    json_t *conv_results = ash_convert_phase_json (&sc.conv);
-    const char *project = ash_config_get_string (config, "project_name");
-    _cleanup_free_ char *ended_at = iso_now ();
-    struct ash_scan_summary sum = {
-      .project_name = project ? project : "",
-      .source_dir = sc.source_dir,
-      .output_dir = sc.od.path,
-      .generated_at = generated_at,
-      .ended_at = ended_at,
-      .sandbox_mode = sc.mode,
-      .threshold = sc.threshold,
-      .fail_on_findings
-      = opts->fail_on_findings >= 0
-          ? opts->fail_on_findings > 0
-          : ash_config_get_bool (config, "fail_on_findings", true),
-      .fail_on_incomplete
-      = ash_config_get_bool (config, "fail_on_incomplete_scanners", true),
-      .interrupted = sig != 0,
-      .converter_results = conv_results,
-      .converters_incomplete
-      = sc.conv_failed || ash_convert_phase_incomplete (&sc.conv),
-    };
-    json_t *agg = ash_results_aggregate (&sum, rs, n_rs);
-    code = ash_results_exit_code (rs, n_rs, sum.fail_on_findings,
-                                  sum.fail_on_incomplete);
-    if (sum.converters_incomplete && sum.fail_on_incomplete)
-      code = ASH_EXIT_INCOMPLETE;
-    json_decref (conv_results);
-    free (rs);
-    r = outputs->write (sc.od.fd, agg, opts, config, &err);
-    if (r < 0)
-      {
-        _cleanup_free_ char *m = ash_error_format (&err);
-        ash_err (_ ("cannot write the results: %s"), m);
-        code = (err.kind == ASH_KIND_OUTPUT_LINK
-                || err.kind == ASH_KIND_OUTPUT_HARD_LINK)
-                 ? ASH_EXIT_CONFIG
-                 : ASH_EXIT_INCOMPLETE;
-      }
-    if (opts->cleanup)
-      {
-        struct ash_error ce = ASH_ERROR_INIT;
-        if (ash_tree_remove_all (sc.od.fd, "converted", &ce) < 0)
-          ash_warning (_ ("--cleanup: cannot remove %s/converted: %s"),
-                       sc.od.path, ce.message);
-        ash_error_release (&ce);
-      }
-    if (!opts->quiet && opts->show_summary != 0)
-      {
-        _cleanup_free_ char *reports = xasprintf ("%s/reports", sc.od.path);
-        _cleanup_free_ char *table = outputs->summary (agg, reports);
-        fputs ("\n", stdout);
-        fputs (table, stdout);
-        fflush (stdout);
-      }
-    json_decref (agg);
-  }
-  if (sig)
-    {
-      ash_err (_ ("the scan was interrupted"));
-      code = 128 + sig;
-    }
-  ash_info (_ ("ash scan finished with exit code %d"), code);
-
-out:
-  if (sigthread_started)
-    {
-      pthread_kill (sigthread, SIGUSR2);
-      pthread_join (sigthread, NULL);
-    }
-  if (masked)
-    pthread_sigmask (SIG_SETMASK, &oldsigs, NULL);
-  ash_progress_stop (sc.progress);
-  if (have_ext)
-    ash_scanner_result_release (&ext);
-  scan_release (&sc);
-  pthread_mutex_destroy (&sc.lock);
-  ash_strvec_release (&plugin_warnings);
-  ash_error_release (&err);
+int
+ash_scan_run (const struct ash_options *opts, const struct ash_config *config,
+              const struct ash_backend *const *backends,
+              const struct ash_scan_outputs *outputs)
+{
+  int code = opts->use_existing ? rerender (opts, config, outputs)
+                                : scan_all (opts, config, backends, outputs);
   ash_log_close ();
   return code;
 }

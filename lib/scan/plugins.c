@@ -429,7 +429,8 @@ int
 ash_plugin_load_file (const char *path, struct ash_plugin_set *set,
                       struct ash_error *err)
 {
-  json_t *tree = NULL, *positions = NULL;
+  _cleanup_json_ json_t *tree = NULL;
+  _cleanup_json_ json_t *positions = NULL;
   _cleanup_json_ json_t *env_uses = NULL;
   struct mctx m = { .file = path, .err = err };
   /* A module never reads ASH's environment: a value from it in a
@@ -449,7 +450,7 @@ ash_plugin_load_file (const char *path, struct ash_plugin_set *set,
   if (json_array_size (env_uses) > 0)
     {
       json_t *first = json_array_get (env_uses, 0);
-      r = ash_error_set_at (
+      return ash_error_set_at (
         err, -EACCES, path,
         (int) json_integer_value (json_array_get (first, 0)),
         (int) json_integer_value (json_array_get (first, 1)),
@@ -458,39 +459,26 @@ ash_plugin_load_file (const char *path, struct ash_plugin_set *set,
            "scanner around the sandbox's environment filter; write the value "
            "into the module, or pass it to the scanner with "
            "sandbox.env_scanners and the module's env_names"));
-      goto out;
     }
   m.positions = positions;
   if (!json_is_object (tree))
-    {
-      r = fail (&m, NULL,
-                _ ("a plugin module is a mapping with a 'scanners' "
-                   "key"));
-      goto out;
-    }
+    return fail (&m, NULL,
+                 _ ("a plugin module is a mapping with a 'scanners' "
+                    "key"));
   json_object_foreach (tree, k, x)
     if (!streq (k, "scanners"))
-      {
-        r = fail (&m, k, _ ("unknown key '%s'"), k);
-        goto out;
-      }
+      return fail (&m, k, _ ("unknown key '%s'"), k);
   json_t *scanners = json_object_get (tree, "scanners");
   if (!json_is_object (scanners) || json_object_size (scanners) == 0)
-    {
-      r = fail (&m, "scanners",
-                _ ("'scanners' must be a mapping of at least one scanner"));
-      goto out;
-    }
+    return fail (&m, "scanners",
+                 _ ("'scanners' must be a mapping of at least one scanner"));
   json_object_foreach (scanners, k, x)
     {
       r = load_scanner (&m, k, x, set);
       if (r < 0)
-        goto out;
+        return r;
     }
-out:
-  json_decref (tree);
-  json_decref (positions);
-  return r;
+  return 0;
 }
 
 /* What the scanners SET->v[FROM..] declare that only a config file that

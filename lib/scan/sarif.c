@@ -368,10 +368,10 @@ ash_sarif_parse (const char *text, size_t len, json_t **ret_doc,
   struct parse_budget *b = &parse_budget;
   size_t i;
   json_t *run;
-  int r = 0;
 
   *b = (struct parse_budget){ .on = true, .left = parse_budget_for (len) };
-  json_t *doc = json_loadb (text, len, JSON_REJECT_DUPLICATES, &jerr);
+  _cleanup_json_ json_t *doc
+    = json_loadb (text, len, JSON_REJECT_DUPLICATES, &jerr);
   bool hit = b->hit;
   *b = (struct parse_budget){ 0 };
   if (doc == NULL && hit)
@@ -386,56 +386,34 @@ ash_sarif_parse (const char *text, size_t len, json_t **ret_doc,
                           _ ("the output is not JSON (line %d: %s)"),
                           jerr.line, jerr.text);
   if (!json_is_object (doc))
-    {
-      r = shape_error (err, _ ("it is not a JSON object"));
-      goto fail;
-    }
+    return shape_error (err, _ ("it is not a JSON object"));
   const char *version = json_string_value (json_object_get (doc, "version"));
   if (version == NULL || !streq (version, "2.1.0"))
-    {
-      r = shape_error (err, _ ("its version is not \"2.1.0\""));
-      goto fail;
-    }
+    return shape_error (err, _ ("its version is not \"2.1.0\""));
   json_t *runs = json_object_get (doc, "runs");
   if (!json_is_array (runs))
-    {
-      r = shape_error (err, _ ("it has no \"runs\" array"));
-      goto fail;
-    }
+    return shape_error (err, _ ("it has no \"runs\" array"));
   json_array_foreach (runs, i, run)
     {
       json_t *driver
         = json_object_get (json_object_get (run, "tool"), "driver");
       if (!json_is_string (json_object_get (driver, "name")))
-        {
-          r = shape_error (err, _ ("a run has no tool.driver.name"));
-          goto fail;
-        }
+        return shape_error (err, _ ("a run has no tool.driver.name"));
       json_t *results = json_object_get (run, "results");
       if (results == NULL || json_is_null (results))
         continue;
       if (!json_is_array (results))
-        {
-          r = shape_error (err, _ ("a run's \"results\" is not an array"));
-          goto fail;
-        }
+        return shape_error (err, _ ("a run's \"results\" is not an array"));
       size_t j;
       json_t *res;
       json_array_foreach (results, j, res)
         if (!json_is_object (json_object_get (res, "message")))
-          {
-            r = shape_error (err, _ ("a result has no message"));
-            goto fail;
-          }
+          return shape_error (err, _ ("a result has no message"));
     }
   json_array_foreach (runs, i, run)
     prune_run (run);
-  *ret_doc = doc;
+  *ret_doc = TAKE_PTR (doc);
   return 0;
-
-fail:
-  json_decref (doc);
-  return r;
 }
 
 static void

@@ -107,7 +107,7 @@ ash_cfn_guard_argv (const char *tool, const json_t *options,
                     char *const *templates, struct ash_strvec *argv,
                     struct ash_error *err)
 {
-  struct ash_strvec sets = ASH_STRVEC_INIT;
+  _cleanup_strvec_ struct ash_strvec sets = ASH_STRVEC_INIT;
   int r = ash_iac_check_options ("cfn-guard", options, cfn_guard_options, err);
   if (r == 0)
     r = ash_adapter_refuse_install_options ("cfn-guard", options, err);
@@ -115,7 +115,7 @@ ash_cfn_guard_argv (const char *tool, const json_t *options,
     r = ash_iac_opt_strings ("cfn-guard", options, "rule_sets", valid_set_name,
                              &sets, err);
   if (r < 0)
-    goto out;
+    return r;
   json_t *v = json_object_get (options, "rule_sets");
   if (v == NULL || json_is_null (v))
     ash_strvec_push (&sets, CFN_GUARD_DEFAULT_SET);
@@ -131,13 +131,10 @@ ash_cfn_guard_argv (const char *tool, const json_t *options,
     {
       _cleanup_free_ char *f = xasprintf ("%s/%s.guard", bundle, sets.v[i]);
       if (access (f, R_OK) != 0)
-        {
-          r = ash_error_set (err, -ENOENT,
-                             _ ("scanners.cfn-guard.options.rule_sets: %s is "
-                                "not in the rules bundle (%s)"),
-                             sets.v[i], f);
-          goto out;
-        }
+        return ash_error_set (err, -ENOENT,
+                              _ ("scanners.cfn-guard.options.rule_sets: %s is "
+                                 "not in the rules bundle (%s)"),
+                              sets.v[i], f);
       ash_strvec_push (argv, "--rules");
       ash_strvec_push (argv, f);
     }
@@ -147,20 +144,15 @@ ash_cfn_guard_argv (const char *tool, const json_t *options,
       ash_strvec_push (argv, own_rules[i]);
     }
   if (sets.nr == 0 && (own_rules == NULL || own_rules[0] == NULL))
-    {
-      r = ash_error_set (err, -EINVAL,
-                         _ ("cfn-guard has no rules: rule_sets is empty and "
-                            "rules_paths names none"));
-      goto out;
-    }
+    return ash_error_set (err, -EINVAL,
+                          _ ("cfn-guard has no rules: rule_sets is empty and "
+                             "rules_paths names none"));
   for (size_t i = 0; templates && templates[i]; i++)
     {
       ash_strvec_push (argv, "--data");
       ash_strvec_push (argv, templates[i]);
     }
-out:
-  ash_strvec_release (&sets);
-  return r;
+  return 0;
 }
 
 /* Copy the rules file PATH into the run's directory as N.guard.  */

@@ -211,8 +211,10 @@ ash_checkov_argv (const char *tool, const json_t *options,
                   const char *target, char *const *excluded_paths,
                   struct ash_strvec *argv, struct ash_error *err)
 {
-  struct ash_strvec formats = ASH_STRVEC_INIT, fw = ASH_STRVEC_INIT,
-                    skipfw = ASH_STRVEC_INIT, skip = ASH_STRVEC_INIT;
+  _cleanup_strvec_ struct ash_strvec formats = ASH_STRVEC_INIT;
+  _cleanup_strvec_ struct ash_strvec fw = ASH_STRVEC_INIT;
+  _cleanup_strvec_ struct ash_strvec skipfw = ASH_STRVEC_INIT;
+  _cleanup_strvec_ struct ash_strvec skip = ASH_STRVEC_INIT;
   bool offline = false, have_formats;
   int r;
 
@@ -237,7 +239,7 @@ ash_checkov_argv (const char *tool, const json_t *options,
   if (r == 0)
     r = skip_paths (options, &skip, err);
   if (r < 0)
-    goto out;
+    return r;
 
   ash_strvec_push (argv, tool);
   ash_strvec_push (argv, "--output");
@@ -291,19 +293,14 @@ ash_checkov_argv (const char *tool, const json_t *options,
       char *re = NULL;
       r = excluded_regex (target, excluded_paths[i], &re, err);
       if (r < 0)
-        goto out;
+        return r;
       if (re)
         {
           ash_strvec_push (argv, "--skip-path");
           ash_strvec_push_nodup (argv, re);
         }
     }
-out:
-  ash_strvec_release (&formats);
-  ash_strvec_release (&fw);
-  ash_strvec_release (&skipfw);
-  ash_strvec_release (&skip);
-  return r;
+  return 0;
 }
 
 /* The config file: the option's, else one discovered in the tree, each

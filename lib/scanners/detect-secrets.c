@@ -288,8 +288,8 @@ static int
 ds_build (const struct ash_scanner *s _unused_, const struct ash_scan_job *job,
           struct ash_cmd *cmd, struct ash_error *err)
 {
-  json_t *settings = NULL;
-  struct ash_strvec excluded = ASH_STRVEC_INIT;
+  _cleanup_json_ json_t *settings = NULL;
+  _cleanup_strvec_ struct ash_strvec excluded = ASH_STRVEC_INIT;
   int r;
 
   r = ds_check_options (job->options, err);
@@ -307,7 +307,7 @@ ds_build (const struct ash_scanner *s _unused_, const struct ash_scan_job *job,
   if (r == 0)
     r = ash_adapter_excluded_paths (job, &excluded, err);
   if (r < 0)
-    goto out;
+    return r;
 
   ash_strvec_push (&cmd->argv, job->tool_path);
   ash_strvec_push (&cmd->argv, "scan");
@@ -324,7 +324,7 @@ ds_build (const struct ash_scanner *s _unused_, const struct ash_scan_job *job,
         r = ash_tree_write_file (job->results_fd, DS_USES_BASELINE, "", 0,
                                  0644, err);
       if (r < 0)
-        goto out;
+        return r;
       ash_strvec_push (&cmd->argv, "--baseline");
       ash_strvec_push_nodup (&cmd->argv,
                              ash_path_join (job->results_dir, DS_BASELINE));
@@ -338,11 +338,7 @@ ds_build (const struct ash_scanner *s _unused_, const struct ash_scan_job *job,
   if (!job->network)
     ash_strvec_push (&cmd->argv, "--no-verify");
   ash_strvec_push (&cmd->argv, ".");
-
-out:
-  json_decref (settings);
-  ash_strvec_release (&excluded);
-  return r;
+  return 0;
 }
 
 /* "AWS Access Key" -> "AWS-Access-Key".  */

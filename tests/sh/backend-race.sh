@@ -98,14 +98,6 @@ round () {
   done
 }
 
-who=$(id -un)
-as_user=
-round
-
-if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null; then
-  who=$(unpriv_user)
-  as_user=$(as_unpriv_cmd "$who")
-  round
-fi
+each_user round
 
 done_testing

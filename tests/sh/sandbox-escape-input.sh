@@ -123,10 +123,5 @@ if [ "$(id -u)" = 0 ]; then
   fi
 fi
 trap '[ -n "$mnt" ] && umount "$mnt" && rmdir "$mnt"; rm -rf "$ctl_base" "$TEST_TMP"' EXIT
-round
-if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null; then
-  who=$(unpriv_user)
-  as_user=$(as_unpriv_cmd "$who")
-  round
-fi
+each_user round
 done_testing

@@ -127,10 +127,5 @@ else
 fi
 chmod 755 "$base"
 trap 'rm -rf "$base" "$TEST_TMP"' EXIT
-round
-if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null; then
-  who=$(unpriv_user)
-  as_user=$(as_unpriv_cmd "$who")
-  round
-fi
+each_user round
 done_testing

@@ -182,10 +182,5 @@ round () {
 }
 
 trap 'rm -rf "$TEST_TMP" ${base:+"$base"}' EXIT
-round
-if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null; then
-  who=$(unpriv_user)
-  as_user=$(as_unpriv_cmd "$who")
-  round
-fi
+each_user round
 done_testing

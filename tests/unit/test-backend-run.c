@@ -212,8 +212,8 @@ main (int argc, char **argv)
     {
       ash_host_init (&host, NULL);
       host.helper_dir = getenv ("ASH_HELPER_DIR");
-      backend = ash_backend_select (backend_name, backends, &host, &probe,
-                                    &err.message);
+      backend
+        = ash_backend_select (backend_name, backends, &host, &probe, &err);
       if (!backend)
         {
           printf ("%s\n", err.message);
@@ -259,7 +259,7 @@ main (int argc, char **argv)
       scope.backend = backend;
       scope.probe = probe;
       scope.policy = &policy;
-      scope.reason = NULL;
+      scope.refusal = NULL;
       cmd.scope = &scope;
       /* As ash_sandbox_run() does: as root, the scanner account, which
          the results directory is given to.  */

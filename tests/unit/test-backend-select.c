@@ -98,7 +98,7 @@ main (void)
 {
   const struct ash_backend *got;
   const struct ash_probe *p;
-  char *why = NULL;
+  struct ash_error why = ASH_ERROR_INIT;
   pthread_t t[8];
   void *res[8];
 
@@ -109,7 +109,7 @@ main (void)
   got = ash_backend_select ("auto", list, &host, &p, &why);
   tap_ok (got == &be_b, "auto skips an unusable bwrap and takes firejail");
   tap_ok (p != NULL && ash_probe_usable (p), "with firejail's probe");
-  tap_ok (why == NULL, "and no reason");
+  tap_ok (why.message == NULL, "and no reason");
   tap_is_int (probes_c, 0, "landlock is not probed once firejail works");
 
   got = ash_backend_select ("auto", list, &host, &p, &why);
@@ -118,36 +118,36 @@ main (void)
   reset (false, false, false);
   got = ash_backend_select ("auto", list, &host, &p, &why);
   tap_ok (got == NULL && p == NULL, "auto with nothing usable selects none");
-  tap_is_str (why,
+  tap_is_str (why.message,
               "--sandbox auto found no working sandbox (bwrap: bwrap is not "
               "installed (install the 'bubblewrap' package); firejail: "
               "firejail is not installed; landlock: landlock cannot be used "
               "here (Operation not supported))",
               "auto lists why each backend failed, in order");
-  free (why);
-  why = NULL;
+  tap_is_str (ash_error_kind_name (why.kind), "SandboxUnavailable",
+              "auto: of the kind a scanner is MISSING for");
 
   reset (false, true, true);
   got = ash_backend_select ("bwrap", list, &host, &p, &why);
   tap_ok (got == NULL, "a named backend that is unavailable is not replaced");
-  tap_is_str (why, "bwrap is not installed (install the 'bubblewrap' package)",
+  tap_is_str (why.message,
+              "bwrap is not installed (install the 'bubblewrap' package)",
               "its reason is the probe's, word for word");
   tap_is_int (probes_b + probes_c, 0, "no other backend is probed");
-  free (why);
-  why = NULL;
+  tap_is_str (ash_error_kind_name (why.kind), "SandboxUnavailable",
+              "of the kind a named backend's scanner is ERROR for");
 
   got = ash_backend_select ("landlock", list, &host, &p, &why);
   tap_ok (got == &be_c && p && ash_probe_usable (p),
           "a named usable backend is used");
 
   got = ash_backend_select ("off", list, &host, &p, &why);
-  tap_ok (got == NULL && why == NULL, "off selects nothing, with no reason");
+  tap_ok (got == NULL && why.message == NULL,
+          "off selects nothing, with no reason");
 
   got = ash_backend_select ("sandbox-exec", list, &host, &p, &why);
-  tap_ok (got == NULL && why != NULL,
+  tap_ok (got == NULL && why.message != NULL,
           "a backend this platform lacks is unavailable");
-  free (why);
-  why = NULL;
 
   reset (true, true, true);
   for (size_t i = 0; i < ARRAY_SIZE (t); i++)
@@ -174,16 +174,16 @@ main (void)
   reset (true, true, true);
   got = ash_backend_select ("auto", none_list, &host, &p, &why);
   tap_ok (got == NULL && p == NULL, "none: auto selects nothing");
-  tap_is_str (why, WINDOWS_MESSAGE, "none: auto gives the platform's message");
-  free (why);
-  why = NULL;
+  tap_is_str (why.message, WINDOWS_MESSAGE,
+              "none: auto gives the platform's message");
   got = ash_backend_select ("bwrap", none_list, &host, &p, &why);
-  tap_is_str (why, WINDOWS_MESSAGE,
+  tap_is_str (why.message, WINDOWS_MESSAGE,
               "none: a named backend gives the platform's message");
-  free (why);
-  why = NULL;
+  tap_is_str (ash_error_kind_name (why.kind), "SandboxNone",
+              "none: of the kind a scanner is MISSING for in every mode");
   got = ash_backend_select ("off", none_list, &host, &p, &why);
-  tap_ok (got == NULL && why == NULL, "none: off selects nothing, no reason");
+  tap_ok (got == NULL && why.message == NULL,
+          "none: off selects nothing, no reason");
   p = ash_backend_probe_cached (&be_none, &host);
   tap_ok (!ash_probe_usable (p), "none: its probe is not usable");
   tap_is_str (ash_probe_reason (p), WINDOWS_MESSAGE,
@@ -196,6 +196,7 @@ main (void)
   tap_ok (ash_backend_find (list, "firejail") == &be_b
             && ash_backend_find (list, "nope") == NULL,
           "ash_backend_find");
+  ash_error_release (&why);
   ash_backend_probe_cache_reset ();
   return tap_done ();
 }

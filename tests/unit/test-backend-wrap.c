@@ -84,6 +84,7 @@ fixture_release (struct fixture *f)
   ash_strvec_release (&f->policy.env);
   ash_strvec_release (&f->policy.private_caches);
   ash_strvec_release (&f->policy.warnings);
+  ash_error_release (&f->policy.refusal);
   ash_cmd_release (&f->cmd);
 }
 
@@ -227,11 +228,15 @@ test_refusal (const struct ash_backend *b, const char *tool)
   int r;
 
   fixture_init (&f, tool);
-  f.policy.refusal = (char *) "bandit cannot be sandboxed as requested: x";
+  f.policy.scanner = (char *) "bandit";
+  ash_policy_refuse (&f.policy, "x");
+  f.policy.scanner = NULL;
   r = b->wrap (&f.probe.base, &f.policy, &f.cmd, &f.state, &err);
   tap_is_int (r, -EPERM, "%s: a refused policy is not wrapped", b->name);
   tap_is_str (err.message, "bandit cannot be sandboxed as requested: x",
               "%s: with the policy's reason", b->name);
+  tap_is_str (ash_error_kind_name (err.kind), "SandboxRefused",
+              "%s: and its kind", b->name);
   tap_is_str (f.cmd.argv.v[0], "/usr/bin/bandit",
               "%s: the command is left alone", b->name);
   ash_error_release (&err);

@@ -432,8 +432,8 @@ check_scanner (const struct ash_scanner *s, const char *home,
       ash_requirements_release (&req);
       return;
     }
-  if (p.refusal)
-    tap_diag ("%s: %s", what, p.refusal);
+  if (p.refusal.message)
+    tap_diag ("%s: %s", what, p.refusal.message);
   json_t *rec = ash_policy_to_json (&p);
   check_bwrap (what, &p, rec);
   check_landlock (what, &p, rec);

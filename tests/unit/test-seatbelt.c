@@ -628,12 +628,13 @@ one_scanner (const char *scanner, bool offline)
     .bin_path = bin,
     .root = root,
   };
-  if (!tap_ok (ash_policy_compute (&in, &pol, &err) == 0 && !pol.refusal,
+  if (!tap_ok (ash_policy_compute (&in, &pol, &err) == 0
+                 && !pol.refusal.message,
                "%s: policy computes", name))
     {
-      tap_diag ("%s", err.message   ? err.message
-                      : pol.refusal ? pol.refusal
-                                    : "");
+      tap_diag ("%s", err.message           ? err.message
+                      : pol.refusal.message ? pol.refusal.message
+                                            : "");
       goto done;
     }
   tap_ok (pol.network == (!offline && req.network), "%s: network is %s", name,
@@ -696,7 +697,8 @@ output_in_tree (void)
   struct ash_seatbelt_spawn sp = { .tmpdir = NULL };
   _cleanup_free_ char *tmpdir = under ("spawn/tmp");
   sp.tmpdir = tmpdir;
-  if (tap_ok (ash_policy_compute (&in, &pol, &err) == 0 && !pol.refusal,
+  if (tap_ok (ash_policy_compute (&in, &pol, &err) == 0
+                && !pol.refusal.message,
               "output in the tree: policy computes")
       && tap_ok (ash_seatbelt_build (&pol, &sp, &sb, &err) == 0,
                  "output in the tree: profile builds"))

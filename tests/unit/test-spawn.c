@@ -535,14 +535,19 @@ test_scopes (void)
   _cleanup_free_ char *marker = ash_path_join (tmpdir, "marker");
   _cleanup_free_ char *script = xasprintf ("echo x > '%s'", marker);
 
-  struct ash_scope refuse = { ASH_SCOPE_REFUSE, NULL, NULL, NULL,
-                              "sandbox refused: no backend works" };
+  struct ash_error why = ASH_ERROR_INIT;
+  ash_error_set (&why, -EPERM, "sandbox refused: no backend works");
+  why.kind = ASH_KIND_SANDBOX_REFUSED;
+  struct ash_scope refuse = { ASH_SCOPE_REFUSE, NULL, NULL, NULL, &why };
   sh_cmd (&cmd, script);
   cmd.scope = &refuse;
   tap_is_int (ash_sandbox_run (&cmd, &res, &err), -EPERM,
               "a refusing scope fails with -EPERM");
   tap_is_str (err.message, "sandbox refused: no backend works",
               "with the scope's reason");
+  tap_is_str (ash_error_kind_name (err.kind), "SandboxRefused",
+              "and its kind");
+  ash_error_release (&why);
   tap_ok (!file_exists (marker), "and runs nothing");
   ash_cmd_release (&cmd);
   ash_error_release (&err);

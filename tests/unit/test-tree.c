@@ -9,7 +9,9 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <sched.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -662,9 +664,13 @@ test_results_dir (void)
 }
 
 /* The race: a thread swaps the results directory between the real
-   directory and a symlink to OUTSIDE while writes happen.  */
+   directory and a symlink to OUTSIDE while writes happen.  It counts the
+   exchanges that took place, so that the test can tell a race that ran
+   from one whose swapper never got to swap (and then proves nothing).  */
 
-static volatile int race_stop;
+static atomic_int race_stop;
+static atomic_int race_swaps;
+static atomic_int race_broken; /* the swapper could not swap: it stopped */
 static int race_parent_fd = -1;
 
 static void *
@@ -672,9 +678,16 @@ race_swapper (void *arg)
 {
   (void) arg;
 #ifdef RENAME_EXCHANGE
-  while (!race_stop)
-    (void) renameat2 (race_parent_fd, "source", race_parent_fd, "source.l",
-                      RENAME_EXCHANGE);
+  while (!atomic_load (&race_stop))
+    if (renameat2 (race_parent_fd, "source", race_parent_fd, "source.l",
+                   RENAME_EXCHANGE)
+        == 0)
+      atomic_fetch_add (&race_swaps, 1);
+    else if (errno != EBUSY)
+      {
+        atomic_store (&race_broken, errno);
+        break;
+      }
 #endif
   return NULL;
 }
@@ -695,10 +708,21 @@ test_race (void)
   _cleanup_free_ char *parent = pathf ("%s/scanners/r", out);
   race_parent_fd = open (parent, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
   pthread_t t;
-  race_stop = 0;
+  atomic_store (&race_stop, 0);
+  atomic_store (&race_swaps, 0);
+  atomic_store (&race_broken, 0);
   pthread_create (&t, NULL, race_swapper, NULL);
+  /* The writes start once the swapper is swapping, and go on until it
+     has swapped again during them (at least 2000 writes): waiting for
+     those events, not for a time.  */
+  while (atomic_load (&race_swaps) == 0 && !atomic_load (&race_broken))
+    sched_yield ();
+  int swaps_before = atomic_load (&race_swaps);
   int ok = 0, refused = 0, other = 0;
-  for (int i = 0; i < 2000; i++)
+  for (int i = 0; i < 2000
+                  || (atomic_load (&race_swaps) - swaps_before < 2
+                      && !atomic_load (&race_broken));
+       i++)
     {
       const char *rel = (i % 2) ? "scanners/r/source/sub/f.txt"
                                 : "scanners/r/source/top.txt";
@@ -722,10 +746,16 @@ test_race (void)
           close (fd);
         }
     }
-  race_stop = 1;
+  int swaps_during = atomic_load (&race_swaps) - swaps_before;
+  atomic_store (&race_stop, 1);
   pthread_join (t, NULL);
   tap_diag ("%s race: %d written, %d refused, %d other", mode_name, ok,
             refused, other);
+  if (!tap_ok (swaps_during >= 2,
+               "%s race: the race ran (%d swaps during the writes)", mode_name,
+               swaps_during))
+    tap_diag ("the swapper stopped: %s",
+              strerror (atomic_load (&race_broken)));
   tap_is_int (count_entries (outside), 0,
               "%s race: nothing ever appeared outside", mode_name);
   tap_is_int (other, 0, "%s race: every failure was a link refusal",
