@@ -25,6 +25,7 @@
 #include "fs/tree.h"
 #include "report/reports.h"
 #include "scan/exit-codes.h"
+#include "scan/sarif.h"
 
 #define MAX_DEPTH 8
 #define MAX_SARIF ((size_t) 256 << 20)
@@ -70,20 +71,26 @@ static void
 add_file (int dirfd, const char *name, const char *shown, const char *scanner,
           json_t *fields, size_t *nfiles)
 {
-  struct ash_buf text = ASH_BUF_INIT;
-  struct ash_error err = ASH_ERROR_INIT;
+  _cleanup_buf_ struct ash_buf text = ASH_BUF_INIT;
+  _cleanup_error_ struct ash_error err = ASH_ERROR_INIT;
   if (ash_tree_read_file (dirfd, name, MAX_SARIF, &text, &err) < 0)
     {
       _cleanup_free_ char *m = ash_escape_control (shown);
       ash_warning (_ ("%s: not read: %s"), m, err.message);
-      goto out;
+      return;
     }
-  json_t *doc = json_loadb (text.buf, text.len, 0, NULL);
+  json_error_t je;
+  bool over;
+  _cleanup_json_ json_t *doc
+    = ash_json_loadb_budgeted (text.buf, text.len, &je, &over);
   if (doc == NULL)
     {
       _cleanup_free_ char *m = ash_escape_control (shown);
-      ash_warning (_ ("%s: not JSON, left out"), m);
-      goto out;
+      if (over)
+        ash_warning (_ ("%s: too large once parsed, left out"), m);
+      else
+        ash_warning (_ ("%s: not JSON, left out"), m);
+      return;
     }
   (*nfiles)++;
   size_t i, j;
@@ -91,10 +98,6 @@ add_file (int dirfd, const char *name, const char *shown, const char *scanner,
   json_array_foreach (json_object_get (doc, "runs"), i, run)
     json_array_foreach (json_object_get (run, "results"), j, res)
       flatten (res, "runs[].results[]", scanner, fields);
-  json_decref (doc);
-out:
-  ash_buf_release (&text);
-  ash_error_release (&err);
 }
 
 static bool
@@ -154,19 +157,19 @@ has (const json_t *fields, const char *field, const char *scanner)
 int
 ash_inspect_sarif_fields_command (const struct ash_options *opts)
 {
-  struct ash_error err = ASH_ERROR_INIT;
+  _cleanup_error_ struct ash_error err = ASH_ERROR_INIT;
   _cleanup_free_ char *placed = NULL;
   _cleanup_free_ char *jtext = NULL, *shown = NULL;
-  const char **keys = NULL;
-  json_t *fields = json_object ();
-  json_t *scanners = json_object ();
+  _cleanup_free_ const char **keys = NULL;
+  _cleanup_json_ json_t *fields = json_object ();
+  _cleanup_json_ json_t *scanners = json_object ();
   size_t nfiles = 0;
-  int fd = -1, sub, code = ASH_EXIT_INCOMPLETE;
+  _cleanup_close_ int fd = -1;
+  int sub;
 
-  code = ash_cli_open_results (opts, &placed, &fd);
+  int code = ash_cli_open_results (opts, &placed, &fd);
   if (code)
-    goto out;
-  code = ASH_EXIT_INCOMPLETE;
+    return code;
   /* The .sarif files of reports/, each under its name without .sarif ("ash" for the
      aggregated ash.sarif, as upstream), then scanners/NAME/...  */
   sub
@@ -198,9 +201,8 @@ ash_inspect_sarif_fields_command (const struct ash_options *opts)
     walk (sub, "scanners", NULL, 0, fields, &nfiles);
   if (nfiles == 0)
     {
-      code = ash_cli_refuse (ASH_EXIT_INCOMPLETE,
+      return ash_cli_refuse (ASH_EXIT_INCOMPLETE,
                              _ ("no SARIF files found in %s"), placed);
-      goto out;
     }
 
   /* The files, in OUTPUT/inspect.  */
@@ -257,9 +259,8 @@ ash_inspect_sarif_fields_command (const struct ash_options *opts)
   ash_buf_release (&csv);
   if (r < 0)
     {
-      code = ash_cli_refuse (ASH_EXIT_INCOMPLETE, _ ("cannot write %s: %s"),
+      return ash_cli_refuse (ASH_EXIT_INCOMPLETE, _ ("cannot write %s: %s"),
                              "inspect", err.message);
-      goto out;
     }
 
   /* The summary.  */
@@ -299,13 +300,5 @@ ash_inspect_sarif_fields_command (const struct ash_options *opts)
   printf (_ ("\nWritten: %s/inspect/sarif_fields.json and "
              "sarif_fields.csv\n"),
           shown);
-  code = fflush (stdout) == 0 ? ASH_EXIT_OK : ASH_EXIT_INCOMPLETE;
-out:
-  free (keys);
-  if (fd >= 0)
-    close (fd);
-  json_decref (fields);
-  json_decref (scanners);
-  ash_error_release (&err);
-  return code;
+  return fflush (stdout) == 0 ? ASH_EXIT_OK : ASH_EXIT_INCOMPLETE;
 }

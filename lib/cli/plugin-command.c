@@ -46,11 +46,10 @@ int
 ash_plugin_list_command (const struct ash_options *opts,
                          const struct ash_config *config)
 {
-  struct ash_error err = ASH_ERROR_INIT;
-  struct ash_plugin_set plugins;
-  struct ash_strvec warnings = ASH_STRVEC_INIT;
+  _cleanup_error_ struct ash_error err = ASH_ERROR_INIT;
+  _cleanup_ (ash_plugin_set_release) struct ash_plugin_set plugins;
+  _cleanup_strvec_ struct ash_strvec warnings = ASH_STRVEC_INIT;
   struct ash_host host;
-  int code = ASH_EXIT_OK;
 
   ash_plugin_set_init (&plugins);
   ash_host_init (&host, opts);
@@ -58,10 +57,9 @@ ash_plugin_list_command (const struct ash_options *opts,
   const char *src = opts->source_dir ? opts->source_dir : cwd;
   if (src == NULL)
     {
-      code = ash_cli_refuse (ASH_EXIT_INCOMPLETE,
+      return ash_cli_refuse (ASH_EXIT_INCOMPLETE,
                              _ ("cannot find the working directory: %s"),
                              strerror (errno));
-      goto out;
     }
   _cleanup_free_ char *source = ash_path_absolute (src);
   /* The plugin modules a scan would load, with the same tier rules.  */
@@ -72,8 +70,7 @@ ash_plugin_list_command (const struct ash_options *opts,
   if (r < 0)
     {
       _cleanup_free_ char *m = ash_error_format (&err);
-      code = ash_cli_refuse (ASH_EXIT_CONFIG, "%s", m);
-      goto out;
+      return ash_cli_refuse (ASH_EXIT_CONFIG, "%s", m);
     }
 
   heading (_ ("ASH Scanners"));
@@ -87,11 +84,5 @@ ash_plugin_list_command (const struct ash_options *opts,
   heading (_ ("\nASH Reporters"));
   for (size_t i = 0; ash_reporter_names[i]; i++)
     row (config, "reporters", ash_reporter_names[i], "builtin");
-  if (fflush (stdout) != 0)
-    code = ASH_EXIT_INCOMPLETE;
-out:
-  ash_error_release (&err);
-  ash_strvec_release (&warnings);
-  ash_plugin_set_release (&plugins);
-  return code;
+  return fflush (stdout) == 0 ? ASH_EXIT_OK : ASH_EXIT_INCOMPLETE;
 }

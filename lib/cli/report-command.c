@@ -95,25 +95,23 @@ ash_report_command (const struct ash_options *opts,
                              format, why ? why : "?");
     }
 
-  struct ash_error err = ASH_ERROR_INIT;
-  struct ash_buf text = ASH_BUF_INIT;
+  _cleanup_error_ struct ash_error err = ASH_ERROR_INIT;
+  _cleanup_buf_ struct ash_buf text = ASH_BUF_INIT;
   _cleanup_free_ char *placed = NULL, *body = NULL;
-  json_t *agg = NULL;
-  int fd = -1, code = ASH_EXIT_INCOMPLETE;
+  _cleanup_json_ json_t *agg = NULL;
+  _cleanup_close_ int fd = -1;
 
-  code = ash_cli_open_results (opts, &placed, &fd);
+  int code = ash_cli_open_results (opts, &placed, &fd);
   if (code)
-    goto out;
-  code = ASH_EXIT_INCOMPLETE;
+    return code;
   if (ash_tree_read_file (fd, "ash_aggregated_results.json", (size_t) 1 << 30,
                           &text, &err)
       < 0)
     {
-      code = ash_cli_refuse (ASH_EXIT_INCOMPLETE,
+      return ash_cli_refuse (ASH_EXIT_INCOMPLETE,
                              _ ("no results of an earlier scan to report: "
                                 "%s"),
                              err.message);
-      goto out;
     }
   json_error_t je;
   agg = json_loadb (text.buf, text.len, JSON_REJECT_DUPLICATES, &je);
@@ -121,28 +119,19 @@ ash_report_command (const struct ash_options *opts,
       || !json_is_object (json_object_get (agg, "metadata"))
       || !json_is_object (json_object_get (agg, "scanner_results")))
     {
-      code = ash_cli_refuse (ASH_EXIT_INCOMPLETE,
+      return ash_cli_refuse (ASH_EXIT_INCOMPLETE,
                              _ ("%s/ash_aggregated_results.json is not ash's "
                                 "aggregated results%s%s"),
                              placed, agg ? "" : ": ", agg ? "" : je.text);
-      goto out;
     }
   body = ash_report_render (agg, f, config);
   if (body == NULL)
     {
-      code = ash_cli_refuse (ASH_EXIT_INCOMPLETE,
+      return ash_cli_refuse (ASH_EXIT_INCOMPLETE,
                              _ ("report %s: nothing to report in %s/"
                                 "ash_aggregated_results.json"),
                              f->name, placed);
-      goto out;
     }
   print_report (body);
-  code = fflush (stdout) == 0 ? ASH_EXIT_OK : ASH_EXIT_INCOMPLETE;
-out:
-  if (fd >= 0)
-    close (fd);
-  json_decref (agg);
-  ash_buf_release (&text);
-  ash_error_release (&err);
-  return code;
+  return fflush (stdout) == 0 ? ASH_EXIT_OK : ASH_EXIT_INCOMPLETE;
 }
