@@ -72,7 +72,8 @@ concurrent () {
   rm -f "$_hold"
   : >"$_log"
   env "$_holdvar=$_hold" "$cache_var=$_c1" "$ASH" scan --source-dir "$src" \
-    --output-dir "$TEST_TMP/$_name-1" --no-progress --sandbox off "$@" >/dev/null 2>&1 &
+    --output-dir "$TEST_TMP/$_name-1" --no-progress --sandbox off "$@" \
+    >"$TEST_TMP/$_name-1.out" 2>&1 &
   _p1=$!
   if ! wait_for "the first update" started "$_log" 1; then
     touch "$_hold"
@@ -80,7 +81,8 @@ concurrent () {
     bail "$_name: the first scan's update did not start"
   fi
   env "$_holdvar=$_hold" "$cache_var=$_c2" "$ASH" scan --source-dir "$src" \
-    --output-dir "$TEST_TMP/$_name-2" --no-progress --sandbox off "$@" >/dev/null 2>&1 &
+    --output-dir "$TEST_TMP/$_name-2" --no-progress --sandbox off "$@" \
+    >"$TEST_TMP/$_name-2.out" 2>&1 &
   _p2=$!
   wait_for "the second scan" second_blocked_or_started "$_log" "$_c1/.ash-db.lock"
   _during=$(count update-start "$_log")
@@ -90,6 +92,9 @@ concurrent () {
   _s1=$?
   wait $_p2
   _s2=$?
+  # What a scan that did not end with its findings said.
+  [ "$_s1" = 2 ] || diag "$_name, first scan (exit $_s1):" "$(tail -n 15 "$TEST_TMP/$_name-1.out")"
+  [ "$_s2" = 2 ] || diag "$_name, second scan (exit $_s2):" "$(tail -n 15 "$TEST_TMP/$_name-2.out")"
 }
 
 # grype: the same cache.
