@@ -56,6 +56,11 @@ plain_ok (const char *s)
     return false;
   if (s[strlen (s) - 1] == ' ')
     return false;
+  /* A plain "<<" key would read back as a merge, and "---" or "..." at
+     the start of a line as the end of the document.  */
+  if (streq (s, "<<") || strncmp (s, "---", 3) == 0
+      || strncmp (s, "...", 3) == 0)
+    return false;
   for (const char *p = s; *p; p++)
     {
       unsigned char c = (unsigned char) *p;
