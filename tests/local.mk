@@ -25,6 +25,10 @@ check_PROGRAMS += tests/unit/test-pool
 tests_unit_test_pool_CPPFLAGS = $(tests_unit_cppflags)
 tests_unit_test_pool_LDADD = $(ASH_LIBS)
 TESTS += tests/unit/test-pool
+check_PROGRAMS += tests/unit/test-tree-errno
+tests_unit_test_tree_errno_CPPFLAGS = $(tests_unit_cppflags)
+tests_unit_test_tree_errno_LDADD = $(ASH_LIBS)
+TESTS += tests/unit/test-tree-errno
 
 TESTS += tests/sh/version.sh
 EXTRA_DIST += tests/sh/version.sh
