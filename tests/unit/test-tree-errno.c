@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* test-tree-errno.c -- ash_tree_remove_all reads the error of the call
    that failed, not of a later one.
 
