@@ -29,6 +29,15 @@ check_PROGRAMS += tests/unit/test-tree-errno
 tests_unit_test_tree_errno_CPPFLAGS = $(tests_unit_cppflags)
 tests_unit_test_tree_errno_LDADD = $(ASH_LIBS)
 TESTS += tests/unit/test-tree-errno
+if ASH_TSAN
+check_PROGRAMS += tests/unit/test-tree-tsan
+tests_unit_test_tree_tsan_CPPFLAGS = $(tests_unit_cppflags)
+tests_unit_test_tree_tsan_CFLAGS = $(AM_CFLAGS) -fsanitize=thread
+tests_unit_test_tree_tsan_LDFLAGS = -fsanitize=thread
+tests_unit_test_tree_tsan_LDADD = $(ASH_LIBS)
+TESTS += tests/unit/test-tree-tsan
+endif
+EXTRA_DIST += tests/unit/test-tree-tsan.c
 
 TESTS += tests/sh/version.sh
 EXTRA_DIST += tests/sh/version.sh

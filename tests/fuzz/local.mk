@@ -453,7 +453,8 @@ check-sanitize:
 ## VALGRIND_TESTS="..." to run some of them.
 VALGRIND = valgrind
 VALGRIND_FLAGS = -q --leak-check=full --errors-for-leak-kinds=definite,indirect --error-exitcode=1
-VALGRIND_TESTS = $(filter tests/unit/test-% tests/fuzz/replay-%,$(TESTS))
+## (ThreadSanitizer's test does not run under valgrind.)
+VALGRIND_TESTS = $(filter-out tests/unit/test-tree-tsan,$(filter tests/unit/test-% tests/fuzz/replay-%,$(TESTS)))
 check-valgrind:
 	$(AM_V_at)command -v $(VALGRIND) >/dev/null || { \
 	  echo "make check-valgrind: $(VALGRIND) is not installed (Debian: apt-get install valgrind)" >&2; exit 1; }
