@@ -239,4 +239,38 @@ run_ash scan --source-dir "$src" --output-dir "$TEST_TMP/cf" --no-progress --san
 assert_match "the operator's config_file is passed" "$GRYPE_FAKE_LOG" "^scan .*--config $TEST_TMP/mygrype.yaml"
 assert_file_contains "its db.cache-dir is warned about" "$TEST_TMP/err" "mygrype.yaml sets db.cache-dir, which ash overrides with GRYPE_DB_CACHE_DIR"
 assert_match "the scan still reads the variable's cache" "$GRYPE_FAKE_LOG" "^scan .*cache=$GRYPE_DB_CACHE_DIR "
+
+# As an unprivileged operator (the test runs as root): the update into the
+# account's own cache, then the same findings unsandboxed and under each
+# usable backend, the sandboxed scan unable to write outside its results.
+if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null; then
+  who=$(unpriv_user)
+  as_user=$(as_unpriv_cmd "$who")
+  u=$TEST_TMP/unpriv
+  mkdir -p "$u/cache"
+  : >"$u/calls.log"
+  chown -R "$who" "$u"
+  chmod a+rx "$TEST_TMP"
+  chmod -R a+rX "$src" "$tools"
+  for m in off $backends; do
+    $as_user env -i PATH="$tools:/usr/bin:/bin" HOME="$u" LANG=C.UTF-8 \
+      GRYPE_DB_CACHE_DIR="$u/cache" GRYPE_FAKE_LOG="$u/calls.log" \
+      "$ASH" scan --source-dir "$src" --output-dir "$u/out-$m" --no-progress \
+      --sandbox "$m" --scanners grype >"$u/out" 2>"$u/err"
+    st=$?
+    assert_eq "$who, $m: exit 2" "$st" 2
+    [ "$st" = 2 ] || diag "$(tail -n 5 "$u/err")"
+    findings "$u/out-$m" >"$u/got-$m" 2>/dev/null
+    check "$who, $m: the same findings as root's unsandboxed scan" cmp -s "$u/got-$m" "$TEST_TMP/want"
+  done
+  assert_eq "$who: one update a scan, into the account's cache" \
+    "$(grep -c "^update-start .*cache=$u/cache " "$u/calls.log")" \
+    "$(echo off $backends | wc -w)"
+  if [ -n "$backends" ]; then
+    check "$who: a sandboxed scan could not write outside its results" \
+      test "$(grep -c '^scan ' "$u/calls.log")" -eq 1
+  fi
+else
+  ok "# SKIP the unprivileged round: not root, or no setpriv"
+fi
 done_testing
