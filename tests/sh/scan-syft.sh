@@ -148,4 +148,28 @@ scanners:
 EOC
 run_ash scan --source-dir "$src" --output-dir "$TEST_TMP/unk" --no-progress --sandbox off --scanners syft --config "$TEST_TMP/unk.yaml"
 assert_file_contains "unknown option named" "$TEST_TMP/unk/ash_aggregated_results.json" "unknown option 'scope'"
+
+# As an unprivileged operator (the test runs as root): the same SBOM
+# unsandboxed and under each usable backend.
+if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null; then
+  who=$(unpriv_user)
+  as_user=$(as_unpriv_cmd "$who")
+  u=$TEST_TMP/unpriv
+  mkdir -p "$u/home"
+  chown -R "$who" "$u"
+  chmod a+rx "$TEST_TMP"
+  chmod -R a+rX "$src" "$tools"
+  for m in off $backends; do
+    $as_user env -i PATH="$tools:/usr/bin:/bin" HOME="$u/home" LANG=C.UTF-8 \
+      "$ASH" scan --source-dir "$src" --output-dir "$u/out-$m" --no-progress \
+      --sandbox "$m" --scanners syft >"$u/out" 2>"$u/err"
+    st=$?
+    assert_eq "$who, $m: exit 0" "$st" 0
+    [ "$st" = 0 ] || diag "$(tail -n 5 "$u/err")"
+    check "$who, $m: the SBOM is the same as root's unsandboxed one" \
+      cmp -s "$u/out-$m/scanners/syft/source/syft.cdx.json" "$TEST_TMP/off/scanners/syft/source/syft.cdx.json"
+  done
+else
+  ok "# SKIP the unprivileged round: not root, or no setpriv"
+fi
 done_testing
