@@ -198,4 +198,39 @@ scanners:
 EOC
 run_ash scan --source-dir "$src" --output-dir "$TEST_TMP/unk" --no-progress --sandbox off --scanners npm-audit --config "$TEST_TMP/unk.yaml"
 assert_file_contains "unknown option named" "$TEST_TMP/unk/ash_aggregated_results.json" "unknown option 'audit_level'"
+
+# As an unprivileged operator (the test runs as root): the same findings
+# unsandboxed and under each usable backend, and the account's home hidden
+# from npm under each backend (its canary seen only unsandboxed, the
+# control).
+if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null; then
+  who=$(unpriv_user)
+  as_user=$(as_unpriv_cmd "$who")
+  u=$TEST_TMP/unpriv
+  mkdir -p "$u/home/.npm" "$u/home/.config"
+  echo secret >"$u/home/.config/canary"
+  chown -R "$who" "$u"
+  chmod a+rx "$TEST_TMP"
+  chmod -R a+rX "$src" "$tools"
+  for m in off $backends; do
+    $as_user env -i PATH="$tools:/usr/bin:/bin" HOME="$u/home" LANG=C.UTF-8 \
+      npm_config_fake_canary="$u/home/.config/canary" \
+      "$ASH" scan --source-dir "$src" --output-dir "$u/out-$m" --no-progress \
+      --sandbox "$m" --scanners npm-audit >"$u/out" 2>"$u/err"
+    st=$?
+    assert_eq "$who, $m: exit 2" "$st" 2
+    [ "$st" = 2 ] || diag "$(tail -n 5 "$u/err")"
+    findings "$u/out-$m" >"$u/got-$m" 2>/dev/null
+    check "$who, $m: the same findings as root's unsandboxed scan" cmp -s "$u/got-$m" "$TEST_TMP/want"
+    if [ "$m" = off ]; then
+      assert_file_contains "control, $who: unsandboxed, npm sees the home's canary" \
+        "$u/out-$m/scanners/npm-audit/source/npm-audit.stderr.log" " canary=seen"
+    else
+      assert_file_contains "$who, $m: the account's home is hidden from npm" \
+        "$u/out-$m/scanners/npm-audit/source/npm-audit.stderr.log" " canary=unseen"
+    fi
+  done
+else
+  ok "# SKIP the unprivileged round: not root, or no setpriv"
+fi
 done_testing
