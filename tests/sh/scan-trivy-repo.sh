@@ -211,4 +211,34 @@ check_fails "the shared /tmp: trivy did not run" grep -q '^scan' "$TRIVY_FAKE_LO
 env -u TRIVY_CACHE_DIR -u TMPDIR XDG_CACHE_HOME=relative "$ASH" scan --source-dir "$src" \
   --output-dir "$TEST_TMP/reloff" --no-progress --sandbox off --offline $mods --scanners trivy-repo >"$TEST_TMP/out" 2>"$TEST_TMP/err"
 check_fails "the shared /tmp, offline: trivy did not run either" grep -q '^scan' "$TRIVY_FAKE_LOG"
+
+# As an unprivileged operator (the test runs as root): the update and the
+# checks bundle into the account's own cache, outside the sandbox, and the
+# same findings unsandboxed and under each usable backend.
+if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null; then
+  who=$(unpriv_user)
+  as_user=$(as_unpriv_cmd "$who")
+  u=$TEST_TMP/unpriv
+  mkdir -p "$u/cache" "$u/home"
+  chown -R "$who" "$u"
+  chmod a+rx "$TEST_TMP"
+  chmod -R a+rX "$src" "$tools"
+  for m in off $backends; do
+    : >"$u/calls.log"
+    chown "$who" "$u/calls.log"
+    $as_user env -i PATH="$tools:/usr/bin:/bin" HOME="$u/home" LANG=C.UTF-8 \
+      TRIVY_CACHE_DIR="$u/cache" TRIVY_FAKE_LOG="$u/calls.log" \
+      "$ASH" scan --source-dir "$src" --output-dir "$u/out-$m" --no-progress \
+      --sandbox "$m" $mods --scanners trivy-repo >"$u/out" 2>"$u/err"
+    st=$?
+    assert_eq "$who, $m: exit 2" "$st" 2
+    [ "$st" = 2 ] || diag "$(tail -n 5 "$u/err")"
+    findings "$u/out-$m" >"$u/got-$m" 2>/dev/null
+    check "$who, $m: the same findings as root's unsandboxed scan" cmp -s "$u/got-$m" "$TEST_TMP/want"
+    assert_eq "$who, $m: one update and one checks bundle, outside the sandbox" \
+      "$(grep -c '^update-start' "$u/calls.log") $(grep -c '^checks-start' "$u/calls.log")" "1 1"
+  done
+else
+  ok "# SKIP the unprivileged round: not root, or no setpriv"
+fi
 done_testing
