@@ -206,6 +206,7 @@ TESTS += tests/sh/scan-gitleaks.sh
 EXTRA_DIST += tests/sh/scan-gitleaks.sh
 EXTRA_DIST += tests/fixtures/tools/fake-gitleaks
 EXTRA_DIST += tests/fixtures/tools/fake-cfn-lint tests/fixtures/tools/cfn-lint-data
+EXTRA_DIST += tests/fixtures/tools/grype-data
 TESTS += tests/sh/scan-cfn-lint-recorded.sh
 EXTRA_DIST += tests/sh/scan-cfn-lint-recorded.sh
 TESTS += tests/sh/scan-semgrep.sh

@@ -24,6 +24,7 @@ tools=$TEST_TMP/tools
 mkdir -p "$tools"
 cp "$top_srcdir/tests/fixtures/tools/fake-grype" "$tools/grype"
 cp "$top_srcdir/tests/fixtures/deps/grype.json" "$tools/"
+cp "$top_srcdir/tests/fixtures/tools/grype-data/TestSarifPresenter_directory.golden" "$tools/grype-sarif.golden"
 PATH=$tools:$PATH
 GRYPE_DB_CACHE_DIR=$TEST_TMP/cache/grype/db
 GRYPE_FAKE_LOG=$TEST_TMP/calls.log
@@ -239,6 +240,29 @@ run_ash scan --source-dir "$src" --output-dir "$TEST_TMP/cf" --no-progress --san
 assert_match "the operator's config_file is passed" "$GRYPE_FAKE_LOG" "^scan .*--config $TEST_TMP/mygrype.yaml"
 assert_file_contains "its db.cache-dir is warned about" "$TEST_TMP/err" "mygrype.yaml sets db.cache-dir, which ash overrides with GRYPE_DB_CACHE_DIR"
 assert_match "the scan still reads the variable's cache" "$GRYPE_FAKE_LOG" "^scan .*cache=$GRYPE_DB_CACHE_DIR "
+
+# grype's SARIF when it wrote no JSON report: the golden grype's own test
+# expects of its SARIF writer for a directory scan, two results, read as
+# the findings (rule ids, files, lines).  grype names the files of a dir:
+# scan from the scanned directory with a leading "/", as in its JSON
+# report: the path below the root, never taken for a host path.
+GRYPE_FAKE_MODE=sarifonly run_ash scan --source-dir "$src" --output-dir "$TEST_TMP/sarifonly" \
+  --no-progress --sandbox off --scanners grype
+assert_eq "SARIF only: findings, exit 2" "$status" 2
+python3 - "$tools/grype-sarif.golden" <<'PY' | sort >"$TEST_TMP/want-sarif"
+import json, sys
+for run in json.load(open(sys.argv[1]))["runs"]:
+    for x in run["results"]:
+        l = x["locations"][0]["physicalLocation"]
+        print(x["ruleId"], l["artifactLocation"]["uri"].lstrip("/"), l["region"]["startLine"])
+PY
+findings "$TEST_TMP/sarifonly" | cut -d' ' -f1-3 >"$TEST_TMP/got-sarif"
+check "SARIF only: the findings are the SARIF's (rule, file, line)" cmp -s "$TEST_TMP/got-sarif" "$TEST_TMP/want-sarif"
+cmp -s "$TEST_TMP/got-sarif" "$TEST_TMP/want-sarif" || diff "$TEST_TMP/want-sarif" "$TEST_TMP/got-sarif" | awk '{ print "# " $0 }'
+check_fails "SARIF only: no location keeps the leading /" \
+  grep -q '"uri": *"/some/path' "$TEST_TMP/sarifonly/reports/ash.sarif"
+check_fails "SARIF only: grype is not ERROR" \
+  sh -c "echo '$(status_of "$TEST_TMP/sarifonly" grype)' | grep -q '^ERROR'"
 
 # As an unprivileged operator (the test runs as root): the update into the
 # account's own cache, then the same findings unsandboxed and under each
