@@ -447,6 +447,17 @@ static int
 db_built (struct scan *sc, const char *tool, const char *tool_path,
           const char *cache, long long *ret, struct ash_error *err)
 {
+  /* Under the cache's lock, so that another scan's update is not caught
+     half-written.  A cache this user cannot write the lock into (one of
+     someone else's, read offline) is read without it: only scans that
+     can update it take the lock.  */
+  _cleanup_close_ int lockfd = lock_cache (cache, err);
+  if (lockfd < 0)
+    {
+      if (lockfd == -ETIMEDOUT)
+        return lockfd;
+      ash_error_release (err);
+    }
   if (streq (tool, "trivy"))
     {
       _cleanup_free_ char *meta = xasprintf ("%s/db/metadata.json", cache);
