@@ -35,6 +35,23 @@ static const char *const severity_scores[ASH_SEVERITY_COUNT] = {
 };
 
 const char *
+ash_severity_sarif_level (enum ash_severity s)
+{
+  switch (s)
+    {
+    case ASH_SEVERITY_CRITICAL:
+    case ASH_SEVERITY_HIGH:
+      return "error";
+    case ASH_SEVERITY_MEDIUM:
+      return "warning";
+    case ASH_SEVERITY_LOW:
+      return "note";
+    default:
+      return "none";
+    }
+}
+
+const char *
 ash_severity_score (enum ash_severity s)
 {
   if ((unsigned) s >= ASH_SEVERITY_COUNT)

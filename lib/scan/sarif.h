@@ -36,6 +36,11 @@ const char *ash_severity_name (enum ash_severity s);
    SARIF normaliser and report of ash gives a rule that has none of its
    own: "1.0", "3.0", "6.0", "8.0", "9.5" for info to critical.  */
 const char *ash_severity_score (enum ash_severity s);
+/* The SARIF level of a result of severity S: "error" for critical and
+   high, "warning" for medium, "note" for low, "none" for info (the levels
+   ash_sarif_result_severity reads back as the same severities, but for
+   critical).  */
+const char *ash_severity_sarif_level (enum ash_severity s);
 /* Parse a severity or threshold name, any case; "ALL" and "NONE" mean
    info.  0 or -EINVAL.  */
 int ash_severity_parse (const char *s, enum ash_severity *ret);

@@ -566,23 +566,6 @@ ash_adapter_score_severity (double score)
   return ASH_SEVERITY_INFO;
 }
 
-static const char *
-level_of (enum ash_severity s)
-{
-  switch (s)
-    {
-    case ASH_SEVERITY_CRITICAL:
-    case ASH_SEVERITY_HIGH:
-      return "error";
-    case ASH_SEVERITY_MEDIUM:
-      return "warning";
-    case ASH_SEVERITY_LOW:
-      return "note";
-    default:
-      return "none";
-    }
-}
-
 static bool
 rule_score (const json_t *rule, double *ret)
 {
@@ -806,7 +789,8 @@ normalize_run (json_t *run, const struct ash_sarif_norm *n,
         }
       enum ash_severity sev
         = n->severity ? n->severity (x, rule) : default_severity (x, rule);
-      json_object_set_new (x, "level", json_string (level_of (sev)));
+      json_object_set_new (x, "level",
+                           json_string (ash_severity_sarif_level (sev)));
       json_t *props = json_object_get (x, "properties");
       if (!json_is_object (props))
         {

@@ -363,23 +363,6 @@ ash_iac_read_sarif (const char *scanner, const struct ash_scan_job *job,
 }
 
 static const char *
-level_of (enum ash_severity sev)
-{
-  switch (sev)
-    {
-    case ASH_SEVERITY_CRITICAL:
-    case ASH_SEVERITY_HIGH:
-      return "error";
-    case ASH_SEVERITY_MEDIUM:
-      return "warning";
-    case ASH_SEVERITY_LOW:
-      return "note";
-    default:
-      return "none";
-    }
-}
-
-static const char *
 upper_name (enum ash_severity sev)
 {
   static const char *const names[]
@@ -533,7 +516,8 @@ ash_iac_sarif_normalise (json_t *doc, const char *driver, const char *version,
               }
           enum ash_severity sev
             = severity ? severity (res, r) : ash_sarif_result_severity (res);
-          json_object_set_new (res, "level", json_string (level_of (sev)));
+          json_object_set_new (res, "level",
+                               json_string (ash_severity_sarif_level (sev)));
           json_t *props = json_object_get (res, "properties");
           if (!json_is_object (props))
             {
@@ -636,7 +620,7 @@ ash_iac_run_result (json_t *run, const char *id, const char *message,
                  (json_int_t) (end >= start ? end : start)));
   json_t *res
     = json_pack ("{s:s, s:s, s:{s:s}, s:[{s:o}], s:{s:s}}", "ruleId", id,
-                 "level", level_of (sev), "message", "text",
+                 "level", ash_severity_sarif_level (sev), "message", "text",
                  message ? message : id, "locations", "physicalLocation", phys,
                  "properties", "issue_severity", upper_name (sev));
   if (res == NULL)
