@@ -16,6 +16,7 @@ lib_libash_a_SOURCES += lib/base/escape.c lib/base/escape.h
 lib_libash_a_SOURCES += lib/base/log.c lib/base/log.h
 lib_libash_a_SOURCES += lib/base/strvec.c lib/base/strvec.h
 lib_libash_a_SOURCES += lib/base/util.c lib/base/util.h
+lib_libash_a_SOURCES += lib/base/version.c lib/base/version.h
 
 ## lib/proc/ (layer 2)
 ## The platform seam: Windows starts no programs (win32/spawn.c) and gets

@@ -76,6 +76,17 @@ assert_file_contains () {
   fi
 }
 
+# assert_contains DESCRIPTION TEXT FIXED-STRING
+assert_contains () {
+  if printf '%s\n' "$2" | grep -qF -- "$3"; then
+    ok "$1"
+  else
+    not_ok "$1"
+    diag "'$3' not found in:"
+    printf '%s\n' "$2" | head -c 2000 | awk '{ print "#   " $0 }'
+  fi
+}
+
 # assert_file_lacks DESCRIPTION FILE FIXED-STRING
 assert_file_lacks () {
   if grep -qF -- "$3" "$2" 2>/dev/null; then

@@ -1754,8 +1754,8 @@ print_misplaced (const struct ash_config *c, bool to_stderr)
 }
 
 /* The options of each builtin scanner that checks its own, as ash scan
-   checks them before it scans (scanners.bandit.options.tool_version, for
-   one, is refused): 0, or the first error printed and exit 3, so that
+   checks them before it scans (a scanners.bandit.options.tool_version
+   that is not a version constraint, for one, is refused): 0, or the first error printed and exit 3, so that
    `config validate` and `config lint` accept no configuration the scan
    refuses.  */
 static int

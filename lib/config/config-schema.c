@@ -493,6 +493,25 @@ check_converter_option (struct sctx *s, const char *p, const char *k,
         return fail (s, p, _ ("'%s' must be a positive integer"), p);
       return 0;
     }
+  if (!archive && streq (k, "install_timeout"))
+    {
+      if (!json_is_null (x)
+          && (!json_is_integer (x) || json_integer_value (x) <= 0
+              || json_integer_value (x) > 86400))
+        return fail (s, p,
+                     _ ("'%s' must be a number of seconds from 1 to 86400"),
+                     p);
+      return 0;
+    }
+  if (!archive && streq (k, "tool_version"))
+    {
+      if (!json_is_null (x))
+        return fail (s, p,
+                     _ ("'%s' is not supported: ash does not check the "
+                        "version of jupyter-nbconvert (leave it null)"),
+                     p);
+      return 0;
+    }
   if (archive && streq (k, "max_depth"))
     {
       if (!json_is_integer (x) || json_integer_value (x) < 0)

@@ -115,6 +115,12 @@ run_jupyter (const struct ash_convert_input *in, struct ash_convert_phase *ph,
   struct ash_error err = ASH_ERROR_INIT;
   double t0 = ash_now ();
 
+  json_t *it = json_object_get (o, "install_timeout");
+  if (it && !json_is_null (it))
+    ash_warning (_ ("converters.jupyter.options.install_timeout has no "
+                    "effect on a scan: ash installs no tool while it scans "
+                    "(ash dependencies install does, before)"));
+
   struct ash_toolfind_opts tf = {
     .path_env = in->host->path_env,
     .bin_path = in->host->bin_path,

@@ -32,6 +32,7 @@
 #include "proc/cgroup.h"
 #include "proc/toolfind.h"
 #include "sandbox/policy-input.h"
+#include "scanners/adapter.h"
 #include "scan/changed.h"
 #include "scan/job.h"
 #include "scan/plugins.h"
@@ -346,14 +347,26 @@ probe_scope_open (struct scan *sc, struct job *j, int *ret_fd,
   return 0;
 }
 
-/* Run S's probes (prepare) for J: sandboxed, in the throwaway results
-   directory, which is removed after them.  */
+/* S's probes: the version its configuration asks for, then its own
+   (prepare).  */
+static int
+probes (const struct ash_scanner *s, const struct ash_scan_job *job,
+        struct ash_error *err)
+{
+  int r = ash_adapter_check_tool_version (s, job, err);
+  if (r < 0 || s->prepare == NULL)
+    return r;
+  return s->prepare (s, job, err);
+}
+
+/* Run S's probes for J: sandboxed, in the throwaway results directory,
+   which is removed after them.  */
 static int
 run_prepare (struct scan *sc, struct job *j, struct ash_error *err)
 {
   const struct ash_scanner *s = j->scanner;
   if (!j->sandboxed)
-    return s->prepare (s, &j->sj, err);
+    return probes (s, &j->sj, err);
   _cleanup_close_ int pfd = -1;
   int r = probe_scope_open (sc, j, &pfd, err);
   if (r < 0)
@@ -366,7 +379,7 @@ run_prepare (struct scan *sc, struct job *j, struct ash_error *err)
   pj.results_dir = j->probe_abs;
   pj.results_fd = pfd;
   pj.scope = &j->probe_scope;
-  r = s->prepare (s, &pj, err);
+  r = probes (s, &pj, err);
   struct ash_error rerr = ASH_ERROR_INIT;
   if (ash_tree_remove_all (sc->od.fd, j->probe_rel, &rerr) < 0)
     ash_warning (_ ("could not remove %s: %s"), j->probe_abs,
@@ -545,7 +558,16 @@ check_steps (struct scan *sc, struct job *j)
     .network = j->sandboxed ? j->policy.network : !sc->opts->offline,
     .scan_set_files = sc->have_scanset ? sc->scanset.files.v : NULL,
   };
-  if (s->prepare && run_prepare (sc, j, &err) < 0)
+  json_t *it = json_object_get (j->options, "install_timeout");
+  if (it && !json_is_null (it))
+    ash_warning (_ ("scanners.%s.options.install_timeout has no effect on a "
+                    "scan: ash installs no tool while it scans (ash "
+                    "dependencies install does, before)"),
+                 s->name);
+  bool version_wanted
+    = s->checks_tool_version
+      && json_is_string (json_object_get (j->options, "tool_version"));
+  if ((s->prepare || version_wanted) && run_prepare (sc, j, &err) < 0)
     ash_job_set_status (j,
                         err.kind == ASH_KIND_SCANNER_MISSING
                           ? ASH_STATUS_MISSING

@@ -144,7 +144,7 @@ ash_actionlint_argv (const char *tool, const json_t *options,
   int r
     = ash_iac_check_options ("actionlint", options, actionlint_options, err);
   if (r == 0)
-    r = ash_adapter_refuse_install_options ("actionlint", options, err);
+    r = ash_adapter_check_install_options ("actionlint", options, true, err);
   if (r < 0)
     return r;
   ash_strvec_push (argv, tool);
@@ -336,6 +336,8 @@ actionlint_parse (const struct ash_scanner *s _unused_,
 const struct ash_scanner ash_scanner_actionlint = {
   .name = "actionlint",
   .tool = "actionlint",
+  .checks_tool_version = true,
+  .version_arg = "-version",
   .install_hint
   = "go install github.com/rhysd/actionlint/cmd/actionlint@latest",
   .description = "GitHub Actions workflow linter",

@@ -15,9 +15,11 @@
 
 #include "base/escape.h"
 #include "base/util.h"
+#include "base/version.h"
 #include "fs/tree.h"
 #include "sandbox/backend.h"
 #include "sandbox/policy.h"
+#include "sandbox/probe-cache.h"
 
 /* Options.  */
 
@@ -124,6 +126,9 @@ ash_adapter_check_options (const char *scanner, const json_t *options,
       /* Read by the scan itself (the schema checked their values).  */
       if (streq (key, "scan_timeout") || streq (key, "severity_threshold"))
         continue;
+      /* Checked below, for every scanner alike.  */
+      if (streq (key, "tool_version") || streq (key, "install_timeout"))
+        continue;
       for (size_t i = 0; spec[i].name; i++)
         if (streq (spec[i].name, key))
           o = &spec[i];
@@ -132,7 +137,8 @@ ash_adapter_check_options (const char *scanner, const json_t *options,
           struct ash_buf b = ASH_BUF_INIT;
           for (size_t i = 0; spec[i].name; i++)
             ash_buf_addf (&b, "%s, ", spec[i].name);
-          ash_buf_addstr (&b, "scan_timeout, severity_threshold");
+          ash_buf_addstr (&b, "scan_timeout, severity_threshold, "
+                              "tool_version, install_timeout");
           int r = ash_error_set (err, -EINVAL,
                                  _ ("scanners.%s.options.%s: ash does not "
                                     "support this option of %s (it supports "
@@ -147,7 +153,7 @@ ash_adapter_check_options (const char *scanner, const json_t *options,
       if (r < 0)
         return r;
     }
-  return 0;
+  return ash_adapter_check_install_options (scanner, options, true, err);
 }
 
 const char *
@@ -296,20 +302,100 @@ ash_adapter_get_string (const char *scanner, const json_t *options,
 }
 
 int
-ash_adapter_refuse_install_options (const char *scanner, const json_t *options,
-                                    struct ash_error *err)
+ash_adapter_check_install_options (const char *scanner, const json_t *options,
+                                   bool version_checked, struct ash_error *err)
 {
-  static const char *const keys[]
-    = { "tool_version", "install_timeout", NULL };
-  for (size_t i = 0; keys[i]; i++)
+  json_t *v = json_object_get (options, "tool_version");
+  if (v && !json_is_null (v))
     {
-      json_t *v = json_object_get (options, keys[i]);
-      if (v && !json_is_null (v))
+      _cleanup_free_ char *key
+        = xasprintf ("scanners.%s.options.tool_version", scanner);
+      if (!version_checked)
         return ash_error_set (err, -ENOTSUP,
-                              _ ("scanners.%s.options.%s is not supported: "
-                                 "ash runs the %s it finds and does not "
-                                 "install it"),
-                              scanner, keys[i], scanner);
+                              _ ("%s is not supported: ash does not check "
+                                 "the version of %s's modules"),
+                              key, scanner);
+      if (!json_is_string (v))
+        return ash_error_set (err, -EINVAL,
+                              _ ("%s must be a string such as "
+                                 "\">=1.7.0,<2.0.0\""),
+                              key);
+      int r = ash_version_spec_check (json_string_value (v), key, err);
+      if (r < 0)
+        return r;
+    }
+  v = json_object_get (options, "install_timeout");
+  if (v && !json_is_null (v)
+      && !(json_is_integer (v) && json_integer_value (v) > 0
+           && json_integer_value (v) <= 86400))
+    return ash_error_set (err, -EINVAL,
+                          _ ("scanners.%s.options.install_timeout must be a "
+                             "number of seconds from 1 to 86400"),
+                          scanner);
+  return 0;
+}
+
+int
+ash_adapter_check_tool_version (const struct ash_scanner *s,
+                                const struct ash_scan_job *job,
+                                struct ash_error *err)
+{
+  const char *want
+    = json_string_value (json_object_get (job->options, "tool_version"));
+  if (want == NULL)
+    return 0;
+  if (!s->checks_tool_version)
+    return 0;
+  _cleanup_free_ char *key
+    = xasprintf ("scanners.%s.options.tool_version", s->name);
+  int r = ash_version_spec_check (want, key, err);
+  if (r < 0)
+    return r;
+  _cleanup_free_ char *version
+    = ash_tool_cache_load (s->name, job->tool_path, "tool-version");
+  if (version == NULL)
+    {
+      _cleanup_free_ char *out = NULL;
+      char *argv[]
+        = { (char *) job->tool_path,
+            (char *) (s->version_arg ? s->version_arg : "--version"), NULL };
+      r = ash_adapter_probe (job, argv, &out, err);
+      if (r < 0)
+        {
+          ash_error_prefix (err,
+                            _ ("cannot ask %s for its version to check "
+                               "%s"),
+                            s->tool, key);
+          err->kind = ASH_KIND_SCANNER_MISSING;
+          return r;
+        }
+      version = ash_version_from_output (out);
+      if (version == NULL)
+        {
+          ash_error_set (err, -ENOENT,
+                         _ ("%s %s printed no version, so %s cannot be "
+                            "checked"),
+                         job->tool_path, argv[1], key);
+          err->kind = ASH_KIND_SCANNER_MISSING;
+          return -ENOENT;
+        }
+      ash_tool_cache_store (s->name, job->tool_path, "tool-version", version);
+    }
+  r = ash_version_spec_match (want, version, key, err);
+  if (r < 0)
+    return r;
+  if (r == 0)
+    {
+      _cleanup_free_ char *v = ash_escape_control (version);
+      _cleanup_free_ char *w = ash_escape_control (want);
+      ash_error_set (err, -ENOENT,
+                     _ ("%s %s at %s does not satisfy %s '%s' (install a "
+                        "version that does with: ash dependencies install "
+                        "--scanners %s, or %s)"),
+                     s->tool, v, job->tool_path, key, w, s->name,
+                     s->install_hint);
+      err->kind = ASH_KIND_SCANNER_MISSING;
+      return -ENOENT;
     }
   return 0;
 }

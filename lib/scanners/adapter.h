@@ -114,13 +114,27 @@ int ash_adapter_get_bool (const char *scanner, const json_t *options,
 int ash_adapter_get_string (const char *scanner, const json_t *options,
                             const char *key, bool non_empty, const char **ret,
                             struct ash_error *err);
-/* Refuse upstream's options that install the tool (tool_version,
-   install_timeout), which ash does not do: "scanners.SCANNER.options.KEY
-   is not supported: ash runs the SCANNER it finds and does not install
-   it".  */
-int ash_adapter_refuse_install_options (const char *scanner,
-                                        const json_t *options,
-                                        struct ash_error *err);
+/* Check upstream's options for the tool's installation:
+   scanners.SCANNER.options.tool_version (null, or a version constraint
+   base/version.h understands: the tool ash finds must satisfy it) and
+   install_timeout (null, or a positive number of seconds: how long `ash
+   dependencies install` may take to install it).  When VERSION_CHECKED
+   is false, SCANNER's tool is not the program whose version the
+   constraint names (cdk-nag's is node) and a tool_version is refused.  */
+int ash_adapter_check_install_options (const char *scanner,
+                                       const json_t *options,
+                                       bool version_checked,
+                                       struct ash_error *err);
+
+/* When scanners.NAME.options.tool_version is set, ask JOB's tool for its
+   version (S's version_arg, else --version; inside JOB's scope, the
+   answer kept in the tool probe cache) and check it against the
+   constraint: 0 when it satisfies it or no constraint is set, else an
+   error of kind ASH_KIND_SCANNER_MISSING saying which version was found
+   and how to install another.  */
+int ash_adapter_check_tool_version (const struct ash_scanner *s,
+                                    const struct ash_scan_job *job,
+                                    struct ash_error *err);
 
 /* The file that option KEY of JOB's scanner names (VALUE, taken against
    the source directory when relative), under the option-file rules:

@@ -84,7 +84,7 @@ bandit_check_options (const json_t *options, struct ash_error *err)
   if (!json_is_object (options))
     return ash_error_set (err, -EINVAL,
                           _ ("scanners.bandit.options must be a mapping"));
-  int r = ash_adapter_refuse_install_options ("bandit", options, err);
+  int r = ash_adapter_check_install_options ("bandit", options, true, err);
   if (r < 0)
     return r;
   json_t *v = json_object_get (options, "additional_formats");
@@ -294,6 +294,7 @@ bandit_parse (const struct ash_scanner *s _unused_,
 const struct ash_scanner ash_scanner_bandit = {
   .name = "bandit",
   .tool = "bandit",
+  .checks_tool_version = true,
   .install_hint = "apt-get install bandit",
   .description = "Python source code security linter",
   .build = bandit_build,

@@ -101,7 +101,7 @@ ash_cdk_nag_argv (const char *node, const char *worker, const char *modules,
   struct ash_buf packs = ASH_BUF_INIT;
   int r = ash_iac_check_options ("cdk-nag", options, cdk_nag_options, err);
   if (r == 0)
-    r = ash_adapter_refuse_install_options ("cdk-nag", options, err);
+    r = ash_adapter_check_install_options ("cdk-nag", options, false, err);
   if (r < 0)
     return r;
   json_t *np = json_object_get (options, "nag_packs");

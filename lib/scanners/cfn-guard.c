@@ -110,7 +110,7 @@ ash_cfn_guard_argv (const char *tool, const json_t *options,
   _cleanup_strvec_ struct ash_strvec sets = ASH_STRVEC_INIT;
   int r = ash_iac_check_options ("cfn-guard", options, cfn_guard_options, err);
   if (r == 0)
-    r = ash_adapter_refuse_install_options ("cfn-guard", options, err);
+    r = ash_adapter_check_install_options ("cfn-guard", options, true, err);
   if (r == 0)
     r = ash_iac_opt_strings ("cfn-guard", options, "rule_sets", valid_set_name,
                              &sets, err);
@@ -294,6 +294,7 @@ cfn_guard_parse (const struct ash_scanner *s _unused_,
 const struct ash_scanner ash_scanner_cfn_guard = {
   .name = "cfn-guard",
   .tool = "cfn-guard",
+  .checks_tool_version = true,
   .install_hint = "cargo install cfn-guard",
   .description = "CloudFormation Guard policy-as-code checks",
   .build = cfn_guard_build,

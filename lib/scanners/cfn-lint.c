@@ -74,7 +74,7 @@ ash_cfn_lint_argv (const char *tool, const json_t *options, const char *format,
   struct ash_strvec v = ASH_STRVEC_INIT;
   int r = ash_iac_check_options ("cfn-lint", options, cfn_lint_options, err);
   if (r == 0)
-    r = ash_adapter_refuse_install_options ("cfn-lint", options, err);
+    r = ash_adapter_check_install_options ("cfn-lint", options, true, err);
   if (r < 0)
     return r;
 
@@ -343,6 +343,7 @@ cfn_lint_parse (const struct ash_scanner *s _unused_,
 const struct ash_scanner ash_scanner_cfn_lint = {
   .name = "cfn-lint",
   .tool = "cfn-lint",
+  .checks_tool_version = true,
   .install_hint = "uv tool install cfn-lint",
   .description = "CloudFormation linter",
   .build = cfn_lint_build,

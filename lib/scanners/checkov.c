@@ -220,7 +220,7 @@ ash_checkov_argv (const char *tool, const json_t *options,
 
   r = ash_iac_check_options ("checkov", options, checkov_options, err);
   if (r == 0)
-    r = ash_adapter_refuse_install_options ("checkov", options, err);
+    r = ash_adapter_check_install_options ("checkov", options, true, err);
   if (r == 0)
     r = ash_iac_opt_strings ("checkov", options, "additional_formats",
                              valid_format, &formats, err);
@@ -543,6 +543,7 @@ checkov_parse (const struct ash_scanner *s _unused_,
 const struct ash_scanner ash_scanner_checkov = {
   .name = "checkov",
   .tool = "checkov",
+  .checks_tool_version = true,
   .install_hint = "uv tool install checkov",
   .description = "infrastructure-as-code misconfiguration scanner",
   .build = checkov_build,

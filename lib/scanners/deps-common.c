@@ -5,7 +5,6 @@
 
 #include "scanners/deps-common.h"
 
-#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <string.h>
@@ -14,6 +13,7 @@
 
 #include "base/buf.h"
 #include "base/util.h"
+#include "base/version.h"
 #include "config/ashconfig.h"
 #include "config/config-tier.h"
 #include "sandbox/backend.h"
@@ -328,28 +328,7 @@ ash_deps_tool_version (const char *tool, const char *arg,
   cmd.timeout_sec = 60;
   cmd.scope = scope;
   if (ash_sandbox_run (&cmd, &res, &err) == 0 && res.status == 0)
-    {
-      /* The first word that starts with a digit (or "v" and a digit).  */
-      const char *p = cmd.out.buf;
-      while (*p && *p != '\n')
-        {
-          const char *w = p;
-          while (*p && !isspace ((unsigned char) *p))
-            p++;
-          const char *d
-            = (*w == 'v' && isdigit ((unsigned char) w[1])) ? w + 1 : w;
-          if (isdigit ((unsigned char) *d))
-            {
-              size_t n = (size_t) (p - d);
-              while (n > 0 && (d[n - 1] == ',' || d[n - 1] == ';'))
-                n--;
-              ret = xstrndup (d, n < 64 ? n : 64);
-              break;
-            }
-          while (*p == ' ' || *p == '\t')
-            p++;
-        }
-    }
+    ret = ash_version_from_output (cmd.out.buf);
   ash_cmd_release (&cmd);
   ash_error_release (&err);
   return ret;

@@ -492,6 +492,7 @@ ds_parse (const struct ash_scanner *s _unused_, const struct ash_scan_job *job,
 const struct ash_scanner ash_scanner_detect_secrets = {
   .name = "detect-secrets",
   .tool = "detect-secrets",
+  .checks_tool_version = true,
   .install_hint = "uv tool install detect-secrets",
   .description = "secrets detection",
   .build = ds_build,

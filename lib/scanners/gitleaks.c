@@ -610,6 +610,7 @@ gitleaks_parse (const struct ash_scanner *s _unused_,
 const struct ash_scanner ash_scanner_gitleaks = {
   .name = "gitleaks",
   .tool = "gitleaks",
+  .checks_tool_version = true,
   .install_hint = "go install github.com/zricethezav/gitleaks/v8@latest",
   .description = "secrets detection in files and git history",
   .build = gitleaks_build,

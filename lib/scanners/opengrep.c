@@ -43,6 +43,7 @@ opengrep_parse (const struct ash_scanner *s _unused_,
 const struct ash_scanner ash_scanner_opengrep = {
   .name = "opengrep",
   .tool = "opengrep",
+  .checks_tool_version = true,
   .install_hint = "curl -fsSL https://raw.githubusercontent.com/opengrep/"
                   "opengrep/main/install.sh | bash",
   .description = "static analysis with Semgrep-compatible rules",

@@ -124,6 +124,12 @@ struct ash_scanner
   int (*run) (const struct ash_scanner *s, const struct ash_scan_job *job,
               struct ash_cmd *cmd, struct ash_cmd_result *res,
               struct ash_error *err);
+  /* Whether scanners.NAME.options.tool_version is checked against the
+     tool's version (the scanners whose options take it), and the
+     argument that makes the tool print its version (NULL:
+     "--version").  */
+  bool checks_tool_version;
+  const char *version_arg;
   /* What the scanner needs from its sandbox; NULL for the strictest
      default.  */
   const struct ash_requirements *req;

@@ -385,6 +385,7 @@ semgrep_parse (const struct ash_scanner *s _unused_,
 const struct ash_scanner ash_scanner_semgrep = {
   .name = "semgrep",
   .tool = "semgrep",
+  .checks_tool_version = true,
   .install_hint = "uv tool install semgrep",
   .description = "static analysis for many languages",
   .build = semgrep_build,

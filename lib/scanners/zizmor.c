@@ -49,7 +49,7 @@ ash_zizmor_argv (const char *tool, const json_t *options,
   bool online = false;
   int r = ash_iac_check_options ("zizmor", options, zizmor_options, err);
   if (r == 0)
-    r = ash_adapter_refuse_install_options ("zizmor", options, err);
+    r = ash_adapter_check_install_options ("zizmor", options, true, err);
   if (r == 0)
     r = ash_adapter_get_string ("zizmor", options, "persona", false, &persona,
                                 err);
@@ -170,6 +170,7 @@ zizmor_parse (const struct ash_scanner *s _unused_,
 const struct ash_scanner ash_scanner_zizmor = {
   .name = "zizmor",
   .tool = "zizmor",
+  .checks_tool_version = true,
   .install_hint = "uv tool install zizmor",
   .description = "GitHub Actions security analysis",
   .build = zizmor_build,

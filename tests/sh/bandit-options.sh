@@ -73,10 +73,10 @@ refused "misspelt option" "confidence: high" \
   "scanners.bandit.options.confidence: ash does not support this option of bandit"
 refused "bad confidence_level" "confidence_level: extreme" \
   "scanners.bandit.options.confidence_level: 'extreme' is not one of"
-refused "tool_version" "tool_version: '>=1.7.0'" \
-  "scanners.bandit.options.tool_version is not supported"
-refused "install_timeout" "install_timeout: 300" \
-  "scanners.bandit.options.install_timeout is not supported"
+refused "tool_version that is not a constraint" "tool_version: '1.7.0'" \
+  "scanners.bandit.options.tool_version: '1.7.0' is not a version constraint"
+refused "install_timeout of 0" "install_timeout: 0" \
+  "scanners.bandit.options.install_timeout must be a number of seconds"
 refused "additional_formats" "additional_formats: [html]" \
   "scanners.bandit.options.additional_formats is not supported"
 refused "excluded_paths of numbers" "excluded_paths: [1]" \

@@ -78,17 +78,21 @@ run_ash config lint --fix
 assert_eq "config lint --fix is not accepted (usage error)" "$status" 5
 
 # What the scan refuses, config validate and config lint refuse too: a
-# scanner option ash does not support (upstream's tool_version).
-printf 'scanners:\n  bandit:\n    options:\n      tool_version: ">=1.7.0,<2.0.0"\n' >"$conf"
+# scanner option ash cannot read (a tool_version that is not a version
+# constraint).
+printf 'scanners:\n  bandit:\n    options:\n      tool_version: "latest"\n' >"$conf"
 run_ash scan --source-dir "$proj" --output-dir "$TEST_TMP/tv-out" --scanners bandit --no-progress --sandbox off
-assert_eq "control: the scan refuses bandit's tool_version (exit 3)" "$status" 3
-assert_file_contains "control: ... naming it" "$TEST_TMP/err" "scanners.bandit.options.tool_version is not supported"
+assert_eq "control: the scan refuses bandit's tool_version 'latest' (exit 3)" "$status" 3
+assert_file_contains "control: ... naming it" "$TEST_TMP/err" "scanners.bandit.options.tool_version: 'latest' is not a version constraint"
 run_ash config validate --source-dir "$proj"
-assert_eq "config validate: bandit's tool_version is a configuration error (exit 3)" "$status" 3
-assert_file_contains "config validate: ... naming it" "$TEST_TMP/err" "ash: scanners.bandit.options.tool_version is not supported: ash runs the bandit it finds"
+assert_eq "config validate: bandit's tool_version 'latest' is a configuration error (exit 3)" "$status" 3
+assert_file_contains "config validate: ... naming it" "$TEST_TMP/err" "ash: scanners.bandit.options.tool_version: 'latest' is not a version constraint"
 run_ash config lint --source-dir "$proj"
 assert_eq "config lint: the same error (exit 3)" "$status" 3
-assert_file_contains "config lint: ... naming it" "$TEST_TMP/err" "scanners.bandit.options.tool_version is not supported"
+assert_file_contains "config lint: ... naming it" "$TEST_TMP/err" "scanners.bandit.options.tool_version: 'latest' is not a version constraint"
+printf 'scanners:\n  bandit:\n    options:\n      tool_version: ">=1.7.0,<2.0.0"\n' >"$conf"
+run_ash config validate --source-dir "$proj"
+assert_eq "control: upstream's own constraint validates" "$status" 0
 printf 'scanners:\n  bandit:\n    options:\n      skips: [B101]\n' >"$conf"
 run_ash config validate --source-dir "$proj"
 assert_eq "control: a supported bandit option validates" "$status" 0

@@ -40,7 +40,7 @@ printf 'import subprocess\nsubprocess.call(input(), shell=True)\n' >"$src/.venv/
 printf 'import subprocess\nsubprocess.call(input(), shell=True)\n' >"$src/tests/test_data/data_mod.py"
 printf 'import subprocess\nsubprocess.call(input(), shell=True)\nassert True\n' >"$src/app/main.py"
 
-for f in ash-repo.ash.yaml ash-repo.ash_no_ignore.yaml docs-global-settings.yaml docs-scanners.yaml; do
+for f in ash-repo.ash.yaml ash-repo.ash_no_ignore.yaml docs-global-settings.yaml docs-scanners.yaml docs-converters.yaml; do
   "$ASH" config validate --source-dir "$src" -c "$fix/$f" >"$TEST_TMP/out" 2>"$TEST_TMP/err"
   assert_eq "$f is accepted unchanged" "$?" 0
 done
@@ -85,6 +85,18 @@ run_ash scan --source-dir "$src" --output-dir "$out" -P --sandbox off \
   --scanners bandit -c "$fix/docs-scanners.yaml"
 assert_eq "docs scanners: bandit's findings at MEDIUM and above are actionable" \
   "$(agg "r['bandit']['actionable_count'] == r['bandit']['severity_counts']['high'] + r['bandit']['severity_counts']['medium'] + r['bandit']['severity_counts']['critical'], r['bandit']['actionable_count'] < r['bandit']['finding_count']")" "True True"
+
+# The documented scanners' checkov entry: its install_timeout is warned
+# about (ash installs no tool while it scans), its frameworks honoured.
+src_iac=$TEST_TMP/iac
+mkdir -p "$src_iac"
+printf 'AWSTemplateFormatVersion: "2010-09-09"\nResources: {}\n' >"$src_iac/test.yaml"
+run_ash scan --source-dir "$src_iac" --output-dir "$TEST_TMP/iac-out" -P --sandbox off \
+  --scanners checkov -c "$fix/docs-scanners.yaml"
+assert_file_contains "docs scanners: checkov's install_timeout is warned about" "$TEST_TMP/err" \
+  "scanners.checkov.options.install_timeout has no effect on a scan"
+assert_file_contains "docs scanners: checkov ran with --framework all" \
+  "$TEST_TMP/iac-out/scanners/checkov/source/ARGS" "all"
 
 # The plugin example names Python plugins: refused, naming what is missing.
 run_ash config validate --source-dir "$src" -c "$fix/plugins-example.ash.yaml"

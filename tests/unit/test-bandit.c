@@ -335,9 +335,10 @@ test_check_options (void)
     { "{\"ignore_nosec\": \"yes\"}",
       "scanners.bandit.options.ignore_nosec must be" },
     { "{\"tool_version\": \"1.7\"}",
-      "scanners.bandit.options.tool_version is not supported" },
-    { "{\"install_timeout\": 30}",
-      "scanners.bandit.options.install_timeout is not supported" },
+      "scanners.bandit.options.tool_version: '1.7' is not a version "
+      "constraint" },
+    { "{\"install_timeout\": 0}",
+      "scanners.bandit.options.install_timeout must be a number of seconds" },
     { "{\"additional_formats\": [\"html\"]}",
       "scanners.bandit.options.additional_formats is not supported" },
     { "{\"excluded_paths\": \"a\"}",

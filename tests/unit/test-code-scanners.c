@@ -162,11 +162,21 @@ test_options (void)
   tap_is_int (ash_grep_check_options ("semgrep", o, &err), 0,
               "supported options pass");
   json_decref (o);
-  o = opts ("{\"install_timeout\": 5}");
+  o = opts ("{\"timeout_per_rule\": 5}");
   tap_ok (ash_grep_check_options ("semgrep", o, &err) < 0
             && strstr (err.message,
-                       "scanners.semgrep.options.install_timeout"),
+                       "scanners.semgrep.options.timeout_per_rule"),
           "an unsupported option is an error naming it");
+  json_decref (o);
+  o = opts ("{\"tool_version\": \">=1.125.0\", \"install_timeout\": 300}");
+  tap_is_int (ash_grep_check_options ("semgrep", o, &err), 0,
+              "upstream's tool_version and install_timeout pass");
+  json_decref (o);
+  o = opts ("{\"install_timeout\": -1}");
+  tap_ok (ash_grep_check_options ("semgrep", o, &err) < 0
+            && strstr (err.message,
+                       "scanners.semgrep.options.install_timeout must be"),
+          "an install_timeout out of range is an error naming it");
   ash_error_release (&err);
   json_decref (o);
   o = opts ("{\"severity\": [\"LOW\"]}");

@@ -173,10 +173,11 @@ main (void)
           "error: scanners.cfn-lint.options.nope is not an option of "
           "cfn-lint",
           "cfn-lint refuses an unknown option");
-  expect (cfn_lint, "{\"tool_version\": \">=1\"}",
-          "error: scanners.cfn-lint.options.tool_version is not supported: "
-          "ash runs the cfn-lint it finds and does not install it",
-          "cfn-lint refuses tool_version");
+  expect (cfn_lint, "{\"tool_version\": \"1\"}",
+          "error: scanners.cfn-lint.options.tool_version: '1' is not a "
+          "version constraint (write clauses such as >=1.7.0,<2.0.0, ~=3.2 "
+          "or ==1.2.*)",
+          "cfn-lint refuses a tool_version that is not a constraint");
 
   /* checkov */
   expect (checkov, NULL,
@@ -267,11 +268,10 @@ main (void)
           "{\"version\":{{getVersion | json}},\"errors\":{{json .}}} -- "
           ".github/workflows/ci.yml",
           "actionlint shellcheck, pyflakes and config_file");
-  expect (actionlint, "{\"install_timeout\": 5}",
-          "error: scanners.actionlint.options.install_timeout is not "
-          "supported: ash runs the actionlint it finds and does not install "
-          "it",
-          "actionlint refuses install_timeout");
+  expect (actionlint, "{\"install_timeout\": 0}",
+          "error: scanners.actionlint.options.install_timeout must be a "
+          "number of seconds from 1 to 86400",
+          "actionlint refuses an install_timeout of 0");
 
   /* zizmor: config_file, and --no-config for a refused one.  */
   expect (zizmor_config, NULL,
