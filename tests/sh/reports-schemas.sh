@@ -15,10 +15,16 @@
 # SARIF 2.1.0 (ash.ghas.sarif, ash.sarif): the official schema of the
 # shared data directory.
 #
-# GitLab SAST, SPDX 2.3 and OCSF 1.1: no package of the registries this
-# project reaches carries their published schemas
-# (tests/fixtures/schemas/README says which were looked at); only the
-# offline subsets check them, and the test says so.
+# GitLab SAST: GitLab's published sast-report-format.json of schema
+# version 15.0.7, as GitLab's own repository vendors it (committed in
+# tests/fixtures/schemas/gitlab/, origin in its README), and the offline
+# subset of 15.2.2, the version the report declares, whose published
+# schema is on no registry this project reaches.
+#
+# SPDX 2.3 and OCSF 1.1: no package of the registries this project
+# reaches carries their published schemas (tests/fixtures/schemas/README
+# says which were looked at); only the offline subsets check them, and
+# the test says so.
 . "$top_srcdir/tests/libtest.sh"
 
 command -v python3 >/dev/null 2>&1 || skip_all "python3 is not installed"
@@ -194,7 +200,30 @@ else
   ok "# SKIP official SARIF 2.1.0 schema: not in the shared data directory"
 fi
 
-# 3. GitLab SAST, SPDX 2.3, OCSF 1.1: the offline subsets only.
+# 3. GitLab SAST: GitLab's published schema 15.0.7.
+gl=$top_srcdir/tests/fixtures/schemas/gitlab
+assert_eq "the GitLab schema is the published SAST report format" \
+  "$(python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); print(d["$id"], d["self"]["version"])' "$gl/sast-report-format-15.0.7.json")" \
+  "https://gitlab.com/gitlab-org/security-products/security-report-schemas/-/raw/master/dist/sast-report-format.json 15.0.7"
+for d in full nosbom; do
+  expect_valid "$d/reports/ash.gl-sast-report.json: valid GitLab SAST (GitLab's published schema 15.0.7)" \
+    "$gl" sast-report-format-15.0.7.json "$TEST_TMP/$d/reports/ash.gl-sast-report.json"
+done
+mutate "$TEST_TMP/full/reports/ash.gl-sast-report.json" "$TEST_TMP/bad.json" 'd["vulnerabilities"][0]["severity"] = "Severe"'
+check_fails "control: GitLab's schema rejects a severity 'Severe'" \
+  valid "$gl" sast-report-format-15.0.7.json "$TEST_TMP/bad.json"
+mutate "$TEST_TMP/full/reports/ash.gl-sast-report.json" "$TEST_TMP/bad.json" 'd["scan"]["start_time"] = "2026-01-01T00:00:00Z"'
+check_fails "control: GitLab's schema rejects a start_time with a zone" \
+  valid "$gl" sast-report-format-15.0.7.json "$TEST_TMP/bad.json"
+mutate "$TEST_TMP/full/reports/ash.gl-sast-report.json" "$TEST_TMP/bad.json" 'd["vulnerabilities"][0]["name"] = "x" * 256'
+check_fails "control: GitLab's schema rejects a name of 256 characters" \
+  valid "$gl" sast-report-format-15.0.7.json "$TEST_TMP/bad.json"
+mutate "$TEST_TMP/full/reports/ash.gl-sast-report.json" "$TEST_TMP/bad.json" 'd["vulnerabilities"][0]["identifiers"] = []'
+check_fails "control: GitLab's schema rejects a vulnerability without identifiers" \
+  valid "$gl" sast-report-format-15.0.7.json "$TEST_TMP/bad.json"
+
+# 4. GitLab SAST 15.2.2, SPDX 2.3, OCSF 1.1: the offline subsets.
+ok "# SKIP GitLab's published schema 15.2.2: no registry this project reaches carries it (15.0.7 is checked above)"
 for f in "gitlab-sast-15.2.2:ash.gl-sast-report.json:GitLab SAST 15.2.2" \
   "spdx-2.3:ash.spdx.json:SPDX 2.3" \
   "ocsf-1.1-vulnerability-finding:ash.ocsf.json:OCSF 1.1 Vulnerability Finding"; do
@@ -202,7 +231,8 @@ for f in "gitlab-sast-15.2.2:ash.gl-sast-report.json:GitLab SAST 15.2.2" \
   r=${f#*:}
   r=${r%%:*}
   n=${f##*:}
-  ok "# SKIP official $n schema: no package of the npm registry carries it"
+  [ "$s" = gitlab-sast-15.2.2 ] ||
+    ok "# SKIP official $n schema: no package of the npm registry carries it"
   for d in full nosbom; do
     [ "$r" = ash.spdx.json ] && [ $d = nosbom ] && continue
     expect_valid "$d/reports/$r: valid against the offline $n subset" "$offline" "$s-offline-subset.json" "$TEST_TMP/$d/reports/$r"
