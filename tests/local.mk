@@ -334,6 +334,7 @@ EXTRA_DIST += tests/fixtures/schemas/cyclonedx-1.6-offline-subset.json
 EXTRA_DIST += tests/fixtures/schemas/gitlab-sast-15.2.2-offline-subset.json
 EXTRA_DIST += tests/fixtures/schemas/gitlab/sast-report-format-15.0.7.json
 EXTRA_DIST += tests/fixtures/schemas/spdx-2.3-offline-subset.json
+EXTRA_DIST += tests/fixtures/schemas/spdx/spdx-schema-2.3.json
 EXTRA_DIST += tests/fixtures/schemas/ocsf-1.1-vulnerability-finding-offline-subset.json
 TESTS += tests/sh/compat-suppress.sh
 EXTRA_DIST += tests/sh/compat-suppress.sh

@@ -21,10 +21,12 @@
 # subset of 15.2.2, the version the report declares, whose published
 # schema is on no registry this project reaches.
 #
-# SPDX 2.3 and OCSF 1.1: no package of the registries this project
-# reaches carries their published schemas (tests/fixtures/schemas/README
-# says which were looked at); only the offline subsets check them, and
-# the test says so.
+# SPDX 2.3: the published schema of the SPDX specification
+# (tests/fixtures/schemas/spdx/, origin in the README), and the subset.
+#
+# OCSF 1.1: no package of the registries this project reaches carries its
+# published schema (tests/fixtures/schemas/README says which were looked
+# at); only the offline subset checks it, and the test says so.
 . "$top_srcdir/tests/libtest.sh"
 
 command -v python3 >/dev/null 2>&1 || skip_all "python3 is not installed"
@@ -222,7 +224,24 @@ mutate "$TEST_TMP/full/reports/ash.gl-sast-report.json" "$TEST_TMP/bad.json" 'd[
 check_fails "control: GitLab's schema rejects a vulnerability without identifiers" \
   valid "$gl" sast-report-format-15.0.7.json "$TEST_TMP/bad.json"
 
-# 4. GitLab SAST 15.2.2, SPDX 2.3, OCSF 1.1: the offline subsets.
+# 4. SPDX 2.3: the specification's published schema.
+sp=$top_srcdir/tests/fixtures/schemas/spdx
+assert_eq "the SPDX schema is the published SPDX 2.3 schema" \
+  "$(python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); print(d["$id"], d["title"])' "$sp/spdx-schema-2.3.json")" \
+  "http://spdx.org/rdf/terms/2.3 SPDX 2.3"
+expect_valid "full/reports/ash.spdx.json: valid SPDX 2.3 (the published schema)" \
+  "$sp" spdx-schema-2.3.json "$TEST_TMP/full/reports/ash.spdx.json"
+mutate "$TEST_TMP/full/reports/ash.spdx.json" "$TEST_TMP/bad.json" 'd["packages"][0]["primaryPackagePurpose"] = "GADGET"'
+check_fails "control: the SPDX schema rejects a package purpose 'GADGET'" \
+  valid "$sp" spdx-schema-2.3.json "$TEST_TMP/bad.json"
+mutate "$TEST_TMP/full/reports/ash.spdx.json" "$TEST_TMP/bad.json" 'd["packages"][0]["color"] = "red"'
+check_fails "control: the SPDX schema rejects a package member it does not define" \
+  valid "$sp" spdx-schema-2.3.json "$TEST_TMP/bad.json"
+mutate "$TEST_TMP/full/reports/ash.spdx.json" "$TEST_TMP/bad.json" 'del d["creationInfo"]'
+check_fails "control: the SPDX schema rejects a document without creationInfo" \
+  valid "$sp" spdx-schema-2.3.json "$TEST_TMP/bad.json"
+
+# 5. GitLab SAST 15.2.2, SPDX 2.3, OCSF 1.1: the offline subsets.
 ok "# SKIP GitLab's published schema 15.2.2: no registry this project reaches carries it (15.0.7 is checked above)"
 for f in "gitlab-sast-15.2.2:ash.gl-sast-report.json:GitLab SAST 15.2.2" \
   "spdx-2.3:ash.spdx.json:SPDX 2.3" \
@@ -231,7 +250,7 @@ for f in "gitlab-sast-15.2.2:ash.gl-sast-report.json:GitLab SAST 15.2.2" \
   r=${f#*:}
   r=${r%%:*}
   n=${f##*:}
-  [ "$s" = gitlab-sast-15.2.2 ] ||
+  [ "$s" = ocsf-1.1-vulnerability-finding ] &&
     ok "# SKIP official $n schema: no package of the npm registry carries it"
   for d in full nosbom; do
     [ "$r" = ash.spdx.json ] && [ $d = nosbom ] && continue
