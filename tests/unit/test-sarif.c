@@ -160,16 +160,22 @@ wanted (const json_t *result _unused_, const json_t *rule _unused_)
   return wanted_severity;
 }
 
-static const char *
-rule0_score (const json_t *doc)
+/* DOC's first run's first rule.  */
+static json_t *
+rule0 (const json_t *doc)
 {
   json_t *run = json_array_get (json_object_get (doc, "runs"), 0);
-  json_t *rule = json_array_get (
+  return json_array_get (
     json_object_get (json_object_get (json_object_get (run, "tool"), "driver"),
                      "rules"),
     0);
+}
+
+static const char *
+rule0_score (const json_t *doc)
+{
   return json_string_value (
-    json_object_get (json_object_get (rule, "properties"),
+    json_object_get (json_object_get (rule0 (doc), "properties"),
                      "security-severity"));
 }
 
@@ -187,13 +193,9 @@ result0_level (const json_t *doc)
 static const char *
 rule0_level (const json_t *doc)
 {
-  json_t *run = json_array_get (json_object_get (doc, "runs"), 0);
-  json_t *rule = json_array_get (
-    json_object_get (json_object_get (json_object_get (run, "tool"), "driver"),
-                     "rules"),
-    0);
   return json_string_value (
-    json_object_get (json_object_get (rule, "defaultConfiguration"), "level"));
+    json_object_get (json_object_get (rule0 (doc), "defaultConfiguration"),
+                     "level"));
 }
 
 static json_t *
