@@ -8,9 +8,11 @@
    through the wrapper's socket-filter mode, because /run and its sockets
    stay visible.
 
-   Run as root, ASH starts firejail as the scanner account, and firejail
-   hides that account's home, not the one the policy names (root's), which
-   the account cannot write: the scanner then gets a home of its own, a
+   firejail makes private the passwd entry's home of the account it runs
+   as.  When the scanner's HOME would be another directory (run as root,
+   ASH starts firejail as the scanner account, whose HOME would be root's,
+   which that account cannot write; a HOME in /tmp is shown as directories
+   of firejail's own making), the scanner gets a home of its own: a
    directory made here for the spawn and removed after it, holding a link
    to each path the policy grants under the real home, as under
    Landlock.  */
@@ -34,7 +36,7 @@
 
 #define PRIVATE_PREFIX "ash-firejail-"
 
-/* What wrap() made for one spawn run as the scanner account: the private
+/* What wrap() made for one spawn given a home of its own: the private
    directory holding its HOME, which cleanup() removes.  */
 struct firejail_state
 {
@@ -249,8 +251,8 @@ firejail_wrap (const struct ash_probe *base, const struct ash_policy *policy,
   }
 
   /* Everything below translates the policy's decisions word for word;
-     only the wrapper, firejail's own helper, and the scanner account's
-     private home are added to what the policy shows.  */
+     only the wrapper, firejail's own helper, and the scanner's private
+     home are added to what the policy shows.  */
   /* firejail is setuid: the parent-death signal ash sets is lost when it
      starts, and firejail outlives a killed ash with the scanner.  The
      wrapper, started first, keeps it and ends firejail's whole tree.  */
