@@ -372,44 +372,50 @@ first_to_run (struct scan *sc, const char *tool)
 void
 ash_dbphase_update (struct scan *sc)
 {
-  for (size_t t = 0; t < ARRAY_SIZE (db_tools); t++)
-    {
-      struct job *first = first_to_run (sc, db_tools[t]);
-      if (first == NULL || atomic_load (&sc->interrupted))
-        continue;
-      _cleanup_free_ char *cache = cache_dir_of (first->scanner->name);
-      struct ash_error err = ASH_ERROR_INIT;
-      if (cache == NULL)
-        {
-          /* Offline, nothing is updated or locked: the age check has no
-             cache to read either.  */
-          if (!sc->opts->offline)
-            fail_tool (sc, db_tools[t], ash_db_cache_unknown (db_tools[t]));
+  /* Every update first, then every shared lock: when two tools share one
+     cache directory, the second update must not wait on this scan's own
+     shared lock.  */
+  for (int pass = 0; pass < 2; pass++)
+    for (size_t t = 0; t < ARRAY_SIZE (db_tools); t++)
+      {
+        struct job *first = first_to_run (sc, db_tools[t]);
+        if (first == NULL || atomic_load (&sc->interrupted))
           continue;
-        }
-      if (!sc->opts->offline
-          && update_one (sc, db_tools[t], first->result.tool_path, cache, &err)
-               < 0)
-        {
+        _cleanup_free_ char *cache = cache_dir_of (first->scanner->name);
+        struct ash_error err = ASH_ERROR_INIT;
+        if (cache == NULL)
+          {
+            /* Offline, nothing is updated or locked: the age check has no
+               cache to read either.  */
+            if (pass == 0 && !sc->opts->offline)
+              fail_tool (sc, db_tools[t], ash_db_cache_unknown (db_tools[t]));
+            continue;
+          }
+        if (pass == 0)
+          {
+            if (!sc->opts->offline
+                && update_one (sc, db_tools[t], first->result.tool_path, cache,
+                               &err)
+                     < 0)
+              fail_tool (sc, db_tools[t], err.message);
+            ash_error_release (&err);
+            continue;
+          }
+        /* The scanners read the database under a shared lock, taken now
+           and kept until ash_dbphase_check() has read the database's age:
+           an update of another scan waits for them, and they for it.  A
+           cache this user cannot write the lock into (one of someone
+           else's, read offline) is read without it: only scans that can
+           update it take the lock.  */
+        int fd = lock_cache (cache, true, &err);
+        if (fd == -ETIMEDOUT)
           fail_tool (sc, db_tools[t], err.message);
-          ash_error_release (&err);
-          continue;
-        }
-      /* The scanners read the database under a shared lock, taken now and
-         kept until ash_dbphase_check() has read the database's age: an
-         update of another scan waits for them, and they for it.  A cache
-         this user cannot write the lock into (one of someone else's, read
-         offline) is read without it: only scans that can update it take
-         the lock.  */
-      int fd = lock_cache (cache, true, &err);
-      if (fd == -ETIMEDOUT)
-        fail_tool (sc, db_tools[t], err.message);
-      else if (fd < 0)
-        ash_debug ("%s", err.message);
-      else
-        sc->db_lock_fds[t] = fd;
-      ash_error_release (&err);
-    }
+        else if (fd < 0)
+          ash_debug ("%s", err.message);
+        else
+          sc->db_lock_fds[t] = fd;
+        ash_error_release (&err);
+      }
 }
 
 void

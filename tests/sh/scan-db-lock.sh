@@ -242,6 +242,18 @@ assert_eq "trivy-repo: each scanner ran with the lock held (shared)" \
 concurrent trivy-ctl "$TRIVY_FAKE_LOG" "$tc" "$TEST_TMP/cache2/trivy" TRIVY_FAKE_HOLD $mods --scanners trivy-repo
 assert_eq "trivy-repo control: with separate caches the updates overlap" "$_during" 2
 
+# grype and trivy-repo sharing one cache directory: each scan's updates
+# come before its shared locks, so the second update does not wait on the
+# scan's own lock (a bound of 2 s would make it ERROR).
+: >"$GRYPE_FAKE_LOG"
+: >"$TRIVY_FAKE_LOG"
+env GRYPE_DB_CACHE_DIR="$TEST_TMP/shared-cache" TRIVY_CACHE_DIR="$TEST_TMP/shared-cache" \
+  ASH_DB_LOCK_TIMEOUT=2 "$ASH" scan --source-dir "$src" --output-dir "$TEST_TMP/shared" \
+  --no-progress --sandbox off $mods --scanners grype,trivy-repo >"$TEST_TMP/shared.out" 2>&1
+assert_eq "one cache for grype and trivy-repo: both scan with their findings (exit 2)" "$?" 2
+check "one cache: grype and trivy each updated it once" \
+  test "$(count update-start "$GRYPE_FAKE_LOG") $(count update-start "$TRIVY_FAKE_LOG")" = "1 1"
+
 # A scanner writing into its database cache.  Offline, so that no update
 # rewrites the cache between the scans; the databases are fresh from the
 # scans above.
