@@ -6,7 +6,16 @@
    are whitelisted inside it and /tmp, the runtime sockets are blacklisted,
    and the results directory is made writable again.  The scanner starts
    through the wrapper's socket-filter mode, because /run and its sockets
-   stay visible.  */
+   stay visible.
+
+   firejail makes private the passwd entry's home of the account it runs
+   as.  When the scanner's HOME would be another directory (run as root,
+   ASH starts firejail as the scanner account, whose HOME would be root's,
+   which that account cannot write; a HOME in /tmp is shown as directories
+   of firejail's own making), the scanner gets a home of its own: a
+   directory made here for the spawn and removed after it, holding a link
+   to each path the policy grants under the real home, as under
+   Landlock.  */
 
 #include <config.h>
 
@@ -14,12 +23,26 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
+#include <pwd.h>
 #include <stdio.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "base/log.h"
+#include "fs/chown.h"
+#include "private-dir.h"
+
+#define PRIVATE_PREFIX "ash-firejail-"
+
+/* What wrap() made for one spawn given a home of its own: the private
+   directory holding its HOME, which cleanup() removes.  */
+struct firejail_state
+{
+  struct ash_wrap_state base;
+  char *dir;
+};
 
 static void
 push_opt (struct ash_strvec *argv, const char *opt, const char *path)
@@ -78,6 +101,89 @@ usable_dir (const char *d)
   return d && d[0] == '/' && d[1] != '\0';
 }
 
+/* The passwd entry's home of UID (newly allocated), or NULL: the home
+   firejail makes private when it runs as that account.  */
+static char *
+account_home (uid_t uid)
+{
+  struct passwd pw, *res = NULL;
+  char buf[4096];
+
+  if (getpwuid_r (uid, &pw, buf, sizeof buf, &res) != 0 || !res
+      || !usable_dir (res->pw_dir))
+    return NULL;
+  return xstrdup (res->pw_dir);
+}
+
+/* Note that firejail is told to show PATH: inside OWN_HOME, the home
+   firejail makes private, or inside /tmp.  */
+static void
+note_shown (const char *path, const char *own_home, bool *home_listed,
+            bool *tmp_listed)
+{
+  if (own_home && ash_path_is_inside (path, own_home))
+    *home_listed = true;
+  else if (ash_path_is_inside (path, "/tmp"))
+    *tmp_listed = true;
+}
+
+/* Make the scanner's home for one spawn: DIR/home, DIR a new directory in
+   /tmp (the one place outside a home that firejail shows again by name),
+   ASH's own and searchable, so that the scanner cannot put anything else
+   at the name "home"; the home itself, with the policy's links in it, the
+   scanner's (the scanner account's, when CMD runs as it).  0 with
+   *RET_DIR, or a negative errno with ERR filled and nothing left
+   behind.  */
+static int
+make_private_home (const struct ash_policy *policy, const struct ash_cmd *cmd,
+                   char **ret_dir, struct ash_error *err)
+{
+  _cleanup_free_ char *dir = NULL;
+  _cleanup_close_ int dfd = -1, hfd = -1;
+  int r;
+
+  r = ash_linux_private_dir_make ("/tmp", PRIVATE_PREFIX, &dir, err);
+  if (r < 0)
+    return r;
+  dfd = open (dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+  if (dfd >= 0 && fchmod (dfd, 0711) == 0 && mkdirat (dfd, "home", 0700) == 0)
+    hfd
+      = openat (dfd, "home", O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+  if (hfd < 0)
+    r = ash_error_set (err, -errno, _ ("cannot make a private home in %s: %s"),
+                       dir, strerror (errno));
+  else
+    r = ash_linux_home_links_make (hfd, policy, err);
+  if (r >= 0 && cmd->set_ids)
+    {
+      r = ash_tree_chown_fd (hfd, cmd->user_id, cmd->group_id);
+      if (r < 0)
+        ash_error_set (err, r, _ ("cannot give %s/home to uid %ld: %s"), dir,
+                       (long) cmd->user_id, strerror (-r));
+    }
+  if (r < 0)
+    {
+      ash_linux_private_dir_remove (dir);
+      return r;
+    }
+  *ret_dir = TAKE_PTR (dir);
+  return 0;
+}
+
+static void
+firejail_cleanup (struct ash_wrap_state *base)
+{
+  struct firejail_state *state;
+
+  if (!base)
+    return;
+  state = ash_container_of (base, struct firejail_state, base);
+  if (state->dir)
+    ash_linux_private_dir_remove (state->dir);
+  free (state->dir);
+  free (state);
+}
+
 static int
 firejail_wrap (const struct ash_probe *base, const struct ash_policy *policy,
                struct ash_cmd *cmd, struct ash_wrap_state **ret_state,
@@ -90,6 +196,11 @@ firejail_wrap (const struct ash_probe *base, const struct ash_policy *policy,
   const char *home = usable_dir (policy->home) ? policy->home : fj_home;
   bool home_listed = false, tmp_listed = false, helper_shown = false;
   bool home_hidden = false;
+  /* The home firejail makes private: the passwd entry's of the account it
+     runs as.  */
+  _cleanup_free_ char *own_home = NULL;
+  _cleanup_free_ char *priv_dir = NULL, *priv_home = NULL;
+  int r;
 
   *ret_state = NULL;
   if (policy->refusal.message)
@@ -114,9 +225,34 @@ firejail_wrap (const struct ash_probe *base, const struct ash_policy *policy,
                                "file"),
                             policy->masked.v[i]);
 
+  /* A HOME that is not the passwd entry's, outside /tmp, is hidden by the
+     policy (whole, or around the results directory it holds): the
+     scanner's HOME is then the passwd entry's, which firejail makes
+     private.  */
+  home_hidden = home && fj_home && !streq (home, fj_home)
+                && !ash_path_is_inside (home, "/tmp");
+  own_home = cmd->set_ids                       ? account_home (cmd->user_id)
+             : usable_dir (policy->passwd_home) ? xstrdup (policy->passwd_home)
+                                                : NULL;
+  /* Any HOME other than the one firejail makes private for the account it
+     runs as is not that account's own: root's, when firejail runs as the
+     scanner account, or one in /tmp, where firejail shows the paths it
+     is told to show in directories of its own making.  The scanner then
+     gets a home of its own.  */
+  {
+    const char *scanner_home = home_hidden ? fj_home : home;
+    if (!own_home || !scanner_home || !streq (scanner_home, own_home))
+      {
+        r = make_private_home (policy, cmd, &priv_dir, err);
+        if (r < 0)
+          return r;
+        priv_home = ash_path_join (priv_dir, "home");
+      }
+  }
+
   /* Everything below translates the policy's decisions word for word;
-     only the wrapper, firejail's own helper, is added to what the policy
-     shows.  */
+     only the wrapper, firejail's own helper, and the scanner's private
+     home are added to what the policy shows.  */
   /* firejail is setuid: the parent-death signal ash sets is lost when it
      starts, and firejail outlives a killed ash with the scanner.  The
      wrapper, started first, keeps it and ends firejail's whole tree.  */
@@ -127,30 +263,36 @@ firejail_wrap (const struct ash_probe *base, const struct ash_policy *policy,
   push_base_options (&argv, policy->network);
   ash_strvec_push (&argv, "--quiet");
   push_blacklists (&argv, policy);
-  /* A HOME that is not the passwd entry's, outside /tmp, is hidden by the
-     policy (whole, or around the results directory it holds): the
-     scanner's HOME is then the passwd entry's, which firejail makes
-     private.  */
-  home_hidden = home && fj_home && !streq (home, fj_home)
-                && !ash_path_is_inside (home, "/tmp");
 
   for (size_t j = 0; j < policy->shown.nr; j++)
     {
       push_opt (&argv, "--whitelist", policy->shown.v[j]);
-      if (fj_home && ash_path_is_inside (policy->shown.v[j], fj_home))
-        home_listed = true;
-      else
-        tmp_listed = true;
+      note_shown (policy->shown.v[j], own_home, &home_listed, &tmp_listed);
       if (ash_path_is_inside (probe->helper, policy->shown.v[j]))
         helper_shown = true;
     }
   if (!helper_shown && ash_policy_wants_shown (policy, probe->helper))
     {
       push_opt (&argv, "--whitelist", probe->helper);
-      if (fj_home && ash_path_is_inside (probe->helper, fj_home))
-        home_listed = true;
-      else
-        tmp_listed = true;
+      note_shown (probe->helper, own_home, &home_listed, &tmp_listed);
+    }
+  if (priv_home)
+    {
+      push_opt (&argv, "--whitelist", priv_home);
+      note_shown (priv_home, own_home, &home_listed, &tmp_listed);
+      /* The home the policy names is not the one firejail hides when it
+         runs as the scanner account: unless firejail shows something
+         inside it, it is hidden by name.  */
+      if (cmd->set_ids && fj_home && !streq (fj_home, own_home ? own_home : "")
+          && !ash_path_is_inside (fj_home, "/tmp"))
+        {
+          bool shows_inside = false;
+          for (size_t j = 0; j < policy->shown.nr; j++)
+            if (ash_path_is_inside (policy->shown.v[j], fj_home))
+              shows_inside = true;
+          if (!shows_inside)
+            push_opt (&argv, "--blacklist", fj_home);
+        }
     }
   /* Without a whitelist inside it, firejail would show the whole home.  */
   if (!home_listed)
@@ -190,6 +332,8 @@ firejail_wrap (const struct ash_probe *base, const struct ash_policy *policy,
         && (!policy->results_dir
             || !streq (policy->paths[i].path, policy->results_dir)))
       push_opt (&argv, "--read-write", policy->paths[i].path);
+  if (priv_home)
+    push_opt (&argv, "--read-write", priv_home);
   if (policy->results_dir)
     push_opt (&argv, "--read-write", policy->results_dir);
 
@@ -203,8 +347,19 @@ firejail_wrap (const struct ash_probe *base, const struct ash_policy *policy,
                            true);
   ash_strvec_pushv (&argv, cmd->argv.v);
 
-  ash_linux_sandbox_env (policy, home_hidden ? fj_home : home, "/tmp", &env);
+  ash_linux_sandbox_env (policy,
+                         priv_home     ? priv_home
+                         : home_hidden ? fj_home
+                                       : home,
+                         "/tmp", &env);
 
+  if (priv_dir)
+    {
+      struct firejail_state *state = xcalloc (1, sizeof *state);
+      state->base.backend = &ash_backend_firejail;
+      state->dir = TAKE_PTR (priv_dir);
+      *ret_state = &state->base;
+    }
   ash_strvec_release (&cmd->argv);
   cmd->argv = argv;
   ash_strvec_release (&cmd->env);
@@ -372,5 +527,5 @@ const struct ash_backend ash_backend_firejail = {
   .probe = firejail_probe,
   .probe_free = ash_linux_probe_free,
   .wrap = firejail_wrap,
-  .cleanup = NULL,
+  .cleanup = firejail_cleanup,
 };

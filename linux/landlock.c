@@ -15,11 +15,8 @@
 #include "backends.h"
 
 #include <ctype.h>
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <pthread.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/stat.h>
@@ -27,7 +24,7 @@
 
 #include "base/log.h"
 #include "fs/chown.h"
-#include "fs/tree.h"
+#include "private-dir.h"
 
 #define PRIVATE_PREFIX "ash-landlock-"
 
@@ -45,210 +42,12 @@ struct landlock_state
   unsigned n_fds;
 };
 
-/* Remove DIR and everything in it, at any depth and whatever modes the
-   scanner left, never following a link: the scanner could have left
-   links in its TMPDIR.  */
-static void
-remove_tree (const char *dir)
-{
-  struct ash_error e = ASH_ERROR_INIT;
-  _cleanup_free_ char *parent = xstrdup (dir);
-  char *slash = strrchr (parent, '/');
-
-  if (slash == NULL)
-    return;
-  *slash = '\0';
-  _cleanup_close_ int pfd
-    = open (*parent ? parent : "/", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  if (pfd < 0 || ash_tree_remove_all (pfd, slash + 1, &e) < 0)
-    ash_warning (_ ("cannot remove %s: %s"), dir,
-                 e.message ? e.message : strerror (errno));
-  ash_error_release (&e);
-}
-
 static const char *
 tmp_base (void)
 {
   const char *t = getenv ("TMPDIR");
 
   return t && t[0] == '/' ? t : "/tmp";
-}
-
-/* Remove the private directories that runs of ash's own user left when
-   they were killed before they could remove them: those whose name
-   carries the pid of an ash that no longer exists.  A pid that has been
-   reused keeps its directory until a later run; names without a pid are
-   left alone.  Once per process.  */
-static void
-remove_stale_private_once (void)
-{
-  const char *base = tmp_base ();
-  DIR *d = opendir (base);
-  struct dirent *de;
-  /* As root, the private directories belong to the scanner account.  */
-  uid_t scanner_uid = geteuid ();
-  if (geteuid () == 0)
-    {
-      struct ash_error e = ASH_ERROR_INIT;
-      gid_t gid;
-      if (ash_sandbox_scanner_ids (&scanner_uid, &gid, &e) < 0)
-        scanner_uid = 0;
-      ash_error_release (&e);
-    }
-
-  if (d == NULL)
-    return;
-  while ((de = readdir (d)) != NULL)
-    {
-      const char *p = de->d_name;
-      char *end;
-      long pid;
-      struct stat st;
-
-      if (!ash_str_has_prefix (p, PRIVATE_PREFIX))
-        continue;
-      p += strlen (PRIVATE_PREFIX);
-      errno = 0;
-      pid = strtol (p, &end, 10);
-      if (errno || end == p || *end != '-' || pid <= 0 || pid == getpid ())
-        continue;
-      if (fstatat (dirfd (d), de->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0
-          || !S_ISDIR (st.st_mode)
-          || (st.st_uid != geteuid () && st.st_uid != scanner_uid))
-        continue;
-      if (kill ((pid_t) pid, 0) == 0 || errno != ESRCH)
-        continue;
-      _cleanup_free_ char *path = ash_path_join (base, de->d_name);
-      ash_info (_ ("removing %s, left by a run of ash that was killed"), path);
-      remove_tree (path);
-    }
-  closedir (d);
-}
-
-static void
-remove_stale_private (void)
-{
-  static pthread_once_t once = PTHREAD_ONCE_INIT;
-
-  pthread_once (&once, remove_stale_private_once);
-}
-
-/* Make the link NAME (relative, below the directory HOME_FD) to TARGET,
-   creating the directories on the way.  */
-static int
-make_home_link (int home_fd, const char *name, const char *target)
-{
-  _cleanup_free_ char *copy = xstrdup (name);
-  _cleanup_close_ int dfd = fcntl (home_fd, F_DUPFD_CLOEXEC, 3);
-  char *p = copy, *slash;
-
-  if (dfd < 0)
-    return -errno;
-  while ((slash = strchr (p, '/')))
-    {
-      int nfd;
-
-      *slash = '\0';
-      if (*p == '\0' || streq (p, ".") || streq (p, ".."))
-        return -EINVAL;
-      if (mkdirat (dfd, p, 0700) < 0 && errno != EEXIST)
-        return -errno;
-      nfd = openat (dfd, p, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-      if (nfd < 0)
-        return -errno;
-      ash_close (dfd);
-      dfd = nfd;
-      p = slash + 1;
-    }
-  if (*p == '\0' || streq (p, ".") || streq (p, ".."))
-    return -EINVAL;
-  if (symlinkat (target, dfd, p) < 0)
-    return -errno;
-  return 0;
-}
-
-static int
-link_name_cmp (const void *a, const void *b)
-{
-  const struct ash_policy_link *const *x = a, *const *y = b;
-  return strcmp ((*x)->name, (*y)->name);
-}
-
-/* The link already made in the private home (MADE, sorted parents first)
-   that NAME lies beneath, or NULL.  */
-static const struct ash_policy_link *
-made_above (const struct ash_policy_link *const *made, size_t n_made,
-            const char *name)
-{
-  for (size_t i = 0; i < n_made; i++)
-    {
-      size_t len = strlen (made[i]->name);
-      if (strncmp (name, made[i]->name, len) == 0 && name[len] == '/')
-        return made[i];
-    }
-  return NULL;
-}
-
-/* Whether PATH and TARGET name the same file on the host.  */
-static bool
-same_file (const char *path, const char *target)
-{
-  struct stat a, b;
-
-  return stat (path, &a) == 0 && stat (target, &b) == 0 && a.st_dev == b.st_dev
-         && a.st_ino == b.st_ino;
-}
-
-/* Make the policy's links in the private home HOME_FD.  A granted
-   directory nested in another granted one (a pyenv tool's bin directory
-   in its install prefix) is reachable through the outer link already: no
-   directory can be made beneath a link, so the inner link is left out
-   when the outer one leads to the same file, and refused otherwise.  The
-   links are made parents first, whatever order the policy lists them
-   in.  */
-static int
-make_home_links (int home_fd, const struct ash_policy *policy,
-                 struct ash_error *err)
-{
-  size_t n = policy->n_home_links, n_made = 0;
-  _cleanup_free_ const struct ash_policy_link **order = NULL;
-  _cleanup_free_ const struct ash_policy_link **made = NULL;
-
-  if (n == 0)
-    return 0;
-  order = xcalloc (n, sizeof *order);
-  made = xcalloc (n, sizeof *made);
-  for (size_t i = 0; i < n; i++)
-    order[i] = &policy->home_links[i];
-  qsort (order, n, sizeof *order, link_name_cmp);
-  for (size_t i = 0; i < n; i++)
-    {
-      const struct ash_policy_link *l = order[i];
-      const struct ash_policy_link *above = made_above (made, n_made, l->name);
-      int r;
-
-      if (above)
-        {
-          _cleanup_free_ char *via
-            = ash_path_join (above->target,
-                             l->name + strlen (above->name) + 1);
-          if (same_file (via, l->target))
-            continue;
-          return ash_error_set (err, -EEXIST,
-                                _ ("cannot link %s in the private home to "
-                                   "%s: %s is a link to %s there"),
-                                l->name, l->target, above->name,
-                                above->target);
-        }
-      r = home_fd < 0 ? -EBADF : make_home_link (home_fd, l->name, l->target);
-      if (r < 0)
-        return ash_error_set (err, r,
-                              _ ("cannot link %s in the private home to "
-                                 "%s: %s"),
-                              l->name, l->target, strerror (-r));
-      made[n_made++] = l;
-    }
-  return 0;
 }
 
 /* Hand the wrapper FD for the path that follows: "--fd FD".  */
@@ -453,7 +252,7 @@ landlock_wrap_args (const struct ash_linux_probe *probe,
                     err);
   if (r < 0)
     return r;
-  r = make_home_links (state->fds[state->n_fds - 1], policy, err);
+  r = ash_linux_home_links_make (state->fds[state->n_fds - 1], policy, err);
   if (r < 0)
     return r;
   /* ash runs as root and the scanner as its account: the private TMPDIR
@@ -503,15 +302,9 @@ landlock_wrap (const struct ash_probe *base, const struct ash_policy *policy,
                           _ ("a sandboxed command must start with an "
                              "absolute path"));
 
-  remove_stale_private ();
-  /* The pid of ash in the name tells a later run whether the run that
-     made it is still alive.  */
-  priv = xasprintf ("%s/" PRIVATE_PREFIX "%ld-XXXXXX", tmp_base (),
-                    (long) getpid ());
-  if (!mkdtemp (priv))
-    return ash_error_set (err, -errno,
-                          _ ("cannot make a private directory in %s: %s"),
-                          tmp_base (), strerror (errno));
+  r = ash_linux_private_dir_make (tmp_base (), PRIVATE_PREFIX, &priv, err);
+  if (r < 0)
+    return r;
   priv_home = ash_path_join (priv, "home");
   priv_tmp = ash_path_join (priv, "tmp");
 
@@ -548,7 +341,7 @@ landlock_cleanup (struct ash_wrap_state *base)
   for (unsigned i = 0; i < state->n_fds; i++)
     ash_close (state->fds[i]);
   if (state->dir)
-    remove_tree (state->dir);
+    ash_linux_private_dir_remove (state->dir);
   free (state->dir);
   free (state);
 }

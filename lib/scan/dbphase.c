@@ -29,6 +29,9 @@ extern char **environ;
 #define UPDATE_TIMEOUT 1800
 #define DEFAULT_BOUND_SEC (120 * 3600)
 
+/* The database tools, in the order of struct scan's db_lock_fds.  */
+static const char *const db_tools[] = { "grype", "trivy" };
+
 /* The database tool of scanner NAME ("grype", "trivy"), or NULL.  */
 static const char *
 db_tool (const char *name)
@@ -113,10 +116,12 @@ mkdirs (const char *dir)
   return 0;
 }
 
-/* Take the lock in CACHE, waiting at most ASH_DB_LOCK_TIMEOUT seconds.
-   The fd, or a negative errno with ERR filled.  */
+/* Take the lock in CACHE, exclusive (an update) or, with SHARED, shared
+   (a scan reading the database), waiting at most ASH_DB_LOCK_TIMEOUT
+   seconds.  The fd, or a negative errno with ERR filled: -ETIMEDOUT when
+   the wait timed out.  */
 static int
-lock_cache (const char *cache, struct ash_error *err)
+lock_cache (const char *cache, bool shared, struct ash_error *err)
 {
   _cleanup_free_ char *path = ash_path_join (cache, LOCK_NAME);
   const char *w = getenv ("ASH_DB_LOCK_TIMEOUT");
@@ -135,7 +140,7 @@ lock_cache (const char *cache, struct ash_error *err)
   double deadline = ash_now () + (double) wait;
   for (;;)
     {
-      if (flock (fd, LOCK_EX | LOCK_NB) == 0)
+      if (flock (fd, (shared ? LOCK_SH : LOCK_EX) | LOCK_NB) == 0)
         return fd;
       if (errno != EWOULDBLOCK && errno != EINTR)
         {
@@ -277,7 +282,7 @@ update_one (struct scan *sc, const char *tool, const char *tool_path,
       ash_strvec_push (&argv, config);
     }
 
-  lockfd = lock_cache (cache, err);
+  lockfd = lock_cache (cache, false, err);
   if (lockfd < 0)
     return lockfd;
   ash_info (_ ("updating the %s database in %s"), tool, cache);
@@ -350,35 +355,78 @@ fail_tool (struct scan *sc, const char *tool, const char *reason)
     }
 }
 
+/* The first job of SC still to run that reads TOOL's database, or
+   NULL.  */
+static struct job *
+first_to_run (struct scan *sc, const char *tool)
+{
+  for (size_t i = 0; i < sc->n_jobs; i++)
+    {
+      const char *dt = db_tool (sc->jobs[i].scanner->name);
+      if (sc->jobs[i].run && dt && streq (dt, tool))
+        return &sc->jobs[i];
+    }
+  return NULL;
+}
+
 void
 ash_dbphase_update (struct scan *sc)
 {
-  static const char *const tools[] = { "grype", "trivy" };
-
-  if (sc->opts->offline)
-    return;
-  for (size_t t = 0; t < ARRAY_SIZE (tools); t++)
-    {
-      struct job *first = NULL;
-      for (size_t i = 0; i < sc->n_jobs && !first; i++)
-        {
-          const char *dt = db_tool (sc->jobs[i].scanner->name);
-          if (sc->jobs[i].run && dt && streq (dt, tools[t]))
-            first = &sc->jobs[i];
-        }
-      if (first == NULL || atomic_load (&sc->interrupted))
-        continue;
-      _cleanup_free_ char *cache = cache_dir_of (first->scanner->name);
-      struct ash_error err = ASH_ERROR_INIT;
-      if (cache == NULL)
-        {
-          fail_tool (sc, tools[t], ash_db_cache_unknown (tools[t]));
+  /* Every update first, then every shared lock: when two tools share one
+     cache directory, the second update must not wait on this scan's own
+     shared lock.  */
+  for (int pass = 0; pass < 2; pass++)
+    for (size_t t = 0; t < ARRAY_SIZE (db_tools); t++)
+      {
+        struct job *first = first_to_run (sc, db_tools[t]);
+        if (first == NULL || atomic_load (&sc->interrupted))
           continue;
-        }
-      if (update_one (sc, tools[t], first->result.tool_path, cache, &err) < 0)
-        fail_tool (sc, tools[t], err.message);
-      ash_error_release (&err);
-    }
+        _cleanup_free_ char *cache = cache_dir_of (first->scanner->name);
+        struct ash_error err = ASH_ERROR_INIT;
+        if (cache == NULL)
+          {
+            /* Offline, nothing is updated or locked: the age check has no
+               cache to read either.  */
+            if (pass == 0 && !sc->opts->offline)
+              fail_tool (sc, db_tools[t], ash_db_cache_unknown (db_tools[t]));
+            continue;
+          }
+        if (pass == 0)
+          {
+            if (!sc->opts->offline
+                && update_one (sc, db_tools[t], first->result.tool_path, cache,
+                               &err)
+                     < 0)
+              fail_tool (sc, db_tools[t], err.message);
+            ash_error_release (&err);
+            continue;
+          }
+        /* The scanners read the database under a shared lock, taken now
+           and kept until ash_dbphase_check() has read the database's age:
+           an update of another scan waits for them, and they for it.  A
+           cache this user cannot write the lock into (one of someone
+           else's, read offline) is read without it: only scans that can
+           update it take the lock.  */
+        int fd = lock_cache (cache, true, &err);
+        if (fd == -ETIMEDOUT)
+          fail_tool (sc, db_tools[t], err.message);
+        else if (fd < 0)
+          ash_debug ("%s", err.message);
+        else
+          sc->db_lock_fds[t] = fd;
+        ash_error_release (&err);
+      }
+}
+
+void
+ash_dbphase_release (struct scan *sc)
+{
+  for (size_t t = 0; t < ARRAY_SIZE (sc->db_lock_fds); t++)
+    if (sc->db_lock_fds[t] >= 0)
+      {
+        ash_close (sc->db_lock_fds[t]);
+        sc->db_lock_fds[t] = -1;
+      }
 }
 
 /* Seconds since the epoch of an RFC 3339 time ("2025-04-01T04:08:17Z",
@@ -447,17 +495,6 @@ static int
 db_built (struct scan *sc, const char *tool, const char *tool_path,
           const char *cache, long long *ret, struct ash_error *err)
 {
-  /* Under the cache's lock, so that another scan's update is not caught
-     half-written.  A cache this user cannot write the lock into (one of
-     someone else's, read offline) is read without it: only scans that
-     can update it take the lock.  */
-  _cleanup_close_ int lockfd = lock_cache (cache, err);
-  if (lockfd < 0)
-    {
-      if (lockfd == -ETIMEDOUT)
-        return lockfd;
-      ash_error_release (err);
-    }
   if (streq (tool, "trivy"))
     {
       _cleanup_free_ char *meta = xasprintf ("%s/db/metadata.json", cache);
@@ -532,16 +569,17 @@ db_built (struct scan *sc, const char *tool, const char *tool_path,
 void
 ash_dbphase_check (struct scan *sc)
 {
-  static const char *const tools[] = { "grype", "trivy" };
-
-  for (size_t t = 0; t < ARRAY_SIZE (tools); t++)
+  /* Read under the shared lock ash_dbphase_update() took (or, for a cache
+     this user cannot write the lock into, without it), then let an update
+     of another scan go ahead.  */
+  for (size_t t = 0; t < ARRAY_SIZE (db_tools); t++)
     {
       struct job *first = NULL;
       for (size_t i = 0; i < sc->n_jobs && !first; i++)
         {
           struct job *j = &sc->jobs[i];
           const char *dt = db_tool (j->scanner->name);
-          if (dt && streq (dt, tools[t]) && j->result.tool_path
+          if (dt && streq (dt, db_tools[t]) && j->result.tool_path
               && (j->result.status == ASH_STATUS_PASSED
                   || j->result.status == ASH_STATUS_FAILED)
               && j->result.sarif)
@@ -564,7 +602,8 @@ ash_dbphase_check (struct scan *sc)
       struct ash_error err = ASH_ERROR_INIT;
       long long built = 0;
       char *reason = NULL;
-      if (db_built (sc, tools[t], first->result.tool_path, cache, &built, &err)
+      if (db_built (sc, db_tools[t], first->result.tool_path, cache, &built,
+                    &err)
           < 0)
         reason = xasprintf (_ ("%s; update it with '%s' from a trusted "
                                "environment, or scan online"),
@@ -587,7 +626,7 @@ ash_dbphase_check (struct scan *sc)
                 _ ("the %s database in %s was built %s ago (%s), past its "
                    "bound of %s (%s%s); update it with '%s' from a trusted "
                    "environment, or scan online"),
-                tools[t], cache, a, when, bd,
+                db_tools[t], cache, a, when, bd,
                 t == 0 ? "max-allowed-built-age " : "", bound_name,
                 t == 0 ? "grype db update" : "trivy image --download-db-only");
             }
@@ -599,7 +638,7 @@ ash_dbphase_check (struct scan *sc)
         {
           struct job *j = &sc->jobs[i];
           const char *dt = db_tool (j->scanner->name);
-          if (!dt || !streq (dt, tools[t])
+          if (!dt || !streq (dt, db_tools[t])
               || !(j->result.status == ASH_STATUS_PASSED
                    || j->result.status == ASH_STATUS_FAILED))
             continue;
@@ -610,4 +649,5 @@ ash_dbphase_check (struct scan *sc)
         }
       free (reason);
     }
+  ash_dbphase_release (sc);
 }

@@ -13,7 +13,12 @@
    in that directory (.ash-db.lock, flock) makes concurrent scans take
    turns; the wait is bounded (ASH_DB_LOCK_TIMEOUT seconds, default 600),
    and a wait that times out makes the scanner ERROR.  Offline nothing is
-   updated.
+   updated.  Online and offline, once the update is done, the scan takes
+   the same lock shared and keeps it until the staleness check has read
+   the database's age: another scan's update waits for the scanners that
+   read the database, and they wait for it (with the same bound and
+   error); a cache the user cannot write the lock into is read without
+   it.
 
    After the scan phase, and online or offline alike, the staleness check
    holds each database to its bound: grype's max-allowed-built-age
@@ -27,10 +32,15 @@
 
 struct scan;
 
-/* Update the databases of the scanners of SC that are still to run.  */
+/* Update the databases of the scanners of SC that are still to run
+   (online), then take the shared lock on each database they read.  */
 void ash_dbphase_update (struct scan *sc);
 
-/* Check the age of the databases the scanners of SC that ran read.  */
+/* Check the age of the databases the scanners of SC that ran read, then
+   release the shared locks.  */
 void ash_dbphase_check (struct scan *sc);
+
+/* Release the shared locks ash_dbphase_update() took, if still held.  */
+void ash_dbphase_release (struct scan *sc);
 
 #endif

@@ -96,6 +96,10 @@ struct scan
   bool conv_failed;              /* the work directory could not be made */
   struct ash_strvec changed;     /* --changed-files-only: the files, sorted */
   bool have_changed;             /* findings are kept only in CHANGED */
+  int db_lock_fds[2];            /* the shared locks on grype's and
+                                    trivy's database caches, held from
+                                    before the scan phase until the age
+                                    check (dbphase.c), or -1 */
   struct ash_strvec ignored_files; /* walked but left out of the scan set
                                       (ignore files, ignore_paths, links
                                       leaving): sorted; findings there are

@@ -134,6 +134,7 @@ scan_release (struct scan *sc)
   ash_convert_phase_release (&sc->conv);
   ash_strvec_release (&sc->changed);
   ash_strvec_release (&sc->ignored_files);
+  ash_dbphase_release (sc);
   pthread_mutex_destroy (&sc->lock);
 }
 
@@ -991,6 +992,7 @@ scan_all (const struct ash_options *opts, const struct ash_config *config,
   _cleanup_ (scan_release) struct scan sc;
 
   memset (&sc, 0, sizeof sc);
+  sc.db_lock_fds[0] = sc.db_lock_fds[1] = -1;
   sc.opts = opts;
   sc.config = config;
   sc.backends = backends;

@@ -34,6 +34,10 @@ static const char *const severity_scores[ASH_SEVERITY_COUNT] = {
   "1.0", "3.0", "6.0", "8.0", "9.5",
 };
 
+/* Upstream ASH reads a level back the same way (automated_security_helper/
+   utils/severity_ladder.py, _SARIF_LEVEL_TO_SEVERITY, and utils/
+   sarif_utils.py, _resolve_result_severity: note is low, none is info),
+   so an info finding written as note would count as low there.  */
 const char *
 ash_severity_sarif_level (enum ash_severity s)
 {

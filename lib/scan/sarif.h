@@ -39,7 +39,8 @@ const char *ash_severity_score (enum ash_severity s);
 /* The SARIF level of a result of severity S: "error" for critical and
    high, "warning" for medium, "note" for low, "none" for info (the levels
    ash_sarif_result_severity reads back as the same severities, but for
-   critical).  */
+   critical).  The one mapping of every normaliser: code, IaC and
+   dependency scanners alike.  */
 const char *ash_severity_sarif_level (enum ash_severity s);
 /* Parse a severity or threshold name, any case; "ALL" and "NONE" mean
    info.  0 or -EINVAL.  */

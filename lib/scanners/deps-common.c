@@ -81,21 +81,6 @@ ash_deps_severity (const char *w)
   return ASH_SEVERITY_INFO;
 }
 
-const char *
-ash_deps_level (enum ash_severity s)
-{
-  switch (s)
-    {
-    case ASH_SEVERITY_CRITICAL:
-    case ASH_SEVERITY_HIGH:
-      return "error";
-    case ASH_SEVERITY_MEDIUM:
-      return "warning";
-    default:
-      return "note";
-    }
-}
-
 /* The upper-case name ASH's counters read from properties.severity.  */
 static const char *
 sev_upper (enum ash_severity s)
@@ -136,7 +121,8 @@ ash_deps_rule (json_t *run, const char *id, const char *short_text,
   r = json_pack ("{s:s, s:{s:s}, s:{s:s}, s:{s:s}, s:{s:s}, s:{s:[s]}}", "id",
                  id, "shortDescription", "text", text, "fullDescription",
                  "text", h, "help", "text", h, "defaultConfiguration", "level",
-                 ash_deps_level (sev), "properties", "tags", "security");
+                 ash_severity_sarif_level (sev), "properties", "tags",
+                 "security");
   if (help_uri && *help_uri)
     json_object_set_new (r, "helpUri", json_string (help_uri));
   json_object_set_new (json_object_get (r, "properties"), "security-severity",
@@ -154,10 +140,10 @@ ash_deps_result (json_t *run, const char *id, size_t rule_index,
   json_t *results = json_object_get (run, "results");
   json_t *res = json_pack (
     "{s:s, s:I, s:s, s:{s:s}, s:[{s:{s:{s:s}, s:{s:i}}}], s:{s:s}}", "ruleId",
-    id, "ruleIndex", (json_int_t) rule_index, "level", ash_deps_level (sev),
-    "message", "text", message, "locations", "physicalLocation",
-    "artifactLocation", "uri", uri, "region", "startLine", line > 0 ? line : 1,
-    "properties", "severity", sev_upper (sev));
+    id, "ruleIndex", (json_int_t) rule_index, "level",
+    ash_severity_sarif_level (sev), "message", "text", message, "locations",
+    "physicalLocation", "artifactLocation", "uri", uri, "region", "startLine",
+    line > 0 ? line : 1, "properties", "severity", sev_upper (sev));
   json_array_append_new (results, res);
   return res;
 }

@@ -49,8 +49,6 @@ int ash_deps_option_file (const struct ash_scan_job *job, const char *key,
 /* Map a tool's severity word (critical, high, moderate/medium, low,
    negligible/info/unknown, any case) to ASH's.  */
 enum ash_severity ash_deps_severity (const char *word);
-/* SARIF level of an ASH severity (error, warning, note).  */
-const char *ash_deps_level (enum ash_severity s);
 
 /* A rule for RUN (added once per ID; returns its index).  HELP may be
    NULL (SHORT_TEXT is used); SCORE may be NULL (from SEV).  */

@@ -6,6 +6,10 @@
 # first one's update is held open, and starts its own only after it), for
 # grype and for trivy's database and checks bundle; the control shows the
 # observation sees an overlap when the two scans use different caches.
+# A scanner reads the database under the lock, shared: an update waits
+# while a scan's grype (blocked on a FIFO) runs, until its database's age
+# has been read, and an offline scan's grype does not start while an
+# update is held open; the controls, with another cache, run at once.
 # A sandboxed scanner cannot change the database the next scan reads:
 # its writes to the cache are refused or thrown away under every usable
 # backend, while the same write lands with --sandbox off; as root, also
@@ -115,6 +119,110 @@ check_fails "grype: no update ran without the lock" grep -Eq '^update-.* lock=(f
 concurrent grype-ctl "$GRYPE_FAKE_LOG" "$gc" "$TEST_TMP/cache2/grype/db" GRYPE_FAKE_HOLD --scanners grype
 assert_eq "grype control: with separate caches the updates overlap" "$_during" 2
 
+# A scan's scanner reads the database under the same lock, shared, from
+# before it starts until the database's age has been read: another scan's
+# update waits for it, and it waits for another scan's update.
+# scan_bg NAME CACHE [ENV...]: a grype scan in the background (pid in $!).
+scan_bg () {
+  _n=$1 _c=$2
+  shift 2
+  env GRYPE_DB_CACHE_DIR="$_c" "$@" "$ASH" scan --source-dir "$src" \
+    --output-dir "$TEST_TMP/$_n" --no-progress --sandbox off --scanners grype \
+    ${offline:+--offline} >"$TEST_TMP/$_n.out" 2>&1 &
+}
+# kinds LOG: the kinds of the fake's log lines, in order.
+kinds () {
+  cut -d' ' -f1 "$1" | tr '\n' ' '
+}
+# release_scan: the blocked scanner reads its line.  Bounded, so that a
+# scanner that never opened the FIFO cannot hang the test.
+release_scan () {
+  timeout 60 sh -c "echo go >'$fifo'"
+}
+blocked_or_started () { # LOG LOCK: a second update started, or two
+  # processes have the lock open (the first scan, and the second waiting)
+  started "$1" 2 || [ "$(openers "$2")" -ge 2 ]
+}
+fifo=$TEST_TMP/scan-fifo
+mkfifo "$fifo" || bail "cannot make a FIFO"
+offline=
+# scanner_then_update NAME CACHE2: the first scan's scanner blocks on the
+# FIFO; a second scan, online, on CACHE2.
+scanner_then_update () {
+  : >"$GRYPE_FAKE_LOG"
+  scan_bg "$1-1" "$gc" GRYPE_FAKE_SCAN_FIFO="$fifo"
+  _p1=$!
+  if ! wait_for "the first scanner" grep -q '^scan ' "$GRYPE_FAKE_LOG"; then
+    release_scan
+    wait $_p1
+    bail "$1: the first scan's scanner did not start"
+  fi
+  scan_bg "$1-2" "$2"
+  _p2=$!
+  wait_for "the second scan" blocked_or_started "$GRYPE_FAKE_LOG" "$gc/.ash-db.lock"
+  _during=$(count update-start "$GRYPE_FAKE_LOG")
+  release_scan
+  wait $_p1
+  _s1=$?
+  wait $_p2
+  _s2=$?
+}
+scanner_then_update held-scan "$gc"
+assert_eq "while the first scan's scanner runs, the second scan's update waits" "$_during" 1
+assert_eq "scanner held: both scans finish with their findings" "$_s1 $_s2" "2 2"
+assert_eq "the second update began after the first scanner ended and its database's age was read" \
+  "$(kinds "$GRYPE_FAKE_LOG")" \
+  "update-start update-end scan scan-end status update-start update-end scan scan-end status "
+assert_eq "each scanner ran with the lock held" \
+  "$(grep -c '^scan .* lock=held' "$GRYPE_FAKE_LOG")" 2
+# Control: without a scan of the same cache running, the update runs at
+# once, while the first scanner is still blocked.
+scanner_then_update held-scan-ctl "$TEST_TMP/cache3/grype/db"
+assert_eq "control: with another cache, the second update runs while the first scanner runs" "$_during" 2
+
+# update_then_scanner NAME CACHE2: the first scan's update is held open;
+# a second scan, offline, on CACHE2.
+update_then_scanner () {
+  _hold=$TEST_TMP/release-$1
+  rm -f "$_hold"
+  : >"$GRYPE_FAKE_LOG"
+  scan_bg "$1-1" "$gc" GRYPE_FAKE_HOLD="$_hold"
+  _p1=$!
+  if ! wait_for "the first update" started "$GRYPE_FAKE_LOG" 1; then
+    touch "$_hold"
+    wait $_p1
+    bail "$1: the first scan's update did not start"
+  fi
+  offline=1
+  scan_bg "$1-2" "$2"
+  _p2=$!
+  offline=
+  wait_for "the second scan" scan_waits_or_ran "$GRYPE_FAKE_LOG" "$gc/.ash-db.lock"
+  _during=$(count 'scan ' "$GRYPE_FAKE_LOG")
+  touch "$_hold"
+  wait $_p1
+  _s1=$?
+  wait $_p2
+  _s2=$?
+}
+scan_waits_or_ran () { # LOG LOCK: a scanner ran, or two processes have
+  # the lock open (the first scan, and the second waiting)
+  [ "$(count 'scan ' "$1")" -ge 1 ] || [ "$(openers "$2")" -ge 2 ]
+}
+update_then_scanner held-update "$gc"
+assert_eq "while another scan updates the database, an offline scan's scanner does not start" "$_during" 0
+assert_eq "update held: both scans finish with their findings" "$_s1 $_s2" "2 2"
+case $(kinds "$GRYPE_FAKE_LOG") in
+  "update-start update-end "*) ok "the offline scan's scanner started after the update ended" ;;
+  *) not_ok "the offline scan's scanner started after the update ended"; diag "$(kinds "$GRYPE_FAKE_LOG")" ;;
+esac
+# Control: an offline scan of another cache (a fresh database there) runs
+# its scanner while the update is held.
+mkdir -p "$TEST_TMP/cache4/grype/db"
+date -u +%Y-%m-%dT%H:%M:%SZ >"$TEST_TMP/cache4/grype/db/fake-built"
+update_then_scanner held-update-ctl "$TEST_TMP/cache4/grype/db"
+check "control: with another cache, the offline scanner runs while the update is held" test "$_during" -ge 1
+
 # trivy-repo: the database download and the checks bundle of one scan
 # never overlap the other's.
 TRIVY_FAKE_LOG=$TEST_TMP/trivy.log
@@ -129,8 +237,22 @@ assert_eq "trivy-repo: database and checks of one scan, then of the other" \
   "$(grep -E '^(update|checks)-' "$TRIVY_FAKE_LOG" | cut -d' ' -f1 | tr '\n' ' ')" \
   "update-start update-end checks-start checks-end update-start update-end checks-start checks-end "
 check_fails "trivy-repo: no update ran without the lock" grep -Eq '^(update|checks)-.* lock=(free|none)' "$TRIVY_FAKE_LOG"
+assert_eq "trivy-repo: each scanner ran with the lock held (shared)" \
+  "$(grep -c '^scan .* lock=held' "$TRIVY_FAKE_LOG")" 2
 concurrent trivy-ctl "$TRIVY_FAKE_LOG" "$tc" "$TEST_TMP/cache2/trivy" TRIVY_FAKE_HOLD $mods --scanners trivy-repo
 assert_eq "trivy-repo control: with separate caches the updates overlap" "$_during" 2
+
+# grype and trivy-repo sharing one cache directory: each scan's updates
+# come before its shared locks, so the second update does not wait on the
+# scan's own lock (a bound of 2 s would make it ERROR).
+: >"$GRYPE_FAKE_LOG"
+: >"$TRIVY_FAKE_LOG"
+env GRYPE_DB_CACHE_DIR="$TEST_TMP/shared-cache" TRIVY_CACHE_DIR="$TEST_TMP/shared-cache" \
+  ASH_DB_LOCK_TIMEOUT=2 "$ASH" scan --source-dir "$src" --output-dir "$TEST_TMP/shared" \
+  --no-progress --sandbox off $mods --scanners grype,trivy-repo >"$TEST_TMP/shared.out" 2>&1
+assert_eq "one cache for grype and trivy-repo: both scan with their findings (exit 2)" "$?" 2
+check "one cache: grype and trivy each updated it once" \
+  test "$(count update-start "$GRYPE_FAKE_LOG") $(count update-start "$TRIVY_FAKE_LOG")" = "1 1"
 
 # A scanner writing into its database cache.  Offline, so that no update
 # rewrites the cache between the scans; the databases are fresh from the

@@ -137,17 +137,19 @@ until [ -s "$TEST_TMP/held" ] || [ $_i -ge 600 ]; do
 done
 [ -s "$TEST_TMP/held" ] || bail "the lock holder did not take the lock"
 ASH_DB_LOCK_TIMEOUT=1 run_ash scan --source-dir "$src" --output-dir "$TEST_TMP/locked" --no-progress --sandbox off --scanners grype
-# Offline, nothing is updated, but the database's age is read under the
-# same lock, so that another scan's update is never read half-written.
+# Offline, nothing is updated, but grype reads the database, and its age
+# is read, under the same lock (shared), so that another scan's update is
+# never read half-written.
 : >"$GRYPE_FAKE_LOG"
 ASH_DB_LOCK_TIMEOUT=1 run_ash scan --source-dir "$src" --output-dir "$TEST_TMP/locked-offline" --no-progress --sandbox off --scanners grype --offline
 locked_offline=$status
 kill $holder 2>/dev/null; wait $holder 2>/dev/null
 assert_eq "lock held, offline: exit 1" "$locked_offline" 1
 case $(status_of "$TEST_TMP/locked-offline" grype) in
-  "ERROR another scan held the database lock $GRYPE_DB_CACHE_DIR/.ash-db.lock for more than 1 s"*) ok "lock held, offline: the age check waited on the lock, then ERROR naming it" ;;
-  *) not_ok "lock held, offline: the age check waited on the lock, then ERROR naming it"; diag "$(status_of "$TEST_TMP/locked-offline" grype)" ;;
+  "ERROR another scan held the database lock $GRYPE_DB_CACHE_DIR/.ash-db.lock for more than 1 s"*) ok "lock held, offline: the scan waited on the lock, then ERROR naming it" ;;
+  *) not_ok "lock held, offline: the scan waited on the lock, then ERROR naming it"; diag "$(status_of "$TEST_TMP/locked-offline" grype)" ;;
 esac
+check_fails "lock held, offline: grype did not scan" grep -q '^scan' "$GRYPE_FAKE_LOG"
 check_fails "lock held, offline: grype db status did not run" grep -q '^status' "$GRYPE_FAKE_LOG"
 assert_eq "lock timeout: exit 1" "$status" 1
 case $(status_of "$TEST_TMP/locked" grype) in

@@ -59,7 +59,7 @@ python3 - "$top_srcdir/tests/fixtures/deps/npm-audit.json" >"$TEST_TMP/expect" <
 import json, sys
 d = json.load(open(sys.argv[1]))
 sev = {"moderate": "MEDIUM", "high": "HIGH", "critical": "CRITICAL", "low": "LOW", "info": "INFO"}
-lvl = {"MEDIUM": "warning", "HIGH": "error", "CRITICAL": "error", "LOW": "note", "INFO": "note"}
+lvl = {"MEDIUM": "warning", "HIGH": "error", "CRITICAL": "error", "LOW": "note", "INFO": "none"}
 lines = {"minimist": 15, "vue": 18}
 for lock in ("package-lock.json", "web/package-lock.json"):
     for name, v in d["vulnerabilities"].items():

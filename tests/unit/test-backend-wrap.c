@@ -607,6 +607,91 @@ test_bwrap_bind_fd (void)
   rmdir (t);
 }
 
+/* firejail with a HOME that is not the home firejail makes private for
+   the account it runs as (in /tmp; as root, run as another account): the
+   scanner gets a home of its own in /tmp, shown and writable, holding the
+   policy's links, its parent ASH's; cleanup removes it.  */
+static void
+test_firejail_private_home (bool as_account)
+{
+  struct fixture f;
+  struct ash_error err = ASH_ERROR_INIT;
+  _cleanup_free_ char *got = NULL, *prefix = NULL, *wl = NULL, *rw = NULL;
+  _cleanup_free_ char *link = NULL, *parent = NULL;
+  const char *what = as_account ? "firejail as the scanner account"
+                                : "firejail, HOME in /tmp";
+  const char *home;
+  char target[64];
+  struct stat st;
+  ssize_t n;
+  int r;
+
+  fixture_init (&f, "/usr/bin/firejail");
+  f.policy.home = (char *) (as_account ? "/home/u" : "/tmp/h");
+  f.links[0].name = (char *) ".cache/uv";
+  f.links[0].target = (char *) "/home/u/.cache/uv";
+  f.policy.home_links = f.links;
+  f.policy.n_home_links = 1;
+  if (as_account)
+    {
+      f.cmd.set_ids = true;
+      f.cmd.user_id = 65534;
+      f.cmd.group_id = 65534;
+    }
+  ash_policy_add_hiding (&f.policy, NULL, "/nonexistent/mountinfo");
+  free (f.policy.mounts_error);
+  f.policy.mounts_error = NULL;
+  r = ash_backend_firejail.wrap (&f.probe.base, &f.policy, &f.cmd, &f.state,
+                                 &err);
+  tap_is_int (r, 0, "%s: wrap succeeds", what);
+  if (r < 0)
+    tap_diag ("%s", err.message ? err.message : "?");
+  home = ash_strvec_getenv (&f.cmd.env, "HOME");
+  prefix = xasprintf ("/tmp/ash-firejail-%ld-", (long) getpid ());
+  tap_ok (home && ash_str_has_prefix (home, prefix)
+            && ash_str_has_suffix (home, "/home"),
+          "%s: HOME is a private home in /tmp (%s)", what,
+          home ? home : "unset");
+  if (!home)
+    home = "/nonexistent";
+  got = joined (&f.cmd.argv);
+  wl = xasprintf (" --whitelist=%s ", home);
+  rw = xasprintf (" --read-write=%s ", home);
+  tap_ok (strstr (got, wl) && strstr (got, rw),
+          "%s: firejail shows it and makes it writable", what);
+  tap_ok (strstr (got, " --private-tmp") == NULL,
+          "%s: /tmp is not made empty over it", what);
+  tap_ok (stat (home, &st) == 0 && S_ISDIR (st.st_mode)
+            && (st.st_mode & 07777) == 0700
+            && st.st_uid == (as_account ? 65534 : geteuid ()),
+          "%s: the home is a directory of the scanner's user, mode 0700",
+          what);
+  parent = xstrndup (home, strlen (home) - strlen ("/home"));
+  tap_ok (lstat (parent, &st) == 0 && S_ISDIR (st.st_mode)
+            && st.st_uid == geteuid () && (st.st_mode & 07777) == 0711,
+          "%s: its parent is ASH's, mode 0711", what);
+  link = ash_path_join (home, ".cache/uv");
+  n = readlink (link, target, sizeof target - 1);
+  if (n >= 0)
+    target[n] = '\0';
+  tap_ok (n > 0 && streq (target, "/home/u/.cache/uv"),
+          "%s: the granted cache under the real home is linked there", what);
+  if (as_account)
+    tap_ok (strstr (got, " --whitelist=/home/u/.cache/uv ") != NULL
+              && strstr (got, " --private ") != NULL
+              && strstr (got, " --blacklist=/home/u ") == NULL,
+            "%s: the cache is shown where it is, the account's own home is "
+            "made private, and the policy's home, which holds the cache, "
+            "is not hidden whole",
+            what);
+  ash_backend_firejail.cleanup (f.state);
+  f.state = NULL;
+  tap_ok (lstat (parent, &st) < 0 && errno == ENOENT,
+          "%s: cleanup removes the private directory", what);
+  ash_error_release (&err);
+  fixture_release (&f);
+}
+
 int
 main (void)
 {
@@ -617,6 +702,11 @@ main (void)
   test_refusal (&ash_backend_firejail, "/usr/bin/firejail");
   test_refusal (&ash_backend_landlock, NULL);
   test_firejail_other_home ();
+  test_firejail_private_home (false);
+  if (geteuid () == 0)
+    test_firejail_private_home (true);
+  else
+    tap_ok (true, "# SKIP firejail as the scanner account: not root");
   test_landlock ();
   test_landlock_nested ();
   test_bwrap_bind_fd ();

@@ -277,6 +277,12 @@ check_firejail (const char *what, const struct ash_policy *p, json_t *rec,
       tap_ok (false, "firejail %s: wrap", what);
       return;
     }
+  /* A HOME that is not the passwd entry's, in /tmp, is replaced by a
+     private home of the scanner's own, which firejail is told to show and
+     make writable: added by the backend, as the wrapper is.  */
+  const char *priv_home = ash_strvec_getenv (&w.cmd.env, "HOME");
+  if (!priv_home || !ash_str_has_prefix (priv_home, "/tmp/ash-firejail-"))
+    priv_home = "";
   for (size_t k = 1; k < a->nr && !streq (a->v[k], HELPER); k++)
     {
       const char *o = a->v[k];
@@ -300,7 +306,8 @@ check_firejail (const char *what, const struct ash_policy *p, json_t *rec,
             }
         }
       else if (streq (opt, "--whitelist"))
-        ok = list_has (show, NULL, path) || streq (path, HELPER);
+        ok = list_has (show, NULL, path) || streq (path, HELPER)
+             || streq (path, priv_home);
       else if (streq (opt, "--read-only"))
         ok = list_has (ro, NULL, path) || streq (path, HELPER)
              || (record_has_path (rec, path, NULL)
@@ -308,7 +315,7 @@ check_firejail (const char *what, const struct ash_policy *p, json_t *rec,
                  && ash_policy_wants_shown (p, path));
       else if (streq (opt, "--read-write"))
         ok = record_has_path (rec, path, "write")
-             || streq (path, p->results_dir);
+             || streq (path, p->results_dir) || streq (path, priv_home);
       else
         continue;
       seen++;

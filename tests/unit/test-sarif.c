@@ -160,17 +160,42 @@ wanted (const json_t *result _unused_, const json_t *rule _unused_)
   return wanted_severity;
 }
 
-static const char *
-rule0_score (const json_t *doc)
+/* DOC's first run's first rule.  */
+static json_t *
+rule0 (const json_t *doc)
 {
   json_t *run = json_array_get (json_object_get (doc, "runs"), 0);
-  json_t *rule = json_array_get (
+  return json_array_get (
     json_object_get (json_object_get (json_object_get (run, "tool"), "driver"),
                      "rules"),
     0);
+}
+
+static const char *
+rule0_score (const json_t *doc)
+{
   return json_string_value (
-    json_object_get (json_object_get (rule, "properties"),
+    json_object_get (json_object_get (rule0 (doc), "properties"),
                      "security-severity"));
+}
+
+/* The level of DOC's first result, and its first rule's default
+   level.  */
+static const char *
+result0_level (const json_t *doc)
+{
+  json_t *run = json_array_get (json_object_get (doc, "runs"), 0);
+  return json_string_value (
+    json_object_get (json_array_get (json_object_get (run, "results"), 0),
+                     "level"));
+}
+
+static const char *
+rule0_level (const json_t *doc)
+{
+  return json_string_value (
+    json_object_get (json_object_get (rule0 (doc), "defaultConfiguration"),
+                     "level"));
 }
 
 static json_t *
@@ -211,6 +236,8 @@ score_cases (void)
       tap_ok (ash_adapter_sarif_normalize (doc, &n, &err) == 0,
               "%s: adapter normalises", name);
       tap_is_str (rule0_score (doc), want, "%s: the adapter's score", name);
+      tap_is_str (result0_level (doc), levels[s], "%s: the adapter's level",
+                  name);
       ash_error_release (&err);
       json_decref (doc);
 
@@ -218,14 +245,26 @@ score_cases (void)
       ash_iac_sarif_normalise (doc, "t", NULL, NULL, "/src", wanted);
       tap_is_str (rule0_score (doc), want, "%s: the IaC normaliser's score",
                   name);
+      tap_is_str (result0_level (doc), levels[s],
+                  "%s: the IaC normaliser's level", name);
       json_decref (doc);
 
       json_t *run = ash_sarif_run_new ("t", NULL, NULL);
-      ash_deps_rule (run, "r", "x", NULL, NULL, (enum ash_severity) s, NULL);
+      size_t ri = ash_deps_rule (run, "r", "x", NULL, NULL,
+                                 (enum ash_severity) s, NULL);
+      ash_deps_result (run, "r", ri, (enum ash_severity) s, "m", "a.txt", 1);
       doc = ash_sarif_doc_new ();
       json_array_append_new (json_object_get (doc, "runs"), run);
       tap_is_str (rule0_score (doc), want,
                   "%s: the dependency normaliser's rule score", name);
+      /* One mapping for all three normalisers: info is none, as upstream
+         ASH reads it back, never note (low).  */
+      tap_is_str (rule0_level (doc), levels[s],
+                  "%s: the dependency normaliser's rule level", name);
+      tap_is_str (result0_level (doc), levels[s],
+                  "%s: the dependency normaliser's result level", name);
+      tap_is_str (ash_severity_sarif_level ((enum ash_severity) s), levels[s],
+                  "%s: ash_severity_sarif_level", name);
       json_decref (doc);
 
       if (s != ASH_SEVERITY_CRITICAL)

@@ -1,0 +1,248 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* private-dir.c -- the private directories of one spawn (private-dir.h).  */
+
+#include <config.h>
+
+#include "private-dir.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "base/log.h"
+#include "base/util.h"
+#include "fs/tree.h"
+#include "sandbox/backend.h"
+
+void
+ash_linux_private_dir_remove (const char *dir)
+{
+  struct ash_error e = ASH_ERROR_INIT;
+  _cleanup_free_ char *parent = xstrdup (dir);
+  char *slash = strrchr (parent, '/');
+
+  if (slash == NULL)
+    return;
+  *slash = '\0';
+  _cleanup_close_ int pfd
+    = open (*parent ? parent : "/", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (pfd < 0 || ash_tree_remove_all (pfd, slash + 1, &e) < 0)
+    ash_warning (_ ("cannot remove %s: %s"), dir,
+                 e.message ? e.message : strerror (errno));
+  ash_error_release (&e);
+}
+
+/* Remove the private directories PREFIX<pid>-* in BASE that runs of ash
+   left when they were killed before they could remove them: those whose
+   pid names an ash that no longer exists.  A pid that has been reused
+   keeps its directory until a later run; names without a pid are left
+   alone.  */
+static void
+remove_stale (const char *base, const char *prefix)
+{
+  DIR *d = opendir (base);
+  struct dirent *de;
+  /* As root, the private directories may belong to the scanner
+     account.  */
+  uid_t scanner_uid = geteuid ();
+  if (geteuid () == 0)
+    {
+      struct ash_error e = ASH_ERROR_INIT;
+      gid_t gid;
+      if (ash_sandbox_scanner_ids (&scanner_uid, &gid, &e) < 0)
+        scanner_uid = 0;
+      ash_error_release (&e);
+    }
+
+  if (d == NULL)
+    return;
+  while ((de = readdir (d)) != NULL)
+    {
+      const char *p = de->d_name;
+      char *end;
+      long pid;
+      struct stat st;
+
+      if (!ash_str_has_prefix (p, prefix))
+        continue;
+      p += strlen (prefix);
+      errno = 0;
+      pid = strtol (p, &end, 10);
+      if (errno || end == p || *end != '-' || pid <= 0 || pid == getpid ())
+        continue;
+      if (fstatat (dirfd (d), de->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0
+          || !S_ISDIR (st.st_mode)
+          || (st.st_uid != geteuid () && st.st_uid != scanner_uid))
+        continue;
+      if (kill ((pid_t) pid, 0) == 0 || errno != ESRCH)
+        continue;
+      _cleanup_free_ char *path = ash_path_join (base, de->d_name);
+      ash_info (_ ("removing %s, left by a run of ash that was killed"), path);
+      ash_linux_private_dir_remove (path);
+    }
+  closedir (d);
+}
+
+/* Whether the stale directories of PREFIX are still to be removed in this
+   process; records that they are being.  The backends' prefixes are
+   string constants, compared by address.  */
+static bool
+first_for_prefix (const char *prefix)
+{
+  static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+  static const char *done[8];
+  static size_t n_done;
+  bool first = true;
+
+  pthread_mutex_lock (&lock);
+  for (size_t i = 0; i < n_done; i++)
+    if (done[i] == prefix)
+      first = false;
+  if (first && n_done < ARRAY_SIZE (done))
+    done[n_done++] = prefix;
+  pthread_mutex_unlock (&lock);
+  return first;
+}
+
+int
+ash_linux_private_dir_make (const char *base, const char *prefix,
+                            char **ret_dir, struct ash_error *err)
+{
+  char *dir;
+
+  if (first_for_prefix (prefix))
+    remove_stale (base, prefix);
+  /* The pid of ash in the name tells a later run whether the run that
+     made it is still alive.  */
+  dir = xasprintf ("%s/%s%ld-XXXXXX", base, prefix, (long) getpid ());
+  if (!mkdtemp (dir))
+    {
+      int e = errno;
+      free (dir);
+      return ash_error_set (err, -e,
+                            _ ("cannot make a private directory in %s: %s"),
+                            base, strerror (e));
+    }
+  *ret_dir = dir;
+  return 0;
+}
+
+/* Make the link NAME (relative, below the directory HOME_FD) to TARGET,
+   creating the directories on the way.  */
+static int
+make_home_link (int home_fd, const char *name, const char *target)
+{
+  _cleanup_free_ char *copy = xstrdup (name);
+  _cleanup_close_ int dfd = fcntl (home_fd, F_DUPFD_CLOEXEC, 3);
+  char *p = copy, *slash;
+
+  if (dfd < 0)
+    return -errno;
+  while ((slash = strchr (p, '/')))
+    {
+      int nfd;
+
+      *slash = '\0';
+      if (*p == '\0' || streq (p, ".") || streq (p, ".."))
+        return -EINVAL;
+      if (mkdirat (dfd, p, 0700) < 0 && errno != EEXIST)
+        return -errno;
+      nfd = openat (dfd, p, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+      if (nfd < 0)
+        return -errno;
+      ash_close (dfd);
+      dfd = nfd;
+      p = slash + 1;
+    }
+  if (*p == '\0' || streq (p, ".") || streq (p, ".."))
+    return -EINVAL;
+  if (symlinkat (target, dfd, p) < 0)
+    return -errno;
+  return 0;
+}
+
+static int
+link_name_cmp (const void *a, const void *b)
+{
+  const struct ash_policy_link *const *x = a, *const *y = b;
+  return strcmp ((*x)->name, (*y)->name);
+}
+
+/* The link already made in the private home (MADE, sorted parents first)
+   that NAME lies beneath, or NULL.  */
+static const struct ash_policy_link *
+made_above (const struct ash_policy_link *const *made, size_t n_made,
+            const char *name)
+{
+  for (size_t i = 0; i < n_made; i++)
+    {
+      size_t len = strlen (made[i]->name);
+      if (strncmp (name, made[i]->name, len) == 0 && name[len] == '/')
+        return made[i];
+    }
+  return NULL;
+}
+
+/* Whether PATH and TARGET name the same file on the host.  */
+static bool
+same_file (const char *path, const char *target)
+{
+  struct stat a, b;
+
+  return stat (path, &a) == 0 && stat (target, &b) == 0 && a.st_dev == b.st_dev
+         && a.st_ino == b.st_ino;
+}
+
+/* No directory can be made beneath a link, so an inner link is left out
+   when the outer one leads to the same file, and refused otherwise.  The
+   links are made parents first, whatever order the policy lists them
+   in.  */
+int
+ash_linux_home_links_make (int home_fd, const struct ash_policy *policy,
+                           struct ash_error *err)
+{
+  size_t n = policy->n_home_links, n_made = 0;
+  _cleanup_free_ const struct ash_policy_link **order = NULL;
+  _cleanup_free_ const struct ash_policy_link **made = NULL;
+
+  if (n == 0)
+    return 0;
+  order = xcalloc (n, sizeof *order);
+  made = xcalloc (n, sizeof *made);
+  for (size_t i = 0; i < n; i++)
+    order[i] = &policy->home_links[i];
+  qsort (order, n, sizeof *order, link_name_cmp);
+  for (size_t i = 0; i < n; i++)
+    {
+      const struct ash_policy_link *l = order[i];
+      const struct ash_policy_link *above = made_above (made, n_made, l->name);
+      int r;
+
+      if (above)
+        {
+          _cleanup_free_ char *via
+            = ash_path_join (above->target,
+                             l->name + strlen (above->name) + 1);
+          if (same_file (via, l->target))
+            continue;
+          return ash_error_set (err, -EEXIST,
+                                _ ("cannot link %s in the private home to "
+                                   "%s: %s is a link to %s there"),
+                                l->name, l->target, above->name,
+                                above->target);
+        }
+      r = home_fd < 0 ? -EBADF : make_home_link (home_fd, l->name, l->target);
+      if (r < 0)
+        return ash_error_set (err, r,
+                              _ ("cannot link %s in the private home to "
+                                 "%s: %s"),
+                              l->name, l->target, strerror (-r));
+      made[n_made++] = l;
+    }
+  return 0;
+}

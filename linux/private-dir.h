@@ -1,0 +1,34 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* private-dir.h -- the private directories a Linux backend makes on the
+   host for one spawn: a fresh directory whose name carries ASH's pid,
+   holding the scanner's private HOME (and, under Landlock, its TMPDIR),
+   with a link in the HOME to each path the policy grants under the real
+   home; removed after the spawn, or by a later run when the run that made
+   it was killed.  */
+
+#ifndef ASH_LINUX_PRIVATE_DIR_H
+#define ASH_LINUX_PRIVATE_DIR_H
+
+#include "base/error.h"
+#include "sandbox/policy.h"
+
+/* Make a new directory BASE/PREFIX<pid>-XXXXXX, mode 0700, ASH's own.
+   First removes, once per process and PREFIX, the directories of that
+   prefix in BASE that runs of ASH since killed left (their pid is gone;
+   a directory of ASH's user or of the scanner account).  0 with *RET_DIR
+   (newly allocated), or a negative errno with ERR filled.  */
+int ash_linux_private_dir_make (const char *base, const char *prefix,
+                                char **ret_dir, struct ash_error *err);
+
+/* Remove DIR and everything in it, at any depth and whatever modes the
+   scanner left, never following a link; a failure is a warning.  */
+void ash_linux_private_dir_remove (const char *dir);
+
+/* Make the links POLICY names (home_links) in the private home open on
+   HOME_FD: NAME, relative, links to TARGET, the directories on the way
+   made.  A granted directory nested in another granted one is reached
+   through the outer link.  0, or a negative errno with ERR filled.  */
+int ash_linux_home_links_make (int home_fd, const struct ash_policy *policy,
+                               struct ash_error *err);
+
+#endif
