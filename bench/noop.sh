@@ -5,7 +5,9 @@
 # backend, against the bare backend command (the command line the
 # backend's wrap() builds, printed by test-backend-run --print-argv) run
 # once and 20 times.  Per scanner, "ash" is (20 scanners - 1 scanner) / 19
-# and "bare" is (20 runs - 1 run) / 19.  Medians, measured with hyperfine.
+# and "bare" is (20 runs - 1 run) / 19.  Wall time (medians) and CPU time
+# (user + system of every process waited for, means), measured with
+# hyperfine.
 # The bare command runs with the descriptors its command line names open
 # (test-backend-run --print-fds) and, as root, as the scanner account, as
 # ash runs it; a bare command that fails is reported, not timed.
@@ -119,29 +121,48 @@ done
 python3 - "$work" <<'PY'
 import json, sys
 work = sys.argv[1]
-print("| backend | ash, 1 scanner (ms) | ash, 20 scanners (ms) | bare, 1 run (ms) | bare, 20 runs (ms) | per scanner: ash (ms) | per scanner: bare (ms) | ash - bare per scanner (ms) |")
-print("|---|---|---|---|---|---|---|---|")
+rows = []
 for line in open(work + "/rows"):
     b, ok = line.split()
     if ok == "failed":
-        print("| %s | failed | | | | | | |" % b)
+        rows.append((b, ok, None))
         continue
-    r = [x["median"] * 1000 for x in json.load(open("%s/%s.json" % (work, b)))["results"]]
-    a1, a20 = r[0], r[1]
-    pa = (a20 - a1) / 19
-    if ok == "yes":
-        b1, b20 = r[2], r[3]
-        pb = (b20 - b1) / 19
-        print("| %s | %.1f | %.1f | %.1f | %.1f | %.2f | %.2f | %+.2f |" % (b, a1, a20, b1, b20, pa, pb, pa - pb))
-    else:
-        print("| %s | %.1f | %.1f | unavailable | | %.2f | | |" % (b, a1, a20, pa))
-    c = r[4:] if ok == "yes" else r[2:]
-    if len(c) == 2:
-        pc = (c[1] - c[0]) / 19
+    res = json.load(open("%s/%s.json" % (work, b)))["results"]
+    wall = [x["median"] * 1000 for x in res]
+    # CPU of the whole tree (ash, wrappers, tools): hyperfine's means of
+    # the user and system times of what it waited for.
+    cpu = [(x["user"] + x["system"]) * 1000 for x in res]
+    rows.append((b, ok, (wall, cpu)))
+
+def table(title, idx):
+    print(title)
+    print()
+    print("| backend | ash, 1 scanner (ms) | ash, 20 scanners (ms) | bare, 1 run (ms) | bare, 20 runs (ms) | per scanner: ash (ms) | per scanner: bare (ms) | ash - bare per scanner (ms) |")
+    print("|---|---|---|---|---|---|---|---|")
+    for b, ok, data in rows:
+        if data is None:
+            print("| %s | failed | | | | | | |" % b)
+            continue
+        r = data[idx]
+        a1, a20 = r[0], r[1]
+        pa = (a20 - a1) / 19
         if ok == "yes":
-            print("| %s, ASH_COMPARE | %.1f | %.1f | %.1f | %.1f | %.2f | %.2f | %+.2f |" % (b, c[0], c[1], b1, b20, pc, pb, pc - pb))
+            b1, b20 = r[2], r[3]
+            pb = (b20 - b1) / 19
+            print("| %s | %.1f | %.1f | %.1f | %.1f | %.2f | %.2f | %+.2f |" % (b, a1, a20, b1, b20, pa, pb, pa - pb))
         else:
-            print("| %s, ASH_COMPARE | %.1f | %.1f | unavailable | | %.2f | | |" % (b, c[0], c[1], pc))
+            print("| %s | %.1f | %.1f | unavailable | | %.2f | | |" % (b, a1, a20, pa))
+        c = r[4:] if ok == "yes" else r[2:]
+        if len(c) == 2:
+            pc = (c[1] - c[0]) / 19
+            if ok == "yes":
+                print("| %s, ASH_COMPARE | %.1f | %.1f | %.1f | %.1f | %.2f | %.2f | %+.2f |" % (b, c[0], c[1], b1, b20, pc, pb, pc - pb))
+            else:
+                print("| %s, ASH_COMPARE | %.1f | %.1f | unavailable | | %.2f | | |" % (b, c[0], c[1], pc))
+    print()
+
+table("Wall time (medians):", 0)
+table("CPU time, user + system of every process (means):", 1)
 PY
 echo
 echo "Runs: $runs after $warmup warm-up runs; hyperfine $(hyperfine --version | cut -d' ' -f2); $(uname -sr); user $(id -un); load average $(cut -d' ' -f1-3 /proc/loadavg)."
