@@ -241,7 +241,7 @@ struct child_plan
      (close-on-exec).  */
   volatile struct child_failure *failure;
   int errfd;
-  int keep[ASH_CMD_MAX_PASS_FDS + 1]; /* sorted; includes ERRFD */
+  int keep[ASH_CMD_MAX_PASS_FDS + 1]; /* sorted; ERRFD too, if any */
   size_t n_keep;
   const int *pass_fds;
   size_t n_pass_fds;
