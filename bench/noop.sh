@@ -19,7 +19,10 @@
 # "off bwrap landlock firejail"), ASH_COMPARE (another ash binary, whose
 # helpers, ash-landlock-exec, are in ASH_COMPARE_HELPERS, by default the
 # directory it is in: one row more per backend, measured in the same
-# hyperfine run).
+# hyperfine run), BENCH_DIR (where the working directory is made, by
+# default BUILDDIR), BENCH_KEEP (set: keep the working directory),
+# ASH_SCANNER_USER (as for ash: the account the bare commands run as when
+# root; firejail refuses nobody, the default).
 set -eu
 
 builddir=${1:-.}
