@@ -5,7 +5,12 @@
 # backend, against the bare backend command (the command line the
 # backend's wrap() builds, printed by test-backend-run --print-argv) run
 # once and 20 times.  Per scanner, "ash" is (20 scanners - 1 scanner) / 19
-# and "bare" is (20 runs - 1 run) / 19.  Medians, measured with hyperfine.
+# and "bare" is (20 runs - 1 run) / 19.  Wall time (medians) and CPU time
+# (user + system of every process waited for, means), measured with
+# hyperfine.
+# The bare command runs with the descriptors its command line names open
+# (test-backend-run --print-fds) and, as root, as the scanner account, as
+# ash runs it; a bare command that fails is reported, not timed.
 #
 #   bench/noop.sh [BUILDDIR]     (after `make check`, which builds
 #                                 tests/unit/test-backend-run)
@@ -14,7 +19,10 @@
 # "off bwrap landlock firejail"), ASH_COMPARE (another ash binary, whose
 # helpers, ash-landlock-exec, are in ASH_COMPARE_HELPERS, by default the
 # directory it is in: one row more per backend, measured in the same
-# hyperfine run).
+# hyperfine run), BENCH_DIR (where the working directory is made, by
+# default BUILDDIR), BENCH_KEEP (set: keep the working directory),
+# ASH_SCANNER_USER (as for ash: the account the bare commands run as when
+# root; firejail refuses nobody, the default).
 set -eu
 
 builddir=${1:-.}
@@ -27,6 +35,8 @@ backends=${BACKENDS:-off bwrap landlock firejail}
 
 command -v hyperfine >/dev/null 2>&1 \
   || { echo "hyperfine is not installed (build-aux/install-deps installs it)" >&2; exit 1; }
+bash=$(command -v bash) \
+  || { echo "bash is not installed (the bare commands need it)" >&2; exit 1; }
 [ -x "$ash" ] || { echo "$ash is missing: run 'make' first" >&2; exit 1; }
 [ -x "$run" ] || { echo "$run is missing: run 'make tests/unit/test-backend-run'" >&2; exit 1; }
 
@@ -36,7 +46,7 @@ export ASH_HELPER_DIR
 # in the build tree unless BENCH_DIR names another directory.
 work=$(mktemp -d "${BENCH_DIR:-$builddir}/ash-bench.XXXXXX")
 chmod 755 "$work"
-trap 'rm -rf "$work"' EXIT
+trap '[ -n "${BENCH_KEEP:-}" ] || rm -rf "$work"' EXIT
 mkdir -p "$work/home" "$work/src" "$work/src/out/scanners/noop"
 chmod 700 "$work/home"
 echo data >"$work/src/a.txt"
@@ -67,13 +77,32 @@ for b in $backends; do
   bare_ok=no
   if [ "$b" != off ] \
      && "$run" --backend "$b" --results "$work/src/out/scanners/noop" --probe-only -- "$true_path" >/dev/null 2>&1; then
-    cmdline=$("$run" --backend "$b" --source "$work/src" --output "$work/src/out" \
-                --results "$work/src/out/scanners/noop" --print-argv -- "$true_path")
-    printf '#!/bin/sh\nexec %s\n' "$cmdline" >"$work/bare1"
-    printf '#!/bin/sh\nfor i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20; do %s; done\n' "$cmdline" >"$work/bare20"
+    # The command line names descriptors (--fd N, --ro-bind-fd N) that
+    # wrap() opened: the script opens them again from the same paths
+    # first.  The Landlock private directories land in $work.
+    TMPDIR=$work "$run" --backend "$b" --source "$work/src" --output "$work/src/out" \
+      --results "$work/src/out/scanners/noop" --print-fds --print-argv -- "$true_path" >"$work/argv"
+    redirs=$(sed -n 1p "$work/argv")
+    cmdline=$(sed -n 2p "$work/argv")
+    # As root, ash runs a sandboxed scanner as the scanner account
+    # (ASH_SCANNER_USER, nobody by default): so does the bare command.
+    as_user=
+    if [ "$(id -u)" = 0 ]; then
+      su=${ASH_SCANNER_USER:-nobody}
+      as_user="setpriv --reuid=$(id -u "$su") --regid=$(id -g "$su") --clear-groups"
+    fi
+    # bash: dash redirects single-digit descriptors only.
+    printf '#!%s\nexec %s\nexec %s %s\n' "$bash" "$redirs" "$as_user" "$cmdline" >"$work/bare1"
+    printf '#!%s\nexec %s\nexec %s /bin/sh -c '"'"'for i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20; do %s || exit 1; done'"'"'\n' \
+      "$bash" "$redirs" "$as_user" "$cmdline" >"$work/bare20"
     chmod 755 "$work/bare1" "$work/bare20"
-    set -- "$@" "$work/bare1" "$work/bare20"
-    bare_ok=yes
+    # A bare command that fails would be timed failing: check it runs.
+    if "$work/bare1" >/dev/null 2>&1 && "$work/bare20" >/dev/null 2>&1; then
+      set -- "$@" "$work/bare1" "$work/bare20"
+      bare_ok=yes
+    else
+      echo "$b: the bare command fails: $cmdline" >&2
+    fi
   elif [ "$b" = off ]; then
     printf '#!/bin/sh\nexec %s\n' "$true_path" >"$work/bare1"
     printf '#!/bin/sh\nfor i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20; do %s; done\n' "$true_path" >"$work/bare20"
@@ -95,29 +124,48 @@ done
 python3 - "$work" <<'PY'
 import json, sys
 work = sys.argv[1]
-print("| backend | ash, 1 scanner (ms) | ash, 20 scanners (ms) | bare, 1 run (ms) | bare, 20 runs (ms) | per scanner: ash (ms) | per scanner: bare (ms) | ash - bare per scanner (ms) |")
-print("|---|---|---|---|---|---|---|---|")
+rows = []
 for line in open(work + "/rows"):
     b, ok = line.split()
     if ok == "failed":
-        print("| %s | failed | | | | | | |" % b)
+        rows.append((b, ok, None))
         continue
-    r = [x["median"] * 1000 for x in json.load(open("%s/%s.json" % (work, b)))["results"]]
-    a1, a20 = r[0], r[1]
-    pa = (a20 - a1) / 19
-    if ok == "yes":
-        b1, b20 = r[2], r[3]
-        pb = (b20 - b1) / 19
-        print("| %s | %.1f | %.1f | %.1f | %.1f | %.2f | %.2f | %+.2f |" % (b, a1, a20, b1, b20, pa, pb, pa - pb))
-    else:
-        print("| %s | %.1f | %.1f | unavailable | | %.2f | | |" % (b, a1, a20, pa))
-    c = r[4:] if ok == "yes" else r[2:]
-    if len(c) == 2:
-        pc = (c[1] - c[0]) / 19
+    res = json.load(open("%s/%s.json" % (work, b)))["results"]
+    wall = [x["median"] * 1000 for x in res]
+    # CPU of the whole tree (ash, wrappers, tools): hyperfine's means of
+    # the user and system times of what it waited for.
+    cpu = [(x["user"] + x["system"]) * 1000 for x in res]
+    rows.append((b, ok, (wall, cpu)))
+
+def table(title, idx):
+    print(title)
+    print()
+    print("| backend | ash, 1 scanner (ms) | ash, 20 scanners (ms) | bare, 1 run (ms) | bare, 20 runs (ms) | per scanner: ash (ms) | per scanner: bare (ms) | ash - bare per scanner (ms) |")
+    print("|---|---|---|---|---|---|---|---|")
+    for b, ok, data in rows:
+        if data is None:
+            print("| %s | failed | | | | | | |" % b)
+            continue
+        r = data[idx]
+        a1, a20 = r[0], r[1]
+        pa = (a20 - a1) / 19
         if ok == "yes":
-            print("| %s, ASH_COMPARE | %.1f | %.1f | %.1f | %.1f | %.2f | %.2f | %+.2f |" % (b, c[0], c[1], b1, b20, pc, pb, pc - pb))
+            b1, b20 = r[2], r[3]
+            pb = (b20 - b1) / 19
+            print("| %s | %.1f | %.1f | %.1f | %.1f | %.2f | %.2f | %+.2f |" % (b, a1, a20, b1, b20, pa, pb, pa - pb))
         else:
-            print("| %s, ASH_COMPARE | %.1f | %.1f | unavailable | | %.2f | | |" % (b, c[0], c[1], pc))
+            print("| %s | %.1f | %.1f | unavailable | | %.2f | | |" % (b, a1, a20, pa))
+        c = r[4:] if ok == "yes" else r[2:]
+        if len(c) == 2:
+            pc = (c[1] - c[0]) / 19
+            if ok == "yes":
+                print("| %s, ASH_COMPARE | %.1f | %.1f | %.1f | %.1f | %.2f | %.2f | %+.2f |" % (b, c[0], c[1], b1, b20, pc, pb, pc - pb))
+            else:
+                print("| %s, ASH_COMPARE | %.1f | %.1f | unavailable | | %.2f | | |" % (b, c[0], c[1], pc))
+    print()
+
+table("Wall time (medians):", 0)
+table("CPU time, user + system of every process (means):", 1)
 PY
 echo
 echo "Runs: $runs after $warmup warm-up runs; hyperfine $(hyperfine --version | cut -d' ' -f2); $(uname -sr); user $(id -un); load average $(cut -d' ' -f1-3 /proc/loadavg)."

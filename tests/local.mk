@@ -126,6 +126,12 @@ check_PROGRAMS += tests/unit/test-spawn
 tests_unit_test_spawn_CPPFLAGS = $(tests_unit_cppflags)
 tests_unit_test_spawn_LDADD = $(ASH_LIBS)
 TESTS += tests/unit/test-spawn
+check_PROGRAMS += tests/unit/test-spawn-fork
+tests_unit_test_spawn_fork_SOURCES = tests/unit/test-spawn.c \
+  tests/unit/spawn-fork.c
+tests_unit_test_spawn_fork_CPPFLAGS = $(tests_unit_cppflags)
+tests_unit_test_spawn_fork_LDADD = $(ASH_LIBS)
+TESTS += tests/unit/test-spawn-fork
 TESTS += tests/sh/choke-point.sh
 TESTS += tests/sh/layers.sh
 EXTRA_DIST += tests/sh/layers.sh build-aux/check-layers

@@ -2,11 +2,27 @@
 /* spawn.c -- the one choke point through which every child process starts.
 
    The parent prepares everything the child needs (argv, environment,
-   descriptors, the list of descriptors to keep) before fork(), because
-   between fork() and execve() the child of a multi-threaded process may only
-   make async-signal-safe calls: no malloc, no stdio, no locks.  A failure in
-   the child is written as a small record to a close-on-exec pipe; the parent
-   reads either that record or end of file (the exec succeeded).
+   descriptors, the list of descriptors to keep) before it starts the
+   child, because between the start and execve() the child of a
+   multi-threaded process may only make async-signal-safe calls: no
+   malloc, no stdio, no locks.
+
+   How the child starts.  On Linux, clone(CLONE_VM | CLONE_VFORK) on a
+   small stack of its own: the child shares ASH's memory until its
+   execve(), and the calling thread sleeps until then, so that nothing of
+   ASH's address space is copied (fork() copies the page tables of the
+   whole process, and every page either side then writes costs a fault
+   and, with other threads running, a TLB flush on every CPU).  What the
+   child may do there is narrower still than after fork(): it writes
+   nothing of ASH's memory except the failure record it was given, and
+   it changes its credentials with the raw system calls, since glibc's
+   wrappers would signal ASH's other threads to change theirs.  A
+   failure in the child is written to that record, which the parent reads
+   once clone() returns, that is once the child has either exec'd or
+   exited.  Elsewhere (and in builds with a sanitizer, whose run-time
+   the shared memory would confuse) fork(); a failure is then written as
+   the same record to a close-on-exec pipe, and the parent reads either
+   that record or end of file (the exec succeeded).
 
    Waiting is thread-safe: waitid (WNOHANG | WNOWAIT) on the one pid, with
    poll() in between on the capture pipes and, where the kernel has
@@ -38,6 +54,8 @@
 #endif
 #include <sys/wait.h>
 #ifdef __linux__
+#include <sched.h>
+#include <sys/mman.h>
 #include <sys/syscall.h>
 #endif
 #include <time.h>
@@ -46,6 +64,25 @@
 
 #ifndef NSIG
 #define NSIG 65
+#endif
+
+/* How the child starts (see the top of the file).  ASH_SPAWN_FORK, for
+   the tests, forces fork().  */
+#if defined __SANITIZE_ADDRESS__ || defined __SANITIZE_THREAD__
+#define SPAWN_SANITIZED 1
+#elif defined __has_feature
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)       \
+  || __has_feature(memory_sanitizer)
+#define SPAWN_SANITIZED 1
+#endif
+#endif
+#if defined __linux__ && defined CLONE_VM && defined CLONE_VFORK              \
+  && !defined SPAWN_SANITIZED && !defined ASH_SPAWN_FORK
+#define SPAWN_SHARED_VM 1
+/* The child's stack: what child_run() and execve() need, with room for
+   the dynamic linker's lazy binding, which saves the whole vector state
+   on it; a page below it is left inaccessible.  */
+#define CHILD_STACK_SIZE (64 * 1024)
 #endif
 
 #define DEFAULT_KILL_GRACE_SEC 10
@@ -187,7 +224,7 @@ enum child_stage
 
 struct child_failure
 {
-  int stage;
+  int stage; /* 0: none */
   int err;
 };
 
@@ -199,8 +236,12 @@ struct child_plan
   char *const *envp;
   const char *cwd;
   int src[3]; /* descriptor for stdin/stdout/stderr; -1: keep ASH's */
-  int errfd;  /* write end of the failure pipe (close-on-exec) */
-  int keep[ASH_CMD_MAX_PASS_FDS + 1]; /* sorted; includes ERRFD */
+  /* Where a failure is reported: the record in the parent's memory (a
+     child sharing it), else the write end of the failure pipe
+     (close-on-exec).  */
+  volatile struct child_failure *failure;
+  int errfd;
+  int keep[ASH_CMD_MAX_PASS_FDS + 1]; /* sorted; ERRFD too, if any */
   size_t n_keep;
   const int *pass_fds;
   size_t n_pass_fds;
@@ -234,14 +275,49 @@ child_limit (int res, unsigned long long v)
 }
 
 _Noreturn static void
-child_fail (int errfd, int stage, int err)
+child_fail (const struct child_plan *p, int stage, int err)
 {
+  if (p->failure)
+    {
+      p->failure->err = err;
+      p->failure->stage = stage;
+      _exit (127);
+    }
   struct child_failure f = { stage, err };
   ssize_t n;
   do
-    n = write (errfd, &f, sizeof f);
+    n = write (p->errfd, &f, sizeof f);
   while (n < 0 && errno == EINTR);
   _exit (127);
+}
+
+/* Drop every supplementary group and set the real, effective and saved
+   ids, by the system calls themselves: glibc's setresuid() in a process
+   it knows to be multi-threaded changes the ids of every thread, by
+   signals to the other threads, which a child sharing ASH's memory would
+   send to ASH's threads.  The kernel changes the calling process's ids
+   only, which in the child is all there is.  Async-signal-safe.  */
+static int
+child_set_ids (uid_t uid, gid_t gid)
+{
+#ifdef __linux__
+#ifdef SYS_setresuid32
+  /* 32-bit ABIs, whose setresuid takes 16-bit ids.  */
+  if (syscall (SYS_setgroups32, 0, NULL) < 0
+      || syscall (SYS_setresgid32, gid, gid, gid) < 0
+      || syscall (SYS_setresuid32, uid, uid, uid) < 0)
+    return -1;
+#else
+  if (syscall (SYS_setgroups, 0, NULL) < 0
+      || syscall (SYS_setresgid, gid, gid, gid) < 0
+      || syscall (SYS_setresuid, uid, uid, uid) < 0)
+    return -1;
+#endif
+#else
+  if (setgroups (0, NULL) < 0 || setgid (gid) < 0 || setuid (uid) < 0)
+    return -1;
+#endif
+  return 0;
 }
 
 /* Close [FROM, TO] (TO may be INT_MAX).  Async-signal-safe.  */
@@ -265,7 +341,7 @@ child_run (const struct child_plan *p)
   int src[3];
 
   if (p->new_session ? setsid () < 0 : setpgid (0, 0) < 0)
-    child_fail (p->errfd, STAGE_SETUP, errno);
+    child_fail (p, STAGE_SETUP, errno);
 
 #ifdef PR_SET_PDEATHSIG
   /* Should ASH be killed outright (kill -9), take the command with it;
@@ -273,7 +349,7 @@ child_run (const struct child_plan *p)
      died already, between fork() and here, the signal would never come:
      we would have been reparented, so check.  */
   if (prctl (PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) < 0)
-    child_fail (p->errfd, STAGE_SETUP, errno);
+    child_fail (p, STAGE_SETUP, errno);
   if (getppid () != p->parent)
     _exit (127);
 #endif
@@ -281,19 +357,19 @@ child_run (const struct child_plan *p)
      ash_cmd_run() before it gets here.  */
 #ifdef RLIMIT_NPROC
   if (child_limit (RLIMIT_NPROC, p->limits.nproc) < 0)
-    child_fail (p->errfd, STAGE_SETUP, errno);
+    child_fail (p, STAGE_SETUP, errno);
 #endif
 #ifdef RLIMIT_AS
   if (child_limit (RLIMIT_AS, p->limits.as) < 0)
-    child_fail (p->errfd, STAGE_SETUP, errno);
+    child_fail (p, STAGE_SETUP, errno);
 #endif
 #ifdef RLIMIT_FSIZE
   if (child_limit (RLIMIT_FSIZE, p->limits.fsize) < 0)
-    child_fail (p->errfd, STAGE_SETUP, errno);
+    child_fail (p, STAGE_SETUP, errno);
 #endif
   for (unsigned i = 0; i < p->limits.n_cgroup_procs_fds && i < 2; i++)
     if (write (p->limits.cgroup_procs_fd[i], "0", 1) != 1)
-      child_fail (p->errfd, STAGE_SETUP, errno);
+      child_fail (p, STAGE_SETUP, errno);
 
   /* A source that sits on another standard descriptor's number would be
      overwritten by that one's dup2(): move it out of the way first.  */
@@ -304,7 +380,7 @@ child_run (const struct child_plan *p)
         {
           int fd = fcntl (src[i], F_DUPFD_CLOEXEC, 3);
           if (fd < 0)
-            child_fail (p->errfd, STAGE_SETUP, errno);
+            child_fail (p, STAGE_SETUP, errno);
           src[i] = fd;
         }
     }
@@ -316,15 +392,15 @@ child_run (const struct child_plan *p)
         {
           /* dup2() onto itself would leave close-on-exec set.  */
           if (fcntl (i, F_SETFD, 0) < 0)
-            child_fail (p->errfd, STAGE_SETUP, errno);
+            child_fail (p, STAGE_SETUP, errno);
         }
       else if (dup2 (src[i], i) < 0)
-        child_fail (p->errfd, STAGE_SETUP, errno);
+        child_fail (p, STAGE_SETUP, errno);
     }
 
   for (size_t i = 0; i < p->n_pass_fds; i++)
     if (fcntl (p->pass_fds[i], F_SETFD, 0) < 0)
-      child_fail (p->errfd, STAGE_SETUP, errno);
+      child_fail (p, STAGE_SETUP, errno);
 
   /* Close everything above stderr except the descriptors in KEEP.  */
   int from = 3;
@@ -337,23 +413,16 @@ child_run (const struct child_plan *p)
   child_close_between (from, INT_MAX, p->max_fd);
 
   if (p->cwd && chdir (p->cwd) < 0)
-    child_fail (p->errfd, STAGE_CHDIR, errno);
+    child_fail (p, STAGE_CHDIR, errno);
 
   if (p->set_ids)
     {
-#ifdef __linux__
-      if (setgroups (0, NULL) < 0 || setresgid (p->gid, p->gid, p->gid) < 0
-          || setresuid (p->uid, p->uid, p->uid) < 0)
-        child_fail (p->errfd, STAGE_SETUP, errno);
-#else
-      if (setgroups (0, NULL) < 0 || setgid (p->gid) < 0
-          || setuid (p->uid) < 0)
-        child_fail (p->errfd, STAGE_SETUP, errno);
-#endif
+      if (child_set_ids (p->uid, p->gid) < 0)
+        child_fail (p, STAGE_SETUP, errno);
 #ifdef PR_SET_PDEATHSIG
       /* A change of credentials clears the parent-death signal.  */
       if (prctl (PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) < 0)
-        child_fail (p->errfd, STAGE_SETUP, errno);
+        child_fail (p, STAGE_SETUP, errno);
       if (getppid () != p->parent)
         _exit (127);
 #endif
@@ -372,10 +441,10 @@ child_run (const struct child_plan *p)
   sigset_t empty;
   sigemptyset (&empty);
   if (sigprocmask (SIG_SETMASK, &empty, NULL) < 0)
-    child_fail (p->errfd, STAGE_SETUP, errno);
+    child_fail (p, STAGE_SETUP, errno);
 
   execve (p->path, p->argv, p->envp);
-  child_fail (p->errfd, STAGE_EXEC, errno);
+  child_fail (p, STAGE_EXEC, errno);
 }
 
 /* Make FD close-on-exec and not one of 0, 1, 2 (ASH may have been started
@@ -619,6 +688,8 @@ spawn_fds_open (const struct ash_cmd *cmd, struct spawn_fds *f,
         }
     }
 
+#ifndef SPAWN_SHARED_VM
+  /* The failure pipe: the child reports on it, see child_fail().  */
   int p[2];
   r = make_pipe (p);
   if (r < 0)
@@ -626,6 +697,7 @@ spawn_fds_open (const struct ash_cmd *cmd, struct spawn_fds *f,
                           strerror (-r));
   f->err_rd = p[0];
   f->err_wr = p[1];
+#endif
   return 0;
 }
 
@@ -698,6 +770,72 @@ child_exit_fd (pid_t pid)
 #endif
 }
 
+#ifdef SPAWN_SHARED_VM
+static int
+child_main (void *arg)
+{
+  child_run (arg);
+}
+#endif
+
+/* Start the child of PLAN, with every signal blocked (the caller's mask
+   is restored before this returns).  Returns its pid, or -1 with errno
+   set when it could not be started.  *RET_CF gets what the child reported
+   when it could not run the program (stage 0: it did, or that is still
+   to be read from the failure pipe).  */
+static pid_t
+child_start (struct child_plan *plan, struct child_failure *ret_cf)
+{
+  sigset_t all, old;
+  pid_t pid;
+  int e;
+
+  ret_cf->stage = 0;
+  ret_cf->err = 0;
+  /* Block every signal around the start so that none of ASH's handlers
+     runs in the child before it has reset them.  */
+  sigfillset (&all);
+  pthread_sigmask (SIG_SETMASK, &all, &old);
+#ifdef SPAWN_SHARED_VM
+  volatile struct child_failure shared = { 0, 0 };
+  long page = sysconf (_SC_PAGESIZE);
+  size_t guard = page > 0 ? (size_t) page : 4096;
+  char *stack = mmap (NULL, guard + CHILD_STACK_SIZE, PROT_READ | PROT_WRITE,
+                      MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK, -1, 0);
+  if (stack == MAP_FAILED)
+    {
+      e = errno;
+      pthread_sigmask (SIG_SETMASK, &old, NULL);
+      errno = e;
+      return -1;
+    }
+  (void) mprotect (stack, guard, PROT_NONE);
+  plan->failure = &shared;
+  /* The stack grows down on every architecture Linux runs ASH on but
+     HP PA-RISC, which has no CLONE_VFORK user here.  */
+  pid = clone (child_main, stack + guard + CHILD_STACK_SIZE,
+               CLONE_VM | CLONE_VFORK | SIGCHLD, plan);
+  e = errno;
+  plan->failure = NULL;
+  /* Here the child has either called execve() successfully or exited:
+     its stack is no longer in use.  */
+  (void) munmap (stack, guard + CHILD_STACK_SIZE);
+  if (pid > 0)
+    {
+      ret_cf->stage = shared.stage;
+      ret_cf->err = shared.err;
+    }
+#else
+  pid = fork ();
+  if (pid == 0)
+    child_run (plan);
+  e = errno;
+#endif
+  pthread_sigmask (SIG_SETMASK, &old, NULL);
+  errno = e;
+  return pid;
+}
+
 static int
 spawn_and_wait (struct ash_cmd *cmd, struct ash_cmd_result *ret,
                 struct ash_error *err)
@@ -752,7 +890,8 @@ spawn_and_wait (struct ash_cmd *cmd, struct ash_cmd_result *ret,
   for (int i = 0; i < 3; i++)
     plan.src[i] = f.src[i];
   plan.errfd = f.err_wr;
-  plan.keep[plan.n_keep++] = f.err_wr;
+  if (f.err_wr >= 0)
+    plan.keep[plan.n_keep++] = f.err_wr;
   for (size_t i = 0; i < cmd->n_pass_fds; i++)
     plan.keep[plan.n_keep++] = cmd->pass_fds[i];
   qsort (plan.keep, plan.n_keep, sizeof plan.keep[0], cmp_int);
@@ -766,29 +905,27 @@ spawn_and_wait (struct ash_cmd *cmd, struct ash_cmd_result *ret,
   plan.parent = getpid ();
   plan.limits = cmd->limits;
 
-  /* Block every signal around fork() so that none of ASH's handlers runs
-     in the child before it has reset them.  */
-  sigset_t all, old;
-  sigfillset (&all);
-  pthread_sigmask (SIG_SETMASK, &all, &old);
+  /* The duration runs from here, the start of the child, to its reaping
+     below: the program's run, with what its start and its end cost.  */
   unsigned gen = atomic_load (&terminate_gen);
   double start = ash_now ();
-  pid_t pid = fork ();
-  if (pid == 0)
-    child_run (&plan);
-  int fork_errno = errno;
-  pthread_sigmask (SIG_SETMASK, &old, NULL);
+  struct child_failure cf;
+  pid_t pid = child_start (&plan, &cf);
   if (pid < 0)
     {
+      int e = errno;
       spawn_fds_close (&f);
-      return ash_error_set (err, -fork_errno, _ ("cannot run '%s': %s"), path,
-                            strerror (fork_errno));
+      return ash_error_set (err, -e, _ ("cannot run '%s': %s"), path,
+                            strerror (e));
     }
 
+#ifndef SPAWN_SHARED_VM
   /* Also from this side, so that the group exists before we may signal
-     it; EACCES once the child has exec'd is harmless.  */
+     it; EACCES once the child has exec'd is harmless.  (A child sharing
+     our memory has made its group before clone() returns.)  */
   if (!cmd->new_session)
     (void) setpgid (pid, pid);
+#endif
   int slot = registry_add (pid);
 
   /* The child has its copies now.  */
@@ -799,7 +936,8 @@ spawn_and_wait (struct ash_cmd *cmd, struct ash_cmd_result *ret,
       f.src[i] = -1;
       f.owned[i] = false;
     }
-  ash_close (f.err_wr);
+  if (f.err_wr >= 0)
+    ash_close (f.err_wr);
   f.err_wr = -1;
 
   if (slot < 0)
@@ -813,12 +951,17 @@ spawn_and_wait (struct ash_cmd *cmd, struct ash_cmd_result *ret,
                             path);
     }
 
-  /* End of file: the exec succeeded.  A record: it did not.  */
-  struct child_failure cf;
-  ssize_t n = read_full (f.err_rd, &cf, sizeof cf);
-  ash_close (f.err_rd);
-  f.err_rd = -1;
-  if (n == (ssize_t) sizeof cf)
+  /* From the pipe, end of file: the exec succeeded; a record: it did
+     not.  */
+  if (f.err_rd >= 0)
+    {
+      ssize_t n = read_full (f.err_rd, &cf, sizeof cf);
+      ash_close (f.err_rd);
+      f.err_rd = -1;
+      if (n != (ssize_t) sizeof cf)
+        cf.stage = 0;
+    }
+  if (cf.stage != 0)
     {
       registry_remove (slot);
       reap (pid, NULL);
@@ -858,8 +1001,8 @@ spawn_and_wait (struct ash_cmd *cmd, struct ash_cmd_result *ret,
   int sleep_ms = exit_fd >= 0 ? MAX_SLEEP_MS : 1;
   bool exit_event = false;
 
-  /* A terminate_all() that ran between our fork() and registry_add() did
-     not see this child.  */
+  /* A terminate_all() that ran between the child's start and
+     registry_add() did not see this child.  */
   if (atomic_load (&terminate_gen) != gen)
     {
       interrupted = true;

@@ -5,7 +5,7 @@
    test-backend-run --backend NAME --results DIR [--source DIR]
                     [--output DIR] [--read PATH]... [--network]
                     [--env NAME=VALUE]... [--timeout SECONDS] [--cwd DIR]
-                    [--probe-only | --print-argv]
+                    [--probe-only | --print-argv [--print-fds]]
                     [--before-wrap SCRIPT] [--after-wrap SCRIPT]
                     -- COMMAND [ARG]...
 
@@ -21,6 +21,11 @@
    --print-argv prints the command line the backend would run, one line
    with words separated by spaces, and runs nothing (for bench/; the
    Landlock private directories are then left for that command to use).
+   With --print-fds, a line before it gives the descriptors that command
+   line names, as shell redirections that open them again from the paths
+   they were opened on ("3<'/etc' 4<'/usr'"), for a shell to open before
+   it runs the command; the Landlock private directories are then left
+   for that command (under $TMPDIR).
    --after-wrap runs /bin/sh -c SCRIPT, unsandboxed, after the backend's
    wrap() has opened and checked the paths and before the wrapped command
    starts (what a local user racing ash could do then, made
@@ -32,6 +37,7 @@
 
 #include <errno.h>
 #include <getopt.h>
+#include <limits.h>
 #include <pwd.h>
 #include <stdio.h>
 #include <sys/stat.h>
@@ -45,6 +51,32 @@
 #endif
 
 extern char **environ;
+
+/* Print CMD's descriptors as one line of shell redirections that open
+   each again from the path it was opened on; -1 (with a message) when one
+   has no such path or the path needs quoting.  */
+static int
+print_redirections (const struct ash_cmd *cmd)
+{
+  for (size_t i = 0; i < cmd->n_pass_fds; i++)
+    {
+      char link[64], path[PATH_MAX];
+      snprintf (link, sizeof link, "/proc/self/fd/%d", cmd->pass_fds[i]);
+      ssize_t n = readlink (link, path, sizeof path - 1);
+      if (n <= 0 || path[0] != '/' || memchr (path, '\'', (size_t) n))
+        {
+          fprintf (stderr,
+                   "test-backend-run: descriptor %d has no path to open it "
+                   "again from\n",
+                   cmd->pass_fds[i]);
+          return -1;
+        }
+      path[n] = '\0';
+      printf ("%s%d<'%s'", i ? " " : "", cmd->pass_fds[i], path);
+    }
+  printf ("\n");
+  return 0;
+}
 
 /* Run /bin/sh -c SCRIPT, unsandboxed; -1 unless it exits 0.  */
 static int
@@ -89,6 +121,7 @@ main (int argc, char **argv)
     { "cwd", required_argument, NULL, 'c' },
     { "probe-only", no_argument, NULL, 'P' },
     { "print-argv", no_argument, NULL, 'A' },
+    { "print-fds", no_argument, NULL, 'F' },
     { "after-wrap", required_argument, NULL, 'W' },
     { "before-wrap", required_argument, NULL, 'B' },
     { NULL, 0, NULL, 0 },
@@ -112,6 +145,7 @@ main (int argc, char **argv)
   static struct ash_strvec extra_env = ASH_STRVEC_INIT;
   static struct ash_strvec reads = ASH_STRVEC_INIT;
   bool network = false, probe_only = false, print_argv = false;
+  bool print_fds = false;
   unsigned timeout = 0;
   static struct ash_policy policy;
   struct ash_requirements req;
@@ -161,6 +195,9 @@ main (int argc, char **argv)
         break;
       case 'A':
         print_argv = true;
+        break;
+      case 'F':
+        print_fds = true;
         break;
       case 'W':
         after_wrap = optarg;
@@ -273,8 +310,15 @@ main (int argc, char **argv)
         {
           struct ash_wrap_state *state = NULL;
           r = backend->wrap (probe, &policy, &cmd, &state, &err);
-          if (backend->cleanup)
+          /* The descriptors are open until cleanup().  */
+          if (r == 0 && print_fds && print_redirections (&cmd) < 0)
+            r = -EBADF;
+          /* With --print-fds, the private directories stay for the
+             printed command, which opens them again.  */
+          if (backend->cleanup && !(print_fds && r == 0))
             backend->cleanup (state);
+          if (r == -EBADF && print_fds)
+            return 98;
           if (r < 0)
             {
               fprintf (stderr, "test-backend-run: %s\n", err.message);

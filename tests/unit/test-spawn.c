@@ -4,6 +4,7 @@
 
 #include <config.h>
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -709,6 +710,223 @@ test_terminate_all (void)
   ash_cmd_release (&cmd);
 }
 
+/* ---- how the child starts ------------------------------------------------ */
+
+static atomic_int handled_count;
+
+static void
+count_signal (int sig _unused_)
+{
+  atomic_fetch_add (&handled_count, 1);
+}
+
+/* How many descriptors this process has open.  */
+static int
+open_fd_count (void)
+{
+  int n = 0;
+  for (int fd = 0; fd < 4096; fd++)
+    if (fcntl (fd, F_GETFD) >= 0)
+      n++;
+  return n;
+}
+
+/* Does this process have a child that exited and was not reaped?  */
+static bool
+zombie_left (void)
+{
+  siginfo_t si;
+  memset (&si, 0, sizeof si);
+  if (waitid (P_ALL, 0, &si, WEXITED | WNOHANG | WNOWAIT) < 0)
+    return false; /* ECHILD: no child at all */
+  return si.si_pid != 0;
+}
+
+/* Threads that sleep while a test runs, so that the spawns below are
+   made from a multi-threaded process, as in a scan.  */
+struct sleepers
+{
+  pthread_t t[4];
+  pthread_mutex_t lock;
+  pthread_cond_t cond;
+  bool stop;
+};
+
+static void *
+sleeper (void *arg)
+{
+  struct sleepers *s = arg;
+  pthread_mutex_lock (&s->lock);
+  while (!s->stop)
+    pthread_cond_wait (&s->cond, &s->lock);
+  pthread_mutex_unlock (&s->lock);
+  return NULL;
+}
+
+/* The real, effective, saved and file-system user ids of every thread of
+   this process are 0.  */
+static bool
+all_threads_root (void)
+{
+  DIR *d = opendir ("/proc/self/task");
+  struct dirent *de;
+  bool ok = d != NULL;
+  while (ok && (de = readdir (d)) != NULL)
+    {
+      if (de->d_name[0] == '.')
+        continue;
+      char line[256];
+      _cleanup_free_ char *path
+        = xasprintf ("/proc/self/task/%s/status", de->d_name);
+      FILE *f = fopen (path, "r");
+      if (!f)
+        continue; /* the thread ended */
+      while (fgets (line, sizeof line, f))
+        if (strncmp (line, "Uid:", 4) == 0 || strncmp (line, "Gid:", 4) == 0)
+          {
+            unsigned a, b, c, e;
+            if (sscanf (line + 4, "%u %u %u %u", &a, &b, &c, &e) != 4 || a || b
+                || c || e)
+              ok = false;
+          }
+      fclose (f);
+    }
+  if (d)
+    closedir (d);
+  return ok;
+}
+
+static void
+test_child_start (void)
+{
+  struct ash_cmd cmd;
+  struct ash_cmd_result res;
+  struct ash_error err = ASH_ERROR_INIT;
+
+  /* A handler of ASH's is never run in the child, which gets the default
+     disposition for that signal (and for an ignored one).  */
+  struct sigaction sa, old_usr2, old_hup;
+  memset (&sa, 0, sizeof sa);
+  sa.sa_handler = count_signal;
+  sigemptyset (&sa.sa_mask);
+  sigaction (SIGUSR2, &sa, &old_usr2);
+  sa.sa_handler = SIG_IGN;
+  sigaction (SIGHUP, &sa, &old_hup);
+  probe_cmd (&cmd, "handled", NULL);
+  tap_is_int (ash_cmd_run (&cmd, &res, &err), 0, "the probe runs");
+  tap_is_str (cmd.out.buf, "usr2=dfl hup=dfl",
+              "a handled and an ignored signal are at their default in the "
+              "child");
+  ash_cmd_release (&cmd);
+  /* Control: the probe tells a handler from the default.  */
+  raise (SIGUSR2);
+  tap_is_int (atomic_load (&handled_count), 1,
+              "control: the handler is installed here");
+  sigaction (SIGUSR2, &old_usr2, NULL);
+  sigaction (SIGHUP, &old_hup, NULL);
+
+  /* A failure in the child's set-up, after the start (joining a control
+     group through a descriptor that cannot be written): the spawn fails
+     with the child's errno, and nothing runs.  */
+  _cleanup_free_ char *marker = ash_path_join (tmpdir, "setup-marker");
+  _cleanup_free_ char *script = xasprintf ("touch '%s'", marker);
+  int ro = open ("/dev/null", O_RDONLY | O_CLOEXEC);
+  int before = open_fd_count ();
+  sh_cmd (&cmd, script);
+  cmd.limits.cgroup_procs_fd[0] = ro;
+  cmd.limits.n_cgroup_procs_fds = 1;
+  tap_is_int (ash_cmd_run (&cmd, &res, &err), -EBADF,
+              "a failure in the child's set-up fails the spawn");
+  tap_is_str (err.message,
+              "cannot run '/bin/sh': cannot set up the child process: Bad "
+              "file descriptor",
+              "with the child's error");
+  tap_ok (!file_exists (marker), "and runs nothing");
+  ash_cmd_release (&cmd);
+  ash_error_release (&err);
+  sh_cmd (&cmd, script);
+  tap_is_int (ash_cmd_run (&cmd, &res, &err), 0,
+              "control: the same command without it runs");
+  tap_ok (file_exists (marker), "and creates the marker");
+  ash_cmd_release (&cmd);
+
+  /* Every way a spawn can end leaves no descriptor and no zombie behind
+     in ASH.  */
+  for (int i = 0; i < 5; i++)
+    {
+      probe_cmd (&cmd, "exit", "3");
+      ash_cmd_run (&cmd, &res, &err);
+      ash_cmd_release (&cmd);
+      ash_cmd_init (&cmd);
+      ash_strvec_push (&cmd.argv, "/nonexistent/ash-no-such-tool");
+      ash_cmd_run (&cmd, &res, &err);
+      ash_cmd_release (&cmd);
+      ash_error_release (&err);
+      probe_cmd (&cmd, "cwd", NULL);
+      cmd.cwd = xstrdup ("/nonexistent/dir");
+      ash_cmd_run (&cmd, &res, &err);
+      ash_cmd_release (&cmd);
+      ash_error_release (&err);
+      probe_cmd (&cmd, "out", "x");
+      cmd.limits.cgroup_procs_fd[0] = ro;
+      cmd.limits.n_cgroup_procs_fds = 1;
+      ash_cmd_run (&cmd, &res, &err);
+      ash_cmd_release (&cmd);
+      ash_error_release (&err);
+    }
+  close (ro);
+  tap_is_int (open_fd_count (), before - 1,
+              "20 spawns, failed and not, leave no descriptor open");
+  tap_ok (!zombie_left (), "and no child unreaped");
+
+  /* The child's credentials change in the child alone, even with other
+     threads running here.  */
+  struct sleepers sl = { .stop = false };
+  pthread_mutex_init (&sl.lock, NULL);
+  pthread_cond_init (&sl.cond, NULL);
+  for (int i = 0; i < 4; i++)
+    pthread_create (&sl.t[i], NULL, sleeper, &sl);
+  probe_cmd (&cmd, "ids", NULL);
+  cmd.set_ids = true;
+  if (geteuid () == 0)
+    {
+      cmd.user_id = 65534;
+      cmd.group_id = 65534;
+      tap_is_int (ash_cmd_run (&cmd, &res, &err), 0,
+                  "as root, a command with set_ids runs");
+      tap_is_str (cmd.out.buf, "65534 65534 0",
+                  "as the ids given, with no supplementary group");
+      tap_ok (all_threads_root (), "and every thread here keeps its root ids");
+    }
+  else
+    {
+      cmd.user_id = getuid () + 1;
+      cmd.group_id = getgid ();
+      tap_is_int (ash_cmd_run (&cmd, &res, &err), -EPERM,
+                  "unprivileged, set_ids to another user fails the spawn");
+      tap_ok (err.message
+                && strstr (err.message, "cannot set up the child process"),
+              "as a set-up failure: %s", err.message ? err.message : "(null)");
+      tap_is_str (cmd.out.buf, "", "and runs nothing");
+    }
+  ash_cmd_release (&cmd);
+  ash_error_release (&err);
+  /* Control: without set_ids, the probe reports this process's ids.  */
+  probe_cmd (&cmd, "ids", NULL);
+  ash_cmd_run (&cmd, &res, &err);
+  _cleanup_free_ char *own
+    = xasprintf ("%d %d", (int) getuid (), (int) getgid ());
+  tap_ok (strncmp (cmd.out.buf, own, strlen (own)) == 0,
+          "control: without set_ids the child has our ids (%s)", cmd.out.buf);
+  ash_cmd_release (&cmd);
+  pthread_mutex_lock (&sl.lock);
+  sl.stop = true;
+  pthread_cond_broadcast (&sl.cond);
+  pthread_mutex_unlock (&sl.lock);
+  for (int i = 0; i < 4; i++)
+    pthread_join (sl.t[i], NULL);
+}
+
 int
 main (void)
 {
@@ -736,6 +954,7 @@ main (void)
   test_scopes ();
   test_threads ();
   test_terminate_all ();
+  test_child_start ();
 
   struct ash_cmd cmd;
   struct ash_cmd_result res;
