@@ -106,7 +106,7 @@ run_ash scan --source-dir "$src" --output-dir "$TEST_TMP/opts" --no-progress \
 want2=$(expected js | grep ' HIGH$' | grep -v detected-aws-access-key-id-value | sort)
 assert_eq "ignore_paths, exclude_rule and severity applied" "$(findings "$TEST_TMP/opts" | sort)" "$want2"
 
-for bad in "tool_version: '>=1.125.0'" "metrics: on" "severity: [CRITICAL]"; do
+for bad in "tool_version: 'latest'" "metrics: on" "severity: [CRITICAL]"; do
   printf 'scanners:\n  %s:\n    options:\n      %s\n' "$tool" "$bad" >"$TEST_TMP/bad.yaml"
   run_ash scan --source-dir "$src" --output-dir "$TEST_TMP/bad" --no-progress \
     --sandbox off --scanners "$tool" --config "$TEST_TMP/bad.yaml"
