@@ -73,8 +73,8 @@ struct scan
   char *source_dir;
   char *scan_set_file;
   struct ash_scanset scanset;
-  bool have_scanset;    /* SCANSET is built (under SCANSET_LOCK) */
-  bool scanset_failed;  /* building it failed, and the scan said so */
+  bool have_scanset;   /* SCANSET is built (under SCANSET_LOCK) */
+  bool scanset_failed; /* building it failed, and the scan said so */
   pthread_mutex_t scanset_lock;
   struct ash_sandbox_settings ss;
   const char *mode;

@@ -789,8 +789,7 @@ scan_prepare (struct scan *sc)
     {
       ash_info ("%s", _ ("the scan set is not built: no scanner of this "
                          "scan is handed the source directory"));
-      r = ash_tree_remove_all (sc->od.fd, "ash-scan-set-files-list.txt",
-                               &err);
+      r = ash_tree_remove_all (sc->od.fd, "ash-scan-set-files-list.txt", &err);
       if (r == 0)
         r = ash_tree_remove_all (sc->od.fd, "ash-ignore-report.txt", &err);
     }

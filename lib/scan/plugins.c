@@ -619,7 +619,8 @@ ash_plugin_reads_tree (const struct ash_scanner *s)
     return true;
   const struct ash_plugin_scanner *p = s->data;
   for (size_t i = 0; i < p->args.nr; i++)
-    if (strstr (p->args.v[i], "{target}") || strstr (p->args.v[i], "{scan_set}"))
+    if (strstr (p->args.v[i], "{target}")
+        || strstr (p->args.v[i], "{scan_set}"))
       return true;
   return false;
 }
