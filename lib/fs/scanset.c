@@ -10,13 +10,19 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <stddef.h>
 #include <unistd.h>
 #include <wctype.h>
 #include <stdio.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 
 #include "base/buf.h"
 #include "fs/tree.h"
+
+#ifndef AT_NO_AUTOMOUNT
+#define AT_NO_AUTOMOUNT 0
+#endif
 
 /* What the walk reads of the repository's ignore files is capped: the
    bytes of any one file, the bytes of all of them, and the rules they
@@ -590,6 +596,57 @@ ash_scanset_quote_path (const char *path)
   return quoted_path (path);
 }
 
+/* ---- Paths ------------------------------------------------------------ */
+
+/* The walked paths are made in blocks, not one allocation each: a tree of
+   many files would otherwise spend much of its walk in malloc and free.  */
+struct ash_scanset_paths
+{
+  struct ash_scanset_paths *next;
+  size_t used, size;
+  char data[];
+};
+
+#define PATHS_BLOCK ((size_t) 256 << 10)
+
+/* DIR (LDIR bytes, "" for the top) joined with NAME (LNAME bytes), in
+   S's blocks.  */
+static char *
+path_make (struct ash_scanset *s, const char *dir, size_t ldir,
+           const char *name, size_t lname)
+{
+  size_t need = (ldir ? ldir + 1 : 0) + lname + 1;
+  struct ash_scanset_paths *b = s->paths;
+  if (b == NULL || b->size - b->used < need)
+    {
+      size_t size = need > PATHS_BLOCK ? need : PATHS_BLOCK;
+      b = xmalloc (sizeof *b + size);
+      b->next = s->paths;
+      b->used = 0;
+      b->size = size;
+      s->paths = b;
+    }
+  char *p = b->data + b->used, *q = p;
+  if (ldir)
+    {
+      memcpy (q, dir, ldir);
+      q += ldir;
+      *q++ = '/';
+    }
+  memcpy (q, name, lname + 1);
+  b->used += need;
+  return p;
+}
+
+/* Release a vector whose strings are in the blocks.  */
+static void
+borrowed_release (struct ash_strvec *sv)
+{
+  if (sv->alloc)
+    free (sv->v);
+  ash_strvec_init (sv);
+}
+
 /* ---- The walk -------------------------------------------------------- */
 
 struct walk
@@ -778,7 +835,7 @@ dent_cmp (const void *a, const void *b)
                  ((const struct dent *) b)->name);
 }
 
-static int walk_dir (struct walk *w, int dfd, const char *rel_dir,
+static int walk_dir (struct walk *w, int dfd, const char *rel_dir, size_t ldir,
                      bool ignored, int depth);
 
 /* Whether the entry of type DTYPE needs an fstatat() beyond its d_type:
@@ -806,15 +863,47 @@ needs_stat (const struct walk *w, unsigned char dtype)
     }
 }
 
+/* What the walk needs to know of NAME in DFD, for an entry of type DTYPE:
+   its type, its size when it is a regular file, its device and inode
+   when a directory.  statx() is asked for no more than that.  */
 static int
-walk_entry_1 (struct walk *w, int dfd, const char *rel_dir, const char *name,
-              unsigned char dtype, bool ignored, int depth)
+entry_stat (int dfd, const char *name, unsigned char dtype, struct stat *st)
+{
+#if HAVE_STATX
+  unsigned mask = dtype == DT_REG   ? STATX_TYPE | STATX_SIZE
+                  : dtype == DT_DIR ? STATX_TYPE | STATX_INO
+                                    : STATX_TYPE | STATX_SIZE | STATX_INO;
+  struct statx sx;
+  if (statx (dfd, name,
+             AT_SYMLINK_NOFOLLOW | AT_NO_AUTOMOUNT | AT_STATX_DONT_SYNC, mask,
+             &sx)
+      == 0)
+    {
+      if ((sx.stx_mask & mask) != mask)
+        return fstatat (dfd, name, st, AT_SYMLINK_NOFOLLOW);
+      st->st_mode = sx.stx_mode;
+      st->st_size = (off_t) sx.stx_size;
+      st->st_ino = (ino_t) sx.stx_ino;
+      st->st_dev = makedev (sx.stx_dev_major, sx.stx_dev_minor);
+      return 0;
+    }
+  if (errno != ENOSYS && errno != EPERM)
+    return -1;
+#else
+  (void) dtype;
+#endif
+  return fstatat (dfd, name, st, AT_SYMLINK_NOFOLLOW);
+}
+
+static int
+walk_entry_1 (struct walk *w, int dfd, const char *rel_dir, size_t ldir,
+              const char *name, unsigned char dtype, bool ignored, int depth)
 {
   struct ash_scanset *s = w->s;
   struct stat st;
   if (!needs_stat (w, dtype))
     st.st_mode = DTTOIF (dtype);
-  else if (fstatat (dfd, name, &st, AT_SYMLINK_NOFOLLOW) < 0)
+  else if (entry_stat (dfd, name, dtype, &st) < 0)
     {
       if (errno == ENOENT)
         return 0;
@@ -830,12 +919,10 @@ walk_entry_1 (struct walk *w, int dfd, const char *rel_dir, const char *name,
   if (is_dir && w->have_out && st.st_dev == w->out_dev
       && st.st_ino == w->out_ino)
     return 0;
-  /* The path is made once, owned by ALL (which lives as long as the scan
-     set), and borrowed below.  */
-  const char *rel
-    = ash_strvec_push_nodup (&s->all, *rel_dir
-                                        ? xasprintf ("%s/%s", rel_dir, name)
-                                        : xstrdup (name));
+  /* The path is made once, in the scan set's blocks, and borrowed by
+     ALL, FILES and UNLISTED.  */
+  char *rel = path_make (s, rel_dir, ldir, name, strlen (name));
+  ash_strvec_push_nodup (&s->all, rel);
 
   if (!ignored)
     {
@@ -873,7 +960,7 @@ walk_entry_1 (struct walk *w, int dfd, const char *rel_dir, const char *name,
       _cleanup_free_ char *abs = ash_path_join (s->real_source_dir, rel);
       struct stat tst;
       if (!ignored && stat (abs, &tst) == 0 && !S_ISDIR (tst.st_mode))
-        ash_strvec_push (&s->files, rel);
+        ash_strvec_push_nodup (&s->files, rel);
       return 0;
     }
   if (is_dir && depth + 1 > SCANSET_MAX_DEPTH)
@@ -899,7 +986,7 @@ walk_entry_1 (struct walk *w, int dfd, const char *rel_dir, const char *name,
       if (cfd < 0)
         return ash_error_set (w->err, -errno, _ ("cannot open %s: %s"), rel,
                               strerror (errno));
-      return walk_dir (w, cfd, rel, ignored, depth + 1);
+      return walk_dir (w, cfd, rel, strlen (rel), ignored, depth + 1);
     }
   if (ignored)
     return 0;
@@ -930,7 +1017,7 @@ walk_entry_1 (struct walk *w, int dfd, const char *rel_dir, const char *name,
                         q, (long long) st.st_size, w->max_file_size);
       return 0;
     }
-  ash_strvec_push (&s->files, rel);
+  ash_strvec_push_nodup (&s->files, rel);
   return 0;
 }
 
@@ -938,58 +1025,88 @@ walk_entry_1 (struct walk *w, int dfd, const char *rel_dir, const char *name,
    walk put it in ALL but not in FILES (a directory, an ignored file, a
    link that leaves, a special or large file).  */
 static int
-walk_entry (struct walk *w, int dfd, const char *rel_dir, const char *name,
-            unsigned char dtype, bool ignored, int depth)
+walk_entry (struct walk *w, int dfd, const char *rel_dir, size_t ldir,
+            const char *name, unsigned char dtype, bool ignored, int depth)
 {
   struct ash_scanset *s = w->s;
   size_t nall = s->all.nr, nfiles = s->files.nr;
-  int r = walk_entry_1 (w, dfd, rel_dir, name, dtype, ignored, depth);
+  int r = walk_entry_1 (w, dfd, rel_dir, ldir, name, dtype, ignored, depth);
   if (s->all.nr > nall)
     {
-      const char *rel = s->all.v[nall];
-      if (!(s->files.nr > nfiles && streq (s->files.v[nfiles], rel)))
-        ash_strvec_push (&s->unlisted, rel);
+      char *rel = s->all.v[nall];
+      if (!(s->files.nr > nfiles && s->files.v[nfiles] == rel))
+        ash_strvec_push_nodup (&s->unlisted, rel);
     }
   return r;
 }
 
-/* Walk the directory DFD (takes ownership), REL_DIR relative to the
-   source directory ("" for the top).  IGNORED: everything below is
-   ignored already, and only screened for links.  */
+/* The entries of the directory DFD but "." and "..", into *RET_ENTS
+   (*RET_N of them), their names in *RET_NAMES (one allocation for all;
+   the caller frees both).  Where getdents64() is there, the records are
+   read into one buffer, large enough for most directories in one call,
+   and the names are used where they lie.  A negative errno on failure.  */
 static int
-walk_dir (struct walk *w, int dfd, const char *rel_dir, bool ignored,
-          int depth)
+list_dir (int dfd, char **ret_names, struct dent **ret_ents, size_t *ret_n)
 {
-  if (depth > SCANSET_MAX_DEPTH)
+  struct dent *ents = NULL;
+  size_t n = 0, alloc = 0;
+#if HAVE_GETDENTS64
+  size_t size = (size_t) 32 << 10, len = 0;
+  char *buf = xmalloc (size);
+  for (;;)
     {
-      ash_close (dfd);
-      return ash_error_set (w->err, -ELOOP,
-                            _ ("%s is nested more than %d directories deep"),
-                            rel_dir, SCANSET_MAX_DEPTH);
-    }
-  size_t nrules = w->rules.nr;
-  int r = 0;
-  if (!ignored)
-    {
-      r = read_ignore_file (w, dfd, rel_dir, ".gitignore");
-      if (r == 0)
-        r = read_ignore_file (w, dfd, rel_dir, ".ashignore");
-      if (r < 0)
+      if (size - len < ((size_t) 8 << 10))
         {
-          ash_close (dfd);
-          return r;
+          size *= 2;
+          buf = xrealloc (buf, size);
         }
+      ssize_t got = getdents64 (dfd, buf + len, size - len);
+      if (got < 0 && errno == EINTR)
+        continue;
+      if (got < 0)
+        {
+          int e = errno;
+          free (buf);
+          return -e;
+        }
+      if (got == 0)
+        break;
+      len += (size_t) got;
     }
-  DIR *d = fdopendir (dfd);
+  for (size_t off = 0; off < len;)
+    {
+      /* The records are read in place, field by field.  */
+      const char *rec = buf + off;
+      unsigned short reclen;
+      memcpy (&reclen, rec + offsetof (struct dirent64, d_reclen),
+              sizeof reclen);
+      if (reclen == 0 || reclen > len - off)
+        break;
+      off += reclen;
+      const char *name = rec + offsetof (struct dirent64, d_name);
+      if (name[0] == '.'
+          && (name[1] == '\0' || (name[1] == '.' && name[2] == '\0')))
+        continue;
+      if (n == alloc)
+        {
+          alloc = alloc ? 2 * alloc : 64;
+          ents = xreallocarray (ents, alloc, sizeof *ents);
+        }
+      ents[n].name = name;
+      ents[n].type = (unsigned char) rec[offsetof (struct dirent64, d_type)];
+      n++;
+    }
+  *ret_names = buf;
+#else
+  int dup_fd = dup (dfd);
+  DIR *d = dup_fd < 0 ? NULL : fdopendir (dup_fd);
   if (!d)
     {
       int e = errno;
-      ash_close (dfd);
-      return ash_error_set (w->err, -e, _ ("cannot list %s: %s"),
-                            *rel_dir ? rel_dir : ".", strerror (e));
+      if (dup_fd >= 0)
+        ash_close (dup_fd);
+      return -e;
     }
-  struct dent *ents = NULL;
-  size_t n = 0, alloc = 0;
   struct ash_buf names = ASH_BUF_INIT;
   struct dirent *de;
   errno = 0;
@@ -999,7 +1116,7 @@ walk_dir (struct walk *w, int dfd, const char *rel_dir, bool ignored,
         {
           if (n == alloc)
             {
-              alloc = alloc ? 2 * alloc : 16;
+              alloc = alloc ? 2 * alloc : 64;
               ents = xreallocarray (ents, alloc, sizeof *ents);
             }
           ents[n].off = names.len;
@@ -1009,20 +1126,73 @@ walk_dir (struct walk *w, int dfd, const char *rel_dir, bool ignored,
         }
       errno = 0;
     }
-  if (errno)
-    r = ash_error_set (w->err, -errno, _ ("cannot list %s: %s"),
-                       *rel_dir ? rel_dir : ".", strerror (errno));
+  int e = errno;
+  closedir (d);
+  if (e)
+    {
+      ash_buf_release (&names);
+      free (ents);
+      return -e;
+    }
   /* The buffer no longer moves.  */
   for (size_t i = 0; i < n; i++)
     ents[i].name = names.buf + ents[i].off;
+  *ret_names = ash_buf_detach (&names);
+#endif
+  *ret_ents = ents;
+  *ret_n = n;
+  return 0;
+}
+
+/* Walk the directory DFD (takes ownership), REL_DIR (LDIR bytes)
+   relative to the source directory ("" for the top).  IGNORED:
+   everything below is ignored already, and only screened for links.  */
+static int
+walk_dir (struct walk *w, int dfd, const char *rel_dir, size_t ldir,
+          bool ignored, int depth)
+{
+  if (depth > SCANSET_MAX_DEPTH)
+    {
+      ash_close (dfd);
+      return ash_error_set (w->err, -ELOOP,
+                            _ ("%s is nested more than %d directories deep"),
+                            rel_dir, SCANSET_MAX_DEPTH);
+    }
+  size_t nrules = w->rules.nr;
+  char *names = NULL;
+  struct dent *ents = NULL;
+  size_t n = 0;
+  int r = list_dir (dfd, &names, &ents, &n);
+  if (r < 0)
+    {
+      ash_close (dfd);
+      return ash_error_set (w->err, r, _ ("cannot list %s: %s"),
+                            *rel_dir ? rel_dir : ".", strerror (-r));
+    }
+  /* The ignore files are read before any entry is looked at, and only
+     those the listing holds are opened.  */
+  if (!ignored)
+    {
+      bool git = false, ash = false;
+      for (size_t i = 0; i < n; i++)
+        if (ents[i].name[0] == '.')
+          {
+            git |= streq (ents[i].name, ".gitignore");
+            ash |= streq (ents[i].name, ".ashignore");
+          }
+      if (git)
+        r = read_ignore_file (w, dfd, rel_dir, ".gitignore");
+      if (r == 0 && ash)
+        r = read_ignore_file (w, dfd, rel_dir, ".ashignore");
+    }
   if (n > 1)
     qsort (ents, n, sizeof *ents, dent_cmp);
   for (size_t i = 0; r == 0 && i < n; i++)
-    r = walk_entry (w, dirfd (d), rel_dir, ents[i].name, ents[i].type, ignored,
+    r = walk_entry (w, dfd, rel_dir, ldir, ents[i].name, ents[i].type, ignored,
                     depth);
-  ash_buf_release (&names);
+  free (names);
   free (ents);
-  closedir (d);
+  ash_close (dfd);
   rules_truncate (&w->rules, nrules);
   return r;
 }
@@ -1034,13 +1204,19 @@ ash_scanset_release (struct ash_scanset *s)
     return;
   free (s->source_dir);
   free (s->real_source_dir);
-  ash_strvec_release (&s->files);
+  borrowed_release (&s->files);
   ash_strvec_release (&s->ignored);
   ash_strvec_release (&s->leaving);
   ash_strvec_release (&s->warnings);
-  ash_strvec_release (&s->all);
+  borrowed_release (&s->all);
   ash_strvec_release (&s->specials);
-  ash_strvec_release (&s->unlisted);
+  borrowed_release (&s->unlisted);
+  while (s->paths)
+    {
+      struct ash_scanset_paths *next = s->paths->next;
+      free (s->paths);
+      s->paths = next;
+    }
   s->source_dir = s->real_source_dir = NULL;
 }
 
@@ -1100,7 +1276,7 @@ ash_scanset_build (int srcfd, const char *source_dir,
     r = ash_error_set (err, -errno, _ ("cannot open %s: %s"), s.source_dir,
                        strerror (errno));
   else
-    r = walk_dir (&w, dfd, "", false, 0);
+    r = walk_dir (&w, dfd, "", 0, false, 0);
   rules_release (&w.rules);
   rules_release (&w.global);
   if (r < 0)
@@ -1108,7 +1284,13 @@ ash_scanset_build (int srcfd, const char *source_dir,
       ash_scanset_release (&s);
       return r;
     }
-  ash_strvec_sort (&s.files);
+  /* The walk lists each directory's entries in order, so that FILES is
+     often sorted already (not always: "a/x" comes after "a.txt").  */
+  bool sorted = true;
+  for (size_t i = 1; sorted && i < s.files.nr; i++)
+    sorted = strcmp (s.files.v[i - 1], s.files.v[i]) <= 0;
+  if (!sorted)
+    ash_strvec_sort (&s.files);
   ash_strvec_sort (&s.leaving);
   s.rule_tries = rule_tries;
   ash_scanset_release (ret);
