@@ -415,8 +415,8 @@ build_scanset_1 (struct scan *sc, struct ash_error *err)
   if (r < 0)
     return r;
   sc->have_scanset = true;
-  for (i = 0; i < sc->scanset.warnings.nr; i++)
-    ash_warning ("%s", sc->scanset.warnings.v[i]);
+  ash_log_many (ASH_LOG_WARNING, sc->scanset.warnings.v,
+                sc->scanset.warnings.nr);
   r = ash_scanset_write_reports (&sc->scanset, sc->od.fd, err);
   if (r < 0)
     return r;
