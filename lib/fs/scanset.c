@@ -649,6 +649,28 @@ borrowed_release (struct ash_strvec *sv)
 
 /* ---- The walk -------------------------------------------------------- */
 
+/* Links that leave a tree tend to point into a few directories (many
+   links to one file, or to the files of one directory), so the directory
+   part of a link's target is resolved once per walk, and each link then
+   costs a readlinkat() and an fstatat() of its last component rather than
+   an open(), a readlink() of /proc and a close().  The cache holds at
+   most DIR_CACHE_MAX directories; past that, each is resolved anew.  */
+#define DIR_CACHE_SLOTS 8192
+#define DIR_CACHE_MAX (DIR_CACHE_SLOTS / 2)
+
+struct dir_cache_ent
+{
+  char *dir;  /* the directory as the target names it, absolute; NULL:
+                 an empty slot */
+  char *real; /* what it resolves to, or NULL when it does not */
+};
+
+struct dir_cache
+{
+  struct dir_cache_ent *v; /* DIR_CACHE_SLOTS of them, or NULL */
+  size_t used;
+};
+
 struct walk
 {
   struct ash_scanset *s;
@@ -661,6 +683,7 @@ struct walk
   size_t ignore_bytes; /* read from ignore files so far */
   bool ignore_capped;  /* a cap was hit, and the log told */
   unsigned long long max_file_size;
+  struct dir_cache dirs; /* the directories links name, resolved */
 };
 
 /* Say once that the ignore files were not read whole.  */
@@ -806,12 +829,127 @@ resolve_link (int dfd, const char *name, const char *abs)
   return xstrdup (buf);
 }
 
-static bool
-link_leaves (const struct ash_scanset *s, int dfd, const char *name,
-             const char *rel)
+static void
+dir_cache_release (struct dir_cache *c)
 {
+  for (size_t i = 0; c->v && i < DIR_CACHE_SLOTS; i++)
+    {
+      free (c->v[i].dir);
+      free (c->v[i].real);
+    }
+  free (c->v);
+  memset (c, 0, sizeof *c);
+}
+
+/* What DIR resolves to (NULL when it does not), from C or resolved now
+   and kept there.  *RET_OWNED is set when the caller must free it.  */
+static const char *
+dir_cache_real (struct dir_cache *c, const char *dir, char **ret_owned)
+{
+  *ret_owned = NULL;
+  if (c->v == NULL)
+    c->v = xcalloc (DIR_CACHE_SLOTS, sizeof *c->v);
+  size_t i = key_hash (dir) & (DIR_CACHE_SLOTS - 1);
+  for (; c->v[i].dir; i = (i + 1) & (DIR_CACHE_SLOTS - 1))
+    if (streq (c->v[i].dir, dir))
+      return c->v[i].real;
+  char *real = resolve_link (AT_FDCWD, dir, dir);
+  if (c->used >= DIR_CACHE_MAX)
+    return *ret_owned = real;
+  c->v[i].dir = xstrdup (dir);
+  c->v[i].real = real;
+  c->used++;
+  return real;
+}
+
+/* The path the link NAME in DFD resolves to, or NULL; REL_DIR (LDIR
+   bytes) is DFD's path below the source directory.  *RET_MODE is set to
+   the type of what it resolves to when that is known, else left 0.  */
+static char *
+resolve_link_cached (struct ash_scanset *s, struct dir_cache *c, int dfd,
+                     const char *name, const char *rel_dir, size_t ldir,
+                     const char *abs, mode_t *ret_mode)
+{
+  char t[PATH_MAX + 1];
+  ssize_t n = readlinkat (dfd, name, t, sizeof t - 1);
+  if (n <= 0 || n >= (ssize_t) sizeof t - 1)
+    return resolve_link (dfd, name, abs);
+  t[n] = '\0';
+  const char *slash = strrchr (t, '/');
+  const char *b = slash ? slash + 1 : t;
+  if (!*b || streq (b, ".") || streq (b, ".."))
+    return resolve_link (dfd, name, abs);
+
+  /* The directory the target names.  A relative target starts from the
+     link's own directory, which is a real one (the walk never goes
+     through a link), so the ".." that start it are taken off by name;
+     every later component is left to the kernel.  */
+  struct ash_buf d = ASH_BUF_INIT;
+  size_t dl = slash ? (size_t) (slash - t) : 0;
+  if (t[0] == '/')
+    ash_buf_add (&d, t, dl ? dl : 1);
+  else
+    {
+      ash_buf_addstr (&d, s->real_source_dir);
+      if (ldir)
+        {
+          ash_buf_addch (&d, '/');
+          ash_buf_add (&d, rel_dir, ldir);
+        }
+      bool leading = true;
+      for (size_t i = 0; i < dl;)
+        {
+          const char *comp = t + i;
+          const char *end = memchr (comp, '/', dl - i);
+          size_t cl = end ? (size_t) (end - comp) : dl - i;
+          i += cl + 1;
+          if (cl == 0 || (cl == 1 && comp[0] == '.'))
+            continue;
+          if (leading && cl == 2 && comp[0] == '.' && comp[1] == '.')
+            {
+              char *last = strrchr (d.buf, '/');
+              d.len = last && last != d.buf ? (size_t) (last - d.buf) : 1;
+              d.buf[d.len] = '\0';
+              continue;
+            }
+          leading = false;
+          if (d.len > 1)
+            ash_buf_addch (&d, '/');
+          ash_buf_add (&d, comp, cl);
+        }
+    }
+  _cleanup_free_ char *owned = NULL;
+  const char *real = dir_cache_real (c, d.buf, &owned);
+  ash_buf_release (&d);
+  if (real == NULL)
+    return NULL;
+  char *cand
+    = streq (real, "/") ? xasprintf ("/%s", b) : xasprintf ("%s/%s", real, b);
+  struct stat st;
+  if (fstatat (AT_FDCWD, cand, &st, AT_SYMLINK_NOFOLLOW) < 0)
+    {
+      free (cand);
+      return NULL;
+    }
+  if (S_ISLNK (st.st_mode))
+    {
+      /* A link to a link: resolved whole.  */
+      free (cand);
+      return resolve_link (dfd, name, abs);
+    }
+  *ret_mode = st.st_mode;
+  return cand;
+}
+
+static bool
+link_leaves (struct walk *w, int dfd, const char *name, const char *rel_dir,
+             size_t ldir, const char *rel, mode_t *ret_mode)
+{
+  struct ash_scanset *s = w->s;
   _cleanup_free_ char *abs = ash_path_join (s->real_source_dir, rel);
-  _cleanup_free_ char *real = resolve_link (dfd, name, abs);
+  _cleanup_free_ char *real
+    = resolve_link_cached (s, &w->dirs, dfd, name, rel_dir, ldir, abs,
+                           ret_mode);
   /* Dangling, looping or unreadable: it cannot be shown to stay, so it
      counts as leaving.  */
   if (!real)
@@ -940,7 +1078,8 @@ walk_entry_1 (struct walk *w, int dfd, const char *rel_dir, size_t ldir,
 
   if (S_ISLNK (st.st_mode))
     {
-      if (link_leaves (s, dfd, name, rel))
+      mode_t tmode = 0;
+      if (link_leaves (w, dfd, name, rel_dir, ldir, rel, &tmode))
         {
           ash_strvec_push (&s->leaving, rel);
           if (!ignored)
@@ -957,9 +1096,16 @@ walk_entry_1 (struct walk *w, int dfd, const char *rel_dir, size_t ldir,
         }
       /* A link inside the tree: a file is scanned under the link's name
          too; a directory's files are already listed under its own.  */
-      _cleanup_free_ char *abs = ash_path_join (s->real_source_dir, rel);
-      struct stat tst;
-      if (!ignored && stat (abs, &tst) == 0 && !S_ISDIR (tst.st_mode))
+      if (ignored)
+        return 0;
+      if (tmode == 0)
+        {
+          _cleanup_free_ char *abs = ash_path_join (s->real_source_dir, rel);
+          struct stat tst;
+          if (stat (abs, &tst) == 0)
+            tmode = tst.st_mode;
+        }
+      if (tmode != 0 && !S_ISDIR (tmode))
         ash_strvec_push_nodup (&s->files, rel);
       return 0;
     }
@@ -1279,6 +1425,7 @@ ash_scanset_build (int srcfd, const char *source_dir,
     r = walk_dir (&w, dfd, "", 0, false, 0);
   rules_release (&w.rules);
   rules_release (&w.global);
+  dir_cache_release (&w.dirs);
   if (r < 0)
     {
       ash_scanset_release (&s);
