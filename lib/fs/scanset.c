@@ -649,25 +649,27 @@ borrowed_release (struct ash_strvec *sv)
 
 /* ---- The walk -------------------------------------------------------- */
 
-/* Links that leave a tree tend to point into a few directories (many
-   links to one file, or to the files of one directory), so the directory
-   part of a link's target is resolved once per walk, and each link then
-   costs a readlinkat() and an fstatat() of its last component rather than
-   an open(), a readlink() of /proc and a close().  The cache holds at
-   most DIR_CACHE_MAX directories; past that, each is resolved anew.  */
-#define DIR_CACHE_SLOTS 8192
-#define DIR_CACHE_MAX (DIR_CACHE_SLOTS / 2)
+/* Links that leave a tree tend to point into a few directories, often at
+   the same few files.  So the directory part of a link's target is
+   resolved once per walk, and the target itself once: a link then costs a
+   readlinkat() (and, the first time its target is seen, an fstatat() of
+   the target's last component) rather than an open(), a readlink() of
+   /proc and a close().  Each cache holds at most LINK_CACHE_MAX paths;
+   past that, each is resolved anew.  */
+#define LINK_CACHE_SLOTS 8192
+#define LINK_CACHE_MAX (LINK_CACHE_SLOTS / 2)
 
-struct dir_cache_ent
+struct link_cache_ent
 {
-  char *dir;  /* the directory as the target names it, absolute; NULL:
-                 an empty slot */
-  char *real; /* what it resolves to, or NULL when it does not */
+  char *key;   /* the path as the target names it, absolute; NULL: an
+                  empty slot */
+  char *real;  /* what it resolves to, or NULL when it does not */
+  mode_t mode; /* the type of what it resolves to, or 0 */
 };
 
-struct dir_cache
+struct link_cache
 {
-  struct dir_cache_ent *v; /* DIR_CACHE_SLOTS of them, or NULL */
+  struct link_cache_ent *v; /* LINK_CACHE_SLOTS of them, or NULL */
   size_t used;
 };
 
@@ -683,7 +685,8 @@ struct walk
   size_t ignore_bytes; /* read from ignore files so far */
   bool ignore_capped;  /* a cap was hit, and the log told */
   unsigned long long max_file_size;
-  struct dir_cache dirs; /* the directories links name, resolved */
+  struct link_cache dirs;    /* the directories links name, resolved */
+  struct link_cache targets; /* the paths links name, resolved */
 };
 
 /* Say once that the ignore files were not read whole.  */
@@ -830,45 +833,54 @@ resolve_link (int dfd, const char *name, const char *abs)
 }
 
 static void
-dir_cache_release (struct dir_cache *c)
+link_cache_release (struct link_cache *c)
 {
-  for (size_t i = 0; c->v && i < DIR_CACHE_SLOTS; i++)
+  for (size_t i = 0; c->v && i < LINK_CACHE_SLOTS; i++)
     {
-      free (c->v[i].dir);
+      free (c->v[i].key);
       free (c->v[i].real);
     }
   free (c->v);
   memset (c, 0, sizeof *c);
 }
 
-/* What DIR resolves to (NULL when it does not), from C or resolved now
-   and kept there.  *RET_OWNED is set when the caller must free it.  */
-static const char *
-dir_cache_real (struct dir_cache *c, const char *dir, char **ret_owned)
+/* The entry of C for KEY: *RET_FOUND when it is there, else the empty
+   slot it goes in, or NULL when C is full.  */
+static struct link_cache_ent *
+link_cache_slot (struct link_cache *c, const char *key, bool *ret_found)
 {
-  *ret_owned = NULL;
+  *ret_found = false;
   if (c->v == NULL)
-    c->v = xcalloc (DIR_CACHE_SLOTS, sizeof *c->v);
-  size_t i = key_hash (dir) & (DIR_CACHE_SLOTS - 1);
-  for (; c->v[i].dir; i = (i + 1) & (DIR_CACHE_SLOTS - 1))
-    if (streq (c->v[i].dir, dir))
-      return c->v[i].real;
-  char *real = resolve_link (AT_FDCWD, dir, dir);
-  if (c->used >= DIR_CACHE_MAX)
-    return *ret_owned = real;
-  c->v[i].dir = xstrdup (dir);
-  c->v[i].real = real;
+    c->v = xcalloc (LINK_CACHE_SLOTS, sizeof *c->v);
+  size_t i = key_hash (key) & (LINK_CACHE_SLOTS - 1);
+  for (; c->v[i].key; i = (i + 1) & (LINK_CACHE_SLOTS - 1))
+    if (streq (c->v[i].key, key))
+      {
+        *ret_found = true;
+        return &c->v[i];
+      }
+  return c->used < LINK_CACHE_MAX ? &c->v[i] : NULL;
+}
+
+/* Keep KEY -> REAL (copied; may be NULL) and MODE in the slot E of C.  */
+static void
+link_cache_put (struct link_cache *c, struct link_cache_ent *e,
+                const char *key, const char *real, mode_t mode)
+{
+  e->key = xstrdup (key);
+  e->real = real ? xstrdup (real) : NULL;
+  e->mode = mode;
   c->used++;
-  return real;
 }
 
 /* The path the link NAME in DFD resolves to, or NULL; REL_DIR (LDIR
-   bytes) is DFD's path below the source directory.  *RET_MODE is set to
-   the type of what it resolves to when that is known, else left 0.  */
+   bytes) is DFD's path below the source directory, ABS the link's real
+   path.  *RET_MODE is set to the type of what it resolves to when that
+   is known, else left 0.  */
 static char *
-resolve_link_cached (struct ash_scanset *s, struct dir_cache *c, int dfd,
-                     const char *name, const char *rel_dir, size_t ldir,
-                     const char *abs, mode_t *ret_mode)
+resolve_link_cached (struct walk *w, int dfd, const char *name,
+                     const char *rel_dir, size_t ldir, const char *abs,
+                     mode_t *ret_mode)
 {
   char t[PATH_MAX + 1];
   ssize_t n = readlinkat (dfd, name, t, sizeof t - 1);
@@ -890,7 +902,7 @@ resolve_link_cached (struct ash_scanset *s, struct dir_cache *c, int dfd,
     ash_buf_add (&d, t, dl ? dl : 1);
   else
     {
-      ash_buf_addstr (&d, s->real_source_dir);
+      ash_buf_addstr (&d, w->s->real_source_dir);
       if (ldir)
         {
           ash_buf_addch (&d, '/');
@@ -918,27 +930,63 @@ resolve_link_cached (struct ash_scanset *s, struct dir_cache *c, int dfd,
           ash_buf_add (&d, comp, cl);
         }
     }
-  _cleanup_free_ char *owned = NULL;
-  const char *real = dir_cache_real (c, d.buf, &owned);
-  ash_buf_release (&d);
-  if (real == NULL)
-    return NULL;
-  char *cand
-    = streq (real, "/") ? xasprintf ("/%s", b) : xasprintf ("%s/%s", real, b);
-  struct stat st;
-  if (fstatat (AT_FDCWD, cand, &st, AT_SYMLINK_NOFOLLOW) < 0)
+  size_t dlen = d.len;
+  if (d.len > 1)
+    ash_buf_addch (&d, '/');
+  ash_buf_addstr (&d, b);
+
+  /* The target, as it is named, seen before?  */
+  bool found;
+  struct link_cache_ent *te = link_cache_slot (&w->targets, d.buf, &found);
+  if (found)
     {
-      free (cand);
-      return NULL;
+      ash_buf_release (&d);
+      *ret_mode = te->mode;
+      return te->real ? xstrdup (te->real) : NULL;
     }
-  if (S_ISLNK (st.st_mode))
+  char *key = ash_buf_detach (&d);
+  char *ret = NULL;
+  mode_t mode = 0;
+
+  /* Its directory, resolved once.  */
+  char saved = key[dlen];
+  key[dlen] = '\0';
+  struct link_cache_ent *de = link_cache_slot (&w->dirs, key, &found);
+  _cleanup_free_ char *real_owned = NULL;
+  const char *real;
+  if (found)
+    real = de->real;
+  else
     {
-      /* A link to a link: resolved whole.  */
-      free (cand);
-      return resolve_link (dfd, name, abs);
+      real = real_owned = resolve_link (AT_FDCWD, key, key);
+      if (de)
+        link_cache_put (&w->dirs, de, key, real, 0);
     }
-  *ret_mode = st.st_mode;
-  return cand;
+  key[dlen] = saved;
+  if (real)
+    {
+      char *cand = streq (real, "/") ? xasprintf ("/%s", b)
+                                     : xasprintf ("%s/%s", real, b);
+      struct stat st;
+      if (fstatat (AT_FDCWD, cand, &st, AT_SYMLINK_NOFOLLOW) < 0)
+        free (cand);
+      else if (S_ISLNK (st.st_mode))
+        {
+          /* A link to a link: resolved whole.  */
+          free (cand);
+          ret = resolve_link (dfd, name, abs);
+        }
+      else
+        {
+          ret = cand;
+          mode = st.st_mode;
+        }
+    }
+  if (te)
+    link_cache_put (&w->targets, te, key, ret, mode);
+  free (key);
+  *ret_mode = mode;
+  return ret;
 }
 
 static bool
@@ -948,8 +996,7 @@ link_leaves (struct walk *w, int dfd, const char *name, const char *rel_dir,
   struct ash_scanset *s = w->s;
   _cleanup_free_ char *abs = ash_path_join (s->real_source_dir, rel);
   _cleanup_free_ char *real
-    = resolve_link_cached (s, &w->dirs, dfd, name, rel_dir, ldir, abs,
-                           ret_mode);
+    = resolve_link_cached (w, dfd, name, rel_dir, ldir, abs, ret_mode);
   /* Dangling, looping or unreadable: it cannot be shown to stay, so it
      counts as leaving.  */
   if (!real)
@@ -1425,7 +1472,8 @@ ash_scanset_build (int srcfd, const char *source_dir,
     r = walk_dir (&w, dfd, "", 0, false, 0);
   rules_release (&w.rules);
   rules_release (&w.global);
-  dir_cache_release (&w.dirs);
+  link_cache_release (&w.dirs);
+  link_cache_release (&w.targets);
   if (r < 0)
     {
       ash_scanset_release (&s);

@@ -303,8 +303,9 @@ test_links (void)
 /* Many links into the same directories, where the walk resolves each
    directory once: a name there that is itself a link back into the tree,
    a directory link outside that leads back in, a missing name, relative
-   targets climbing out and back in, from several depths.  The verdicts
-   are those of resolving every link whole.  */
+   targets climbing out and back in, from several depths, targets named
+   twice, targets at the top of the file system.  The verdicts are those
+   of resolving every link whole.  */
 static void
 test_link_dir_cache (void)
 {
@@ -334,6 +335,11 @@ test_link_dir_cache (void)
   ln ("../src/a.py", "r6");
   ln ("../outside/dir-in/deep/c.py", "r7");
   ln ("../..", "sub/r8");
+  ln ("/tmp", "l7");
+  ln ("/ash-test-no-such-name", "l8");
+  ln (back, "l9");
+  ln ("../a.py", "sub/r9");
+  ln (via, "sub/l10");
   struct ash_scanset s = ASH_SCANSET_INIT;
   struct ash_error e = ASH_ERROR_INIT;
   struct ash_scanset_opts opts = { 0 };
@@ -341,12 +347,12 @@ test_link_dir_cache (void)
   tap_is_int (r, 0, "link directories: the scan set builds");
   _cleanup_free_ char *files = joined (&s.files);
   tap_is_str (files,
-              "a.py\nl3\nl4\nr6\nr7\nsub/b.py\nsub/deep/c.py\n"
-              "sub/deep/r1\nsub/r2\nsub/r4\n",
+              "a.py\nl3\nl4\nl9\nr6\nr7\nsub/b.py\nsub/deep/c.py\n"
+              "sub/deep/r1\nsub/l10\nsub/r2\nsub/r4\nsub/r9\n",
               "link directories: links that come back are kept, "
               "directories are not listed");
   _cleanup_free_ char *leaving = joined (&s.leaving);
-  tap_is_str (leaving, "l1\nl2\nl5\nsub/deep/r3\nsub/r8\n",
+  tap_is_str (leaving, "l1\nl2\nl5\nl7\nl8\nsub/deep/r3\nsub/r8\n",
               "link directories: the leaving and dangling links");
   ash_scanset_release (&s);
   ash_error_release (&e);
