@@ -656,8 +656,7 @@ borrowed_release (struct ash_strvec *sv)
    the target's last component) rather than an open(), a readlink() of
    /proc and a close().  Each cache holds at most LINK_CACHE_MAX paths;
    past that, each is resolved anew.  */
-#define LINK_CACHE_SLOTS 8192
-#define LINK_CACHE_MAX (LINK_CACHE_SLOTS / 2)
+#define LINK_CACHE_MAX 4096
 
 struct link_cache_ent
 {
@@ -669,8 +668,8 @@ struct link_cache_ent
 
 struct link_cache
 {
-  struct link_cache_ent *v; /* LINK_CACHE_SLOTS of them, or NULL */
-  size_t used;
+  struct link_cache_ent *v; /* SIZE of them (a power of two), or NULL */
+  size_t size, used;
 };
 
 struct walk
@@ -835,7 +834,7 @@ resolve_link (int dfd, const char *name, const char *abs)
 static void
 link_cache_release (struct link_cache *c)
 {
-  for (size_t i = 0; c->v && i < LINK_CACHE_SLOTS; i++)
+  for (size_t i = 0; i < c->size; i++)
     {
       free (c->v[i].key);
       free (c->v[i].real);
@@ -850,10 +849,25 @@ static struct link_cache_ent *
 link_cache_slot (struct link_cache *c, const char *key, bool *ret_found)
 {
   *ret_found = false;
-  if (c->v == NULL)
-    c->v = xcalloc (LINK_CACHE_SLOTS, sizeof *c->v);
-  size_t i = key_hash (key) & (LINK_CACHE_SLOTS - 1);
-  for (; c->v[i].key; i = (i + 1) & (LINK_CACHE_SLOTS - 1))
+  if (2 * (c->used + 1) > c->size && c->used < LINK_CACHE_MAX)
+    {
+      /* Kept at most half full.  */
+      size_t n = c->size ? 2 * c->size : 64;
+      struct link_cache_ent *v = xcalloc (n, sizeof *v);
+      for (size_t k = 0; k < c->size; k++)
+        if (c->v[k].key)
+          {
+            size_t j = key_hash (c->v[k].key) & (n - 1);
+            while (v[j].key)
+              j = (j + 1) & (n - 1);
+            v[j] = c->v[k];
+          }
+      free (c->v);
+      c->v = v;
+      c->size = n;
+    }
+  size_t i = key_hash (key) & (c->size - 1);
+  for (; c->v[i].key; i = (i + 1) & (c->size - 1))
     if (streq (c->v[i].key, key))
       {
         *ret_found = true;
@@ -1725,7 +1739,13 @@ paths_holding (const struct ash_scanset *s, const char **holder)
   bool *in_prefix = xcalloc (m ? m : 1, sizeof *in_prefix);
 
   ac_new_node (&a);
+  /* The edge table sized for every link's bytes at once.  */
+  size_t bytes = 0;
+  for (size_t i = 0; i < m; i++)
+    bytes += strlen (s->leaving.v[i]);
   ac_grow_edges (&a);
+  while ((bytes + 1) * 2 > a.emask + 1)
+    ac_grow_edges (&a);
   for (size_t i = 0; i < m; i++)
     {
       holder[i] = NULL;
