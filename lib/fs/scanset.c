@@ -1577,6 +1577,7 @@ struct ac
     unsigned char c;
   } * e;
   size_t emask, enr;
+  int root[256]; /* the root's children, 0 for none (ac_finish) */
 };
 
 static size_t
@@ -1679,6 +1680,12 @@ ac_finish (struct ac *a)
         kidc[k] = a->e[i].c;
       }
 
+  /* Every fail chain ends at the root: its edges, by byte.  */
+  for (int c = 0; c < 256; c++)
+    {
+      int k = ac_child (a, 0, (unsigned char) c);
+      a->root[c] = k > 0 ? k : 0;
+    }
   queue[tail++] = 0;
   while (head < tail)
     {
@@ -1718,15 +1725,13 @@ ac_finish (struct ac *a)
 static int
 ac_step (const struct ac *a, int state, unsigned char c)
 {
-  for (;;)
+  for (; state != 0; state = a->n[state].fail)
     {
       int next = ac_child (a, state, c);
       if (next >= 0)
         return next;
-      if (state == 0)
-        return 0;
-      state = a->n[state].fail;
     }
+  return a->root[c];
 }
 
 /* For each leaving link i, HOLDER[i]: another path of the tree that holds
