@@ -1577,7 +1577,15 @@ struct ac
     unsigned char c;
   } * e;
   size_t emask, enr;
-  int root[256]; /* the root's children, 0 for none (ac_finish) */
+  /* After ac_finish: each node's children side by side (those of node U
+     are KIDS[FIRST[U]] to KIDS[FIRST[U + 1] - 1], on the bytes KIDC),
+     which the scan of the paths reads rather than the edge table, and
+     the root's children by byte (0 for none), where every failure chain
+     ends.  */
+  size_t *first;
+  int *kids;
+  unsigned char *kidc;
+  int root[256];
 };
 
 static size_t
@@ -1654,6 +1662,18 @@ ac_add (struct ac *a, const char *word, int id)
     a->n[cur].link = id;
 }
 
+/* The child of U on byte C, or -1, from the arrays ac_finish makes: a
+   node's children lie side by side, so that following a path reads
+   memory in order; a node has at most 256 of them.  */
+static int
+ac_kid (const struct ac *a, int u, unsigned char c)
+{
+  for (size_t k = a->first[u]; k < a->first[u + 1]; k++)
+    if (a->kidc[k] == c)
+      return a->kids[k];
+  return -1;
+}
+
 /* The fail and output links, breadth first.  */
 static void
 ac_finish (struct ac *a)
@@ -1680,12 +1700,13 @@ ac_finish (struct ac *a)
         kidc[k] = a->e[i].c;
       }
 
-  /* Every fail chain ends at the root: its edges, by byte.  */
+  a->first = first;
+  a->kids = kids;
+  a->kidc = kidc;
   for (int c = 0; c < 256; c++)
-    {
-      int k = ac_child (a, 0, (unsigned char) c);
-      a->root[c] = k > 0 ? k : 0;
-    }
+    a->root[c] = 0;
+  for (size_t k = first[0]; k < first[1]; k++)
+    a->root[kidc[k]] = kids[k];
   queue[tail++] = 0;
   while (head < tail)
     {
@@ -1699,7 +1720,7 @@ ac_finish (struct ac *a)
               int x = a->n[u].fail;
               for (;;)
                 {
-                  int c = ac_child (a, x, kidc[k]);
+                  int c = ac_kid (a, x, kidc[k]);
                   if (c >= 0)
                     {
                       f = c;
@@ -1716,9 +1737,6 @@ ac_finish (struct ac *a)
         }
     }
   free (queue);
-  free (first);
-  free (kids);
-  free (kidc);
   free (fill);
 }
 
@@ -1727,7 +1745,7 @@ ac_step (const struct ac *a, int state, unsigned char c)
 {
   for (; state != 0; state = a->n[state].fail)
     {
-      int next = ac_child (a, state, c);
+      int next = ac_kid (a, state, c);
       if (next >= 0)
         return next;
     }
@@ -1744,13 +1762,7 @@ paths_holding (const struct ash_scanset *s, const char **holder)
   bool *in_prefix = xcalloc (m ? m : 1, sizeof *in_prefix);
 
   ac_new_node (&a);
-  /* The edge table sized for every link's bytes at once.  */
-  size_t bytes = 0;
-  for (size_t i = 0; i < m; i++)
-    bytes += strlen (s->leaving.v[i]);
   ac_grow_edges (&a);
-  while ((bytes + 1) * 2 > a.emask + 1)
-    ac_grow_edges (&a);
   for (size_t i = 0; i < m; i++)
     {
       holder[i] = NULL;
@@ -1818,6 +1830,9 @@ paths_holding (const struct ash_scanset *s, const char **holder)
   free (in_prefix);
   free (a.n);
   free (a.e);
+  free (a.first);
+  free (a.kids);
+  free (a.kidc);
 }
 
 static bool
