@@ -89,6 +89,11 @@ assert_file_contains "seer: the ignore report names ignored/" \
   "$out/ash-ignore-report.txt" "ignored: .gitignore:1: ignored/"
 assert_file_contains "seer: the leaving link is warned about" "$out/ash.log" "$leave_warning"
 assert_file_contains "seer: the FIFO is warned about" "$out/ash.log" "$fifo_warning"
+check "seer: ash.log.jsonl has each warning as a record of its own" python3 -c '
+import json, sys
+recs = [json.loads(l) for l in open(sys.argv[1])]
+w = [r["message"] for r in recs if r["level"] == "WARNING"]
+sys.exit(not (sys.argv[2] in w and sys.argv[3] in w))' "$out/ash.log.jsonl" "$leave_warning" "$fifo_warning"
 assert_file_lacks "seer: no word of a scan set not built" "$out/ash.log" "scan set is not built"
 assert_eq "seer: the converters looked at the scan set" "$(conv_reason)" \
   "SKIPPED no archive in the scan set | SKIPPED no notebook in the scan set"
