@@ -8,7 +8,8 @@
 # in it (it scans its working directory, the source directory) gets the
 # scan set built then, so that its findings in ignored files are dropped
 # exactly as for the plugin handed the tree.  A builtin scanner always
-# gets it.
+# gets it.  1,500 links leaving the tree are each warned about, once a
+# line in ash.log and a record in ash.log.jsonl.
 . "$top_srcdir/tests/libtest.sh"
 
 command -v python3 >/dev/null 2>&1 || skip_all "python3 is not installed"
@@ -141,4 +142,21 @@ else
     "$out/ash-scan-set-files-list.txt" "$src/pkg/a.txt"
   assert_file_contains "grype: the leaving link is warned about" "$out/ash.log" "$leave_warning"
 fi
+
+# 5. Many warnings (written many lines to a write): every one of them, in
+#    both logs, each line whole.
+python3 -c '
+import os, sys
+os.makedirs(sys.argv[1] + "/many")
+for i in range(1500):
+    os.symlink(sys.argv[2], "%s/many/l%04d.py" % (sys.argv[1], i))' "$src" "$TEST_TMP/outside.txt" \
+  || bail "links"
+scan seer
+assert_eq "1500 leaving links: exit 0" "$status" 0
+assert_eq "ash.log: one warning line each" \
+  "$(grep -c "^[0-9T:.-]*Z WARNING  Not scanning 'many/l[0-9]*\.py': link leaves the scanned tree\$" "$out/ash.log")" 1500
+assert_eq "ash.log.jsonl: one record each" "$(python3 -c '
+import json, sys
+print(sum(1 for l in open(sys.argv[1])
+          if json.loads(l)["message"].startswith("Not scanning '"'"'many/")))' "$out/ash.log.jsonl")" 1500
 done_testing
