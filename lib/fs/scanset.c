@@ -1512,25 +1512,54 @@ ash_scanset_build (int srcfd, const char *source_dir,
   return 0;
 }
 
+/* Write the files list below OUTDIRFD as it is made, 256 KiB at a time:
+   however large the scan set, the buffer stays that size.  */
+static int
+write_files_list (const struct ash_scanset *s, int outdirfd,
+                  struct ash_error *err)
+{
+  struct ash_tree_file f = ASH_TREE_FILE_INIT;
+  int r = ash_tree_file_create (outdirfd, "ash-scan-set-files-list.txt", 0644,
+                                &f, err);
+  if (r < 0)
+    return r;
+  struct ash_buf b = ASH_BUF_INIT, abs = ASH_BUF_INIT;
+  for (size_t i = 0; r == 0 && i <= s->files.nr; i++)
+    {
+      if (i < s->files.nr)
+        {
+          ash_buf_reset (&abs);
+          ash_buf_addstr (&abs, s->source_dir);
+          ash_buf_addch (&abs, '/');
+          ash_buf_addstr (&abs, s->files.v[i]);
+          add_quoted_path (&b, abs.buf);
+          ash_buf_addch (&b, '\n');
+        }
+      if ((i == s->files.nr || b.len >= ((size_t) 256 << 10)) && b.len > 0)
+        {
+          int w = ash_write_all (f.fd, b.buf, b.len);
+          if (w < 0)
+            r = ash_error_set (err, w, _ ("cannot write %s: %s"), f.path,
+                               strerror (-w));
+          ash_buf_reset (&b);
+        }
+    }
+  ash_buf_release (&abs);
+  ash_buf_release (&b);
+  if (r < 0)
+    {
+      ash_tree_file_abort (&f);
+      return r;
+    }
+  return ash_tree_file_commit (&f, err);
+}
+
 int
 ash_scanset_write_reports (const struct ash_scanset *s, int outdirfd,
                            struct ash_error *err)
 {
-  struct ash_buf b = ASH_BUF_INIT, abs = ASH_BUF_INIT;
-  /* One buffer for every absolute path: no allocation per file.  */
-  for (size_t i = 0; i < s->files.nr; i++)
-    {
-      ash_buf_reset (&abs);
-      ash_buf_addstr (&abs, s->source_dir);
-      ash_buf_addch (&abs, '/');
-      ash_buf_addstr (&abs, s->files.v[i]);
-      add_quoted_path (&b, abs.buf);
-      ash_buf_addch (&b, '\n');
-    }
-  ash_buf_release (&abs);
-  int r = ash_tree_write_file (outdirfd, "ash-scan-set-files-list.txt", b.buf,
-                               b.len, 0644, err);
-  ash_buf_reset (&b);
+  struct ash_buf b = ASH_BUF_INIT;
+  int r = write_files_list (s, outdirfd, err);
   for (size_t i = 0; r == 0 && i < s->ignored.nr; i++)
     ash_buf_addf (&b, "%s\n", s->ignored.v[i]);
   if (r == 0)
