@@ -933,16 +933,14 @@ run_steps (struct scan *sc, struct job *j, struct ash_cmd *cmd,
         ash_suppress_doc (doc, &sc->sups, sc->source_dir, 64 << 20);
       /* A scanner that walks the directory itself does not read the
          ignore files or global_settings.ignore_paths: its findings in
-         files the scan set leaves out are dropped here.  */
-      /* A scanner the tree was not handed may still report findings
-         in it: the scan set is built now, once, to tell which are
-         ignored (at once when it is built already).  */
+         files the scan set leaves out are dropped here.  A scanner the
+         tree was not handed may still report findings in it: the scan
+         set is built now, once, to tell which are ignored (at once when
+         it is built already).  */
       _cleanup_error_ struct ash_error serr = ASH_ERROR_INIT;
       bool no_set
         = has_results (doc) && ash_scan_scanset_ensure (sc, &serr) < 0;
-      if (no_set)
-        ;
-      else if (sc->ignored_files.nr)
+      if (!no_set && sc->ignored_files.nr)
         {
           size_t d = ash_paths_drop_doc (doc, &sc->ignored_files);
           if (d)
