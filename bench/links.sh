@@ -3,7 +3,8 @@
 # links.sh -- what links that leave the tree cost a scan: a bandit scan
 # (a stand-in bandit that writes an empty report, so that ASH's own work
 # is what is measured) of a 10,000-file tree, with 2,000 links to a file
-# outside the tree and without them.  Medians, measured with hyperfine.
+# outside the tree and without them.  Medians of interleaved rounds
+# (each command once a round), measured with hyperfine.
 #
 #   bench/links.sh [BUILDDIR]     (after `make` in BUILDDIR)
 #
@@ -56,16 +57,31 @@ scan () { # ASH TREE
 }
 set -- "$(scan "$ash" plain)" "$(scan "$ash" links)"
 [ -z "${ASH_COMPARE:-}" ] || set -- "$@" "$(scan "$ASH_COMPARE" plain)" "$(scan "$ASH_COMPARE" links)"
-hyperfine -N --style none --warmup 1 --runs "$runs" --export-json "$work/r.json" \
-  "$@" >/dev/null 2>&1
-python3 - "$work/r.json" "$files" "$links" "${ASH_COMPARE:-}" <<'PY'
-import json, sys
-r = [x["median"] * 1000 for x in json.load(open(sys.argv[1]))["results"]]
-print("| ash | %s files (ms) | %s files + %s leaving links (ms) | added |" % (sys.argv[2], sys.argv[2], sys.argv[3]))
-print("|---|---|---|---|")
+# Rounds, each command once a round, so that a change in the machine's
+# load falls on every command alike (a warm-up round first).
+for round in $(seq 0 "$runs"); do
+  hyperfine -N --style none --runs 1 --export-json "$work/r$round.json" \
+    "$@" >/dev/null 2>&1
+done
+python3 - "$work" "$files" "$links" "${ASH_COMPARE:-}" "$runs" <<'PY'
+import json, statistics, sys
+rounds = [json.load(open("%s/r%d.json" % (sys.argv[1], i)))["results"]
+          for i in range(1, int(sys.argv[5]) + 1)]
+r = [statistics.median(rd[k]["times"][0] * 1000 for rd in rounds)
+     for k in range(len(rounds[0]))]
+# CPU time (user and system, the scan and its children), which the
+# machine's load moves less than the wall-clock time.
+c = [statistics.median((rd[k]["user"] + rd[k]["system"]) * 1000
+                       for rd in rounds) for k in range(len(rounds[0]))]
+print("| ash | %s files (ms) | %s files + %s leaving links (ms) | added | CPU, %s files (ms) | CPU, with the links (ms) | CPU added |" % (sys.argv[2], sys.argv[2], sys.argv[3], sys.argv[2]))
+print("|---|---|---|---|---|---|---|")
+def row(name, a, b):
+    print("| %s | %.1f | %.1f | %+.0f%% | %.1f | %.1f | %+.0f%% |" % (
+        name, r[a], r[b], (r[b] / r[a] - 1) * 100, c[a], c[b],
+        (c[b] / c[a] - 1) * 100))
 if sys.argv[4]:
-    print("| ASH_COMPARE | %.1f | %.1f | %+.0f%% |" % (r[2], r[3], (r[3] / r[2] - 1) * 100))
-print("| this build | %.1f | %.1f | %+.0f%% |" % (r[0], r[1], (r[1] / r[0] - 1) * 100))
+    row("ASH_COMPARE", 2, 3)
+row("this build", 0, 1)
 PY
 echo
-echo "Runs: $runs; hyperfine $(hyperfine --version | cut -d' ' -f2); $(uname -sr); load average $(cut -d' ' -f1-3 /proc/loadavg)."
+echo "Rounds: $runs (interleaved, after one warm-up round); hyperfine $(hyperfine --version | cut -d' ' -f2); $(uname -sr); load average $(cut -d' ' -f1-3 /proc/loadavg)."

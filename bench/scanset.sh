@@ -2,18 +2,23 @@
 # SPDX-License-Identifier: Apache-2.0
 # scanset.sh -- the scan set of a large tree: FILES files (default
 # 100,000) in 1,000 directories.  What the scan set adds to a scan (a scan
-# with one plugin scanner running `true` over the tree, less the same scan
-# over a one-file tree) against `find -type f` over the same tree (and
-# `find -type f -size`, which like ASH stats every file), and the
-# scan's peak memory (/usr/bin/time -v).  Medians, measured with hyperfine.
-# The scans run with the default global_settings.max_file_size (which
-# needs each regular file's size) and with max_file_size: 0 (where the
-# types readdir() gives are enough); ASH_COMPARE is another ash binary
-# measured in the same run, with the default only.
+# with one plugin scanner running `true {target}` over the tree, less the
+# same scan over a one-file tree) against `find -type f` over the same
+# tree, and against `find -type f -size`, which applies the same size cap
+# as ASH's default global_settings.max_file_size and so stats every
+# regular file as ASH must; the scan's peak memory (/usr/bin/time).  The
+# scans run with the default max_file_size and with max_file_size: 0 (no
+# cap: the types the directory listing gives are enough).  A scan whose
+# one scanner is not handed the tree (`true` alone) does not build the
+# scan set: it is measured over the big tree too.  ASH_COMPARE is another
+# ash binary measured in the same rounds.  Each round runs every command
+# once (one warm-up round first); the figures are the medians of the
+# rounds, in wall-clock time and in CPU time (user and system).
 #
 #   bench/scanset.sh [BUILDDIR]     (after `make` in BUILDDIR)
 #
-# Environment: RUNS (default 5), FILES (default 100000), ASH_COMPARE.
+# Environment: RUNS (rounds, default 5), FILES (default 100000),
+# ASH_COMPARE.
 set -eu
 
 builddir=${1:-.}
@@ -45,6 +50,10 @@ cat >"$work/noop.yaml" <<'MOD'
 scanners:
   noop:
     tool: "true"
+    args: ["{target}"]
+    output: { format: sarif, path: "{results_dir}/none.sarif" }
+  blind:
+    tool: "true"
     output: { format: sarif, path: "{results_dir}/none.sarif" }
 MOD
 printf 'global_settings:\n  max_file_size: 0\n' >"$work/nocap.yaml"
@@ -53,48 +62,64 @@ scan () { # TREE [ASH] [ARGS...]
   _a=${2:-$ash}
   shift
   [ $# -gt 0 ] && shift
-  echo "env -u XDG_CACHE_HOME HOME=$work/home PATH=/usr/bin:/bin $_a scan --source-dir $work/$_t --output-dir $work/out-$_t --no-progress --quiet --sandbox off --ash-plugin-modules $work/noop.yaml --scanners noop $*"
+  echo "env -u XDG_CACHE_HOME HOME=$work/home PATH=/usr/bin:/bin $_a scan --source-dir $work/$_t --output-dir $work/out-$_t --no-progress --quiet --sandbox off --ash-plugin-modules $work/noop.yaml --scanners ${scanner:-noop} $*"
 }
+blind () { # TREE: the scan whose scanner is not handed the tree
+  scanner=blind
+  scan "$1"
+  scanner=noop
+}
+nocap="--config $work/nocap.yaml"
 set -- "find $work/big -type f" "find $work/big -type f -size -104857601c" \
-  "$(scan small)" "$(scan big)" "$(scan small "$ash" --config "$work/nocap.yaml")" \
-  "$(scan big "$ash" --config "$work/nocap.yaml")"
+  "$(scan small)" "$(scan big)" "$(scan small "$ash" "$nocap")" \
+  "$(scan big "$ash" "$nocap")" \
+  "$(blind small)" "$(blind big)"
 if [ -n "${ASH_COMPARE:-}" ]; then
-  set -- "$@" "$(scan small "$ASH_COMPARE")" "$(scan big "$ASH_COMPARE")"
+  set -- "$@" "$(scan small "$ASH_COMPARE")" "$(scan big "$ASH_COMPARE")" \
+    "$(scan small "$ASH_COMPARE" "$nocap")" "$(scan big "$ASH_COMPARE" "$nocap")"
 fi
-hyperfine -N -i --style none --warmup 1 --runs "$runs" --export-json "$work/r.json" \
-  "$@" >/dev/null 2>&1
+for round in $(seq 0 "$runs"); do
+  hyperfine -N -i --style none --runs 1 --export-json "$work/r$round.json" \
+    "$@" >/dev/null 2>&1
+done
 # shellcheck disable=SC2046
 /usr/bin/time -f '%M' -o "$work/rss-big" $(scan big) >/dev/null 2>&1 || true
 # shellcheck disable=SC2046
 /usr/bin/time -f '%M' -o "$work/rss-small" $(scan small) >/dev/null 2>&1 || true
 n=$(wc -l <"$work/out-big/ash-scan-set-files-list.txt" 2>/dev/null || find "$work/out-big" -name 'ash-scan-set-files-list.txt' -exec cat {} + | wc -l)
-python3 - "$work" "$files" "$n" "${ASH_COMPARE:-}" <<'PY'
-import json, sys
+python3 - "$work" "$files" "$n" "${ASH_COMPARE:-}" "$runs" <<'PY'
+import json, statistics, sys
 work, files, listed, cmp_ = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4]
-r = [x["median"] * 1000 for x in json.load(open(work + "/r.json"))["results"]]
-find, find_size, small, big, small0, big0 = r[:6]
+rounds = [json.load(open("%s/r%d.json" % (work, i)))["results"]
+          for i in range(1, int(sys.argv[5]) + 1)]
+wall = [statistics.median(rd[k]["times"][0] * 1000 for rd in rounds)
+        for k in range(len(rounds[0]))]
+cpu = [statistics.median((rd[k]["user"] + rd[k]["system"]) * 1000
+                         for rd in rounds) for k in range(len(rounds[0]))]
 rss_big = int(open(work + "/rss-big").read().split()[-1]) / 1024
 rss_small = int(open(work + "/rss-small").read().split()[-1]) / 1024
-added = big - small
-print("| run | median (ms) | per file (us) |")
-print("|---|---|---|")
-print("| find -type f | %.0f | %.2f |" % (find, find * 1000 / files))
-print("| find -type f -size -104857601c (stats every file, as max_file_size makes ash) | %.0f | %.2f |" % (find_size, find_size * 1000 / files))
-print("| ash scan, one file | %.0f | |" % small)
-print("| ash scan, %d files | %.0f | |" % (files, big))
-print("| what the scan set adds (difference) | %.0f | %.2f |" % (added, added * 1000 / files))
-added0 = big0 - small0
-print("| ash scan, one file, max_file_size: 0 | %.0f | |" % small0)
-print("| ash scan, %d files, max_file_size: 0 | %.0f | |" % (files, big0))
-print("| what the scan set adds, max_file_size: 0 (difference) | %.0f | %.2f |" % (added0, added0 * 1000 / files))
+print("| run | wall (ms) | CPU (ms) | wall per file (us) | / find -type f | / find -type f -size |")
+print("|---|---|---|---|---|---|")
+def ref(name, k):
+    print("| %s | %.0f | %.0f | %.2f | | |" % (name, wall[k], cpu[k], wall[k] * 1000 / files))
+def added(name, small, big):
+    w = wall[big] - wall[small]
+    c = cpu[big] - cpu[small]
+    print("| %s | %.0f | %.0f | %.2f | %.2fx | %.2fx |" % (
+        name, w, c, w * 1000 / files, w / wall[0], w / wall[1]))
+ref("find -type f", 0)
+ref("find -type f -size -104857601c (the default cap; stats every file)", 1)
+added("scan set added, default max_file_size", 2, 3)
+added("scan set added, max_file_size: 0", 4, 5)
+added("scanner not handed the tree (scan set not built)", 6, 7)
 if cmp_:
-    addedc = r[7] - r[6]
-    print("| ASH_COMPARE: what the scan set adds (difference) | %.0f | %.2f |" % (addedc, addedc * 1000 / files))
+    added("ASH_COMPARE: scan set added, default max_file_size", 8, 9)
+    added("ASH_COMPARE: scan set added, max_file_size: 0", 10, 11)
 print()
-print("Scan set / find: %.2fx; / find with -size: %.2fx.  Peak RSS: %.0f MiB with %d files, %.0f MiB with one; files in the scan-set list: %s." % (added / find, added / find_size, rss_big, files, rss_small, listed.strip()))
-print("Scan set / find, max_file_size: 0: %.2fx." % (added0 / find))
-if cmp_:
-    print("ASH_COMPARE: scan set / find: %.2fx; / find with -size: %.2fx." % (addedc / find, addedc / find_size))
+print("The one-file scans: %.0f ms (default), %.0f ms (max_file_size: 0), %.0f ms (not handed the tree)%s." % (
+    wall[2], wall[4], wall[6],
+    ("; ASH_COMPARE %.0f ms and %.0f ms" % (wall[8], wall[10])) if cmp_ else ""))
+print("Peak RSS: %.0f MiB with %d files, %.0f MiB with one; files in the scan-set list: %s." % (rss_big, files, rss_small, listed.strip()))
 PY
 echo
-echo "Runs: $runs; hyperfine $(hyperfine --version | cut -d' ' -f2); $(uname -sr); load average $(cut -d' ' -f1-3 /proc/loadavg)."
+echo "Rounds: $runs (interleaved, after one warm-up round); hyperfine $(hyperfine --version | cut -d' ' -f2); $(uname -sr); load average $(cut -d' ' -f1-3 /proc/loadavg)."

@@ -88,58 +88,115 @@ ash_log_close (void)
   ash_log_attach (-1, -1);
 }
 
+/* Append MSG, logged at LEVEL at the time TV, to TERM (when SHOW), to
+   HUMAN (ash.log's line) and to JSON (ash.log.jsonl's), each when the
+   destination is open.  Called with LOG_LOCK held.  */
 static void
-log_emit (enum ash_log_level level, bool always, const char *msg)
+log_format (enum ash_log_level level, bool show, const char *msg,
+            const struct timeval *tv, struct ash_buf *term,
+            struct ash_buf *human, struct ash_buf *json)
 {
   const char *name = ash_log_level_name (level);
-  struct timeval tv;
   struct tm tm;
   char stamp[64];
 
-  gettimeofday (&tv, NULL);
-  gmtime_r (&tv.tv_sec, &tm);
-  strftime (stamp, sizeof stamp, "%Y-%m-%dT%H:%M:%S", &tm);
+  gmtime_r (&tv->tv_sec, &tm);
+  size_t n = strftime (stamp, sizeof stamp, "%Y-%m-%dT%H:%M:%S", &tm);
+  snprintf (stamp + n, sizeof stamp - n, ".%03ldZ", (long) tv->tv_usec / 1000);
 
   /* The terminal and ash.log get the message with its control
      characters shown as text, so that a scanner's stderr or a file name
      cannot move the cursor, set the title or the clipboard, or start a
      line of its own; ash.log.jsonl has JSON's own escapes.  */
   _cleanup_free_ char *shown = ash_escape_control (msg);
-  pthread_mutex_lock (&log_lock);
-  bool show
-    = always || (term_quiet ? level >= ASH_LOG_ERROR : level >= term_level);
   if (show)
-    {
-      fprintf (stderr, "%-8s %s\n", name, shown);
-      fflush (stderr);
-    }
+    ash_buf_addf (term, "%-8s %s\n", name, shown);
   if (log_fd >= 0)
-    {
-      _cleanup_free_ char *line
-        = xasprintf ("%s.%03ldZ %-8s %s\n", stamp, (long) tv.tv_usec / 1000,
-                     name, shown);
-      (void) ash_write_all (log_fd, line, strlen (line));
-    }
+    ash_buf_addf (human, "%s %-8s %s\n", stamp, name, shown);
   if (jsonl_fd >= 0)
     {
-      _cleanup_free_ char *ts
-        = xasprintf ("%s.%03ldZ", stamp, (long) tv.tv_usec / 1000);
-      json_t *o = json_pack ("{s:s, s:s, s:s}", "time", ts, "level", name,
+      json_t *o = json_pack ("{s:s, s:s, s:s}", "time", stamp, "level", name,
                              "message", msg);
-      if (o)
+      char *line = o ? json_dumps (o, JSON_COMPACT) : NULL;
+      if (line)
         {
-          char *s = json_dumps (o, JSON_COMPACT);
-          if (s)
-            {
-              /* One write per line: the line and its end together.  */
-              _cleanup_free_ char *line = xasprintf ("%s\n", s);
-              (void) ash_write_all (jsonl_fd, line, strlen (line));
-              free (s);
-            }
-          json_decref (o);
+          /* Each line and its end in the same write.  */
+          ash_buf_addstr (json, line);
+          ash_buf_addch (json, '\n');
+          free (line);
         }
+      json_decref (o);
     }
+}
+
+/* Write what log_format gathered, and empty the buffers.  Called with
+   LOG_LOCK held.  */
+static void
+log_flush (struct ash_buf *term, struct ash_buf *human, struct ash_buf *json)
+{
+  if (term->len)
+    {
+      fwrite (term->buf, 1, term->len, stderr);
+      fflush (stderr);
+    }
+  if (human->len)
+    (void) ash_write_all (log_fd, human->buf, human->len);
+  if (json->len)
+    (void) ash_write_all (jsonl_fd, json->buf, json->len);
+  ash_buf_reset (term);
+  ash_buf_reset (human);
+  ash_buf_reset (json);
+}
+
+static bool
+log_shown (enum ash_log_level level, bool always)
+{
+  return always || (term_quiet ? level >= ASH_LOG_ERROR : level >= term_level);
+}
+
+static void
+log_emit (enum ash_log_level level, bool always, const char *msg)
+{
+  struct timeval tv;
+  struct ash_buf term = ASH_BUF_INIT, human = ASH_BUF_INIT,
+                 json = ASH_BUF_INIT;
+
+  gettimeofday (&tv, NULL);
+  pthread_mutex_lock (&log_lock);
+  log_format (level, log_shown (level, always), msg, &tv, &term, &human,
+              &json);
+  log_flush (&term, &human, &json);
   pthread_mutex_unlock (&log_lock);
+  ash_buf_release (&term);
+  ash_buf_release (&human);
+  ash_buf_release (&json);
+}
+
+void
+ash_log_many (enum ash_log_level level, char *const *msgs, size_t n)
+{
+  struct timeval tv;
+  struct ash_buf term = ASH_BUF_INIT, human = ASH_BUF_INIT,
+                 json = ASH_BUF_INIT;
+
+  if (n == 0)
+    return;
+  gettimeofday (&tv, NULL);
+  pthread_mutex_lock (&log_lock);
+  bool show = log_shown (level, false);
+  for (size_t i = 0; i < n; i++)
+    {
+      log_format (level, show, msgs[i], &tv, &term, &human, &json);
+      /* Written every 64 KiB or so: the memory stays bounded however
+         many lines there are.  */
+      if (term.len + human.len + json.len >= ((size_t) 64 << 10))
+        log_flush (&term, &human, &json);
+    }
+  log_flush (&term, &human, &json);
+  pthread_mutex_unlock (&log_lock);
+  ash_buf_release (&term);
+  ash_buf_release (&human);
+  ash_buf_release (&json);
 }
 
 void

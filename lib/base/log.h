@@ -42,6 +42,10 @@ void ash_log (enum ash_log_level level, const char *fmt, ...)
 void ash_log_always (enum ash_log_level level, const char *fmt, ...)
   __attribute__ ((format (printf, 2, 3)));
 
+/* Log each of MSGS (N of them) at LEVEL, as ash_log would one after
+   the other (one time stamp for all), with a write per destination for
+   many lines rather than one per line.  */
+void ash_log_many (enum ash_log_level level, char *const *msgs, size_t n);
 #define ash_debug(...) ash_log (ASH_LOG_DEBUG, __VA_ARGS__)
 #define ash_info(...) ash_log (ASH_LOG_INFO, __VA_ARGS__)
 #define ash_warning(...) ash_log (ASH_LOG_WARNING, __VA_ARGS__)

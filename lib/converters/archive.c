@@ -27,6 +27,7 @@
 #include <config.h>
 
 #include <errno.h>
+#include <ctype.h>
 #include <fcntl.h>
 #include <inttypes.h>
 #include <string.h>
@@ -56,10 +57,16 @@ ash_archive_name_matches (const char *name)
   const char *base = strrchr (name, '/');
   base = base ? base + 1 : name;
   size_t n = strlen (base);
+  if (n < 2)
+    return false;
+  /* Every file of the scan set comes through here: the last byte rules
+     out most names before any suffix is compared.  */
+  char last = (char) tolower ((unsigned char) base[n - 1]);
   for (size_t i = 0; i < ARRAY_SIZE (archive_suffixes); i++)
     {
       size_t k = strlen (archive_suffixes[i]);
-      if (n > k && strcasecmp (base + n - k, archive_suffixes[i]) == 0)
+      if (n > k && archive_suffixes[i][k - 1] == last
+          && strcasecmp (base + n - k, archive_suffixes[i]) == 0)
         return true;
     }
   return false;

@@ -255,12 +255,19 @@ ash_convert_phase_run (const struct ash_convert_input *in,
       else if (arc && ash_archive_name_matches (f))
         ash_strvec_push (&archives, f);
     }
+  static const char no_set[]
+    = N_ ("the scan set was not built: no scanner of this scan is handed "
+          "the source directory");
   if (!jup)
     ph->jupyter.reason = xstrdup (_ ("disabled in the configuration"));
+  else if (in->no_scanset)
+    ph->jupyter.reason = xstrdup (_ (no_set));
   else if (notebooks.nr == 0)
     ph->jupyter.reason = xstrdup (_ ("no notebook in the scan set"));
   if (!arc)
     ph->archive.reason = xstrdup (_ ("disabled in the configuration"));
+  else if (in->no_scanset)
+    ph->archive.reason = xstrdup (_ (no_set));
   else if (archives.nr == 0)
     ph->archive.reason = xstrdup (_ ("no archive in the scan set"));
 

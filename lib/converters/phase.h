@@ -19,6 +19,8 @@ struct ash_convert_input
 {
   const struct ash_config *config;
   const struct ash_strvec *files; /* the scan set, relative paths */
+  bool no_scanset; /* the scan set was not built (FILES is empty): no
+                      scanner of the scan is handed the tree */
   int srcfd;
   const char *source_dir;
   int outfd; /* the output directory */

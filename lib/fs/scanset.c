@@ -10,13 +10,19 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <stddef.h>
 #include <unistd.h>
 #include <wctype.h>
 #include <stdio.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 
 #include "base/buf.h"
 #include "fs/tree.h"
+
+#ifndef AT_NO_AUTOMOUNT
+#define AT_NO_AUTOMOUNT 0
+#endif
 
 /* What the walk reads of the repository's ignore files is capped: the
    bytes of any one file, the bytes of all of them, and the rules they
@@ -590,7 +596,81 @@ ash_scanset_quote_path (const char *path)
   return quoted_path (path);
 }
 
+/* ---- Paths ------------------------------------------------------------ */
+
+/* The walked paths are made in blocks, not one allocation each: a tree of
+   many files would otherwise spend much of its walk in malloc and free.  */
+struct ash_scanset_paths
+{
+  struct ash_scanset_paths *next;
+  size_t used, size;
+  char data[];
+};
+
+#define PATHS_BLOCK ((size_t) 256 << 10)
+
+/* DIR (LDIR bytes, "" for the top) joined with NAME (LNAME bytes), in
+   S's blocks.  */
+static char *
+path_make (struct ash_scanset *s, const char *dir, size_t ldir,
+           const char *name, size_t lname)
+{
+  size_t need = (ldir ? ldir + 1 : 0) + lname + 1;
+  struct ash_scanset_paths *b = s->paths;
+  if (b == NULL || b->size - b->used < need)
+    {
+      size_t size = need > PATHS_BLOCK ? need : PATHS_BLOCK;
+      b = xmalloc (sizeof *b + size);
+      b->next = s->paths;
+      b->used = 0;
+      b->size = size;
+      s->paths = b;
+    }
+  char *p = b->data + b->used, *q = p;
+  if (ldir)
+    {
+      memcpy (q, dir, ldir);
+      q += ldir;
+      *q++ = '/';
+    }
+  memcpy (q, name, lname + 1);
+  b->used += need;
+  return p;
+}
+
+/* Release a vector whose strings are in the blocks.  */
+static void
+borrowed_release (struct ash_strvec *sv)
+{
+  if (sv->alloc)
+    free (sv->v);
+  ash_strvec_init (sv);
+}
+
 /* ---- The walk -------------------------------------------------------- */
+
+/* Links that leave a tree tend to point into a few directories, often at
+   the same few files.  So the directory part of a link's target is
+   resolved once per walk, and the target itself once: a link then costs a
+   readlinkat() (and, the first time its target is seen, an fstatat() of
+   the target's last component) rather than an open(), a readlink() of
+   /proc and a close().  Each cache holds at most LINK_CACHE_MAX paths;
+   past that, each is resolved anew.  */
+#define LINK_CACHE_MAX 4096
+
+struct link_cache_ent
+{
+  char *key;   /* the path as the target names it, absolute; NULL: an
+                  empty slot */
+  char *real;  /* what it resolves to, or NULL when it does not */
+  mode_t mode; /* the type of what it resolves to, or 0 */
+};
+
+struct link_cache
+{
+  struct link_cache_ent *v; /* SIZE of them (a power of two), or NULL */
+  size_t size, used;
+};
 
 struct walk
 {
@@ -604,6 +684,8 @@ struct walk
   size_t ignore_bytes; /* read from ignore files so far */
   bool ignore_capped;  /* a cap was hit, and the log told */
   unsigned long long max_file_size;
+  struct link_cache dirs;    /* the directories links name, resolved */
+  struct link_cache targets; /* the paths links name, resolved */
 };
 
 /* Say once that the ignore files were not read whole.  */
@@ -749,12 +831,186 @@ resolve_link (int dfd, const char *name, const char *abs)
   return xstrdup (buf);
 }
 
-static bool
-link_leaves (const struct ash_scanset *s, int dfd, const char *name,
-             const char *rel)
+static void
+link_cache_release (struct link_cache *c)
 {
+  for (size_t i = 0; i < c->size; i++)
+    {
+      free (c->v[i].key);
+      free (c->v[i].real);
+    }
+  free (c->v);
+  memset (c, 0, sizeof *c);
+}
+
+/* The entry of C for KEY: *RET_FOUND when it is there, else the empty
+   slot it goes in, or NULL when C is full.  */
+static struct link_cache_ent *
+link_cache_slot (struct link_cache *c, const char *key, bool *ret_found)
+{
+  *ret_found = false;
+  if (2 * (c->used + 1) > c->size && c->used < LINK_CACHE_MAX)
+    {
+      /* Kept at most half full.  */
+      size_t n = c->size ? 2 * c->size : 64;
+      struct link_cache_ent *v = xcalloc (n, sizeof *v);
+      for (size_t k = 0; k < c->size; k++)
+        if (c->v[k].key)
+          {
+            size_t j = key_hash (c->v[k].key) & (n - 1);
+            while (v[j].key)
+              j = (j + 1) & (n - 1);
+            v[j] = c->v[k];
+          }
+      free (c->v);
+      c->v = v;
+      c->size = n;
+    }
+  size_t i = key_hash (key) & (c->size - 1);
+  for (; c->v[i].key; i = (i + 1) & (c->size - 1))
+    if (streq (c->v[i].key, key))
+      {
+        *ret_found = true;
+        return &c->v[i];
+      }
+  return c->used < LINK_CACHE_MAX ? &c->v[i] : NULL;
+}
+
+/* Keep KEY -> REAL (copied; may be NULL) and MODE in the slot E of C.  */
+static void
+link_cache_put (struct link_cache *c, struct link_cache_ent *e,
+                const char *key, const char *real, mode_t mode)
+{
+  e->key = xstrdup (key);
+  e->real = real ? xstrdup (real) : NULL;
+  e->mode = mode;
+  c->used++;
+}
+
+/* The path the link NAME in DFD resolves to, or NULL; REL_DIR (LDIR
+   bytes) is DFD's path below the source directory, ABS the link's real
+   path.  *RET_MODE is set to the type of what it resolves to when that
+   is known, else left 0.  */
+static char *
+resolve_link_cached (struct walk *w, int dfd, const char *name,
+                     const char *rel_dir, size_t ldir, const char *abs,
+                     mode_t *ret_mode)
+{
+  char t[PATH_MAX + 1];
+  ssize_t n = readlinkat (dfd, name, t, sizeof t - 1);
+  if (n <= 0 || n >= (ssize_t) sizeof t - 1)
+    return resolve_link (dfd, name, abs);
+  t[n] = '\0';
+  const char *slash = strrchr (t, '/');
+  const char *b = slash ? slash + 1 : t;
+  if (!*b || streq (b, ".") || streq (b, ".."))
+    return resolve_link (dfd, name, abs);
+
+  /* The directory the target names.  A relative target starts from the
+     link's own directory, which is a real one (the walk never goes
+     through a link), so the ".." that start it are taken off by name;
+     every later component is left to the kernel.  */
+  struct ash_buf d = ASH_BUF_INIT;
+  size_t dl = slash ? (size_t) (slash - t) : 0;
+  if (t[0] == '/')
+    ash_buf_add (&d, t, dl ? dl : 1);
+  else
+    {
+      ash_buf_addstr (&d, w->s->real_source_dir);
+      if (ldir)
+        {
+          ash_buf_addch (&d, '/');
+          ash_buf_add (&d, rel_dir, ldir);
+        }
+      bool leading = true;
+      for (size_t i = 0; i < dl;)
+        {
+          const char *comp = t + i;
+          const char *end = memchr (comp, '/', dl - i);
+          size_t cl = end ? (size_t) (end - comp) : dl - i;
+          i += cl + 1;
+          if (cl == 0 || (cl == 1 && comp[0] == '.'))
+            continue;
+          if (leading && cl == 2 && comp[0] == '.' && comp[1] == '.')
+            {
+              char *last = strrchr (d.buf, '/');
+              d.len = last && last != d.buf ? (size_t) (last - d.buf) : 1;
+              d.buf[d.len] = '\0';
+              continue;
+            }
+          leading = false;
+          if (d.len > 1)
+            ash_buf_addch (&d, '/');
+          ash_buf_add (&d, comp, cl);
+        }
+    }
+  size_t dlen = d.len;
+  if (d.len > 1)
+    ash_buf_addch (&d, '/');
+  ash_buf_addstr (&d, b);
+
+  /* The target, as it is named, seen before?  */
+  bool found;
+  struct link_cache_ent *te = link_cache_slot (&w->targets, d.buf, &found);
+  if (found)
+    {
+      ash_buf_release (&d);
+      *ret_mode = te->mode;
+      return te->real ? xstrdup (te->real) : NULL;
+    }
+  char *key = ash_buf_detach (&d);
+  char *ret = NULL;
+  mode_t mode = 0;
+
+  /* Its directory, resolved once.  */
+  char saved = key[dlen];
+  key[dlen] = '\0';
+  struct link_cache_ent *de = link_cache_slot (&w->dirs, key, &found);
+  _cleanup_free_ char *real_owned = NULL;
+  const char *real;
+  if (found)
+    real = de->real;
+  else
+    {
+      real = real_owned = resolve_link (AT_FDCWD, key, key);
+      if (de)
+        link_cache_put (&w->dirs, de, key, real, 0);
+    }
+  key[dlen] = saved;
+  if (real)
+    {
+      char *cand = streq (real, "/") ? xasprintf ("/%s", b)
+                                     : xasprintf ("%s/%s", real, b);
+      struct stat st;
+      if (fstatat (AT_FDCWD, cand, &st, AT_SYMLINK_NOFOLLOW) < 0)
+        free (cand);
+      else if (S_ISLNK (st.st_mode))
+        {
+          /* A link to a link: resolved whole.  */
+          free (cand);
+          ret = resolve_link (dfd, name, abs);
+        }
+      else
+        {
+          ret = cand;
+          mode = st.st_mode;
+        }
+    }
+  if (te)
+    link_cache_put (&w->targets, te, key, ret, mode);
+  free (key);
+  *ret_mode = mode;
+  return ret;
+}
+
+static bool
+link_leaves (struct walk *w, int dfd, const char *name, const char *rel_dir,
+             size_t ldir, const char *rel, mode_t *ret_mode)
+{
+  struct ash_scanset *s = w->s;
   _cleanup_free_ char *abs = ash_path_join (s->real_source_dir, rel);
-  _cleanup_free_ char *real = resolve_link (dfd, name, abs);
+  _cleanup_free_ char *real
+    = resolve_link_cached (w, dfd, name, rel_dir, ldir, abs, ret_mode);
   /* Dangling, looping or unreadable: it cannot be shown to stay, so it
      counts as leaving.  */
   if (!real)
@@ -774,11 +1030,11 @@ struct dent
 static int
 dent_cmp (const void *a, const void *b)
 {
-  return strcmp (((const struct dent *) a)->name,
-                 ((const struct dent *) b)->name);
+  return strcmp ((*(const struct dent *const *) a)->name,
+                 (*(const struct dent *const *) b)->name);
 }
 
-static int walk_dir (struct walk *w, int dfd, const char *rel_dir,
+static int walk_dir (struct walk *w, int dfd, const char *rel_dir, size_t ldir,
                      bool ignored, int depth);
 
 /* Whether the entry of type DTYPE needs an fstatat() beyond its d_type:
@@ -806,15 +1062,47 @@ needs_stat (const struct walk *w, unsigned char dtype)
     }
 }
 
+/* What the walk needs to know of NAME in DFD, for an entry of type DTYPE:
+   its type, its size when it is a regular file, its device and inode
+   when a directory.  statx() is asked for no more than that.  */
 static int
-walk_entry_1 (struct walk *w, int dfd, const char *rel_dir, const char *name,
-              unsigned char dtype, bool ignored, int depth)
+entry_stat (int dfd, const char *name, unsigned char dtype, struct stat *st)
+{
+#if HAVE_STATX
+  unsigned mask = dtype == DT_REG   ? STATX_TYPE | STATX_SIZE
+                  : dtype == DT_DIR ? STATX_TYPE | STATX_INO
+                                    : STATX_TYPE | STATX_SIZE | STATX_INO;
+  struct statx sx;
+  if (statx (dfd, name,
+             AT_SYMLINK_NOFOLLOW | AT_NO_AUTOMOUNT | AT_STATX_DONT_SYNC, mask,
+             &sx)
+      == 0)
+    {
+      if ((sx.stx_mask & mask) != mask)
+        return fstatat (dfd, name, st, AT_SYMLINK_NOFOLLOW);
+      st->st_mode = sx.stx_mode;
+      st->st_size = (off_t) sx.stx_size;
+      st->st_ino = (ino_t) sx.stx_ino;
+      st->st_dev = makedev (sx.stx_dev_major, sx.stx_dev_minor);
+      return 0;
+    }
+  if (errno != ENOSYS && errno != EPERM)
+    return -1;
+#else
+  (void) dtype;
+#endif
+  return fstatat (dfd, name, st, AT_SYMLINK_NOFOLLOW);
+}
+
+static int
+walk_entry_1 (struct walk *w, int dfd, const char *rel_dir, size_t ldir,
+              const char *name, unsigned char dtype, bool ignored, int depth)
 {
   struct ash_scanset *s = w->s;
   struct stat st;
   if (!needs_stat (w, dtype))
     st.st_mode = DTTOIF (dtype);
-  else if (fstatat (dfd, name, &st, AT_SYMLINK_NOFOLLOW) < 0)
+  else if (entry_stat (dfd, name, dtype, &st) < 0)
     {
       if (errno == ENOENT)
         return 0;
@@ -830,12 +1118,10 @@ walk_entry_1 (struct walk *w, int dfd, const char *rel_dir, const char *name,
   if (is_dir && w->have_out && st.st_dev == w->out_dev
       && st.st_ino == w->out_ino)
     return 0;
-  /* The path is made once, owned by ALL (which lives as long as the scan
-     set), and borrowed below.  */
-  const char *rel
-    = ash_strvec_push_nodup (&s->all, *rel_dir
-                                        ? xasprintf ("%s/%s", rel_dir, name)
-                                        : xstrdup (name));
+  /* The path is made once, in the scan set's blocks, and borrowed by
+     ALL, FILES and UNLISTED.  */
+  char *rel = path_make (s, rel_dir, ldir, name, strlen (name));
+  ash_strvec_push_nodup (&s->all, rel);
 
   if (!ignored)
     {
@@ -853,7 +1139,8 @@ walk_entry_1 (struct walk *w, int dfd, const char *rel_dir, const char *name,
 
   if (S_ISLNK (st.st_mode))
     {
-      if (link_leaves (s, dfd, name, rel))
+      mode_t tmode = 0;
+      if (link_leaves (w, dfd, name, rel_dir, ldir, rel, &tmode))
         {
           ash_strvec_push (&s->leaving, rel);
           if (!ignored)
@@ -870,10 +1157,17 @@ walk_entry_1 (struct walk *w, int dfd, const char *rel_dir, const char *name,
         }
       /* A link inside the tree: a file is scanned under the link's name
          too; a directory's files are already listed under its own.  */
-      _cleanup_free_ char *abs = ash_path_join (s->real_source_dir, rel);
-      struct stat tst;
-      if (!ignored && stat (abs, &tst) == 0 && !S_ISDIR (tst.st_mode))
-        ash_strvec_push (&s->files, rel);
+      if (ignored)
+        return 0;
+      if (tmode == 0)
+        {
+          _cleanup_free_ char *abs = ash_path_join (s->real_source_dir, rel);
+          struct stat tst;
+          if (stat (abs, &tst) == 0)
+            tmode = tst.st_mode;
+        }
+      if (tmode != 0 && !S_ISDIR (tmode))
+        ash_strvec_push_nodup (&s->files, rel);
       return 0;
     }
   if (is_dir && depth + 1 > SCANSET_MAX_DEPTH)
@@ -899,7 +1193,7 @@ walk_entry_1 (struct walk *w, int dfd, const char *rel_dir, const char *name,
       if (cfd < 0)
         return ash_error_set (w->err, -errno, _ ("cannot open %s: %s"), rel,
                               strerror (errno));
-      return walk_dir (w, cfd, rel, ignored, depth + 1);
+      return walk_dir (w, cfd, rel, strlen (rel), ignored, depth + 1);
     }
   if (ignored)
     return 0;
@@ -930,7 +1224,7 @@ walk_entry_1 (struct walk *w, int dfd, const char *rel_dir, const char *name,
                         q, (long long) st.st_size, w->max_file_size);
       return 0;
     }
-  ash_strvec_push (&s->files, rel);
+  ash_strvec_push_nodup (&s->files, rel);
   return 0;
 }
 
@@ -938,58 +1232,88 @@ walk_entry_1 (struct walk *w, int dfd, const char *rel_dir, const char *name,
    walk put it in ALL but not in FILES (a directory, an ignored file, a
    link that leaves, a special or large file).  */
 static int
-walk_entry (struct walk *w, int dfd, const char *rel_dir, const char *name,
-            unsigned char dtype, bool ignored, int depth)
+walk_entry (struct walk *w, int dfd, const char *rel_dir, size_t ldir,
+            const char *name, unsigned char dtype, bool ignored, int depth)
 {
   struct ash_scanset *s = w->s;
   size_t nall = s->all.nr, nfiles = s->files.nr;
-  int r = walk_entry_1 (w, dfd, rel_dir, name, dtype, ignored, depth);
+  int r = walk_entry_1 (w, dfd, rel_dir, ldir, name, dtype, ignored, depth);
   if (s->all.nr > nall)
     {
-      const char *rel = s->all.v[nall];
-      if (!(s->files.nr > nfiles && streq (s->files.v[nfiles], rel)))
-        ash_strvec_push (&s->unlisted, rel);
+      char *rel = s->all.v[nall];
+      if (!(s->files.nr > nfiles && s->files.v[nfiles] == rel))
+        ash_strvec_push_nodup (&s->unlisted, rel);
     }
   return r;
 }
 
-/* Walk the directory DFD (takes ownership), REL_DIR relative to the
-   source directory ("" for the top).  IGNORED: everything below is
-   ignored already, and only screened for links.  */
+/* The entries of the directory DFD but "." and "..", into *RET_ENTS
+   (*RET_N of them), their names in *RET_NAMES (one allocation for all;
+   the caller frees both).  Where getdents64() is there, the records are
+   read into one buffer, large enough for most directories in one call,
+   and the names are used where they lie.  A negative errno on failure.  */
 static int
-walk_dir (struct walk *w, int dfd, const char *rel_dir, bool ignored,
-          int depth)
+list_dir (int dfd, char **ret_names, struct dent **ret_ents, size_t *ret_n)
 {
-  if (depth > SCANSET_MAX_DEPTH)
+  struct dent *ents = NULL;
+  size_t n = 0, alloc = 0;
+#if HAVE_GETDENTS64
+  size_t size = (size_t) 32 << 10, len = 0;
+  char *buf = xmalloc (size);
+  for (;;)
     {
-      ash_close (dfd);
-      return ash_error_set (w->err, -ELOOP,
-                            _ ("%s is nested more than %d directories deep"),
-                            rel_dir, SCANSET_MAX_DEPTH);
-    }
-  size_t nrules = w->rules.nr;
-  int r = 0;
-  if (!ignored)
-    {
-      r = read_ignore_file (w, dfd, rel_dir, ".gitignore");
-      if (r == 0)
-        r = read_ignore_file (w, dfd, rel_dir, ".ashignore");
-      if (r < 0)
+      if (size - len < ((size_t) 8 << 10))
         {
-          ash_close (dfd);
-          return r;
+          size *= 2;
+          buf = xrealloc (buf, size);
         }
+      ssize_t got = getdents64 (dfd, buf + len, size - len);
+      if (got < 0 && errno == EINTR)
+        continue;
+      if (got < 0)
+        {
+          int e = errno;
+          free (buf);
+          return -e;
+        }
+      if (got == 0)
+        break;
+      len += (size_t) got;
     }
-  DIR *d = fdopendir (dfd);
+  for (size_t off = 0; off < len;)
+    {
+      /* The records are read in place, field by field.  */
+      const char *rec = buf + off;
+      unsigned short reclen;
+      memcpy (&reclen, rec + offsetof (struct dirent64, d_reclen),
+              sizeof reclen);
+      if (reclen == 0 || reclen > len - off)
+        break;
+      off += reclen;
+      const char *name = rec + offsetof (struct dirent64, d_name);
+      if (name[0] == '.'
+          && (name[1] == '\0' || (name[1] == '.' && name[2] == '\0')))
+        continue;
+      if (n == alloc)
+        {
+          alloc = alloc ? 2 * alloc : 64;
+          ents = xreallocarray (ents, alloc, sizeof *ents);
+        }
+      ents[n].name = name;
+      ents[n].type = (unsigned char) rec[offsetof (struct dirent64, d_type)];
+      n++;
+    }
+  *ret_names = buf;
+#else
+  int dup_fd = dup (dfd);
+  DIR *d = dup_fd < 0 ? NULL : fdopendir (dup_fd);
   if (!d)
     {
       int e = errno;
-      ash_close (dfd);
-      return ash_error_set (w->err, -e, _ ("cannot list %s: %s"),
-                            *rel_dir ? rel_dir : ".", strerror (e));
+      if (dup_fd >= 0)
+        ash_close (dup_fd);
+      return -e;
     }
-  struct dent *ents = NULL;
-  size_t n = 0, alloc = 0;
   struct ash_buf names = ASH_BUF_INIT;
   struct dirent *de;
   errno = 0;
@@ -999,7 +1323,7 @@ walk_dir (struct walk *w, int dfd, const char *rel_dir, bool ignored,
         {
           if (n == alloc)
             {
-              alloc = alloc ? 2 * alloc : 16;
+              alloc = alloc ? 2 * alloc : 64;
               ents = xreallocarray (ents, alloc, sizeof *ents);
             }
           ents[n].off = names.len;
@@ -1009,20 +1333,78 @@ walk_dir (struct walk *w, int dfd, const char *rel_dir, bool ignored,
         }
       errno = 0;
     }
-  if (errno)
-    r = ash_error_set (w->err, -errno, _ ("cannot list %s: %s"),
-                       *rel_dir ? rel_dir : ".", strerror (errno));
+  int e = errno;
+  closedir (d);
+  if (e)
+    {
+      ash_buf_release (&names);
+      free (ents);
+      return -e;
+    }
   /* The buffer no longer moves.  */
   for (size_t i = 0; i < n; i++)
     ents[i].name = names.buf + ents[i].off;
+  *ret_names = ash_buf_detach (&names);
+#endif
+  *ret_ents = ents;
+  *ret_n = n;
+  return 0;
+}
+
+/* Walk the directory DFD (takes ownership), REL_DIR (LDIR bytes)
+   relative to the source directory ("" for the top).  IGNORED:
+   everything below is ignored already, and only screened for links.  */
+static int
+walk_dir (struct walk *w, int dfd, const char *rel_dir, size_t ldir,
+          bool ignored, int depth)
+{
+  if (depth > SCANSET_MAX_DEPTH)
+    {
+      ash_close (dfd);
+      return ash_error_set (w->err, -ELOOP,
+                            _ ("%s is nested more than %d directories deep"),
+                            rel_dir, SCANSET_MAX_DEPTH);
+    }
+  size_t nrules = w->rules.nr;
+  char *names = NULL;
+  struct dent *ents = NULL;
+  size_t n = 0;
+  int r = list_dir (dfd, &names, &ents, &n);
+  if (r < 0)
+    {
+      ash_close (dfd);
+      return ash_error_set (w->err, r, _ ("cannot list %s: %s"),
+                            *rel_dir ? rel_dir : ".", strerror (-r));
+    }
+  /* The ignore files are read before any entry is looked at, and only
+     those the listing holds are opened.  */
+  if (!ignored)
+    {
+      bool git = false, ash = false;
+      for (size_t i = 0; i < n; i++)
+        if (ents[i].name[0] == '.')
+          {
+            git |= streq (ents[i].name, ".gitignore");
+            ash |= streq (ents[i].name, ".ashignore");
+          }
+      if (git)
+        r = read_ignore_file (w, dfd, rel_dir, ".gitignore");
+      if (r == 0 && ash)
+        r = read_ignore_file (w, dfd, rel_dir, ".ashignore");
+    }
+  /* Sorted by name through pointers, which qsort moves cheaply.  */
+  struct dent **order = xreallocarray (NULL, n ? n : 1, sizeof *order);
+  for (size_t i = 0; i < n; i++)
+    order[i] = &ents[i];
   if (n > 1)
-    qsort (ents, n, sizeof *ents, dent_cmp);
+    qsort (order, n, sizeof *order, dent_cmp);
   for (size_t i = 0; r == 0 && i < n; i++)
-    r = walk_entry (w, dirfd (d), rel_dir, ents[i].name, ents[i].type, ignored,
-                    depth);
-  ash_buf_release (&names);
+    r = walk_entry (w, dfd, rel_dir, ldir, order[i]->name, order[i]->type,
+                    ignored, depth);
+  free (order);
+  free (names);
   free (ents);
-  closedir (d);
+  ash_close (dfd);
   rules_truncate (&w->rules, nrules);
   return r;
 }
@@ -1034,13 +1416,19 @@ ash_scanset_release (struct ash_scanset *s)
     return;
   free (s->source_dir);
   free (s->real_source_dir);
-  ash_strvec_release (&s->files);
+  borrowed_release (&s->files);
   ash_strvec_release (&s->ignored);
   ash_strvec_release (&s->leaving);
   ash_strvec_release (&s->warnings);
-  ash_strvec_release (&s->all);
+  borrowed_release (&s->all);
   ash_strvec_release (&s->specials);
-  ash_strvec_release (&s->unlisted);
+  borrowed_release (&s->unlisted);
+  while (s->paths)
+    {
+      struct ash_scanset_paths *next = s->paths->next;
+      free (s->paths);
+      s->paths = next;
+    }
   s->source_dir = s->real_source_dir = NULL;
 }
 
@@ -1100,15 +1488,23 @@ ash_scanset_build (int srcfd, const char *source_dir,
     r = ash_error_set (err, -errno, _ ("cannot open %s: %s"), s.source_dir,
                        strerror (errno));
   else
-    r = walk_dir (&w, dfd, "", false, 0);
+    r = walk_dir (&w, dfd, "", 0, false, 0);
   rules_release (&w.rules);
   rules_release (&w.global);
+  link_cache_release (&w.dirs);
+  link_cache_release (&w.targets);
   if (r < 0)
     {
       ash_scanset_release (&s);
       return r;
     }
-  ash_strvec_sort (&s.files);
+  /* The walk lists each directory's entries in order, so that FILES is
+     often sorted already (not always: "a/x" comes after "a.txt").  */
+  bool sorted = true;
+  for (size_t i = 1; sorted && i < s.files.nr; i++)
+    sorted = strcmp (s.files.v[i - 1], s.files.v[i]) <= 0;
+  if (!sorted)
+    ash_strvec_sort (&s.files);
   ash_strvec_sort (&s.leaving);
   s.rule_tries = rule_tries;
   ash_scanset_release (ret);
@@ -1116,25 +1512,54 @@ ash_scanset_build (int srcfd, const char *source_dir,
   return 0;
 }
 
+/* Write the files list below OUTDIRFD as it is made, 256 KiB at a time:
+   however large the scan set, the buffer stays that size.  */
+static int
+write_files_list (const struct ash_scanset *s, int outdirfd,
+                  struct ash_error *err)
+{
+  struct ash_tree_file f = ASH_TREE_FILE_INIT;
+  int r = ash_tree_file_create (outdirfd, "ash-scan-set-files-list.txt", 0644,
+                                &f, err);
+  if (r < 0)
+    return r;
+  struct ash_buf b = ASH_BUF_INIT, abs = ASH_BUF_INIT;
+  for (size_t i = 0; r == 0 && i <= s->files.nr; i++)
+    {
+      if (i < s->files.nr)
+        {
+          ash_buf_reset (&abs);
+          ash_buf_addstr (&abs, s->source_dir);
+          ash_buf_addch (&abs, '/');
+          ash_buf_addstr (&abs, s->files.v[i]);
+          add_quoted_path (&b, abs.buf);
+          ash_buf_addch (&b, '\n');
+        }
+      if ((i == s->files.nr || b.len >= ((size_t) 256 << 10)) && b.len > 0)
+        {
+          int w = ash_write_all (f.fd, b.buf, b.len);
+          if (w < 0)
+            r = ash_error_set (err, w, _ ("cannot write %s: %s"), f.path,
+                               strerror (-w));
+          ash_buf_reset (&b);
+        }
+    }
+  ash_buf_release (&abs);
+  ash_buf_release (&b);
+  if (r < 0)
+    {
+      ash_tree_file_abort (&f);
+      return r;
+    }
+  return ash_tree_file_commit (&f, err);
+}
+
 int
 ash_scanset_write_reports (const struct ash_scanset *s, int outdirfd,
                            struct ash_error *err)
 {
-  struct ash_buf b = ASH_BUF_INIT, abs = ASH_BUF_INIT;
-  /* One buffer for every absolute path: no allocation per file.  */
-  for (size_t i = 0; i < s->files.nr; i++)
-    {
-      ash_buf_reset (&abs);
-      ash_buf_addstr (&abs, s->source_dir);
-      ash_buf_addch (&abs, '/');
-      ash_buf_addstr (&abs, s->files.v[i]);
-      add_quoted_path (&b, abs.buf);
-      ash_buf_addch (&b, '\n');
-    }
-  ash_buf_release (&abs);
-  int r = ash_tree_write_file (outdirfd, "ash-scan-set-files-list.txt", b.buf,
-                               b.len, 0644, err);
-  ash_buf_reset (&b);
+  struct ash_buf b = ASH_BUF_INIT;
+  int r = write_files_list (s, outdirfd, err);
   for (size_t i = 0; r == 0 && i < s->ignored.nr; i++)
     ash_buf_addf (&b, "%s\n", s->ignored.v[i]);
   if (r == 0)
@@ -1186,6 +1611,15 @@ struct ac
     unsigned char c;
   } * e;
   size_t emask, enr;
+  /* After ac_finish: each node's children side by side (those of node U
+     are KIDS[FIRST[U]] to KIDS[FIRST[U + 1] - 1], on the bytes KIDC),
+     which the scan of the paths reads rather than the edge table, and
+     the root's children by byte (0 for none), where every failure chain
+     ends.  */
+  size_t *first;
+  int *kids;
+  unsigned char *kidc;
+  int root[256];
 };
 
 static size_t
@@ -1262,6 +1696,18 @@ ac_add (struct ac *a, const char *word, int id)
     a->n[cur].link = id;
 }
 
+/* The child of U on byte C, or -1, from the arrays ac_finish makes: a
+   node's children lie side by side, so that following a path reads
+   memory in order; a node has at most 256 of them.  */
+static int
+ac_kid (const struct ac *a, int u, unsigned char c)
+{
+  for (size_t k = a->first[u]; k < a->first[u + 1]; k++)
+    if (a->kidc[k] == c)
+      return a->kids[k];
+  return -1;
+}
+
 /* The fail and output links, breadth first.  */
 static void
 ac_finish (struct ac *a)
@@ -1288,6 +1734,13 @@ ac_finish (struct ac *a)
         kidc[k] = a->e[i].c;
       }
 
+  a->first = first;
+  a->kids = kids;
+  a->kidc = kidc;
+  for (int c = 0; c < 256; c++)
+    a->root[c] = 0;
+  for (size_t k = first[0]; k < first[1]; k++)
+    a->root[kidc[k]] = kids[k];
   queue[tail++] = 0;
   while (head < tail)
     {
@@ -1301,7 +1754,7 @@ ac_finish (struct ac *a)
               int x = a->n[u].fail;
               for (;;)
                 {
-                  int c = ac_child (a, x, kidc[k]);
+                  int c = ac_kid (a, x, kidc[k]);
                   if (c >= 0)
                     {
                       f = c;
@@ -1318,24 +1771,19 @@ ac_finish (struct ac *a)
         }
     }
   free (queue);
-  free (first);
-  free (kids);
-  free (kidc);
   free (fill);
 }
 
 static int
 ac_step (const struct ac *a, int state, unsigned char c)
 {
-  for (;;)
+  for (; state != 0; state = a->n[state].fail)
     {
-      int next = ac_child (a, state, c);
+      int next = ac_kid (a, state, c);
       if (next >= 0)
         return next;
-      if (state == 0)
-        return 0;
-      state = a->n[state].fail;
     }
+  return a->root[c];
 }
 
 /* For each leaving link i, HOLDER[i]: another path of the tree that holds
@@ -1416,6 +1864,9 @@ paths_holding (const struct ash_scanset *s, const char **holder)
   free (in_prefix);
   free (a.n);
   free (a.e);
+  free (a.first);
+  free (a.kids);
+  free (a.kidc);
 }
 
 static bool

@@ -95,12 +95,17 @@ struct ash_scanset
                                  directory */
   struct ash_strvec unlisted; /* the paths of ALL that are not in FILES,
                                  walk order */
+  /* The strings of ALL, FILES and UNLISTED are not theirs: each path is
+     made once, in blocks of many, which ash_scanset_release frees.
+     Those three vectors are read-only to users of the scan set.  */
+  struct ash_scanset_paths *paths;
 };
 
 #define ASH_SCANSET_INIT                                                      \
   {                                                                           \
     NULL, NULL, ASH_STRVEC_INIT, ASH_STRVEC_INIT, ASH_STRVEC_INIT,            \
-      ASH_STRVEC_INIT, ASH_STRVEC_INIT, 0, ASH_STRVEC_INIT, ASH_STRVEC_INIT   \
+      ASH_STRVEC_INIT, ASH_STRVEC_INIT, 0, ASH_STRVEC_INIT, ASH_STRVEC_INIT,  \
+      NULL                                                                    \
   }
 
 void ash_scanset_release (struct ash_scanset *s);

@@ -113,6 +113,18 @@ signal_name (int sig)
     }
 }
 
+/* Does the SARIF log DOC hold a result in any run?  */
+static bool
+has_results (const json_t *doc)
+{
+  size_t i;
+  json_t *run;
+  json_array_foreach (json_object_get (doc, "runs"), i, run)
+    if (json_array_size (json_object_get (run, "results")) > 0)
+      return true;
+  return false;
+}
+
 /* The last non-empty line of the scanner's stderr log, to add to a
    reason, or NULL.  */
 static char *
@@ -943,8 +955,14 @@ run_steps (struct scan *sc, struct job *j, struct ash_cmd *cmd,
         ash_suppress_doc (doc, &sc->sups, sc->source_dir, 64 << 20);
       /* A scanner that walks the directory itself does not read the
          ignore files or global_settings.ignore_paths: its findings in
-         files the scan set leaves out are dropped here.  */
-      if (sc->ignored_files.nr)
+         files the scan set leaves out are dropped here.  A scanner the
+         tree was not handed may still report findings in it: the scan
+         set is built now, once, to tell which are ignored (at once when
+         it is built already).  */
+      _cleanup_error_ struct ash_error serr = ASH_ERROR_INIT;
+      bool no_set
+        = has_results (doc) && ash_scan_scanset_ensure (sc, &serr) < 0;
+      if (!no_set && sc->ignored_files.nr)
         {
           size_t d = ash_paths_drop_doc (doc, &sc->ignored_files);
           if (d)
@@ -955,6 +973,12 @@ run_steps (struct scan *sc, struct job *j, struct ash_cmd *cmd,
         ash_changed_filter_doc (doc, &sc->changed);
       j->result.sarif = doc;
       ash_scanner_result_count (&j->result, ash_job_threshold (sc, j));
+      if (no_set)
+        ash_job_set_status (
+          j, ASH_STATUS_ERROR,
+          xasprintf (_ ("cannot build the scan set to drop the findings in "
+                        "ignored files: %s"),
+                     serr.message));
     }
   return r;
 }

@@ -73,7 +73,9 @@ struct scan
   char *source_dir;
   char *scan_set_file;
   struct ash_scanset scanset;
-  bool have_scanset;
+  bool have_scanset;   /* SCANSET is built (under SCANSET_LOCK) */
+  bool scanset_failed; /* building it failed, and the scan said so */
+  pthread_mutex_t scanset_lock;
   struct ash_sandbox_settings ss;
   const char *mode;
   struct ash_host host;
@@ -137,6 +139,12 @@ void ash_job_set_status (struct job *j, enum ash_scanner_status st,
 void ash_job_sweep (struct scan *sc, int dirfd, const char *rel);
 
 void ash_job_release (struct job *j);
+
+/* Build SC's scan set unless it is built: log its warnings, write
+   ash-scan-set-files-list.txt and ash-ignore-report.txt, and fill
+   SC->ignored_files.  Safe from any thread; a failure is returned once,
+   and then -EIO.  (orchestrator.c)  */
+int ash_scan_scanset_ensure (struct scan *sc, struct ash_error *err);
 
 /* The cap on the size of a scanner's output document that ASH reads
    (global_settings.max_scanner_document), or 0 for none.  */

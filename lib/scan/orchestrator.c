@@ -2,8 +2,9 @@
 /* orchestrator.c -- the phases of `ash scan`.
 
    prepare   open the output directory once, attach ash.log and
-             ash.log.jsonl, build the scan set, decide the sandbox settings
-             and the scanners to run;
+             ash.log.jsonl, decide the sandbox settings and the scanners
+             to run, and build the scan set when one of them is handed
+             the tree;
    convert   the converters (lib/converters/) write notebooks as scripts
              and archive members as files into OUTPUT/converted/; each
              scanner then also runs on that directory, read-only, and its
@@ -136,6 +137,7 @@ scan_release (struct scan *sc)
   ash_strvec_release (&sc->ignored_files);
   ash_dbphase_release (sc);
   pthread_mutex_destroy (&sc->lock);
+  pthread_mutex_destroy (&sc->scanset_lock);
 }
 
 static int
@@ -288,6 +290,7 @@ convert (struct scan *sc)
   struct ash_convert_input in = {
     .config = sc->config,
     .files = sc->have_scanset ? &sc->scanset.files : &none,
+    .no_scanset = !sc->have_scanset,
     .srcfd = srcfd,
     .source_dir = sc->source_dir,
     .outfd = sc->od.fd,
@@ -370,7 +373,7 @@ attach_logs (struct scan *sc, struct ash_error *err)
 }
 
 static int
-build_scanset (struct scan *sc, struct ash_error *err)
+build_scanset_1 (struct scan *sc, struct ash_error *err)
 {
   _cleanup_close_ int srcfd
     = open (sc->source_dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
@@ -413,8 +416,8 @@ build_scanset (struct scan *sc, struct ash_error *err)
   if (r < 0)
     return r;
   sc->have_scanset = true;
-  for (i = 0; i < sc->scanset.warnings.nr; i++)
-    ash_warning ("%s", sc->scanset.warnings.v[i]);
+  ash_log_many (ASH_LOG_WARNING, sc->scanset.warnings.v,
+                sc->scanset.warnings.nr);
   r = ash_scanset_write_reports (&sc->scanset, sc->od.fd, err);
   if (r < 0)
     return r;
@@ -427,6 +430,39 @@ build_scanset (struct scan *sc, struct ash_error *err)
     qsort (sc->ignored_files.v, sc->ignored_files.nr,
            sizeof *sc->ignored_files.v, cmp_strp);
   return 0;
+}
+
+int
+ash_scan_scanset_ensure (struct scan *sc, struct ash_error *err)
+{
+  int r = 0;
+  pthread_mutex_lock (&sc->scanset_lock);
+  if (!sc->have_scanset)
+    {
+      if (sc->scanset_failed)
+        r = ash_error_set (err, -EIO, "%s", _ ("it failed before"));
+      else if ((r = build_scanset_1 (sc, err)) < 0)
+        sc->scanset_failed = true;
+    }
+  pthread_mutex_unlock (&sc->scanset_lock);
+  return r;
+}
+
+/* Does this scan need the scan set before its scanners run?  Only when a
+   scanner that is to run is handed the tree: every builtin scanner (it
+   walks the directory with exclusions built from the scan set, or reads
+   the scan-set list), and a plugin scanner given {target} or {scan_set}.
+   The converters read it too, but what they write is only scanned by
+   those.  A plugin scanner given neither that reports findings gets it
+   afterwards (ash_scan_scanset_ensure), so that its findings in ignored
+   files are dropped all the same.  */
+static bool
+scanset_needed (const struct scan *sc)
+{
+  for (size_t i = 0; i < sc->n_jobs; i++)
+    if (sc->jobs[i].run && ash_plugin_reads_tree (sc->jobs[i].scanner))
+      return true;
+  return false;
 }
 static char *
 iso_now (void)
@@ -740,18 +776,30 @@ scan_prepare (struct scan *sc)
   for (size_t i = 0; i < plugin_warnings.nr; i++)
     ash_warning ("%s", plugin_warnings.v[i]);
 
-  r = build_scanset (sc, &err);
+  for (size_t i = 0; ash_builtin_scanners[i]; i++)
+    ash_job_add (sc, ash_builtin_scanners[i]);
+  for (size_t i = 0; i < sc->plugins.n; i++)
+    ash_job_add (sc, &sc->plugins.v[i]->scanner);
+  /* The scan set, with its warnings (links that leave the tree, special
+     and large files), when a scanner that runs is handed the tree;
+     otherwise the lists an earlier scan wrote are removed, so that they
+     are not taken for this one's.  */
+  if (scanset_needed (sc))
+    r = ash_scan_scanset_ensure (sc, &err);
+  else
+    {
+      ash_info ("%s", _ ("the scan set is not built: no scanner of this "
+                         "scan is handed the source directory"));
+      r = ash_tree_remove_all (sc->od.fd, "ash-scan-set-files-list.txt", &err);
+      if (r == 0)
+        r = ash_tree_remove_all (sc->od.fd, "ash-ignore-report.txt", &err);
+    }
   if (r < 0)
     {
       _cleanup_free_ char *m = ash_error_format (&err);
       ash_err (_ ("cannot build the scan set: %s"), m);
       return ASH_EXIT_INCOMPLETE;
     }
-
-  for (size_t i = 0; ash_builtin_scanners[i]; i++)
-    ash_job_add (sc, ash_builtin_scanners[i]);
-  for (size_t i = 0; i < sc->plugins.n; i++)
-    ash_job_add (sc, &sc->plugins.v[i]->scanner);
   /* A scanner asked for by name that does not exist is not silently
      dropped: it is a MISSING row, so the scan is incomplete.  */
   size_t n_known = sc->n_jobs;
@@ -1004,6 +1052,7 @@ scan_all (const struct ash_options *opts, const struct ash_config *config,
   ash_plugin_set_init (&sc.plugins);
   ash_convert_phase_init (&sc.conv);
   pthread_mutex_init (&sc.lock, NULL);
+  pthread_mutex_init (&sc.scanset_lock, NULL);
   atomic_store (&sc.interrupted, 0);
 
   int code = scan_prepare (&sc);

@@ -612,6 +612,19 @@ ash_plugin_walks_target (const struct ash_scanner *s)
   return false;
 }
 
+bool
+ash_plugin_reads_tree (const struct ash_scanner *s)
+{
+  if (s->build != plugin_build)
+    return true;
+  const struct ash_plugin_scanner *p = s->data;
+  for (size_t i = 0; i < p->args.nr; i++)
+    if (strstr (p->args.v[i], "{target}")
+        || strstr (p->args.v[i], "{scan_set}"))
+      return true;
+  return false;
+}
+
 static int
 plugin_build (const struct ash_scanner *s, const struct ash_scan_job *job,
               struct ash_cmd *cmd, struct ash_error *err _unused_)

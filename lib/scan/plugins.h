@@ -59,6 +59,10 @@ void ash_plugin_set_init (struct ash_plugin_set *s);
    {target}, the directory: it walks the tree itself and is not told what
    the scan set leaves out.  */
 bool ash_plugin_walks_target (const struct ash_scanner *s);
+/* False only for a plugin scanner (without an adapter) whose arguments
+   name neither {target} nor {scan_set}: nothing of the scan set is
+   handed to it.  Every builtin scanner reads the tree.  */
+bool ash_plugin_reads_tree (const struct ash_scanner *s);
 void ash_plugin_set_release (struct ash_plugin_set *s);
 
 /* The directories modules are searched in: the entries of ASH_PLUGIN_PATH

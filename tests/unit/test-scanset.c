@@ -300,6 +300,65 @@ test_links (void)
   teardown ();
 }
 
+/* Many links into the same directories, where the walk resolves each
+   directory once: a name there that is itself a link back into the tree,
+   a directory link outside that leads back in, a missing name, relative
+   targets climbing out and back in, from several depths, targets named
+   twice, targets at the top of the file system.  The verdicts are those
+   of resolving every link whole.  */
+static void
+test_link_dir_cache (void)
+{
+  setup ();
+  mk ("a.py", "");
+  mk ("sub/b.py", "");
+  mk ("sub/deep/c.py", "");
+  _cleanup_free_ char *back = xasprintf ("%s/back.py", outside);
+  _cleanup_free_ char *back_to = xasprintf ("%s/sub/b.py", src);
+  _cleanup_free_ char *dir_in = xasprintf ("%s/dir-in", outside);
+  _cleanup_free_ char *dir_in_to = xasprintf ("%s/sub", src);
+  if (symlink (back_to, back) < 0 || symlink (dir_in_to, dir_in) < 0)
+    bail (back);
+  _cleanup_free_ char *x = xasprintf ("%s/x.py", outside);
+  _cleanup_free_ char *missing = xasprintf ("%s/missing.py", outside);
+  _cleanup_free_ char *via = xasprintf ("%s/dir-in/b.py", outside);
+  ln (x, "l1");
+  ln (missing, "l2");
+  ln (back, "l3");
+  ln (via, "l4");
+  ln (x, "l5");
+  ln ("../../a.py", "sub/deep/r1");
+  ln ("../a.py", "sub/r2");
+  ln ("../../../outside/x.py", "sub/deep/r3");
+  ln ("./../sub/./deep/c.py", "sub/r4");
+  ln ("sub", "r5");
+  ln ("../src/a.py", "r6");
+  ln ("../outside/dir-in/deep/c.py", "r7");
+  ln ("../..", "sub/r8");
+  ln ("/tmp", "l7");
+  ln ("/ash-test-no-such-name", "l8");
+  ln (back, "l9");
+  ln ("../a.py", "sub/r9");
+  ln (via, "sub/l10");
+  struct ash_scanset s = ASH_SCANSET_INIT;
+  struct ash_error e = ASH_ERROR_INIT;
+  struct ash_scanset_opts opts = { 0 };
+  int r = build (&opts, &s, &e);
+  tap_is_int (r, 0, "link directories: the scan set builds");
+  _cleanup_free_ char *files = joined (&s.files);
+  tap_is_str (files,
+              "a.py\nl3\nl4\nl9\nr6\nr7\nsub/b.py\nsub/deep/c.py\n"
+              "sub/deep/r1\nsub/l10\nsub/r2\nsub/r4\nsub/r9\n",
+              "link directories: links that come back are kept, "
+              "directories are not listed");
+  _cleanup_free_ char *leaving = joined (&s.leaving);
+  tap_is_str (leaving, "l1\nl2\nl5\nl7\nl8\nsub/deep/r3\nsub/r8\n",
+              "link directories: the leaving and dangling links");
+  ash_scanset_release (&s);
+  ash_error_release (&e);
+  teardown ();
+}
+
 /* One leaving link named LINK (plus OTHER, a plain file, when not NULL);
    SCANNER's exclusions must fail naming it with WANT (NULL: succeed).  */
 static void
@@ -789,6 +848,7 @@ main (void)
 {
   test_ignore_rules ();
   test_links ();
+  test_link_dir_cache ();
   test_unrepresentable ();
   test_many_holders ();
   test_line_breaks ();
