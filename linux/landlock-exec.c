@@ -1596,11 +1596,14 @@ main (int argc, char **argv)
 
   parse_options (argc, argv, &o);
   if (o.probe)
-    return run_probe ();
-  if (o.socket_filter)
-    return run_socket_filter (&o);
-  status = run_landlock (&o);
+    status = run_probe ();
+  else if (o.socket_filter)
+    status = run_socket_filter (&o);
+  else
+    status = run_landlock (&o);
   free (o.rules);
   free (o.links);
+  free (o.expects);
+  free (o.hidden);
   return status;
 }
