@@ -436,12 +436,11 @@ run_group=
 as_prefix=
 suite
 
-# The wrapper frees what it parsed before it exits.  In a build with
-# AddressSanitizer, LeakSanitizer checks every exit of the wrapper that
-# ash starts (the sandbox passes no ASAN_OPTIONS on, so its default
-# applies), and an --expect or --hide list left unfreed turned the
-# scanner's status into LeakSanitizer's.  The plain build has no leak
-# checker to ask.
+# The wrapper frees what it parsed before it exits: an --expect or --hide
+# list left unfreed turned the scanner's status into LeakSanitizer's in a
+# build with AddressSanitizer.  The wrapper turns leak checking off by
+# default there (the sandboxes it runs in stop the check); ASAN_OPTIONS
+# turns it back on.  The plain build has no leak checker to ask.
 if asan_build; then
   mkdir -p "$D/ro/hidden"
   ASAN_OPTIONS=detect_leaks=1 sandboxed --hide "$D/ro/hidden" \
