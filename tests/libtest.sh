@@ -4,7 +4,8 @@
 # then call ok/not_ok/assert_* and finally done_testing.
 # skip_all REASON prints "1..0 # SKIP REASON" and exits 77.
 # Variables from the test environment: top_srcdir, top_builddir, ASH (the
-# built ash binary), ASH_HELPER_DIR.
+# built ash binary), ASH_HELPER_DIR, ASH_TEST_ASAN (yes in a build with
+# AddressSanitizer).
 
 set -u
 _tap_n=0
@@ -39,6 +40,30 @@ skip_all () {
 bail () {
   echo "Bail out! $*"
   exit 99
+}
+
+# asan_build: true when the programs under test are built with
+# AddressSanitizer (make check-sanitize, --enable-fuzzing).  A part of a
+# test that cannot run under it (an address-space limit, which its shadow
+# memory exceeds; no /proc) prints "ok N # SKIP" with the reason there,
+# and still runs in the plain build.
+asan_build () {
+  [ "${ASH_TEST_ASAN:-no}" = yes ]
+}
+
+# limit_memory MIB: in a subshell, before running ash: cap its address
+# space at MIB MiB (ulimit -v), so that a regression cannot take the
+# machine down.  AddressSanitizer cannot start under such a limit (its
+# shadow memory alone is larger), so in a build with it the cap is its
+# hard_rss_limit_mb, added to ASAN_OPTIONS, instead: ash aborts once it
+# holds MIB MiB.  A command run with env -i must pass ASAN_OPTIONS on.
+limit_memory () {
+  if asan_build; then
+    ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}hard_rss_limit_mb=$1
+    export ASAN_OPTIONS
+  else
+    ulimit -v $(($1 * 1024))
+  fi
 }
 
 # check DESCRIPTION COMMAND...: ok when COMMAND succeeds.

@@ -158,8 +158,10 @@ filter_doc (json_t *doc, const struct ash_strvec *set, bool keep)
                                          NULL);
           while (path && path[0] == '.' && path[1] == '/')
             path += 2;
+          /* An empty set has no array (set->v is NULL), which bsearch
+             must not be given.  */
           bool in
-            = path
+            = path && set->nr > 0
               && bsearch (&path, set->v, set->nr, sizeof *set->v, cmp_str);
           if (path && in != keep)
             {

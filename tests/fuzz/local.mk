@@ -448,6 +448,30 @@ check-sanitize:
 	  UBSAN_OPTIONS='halt_on_error=1:print_stacktrace=1' \
 	  $(MAKE) $(AM_MAKEFLAGS) check $${TESTS:+TESTS="$$TESTS"}
 
+## CI's split of the suite between the plain build and the sanitized one
+## (build-aux/test-all; tests/fuzz/README.md says why).  The plain build
+## runs the unit tests and fuzz replays (which build-aux/ci-fuzz --quick
+## also runs sanitized, in fuzz-build/), the sandbox escape suites
+## (against the build users get) and CI_SANITIZE_PARTIAL_TESTS, whose
+## part that cannot run under AddressSanitizer skips there; check-sanitize
+## runs every other test and CI_SANITIZE_PARTIAL_TESTS.  Every test thus
+## runs in at least one build.  `make -s print-ci-tests CI_BUILD=plain`
+## (or sanitize) prints a list.
+CI_PLAIN_ONLY_TESTS = $(filter tests/sh/sandbox-escape-%,$(TESTS))
+CI_SANITIZE_PARTIAL_TESTS = tests/sh/landlock-exec.sh
+ci_program_tests = $(filter tests/unit/test-% tests/fuzz/replay-%,$(TESTS))
+CI_PLAIN_TESTS = $(ci_program_tests) $(CI_PLAIN_ONLY_TESTS) \
+	$(filter $(CI_SANITIZE_PARTIAL_TESTS),$(TESTS))
+CI_SANITIZE_TESTS = $(filter-out $(ci_program_tests) $(CI_PLAIN_ONLY_TESTS),$(TESTS))
+CI_BUILD = plain
+.PHONY: print-ci-tests
+print-ci-tests:
+	@case '$(CI_BUILD)' in \
+	  plain) echo '$(strip $(CI_PLAIN_TESTS))' ;; \
+	  sanitize) echo '$(strip $(CI_SANITIZE_TESTS))' ;; \
+	  *) echo "make $@: CI_BUILD is plain or sanitize, not '$(CI_BUILD)'" >&2; exit 1 ;; \
+	esac
+
 ## make check-valgrind: the unit tests and the fuzz replays under
 ## valgrind --leak-check=full (any error or leak fails the test).
 ## VALGRIND_TESTS="..." to run some of them.

@@ -7,8 +7,8 @@
 # that names the file and the setting, and the other scanner's results,
 # the aggregated results and every report are still written.  The
 # control: the same large log under a larger cap is read, with all its
-# results.  ash runs with RLIMIT_AS of 1 GiB, so that a regression cannot
-# hurt the machine.
+# results.  ash runs with RLIMIT_AS of 1 GiB (with AddressSanitizer, an RSS
+# limit: limit_memory), so that a regression cannot hurt the machine.
 . "$top_srcdir/tests/libtest.sh"
 
 command -v python3 >/dev/null 2>&1 || skip_all "python3 is not installed"
@@ -63,8 +63,9 @@ printf 'global_settings:\n  max_scanner_document: 16777216\n' >"$TEST_TMP/roomy.
 # scan OUTDIR CONFIG SCANNERS
 scan () {
   (
-    ulimit -v 1048576 || exit 99
-    env -i PATH="$tools:/usr/bin:/bin" HOME="$TEST_TMP/home" LANG=C.UTF-8 \
+    limit_memory 1024 || exit 99
+    env -i ${ASAN_OPTIONS:+ASAN_OPTIONS="$ASAN_OPTIONS"} \
+      PATH="$tools:/usr/bin:/bin" HOME="$TEST_TMP/home" LANG=C.UTF-8 \
       "$ASH" scan --source-dir "$TEST_TMP/src" --output-dir "$1" \
       --no-progress --sandbox off --strategy sequential \
       --ash-plugin-modules "$TEST_TMP/plugins.yaml" --config "$2" \

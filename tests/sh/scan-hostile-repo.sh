@@ -51,7 +51,7 @@ for i in range(600):
 # check the scan, the results and every report.
 hostile () {
   _m=$1 _o=$2
-  (ulimit -v 2097152; "$ASH" scan --source-dir "$src" --output-dir "$_o" \
+  (limit_memory 2048; "$ASH" scan --source-dir "$src" --output-dir "$_o" \
     --scanners bandit --sandbox "$_m" --no-progress) >"$TEST_TMP/out" 2>"$TEST_TMP/err"
   status=$?
   case $status in
@@ -103,7 +103,7 @@ for i in range(600):
     fd = nfd
 os.chmod('$out/scanners/bandit/source/d', 0)
 " || bail "deep results"
-(ulimit -v 2097152; "$ASH" scan --source-dir "$src" --output-dir "$out" \
+(limit_memory 2048; "$ASH" scan --source-dir "$src" --output-dir "$out" \
   --scanners bandit --sandbox off --no-progress) >"$TEST_TMP/out" 2>"$TEST_TMP/err"
 status=$?
 case $status in
@@ -121,7 +121,7 @@ with open(sys.argv[1], "w") as f:
     for i in range(1, 10):
         f.write("l%d: &l%d [%s]\n" % (i, i, ",".join(["*l%d" % (i - 1)] * 10)))
 PY
-(ulimit -v 2097152; "$ASH" scan --source-dir "$bomb" --output-dir "$TEST_TMP/bomb-out" \
+(limit_memory 2048; "$ASH" scan --source-dir "$bomb" --output-dir "$TEST_TMP/bomb-out" \
   --scanners bandit --sandbox off --no-progress) >"$TEST_TMP/out" 2>"$TEST_TMP/err"
 assert_eq "a billion-laughs .ash/.ash.yaml is a configuration error (3)" "$?" 3
 assert_file_contains "saying why" "$TEST_TMP/err" "expands to more than 200000 nodes"
