@@ -113,8 +113,8 @@ vulnerability (const json_t *res, size_t n)
   return v;
 }
 
-char *
-ash_report_cyclonedx (const json_t *agg)
+json_t *
+ash_report_cyclonedx_doc (const json_t *agg)
 {
   const json_t *sbom = json_object_get (agg, "cyclonedx");
   _cleanup_free_ char *uuid = ash_report_uuid (agg, "cyclonedx");
@@ -167,5 +167,11 @@ ash_report_cyclonedx (const json_t *agg)
     json_array_foreach (json_object_get (run, "results"), j, res)
       json_array_append_new (vulns, vulnerability (res, ++n));
   json_object_set_new (bom, "vulnerabilities", vulns);
-  return ash_report_dump_json (bom, true);
+  return bom;
+}
+
+char *
+ash_report_cyclonedx (const json_t *agg)
+{
+  return ash_report_dump_json (ash_report_cyclonedx_doc (agg), true);
 }

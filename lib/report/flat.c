@@ -132,8 +132,8 @@ nullable_line (int n)
 /* The findings as upstream's flat vulnerabilities (its FlatVulnerability
    fields, in its order), then ash's message, suppressed and actionable.
    New reference.  */
-static json_t *
-upstream_flat (const json_t *agg)
+json_t *
+ash_report_flat_json_doc (const json_t *agg)
 {
   json_t *list = json_array ();
   enum ash_severity threshold = threshold_of (agg);
@@ -216,7 +216,7 @@ upstream_flat (const json_t *agg)
 char *
 ash_report_flat_json (const json_t *agg)
 {
-  return ash_report_dump_json (upstream_flat (agg), true);
+  return ash_report_dump_json (ash_report_flat_json_doc (agg), true);
 }
 
 void
@@ -270,7 +270,7 @@ char *
 ash_report_csv (const json_t *agg)
 {
   struct ash_buf b = ASH_BUF_INIT;
-  json_t *list = upstream_flat (agg);
+  json_t *list = ash_report_flat_json_doc (agg);
   size_t i;
   json_t *f;
 

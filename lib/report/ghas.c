@@ -139,8 +139,8 @@ level_of (enum ash_severity s)
                                     : "note";
 }
 
-char *
-ash_report_ghas (const json_t *agg, const json_t *options)
+json_t *
+ash_report_ghas_doc (const json_t *agg, const json_t *options)
 {
   json_t *ex = json_object_get (options, "exclude_suppressed");
   bool exclude = ex ? json_is_true (ex) : true;
@@ -200,5 +200,11 @@ ash_report_ghas (const json_t *agg, const json_t *options)
                  "rules", rules, "results", results);
   if (doc == NULL)
     ash_oom ();
-  return ash_report_dump_json (doc, true);
+  return doc;
+}
+
+char *
+ash_report_ghas (const json_t *agg, const json_t *options)
+{
+  return ash_report_dump_json (ash_report_ghas_doc (agg, options), true);
 }

@@ -121,8 +121,8 @@ vulnerability (const json_t *res, const char *detected_at)
   return v;
 }
 
-char *
-ash_report_gitlab_sast (const json_t *agg, const json_t *options)
+json_t *
+ash_report_gitlab_sast_doc (const json_t *agg, const json_t *options)
 {
   bool exclude
     = json_is_true (json_object_get (options, "exclude_suppressed"));
@@ -157,5 +157,12 @@ ash_report_gitlab_sast (const json_t *agg, const json_t *options)
     actionable == 0 ? "success" : "failure");
   if (doc == NULL)
     ash_oom ();
-  return ash_report_dump_json (doc, true);
+  return doc;
+}
+
+char *
+ash_report_gitlab_sast (const json_t *agg, const json_t *options)
+{
+  return ash_report_dump_json (ash_report_gitlab_sast_doc (agg, options),
+                               true);
 }

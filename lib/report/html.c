@@ -202,23 +202,47 @@ ash_report_junit (const json_t *agg)
   return ash_buf_detach (&b);
 }
 
+/* Adapters of the document builders that take no options.  */
+static json_t *
+flat_json_doc (const json_t *agg, const json_t *options)
+{
+  (void) options;
+  return ash_report_flat_json_doc (agg);
+}
+
+static json_t *
+cyclonedx_doc (const json_t *agg, const json_t *options)
+{
+  (void) options;
+  return ash_report_cyclonedx_doc (agg);
+}
+
+static json_t *
+ocsf_doc (const json_t *agg, const json_t *options)
+{
+  (void) options;
+  return ash_report_ocsf_doc (agg);
+}
+
 const struct ash_report_format ash_report_formats[] = {
-  { "sarif", "ash.sarif", ash_report_sarif, NULL },
-  { "markdown", "ash.summary.md", ash_report_markdown, NULL },
-  { "text", "ash.summary.txt", ash_report_text, NULL },
-  { "flat-json", "ash.flat.json", ash_report_flat_json, NULL },
-  { "html", "ash.html", ash_report_html, NULL },
-  { "junitxml", "ash.junit.xml", ash_report_junit, NULL },
-  { "csv", "ash.csv", ash_report_csv, NULL },
-  { "cyclonedx", "ash.cdx.json", ash_report_cyclonedx, NULL },
-  { "gitlab-sast", "ash.gl-sast-report.json", NULL, ash_report_gitlab_sast },
-  { "github-ghas", "ash.ghas.sarif", NULL, ash_report_ghas },
-  { "ocsf", "ash.ocsf.json", ash_report_ocsf, NULL },
-  { "yaml", "ash.yaml", ash_report_yaml, NULL },
-  { "spdx", "ash.spdx.json", ash_report_spdx, NULL },
+  { "sarif", "ash.sarif", ash_report_sarif, NULL, NULL },
+  { "markdown", "ash.summary.md", ash_report_markdown, NULL, NULL },
+  { "text", "ash.summary.txt", ash_report_text, NULL, NULL },
+  { "flat-json", "ash.flat.json", ash_report_flat_json, NULL, flat_json_doc },
+  { "html", "ash.html", ash_report_html, NULL, NULL },
+  { "junitxml", "ash.junit.xml", ash_report_junit, NULL, NULL },
+  { "csv", "ash.csv", ash_report_csv, NULL, NULL },
+  { "cyclonedx", "ash.cdx.json", ash_report_cyclonedx, NULL, cyclonedx_doc },
+  { "gitlab-sast", "ash.gl-sast-report.json", NULL, ash_report_gitlab_sast,
+    ash_report_gitlab_sast_doc },
+  { "github-ghas", "ash.ghas.sarif", NULL, ash_report_ghas,
+    ash_report_ghas_doc },
+  { "ocsf", "ash.ocsf.json", ash_report_ocsf, NULL, ocsf_doc },
+  { "yaml", "ash.yaml", ash_report_yaml, NULL, NULL },
+  { "spdx", "ash.spdx.json", ash_report_spdx, NULL, NULL },
   { "gitlab-cyclonedx", "ash.gl-dependency-scanning-report.cdx.json", NULL,
-    ash_report_gitlab_cyclonedx },
+    ash_report_gitlab_cyclonedx, NULL },
   { "unused-suppressions", "ash.unused-suppressions.json", NULL,
-    ash_report_unused_suppressions },
-  { NULL, NULL, NULL, NULL },
+    ash_report_unused_suppressions, NULL },
+  { NULL, NULL, NULL, NULL, NULL },
 };

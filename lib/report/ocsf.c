@@ -109,8 +109,8 @@ finding (const json_t *res, const json_t *meta, long long ms)
   return f;
 }
 
-char *
-ash_report_ocsf (const json_t *agg)
+json_t *
+ash_report_ocsf_doc (const json_t *agg)
 {
   long long ms = report_time_ms (agg);
   json_t *meta
@@ -126,5 +126,11 @@ ash_report_ocsf (const json_t *agg)
     json_array_foreach (json_object_get (run, "results"), j, res)
       json_array_append_new (list, finding (res, meta, ms));
   json_decref (meta);
-  return ash_report_dump_json (list, true);
+  return list;
+}
+
+char *
+ash_report_ocsf (const json_t *agg)
+{
+  return ash_report_dump_json (ash_report_ocsf_doc (agg), true);
 }

@@ -8,20 +8,15 @@
 
 #include "base/buf.h"
 #include "base/util.h"
+#include "report/json-out.h"
 #include "report/reports.h"
 #include "scan/sarif.h"
 
 char *
 ash_report_dump_json (json_t *v, bool pretty)
 {
-  size_t flags = JSON_ENSURE_ASCII | JSON_ENCODE_ANY
-                 | (pretty ? JSON_INDENT (2) : JSON_COMPACT);
-  char *s = json_dumps (v, flags);
+  char *r = ash_json_text (v, pretty);
   json_decref (v);
-  if (s == NULL)
-    ash_oom ();
-  char *r = xasprintf ("%s\n", s);
-  free (s);
   return r;
 }
 

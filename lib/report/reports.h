@@ -19,6 +19,11 @@ struct ash_report_format
   const char *file;
   char *(*render) (const json_t *agg);
   char *(*render_opts) (const json_t *agg, const json_t *options);
+  /* For a report that is one JSON document: the document (new
+     reference), which ash_report_outputs_write() writes to the file as
+     it is produced rather than rendering it to text first.  RENDER or
+     RENDER_OPTS gives the same bytes.  */
+  json_t *(*build) (const json_t *agg, const json_t *options);
 };
 
 /* Every format, NULL-name terminated, in the order they are written.  */
@@ -35,6 +40,13 @@ void ash_report_findings_begin (const json_t *agg);
 void ash_report_findings_end (void);
 
 char *ash_report_sarif (const json_t *agg);
+/* The documents of the JSON reports (new references): the text of
+   ash_report_NAME is the document's, indented, and a line end.  */
+json_t *ash_report_flat_json_doc (const json_t *agg);
+json_t *ash_report_cyclonedx_doc (const json_t *agg);
+json_t *ash_report_gitlab_sast_doc (const json_t *agg, const json_t *options);
+json_t *ash_report_ghas_doc (const json_t *agg, const json_t *options);
+json_t *ash_report_ocsf_doc (const json_t *agg);
 char *ash_report_flat_json (const json_t *agg);
 char *ash_report_csv (const json_t *agg);
 char *ash_report_markdown (const json_t *agg);
