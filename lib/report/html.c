@@ -204,24 +204,26 @@ ash_report_junit (const json_t *agg)
 
 /* Adapters of the document builders that take no options.  */
 static json_t *
-flat_json_doc (const json_t *agg, const json_t *options)
+flat_json_doc (const json_t *agg, const json_t *options,
+               struct ash_json_gen *gen)
 {
   (void) options;
-  return ash_report_flat_json_doc (agg);
+  return ash_report_flat_json_doc (agg, gen);
 }
 
 static json_t *
-cyclonedx_doc (const json_t *agg, const json_t *options)
+cyclonedx_doc (const json_t *agg, const json_t *options,
+               struct ash_json_gen *gen)
 {
   (void) options;
-  return ash_report_cyclonedx_doc (agg);
+  return ash_report_cyclonedx_doc (agg, gen);
 }
 
 static json_t *
-ocsf_doc (const json_t *agg, const json_t *options)
+ocsf_doc (const json_t *agg, const json_t *options, struct ash_json_gen *gen)
 {
   (void) options;
-  return ash_report_ocsf_doc (agg);
+  return ash_report_ocsf_doc (agg, gen);
 }
 
 const struct ash_report_format ash_report_formats[] = {

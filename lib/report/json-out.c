@@ -14,6 +14,14 @@
 #define OUT_CHUNK ((size_t) 1 << 16)
 
 void
+ash_json_gen_release (struct ash_json_gen *g)
+{
+  if (g->release)
+    g->release (g->ctx);
+  *g = (struct ash_json_gen){ 0 };
+}
+
+void
 ash_out_init_fd (struct ash_out *o, int fd)
 {
   *o = (struct ash_out) ASH_OUT_MEMORY_INIT;
@@ -197,25 +205,48 @@ ash_out_json (struct ash_out *o, const json_t *v, int depth)
       ash_out_json_string (o, json_string_value (v), json_string_length (v));
       return;
     case JSON_ARRAY:
-      {
-        size_t n = json_array_size (v);
-        if (n == 0)
-          {
-            ash_out_add (o, "[]", 2);
-            return;
-          }
-        ash_out_add (o, "[", 1);
-        for (size_t i = 0; i < n; i++)
-          {
-            if (i)
-              ash_out_add (o, ",", 1);
-            ash_out_indent (o, depth + 1);
-            ash_out_json (o, json_array_get (v, i), depth + 1);
-          }
-        ash_out_indent (o, depth);
-        ash_out_add (o, "]", 1);
-        return;
-      }
+      if (o->gen && v == o->gen->array)
+        {
+          json_t *item = o->gen->next (o->gen->ctx);
+          if (item == NULL)
+            {
+              ash_out_add (o, "[]", 2);
+              return;
+            }
+          ash_out_add (o, "[", 1);
+          for (bool first = true; item; first = false)
+            {
+              if (!first)
+                ash_out_add (o, ",", 1);
+              ash_out_indent (o, depth + 1);
+              ash_out_json (o, item, depth + 1);
+              json_decref (item);
+              item = o->gen->next (o->gen->ctx);
+            }
+          ash_out_indent (o, depth);
+          ash_out_add (o, "]", 1);
+          return;
+        }
+      else
+        {
+          size_t n = json_array_size (v);
+          if (n == 0)
+            {
+              ash_out_add (o, "[]", 2);
+              return;
+            }
+          ash_out_add (o, "[", 1);
+          for (size_t i = 0; i < n; i++)
+            {
+              if (i)
+                ash_out_add (o, ",", 1);
+              ash_out_indent (o, depth + 1);
+              ash_out_json (o, json_array_get (v, i), depth + 1);
+            }
+          ash_out_indent (o, depth);
+          ash_out_add (o, "]", 1);
+          return;
+        }
     case JSON_OBJECT:
       {
         void *it = json_object_iter ((json_t *) v);
@@ -251,8 +282,16 @@ ash_out_json (struct ash_out *o, const json_t *v, int depth)
 char *
 ash_json_text (const json_t *v, bool pretty)
 {
+  return ash_json_text_gen (v, pretty, NULL);
+}
+
+char *
+ash_json_text_gen (const json_t *v, bool pretty,
+                   const struct ash_json_gen *gen)
+{
   struct ash_out o = ASH_OUT_MEMORY_INIT;
   o.compact = !pretty;
+  o.gen = gen;
   ash_out_json (&o, v, 0);
   ash_out_add (&o, "\n", 1);
   return ash_buf_detach (&o.b);

@@ -20,6 +20,22 @@
 
 #include "base/buf.h"
 
+/* The items of one array of a document made one at a time while the
+   document is written, each freed once written, so that a report of
+   many findings never holds them all: ARRAY is the (empty) array that
+   stands for them in the document, NEXT gives the next item (a new
+   reference) or NULL after the last, RELEASE (may be NULL) frees CTX.  */
+struct ash_json_gen
+{
+  const json_t *array;
+  json_t *(*next) (void *ctx);
+  void (*release) (void *ctx);
+  void *ctx;
+};
+
+/* Free what G holds (safe on a zeroed one).  */
+void ash_json_gen_release (struct ash_json_gen *g);
+
 struct ash_out
 {
   struct ash_buf b;
@@ -27,12 +43,13 @@ struct ash_out
   int error;    /* the first write error (a negative errno), or 0 */
   bool compact; /* no space or line end between tokens, as
                    JSON_COMPACT */
+  const struct ash_json_gen *gen; /* or NULL */
 };
 
 /* To memory; ash_buf_detach (&O->b) takes the text.  */
 #define ASH_OUT_MEMORY_INIT                                                   \
   {                                                                           \
-    ASH_BUF_INIT, -1, 0, false                                                \
+    ASH_BUF_INIT, -1, 0, false, NULL                                          \
   }
 
 /* To FD (borrowed), through a buffer of 64 KiB.  */
@@ -55,5 +72,8 @@ void ash_out_indent (struct ash_out *o, int depth);
 /* V as JSON text (indented as above when PRETTY, else compact: no
    space or line end between tokens) and a line end, newly allocated.  */
 char *ash_json_text (const json_t *v, bool pretty);
+/* The same for V, whose array GEN->array is made by GEN.  */
+char *ash_json_text_gen (const json_t *v, bool pretty,
+                         const struct ash_json_gen *gen);
 
 #endif

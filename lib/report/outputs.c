@@ -265,21 +265,25 @@ write_aggregated (int dirfd, const json_t *agg, struct ash_error *err)
   return out_finish (&o, err);
 }
 
-/* A report whose text is JSON: DOC (stolen) written to REL as it is
-   produced, and a line end.  */
+/* A report whose text is JSON: DOC (stolen), its array made by GEN
+   (may be NULL; released), written to REL as it is produced, and a line
+   end.  */
 static int
 write_json_report (int dirfd, const char *rel, json_t *doc,
-                   struct ash_error *err)
+                   struct ash_json_gen *gen, struct ash_error *err)
 {
   struct out o;
   int r = out_create (dirfd, rel, &o, err);
   if (r == 0)
     {
+      o.o.gen = gen;
       ash_out_json (&o.o, doc, 0);
       ash_out_add (&o.o, "\n", 1);
       r = out_finish (&o, err);
     }
   json_decref (doc);
+  if (gen)
+    ash_json_gen_release (gen);
   return r;
 }
 
@@ -356,11 +360,13 @@ ash_report_outputs_write (int dirfd, const json_t *agg,
         _cleanup_free_ char *ok = xasprintf ("reporters.%s.options", f->name);
         if (is_sarif && sarif)
           r = write_json_report (dirfd, rel, json_incref ((json_t *) sarif),
-                                 &e);
+                                 NULL, &e);
         else if (f->build)
-          r = write_json_report (dirfd, rel,
-                                 f->build (agg, ash_config_get (config, ok)),
-                                 &e);
+          {
+            struct ash_json_gen g = { 0 };
+            json_t *doc = f->build (agg, ash_config_get (config, ok), &g);
+            r = write_json_report (dirfd, rel, doc, &g, &e);
+          }
         else
           {
             _cleanup_free_ char *body = ash_report_render (agg, f, config);

@@ -124,8 +124,13 @@ for pair in sarif:ash.sarif markdown:ash.summary.md text:ash.summary.txt flat-js
   gitlab-sast:ash.gl-sast-report.json github-ghas:ash.ghas.sarif ocsf:ash.ocsf.json \
   yaml:ash.yaml spdx:ash.spdx.json unused-suppressions:ash.unused-suppressions.json; do
   run_ash report --source-dir "$src" --output-dir "$out" --report-format "${pair%%:*}"
-  check "ash report --report-format ${pair%%:*}: the bytes of reports/${pair#*:}" \
-    cmp -s "$TEST_TMP/out" "$out/reports/${pair#*:}"
+  if cmp -s "$TEST_TMP/out" "$out/reports/${pair#*:}"; then
+    ok "ash report --report-format ${pair%%:*}: the bytes of reports/${pair#*:}"
+  else
+    not_ok "ash report --report-format ${pair%%:*}: the bytes of reports/${pair#*:}"
+    diff "$out/reports/${pair#*:}" "$TEST_TMP/out" | head -10 | sed 's/^/# /'
+    sed 's/^/# /' "$TEST_TMP/err"
+  fi
 done
 
 # The control: a report that differs from its golden by one byte fails.
