@@ -26,6 +26,10 @@ ash_out_init_fd (struct ash_out *o, int fd)
 {
   *o = (struct ash_out) ASH_OUT_MEMORY_INIT;
   o->fd = fd;
+  /* Allocated once: the buffer never grows past it.  */
+  o->b.buf = xmalloc (OUT_CHUNK + 1);
+  o->b.buf[0] = '\0';
+  o->b.alloc = OUT_CHUNK + 1;
 }
 
 void
@@ -42,6 +46,15 @@ ash_out_flush (struct ash_out *o)
 void
 ash_out_add (struct ash_out *o, const char *p, size_t n)
 {
+  /* The common case: room in the buffer, which holds OUT_CHUNK bytes
+     from the start when it goes to a file.  */
+  if (o->b.len + n < o->b.alloc && (o->fd < 0 || o->b.len + n <= OUT_CHUNK))
+    {
+      memcpy (o->b.buf + o->b.len, p, n);
+      o->b.len += n;
+      o->b.buf[o->b.len] = '\0';
+      return;
+    }
   if (o->fd >= 0 && o->b.len + n > OUT_CHUNK)
     {
       ash_out_flush (o);
