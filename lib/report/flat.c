@@ -281,8 +281,8 @@ static const char *const csv_columns[] = {
   "actionable",
 };
 
-char *
-ash_report_csv (const json_t *agg)
+void
+ash_report_csv_write (const json_t *agg, struct ash_out *o)
 {
   struct ash_buf b = ASH_BUF_INIT;
   struct ash_json_gen g;
@@ -292,8 +292,11 @@ ash_report_csv (const json_t *agg)
   for (size_t c = 0; c < ARRAY_SIZE (csv_columns); c++)
     ash_buf_addf (&b, "%s%s", c ? "," : "", csv_columns[c]);
   ash_buf_addch (&b, '\n');
+  ash_out_add (o, b.buf, b.len);
+  /* A row at a time.  */
   while ((f = g.next (g.ctx)))
     {
+      ash_buf_reset (&b);
       for (size_t c = 0; c < ARRAY_SIZE (csv_columns); c++)
         {
           json_t *v = json_object_get (f, csv_columns[c]);
@@ -307,9 +310,18 @@ ash_report_csv (const json_t *agg)
             ash_buf_addstr (&b, json_is_true (v) ? "True" : "False");
         }
       ash_buf_addch (&b, '\n');
+      ash_out_add (o, b.buf, b.len);
       json_decref (f);
     }
+  ash_buf_release (&b);
   json_decref (list);
   ash_json_gen_release (&g);
-  return ash_buf_detach (&b);
+}
+
+char *
+ash_report_csv (const json_t *agg)
+{
+  struct ash_out o = ASH_OUT_MEMORY_INIT;
+  ash_report_csv_write (agg, &o);
+  return ash_buf_detach (&o.b);
 }

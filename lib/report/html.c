@@ -226,6 +226,13 @@ ocsf_doc (const json_t *agg, const json_t *options, struct ash_json_gen *gen)
   return ash_report_ocsf_doc (agg, gen);
 }
 
+static void
+csv_write (const json_t *agg, const json_t *options, struct ash_out *o)
+{
+  (void) options;
+  ash_report_csv_write (agg, o);
+}
+
 const struct ash_report_format ash_report_formats[] = {
   { "sarif", "ash.sarif", ash_report_sarif, NULL, NULL },
   { "markdown", "ash.summary.md", ash_report_markdown, NULL, NULL },
@@ -233,7 +240,7 @@ const struct ash_report_format ash_report_formats[] = {
   { "flat-json", "ash.flat.json", ash_report_flat_json, NULL, flat_json_doc },
   { "html", "ash.html", ash_report_html, NULL, NULL },
   { "junitxml", "ash.junit.xml", ash_report_junit, NULL, NULL },
-  { "csv", "ash.csv", ash_report_csv, NULL, NULL },
+  { "csv", "ash.csv", ash_report_csv, NULL, NULL, csv_write },
   { "cyclonedx", "ash.cdx.json", ash_report_cyclonedx, NULL, cyclonedx_doc },
   { "gitlab-sast", "ash.gl-sast-report.json", NULL, ash_report_gitlab_sast,
     ash_report_gitlab_sast_doc },

@@ -367,6 +367,16 @@ ash_report_outputs_write (int dirfd, const json_t *agg,
             json_t *doc = f->build (agg, ash_config_get (config, ok), &g);
             r = write_json_report (dirfd, rel, doc, &g, &e);
           }
+        else if (f->write)
+          {
+            struct out o;
+            r = out_create (dirfd, rel, &o, &e);
+            if (r == 0)
+              {
+                f->write (agg, ash_config_get (config, ok), &o.o);
+                r = out_finish (&o, &e);
+              }
+          }
         else
           {
             _cleanup_free_ char *body = ash_report_render (agg, f, config);

@@ -27,6 +27,9 @@ struct ash_report_format
      RENDER_OPTS gives the same bytes.  */
   json_t *(*build) (const json_t *agg, const json_t *options,
                     struct ash_json_gen *ret_gen);
+  /* For a report of another kind written as it is produced: its text
+     written to O.  RENDER gives the same bytes.  */
+  void (*write) (const json_t *agg, const json_t *options, struct ash_out *o);
 };
 
 /* Every format, NULL-name terminated, in the order they are written.  */
@@ -80,6 +83,8 @@ json_t *ash_report_walk_next (void *ctx);
 char *ash_report_dump_json_gen (json_t *doc, struct ash_json_gen *gen);
 char *ash_report_flat_json (const json_t *agg);
 char *ash_report_csv (const json_t *agg);
+/* The text of ash_report_csv written to O a row at a time.  */
+void ash_report_csv_write (const json_t *agg, struct ash_out *o);
 char *ash_report_markdown (const json_t *agg);
 char *ash_report_text (const json_t *agg);
 
