@@ -139,16 +139,45 @@ ash_report_junit (const json_t *agg)
   size_t i;
   json_t *list = ash_report_flat_findings (agg);
 
+  /* Each scanner's actionable findings, in their order, found in one
+     pass over the list: SLOTS maps a scanner to its entry of BY.  */
+  json_t *slots = json_object ();
+  struct
+  {
+    size_t *v, n, a;
+  } *by = NULL;
+  size_t nby = 0;
+  json_array_foreach (list, i, f)
+    {
+      if (!json_is_true (json_object_get (f, "actionable")))
+        continue;
+      const char *sc = str (f, "scanner");
+      json_t *slot = json_object_get (slots, sc);
+      if (slot == NULL)
+        {
+          by = xreallocarray (by, nby + 1, sizeof *by);
+          by[nby].v = NULL;
+          by[nby].n = by[nby].a = 0;
+          slot = json_integer ((json_int_t) nby++);
+          json_object_set_new (slots, sc, slot);
+        }
+      size_t k = (size_t) json_integer_value (slot);
+      if (by[k].n == by[k].a)
+        {
+          by[k].a = by[k].a ? 2 * by[k].a : 16;
+          by[k].v = xreallocarray (by[k].v, by[k].a, sizeof *by[k].v);
+        }
+      by[k].v[by[k].n++] = i;
+    }
+
   ash_buf_addstr (&b, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
                       "<testsuites name=\"ASH\">\n");
   json_object_foreach (json_object_get (agg, "scanner_results"), name, sr)
     {
       const char *st = str (sr, "status");
-      long long failures = 0;
-      json_array_foreach (list, i, f)
-        if (streq (str (f, "scanner"), name)
-            && json_is_true (json_object_get (f, "actionable")))
-          failures++;
+      json_t *slot = json_object_get (slots, name);
+      size_t k = slot ? (size_t) json_integer_value (slot) : 0;
+      long long failures = slot ? (long long) by[k].n : 0;
       bool err = streq (st, "ERROR") || streq (st, "MISSING");
       ash_buf_addstr (&b, "  <testsuite name=\"");
       esc (&b, name);
@@ -176,11 +205,9 @@ ash_report_junit (const json_t *agg)
       else if (streq (st, "SKIPPED"))
         ash_buf_addstr (&b, "<skipped/>");
       ash_buf_addstr (&b, "</testcase>\n");
-      json_array_foreach (list, i, f)
+      for (size_t x = 0; slot && x < by[k].n; x++)
         {
-          if (!streq (str (f, "scanner"), name)
-              || !json_is_true (json_object_get (f, "actionable")))
-            continue;
+          f = json_array_get (list, by[k].v[x]);
           ash_buf_addstr (&b, "    <testcase classname=\"");
           esc (&b, name);
           ash_buf_addstr (&b, "\" name=\"");
@@ -198,6 +225,10 @@ ash_report_junit (const json_t *agg)
       ash_buf_addstr (&b, "  </testsuite>\n");
     }
   ash_buf_addstr (&b, "</testsuites>\n");
+  for (size_t k = 0; k < nby; k++)
+    free (by[k].v);
+  free (by);
+  json_decref (slots);
   json_decref (list);
   return ash_buf_detach (&b);
 }
