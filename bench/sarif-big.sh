@@ -7,8 +7,8 @@
 # Each figure is the median of RUNS runs.  This build reads the file
 # under a global_settings.max_scanner_document just above its size, and
 # once more under a cap of CAP_MIB (default half of SIZE_MIB), which it
-# refuses without reading it; ASH_COMPARE runs without a config (a build
-# before the cap).
+# refuses without reading it; ASH_COMPARE (a build with that setting)
+# runs with the first cap too.
 #
 #   bench/sarif-big.sh [BUILDDIR]     (after `make` in BUILDDIR)
 #
@@ -92,8 +92,7 @@ while [ "$i" -lt "$runs" ]; do
       capped) set -- --config "$work/capped.yaml" ;;
       compare)
         [ -n "${ASH_COMPARE:-}" ] || continue
-        a=$ASH_COMPARE
-        set -- ;;
+        a=$ASH_COMPARE ;;
     esac
     measure "$which" env -u XDG_CACHE_HOME HOME="$work/home" PATH="$work/bin:/usr/bin:/bin" \
       "$a" scan --source-dir "$work/src" --output-dir "$work/out" --no-progress --quiet \

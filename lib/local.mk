@@ -125,6 +125,7 @@ lib_libash_a_SOURCES += lib/report/ghas.c
 lib_libash_a_SOURCES += lib/report/gitlab-cyclonedx.c
 lib_libash_a_SOURCES += lib/report/gitlab-sast.c
 lib_libash_a_SOURCES += lib/report/html.c
+lib_libash_a_SOURCES += lib/report/json-out.c lib/report/json-out.h
 lib_libash_a_SOURCES += lib/report/ocsf.c
 lib_libash_a_SOURCES += lib/report/outputs.c
 lib_libash_a_SOURCES += lib/report/report-util.c

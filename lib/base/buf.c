@@ -89,14 +89,42 @@ ash_buf_addstr (struct ash_buf *b, const char *s)
 int
 ash_buf_addch (struct ash_buf *b, char c)
 {
+  /* The common case, where reports spend their time: room for it.  */
+  if (b->len + 2 <= b->alloc && (b->max == 0 || b->len < b->max))
+    {
+      b->buf[b->len++] = c;
+      b->buf[b->len] = '\0';
+      return 0;
+    }
   return ash_buf_add (b, &c, 1);
 }
 
 int
 ash_buf_vaddf (struct ash_buf *b, const char *fmt, va_list ap)
 {
-  _cleanup_free_ char *s = xvasprintf (fmt, ap);
-  return ash_buf_addstr (b, s);
+  /* Formatted in place when it fits (no string of its own), else again
+     once the buffer has grown.  */
+  va_list aq;
+  size_t room = b->alloc - b->len;
+  va_copy (aq, ap);
+  int n = vsnprintf (b->alloc ? b->buf + b->len : NULL, b->alloc ? room : 0,
+                     fmt, aq);
+  va_end (aq);
+  if (n < 0)
+    return -EINVAL;
+  if (b->alloc && (size_t) n < room && (b->max == 0 || b->len + n <= b->max))
+    {
+      b->len += (size_t) n;
+      return 0;
+    }
+  if (b->alloc)
+    b->buf[b->len] = '\0';
+  int r = buf_grow (b, (size_t) n);
+  if (r < 0)
+    return r;
+  vsnprintf (b->buf + b->len, (size_t) n + 1, fmt, ap);
+  b->len += (size_t) n;
+  return 0;
 }
 
 int

@@ -113,8 +113,22 @@ vulnerability (const json_t *res, size_t n)
   return v;
 }
 
-char *
-ash_report_cyclonedx (const json_t *agg)
+struct cdx_walk
+{
+  struct ash_report_walk w;
+  size_t n;
+};
+
+static json_t *
+cdx_item (struct ash_report_walk *w, const json_t *run, const json_t *res)
+{
+  struct cdx_walk *cw = (struct cdx_walk *) w;
+  (void) run;
+  return vulnerability (res, ++cw->n);
+}
+
+json_t *
+ash_report_cyclonedx_doc (const json_t *agg, struct ash_json_gen *ret_gen)
 {
   const json_t *sbom = json_object_get (agg, "cyclonedx");
   _cleanup_free_ char *uuid = ash_report_uuid (agg, "cyclonedx");
@@ -159,13 +173,18 @@ ash_report_cyclonedx (const json_t *agg)
       json_object_set_new (bom, "dependencies", d);
     }
 
+  struct cdx_walk *cw = xcalloc (1, sizeof *cw);
+  ash_report_walk_init (&cw->w, agg, cdx_item);
   json_t *vulns = json_array ();
-  size_t i, j, n = 0;
-  json_t *run, *res;
-  json_array_foreach (json_object_get (json_object_get (agg, "sarif"), "runs"),
-                      i, run)
-    json_array_foreach (json_object_get (run, "results"), j, res)
-      json_array_append_new (vulns, vulnerability (res, ++n));
+  *ret_gen = (struct ash_json_gen){ vulns, ash_report_walk_next, free, cw };
   json_object_set_new (bom, "vulnerabilities", vulns);
-  return ash_report_dump_json (bom, true);
+  return bom;
+}
+
+char *
+ash_report_cyclonedx (const json_t *agg)
+{
+  struct ash_json_gen g;
+  json_t *doc = ash_report_cyclonedx_doc (agg, &g);
+  return ash_report_dump_json_gen (doc, &g);
 }

@@ -129,94 +129,109 @@ nullable_line (int n)
   return n > 0 ? json_integer (n) : json_null ();
 }
 
-/* The findings as upstream's flat vulnerabilities (its FlatVulnerability
-   fields, in its order), then ash's message, suppressed and actionable.
-   New reference.  */
-static json_t *
-upstream_flat (const json_t *agg)
+struct flat_walk
 {
-  json_t *list = json_array ();
-  enum ash_severity threshold = threshold_of (agg);
-  const char *when = json_string_value (
+  struct ash_report_walk w;
+  enum ash_severity threshold;
+  const char *when;
+};
+
+/* A finding as upstream's flat vulnerability (its FlatVulnerability
+   fields, in its order), then ash's message, suppressed and
+   actionable.  */
+static json_t *
+flat_item (struct ash_report_walk *w, const json_t *run, const json_t *res)
+{
+  struct flat_walk *fw = (struct flat_walk *) w;
+  enum ash_severity threshold = fw->threshold;
+  const char *when = fw->when;
+  (void) run;
+  {
+    struct ash_report_finding fi;
+    ash_report_finding_read (res, &fi);
+    const char *path = fi.path, *rule = fi.rule, *scanner = fi.scanner;
+    const char *msg = fi.message;
+    int start = fi.start, end = fi.end, sev = fi.severity;
+    bool sup = fi.suppressed;
+    static const char *const upper[]
+      = { "INFO", "LOW", "MEDIUM", "HIGH", "CRITICAL" };
+    _cleanup_free_ char *h
+      = ash_report_finding_id (scanner, rule, path, start, end);
+    _cleanup_free_ char *id
+      = xasprintf ("%s-%s-%.8s", scanner, rule ? rule : "unknown", h);
+    const json_t *props = json_object_get (res, "properties");
+    json_t *tags = json_object_get (props, "tags");
+    _cleanup_free_ char *tags_text
+      = json_is_array (tags)
+          ? json_dumps (tags, JSON_COMPACT | JSON_ENSURE_ASCII)
+          : NULL;
+    _cleanup_free_ char *props_text
+      = json_is_object (props)
+          ? json_dumps (props, JSON_COMPACT | JSON_ENSURE_ASCII)
+          : NULL;
+    const char *snippet = json_string_value (json_object_get (
+      json_object_get (
+        json_object_get (
+          json_object_get (json_array_get (json_object_get (res, "locations"),
+                                           0),
+                           "physicalLocation"),
+          "region"),
+        "snippet"),
+      "text"));
+    json_t *f = json_object ();
+    json_object_set_new (f, "id", json_string (id));
+    json_object_set_new (f, "title",
+                         json_string (rule ? rule : "Unknown Issue"));
+    json_object_set_new (f, "description", json_string (msg));
+    json_object_set_new (f, "severity", json_string (upper[sev]));
+    json_object_set_new (f, "scanner", json_string (scanner));
+    json_object_set_new (f, "scanner_type", json_string ("UNKNOWN"));
+    json_object_set_new (f, "rule_id", nullable_string (rule));
+    json_object_set_new (f, "file_path", nullable_string (path));
+    json_object_set_new (f, "line_start", nullable_line (start));
+    json_object_set_new (f, "line_end", nullable_line (end));
+    json_object_set_new (f, "cve_id", json_null ());
+    json_object_set_new (f, "cwe_id", json_null ());
+    json_object_set_new (f, "fix_available", json_null ());
+    json_object_set_new (f, "is_suppressed", json_boolean (sup));
+    json_object_set_new (f, "suppression_kind",
+                         nullable_string (sup ? suppression_field (res, "kind")
+                                              : NULL));
+    json_object_set_new (
+      f, "suppression_justification",
+      nullable_string (sup ? suppression_field (res, "justification") : NULL));
+    json_object_set_new (f, "detected_at", nullable_string (when));
+    json_object_set_new (f, "code_snippet", nullable_string (snippet));
+    json_object_set_new (f, "tags", nullable_string (tags_text));
+    json_object_set_new (f, "properties", nullable_string (props_text));
+    json_object_set_new (f, "references", json_null ());
+    json_object_set_new (f, "message", json_string (msg));
+    json_object_set_new (f, "suppressed", json_boolean (sup));
+    json_object_set_new (f, "actionable",
+                         json_boolean (!sup && sev >= (int) threshold));
+    return f;
+  }
+}
+
+json_t *
+ash_report_flat_json_doc (const json_t *agg, struct ash_json_gen *ret_gen)
+{
+  struct flat_walk *fw = xcalloc (1, sizeof *fw);
+  fw->threshold = threshold_of (agg);
+  fw->when = json_string_value (
     json_object_get (json_object_get (agg, "metadata"), "generated_at"));
-  size_t i, j;
-  json_t *run, *res;
-  json_array_foreach (json_object_get (json_object_get (agg, "sarif"), "runs"),
-                      i, run)
-    json_array_foreach (json_object_get (run, "results"), j, res)
-      {
-        struct ash_report_finding fi;
-        ash_report_finding_read (res, &fi);
-        const char *path = fi.path, *rule = fi.rule, *scanner = fi.scanner;
-        const char *msg = fi.message;
-        int start = fi.start, end = fi.end, sev = fi.severity;
-        bool sup = fi.suppressed;
-        static const char *const upper[]
-          = { "INFO", "LOW", "MEDIUM", "HIGH", "CRITICAL" };
-        _cleanup_free_ char *h
-          = ash_report_finding_id (scanner, rule, path, start, end);
-        _cleanup_free_ char *id
-          = xasprintf ("%s-%s-%.8s", scanner, rule ? rule : "unknown", h);
-        const json_t *props = json_object_get (res, "properties");
-        json_t *tags = json_object_get (props, "tags");
-        _cleanup_free_ char *tags_text
-          = json_is_array (tags)
-              ? json_dumps (tags, JSON_COMPACT | JSON_ENSURE_ASCII)
-              : NULL;
-        _cleanup_free_ char *props_text
-          = json_is_object (props)
-              ? json_dumps (props, JSON_COMPACT | JSON_ENSURE_ASCII)
-              : NULL;
-        const char *snippet = json_string_value (json_object_get (
-          json_object_get (
-            json_object_get (
-              json_object_get (
-                json_array_get (json_object_get (res, "locations"), 0),
-                "physicalLocation"),
-              "region"),
-            "snippet"),
-          "text"));
-        json_t *f = json_object ();
-        json_object_set_new (f, "id", json_string (id));
-        json_object_set_new (f, "title",
-                             json_string (rule ? rule : "Unknown Issue"));
-        json_object_set_new (f, "description", json_string (msg));
-        json_object_set_new (f, "severity", json_string (upper[sev]));
-        json_object_set_new (f, "scanner", json_string (scanner));
-        json_object_set_new (f, "scanner_type", json_string ("UNKNOWN"));
-        json_object_set_new (f, "rule_id", nullable_string (rule));
-        json_object_set_new (f, "file_path", nullable_string (path));
-        json_object_set_new (f, "line_start", nullable_line (start));
-        json_object_set_new (f, "line_end", nullable_line (end));
-        json_object_set_new (f, "cve_id", json_null ());
-        json_object_set_new (f, "cwe_id", json_null ());
-        json_object_set_new (f, "fix_available", json_null ());
-        json_object_set_new (f, "is_suppressed", json_boolean (sup));
-        json_object_set_new (f, "suppression_kind",
-                             nullable_string (
-                               sup ? suppression_field (res, "kind") : NULL));
-        json_object_set_new (f, "suppression_justification",
-                             nullable_string (
-                               sup ? suppression_field (res, "justification")
-                                   : NULL));
-        json_object_set_new (f, "detected_at", nullable_string (when));
-        json_object_set_new (f, "code_snippet", nullable_string (snippet));
-        json_object_set_new (f, "tags", nullable_string (tags_text));
-        json_object_set_new (f, "properties", nullable_string (props_text));
-        json_object_set_new (f, "references", json_null ());
-        json_object_set_new (f, "message", json_string (msg));
-        json_object_set_new (f, "suppressed", json_boolean (sup));
-        json_object_set_new (f, "actionable",
-                             json_boolean (!sup && sev >= (int) threshold));
-        json_array_append_new (list, f);
-      }
+  ash_report_walk_init (&fw->w, agg, flat_item);
+  json_t *list = json_array ();
+  *ret_gen = (struct ash_json_gen){ list, ash_report_walk_next, free, fw };
   return list;
 }
 
 char *
 ash_report_flat_json (const json_t *agg)
 {
-  return ash_report_dump_json (upstream_flat (agg), true);
+  struct ash_json_gen g;
+  json_t *doc = ash_report_flat_json_doc (agg, &g);
+  return ash_report_dump_json_gen (doc, &g);
 }
 
 void
@@ -266,19 +281,22 @@ static const char *const csv_columns[] = {
   "actionable",
 };
 
-char *
-ash_report_csv (const json_t *agg)
+void
+ash_report_csv_write (const json_t *agg, struct ash_out *o)
 {
   struct ash_buf b = ASH_BUF_INIT;
-  json_t *list = upstream_flat (agg);
-  size_t i;
+  struct ash_json_gen g;
+  json_t *list = ash_report_flat_json_doc (agg, &g);
   json_t *f;
 
   for (size_t c = 0; c < ARRAY_SIZE (csv_columns); c++)
     ash_buf_addf (&b, "%s%s", c ? "," : "", csv_columns[c]);
   ash_buf_addch (&b, '\n');
-  json_array_foreach (list, i, f)
+  ash_out_add (o, b.buf, b.len);
+  /* A row at a time.  */
+  while ((f = g.next (g.ctx)))
     {
+      ash_buf_reset (&b);
       for (size_t c = 0; c < ARRAY_SIZE (csv_columns); c++)
         {
           json_t *v = json_object_get (f, csv_columns[c]);
@@ -292,7 +310,18 @@ ash_report_csv (const json_t *agg)
             ash_buf_addstr (&b, json_is_true (v) ? "True" : "False");
         }
       ash_buf_addch (&b, '\n');
+      ash_out_add (o, b.buf, b.len);
+      json_decref (f);
     }
+  ash_buf_release (&b);
   json_decref (list);
-  return ash_buf_detach (&b);
+  ash_json_gen_release (&g);
+}
+
+char *
+ash_report_csv (const json_t *agg)
+{
+  struct ash_out o = ASH_OUT_MEMORY_INIT;
+  ash_report_csv_write (agg, &o);
+  return ash_buf_detach (&o.b);
 }

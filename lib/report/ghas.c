@@ -139,57 +139,99 @@ level_of (enum ash_severity s)
                                     : "note";
 }
 
-char *
-ash_report_ghas (const json_t *agg, const json_t *options)
+struct ghas_walk
+{
+  struct ash_report_walk w;
+  bool exclude;
+  json_t *rules;
+  json_t *index; /* rule id -> index in RULES */
+};
+
+/* The rule id a result is reported under.  */
+static const char *
+rule_of (const json_t *res)
+{
+  const char *rule = ash_sarif_result_rule (res);
+  return rule == NULL || *rule == '\0' ? "unknown" : rule;
+}
+
+/* The first pass: the rules, in the order their first result comes.  */
+static json_t *
+ghas_rule_item (struct ash_report_walk *w, const json_t *run,
+                const json_t *res)
+{
+  struct ghas_walk *gw = (struct ghas_walk *) w;
+  if (gw->exclude && ash_sarif_result_is_suppressed (res))
+    return NULL;
+  const char *rule = rule_of (res);
+  if (json_object_get (gw->index, rule) == NULL)
+    {
+      json_object_set_new (gw->index, rule,
+                           json_integer (
+                             (json_int_t) json_array_size (gw->rules)));
+      json_array_append_new (gw->rules,
+                             slim_rule (rule, find_rule (run, rule),
+                                        ash_report_result_scanner (res),
+                                        ash_sarif_result_severity (res)));
+    }
+  return NULL;
+}
+
+static json_t *
+ghas_item (struct ash_report_walk *w, const json_t *run, const json_t *res)
+{
+  struct ghas_walk *gw = (struct ghas_walk *) w;
+  (void) run;
+  if (gw->exclude && ash_sarif_result_is_suppressed (res))
+    return NULL;
+  const char *rule = rule_of (res);
+  const char *scanner = ash_report_result_scanner (res);
+  enum ash_severity sev = ash_sarif_result_severity (res);
+  json_t *at = json_object_get (gw->index, rule);
+  int start, end;
+  const char *path = ash_sarif_result_location (res, &start, &end);
+  _cleanup_free_ char *fp
+    = ash_report_finding_id (scanner, rule, path, start, end);
+  const char *msg = ash_report_result_message (res);
+  json_t *r = json_pack ("{s:s, s:O, s:s, s:{s:s}, s:{s:s}}", "ruleId", rule,
+                         "ruleIndex", at, "level", level_of (sev), "message",
+                         "text", *msg ? msg : rule, "partialFingerprints",
+                         "ashFindingId/v1", fp);
+  if (r == NULL)
+    ash_oom ();
+  json_t *loc = slim_location (res);
+  if (loc)
+    json_object_set_new (r, "locations", loc);
+  if (ash_sarif_result_is_suppressed (res))
+    json_object_set_new (r, "suppressions",
+                         json_pack ("[{s:s}]", "kind", "external"));
+  return r;
+}
+
+static void
+ghas_walk_free (void *ctx)
+{
+  struct ghas_walk *gw = ctx;
+  json_decref (gw->index);
+  free (gw);
+}
+
+json_t *
+ash_report_ghas_doc (const json_t *agg, const json_t *options,
+                     struct ash_json_gen *ret_gen)
 {
   json_t *ex = json_object_get (options, "exclude_suppressed");
-  bool exclude = ex ? json_is_true (ex) : true;
-  json_t *rules = json_array ();
-  json_t *index = json_object (); /* rule id -> index in RULES */
+  struct ghas_walk *gw = xcalloc (1, sizeof *gw);
+  gw->exclude = ex ? json_is_true (ex) : true;
+  json_t *rules = gw->rules = json_array ();
+  gw->index = json_object ();
+  ash_report_walk_init (&gw->w, agg, ghas_rule_item);
+  while (ash_report_walk_next (&gw->w))
+    ;
+  ash_report_walk_init (&gw->w, agg, ghas_item);
   json_t *results = json_array ();
-  size_t i, j;
-  json_t *run, *res;
-
-  json_array_foreach (json_object_get (json_object_get (agg, "sarif"), "runs"),
-                      i, run)
-    json_array_foreach (json_object_get (run, "results"), j, res)
-      {
-        if (exclude && ash_sarif_result_is_suppressed (res))
-          continue;
-        const char *rule = ash_sarif_result_rule (res);
-        const char *scanner = ash_report_result_scanner (res);
-        enum ash_severity sev = ash_sarif_result_severity (res);
-        if (rule == NULL || *rule == '\0')
-          rule = "unknown";
-        json_t *at = json_object_get (index, rule);
-        if (at == NULL)
-          {
-            at = json_integer ((json_int_t) json_array_size (rules));
-            json_object_set_new (index, rule, at);
-            json_array_append_new (rules,
-                                   slim_rule (rule, find_rule (run, rule),
-                                              scanner, sev));
-          }
-        int start, end;
-        const char *path = ash_sarif_result_location (res, &start, &end);
-        _cleanup_free_ char *fp
-          = ash_report_finding_id (scanner, rule, path, start, end);
-        const char *msg = ash_report_result_message (res);
-        json_t *r = json_pack ("{s:s, s:O, s:s, s:{s:s}, s:{s:s}}", "ruleId",
-                               rule, "ruleIndex", at, "level", level_of (sev),
-                               "message", "text", *msg ? msg : rule,
-                               "partialFingerprints", "ashFindingId/v1", fp);
-        if (r == NULL)
-          ash_oom ();
-        json_t *loc = slim_location (res);
-        if (loc)
-          json_object_set_new (r, "locations", loc);
-        if (ash_sarif_result_is_suppressed (res))
-          json_object_set_new (r, "suppressions",
-                               json_pack ("[{s:s}]", "kind", "external"));
-        json_array_append_new (results, r);
-      }
-  json_decref (index);
+  *ret_gen = (struct ash_json_gen){ results, ash_report_walk_next,
+                                    ghas_walk_free, gw };
   json_t *doc
     = json_pack ("{s:s, s:s, s:[{s:{s:{s:s, s:s, s:s, s:s, s:o}}, s:o}]}",
                  "$schema", ASH_SARIF_SCHEMA_URI, "version", "2.1.0", "runs",
@@ -200,5 +242,13 @@ ash_report_ghas (const json_t *agg, const json_t *options)
                  "rules", rules, "results", results);
   if (doc == NULL)
     ash_oom ();
-  return ash_report_dump_json (doc, true);
+  return doc;
+}
+
+char *
+ash_report_ghas (const json_t *agg, const json_t *options)
+{
+  struct ash_json_gen g;
+  json_t *doc = ash_report_ghas_doc (agg, options, &g);
+  return ash_report_dump_json_gen (doc, &g);
 }

@@ -121,24 +121,36 @@ vulnerability (const json_t *res, const char *detected_at)
   return v;
 }
 
-char *
-ash_report_gitlab_sast (const json_t *agg, const json_t *options)
+struct sast_walk
 {
-  bool exclude
-    = json_is_true (json_object_get (options, "exclude_suppressed"));
+  struct ash_report_walk w;
+  bool exclude;
+  const char *when;
+};
+
+static json_t *
+sast_item (struct ash_report_walk *w, const json_t *run, const json_t *res)
+{
+  struct sast_walk *sw = (struct sast_walk *) w;
+  (void) run;
+  if (sw->exclude && ash_sarif_result_is_suppressed (res))
+    return NULL;
+  return vulnerability (res, sw->when);
+}
+
+json_t *
+ash_report_gitlab_sast_doc (const json_t *agg, const json_t *options,
+                            struct ash_json_gen *ret_gen)
+{
+  struct sast_walk *sw = xcalloc (1, sizeof *sw);
+  sw->exclude = json_is_true (json_object_get (options, "exclude_suppressed"));
+  sw->when = ash_report_generated_at (agg);
+  ash_report_walk_init (&sw->w, agg, sast_item);
   /* The schema's times are "YYYY-MM-DDTHH:MM:SS", without a zone.  */
   char when[20];
   snprintf (when, sizeof when, "%s", ash_report_generated_at (agg));
   json_t *vulns = json_array ();
-  size_t i, j;
-  json_t *run, *res;
-  json_array_foreach (json_object_get (json_object_get (agg, "sarif"), "runs"),
-                      i, run)
-    json_array_foreach (json_object_get (run, "results"), j, res)
-      if (!(exclude && ash_sarif_result_is_suppressed (res)))
-        json_array_append_new (vulns,
-                               vulnerability (res,
-                                              ash_report_generated_at (agg)));
+  *ret_gen = (struct ash_json_gen){ vulns, ash_report_walk_next, free, sw };
   long long actionable = (long long) json_integer_value (
     json_object_get (json_object_get (json_object_get (agg, "metadata"),
                                       "summary_stats"),
@@ -146,16 +158,25 @@ ash_report_gitlab_sast (const json_t *agg, const json_t *options)
   json_t *doc = json_pack (
     "{s:s, s:o, s:{s:{s:s, s:s, s:s, s:{s:s}, s:s}, s:{s:s, s:s, s:s, "
     "s:{s:s}, s:s}, s:s, s:s, s:s, s:s}}",
-    "version", "15.2.2", "vulnerabilities", vulns, "scan", "analyzer", "id",
-    "ash", "name", "Automated Security Helper (ASH)", "version",
-    PACKAGE_VERSION, "vendor", "name", "ASH", "url",
+    "version", "15.2.2", "vulnerabilities", json_incref (vulns), "scan",
+    "analyzer", "id", "ash", "name", "Automated Security Helper (ASH)",
+    "version", PACKAGE_VERSION, "vendor", "name", "ASH", "url",
     "https://github.com/awslabs/automated-security-helper", "scanner", "id",
     "automated-security-helper", "name", "Automated Security Helper",
     "version", PACKAGE_VERSION, "vendor", "name", "ASH", "url",
     "https://github.com/awslabs/automated-security-helper", "type", "sast",
     "start_time", when, "end_time", when, "status",
     actionable == 0 ? "success" : "failure");
+  json_decref (vulns);
   if (doc == NULL)
     ash_oom ();
-  return ash_report_dump_json (doc, true);
+  return doc;
+}
+
+char *
+ash_report_gitlab_sast (const json_t *agg, const json_t *options)
+{
+  struct ash_json_gen g;
+  json_t *doc = ash_report_gitlab_sast_doc (agg, options, &g);
+  return ash_report_dump_json_gen (doc, &g);
 }

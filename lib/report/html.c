@@ -139,16 +139,45 @@ ash_report_junit (const json_t *agg)
   size_t i;
   json_t *list = ash_report_flat_findings (agg);
 
+  /* Each scanner's actionable findings, in their order, found in one
+     pass over the list: SLOTS maps a scanner to its entry of BY.  */
+  json_t *slots = json_object ();
+  struct
+  {
+    size_t *v, n, a;
+  } *by = NULL;
+  size_t nby = 0;
+  json_array_foreach (list, i, f)
+    {
+      if (!json_is_true (json_object_get (f, "actionable")))
+        continue;
+      const char *sc = str (f, "scanner");
+      json_t *slot = json_object_get (slots, sc);
+      if (slot == NULL)
+        {
+          by = xreallocarray (by, nby + 1, sizeof *by);
+          by[nby].v = NULL;
+          by[nby].n = by[nby].a = 0;
+          slot = json_integer ((json_int_t) nby++);
+          json_object_set_new (slots, sc, slot);
+        }
+      size_t k = (size_t) json_integer_value (slot);
+      if (by[k].n == by[k].a)
+        {
+          by[k].a = by[k].a ? 2 * by[k].a : 16;
+          by[k].v = xreallocarray (by[k].v, by[k].a, sizeof *by[k].v);
+        }
+      by[k].v[by[k].n++] = i;
+    }
+
   ash_buf_addstr (&b, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
                       "<testsuites name=\"ASH\">\n");
   json_object_foreach (json_object_get (agg, "scanner_results"), name, sr)
     {
       const char *st = str (sr, "status");
-      long long failures = 0;
-      json_array_foreach (list, i, f)
-        if (streq (str (f, "scanner"), name)
-            && json_is_true (json_object_get (f, "actionable")))
-          failures++;
+      json_t *slot = json_object_get (slots, name);
+      size_t k = slot ? (size_t) json_integer_value (slot) : 0;
+      long long failures = slot ? (long long) by[k].n : 0;
       bool err = streq (st, "ERROR") || streq (st, "MISSING");
       ash_buf_addstr (&b, "  <testsuite name=\"");
       esc (&b, name);
@@ -176,11 +205,9 @@ ash_report_junit (const json_t *agg)
       else if (streq (st, "SKIPPED"))
         ash_buf_addstr (&b, "<skipped/>");
       ash_buf_addstr (&b, "</testcase>\n");
-      json_array_foreach (list, i, f)
+      for (size_t x = 0; slot && x < by[k].n; x++)
         {
-          if (!streq (str (f, "scanner"), name)
-              || !json_is_true (json_object_get (f, "actionable")))
-            continue;
+          f = json_array_get (list, by[k].v[x]);
           ash_buf_addstr (&b, "    <testcase classname=\"");
           esc (&b, name);
           ash_buf_addstr (&b, "\" name=\"");
@@ -198,27 +225,64 @@ ash_report_junit (const json_t *agg)
       ash_buf_addstr (&b, "  </testsuite>\n");
     }
   ash_buf_addstr (&b, "</testsuites>\n");
+  for (size_t k = 0; k < nby; k++)
+    free (by[k].v);
+  free (by);
+  json_decref (slots);
   json_decref (list);
   return ash_buf_detach (&b);
 }
 
+/* Adapters of the document builders that take no options.  */
+static json_t *
+flat_json_doc (const json_t *agg, const json_t *options,
+               struct ash_json_gen *gen)
+{
+  (void) options;
+  return ash_report_flat_json_doc (agg, gen);
+}
+
+static json_t *
+cyclonedx_doc (const json_t *agg, const json_t *options,
+               struct ash_json_gen *gen)
+{
+  (void) options;
+  return ash_report_cyclonedx_doc (agg, gen);
+}
+
+static json_t *
+ocsf_doc (const json_t *agg, const json_t *options, struct ash_json_gen *gen)
+{
+  (void) options;
+  return ash_report_ocsf_doc (agg, gen);
+}
+
+static void
+csv_write (const json_t *agg, const json_t *options, struct ash_out *o)
+{
+  (void) options;
+  ash_report_csv_write (agg, o);
+}
+
 const struct ash_report_format ash_report_formats[] = {
-  { "sarif", "ash.sarif", ash_report_sarif, NULL },
-  { "markdown", "ash.summary.md", ash_report_markdown, NULL },
-  { "text", "ash.summary.txt", ash_report_text, NULL },
-  { "flat-json", "ash.flat.json", ash_report_flat_json, NULL },
-  { "html", "ash.html", ash_report_html, NULL },
-  { "junitxml", "ash.junit.xml", ash_report_junit, NULL },
-  { "csv", "ash.csv", ash_report_csv, NULL },
-  { "cyclonedx", "ash.cdx.json", ash_report_cyclonedx, NULL },
-  { "gitlab-sast", "ash.gl-sast-report.json", NULL, ash_report_gitlab_sast },
-  { "github-ghas", "ash.ghas.sarif", NULL, ash_report_ghas },
-  { "ocsf", "ash.ocsf.json", ash_report_ocsf, NULL },
-  { "yaml", "ash.yaml", ash_report_yaml, NULL },
-  { "spdx", "ash.spdx.json", ash_report_spdx, NULL },
+  { "sarif", "ash.sarif", ash_report_sarif, NULL, NULL },
+  { "markdown", "ash.summary.md", ash_report_markdown, NULL, NULL },
+  { "text", "ash.summary.txt", ash_report_text, NULL, NULL },
+  { "flat-json", "ash.flat.json", ash_report_flat_json, NULL, flat_json_doc },
+  { "html", "ash.html", ash_report_html, NULL, NULL },
+  { "junitxml", "ash.junit.xml", ash_report_junit, NULL, NULL },
+  { "csv", "ash.csv", ash_report_csv, NULL, NULL, csv_write },
+  { "cyclonedx", "ash.cdx.json", ash_report_cyclonedx, NULL, cyclonedx_doc },
+  { "gitlab-sast", "ash.gl-sast-report.json", NULL, ash_report_gitlab_sast,
+    ash_report_gitlab_sast_doc },
+  { "github-ghas", "ash.ghas.sarif", NULL, ash_report_ghas,
+    ash_report_ghas_doc },
+  { "ocsf", "ash.ocsf.json", ash_report_ocsf, NULL, ocsf_doc },
+  { "yaml", "ash.yaml", ash_report_yaml, NULL, NULL },
+  { "spdx", "ash.spdx.json", ash_report_spdx, NULL, NULL },
   { "gitlab-cyclonedx", "ash.gl-dependency-scanning-report.cdx.json", NULL,
-    ash_report_gitlab_cyclonedx },
+    ash_report_gitlab_cyclonedx, NULL },
   { "unused-suppressions", "ash.unused-suppressions.json", NULL,
-    ash_report_unused_suppressions },
-  { NULL, NULL, NULL, NULL },
+    ash_report_unused_suppressions, NULL },
+  { NULL, NULL, NULL, NULL, NULL },
 };

@@ -109,22 +109,52 @@ finding (const json_t *res, const json_t *meta, long long ms)
   return f;
 }
 
-char *
-ash_report_ocsf (const json_t *agg)
+struct ocsf_walk
 {
-  long long ms = report_time_ms (agg);
-  json_t *meta
+  struct ash_report_walk w;
+  json_t *meta;
+  long long ms;
+};
+
+static json_t *
+ocsf_item (struct ash_report_walk *w, const json_t *run, const json_t *res)
+{
+  struct ocsf_walk *ow = (struct ocsf_walk *) w;
+  (void) run;
+  return finding (res, ow->meta, ow->ms);
+}
+
+static void
+ocsf_walk_free (void *ctx)
+{
+  struct ocsf_walk *ow = ctx;
+  json_decref (ow->meta);
+  free (ow);
+}
+
+json_t *
+ash_report_ocsf_doc (const json_t *agg, struct ash_json_gen *ret_gen)
+{
+  struct ocsf_walk *ow = xcalloc (1, sizeof *ow);
+  ow->ms = report_time_ms (agg);
+  ow->meta
     = json_pack ("{s:{s:s, s:s, s:s}, s:s, s:I}", "product", "name",
                  "Automated Security Helper", "vendor_name",
                  "Amazon Web Services", "version", PACKAGE_VERSION, "version",
-                 "1.1.0", "logged_time", (json_int_t) ms);
+                 "1.1.0", "logged_time", (json_int_t) ow->ms);
+  if (ow->meta == NULL)
+    ash_oom ();
+  ash_report_walk_init (&ow->w, agg, ocsf_item);
   json_t *list = json_array ();
-  size_t i, j;
-  json_t *run, *res;
-  json_array_foreach (json_object_get (json_object_get (agg, "sarif"), "runs"),
-                      i, run)
-    json_array_foreach (json_object_get (run, "results"), j, res)
-      json_array_append_new (list, finding (res, meta, ms));
-  json_decref (meta);
-  return ash_report_dump_json (list, true);
+  *ret_gen
+    = (struct ash_json_gen){ list, ash_report_walk_next, ocsf_walk_free, ow };
+  return list;
+}
+
+char *
+ash_report_ocsf (const json_t *agg)
+{
+  struct ash_json_gen g;
+  json_t *doc = ash_report_ocsf_doc (agg, &g);
+  return ash_report_dump_json_gen (doc, &g);
 }

@@ -14,6 +14,7 @@
 #include "config/config-schema.h"
 #include "config/options.h"
 #include "fs/tree.h"
+#include "report/json-out.h"
 #include "report/reports.h"
 #include "scan/sarif.h"
 #include "scan/suppress.h"
@@ -216,61 +217,32 @@ upstream_view (int dirfd, const json_t *agg, const struct ash_config *config)
   return view;
 }
 
-/* A buffered writer to a new file of the output directory.  */
+/* A new file of the output directory and the text written to it.  */
 struct out
 {
   struct ash_tree_file f;
-  struct ash_buf b;
-  int error; /* the first write error, or 0 */
+  struct ash_out o;
 };
 
-static void
-out_flush (struct out *o)
+static int
+out_create (int dirfd, const char *rel, struct out *o, struct ash_error *err)
 {
-  if (o->b.len && o->error == 0
-      && ash_write_all (o->f.fd, o->b.buf, o->b.len) < 0)
-    o->error = errno ? -errno : -EIO;
-  o->b.len = 0;
-}
-
-static void
-out_add (struct out *o, const char *p, size_t n)
-{
-  if (o->b.len + n > (1 << 16))
-    out_flush (o);
-  if (n > (1 << 16))
-    {
-      if (o->error == 0 && ash_write_all (o->f.fd, p, n) < 0)
-        o->error = errno ? -errno : -EIO;
-      return;
-    }
-  ash_buf_add (&o->b, p, n);
-}
-
-/* TEXT (a document dumped at depth 0), written at depth 1: every line
-   after the first indented by two more spaces, as jansson would have
-   written it inside the aggregated document.  JSON text holds no raw
-   line break inside a string, so every one is between tokens.  */
-static void
-out_add_nested (struct out *o, const char *text)
-{
-  const char *p = text;
-  for (const char *nl; (nl = strchr (p, '\n')); p = nl + 1)
-    {
-      out_add (o, p, (size_t) (nl - p + 1));
-      out_add (o, "  ", 2);
-    }
-  out_add (o, p, strlen (p));
+  o->f = (struct ash_tree_file) ASH_TREE_FILE_INIT;
+  int r = ash_tree_file_create (dirfd, rel, 0644, &o->f, err);
+  if (r < 0)
+    return r;
+  ash_out_init_fd (&o->o, o->f.fd);
+  return 0;
 }
 
 static int
 out_finish (struct out *o, struct ash_error *err)
 {
-  out_flush (o);
-  ash_buf_release (&o->b);
-  if (o->error)
+  ash_out_flush (&o->o);
+  ash_buf_release (&o->o.b);
+  if (o->o.error)
     {
-      int e = o->error;
+      int e = o->o.error;
       _cleanup_free_ char *path = xstrdup (o->f.path ? o->f.path : "");
       ash_tree_file_abort (&o->f);
       return ash_error_set (err, e, _ ("cannot write %s: %s"), path,
@@ -279,74 +251,40 @@ out_finish (struct out *o, struct ash_error *err)
   return ash_tree_file_commit (&o->f, err);
 }
 
-#define DUMP_FLAGS (JSON_INDENT (2) | JSON_ENSURE_ASCII)
-
-static char *
-dump_or_die (const json_t *v)
-{
-  char *text = json_dumps (v, DUMP_FLAGS);
-  if (text == NULL)
-    ash_oom ();
-  return text;
-}
-
 /* ash_aggregated_results.json: the aggregated document as
-   json_dumps (AGG, DUMP_FLAGS) writes it, its "sarif" member taken from
-   SARIF_TEXT (the same member dumped alone) rather than serialised a
-   second time.  */
+   json_dumps (AGG, JSON_INDENT (2) | JSON_ENSURE_ASCII) writes it,
+   written member by member as it is produced.  */
 static int
-write_aggregated (int dirfd, const json_t *agg, const char *sarif_text,
-                  struct ash_error *err)
+write_aggregated (int dirfd, const json_t *agg, struct ash_error *err)
 {
-  struct out o = { ASH_TREE_FILE_INIT, ASH_BUF_INIT, 0 };
-  const char *key;
-  json_t *v;
-  bool first = true;
-
-  int r = ash_tree_file_create (dirfd, "ash_aggregated_results.json", 0644,
-                                &o.f, err);
+  struct out o;
+  int r = out_create (dirfd, "ash_aggregated_results.json", &o, err);
   if (r < 0)
     return r;
-  out_add (&o, "{", 1);
-  json_object_foreach ((json_t *) agg, key, v)
-    {
-      out_add (&o, first ? "\n  " : ",\n  ", first ? 3 : 4);
-      first = false;
-      json_t *k = json_string (key);
-      _cleanup_free_ char *kt
-        = k ? json_dumps (k, DUMP_FLAGS | JSON_ENCODE_ANY) : NULL;
-      json_decref (k);
-      if (kt == NULL)
-        ash_oom ();
-      out_add (&o, kt, strlen (kt));
-      out_add (&o, ": ", 2);
-      if (streq (key, "sarif") && sarif_text)
-        out_add_nested (&o, sarif_text);
-      else
-        {
-          _cleanup_free_ char *vt
-            = json_dumps (v, DUMP_FLAGS | JSON_ENCODE_ANY);
-          if (vt == NULL)
-            ash_oom ();
-          out_add_nested (&o, vt);
-        }
-    }
-  out_add (&o, first ? "}" : "\n}", first ? 1 : 2);
+  ash_out_json (&o.o, agg, 0);
   return out_finish (&o, err);
 }
 
-/* reports/ash.sarif: SARIF_TEXT and a line end.  */
+/* A report whose text is JSON: DOC (stolen), its array made by GEN
+   (may be NULL; released), written to REL as it is produced, and a line
+   end.  */
 static int
-write_sarif (int dirfd, const char *rel, const char *sarif_text,
-             struct ash_error *err)
+write_json_report (int dirfd, const char *rel, json_t *doc,
+                   struct ash_json_gen *gen, struct ash_error *err)
 {
-  struct out o = { ASH_TREE_FILE_INIT, ASH_BUF_INIT, 0 };
-  int r = ash_tree_file_create (dirfd, rel, 0644, &o.f, err);
-  if (r < 0)
-    return r;
-  out_add (&o, sarif_text, strlen (sarif_text));
-  out_add (&o, "\n", 1);
-  return out_finish (&o, err);
+  struct out o;
+  int r = out_create (dirfd, rel, &o, err);
+  if (r == 0)
+    {
+      o.o.gen = gen;
+      ash_out_json (&o.o, doc, 0);
+      ash_out_add (&o.o, "\n", 1);
+      r = out_finish (&o, err);
+    }
+  json_decref (doc);
+  if (gen)
+    ash_json_gen_release (gen);
+  return r;
 }
 
 char *
@@ -371,19 +309,17 @@ ash_report_outputs_write (int dirfd, const json_t *agg,
                           const struct ash_config *config,
                           struct ash_error *err)
 {
-  /* The merged SARIF is serialised once, for both files, and its text
-     freed before the other reports are rendered.  */
-  const json_t *sarif = json_object_get (agg, "sarif");
-  char *sarif_text = sarif ? dump_or_die (sarif) : NULL;
+  /* Every JSON file is written as it is produced, never held whole as
+     text.  */
   int r, ret = 0;
 
   json_t *view = upstream_view (dirfd, agg, config);
   agg = view;
-  r = write_aggregated (dirfd, agg, sarif_text, err);
+  const json_t *sarif = json_object_get (agg, "sarif");
+  r = write_aggregated (dirfd, agg, err);
   if (r < 0 || opts->skip_reports)
     {
       /* --phases without report: the aggregated results only.  */
-      free (sarif_text);
       json_decref (view);
       return r < 0 ? r : 0;
     }
@@ -417,14 +353,30 @@ ash_report_outputs_write (int dirfd, const json_t *agg,
         ash_strvec_push (&written, rel);
         if (pass == 1 && !begun)
           {
-            free (sarif_text);
-            sarif_text = NULL;
             ash_report_findings_begin (agg);
             begun = true;
           }
         struct ash_error e = ASH_ERROR_INIT;
-        if (is_sarif && sarif_text)
-          r = write_sarif (dirfd, rel, sarif_text, &e);
+        _cleanup_free_ char *ok = xasprintf ("reporters.%s.options", f->name);
+        if (is_sarif && sarif)
+          r = write_json_report (dirfd, rel, json_incref ((json_t *) sarif),
+                                 NULL, &e);
+        else if (f->build)
+          {
+            struct ash_json_gen g = { 0 };
+            json_t *doc = f->build (agg, ash_config_get (config, ok), &g);
+            r = write_json_report (dirfd, rel, doc, &g, &e);
+          }
+        else if (f->write)
+          {
+            struct out o;
+            r = out_create (dirfd, rel, &o, &e);
+            if (r == 0)
+              {
+                f->write (agg, ash_config_get (config, ok), &o.o);
+                r = out_finish (&o, &e);
+              }
+          }
         else
           {
             _cleanup_free_ char *body = ash_report_render (agg, f, config);
@@ -450,7 +402,6 @@ ash_report_outputs_write (int dirfd, const json_t *agg,
         ash_error_release (&e);
       }
   ash_strvec_release (&written);
-  free (sarif_text);
   if (begun)
     ash_report_findings_end ();
   json_decref (view);

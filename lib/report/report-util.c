@@ -8,21 +8,53 @@
 
 #include "base/buf.h"
 #include "base/util.h"
+#include "report/json-out.h"
 #include "report/reports.h"
 #include "scan/sarif.h"
 
 char *
 ash_report_dump_json (json_t *v, bool pretty)
 {
-  size_t flags = JSON_ENSURE_ASCII | JSON_ENCODE_ANY
-                 | (pretty ? JSON_INDENT (2) : JSON_COMPACT);
-  char *s = json_dumps (v, flags);
+  char *r = ash_json_text (v, pretty);
   json_decref (v);
-  if (s == NULL)
-    ash_oom ();
-  char *r = xasprintf ("%s\n", s);
-  free (s);
   return r;
+}
+
+char *
+ash_report_dump_json_gen (json_t *doc, struct ash_json_gen *gen)
+{
+  char *r = ash_json_text_gen (doc, true, gen);
+  json_decref (doc);
+  ash_json_gen_release (gen);
+  return r;
+}
+
+void
+ash_report_walk_init (struct ash_report_walk *w, const json_t *agg,
+                      json_t *(*item) (struct ash_report_walk *w,
+                                       const json_t *run, const json_t *res))
+{
+  w->runs = json_object_get (json_object_get (agg, "sarif"), "runs");
+  w->run = w->res = 0;
+  w->item = item;
+}
+
+json_t *
+ash_report_walk_next (void *ctx)
+{
+  struct ash_report_walk *w = ctx;
+  for (; w->run < json_array_size (w->runs); w->run++, w->res = 0)
+    {
+      const json_t *run = json_array_get (w->runs, w->run);
+      const json_t *results = json_object_get (run, "results");
+      while (w->res < json_array_size (results))
+        {
+          json_t *v = w->item (w, run, json_array_get (results, w->res++));
+          if (v)
+            return v;
+        }
+    }
+  return NULL;
 }
 
 /* FNV-1a (64 bits) of the NUL-separated fields added so far.  */

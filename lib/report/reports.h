@@ -8,6 +8,8 @@
 #include <jansson.h>
 #include <stdbool.h>
 
+#include "report/json-out.h"
+
 /* One report format: its reporter name in the config (reporters.NAME),
    the file it writes under reports/, and its renderer.  A renderer may
    return NULL when it has nothing to write (gitlab-cyclonedx without an
@@ -19,6 +21,15 @@ struct ash_report_format
   const char *file;
   char *(*render) (const json_t *agg);
   char *(*render_opts) (const json_t *agg, const json_t *options);
+  /* For a report that is one JSON document: the document (new
+     reference), which ash_report_outputs_write() writes to the file as
+     it is produced rather than rendering it to text first.  RENDER or
+     RENDER_OPTS gives the same bytes.  */
+  json_t *(*build) (const json_t *agg, const json_t *options,
+                    struct ash_json_gen *ret_gen);
+  /* For a report of another kind written as it is produced: its text
+     written to O.  RENDER gives the same bytes.  */
+  void (*write) (const json_t *agg, const json_t *options, struct ash_out *o);
 };
 
 /* Every format, NULL-name terminated, in the order they are written.  */
@@ -35,8 +46,45 @@ void ash_report_findings_begin (const json_t *agg);
 void ash_report_findings_end (void);
 
 char *ash_report_sarif (const json_t *agg);
+/* The documents of the JSON reports (new references), their array of
+   findings made one finding at a time by *RET_GEN (see json-out.h): the
+   text of ash_report_NAME is the document's, indented, and a line
+   end.  */
+json_t *ash_report_flat_json_doc (const json_t *agg,
+                                  struct ash_json_gen *ret_gen);
+json_t *ash_report_cyclonedx_doc (const json_t *agg,
+                                  struct ash_json_gen *ret_gen);
+json_t *ash_report_gitlab_sast_doc (const json_t *agg, const json_t *options,
+                                    struct ash_json_gen *ret_gen);
+json_t *ash_report_ghas_doc (const json_t *agg, const json_t *options,
+                             struct ash_json_gen *ret_gen);
+json_t *ash_report_ocsf_doc (const json_t *agg, struct ash_json_gen *ret_gen);
+
+/* The results of the merged SARIF of an aggregated document, one at a
+   time, each made into a report's item by ITEM (a new reference, or
+   NULL to leave the result out).  A report's state around it starts
+   with it.  */
+struct ash_report_walk
+{
+  const json_t *runs;
+  size_t run, res;
+  json_t *(*item) (struct ash_report_walk *w, const json_t *run,
+                   const json_t *res);
+};
+void ash_report_walk_init (struct ash_report_walk *w, const json_t *agg,
+                           json_t *(*item) (struct ash_report_walk *w,
+                                            const json_t *run,
+                                            const json_t *res));
+/* The next item of the walk CTX, or NULL after the last (the NEXT of an
+   ash_json_gen).  */
+json_t *ash_report_walk_next (void *ctx);
+/* DOC (stolen), its array made by GEN, as ash_report_dump_json writes
+   it (indented); GEN is released.  */
+char *ash_report_dump_json_gen (json_t *doc, struct ash_json_gen *gen);
 char *ash_report_flat_json (const json_t *agg);
 char *ash_report_csv (const json_t *agg);
+/* The text of ash_report_csv written to O a row at a time.  */
+void ash_report_csv_write (const json_t *agg, struct ash_out *o);
 char *ash_report_markdown (const json_t *agg);
 char *ash_report_text (const json_t *agg);
 

@@ -69,6 +69,27 @@ test_buf (void)
   tap_is_int ((long long) b.len, 0, "detach resets the buffer");
   free (s);
   ash_buf_release (&b);
+
+  /* addf formats in place when there is room, and grows when there is
+     not; addch and addf keep to max like every append.  */
+  struct ash_buf c = ASH_BUF_INIT;
+  ash_buf_addch (&c, 'x');
+  for (int i = 0; i < 200; i++)
+    ash_buf_addf (&c, "%d,", i % 10);
+  tap_is_int ((long long) c.len, 401, "addf after addch: 1 + 200 * 2 bytes");
+  tap_ok (c.buf[c.len] == '\0' && strncmp (c.buf, "x0,1,2,", 7) == 0
+            && streq (c.buf + c.len - 4, "8,9,"),
+          "... the bytes in their order, NUL-terminated");
+  ash_buf_reset (&c);
+  c.max = 4;
+  ash_buf_addstr (&c, "abc");
+  tap_is_int (ash_buf_addf (&c, "%s", "de"), -EFBIG,
+              "addf past max is refused");
+  tap_is_str (c.buf, "abc", "... and leaves the buffer, NUL where it was");
+  tap_is_int (ash_buf_addch (&c, 'd'), 0, "addch up to max");
+  tap_is_int (ash_buf_addch (&c, 'e'), -EFBIG, "addch past max is refused");
+  tap_is_str (c.buf, "abcd", "... and leaves the buffer");
+  ash_buf_release (&c);
 }
 
 static void

@@ -1,0 +1,311 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* json-out.c -- JSON text written as it is produced.  */
+
+#include <config.h>
+
+#include "report/json-out.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "base/util.h"
+
+#define OUT_CHUNK ((size_t) 1 << 16)
+
+void
+ash_json_gen_release (struct ash_json_gen *g)
+{
+  if (g->release)
+    g->release (g->ctx);
+  *g = (struct ash_json_gen){ 0 };
+}
+
+void
+ash_out_init_fd (struct ash_out *o, int fd)
+{
+  *o = (struct ash_out) ASH_OUT_MEMORY_INIT;
+  o->fd = fd;
+  /* Allocated once: the buffer never grows past it.  */
+  o->b.buf = xmalloc (OUT_CHUNK + 1);
+  o->b.buf[0] = '\0';
+  o->b.alloc = OUT_CHUNK + 1;
+}
+
+void
+ash_out_flush (struct ash_out *o)
+{
+  if (o->fd < 0)
+    return;
+  if (o->b.len && o->error == 0
+      && ash_write_all (o->fd, o->b.buf, o->b.len) < 0)
+    o->error = errno ? -errno : -EIO;
+  o->b.len = 0;
+}
+
+void
+ash_out_add (struct ash_out *o, const char *p, size_t n)
+{
+  /* The common case: room in the buffer, which holds OUT_CHUNK bytes
+     from the start when it goes to a file.  */
+  if (o->b.len + n < o->b.alloc && (o->fd < 0 || o->b.len + n <= OUT_CHUNK))
+    {
+      memcpy (o->b.buf + o->b.len, p, n);
+      o->b.len += n;
+      o->b.buf[o->b.len] = '\0';
+      return;
+    }
+  if (o->fd >= 0 && o->b.len + n > OUT_CHUNK)
+    {
+      ash_out_flush (o);
+      if (n > OUT_CHUNK)
+        {
+          if (o->error == 0 && ash_write_all (o->fd, p, n) < 0)
+            o->error = errno ? -errno : -EIO;
+          return;
+        }
+    }
+  if (ash_buf_add (&o->b, p, n) < 0)
+    ash_oom ();
+}
+
+void
+ash_out_addstr (struct ash_out *o, const char *s)
+{
+  ash_out_add (o, s, strlen (s));
+}
+
+void
+ash_out_indent (struct ash_out *o, int depth)
+{
+  static const char spaces[] = "                                ";
+  if (o->compact)
+    return;
+  ash_out_add (o, "\n", 1);
+  for (size_t n = (size_t) depth * 2; n > 0;)
+    {
+      size_t k = n < sizeof spaces - 1 ? n : sizeof spaces - 1;
+      ash_out_add (o, spaces, k);
+      n -= k;
+    }
+}
+
+/* The code point of the UTF-8 sequence at P (at most N bytes) and its
+   length in *RET_LEN; a byte that starts no valid sequence is taken
+   alone, as its own value.  jansson holds valid UTF-8 only, so that case
+   is for safety, not for output anyone compares.  */
+static unsigned
+utf8_next (const unsigned char *p, size_t n, size_t *ret_len)
+{
+  unsigned c = p[0];
+  size_t len = c >= 0xf0 ? 4 : c >= 0xe0 ? 3 : c >= 0xc0 ? 2 : 1;
+  if (len == 1 || len > n)
+    {
+      *ret_len = 1;
+      return c;
+    }
+  unsigned cp = c & (0x3f >> (len - 1));
+  for (size_t i = 1; i < len; i++)
+    {
+      if ((p[i] & 0xc0) != 0x80)
+        {
+          *ret_len = 1;
+          return c;
+        }
+      cp = (cp << 6) | (p[i] & 0x3f);
+    }
+  *ret_len = len;
+  return cp;
+}
+
+void
+ash_out_json_string (struct ash_out *o, const char *s, size_t len)
+{
+  const unsigned char *p = (const unsigned char *) s, *end = p + len;
+  ash_out_add (o, "\"", 1);
+  while (p < end)
+    {
+      const unsigned char *run = p;
+      while (p < end && *p >= 0x20 && *p < 0x80 && *p != '"' && *p != '\\')
+        p++;
+      if (p > run)
+        ash_out_add (o, (const char *) run, (size_t) (p - run));
+      if (p == end)
+        break;
+      char seq[16];
+      size_t n = 2;
+      switch (*p)
+        {
+        case '"':
+          memcpy (seq, "\\\"", 2);
+          break;
+        case '\\':
+          memcpy (seq, "\\\\", 2);
+          break;
+        case '\b':
+          memcpy (seq, "\\b", 2);
+          break;
+        case '\f':
+          memcpy (seq, "\\f", 2);
+          break;
+        case '\n':
+          memcpy (seq, "\\n", 2);
+          break;
+        case '\r':
+          memcpy (seq, "\\r", 2);
+          break;
+        case '\t':
+          memcpy (seq, "\\t", 2);
+          break;
+        default:
+          {
+            size_t l;
+            unsigned cp = utf8_next (p, (size_t) (end - p), &l);
+            if (cp < 0x10000)
+              n = (size_t) snprintf (seq, sizeof seq, "\\u%04X", cp);
+            else
+              {
+                cp -= 0x10000;
+                n = (size_t) snprintf (seq, sizeof seq, "\\u%04X\\u%04X",
+                                       0xD800 | ((cp >> 10) & 0x3ff),
+                                       0xDC00 | (cp & 0x3ff));
+              }
+            ash_out_add (o, seq, n);
+            p += l;
+            continue;
+          }
+        }
+      ash_out_add (o, seq, n);
+      p++;
+    }
+  ash_out_add (o, "\"", 1);
+}
+
+void
+ash_out_json (struct ash_out *o, const json_t *v, int depth)
+{
+  char num[64];
+  switch (json_typeof (v))
+    {
+    case JSON_NULL:
+      ash_out_add (o, "null", 4);
+      return;
+    case JSON_TRUE:
+      ash_out_add (o, "true", 4);
+      return;
+    case JSON_FALSE:
+      ash_out_add (o, "false", 5);
+      return;
+    case JSON_INTEGER:
+      {
+        int n = snprintf (num, sizeof num, "%" JSON_INTEGER_FORMAT,
+                          json_integer_value (v));
+        ash_out_add (o, num, (size_t) n);
+        return;
+      }
+    case JSON_REAL:
+      {
+        /* Rare (durations, scores): jansson's own text, its precision
+           and its handling of the locale's decimal point.  */
+        char *t = json_dumps (v, JSON_ENCODE_ANY);
+        if (t == NULL)
+          ash_oom ();
+        ash_out_addstr (o, t);
+        free (t);
+        return;
+      }
+    case JSON_STRING:
+      ash_out_json_string (o, json_string_value (v), json_string_length (v));
+      return;
+    case JSON_ARRAY:
+      if (o->gen && v == o->gen->array)
+        {
+          json_t *item = o->gen->next (o->gen->ctx);
+          if (item == NULL)
+            {
+              ash_out_add (o, "[]", 2);
+              return;
+            }
+          ash_out_add (o, "[", 1);
+          for (bool first = true; item; first = false)
+            {
+              if (!first)
+                ash_out_add (o, ",", 1);
+              ash_out_indent (o, depth + 1);
+              ash_out_json (o, item, depth + 1);
+              json_decref (item);
+              item = o->gen->next (o->gen->ctx);
+            }
+          ash_out_indent (o, depth);
+          ash_out_add (o, "]", 1);
+          return;
+        }
+      else
+        {
+          size_t n = json_array_size (v);
+          if (n == 0)
+            {
+              ash_out_add (o, "[]", 2);
+              return;
+            }
+          ash_out_add (o, "[", 1);
+          for (size_t i = 0; i < n; i++)
+            {
+              if (i)
+                ash_out_add (o, ",", 1);
+              ash_out_indent (o, depth + 1);
+              ash_out_json (o, json_array_get (v, i), depth + 1);
+            }
+          ash_out_indent (o, depth);
+          ash_out_add (o, "]", 1);
+          return;
+        }
+    case JSON_OBJECT:
+      {
+        void *it = json_object_iter ((json_t *) v);
+        if (it == NULL)
+          {
+            ash_out_add (o, "{}", 2);
+            return;
+          }
+        ash_out_add (o, "{", 1);
+        for (bool first = true; it;
+             it = json_object_iter_next ((json_t *) v, it), first = false)
+          {
+            if (!first)
+              ash_out_add (o, ",", 1);
+            ash_out_indent (o, depth + 1);
+            const char *key = json_object_iter_key (it);
+#if JANSSON_VERSION_HEX >= 0x020e00
+            /* A key may hold a NUL since jansson 2.14.  */
+            ash_out_json_string (o, key, json_object_iter_key_len (it));
+#else
+            ash_out_json_string (o, key, strlen (key));
+#endif
+            ash_out_add (o, ": ", o->compact ? 1 : 2);
+            ash_out_json (o, json_object_iter_value (it), depth + 1);
+          }
+        ash_out_indent (o, depth);
+        ash_out_add (o, "}", 1);
+        return;
+      }
+    }
+}
+
+char *
+ash_json_text (const json_t *v, bool pretty)
+{
+  return ash_json_text_gen (v, pretty, NULL);
+}
+
+char *
+ash_json_text_gen (const json_t *v, bool pretty,
+                   const struct ash_json_gen *gen)
+{
+  struct ash_out o = ASH_OUT_MEMORY_INIT;
+  o.compact = !pretty;
+  o.gen = gen;
+  ash_out_json (&o, v, 0);
+  ash_out_add (&o, "\n", 1);
+  return ash_buf_detach (&o.b);
+}

@@ -1,0 +1,115 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Unit tests for report/json-out.c: the text it writes is json_dumps's,
+   byte for byte, for values built to tell them apart; an array made by
+   a generator is written as the same array held whole.  */
+
+#include <config.h>
+
+#include <string.h>
+
+#include "base/util.h"
+#include "report/json-out.h"
+#include "tap.h"
+
+/* V (stolen) written by both, indented and compact.  */
+static void
+same_as_jansson (json_t *v, const char *what)
+{
+  static const struct
+  {
+    bool pretty;
+    size_t flags;
+  } modes[] = {
+    { true, JSON_INDENT (2) | JSON_ENSURE_ASCII | JSON_ENCODE_ANY },
+    { false, JSON_COMPACT | JSON_ENSURE_ASCII | JSON_ENCODE_ANY },
+  };
+  for (size_t i = 0; i < ARRAY_SIZE (modes); i++)
+    {
+      char *want = json_dumps (v, modes[i].flags);
+      _cleanup_free_ char *got = ash_json_text (v, modes[i].pretty);
+      _cleanup_free_ char *w = xasprintf ("%s\n", want ? want : "(null)");
+      if (!tap_ok (streq (got, w), "%s (%s): json_dumps's text", what,
+                   modes[i].pretty ? "indented" : "compact"))
+        tap_diag ("got %s want %s", got, w);
+      free (want);
+    }
+  json_decref (v);
+}
+
+static void
+test_values (void)
+{
+  /* Every control character, the characters JSON escapes, ASCII's
+     last (DEL, not escaped), two, three and four byte sequences.  */
+  char s[64];
+  size_t n = 0;
+  for (int c = 1; c < 0x20; c++)
+    s[n++] = (char) c;
+  memcpy (s + n, "\"\\/\x7f", 4);
+  n += 4;
+  const char *utf8 = "\xc3\xa9\xe2\x80\x94\xf0\x9f\x98\x80";
+  memcpy (s + n, utf8, strlen (utf8));
+  n += strlen (utf8);
+  same_as_jansson (json_stringn (s, n), "a string of every kind of escape");
+  same_as_jansson (json_stringn ("a\0b", 3), "a string holding a NUL");
+  same_as_jansson (json_integer (-9223372036854775807LL - 1),
+                   "the least integer");
+  same_as_jansson (json_real (0.1), "a real");
+  same_as_jansson (json_real (1e300), "a real with an exponent");
+  same_as_jansson (json_real (3.0), "a whole real");
+  same_as_jansson (json_null (), "null");
+  same_as_jansson (json_array (), "an empty array");
+  same_as_jansson (json_object (), "an empty object");
+  same_as_jansson (
+    json_loads ("{\"k\\u00e9y\": [1, [], {}, [[{\"a\": {\"b\": [true, "
+                "false, null]}}]], \"x\"], \"z\": {}, \"a\": 2.5, "
+                "\"deep\": [[[[[[[[[[[[[[[[[[1]]]]]]]]]]]]]]]]]]}",
+                0, NULL),
+    "nested containers, keys in their order, deeper than 32 spaces");
+  json_t *k = json_object ();
+  json_object_setn_new (k, "a\0b", 3, json_true ());
+  same_as_jansson (k, "a key holding a NUL");
+}
+
+/* A generator of COUNT integers.  */
+struct count
+{
+  int i, n;
+};
+
+static json_t *
+count_next (void *ctx)
+{
+  struct count *c = ctx;
+  return c->i < c->n ? json_pack ("{s:i}", "n", c->i++) : NULL;
+}
+
+static void
+test_gen (void)
+{
+  for (int n = 0; n < 3; n++)
+    {
+      struct count c = { 0, n };
+      json_t *hole = json_array ();
+      json_t *doc = json_pack ("{s:s, s:O, s:i}", "before", "x", "items", hole,
+                               "after", 1);
+      struct ash_json_gen g = { hole, count_next, NULL, &c };
+      _cleanup_free_ char *got = ash_json_text_gen (doc, true, &g);
+      for (int i = 0; i < n; i++)
+        json_array_append_new (hole, json_pack ("{s:i}", "n", i));
+      _cleanup_free_ char *want = ash_json_text (doc, true);
+      tap_is_str (got, want,
+                  "%d items made one at a time: the text of the whole array",
+                  n);
+      json_decref (hole);
+      json_decref (doc);
+    }
+}
+
+int
+main (void)
+{
+  test_values ();
+  test_gen ();
+  return tap_done ();
+}
