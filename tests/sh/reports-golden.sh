@@ -74,13 +74,15 @@ assert_eq "the scan is incomplete (exit 1: one scanner ERROR, one MISSING)" "$st
 
 # normal FILE: FILE with what changes between scans replaced.
 normal () {
-  python3 - "$1" "$TEST_TMP" "$version" <<'PY'
+  python3 - "$1" "$TEST_TMP" "$version" "$srcdir_abs" <<'PY'
 import re, sys
-path, tmp, version = sys.argv[1], sys.argv[2], sys.argv[3]
+path, tmp, version, srcdir = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4]
 t = open(path, "rb").read().decode("utf-8", "surrogateescape")
 # The directories, also as Markdown writes them (punctuation escaped).
 md = lambda s: re.sub(r"([!-/:-@\[-`{-~])", r"\\\1", s)
 t = t.replace(tmp, "@TMP@").replace(md(tmp), "@TMP@")
+# The source tree the fake tools are run from.
+t = t.replace(srcdir, "@SRC@").replace(md(srcdir), "@SRC@")
 t = re.sub(r"\d{4}(\\?-)\d\d\1\d\dT\d\d(\\?:)\d\d\2\d\d(\\?\.\d+)?Z?", "@TIME@", t)
 t = re.sub(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}", "@UUID@", t)
 t = re.sub(r'("?duration"?:\s*)[0-9.e+-]+', r"\1@N@", t)
@@ -93,6 +95,7 @@ sys.stdout.write(t)
 PY
 }
 version=$("$ASH" --version | sed -n '1s/.* //p')
+srcdir_abs=$(cd "$top_srcdir" && pwd -P)
 names='ash_aggregated_results.json reports/ash.sarif reports/ash.summary.md reports/ash.summary.txt
 reports/ash.flat.json reports/ash.html reports/ash.junit.xml reports/ash.csv reports/ash.cdx.json
 reports/ash.gl-sast-report.json reports/ash.ghas.sarif reports/ash.ocsf.json reports/ash.yaml
