@@ -4,22 +4,24 @@ dist_pkgdataplugins_DATA += data/plugins/snyk-code.yaml
 dist_pkgdataplugins_DATA += data/plugins/trivy-repo.yaml
 dist_pkgdataplugins_DATA += data/plugins/ferret-scan.yaml
 
-## An ash that is not installed finds the modules it ships in data/plugins
-## beside its own directory's parent.  In a build directory apart from the
-## sources (as make distcheck builds), that directory is the build's: the
-## modules are copied there, and removed again by make clean.
+## An ash that is not installed finds the modules it ships in data/plugins,
+## and cdk-nag's worker in data/, beside its own directory's parent.  In a
+## build directory apart from the sources (as make distcheck builds), that
+## directory is the build's: they are copied there, and removed again by
+## make clean.
+ash_vpath_data = $(dist_pkgdataplugins_DATA) data/cdk-nag-worker.js
 all-local: all-local-vpath-plugins
-all-local-vpath-plugins: $(dist_pkgdataplugins_DATA)
+all-local-vpath-plugins: $(ash_vpath_data)
 	@if test "$(srcdir)" != "."; then \
 	  $(MKDIR_P) data/plugins && \
-	  for f in $(dist_pkgdataplugins_DATA); do \
-	    cp -f "$(srcdir)/$$f" "$$f" || exit 1; \
+	  for f in $(ash_vpath_data); do \
+	    cp -pf "$(srcdir)/$$f" "$$f" || exit 1; \
 	  done; \
 	fi
 clean-local: clean-local-vpath-plugins
 clean-local-vpath-plugins:
 	@if test "$(srcdir)" != "."; then \
-	  rm -f $(dist_pkgdataplugins_DATA); \
+	  rm -f $(ash_vpath_data); \
 	  test ! -d data/plugins || rmdir data/plugins; \
 	fi
 .PHONY: all-local-vpath-plugins clean-local-vpath-plugins
