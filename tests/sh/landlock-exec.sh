@@ -134,6 +134,11 @@ wait_for () {
 LISTEN=3600
 
 start_listener () {
+  # Emptied here, before the job starts: the file the previous user's run
+  # left would otherwise show its RESULT and PORT to wait_for until the
+  # job's own redirection truncates it, and the checks would talk to a
+  # listener that is gone.
+  : >"$TEST_TMP/listener.$1"
   $as_prefix "$P" "$@" >"$TEST_TMP/listener.$1" 2>&1 &
   listener_pid=$!
   listener_kind=$1
@@ -317,7 +322,11 @@ suite () {
     test -L "$planted.bare"
   check_fails "$who: under the wrapper it never did" test -L "$planted"
 
-  # SIGTERM to the wrapper ends the whole tree.
+  # SIGTERM to the wrapper ends the whole tree.  The output file is
+  # emptied before the job starts (see start_listener): a "started" left by
+  # the previous user's run would send the SIGTERM before the wrapper
+  # blocks it, to a shell that may lose it.
+  : >"$TEST_TMP/term"
   $as_prefix "$W" --ro /usr --ro /lib --ro /lib64 --ro /bin --ro "$BIN" \
     --grace 1 -- /bin/sh -c "trap '' TERM; \
 $P spawn-lingerer 30 $P symlink /etc/passwd $planted.term; \
@@ -337,6 +346,7 @@ echo started; while :; do sleep 1; done" >"$TEST_TMP/term" 2>&1 &
   # chooses.  The grace period (60 s, the longest there is) is far longer
   # than the command takes, so the check waits for the command's own exit,
   # not for a time.
+  : >"$TEST_TMP/term2"
   $as_prefix "$W" --ro /usr --ro /lib --ro /lib64 --ro /bin --ro "$BIN" \
     --grace 60 -- /bin/sh -c "trap 'echo cleaned up; exit 7' TERM; \
 echo started; while :; do sleep 1; done" >"$TEST_TMP/term2" 2>&1 &

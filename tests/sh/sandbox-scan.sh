@@ -139,6 +139,9 @@ for m in off $backends; do
   [ "$(cat "$src/code.py")" != SOURCE ] && e=1 || e=0
   judge "$m" "truncating a source file" $e
 
+  # Emptied first: the previous mode's PORT must not be read before this
+  # listener's redirection truncates the file.
+  : >"$TEST_TMP/listener"
   "$PROBE" tcp-listen 127.0.0.1 0 3600 >"$TEST_TMP/listener" 2>&1 &
   lpid=$!
   _i=0
