@@ -452,19 +452,20 @@ check-sanitize:
 ## (build-aux/test-all; tests/fuzz/README.md says why).  The plain build
 ## runs the unit tests and fuzz replays (which build-aux/ci-fuzz --quick
 ## also runs sanitized, in fuzz-build/), the sandbox escape suites
-## (against the build users get) and the two tests below;
-## check-sanitize runs every other test.  Every test thus runs in at
-## least one build.  `make -s print-ci-tests CI_BUILD=plain`
+## (against the build users get), the tests that need what only a git
+## checkout holds (spdx.sh and check-format.sh check the tracked files,
+## debian-package.sh needs debian/; the distribution copy the sanitized
+## build is made from has neither), and CI_SANITIZE_PARTIAL_TESTS, whose
+## part that cannot run under AddressSanitizer skips there; check-sanitize
+## runs every other test and CI_SANITIZE_PARTIAL_TESTS.  Every test thus
+## runs in at least one build.  `make -s print-ci-tests CI_BUILD=plain`
 ## (or sanitize) prints a list.
-## landlock-exec.sh: its grace-period check for the user nobody failed in
-## the sanitized build, and under load in a plain distcheck build too (a
-## timing-dependent check, not yet made event-driven); debian-package.sh
-## needs debian/,
-## which the distribution copy the sanitized build is made from lacks.
 CI_PLAIN_ONLY_TESTS = $(filter tests/sh/sandbox-escape-% \
-	tests/sh/landlock-exec.sh tests/sh/debian-package.sh,$(TESTS))
+	tests/sh/debian-package.sh tests/sh/spdx.sh tests/sh/check-format.sh,$(TESTS))
+CI_SANITIZE_PARTIAL_TESTS = tests/sh/landlock-exec.sh
 ci_program_tests = $(filter tests/unit/test-% tests/fuzz/replay-%,$(TESTS))
-CI_PLAIN_TESTS = $(ci_program_tests) $(CI_PLAIN_ONLY_TESTS)
+CI_PLAIN_TESTS = $(ci_program_tests) $(CI_PLAIN_ONLY_TESTS) \
+	$(filter $(CI_SANITIZE_PARTIAL_TESTS),$(TESTS))
 CI_SANITIZE_TESTS = $(filter-out $(ci_program_tests) $(CI_PLAIN_ONLY_TESTS),$(TESTS))
 CI_BUILD = plain
 .PHONY: print-ci-tests

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # The scan set is built only when a scanner that runs is handed the tree:
 # a plugin given {target} gets it (the list, the ignore report, the
 # warnings about a link leaving the tree and a FIFO); a plugin given
