@@ -14,6 +14,10 @@
 #   bare true          hyperfine runs `true` itself
 #   backend command    the command line the backend's wrap() builds, run
 #                      directly (bwrap/firejail/ash-landlock-exec + true)
+#                      with the descriptors it names opened again, as the
+#                      scanner account when root; the script it runs
+#                      starts a bash and, as root, setpriv: "bare true"
+#                      does not
 #   ash spawn          tests/unit/test-backend-run: ASH's probe (once per
 #                      process), wrap() and spawn.c, then the same command
 #   ash probe          test-backend-run --probe-only: the probe alone
@@ -27,6 +31,8 @@ run=$builddir/tests/unit/test-backend-run
 runs=${RUNS:-200}
 warmup=${WARMUP:-10}
 
+bash=$(command -v bash) \
+  || { echo "bash is not installed (the bare commands need it)" >&2; exit 1; }
 command -v hyperfine >/dev/null 2>&1 \
   || { echo "hyperfine is not installed (build-aux/install-deps installs it)" >&2; exit 1; }
 [ -x "$run" ] \
@@ -75,9 +81,28 @@ for b in bwrap firejail landlock; do
     echo "| $b | $bare | unavailable: $why | | |"
     continue
   fi
+  # The command line names descriptors (--fd N, --ro-bind-fd N) that
+  # wrap() opened: a bash script (dash redirects single-digit descriptors
+  # only) opens them again from the same paths, then runs it, as the
+  # scanner account when root (as ASH does; ASH_SCANNER_USER, nobody by
+  # default).  A command that fails would be timed failing: it is run and
+  # checked first.
   # shellcheck disable=SC2086
-  cmdline=$("$run" --backend "$b" $policy --print-argv -- "$true_path")
-  backend_ms=$(measure "$b-command" "$cmdline")
+  "$run" --backend "$b" $policy --print-fds --print-argv -- "$true_path" >"$work/argv"
+  as_user=
+  if [ "$(id -u)" = 0 ]; then
+    su=${ASH_SCANNER_USER:-nobody}
+    as_user="setpriv --reuid=$(id -u "$su") --regid=$(id -g "$su") --clear-groups"
+  fi
+  printf '#!%s\nexec %s\nexec %s %s\n' "$bash" "$(sed -n 1p "$work/argv")" \
+    "$as_user" "$(sed -n 2p "$work/argv")" >"$work/bare-$b"
+  chmod 755 "$work/bare-$b"
+  if "$work/bare-$b" >"$work/bare-$b.out" 2>&1; then
+    backend_ms=$(measure "$b-command" "$work/bare-$b")
+  else
+    echo "$b: the bare command fails: $(head -c 300 "$work/bare-$b.out")" >&2
+    backend_ms=failed
+  fi
   ash_ms=$(measure "$b-ash" "$run --backend $b $policy -- $true_path")
   probe_ms=$(measure "$b-probe" "$run --backend $b $policy --probe-only -- $true_path")
   echo "| $b | $bare | $backend_ms | $ash_ms | $probe_ms |"
@@ -85,4 +110,4 @@ done
 off_ms=$(measure off-ash "$run --backend off $policy -- $true_path")
 echo "| off (no sandbox) | $bare | | $off_ms | |"
 echo
-echo "Runs per cell: $runs (after $warmup warm-up runs); hyperfine $(hyperfine --version | cut -d' ' -f2); $(uname -sr); user $(id -un)."
+echo "Runs per cell: $runs (after $warmup warm-up runs); hyperfine $(hyperfine --version | cut -d' ' -f2); $(uname -sr); user $(id -un); load average $(cut -d' ' -f1-3 /proc/loadavg)."
