@@ -37,7 +37,17 @@ ash_iac_check_options (const char *scanner, const json_t *options,
     return ash_error_set (err, -EINVAL,
                           _ ("scanners.%s.options must be a mapping"),
                           scanner);
-  const char *key = ash_adapter_unknown_option (options, allowed);
+  /* severity_threshold, like scan_timeout, is read by the scan itself
+     (the configuration's schema checks its value, and it sets the
+     threshold of the scanner's findings): every scanner takes it.  */
+  size_t n = 0;
+  while (allowed[n])
+    n++;
+  const char **all = xcalloc (n + 2, sizeof *all);
+  memcpy (all, allowed, n * sizeof *all);
+  all[n] = "severity_threshold";
+  const char *key = ash_adapter_unknown_option (options, all);
+  free (all);
   if (key)
     return ash_error_set (err, -EINVAL,
                           _ ("scanners.%s.options.%s is not an option of "

@@ -58,8 +58,8 @@ bool ash_iac_no_input (const struct ash_scan_job *job);
 
 /* 0, or -EINVAL naming the first key of OPTIONS (an object or NULL) that
    is not in ALLOWED (NULL-terminated): "scanners.NAME.options.KEY is not
-   an option of NAME".  scan_timeout, handled by the scan, is always
-   allowed.  */
+   an option of NAME".  scan_timeout and severity_threshold, handled by
+   the scan, are always allowed.  */
 int ash_iac_check_options (const char *scanner, const json_t *options,
                            const char *const *allowed, struct ash_error *err);
 

@@ -6,7 +6,7 @@
 # with the configuration error naming the scanner and the key before any
 # scanner runs, and `ash config validate` refuses it with the same
 # message.  A value that holds control characters reaches the terminal
-# escaped.  Control: each scanner's documented options validate, and the
+# escaped.  severity_threshold, the scan's own option, is taken by each.  Control: each scanner's documented options validate, and the
 # scan runs every scanner with them (through the fake tools of
 # tests/fixtures/tools and a recorded cfn-lint).
 . "$top_srcdir/tests/libtest.sh"
@@ -198,4 +198,23 @@ for s in $(echo "$iac" | tr , ' '); do
   check "control: $s completed ($st)" test "$st" = PASSED -o "$st" = FAILED
   check "control: $s reported its tool's findings" grep -q "^$s " "$TEST_TMP/found"
 done
+
+# severity_threshold is the scan's own option, taken by every scanner
+# (upstream's configs set it for checkov and cfn-nag): above the
+# findings' HIGH, checkov and cfn-nag pass; control: checkov failed with
+# the default threshold above.
+assert_eq "control: checkov failed with the default threshold" \
+  "$(status_of "$work/good" checkov)" FAILED
+printf 'scanners:\n  checkov:\n    options:\n      severity_threshold: CRITICAL\n  cfn-nag:\n    options:\n      severity_threshold: CRITICAL\n' \
+  >"$work/threshold.yaml"
+ash_env config validate --source-dir "$work/src" --config "$work/threshold.yaml"
+assert_eq "severity_threshold: config validate accepts it" "$status" 0
+rm -rf "$work/thr"
+ash_env scan --source-dir "$work/src" --output-dir "$work/thr" \
+  --no-progress --sandbox off --scanners checkov,cfn-nag \
+  --config "$work/threshold.yaml"
+assert_eq "severity_threshold CRITICAL: the scan passes" "$status" 0
+assert_eq "... checkov and cfn-nag ran and passed" \
+  "$(status_of "$work/thr" checkov) $(status_of "$work/thr" cfn-nag)" \
+  "PASSED PASSED"
 done_testing

@@ -201,6 +201,14 @@ static const struct opt_case opt_cases[] = {
     "\"scan_timeout\": 60, \"config_file\": null}",
     NULL },
   { &ash_scanner_checkov, NULL, NULL },
+  /* severity_threshold is the scan's, taken by every scanner (upstream's
+     own configs set it for checkov and cfn-nag); a key after it is still
+     checked.  */
+  { &ash_scanner_checkov, "{\"severity_threshold\": \"LOW\"}", NULL },
+  { &ash_scanner_checkov, "{\"severity_threshold\": \"LOW\", \"nope\": 1}",
+    "scanners.checkov.options.nope is not an option of checkov" },
+  { &ash_scanner_cfn_nag, "{\"severity_threshold\": \"MEDIUM\"}", NULL },
+  { &ash_scanner_cdk_nag, "{\"severity_threshold\": null}", NULL },
   /* cfn-lint */
   { &ash_scanner_cfn_lint, "{\"no_such\": 1}",
     "scanners.cfn-lint.options.no_such is not an option of cfn-lint" },
