@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # The options of the infrastructure-as-code and workflow scanners
 # (checkov, cfn-lint, cfn-nag, actionlint, zizmor, cfn-guard, cdk-nag)
 # are checked with the configuration: a bad one (an unknown key, a value
