@@ -175,14 +175,10 @@ static int
 actionlint_check_options (const json_t *options, struct ash_error *err)
 {
   static const char *const strings[]
-    = { "shellcheck", "pyflakes", "config_file" };
+    = { "shellcheck", "pyflakes", "config_file", NULL };
   _cleanup_strvec_ struct ash_strvec argv = ASH_STRVEC_INIT;
-  const char *v;
-  int r
-    = ash_iac_check_options ("actionlint", options, actionlint_options, err);
-  for (size_t i = 0; r == 0 && i < ARRAY_SIZE (strings); i++)
-    r = ash_adapter_get_string ("actionlint", options, strings[i], false, &v,
-                                err);
+  int r = ash_iac_check_options_strings ("actionlint", options,
+                                         actionlint_options, strings, err);
   if (r == 0)
     r = ash_actionlint_argv ("actionlint", options, "/dev/null", NULL, NULL,
                              NULL, &argv, err);

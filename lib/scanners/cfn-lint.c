@@ -183,12 +183,10 @@ use_sarif (const struct ash_scan_job *job)
 static int
 cfn_lint_check_options (const json_t *options, struct ash_error *err)
 {
+  static const char *const files[] = { "config_file", NULL };
   _cleanup_strvec_ struct ash_strvec argv = ASH_STRVEC_INIT;
-  const char *cfg;
-  int r = ash_iac_check_options ("cfn-lint", options, cfn_lint_options, err);
-  if (r == 0)
-    r = ash_adapter_get_string ("cfn-lint", options, "config_file", false,
-                                &cfg, err);
+  int r = ash_iac_check_options_strings ("cfn-lint", options, cfn_lint_options,
+                                         files, err);
   if (r == 0)
     r = ash_cfn_lint_argv ("cfn-lint", options, "json", "/dev/null",
                            "/dev/null", NULL, &argv, err);

@@ -313,12 +313,10 @@ ash_checkov_argv (const char *tool, const json_t *options,
 static int
 checkov_check_options (const json_t *options, struct ash_error *err)
 {
+  static const char *const files[] = { "config_file", NULL };
   _cleanup_strvec_ struct ash_strvec argv = ASH_STRVEC_INIT;
-  const char *cfg;
-  int r = ash_iac_check_options ("checkov", options, checkov_options, err);
-  if (r == 0)
-    r = ash_adapter_get_string ("checkov", options, "config_file", false, &cfg,
-                                err);
+  int r = ash_iac_check_options_strings ("checkov", options, checkov_options,
+                                         files, err);
   if (r == 0)
     r = ash_checkov_argv ("checkov", options, NULL, "/", "/", NULL, &argv,
                           err);

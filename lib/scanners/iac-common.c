@@ -56,6 +56,19 @@ ash_iac_check_options (const char *scanner, const json_t *options,
   return 0;
 }
 
+int
+ash_iac_check_options_strings (const char *scanner, const json_t *options,
+                               const char *const *allowed,
+                               const char *const *strings,
+                               struct ash_error *err)
+{
+  const char *v;
+  int r = ash_iac_check_options (scanner, options, allowed, err);
+  for (size_t i = 0; r == 0 && strings[i]; i++)
+    r = ash_adapter_get_string (scanner, options, strings[i], false, &v, err);
+  return r;
+}
+
 /* ash_iac_opt_strings's VALID, as ash_adapter_opt_list's.  */
 struct valid_fn
 {

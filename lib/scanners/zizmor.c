@@ -96,12 +96,10 @@ ash_zizmor_argv (const char *tool, const json_t *options,
 static int
 zizmor_check_options (const json_t *options, struct ash_error *err)
 {
+  static const char *const files[] = { "config_file", NULL };
   _cleanup_strvec_ struct ash_strvec argv = ASH_STRVEC_INIT;
-  const char *cfg;
-  int r = ash_iac_check_options ("zizmor", options, zizmor_options, err);
-  if (r == 0)
-    r = ash_adapter_get_string ("zizmor", options, "config_file", false, &cfg,
-                                err);
+  int r = ash_iac_check_options_strings ("zizmor", options, zizmor_options,
+                                         files, err);
   if (r == 0)
     r = ash_zizmor_argv ("zizmor", options, NULL, false, NULL, &argv, err);
   return r;
