@@ -161,6 +161,30 @@ ash_actionlint_argv (const char *tool, const json_t *options,
   return 0;
 }
 
+/* scanners.actionlint.options, checked before the scan and by `config
+   validate`: every check actionlint_build makes of the options alone, in
+   its order (the option names, the types of shellcheck, pyflakes and
+   config_file, then the command line's options through
+   ash_actionlint_argv itself, with placeholder paths).  What depends on
+   where a value came from, on this machine or on the scanned tree stays
+   at scan time: that a configuration the scanned repository may have
+   written names only the program itself, that the program is an
+   executable outside the tree, and the file config_file names (it must
+   exist, and the option-file rule judges it).  */
+static int
+actionlint_check_options (const json_t *options, struct ash_error *err)
+{
+  static const char *const strings[]
+    = { "shellcheck", "pyflakes", "config_file", NULL };
+  _cleanup_strvec_ struct ash_strvec argv = ASH_STRVEC_INIT;
+  int r = ash_iac_check_options_strings ("actionlint", options,
+                                         actionlint_options, strings, err);
+  if (r == 0)
+    r = ash_actionlint_argv ("actionlint", options, "/dev/null", NULL, NULL,
+                             NULL, &argv, err);
+  return r;
+}
+
 static int
 actionlint_config (const struct ash_scan_job *job, char **ret,
                    struct ash_error *err)
@@ -343,4 +367,5 @@ const struct ash_scanner ash_scanner_actionlint = {
   .description = "GitHub Actions workflow linter",
   .build = actionlint_build,
   .parse = actionlint_parse,
+  .check_options = actionlint_check_options,
 };

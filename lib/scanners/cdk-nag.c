@@ -152,6 +152,17 @@ ash_cdk_nag_argv (const char *node, const char *worker, const char *modules,
   return 0;
 }
 
+/* scanners.cdk-nag.options, checked before the scan and by `config
+   validate`: through ash_cdk_nag_argv itself (placeholder paths, no
+   template), which makes every check of the options cdk_nag_build makes;
+   nothing of them depends on the scanned tree.  */
+static int
+cdk_nag_check_options (const json_t *options, struct ash_error *err)
+{
+  _cleanup_strvec_ struct ash_strvec argv = ASH_STRVEC_INIT;
+  return ash_cdk_nag_argv ("node", "/", "/", options, "/", NULL, &argv, err);
+}
+
 static int
 cdk_nag_build (const struct ash_scanner *s _unused_,
                const struct ash_scan_job *job, struct ash_cmd *cmd,
@@ -161,8 +172,8 @@ cdk_nag_build (const struct ash_scanner *s _unused_,
   _cleanup_free_ char *worker = ash_helper_file (CDK_NAG_WORKER);
   _cleanup_free_ char *modules = modules_dir (job->bin_path);
   _cleanup_free_ char *out = ash_path_join (job->results_dir, CDK_NAG_OUT);
-  int r
-    = ash_iac_check_options ("cdk-nag", job->options, cdk_nag_options, err);
+  /* A configuration error is told before a missing worker.  */
+  int r = cdk_nag_check_options (job->options, err);
   if (r == 0 && worker == NULL)
     r = ash_error_set (err, -ENOENT,
                        _ ("cdk-nag's worker %s is not installed in %s"),
@@ -440,4 +451,5 @@ const struct ash_scanner ash_scanner_cdk_nag = {
   .build = cdk_nag_build,
   .parse = cdk_nag_parse,
   .prepare = cdk_nag_prepare,
+  .check_options = cdk_nag_check_options,
 };

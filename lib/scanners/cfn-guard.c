@@ -101,6 +101,35 @@ cfn_guard_prepare (const struct ash_scanner *s _unused_,
   return 0;
 }
 
+/* The rule sets of OPTIONS into SETS (the default when rule_sets is
+   unset), after the checks of the options ash_cfn_guard_argv makes: the
+   option names, tool_version and install_timeout, rule_sets.  */
+static int
+rule_sets (const json_t *options, struct ash_strvec *sets,
+           struct ash_error *err)
+{
+  int r = ash_iac_check_options ("cfn-guard", options, cfn_guard_options, err);
+  if (r == 0)
+    r = ash_adapter_check_install_options ("cfn-guard", options, true, err);
+  if (r == 0)
+    r = ash_iac_opt_strings ("cfn-guard", options, "rule_sets", valid_set_name,
+                             sets, err);
+  if (r < 0)
+    return r;
+  json_t *v = json_object_get (options, "rule_sets");
+  if (v == NULL || json_is_null (v))
+    ash_strvec_push (sets, CFN_GUARD_DEFAULT_SET);
+  return 0;
+}
+
+static int
+no_rules (struct ash_error *err)
+{
+  return ash_error_set (err, -EINVAL,
+                        _ ("cfn-guard has no rules: rule_sets is empty and "
+                           "rules_paths names none"));
+}
+
 int
 ash_cfn_guard_argv (const char *tool, const json_t *options,
                     const char *bundle, char *const *own_rules,
@@ -108,17 +137,9 @@ ash_cfn_guard_argv (const char *tool, const json_t *options,
                     struct ash_error *err)
 {
   _cleanup_strvec_ struct ash_strvec sets = ASH_STRVEC_INIT;
-  int r = ash_iac_check_options ("cfn-guard", options, cfn_guard_options, err);
-  if (r == 0)
-    r = ash_adapter_check_install_options ("cfn-guard", options, true, err);
-  if (r == 0)
-    r = ash_iac_opt_strings ("cfn-guard", options, "rule_sets", valid_set_name,
-                             &sets, err);
+  int r = rule_sets (options, &sets, err);
   if (r < 0)
     return r;
-  json_t *v = json_object_get (options, "rule_sets");
-  if (v == NULL || json_is_null (v))
-    ash_strvec_push (&sets, CFN_GUARD_DEFAULT_SET);
 
   ash_strvec_push (argv, tool);
   ash_strvec_push (argv, "validate");
@@ -144,9 +165,7 @@ ash_cfn_guard_argv (const char *tool, const json_t *options,
       ash_strvec_push (argv, own_rules[i]);
     }
   if (sets.nr == 0 && (own_rules == NULL || own_rules[0] == NULL))
-    return ash_error_set (err, -EINVAL,
-                          _ ("cfn-guard has no rules: rule_sets is empty and "
-                             "rules_paths names none"));
+    return no_rules (err);
   for (size_t i = 0; templates && templates[i]; i++)
     {
       ash_strvec_push (argv, "--data");
@@ -225,6 +244,32 @@ own_rules (const struct ash_scan_job *job, struct ash_strvec *ret,
   return r;
 }
 
+/* scanners.cfn-guard.options, checked before the scan and by `config
+   validate`: every check cfn_guard_build makes of the options alone, in
+   its order: the option names, rules_paths (a list of non-empty strings),
+   then those of ash_cfn_guard_argv (tool_version, install_timeout,
+   rule_sets), and no rules at all when rule_sets is empty and rules_paths
+   names nothing.  What depends on this machine or the scanned tree stays
+   at scan time: the rules bundle and whether it holds each rule set, and
+   the files rules_paths names (they must exist, and the option-file rule
+   judges each one; when it refuses them all, cfn-guard has no rules
+   then).  */
+static int
+cfn_guard_check_options (const json_t *options, struct ash_error *err)
+{
+  _cleanup_strvec_ struct ash_strvec paths = ASH_STRVEC_INIT;
+  _cleanup_strvec_ struct ash_strvec sets = ASH_STRVEC_INIT;
+  int r = ash_iac_check_options ("cfn-guard", options, cfn_guard_options, err);
+  if (r == 0)
+    r = ash_iac_opt_strings ("cfn-guard", options, "rules_paths", NULL, &paths,
+                             err);
+  if (r == 0)
+    r = rule_sets (options, &sets, err);
+  if (r == 0 && sets.nr == 0 && paths.nr == 0)
+    r = no_rules (err);
+  return r;
+}
+
 static int
 cfn_guard_build (const struct ash_scanner *s _unused_,
                  const struct ash_scan_job *job, struct ash_cmd *cmd,
@@ -300,4 +345,5 @@ const struct ash_scanner ash_scanner_cfn_guard = {
   .build = cfn_guard_build,
   .parse = cfn_guard_parse,
   .prepare = cfn_guard_prepare,
+  .check_options = cfn_guard_check_options,
 };

@@ -174,6 +174,25 @@ use_sarif (const struct ash_scan_job *job)
   return r;
 }
 
+/* scanners.cfn-lint.options, checked before the scan and by `config
+   validate`: every check cfn_lint_build makes of the options alone, in its
+   order (the option names, config_file's type, then the command line's
+   options through ash_cfn_lint_argv itself, with placeholder paths).  The
+   file config_file names is judged at scan time: it must exist, and the
+   option-file rule weighs it against the scanned tree.  */
+static int
+cfn_lint_check_options (const json_t *options, struct ash_error *err)
+{
+  static const char *const files[] = { "config_file", NULL };
+  _cleanup_strvec_ struct ash_strvec argv = ASH_STRVEC_INIT;
+  int r = ash_iac_check_options_strings ("cfn-lint", options, cfn_lint_options,
+                                         files, err);
+  if (r == 0)
+    r = ash_cfn_lint_argv ("cfn-lint", options, "json", "/dev/null",
+                           "/dev/null", NULL, &argv, err);
+  return r;
+}
+
 static int
 cfn_lint_build (const struct ash_scanner *s _unused_,
                 const struct ash_scan_job *job, struct ash_cmd *cmd,
@@ -349,4 +368,5 @@ const struct ash_scanner ash_scanner_cfn_lint = {
   .build = cfn_lint_build,
   .parse = cfn_lint_parse,
   .prepare = cfn_lint_prepare,
+  .check_options = cfn_lint_check_options,
 };

@@ -182,6 +182,21 @@ own_rules (const struct ash_scan_job *job, char **ret, struct ash_error *err)
   return r;
 }
 
+/* scanners.cfn-nag.options, checked before the scan and by `config
+   validate`: the option names and that each is a string, through
+   ash_cfn_nag_argv itself (with placeholder paths and no template), which
+   makes every check cfn_nag_build makes of the options alone.  What the
+   options name is judged at scan time, against the scanned tree: the
+   directory and files must exist, and the option-file rule weighs each
+   one.  */
+static int
+cfn_nag_check_options (const json_t *options, struct ash_error *err)
+{
+  _cleanup_strvec_ struct ash_strvec argv = ASH_STRVEC_INIT;
+  return ash_cfn_nag_argv ("cfn_nag_scan", options, NULL, NULL, NULL, "/",
+                           NULL, &argv, err);
+}
+
 static int
 cfn_nag_build (const struct ash_scanner *s _unused_,
                const struct ash_scan_job *job, struct ash_cmd *cmd,
@@ -322,4 +337,5 @@ const struct ash_scanner ash_scanner_cfn_nag = {
   .description = "CloudFormation template linter for insecure patterns",
   .build = cfn_nag_build,
   .parse = cfn_nag_parse,
+  .check_options = cfn_nag_check_options,
 };

@@ -303,6 +303,26 @@ ash_checkov_argv (const char *tool, const json_t *options,
   return 0;
 }
 
+/* scanners.checkov.options, checked before the scan and by `config
+   validate`: every check checkov_build makes of the options alone, in its
+   order (the option names, config_file's type, then the command line's
+   options through ash_checkov_argv itself, with placeholder paths).  What
+   depends on the scanned tree stays at scan time: the file config_file
+   names (it must exist, and the option-file rule judges it) and the scan
+   set's exclusions.  */
+static int
+checkov_check_options (const json_t *options, struct ash_error *err)
+{
+  static const char *const files[] = { "config_file", NULL };
+  _cleanup_strvec_ struct ash_strvec argv = ASH_STRVEC_INIT;
+  int r = ash_iac_check_options_strings ("checkov", options, checkov_options,
+                                         files, err);
+  if (r == 0)
+    r = ash_checkov_argv ("checkov", options, NULL, "/", "/", NULL, &argv,
+                          err);
+  return r;
+}
+
 /* The config file: the option's, else one discovered in the tree, each
    only when the option-file rule allows it.  */
 static int
@@ -548,4 +568,5 @@ const struct ash_scanner ash_scanner_checkov = {
   .description = "infrastructure-as-code misconfiguration scanner",
   .build = checkov_build,
   .parse = checkov_parse,
+  .check_options = checkov_check_options,
 };

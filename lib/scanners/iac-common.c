@@ -37,13 +37,36 @@ ash_iac_check_options (const char *scanner, const json_t *options,
     return ash_error_set (err, -EINVAL,
                           _ ("scanners.%s.options must be a mapping"),
                           scanner);
-  const char *key = ash_adapter_unknown_option (options, allowed);
+  /* severity_threshold, like scan_timeout, is read by the scan itself
+     (the configuration's schema checks its value, and it sets the
+     threshold of the scanner's findings): every scanner takes it.  */
+  size_t n = 0;
+  while (allowed[n])
+    n++;
+  const char **all = xcalloc (n + 2, sizeof *all);
+  memcpy (all, allowed, n * sizeof *all);
+  all[n] = "severity_threshold";
+  const char *key = ash_adapter_unknown_option (options, all);
+  free (all);
   if (key)
     return ash_error_set (err, -EINVAL,
                           _ ("scanners.%s.options.%s is not an option of "
                              "%s"),
                           scanner, key, scanner);
   return 0;
+}
+
+int
+ash_iac_check_options_strings (const char *scanner, const json_t *options,
+                               const char *const *allowed,
+                               const char *const *strings,
+                               struct ash_error *err)
+{
+  const char *v;
+  int r = ash_iac_check_options (scanner, options, allowed, err);
+  for (size_t i = 0; r == 0 && strings[i]; i++)
+    r = ash_adapter_get_string (scanner, options, strings[i], false, &v, err);
+  return r;
 }
 
 /* ash_iac_opt_strings's VALID, as ash_adapter_opt_list's.  */

@@ -58,10 +58,19 @@ bool ash_iac_no_input (const struct ash_scan_job *job);
 
 /* 0, or -EINVAL naming the first key of OPTIONS (an object or NULL) that
    is not in ALLOWED (NULL-terminated): "scanners.NAME.options.KEY is not
-   an option of NAME".  scan_timeout, handled by the scan, is always
-   allowed.  */
+   an option of NAME".  scan_timeout and severity_threshold, handled by
+   the scan, are always allowed.  */
 int ash_iac_check_options (const char *scanner, const json_t *options,
                            const char *const *allowed, struct ash_error *err);
+
+/* ash_iac_check_options, then each option of STRINGS (NULL-terminated)
+   that OPTIONS sets must be a string, as ash_adapter_get_string reads
+   it: the checks of the options naming a file or a program that an
+   adapter makes before it judges what they name (at scan time).  */
+int ash_iac_check_options_strings (const char *scanner, const json_t *options,
+                                   const char *const *allowed,
+                                   const char *const *strings,
+                                   struct ash_error *err);
 
 /* OPTIONS.KEY as a list of strings into RET (appended).  Absent or null:
    nothing.  A non-list, a non-string item, or an item VALID (may be NULL)

@@ -116,7 +116,11 @@ struct ash_scanner
   int (*prepare) (const struct ash_scanner *s, const struct ash_scan_job *job,
                   struct ash_error *err);
   /* Optional: check scanners.NAME.options (OPTIONS, may be NULL) before
-     the scan; an error is a configuration error that names the option.  */
+     the scan and for `config validate`; an error is a configuration error
+     that names the option.  It makes every check BUILD makes of the
+     options alone, with the same message, so that the two never
+     disagree; what depends on the scanned tree or on this machine (a file
+     an option names, a program, an installed bundle) stays in BUILD.  */
   int (*check_options) (const json_t *options, struct ash_error *err);
   /* Optional: run the command BUILD made, once or more (npm-audit audits
      each lockfile on its own).  CMD has its environment, stdio, timeout

@@ -87,6 +87,24 @@ ash_zizmor_argv (const char *tool, const json_t *options,
   return 0;
 }
 
+/* scanners.zizmor.options, checked before the scan and by `config
+   validate`: every check zizmor_build makes of the options alone, in its
+   order (the option names, config_file's type, then the command line's
+   options through ash_zizmor_argv itself, with no input).  The file
+   config_file names is judged at scan time: it must exist, and the
+   option-file rule weighs it against the scanned tree.  */
+static int
+zizmor_check_options (const json_t *options, struct ash_error *err)
+{
+  static const char *const files[] = { "config_file", NULL };
+  _cleanup_strvec_ struct ash_strvec argv = ASH_STRVEC_INIT;
+  int r = ash_iac_check_options_strings ("zizmor", options, zizmor_options,
+                                         files, err);
+  if (r == 0)
+    r = ash_zizmor_argv ("zizmor", options, NULL, false, NULL, &argv, err);
+  return r;
+}
+
 static int
 zizmor_build (const struct ash_scanner *s _unused_,
               const struct ash_scan_job *job, struct ash_cmd *cmd,
@@ -175,4 +193,5 @@ const struct ash_scanner ash_scanner_zizmor = {
   .description = "GitHub Actions security analysis",
   .build = zizmor_build,
   .parse = zizmor_parse,
+  .check_options = zizmor_check_options,
 };

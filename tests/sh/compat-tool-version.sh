@@ -124,15 +124,21 @@ for bad in 0 -5 86401 '"300"'; do
   assert_file_contains "... naming the range" "$TEST_TMP/err" \
     "scanners.bandit.options.install_timeout must be a number of seconds from 1 to 86400"
 done
-# checkov's options are checked when its command is built: the scanner
-# is ERROR with the same message, and checkov is never asked.
+# checkov's options are checked with the configuration too: a
+# configuration error (exit 3) in the scan and in config validate, and
+# checkov is never asked.
 with_version "latest"
 rm -f "$TEST_TMP/calls"
 scan "$TEST_TMP/bad" --sandbox off
-assert_eq "checkov: 'latest' makes checkov ERROR" "$(status_of "$TEST_TMP/bad" checkov)" ERROR
-assert_contains "... naming the key" "$(reason_of "$TEST_TMP/bad" checkov)" \
+assert_eq "checkov: 'latest' is a configuration error (exit 3)" "$status" 3
+assert_file_contains "... naming the key" "$TEST_TMP/err" \
   "scanners.checkov.options.tool_version: 'latest' is not a version constraint"
-check "... and checkov was not asked for its version" test ! -e "$TEST_TMP/calls"
+check "... checkov did not run" test ! -e "$TEST_TMP/bad/scanners/checkov"
+check "... and was not asked for its version" test ! -e "$TEST_TMP/calls"
+run_ash config validate --source-dir "$src" -c "$conf"
+assert_eq "config validate refuses it too (exit 3)" "$status" 3
+assert_file_contains "... with the same message" "$TEST_TMP/err" \
+  "ash: scanners.checkov.options.tool_version: 'latest' is not a version constraint"
 
 # The probe cache: asked once per tool; again when the tool changes, and
 # every time with --no-probe-cache.

@@ -63,12 +63,17 @@ C
 run_ash scan --source-dir "$src" --output-dir "$TEST_TMP/opt" --no-progress --scanners cfn-lint --config "$TEST_TMP/opts.yaml"
 findings "$TEST_TMP/opt" >"$TEST_TMP/f-opt"
 assert_file_lacks "ignore_checks reaches cfn-lint" "$TEST_TMP/f-opt" "W2001"
+# Both are configuration errors: exit 3 before cfn-lint runs.
 printf 'scanners:\n  cfn-lint:\n    options:\n      no_such: 1\n' >"$TEST_TMP/bad.yaml"
 run_ash scan --source-dir "$src" --output-dir "$TEST_TMP/bad" --no-progress --scanners cfn-lint --config "$TEST_TMP/bad.yaml"
-assert_file_contains "an unknown option is an error naming it" "$TEST_TMP/out" "scanners.cfn-lint.options.no_such is not an option of cfn-lint"
+assert_eq "an unknown option: exit 3" "$status" 3
+assert_file_contains "an unknown option is an error naming it" "$TEST_TMP/err" "scanners.cfn-lint.options.no_such is not an option of cfn-lint"
+check "... and cfn-lint did not run" test ! -e "$TEST_TMP/bad/scanners/cfn-lint"
 printf 'scanners:\n  cfn-lint:\n    options:\n      regions: ["--update-specs"]\n' >"$TEST_TMP/bad2.yaml"
 run_ash scan --source-dir "$src" --output-dir "$TEST_TMP/bad2" --no-progress --scanners cfn-lint --config "$TEST_TMP/bad2.yaml"
-assert_file_contains "a region that is not one is refused" "$TEST_TMP/out" "'--update-specs' is not a value cfn-lint accepts"
+assert_eq "a region that is not one: exit 3" "$status" 3
+assert_file_contains "a region that is not one is refused" "$TEST_TMP/err" "'--update-specs' is not a value cfn-lint accepts"
+check "... and cfn-lint did not run" test ! -e "$TEST_TMP/bad2/scanners/cfn-lint"
 
 # Run as root, ash runs a sandboxed scanner as the scanner account: a
 # cfn-lint that account cannot run (installed under root's home) is never

@@ -1,17 +1,23 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* test-iac.c -- the command lines of the infrastructure-as-code adapters
    for their defaults and for each option, the refusal of options they do
-   not have, and the shared SARIF normalisation.  */
+   not have, the same verdict on the options from each adapter's
+   check_options (made before the scan) and from its build (made when the
+   command is built), and the shared SARIF normalisation.  */
 
 #include <config.h>
 
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "base/strvec.h"
 #include "base/util.h"
+#include "fs/tree.h"
+#include "proc/spawn.h"
 #include "scanners/iac-common.h"
 #include "tap.h"
 
@@ -143,6 +149,279 @@ cfn_guard_own (const json_t *o, struct ash_strvec *v, struct ash_error *e)
 {
   return ash_cfn_guard_argv ("cfn-guard", o, bundle, own_rules, templates, v,
                              e);
+}
+
+/* check_options against build: each scanner's options are checked
+   before the scan (check_options) and again when its command is built
+   (build, on a tree with a CloudFormation template and a workflow, so
+   that every adapter reaches its option checks).  A bad option must be
+   the same error from both, naming the key; a good one must pass both.  */
+
+struct opt_case
+{
+  const struct ash_scanner *s;
+  const char *options; /* JSON */
+  const char *names;   /* a part of the message, NULL: the options pass */
+};
+
+static const struct opt_case opt_cases[] = {
+  /* checkov */
+  { &ash_scanner_checkov, "{\"nope\": 1}",
+    "scanners.checkov.options.nope is not an option of checkov" },
+  { &ash_scanner_checkov, "[\"frameworks\"]",
+    "scanners.checkov.options must be a mapping" },
+  { &ash_scanner_checkov, "{\"config_file\": 5}",
+    "scanners.checkov.options.config_file must be a string" },
+  { &ash_scanner_checkov, "{\"tool_version\": \"latest\"}",
+    "scanners.checkov.options.tool_version: 'latest' is not a version "
+    "constraint" },
+  { &ash_scanner_checkov, "{\"install_timeout\": 0}",
+    "scanners.checkov.options.install_timeout must be a number of seconds" },
+  { &ash_scanner_checkov, "{\"additional_formats\": [\"pdf\"]}",
+    "scanners.checkov.options.additional_formats: 'pdf' is not a value" },
+  { &ash_scanner_checkov, "{\"additional_formats\": \"sarif\"}",
+    "scanners.checkov.options.additional_formats must be a list" },
+  { &ash_scanner_checkov, "{\"frameworks\": [\"cobol\"]}",
+    "scanners.checkov.options.frameworks: 'cobol' is not a value" },
+  { &ash_scanner_checkov, "{\"skip_frameworks\": [\"\"]}",
+    "scanners.checkov.options.skip_frameworks must be a list of non-empty" },
+  { &ash_scanner_checkov, "{\"offline\": \"yes\"}",
+    "scanners.checkov.options.offline must be true or false" },
+  { &ash_scanner_checkov, "{\"skip_path\": [\"(\"]}",
+    "scanners.checkov.options.skip_path: '(' is not a regular expression" },
+  { &ash_scanner_checkov, "{\"skip_path\": [{\"reason\": \"r\"}]}",
+    "scanners.checkov.options.skip_path: item 0 has no path" },
+  { &ash_scanner_checkov, "{\"skip_path\": \"x\"}",
+    "scanners.checkov.options.skip_path must be a list" },
+  { &ash_scanner_checkov,
+    "{\"frameworks\": [\"cloudformation\"], \"skip_frameworks\": "
+    "[\"secrets\"], \"offline\": true, \"additional_formats\": [], "
+    "\"skip_path\": [\"^tests/\", {\"path\": \"fixtures\", \"reason\": "
+    "\"data\"}], \"tool_version\": \">=3\", \"install_timeout\": 300, "
+    "\"scan_timeout\": 60, \"config_file\": null}",
+    NULL },
+  { &ash_scanner_checkov, NULL, NULL },
+  /* severity_threshold is the scan's, taken by every scanner (upstream's
+     own configs set it for checkov and cfn-nag); a key after it is still
+     checked.  */
+  { &ash_scanner_checkov, "{\"severity_threshold\": \"LOW\"}", NULL },
+  { &ash_scanner_checkov, "{\"severity_threshold\": \"LOW\", \"nope\": 1}",
+    "scanners.checkov.options.nope is not an option of checkov" },
+  { &ash_scanner_cfn_nag, "{\"severity_threshold\": \"MEDIUM\"}", NULL },
+  { &ash_scanner_cdk_nag, "{\"severity_threshold\": null}", NULL },
+  /* cfn-lint */
+  { &ash_scanner_cfn_lint, "{\"no_such\": 1}",
+    "scanners.cfn-lint.options.no_such is not an option of cfn-lint" },
+  { &ash_scanner_cfn_lint, "{\"config_file\": 5}",
+    "scanners.cfn-lint.options.config_file must be a string" },
+  { &ash_scanner_cfn_lint, "{\"tool_version\": \"1\"}",
+    "scanners.cfn-lint.options.tool_version: '1' is not a version" },
+  { &ash_scanner_cfn_lint, "{\"install_timeout\": -1}",
+    "scanners.cfn-lint.options.install_timeout must be a number" },
+  { &ash_scanner_cfn_lint, "{\"regions\": [\"--update-specs\"]}",
+    "scanners.cfn-lint.options.regions: '--update-specs' is not a value" },
+  { &ash_scanner_cfn_lint, "{\"ignore_checks\": [\"W-1\"]}",
+    "scanners.cfn-lint.options.ignore_checks: 'W-1' is not a value" },
+  { &ash_scanner_cfn_lint, "{\"include_checks\": \"I\"}",
+    "scanners.cfn-lint.options.include_checks must be a list of strings" },
+  { &ash_scanner_cfn_lint,
+    "{\"regions\": [\"us-east-1\", \"ALL_REGIONS\"], \"ignore_checks\": "
+    "[\"W2001\"], \"include_checks\": [\"I\"], \"tool_version\": \">=1\", "
+    "\"install_timeout\": 60}",
+    NULL },
+  /* cfn-nag */
+  { &ash_scanner_cfn_nag, "{\"x\": true}",
+    "scanners.cfn-nag.options.x is not an option of cfn-nag" },
+  { &ash_scanner_cfn_nag, "{\"tool_version\": \">=0.8\"}",
+    "scanners.cfn-nag.options.tool_version is not an option of cfn-nag" },
+  { &ash_scanner_cfn_nag, "{\"rule_directory\": 5}",
+    "scanners.cfn-nag.options.rule_directory must be a string" },
+  { &ash_scanner_cfn_nag, "{\"profile_path\": [\"p\"]}",
+    "scanners.cfn-nag.options.profile_path must be a string" },
+  { &ash_scanner_cfn_nag, "{\"deny_list_path\": true}",
+    "scanners.cfn-nag.options.deny_list_path must be a string" },
+  { &ash_scanner_cfn_nag, "{\"rule_directory\": null, \"scan_timeout\": 9}",
+    NULL },
+  /* actionlint */
+  { &ash_scanner_actionlint, "{\"color\": true}",
+    "scanners.actionlint.options.color is not an option of actionlint" },
+  { &ash_scanner_actionlint, "{\"shellcheck\": true}",
+    "scanners.actionlint.options.shellcheck must be a string" },
+  { &ash_scanner_actionlint, "{\"pyflakes\": 1}",
+    "scanners.actionlint.options.pyflakes must be a string" },
+  { &ash_scanner_actionlint, "{\"config_file\": []}",
+    "scanners.actionlint.options.config_file must be a string" },
+  { &ash_scanner_actionlint, "{\"tool_version\": \"x\"}",
+    "scanners.actionlint.options.tool_version: 'x' is not a version" },
+  { &ash_scanner_actionlint, "{\"install_timeout\": 0}",
+    "scanners.actionlint.options.install_timeout must be a number" },
+  { &ash_scanner_actionlint,
+    "{\"shellcheck\": \"/bin/sh\", \"pyflakes\": \"\", \"tool_version\": "
+    "\"<2\"}",
+    NULL },
+  /* zizmor */
+  { &ash_scanner_zizmor, "{\"offline\": true}",
+    "scanners.zizmor.options.offline is not an option of zizmor" },
+  { &ash_scanner_zizmor, "{\"config_file\": 1}",
+    "scanners.zizmor.options.config_file must be a string" },
+  { &ash_scanner_zizmor, "{\"persona\": 5}",
+    "scanners.zizmor.options.persona must be a string" },
+  { &ash_scanner_zizmor, "{\"persona\": \"evil\"}",
+    "scanners.zizmor.options.persona must be one of regular, pedantic, "
+    "auditor, not 'evil'" },
+  { &ash_scanner_zizmor, "{\"online_audits\": \"no\"}",
+    "scanners.zizmor.options.online_audits must be true or false" },
+  { &ash_scanner_zizmor, "{\"online_audits\": true}",
+    "scanners.zizmor.options.online_audits is not supported" },
+  { &ash_scanner_zizmor, "{\"tool_version\": \"nope\"}",
+    "scanners.zizmor.options.tool_version: 'nope' is not a version" },
+  { &ash_scanner_zizmor,
+    "{\"persona\": \"pedantic\", \"online_audits\": false}", NULL },
+  /* cfn-guard */
+  { &ash_scanner_cfn_guard, "{\"rules\": []}",
+    "scanners.cfn-guard.options.rules is not an option of cfn-guard" },
+  { &ash_scanner_cfn_guard, "{\"rules_paths\": \"own.guard\"}",
+    "scanners.cfn-guard.options.rules_paths must be a list of strings" },
+  { &ash_scanner_cfn_guard, "{\"rules_paths\": [\"\"]}",
+    "scanners.cfn-guard.options.rules_paths must be a list of non-empty" },
+  { &ash_scanner_cfn_guard, "{\"rule_sets\": [\"../x\"]}",
+    "scanners.cfn-guard.options.rule_sets: '../x' is not a value" },
+  { &ash_scanner_cfn_guard, "{\"rule_sets\": []}",
+    "cfn-guard has no rules: rule_sets is empty and rules_paths names none" },
+  { &ash_scanner_cfn_guard, "{\"rule_sets\": [], \"rules_paths\": []}",
+    "cfn-guard has no rules: rule_sets is empty and rules_paths names none" },
+  { &ash_scanner_cfn_guard, "{\"tool_version\": \"latest\"}",
+    "scanners.cfn-guard.options.tool_version: 'latest' is not a version" },
+  { &ash_scanner_cfn_guard, "{\"install_timeout\": 86401}",
+    "scanners.cfn-guard.options.install_timeout must be a number" },
+  { &ash_scanner_cfn_guard,
+    "{\"rule_sets\": [\"wa-Security-Pillar\"], \"tool_version\": \">=3\"}",
+    NULL },
+  /* cdk-nag */
+  { &ash_scanner_cdk_nag, "{\"packs\": {}}",
+    "scanners.cdk-nag.options.packs is not an option of cdk-nag" },
+  { &ash_scanner_cdk_nag, "{\"tool_version\": \">=2\"}",
+    "scanners.cdk-nag.options.tool_version is not supported" },
+  { &ash_scanner_cdk_nag, "{\"install_timeout\": 0}",
+    "scanners.cdk-nag.options.install_timeout must be a number" },
+  { &ash_scanner_cdk_nag, "{\"nag_packs\": [\"HIPAASecurityChecks\"]}",
+    "scanners.cdk-nag.options.nag_packs must be a mapping" },
+  { &ash_scanner_cdk_nag, "{\"nag_packs\": {\"Evil\": true}}",
+    "scanners.cdk-nag.options.nag_packs.Evil is not a cdk-nag rule pack" },
+  { &ash_scanner_cdk_nag, "{\"nag_packs\": {\"HIPAASecurityChecks\": 1}}",
+    "scanners.cdk-nag.options.nag_packs.HIPAASecurityChecks must be true "
+    "or false" },
+  { &ash_scanner_cdk_nag, "{\"nag_packs\": {\"AwsSolutionsChecks\": false}}",
+    "scanners.cdk-nag.options.nag_packs turns every rule pack off" },
+  { &ash_scanner_cdk_nag,
+    "{\"nag_packs\": {\"HIPAASecurityChecks\": true}, \"install_timeout\": "
+    "60}",
+    NULL },
+};
+
+/* Write TEXT to PATH (whole, or abort).  */
+static void
+put (const char *path, const char *text)
+{
+  FILE *f = fopen (path, "w");
+  if (f == NULL || fputs (text, f) < 0 || fclose (f) != 0)
+    abort ();
+}
+
+static void
+test_check_options (void)
+{
+  char root[] = "/tmp/test-iac-opts.XXXXXX";
+  if (mkdtemp (root) == NULL)
+    abort ();
+  _cleanup_free_ char *src = ash_path_join (root, "src");
+  _cleanup_free_ char *gh = ash_path_join (root, "src/.github");
+  _cleanup_free_ char *wfd = ash_path_join (root, "src/.github/workflows");
+  _cleanup_free_ char *tmpl = ash_path_join (root, "src/t.yaml");
+  _cleanup_free_ char *wf
+    = ash_path_join (root, "src/.github/workflows/ci.yml");
+  _cleanup_free_ char *res = ash_path_join (root, "results");
+  _cleanup_free_ char *bundle_dir = ash_path_join (root, "bundle");
+  _cleanup_free_ char *guard
+    = ash_path_join (root, "bundle/wa-Security-Pillar.guard");
+  _cleanup_free_ char *list = ash_path_join (root, "scan-set.txt");
+  if (mkdir (src, 0755) < 0 || mkdir (gh, 0755) < 0 || mkdir (wfd, 0755) < 0
+      || mkdir (res, 0755) < 0 || mkdir (bundle_dir, 0755) < 0)
+    abort ();
+  put (tmpl, "AWSTemplateFormatVersion: \"2010-09-09\"\n"
+             "Resources:\n  B:\n    Type: AWS::S3::Bucket\n");
+  put (wf, "on: push\njobs:\n  a:\n    runs-on: ubuntu-latest\n"
+           "    steps:\n      - run: echo hi\n");
+  put (guard, "rule r { Resources exists }\n");
+  _cleanup_free_ char *set = xasprintf ("%s\n%s\n", tmpl, wf);
+  put (list, set);
+  setenv ("ASH_CFN_GUARD_RULES_DIR", bundle_dir, 1);
+  int rfd = open (res, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (rfd < 0)
+    abort ();
+
+  for (size_t i = 0; i < ARRAY_SIZE (opt_cases); i++)
+    {
+      const struct opt_case *c = &opt_cases[i];
+      json_t *o = c->options ? opts (c->options) : NULL;
+      struct ash_error e1 = ASH_ERROR_INIT, e2 = ASH_ERROR_INIT;
+      struct ash_cmd cmd;
+      _cleanup_free_ char *name = xasprintf ("run-%zu", i);
+      _cleanup_free_ char *run = ash_path_join (root, name);
+      if (mkdir (run, 0700) < 0)
+        abort ();
+      struct ash_scan_job job = {
+        .name = c->s->name,
+        .target = src,
+        .results_dir = res,
+        .results_fd = rfd,
+        .scan_set_file = list,
+        .tool_path = "/bin/true",
+        .options = o,
+        .max_output = 1 << 20,
+        .run_config_dir = run,
+      };
+      const char *what = c->options ? c->options : "null";
+
+      tap_ok (c->s->check_options != NULL, "%s has check_options", c->s->name);
+      int r1 = c->s->check_options ? c->s->check_options (o, &e1) : 0;
+      ash_cmd_init (&cmd);
+      int r2 = c->s->build (c->s, &job, &cmd, &e2);
+      if (c->names)
+        {
+          tap_ok (r1 < 0 && e1.message && strstr (e1.message, c->names),
+                  "%s %s: check_options refuses it, naming it (%s)",
+                  c->s->name, what, e1.message ? e1.message : "accepted");
+          tap_is_str (r2 < 0 ? e2.message : "accepted",
+                      r1 < 0 ? e1.message : "refused",
+                      "%s %s: build refuses it with the same message",
+                      c->s->name, what);
+        }
+      else
+        {
+          tap_is_str (r1 < 0 ? e1.message : "accepted", "accepted",
+                      "%s %s: check_options accepts it", c->s->name, what);
+          /* cdk-nag's worker is not installed beside this test: its build
+             may stop there, after the options.  */
+          bool worker
+            = r2 < 0 && c->s == &ash_scanner_cdk_nag
+              && strstr (e2.message, "worker cdk-nag-worker.js is not "
+                                     "installed");
+          tap_ok (r2 == 0 || worker, "%s %s: build accepts it (%s)",
+                  c->s->name, what, r2 < 0 ? e2.message : "built");
+        }
+      ash_cmd_release (&cmd);
+      ash_error_release (&e1);
+      ash_error_release (&e2);
+      json_decref (o);
+    }
+  close (rfd);
+  unsetenv ("ASH_CFN_GUARD_RULES_DIR");
+  _cleanup_close_ int tfd = open ("/tmp", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  struct ash_error e = ASH_ERROR_INIT;
+  if (tfd >= 0)
+    ash_tree_remove_all (tfd, root + strlen ("/tmp/"), &e);
+  ash_error_release (&e);
 }
 
 int
@@ -415,6 +694,8 @@ main (void)
                                  : ash_iac_uri_unescape (uris[i][1]);
       tap_is_str (u, uris[i][2], "uri %s: %s", uris[i][0], uris[i][3]);
     }
+
+  test_check_options ();
 
   printf ("1..%d\n", tap_n);
   return tap_failed ? 1 : 0;
