@@ -17,7 +17,6 @@
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/stat.h>
@@ -26,7 +25,6 @@
 #include "base/log.h"
 #include "fs/chown.h"
 #include "private-dir.h"
-#include "socket-filter.h"
 
 #define PRIVATE_PREFIX "ash-landlock-"
 
@@ -43,40 +41,6 @@ struct landlock_state
   int fds[ASH_CMD_MAX_PASS_FDS]; /* handed to the wrapper */
   unsigned n_fds;
 };
-
-/* The socket filter, without and with a network, each built once for the
-   life of this process, when a scanner first needs it, and handed to every
-   wrapper as the same sealed memfd (--seccomp-fd): the wrapper then
-   neither builds it nor needs libseccomp's compiler on every run.  The
-   memfd is close-on-exec here; only the spawn that passes it clears that,
-   in its child.  Several scan threads may ask at once.  */
-static pthread_mutex_t filter_lock = PTHREAD_MUTEX_INITIALIZER;
-static int filter_fds[2] = { -1, -1 };
-
-static int
-socket_filter_fd (bool network, struct ash_error *err)
-{
-  int fd, r = 0;
-  char *why = NULL;
-
-  pthread_mutex_lock (&filter_lock);
-  fd = filter_fds[network];
-  if (fd < 0)
-    {
-      r = ash_socket_filter_memfd (network ? ASH_SOCKETS_NETWORK
-                                           : ASH_SOCKETS_NONE,
-                                   &why);
-      if (r >= 0)
-        fd = filter_fds[network] = r;
-    }
-  pthread_mutex_unlock (&filter_lock);
-  if (fd >= 0)
-    return fd;
-  r = ash_error_set (err, r, _ ("cannot build the socket filter: %s"),
-                     why ? why : strerror (-r));
-  free (why);
-  return r;
-}
 
 static const char *
 tmp_base (void)
@@ -244,7 +208,9 @@ landlock_wrap_args (const struct ash_linux_probe *probe,
      --network): it checks that what it loads refuses what that policy
      refuses.  Shared by every spawn, so not in STATE->fds, which cleanup()
      closes.  */
-  r = socket_filter_fd (policy->network, err);
+  r = ash_linux_socket_filter_fd (policy->network ? ASH_SOCKETS_NETWORK
+                                                  : ASH_SOCKETS_NONE,
+                                  err);
   if (r < 0)
     return r;
   if (cmd->n_pass_fds >= ASH_CMD_MAX_PASS_FDS)

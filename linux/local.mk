@@ -35,11 +35,15 @@ EXTRA_DIST += tests/sh/sandbox-escape.sh tests/sh/sandbox-escape-bwrap.sh tests/
 EXTRA_DIST += bench/spawn-cost.sh bench/README.md
 pkglibexec_PROGRAMS += linux/ash-landlock-exec
 linux_ash_landlock_exec_CPPFLAGS = $(AM_CPPFLAGS) $(SECCOMP_CFLAGS)
-linux_ash_landlock_exec_LDADD = $(SECCOMP_LIBS)
+# A static PIE where configure found it can be (--disable-static-wrapper).
+linux_ash_landlock_exec_LDFLAGS = $(AM_LDFLAGS) $(WRAPPER_LDFLAGS)
+linux_ash_landlock_exec_LDADD = $(WRAPPER_LIBS)
 linux_ash_landlock_exec_SOURCES =
 linux_ash_landlock_exec_SOURCES += linux/landlock-exec.c linux/landlock-exec.h
 linux_ash_landlock_exec_SOURCES += linux/landlock-uapi.h
 linux_ash_landlock_exec_SOURCES += linux/socket-filter.c linux/socket-filter.h
+TESTS += tests/sh/wrapper-static.sh
+EXTRA_DIST += tests/sh/wrapper-static.sh
 TESTS += tests/sh/sandbox-probe.sh
 EXTRA_DIST += tests/sh/sandbox-probe.sh
 EXTRA_DIST += tests/fixtures/plugins/escape-probe.yaml

@@ -12,6 +12,7 @@ AM_TESTS_ENVIRONMENT = \
 	ASH='$(abs_top_builddir)/$(ash_platform)/ash'; export ASH; \
 	ASH_HELPER_DIR='$(abs_top_builddir)/$(ash_platform)'; export ASH_HELPER_DIR; \
 	ASH_TEST_ASAN='$(ASH_ASAN)'; export ASH_TEST_ASAN; \
+	ASH_TEST_WRAPPER_STATIC='$(ASH_WRAPPER_STATIC)'; export ASH_TEST_WRAPPER_STATIC; \
 	LC_ALL=C.UTF-8; export LC_ALL; LANGUAGE=; export LANGUAGE;
 
 EXTRA_DIST += tests/tap.h tests/libtest.sh tests/tap-run tests/iac-lib.sh

@@ -138,6 +138,8 @@ joined_no_fds (const struct ash_strvec *sv, int *n_fds, int *unpassed)
   return ash_buf_detach (&b);
 }
 
+/* The words of SV joined, with the number after "--seccomp-fd" written
+   FD.  */
 static char *
 joined (const struct ash_strvec *sv)
 {
@@ -147,6 +149,11 @@ joined (const struct ash_strvec *sv)
     {
       if (i)
         ash_buf_addch (&b, ' ');
+      if (i > 0 && streq (sv->v[i - 1], "--seccomp-fd"))
+        {
+          ash_buf_addstr (&b, "FD");
+          continue;
+        }
       ash_buf_addstr (&b, sv->v[i]);
     }
   return ash_buf_detach (&b);
@@ -175,6 +182,16 @@ merged_usr (void)
       ash_buf_addf (&b, " --symlink %s %s", t, links[i]);
     }
   return ash_buf_detach (&b);
+}
+
+/* The descriptor after "--seccomp-fd" in the wrapped command, or -1.  */
+static int
+seccomp_fd_of (const struct ash_cmd *cmd)
+{
+  for (size_t i = 0; i + 1 < cmd->argv.nr; i++)
+    if (streq (cmd->argv.v[i], "--seccomp-fd"))
+      return atoi (cmd->argv.v[i + 1]);
+  return -1;
 }
 
 static void
@@ -208,7 +225,7 @@ test_bwrap (bool overlay, bool network)
     " --ro-bind-try " HELPER " " HELPER
     " --bind /src/.ash/ash_output/scanners/bandit"
     " /src/.ash/ash_output/scanners/bandit"
-    " --chdir /src -- " HELPER " --socket-filter%s --"
+    " --chdir /src -- " HELPER " --socket-filter%s --seccomp-fd FD --"
     " /usr/bin/bandit -r /src",
     network ? "" : " --unshare-net", links,
     overlay ? "--overlay-src /home/u/.cache/uv --tmp-overlay /home/u/.cache/uv"
@@ -216,6 +233,28 @@ test_bwrap (bool overlay, bool network)
     network ? " --network" : " --private-network");
   tap_is_str (got, want, "bwrap argv (overlay %d, network %d)", overlay,
               network);
+  {
+    /* The socket filter for the same policy (no network: a network
+       namespace of its own, IP sockets kept for its loopback), built once
+       and shared: passed on, and left open by cleanup().  */
+    int fd = seccomp_fd_of (&f.cmd);
+    bool passed = false;
+
+    for (unsigned i = 0; i < f.cmd.n_pass_fds; i++)
+      passed |= f.cmd.pass_fds[i] == fd;
+    tap_ok (fd > 2 && passed, "bwrap: --seccomp-fd %d is passed to bwrap", fd);
+    tap_is_int (fd,
+                ash_linux_socket_filter_fd (network ? ASH_SOCKETS_NETWORK
+                                                    : ASH_SOCKETS_NETNS,
+                                            &err),
+                "bwrap: the filter is the %s one",
+                network ? "network" : "network-namespace");
+    ash_backend_bwrap.cleanup (f.state);
+    f.state = NULL;
+    tap_is_int (fcntl (fd, F_GET_SEALS),
+                F_SEAL_WRITE | F_SEAL_GROW | F_SEAL_SHRINK | F_SEAL_SEAL,
+                "bwrap: after cleanup the filter's sealed memfd is open");
+  }
   tap_is_str (ash_strvec_getenv (&f.cmd.env, "HOME"), "/home/u",
               "bwrap: HOME is the private home at its usual path");
   tap_is_str (ash_strvec_getenv (&f.cmd.env, "TMPDIR"), "/tmp",
@@ -415,16 +454,6 @@ test_landlock (void)
           "landlock: cleanup removes the private directory");
   ash_error_release (&err);
   fixture_release (&f);
-}
-
-/* The descriptor after "--seccomp-fd" in the wrapped command, or -1.  */
-static int
-seccomp_fd_of (const struct ash_cmd *cmd)
-{
-  for (size_t i = 0; i + 1 < cmd->argv.nr; i++)
-    if (streq (cmd->argv.v[i], "--seccomp-fd"))
-      return atoi (cmd->argv.v[i + 1]);
-  return -1;
 }
 
 /* Wrap the fixture's command with or without a network and return the
@@ -650,8 +679,8 @@ test_bwrap_bind_fd (void)
           "bind-fd: the source tree is bound read-only from a descriptor");
   tap_ok (strstr (got, "--ro-bind-try /usr /usr") != NULL,
           "bind-fd: system directories are still bound by name");
-  tap_ok (f.cmd.n_pass_fds == 2,
-          "bind-fd: both descriptors are passed "
+  tap_ok (f.cmd.n_pass_fds == 3,
+          "bind-fd: both descriptors and the socket filter are passed "
           "(%u)",
           f.cmd.n_pass_fds);
 
