@@ -352,11 +352,12 @@ add_rule (struct options *o, const char *path, unsigned long long rights)
   o->n_rules++;
 }
 
-/* --fd N: a descriptor the caller opened once, without following a link,
-   for the path that follows.  It is made close-on-exec here, so that the
-   command never inherits it.  */
+/* The descriptor N of the option OPT ("--fd N", "--seccomp-fd N"), made
+   close-on-exec here, so that the command never inherits it whatever
+   happens.  A word that is not a number above 2 is a usage error; a
+   descriptor that is not open exits with CLOSED_STATUS.  */
 static int
-parse_fd (const char *arg)
+parse_descriptor (const char *opt, const char *arg, int closed_status)
 {
   char *end;
   long v;
@@ -364,34 +365,29 @@ parse_fd (const char *arg)
   errno = 0;
   v = strtol (arg, &end, 10);
   if (errno != 0 || end == arg || *end != '\0' || v < 3 || v > INT_MAX)
-    die (ASH_LANDLOCK_EXIT_USAGE,
-         "--fd wants a descriptor above 2, not "
-         "'%s'",
-         arg);
+    die (ASH_LANDLOCK_EXIT_USAGE, "%s wants a descriptor above 2, not '%s'",
+         opt, arg);
   if (fcntl ((int) v, F_SETFD, FD_CLOEXEC) < 0)
-    die (ASH_LANDLOCK_EXIT_USAGE, "--fd %ld: %s", v, strerror (errno));
+    die (closed_status, "%s %ld: %s", opt, v, strerror (errno));
   return (int) v;
 }
 
+/* --fd N: a descriptor the caller opened once, without following a link,
+   for the path that follows.  */
+static int
+parse_fd (const char *arg)
+{
+  return parse_descriptor ("--fd", arg, ASH_LANDLOCK_EXIT_USAGE);
+}
+
 /* --seccomp-fd N: the socket filter as a BPF program, in a sealed memfd
-   ash built once (ash_socket_filter_memfd).  Made close-on-exec at once, so
-   that whatever happens the command never inherits it.  A descriptor that
-   is not open is a setup failure, as every other wrong descriptor is once
-   it is read: the wrapper never runs the command without the filter.  */
+   ash built once (ash_socket_filter_memfd).  A descriptor that is not
+   open is a setup failure, as every other wrong descriptor is once it is
+   read: the wrapper never runs the command without the filter.  */
 static int
 parse_seccomp_fd (const char *arg)
 {
-  char *end;
-  long v;
-
-  errno = 0;
-  v = strtol (arg, &end, 10);
-  if (errno != 0 || end == arg || *end != '\0' || v < 3 || v > INT_MAX)
-    die (ASH_LANDLOCK_EXIT_USAGE,
-         "--seccomp-fd wants a descriptor above 2, not '%s'", arg);
-  if (fcntl ((int) v, F_SETFD, FD_CLOEXEC) < 0)
-    die (ASH_LANDLOCK_EXIT_SETUP, "--seccomp-fd %ld: %s", v, strerror (errno));
-  return (int) v;
+  return parse_descriptor ("--seccomp-fd", arg, ASH_LANDLOCK_EXIT_SETUP);
 }
 
 static void
