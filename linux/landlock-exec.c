@@ -40,9 +40,13 @@
    after SIGTERM, so the grace period must stay below that.
 
    In both modes --seccomp-fd N hands over the socket filter ash built once
-   for the whole scan, as a BPF program in a sealed memfd, which is loaded
-   where the filter built here would be, then closed; anything but such a
-   descriptor stops the wrapper before the command runs.
+   for all the scanners it starts, as a BPF program in a sealed memfd,
+   which is loaded where the filter built here would be, then closed;
+   anything but such a descriptor stops the wrapper before the command
+   runs.  The descriptor is trusted as the command line is (both come from
+   ash): the checks catch a wrong or damaged one, and the loaded filter is
+   checked against the policy asked for, but a well-formed filter that
+   refuses those sockets and allows something else would pass.
 
    Only libc and libseccomp are used: this program is the last step before
    the scanner runs, and the smaller it is the easier it is to trust.
