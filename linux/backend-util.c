@@ -23,10 +23,46 @@
 #include "proc/toolfind.h"
 #include "sandbox/backend.h"
 
+/* The socket filter for each policy, built once for the life of this
+   process, when a scanner first needs it, and handed to every wrapper as
+   the same sealed memfd: the wrapper then neither builds it nor needs
+   libseccomp's compiler on every run.  The memfd is close-on-exec here;
+   only a spawn that passes it clears that, in its child.  Several scan
+   threads may ask at once.  */
+static pthread_mutex_t filter_lock = PTHREAD_MUTEX_INITIALIZER;
+static int filter_fds[3] = { -1, -1, -1 };
+
+int
+ash_linux_socket_filter_fd (enum ash_socket_policy sockets,
+                            struct ash_error *err)
+{
+  char *why = NULL;
+  int fd, r = 0;
+
+  if ((unsigned) sockets >= sizeof filter_fds / sizeof filter_fds[0])
+    return ash_error_set (err, -EINVAL, _ ("no such socket filter: %d"),
+                          (int) sockets);
+  pthread_mutex_lock (&filter_lock);
+  fd = filter_fds[sockets];
+  if (fd < 0)
+    {
+      r = ash_socket_filter_memfd (sockets, &why);
+      if (r >= 0)
+        fd = filter_fds[sockets] = r;
+    }
+  pthread_mutex_unlock (&filter_lock);
+  if (fd >= 0)
+    return fd;
+  r = ash_error_set (err, r, _ ("cannot build the socket filter: %s"),
+                     why ? why : strerror (-r));
+  free (why);
+  return r;
+}
+
 void
 ash_linux_filter_prefix (struct ash_strvec *argv, const char *helper,
                          const struct ash_policy *policy, bool network,
-                         bool new_session)
+                         bool new_session, int seccomp_fd)
 {
   ash_strvec_push (argv, helper);
   ash_strvec_push (argv, "--socket-filter");
@@ -66,6 +102,11 @@ ash_linux_filter_prefix (struct ash_strvec *argv, const char *helper,
   /* Without a network, bwrap and firejail give the command a network
      namespace of its own: its IP sockets reach only its own loopback.  */
   ash_strvec_push (argv, network ? "--network" : "--private-network");
+  if (seccomp_fd >= 0)
+    {
+      ash_strvec_push (argv, "--seccomp-fd");
+      ash_strvec_pushf (argv, "%d", seccomp_fd);
+    }
   if (new_session)
     ash_strvec_push (argv, "--new-session");
   ash_strvec_push (argv, "--");

@@ -17,6 +17,7 @@
 #include "sandbox/backend.h"
 #include "sandbox/backend-impl.h"
 #include "sandbox/policy.h"
+#include "socket-filter.h"
 
 extern const struct ash_backend ash_backend_bwrap;
 extern const struct ash_backend ash_backend_firejail;
@@ -60,10 +61,21 @@ int ash_linux_identity (const struct ash_host *host, const char *name,
    itself).  With POLICY (may be NULL), the wrapper first checks that each
    data directory (the source and output directories) is there in the
    sandbox and is the same directory as on the host, and refuses to start
-   the command otherwise.  The command itself follows.  */
+   the command otherwise.  With SECCOMP_FD (not -1, and passed to the
+   command by the caller: ash_linux_socket_filter_fd() for the same
+   policy), the wrapper loads the filter from it rather than building it.
+   The command itself follows.  */
 void ash_linux_filter_prefix (struct ash_strvec *argv, const char *helper,
                               const struct ash_policy *policy, bool network,
-                              bool new_session);
+                              bool new_session, int seccomp_fd);
+
+/* The socket filter for SOCKETS as a sealed memfd (socket-filter.h), built
+   the first time it is asked for and kept open, close-on-exec, for the
+   life of the process: the caller passes it to the wrapper
+   (--seccomp-fd) and never closes it.  A negative errno with ERR set when
+   it cannot be built.  Thread-safe.  */
+int ash_linux_socket_filter_fd (enum ash_socket_policy sockets,
+                                struct ash_error *err);
 
 /* Find the tool NAME (bwrap, firejail, readlink, true) by the toolfind
    rules of HOST.  On failure returns a negative errno (-ENOENT when it is

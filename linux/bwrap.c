@@ -171,6 +171,19 @@ close_path_fds (struct ash_cmd *cmd)
   cmd->n_pass_fds = kept;
 }
 
+/* Take the shared socket-filter descriptor FD back out of what CMD
+   passes on (a wrap() that failed), without closing it.  */
+static void
+drop_filter_fd (struct ash_cmd *cmd, int fd)
+{
+  unsigned kept = 0;
+
+  for (unsigned i = 0; i < cmd->n_pass_fds; i++)
+    if (cmd->pass_fds[i] != fd)
+      cmd->pass_fds[kept++] = cmd->pass_fds[i];
+  cmd->n_pass_fds = kept;
+}
+
 /* Where the installed bwrap has --bind-fd, the results directory (read
    and write) and the scanned data are handed to it as descriptors opened
    here once, so that a local user who can write a directory above one of
@@ -229,6 +242,7 @@ bwrap_wrap (const struct ash_probe *base, const struct ash_policy *policy,
   size_t n_ops = 0;
   const char *home = ash_linux_policy_home (policy);
   unsigned n_fds_before = cmd->n_pass_fds;
+  int filter_fd;
 
   *ret_state = NULL;
   if (policy->refusal.message)
@@ -239,6 +253,24 @@ bwrap_wrap (const struct ash_probe *base, const struct ash_policy *policy,
     return ash_error_set (err, -EINVAL,
                           _ ("a sandboxed command must start with an "
                              "absolute path"));
+
+  /* The socket filter, built once for every scanner (without a network,
+     bwrap gives the command a network namespace of its own: IP sockets
+     stay for its loopback).  bwrap passes the descriptor on to the
+     wrapper.  Shared by every spawn, so not in the state's descriptors,
+     which cleanup() closes.  */
+  filter_fd = ash_linux_socket_filter_fd (policy->network ? ASH_SOCKETS_NETWORK
+                                                          : ASH_SOCKETS_NETNS,
+                                          err);
+  if (filter_fd < 0)
+    return filter_fd;
+  if (cmd->n_pass_fds >= ASH_CMD_MAX_PASS_FDS)
+    return ash_error_set (err, -EMFILE,
+                          _ ("the bwrap sandbox is given more than %d "
+                             "descriptors"),
+                          ASH_CMD_MAX_PASS_FDS);
+  cmd->pass_fds[cmd->n_pass_fds++] = filter_fd;
+  n_fds_before = cmd->n_pass_fds;
 
   ops = xcalloc (policy->n_paths + 4, sizeof *ops);
   ops[n_ops++] = (struct mount_op){ "/tmp", MOUNT_TMPFS, n_ops };
@@ -264,11 +296,14 @@ bwrap_wrap (const struct ash_probe *base, const struct ash_policy *policy,
           && !ash_linux_reachable_by (pp->path, cmd->user_id, cmd->group_id))
         {
           if (pp->access == ASH_ACCESS_DATA && access (pp->path, F_OK) == 0)
-            return ash_error_set (err, -EACCES,
-                                  _ ("the scanner's user (uid %ld) cannot "
-                                     "read %s; ash runs the scanners as "
-                                     "that account when it runs as root"),
-                                  (long) cmd->user_id, pp->path);
+            {
+              drop_filter_fd (cmd, filter_fd);
+              return ash_error_set (err, -EACCES,
+                                    _ ("the scanner's user (uid %ld) cannot "
+                                       "read %s; ash runs the scanners as "
+                                       "that account when it runs as root"),
+                                    (long) cmd->user_id, pp->path);
+            }
           continue;
         }
       switch (pp->access)
@@ -329,6 +364,7 @@ bwrap_wrap (const struct ash_probe *base, const struct ash_policy *policy,
             if (r < 0)
               {
                 close_path_fds (cmd);
+                drop_filter_fd (cmd, filter_fd);
                 ash_strvec_release (&argv);
                 return ash_error_set (err, r,
                                       _ ("%s cannot be handed to bwrap: %s "
@@ -390,7 +426,7 @@ bwrap_wrap (const struct ash_probe *base, const struct ash_policy *policy,
     }
   ash_strvec_push (&argv, "--");
   ash_linux_filter_prefix (&argv, probe->helper, policy, policy->network,
-                           false);
+                           false, filter_fd);
   ash_strvec_pushv (&argv, cmd->argv.v);
 
   /* bwrap passes its own environment on; it needs nothing from it.  */
@@ -544,7 +580,7 @@ bwrap_probe (const struct ash_host *host, struct ash_probe **retp)
   ash_strvec_push (&argv, helper);
   ash_strvec_push (&argv, helper);
   ash_strvec_push (&argv, "--");
-  ash_linux_filter_prefix (&argv, helper, NULL, false, false);
+  ash_linux_filter_prefix (&argv, helper, NULL, false, false, -1);
   ash_strvec_push (&argv, true_path);
   free (out);
   free (errtext);

@@ -343,8 +343,10 @@ firejail_wrap (const struct ash_probe *base, const struct ash_policy *policy,
      taken for an option.  */
   /* firejail keeps the terminal's session: the wrapper leaves it, so
      that the scanner has no controlling terminal.  */
-  ash_linux_filter_prefix (&argv, probe->helper, policy, policy->network,
-                           true);
+  /* firejail closes the descriptors it inherits: the wrapper builds the
+     filter itself.  */
+  ash_linux_filter_prefix (&argv, probe->helper, policy, policy->network, true,
+                           -1);
   ash_strvec_pushv (&argv, cmd->argv.v);
 
   ash_linux_sandbox_env (policy,
@@ -494,7 +496,7 @@ firejail_probe (const struct ash_host *host, struct ash_probe **retp)
   ash_strvec_push (&argv, "--quiet");
   push_private_showing (&argv, helper, host->passwd_home);
   /* No "--": see firejail_wrap.  */
-  ash_linux_filter_prefix (&argv, helper, NULL, false, true);
+  ash_linux_filter_prefix (&argv, helper, NULL, false, true, -1);
   ash_strvec_push (&argv, true_path);
   free (out);
   free (errtext);

@@ -7,7 +7,7 @@
          Landlock mode: restrict a child to the given paths, start COMMAND
          in it, and end every process it leaves behind.
      ash-landlock-exec --socket-filter [--network | --private-network]
-                       [--new-session]
+                       [--seccomp-fd N] [--new-session]
                        -- COMMAND [ARG]...
          Socket-filter mode (inside bwrap and firejail): install the socket
          filter and exec COMMAND in place.
@@ -38,6 +38,15 @@
    SIGTERM to COMMAND's whole tree, waits up to the grace period for
    COMMAND to exit, then kills everything.  ash sends SIGKILL ten seconds
    after SIGTERM, so the grace period must stay below that.
+
+   In both modes --seccomp-fd N hands over the socket filter ash built once
+   for all the scanners it starts, as a BPF program in a sealed memfd,
+   which is loaded where the filter built here would be, then closed;
+   anything but such a descriptor stops the wrapper before the command
+   runs.  The descriptor is trusted as the command line is (both come from
+   ash): the checks catch a wrong or damaged one, and the loaded filter is
+   checked against the policy asked for, but a well-formed filter that
+   refuses those sockets and allows something else would pass.
 
    Only libc and libseccomp are used: this program is the last step before
    the scanner runs, and the smaller it is the easier it is to trust.
@@ -161,6 +170,7 @@ struct options
   int tmpdir_fd;  /* --fd before --tmpdir, or -1 */
   int home_fd;    /* --fd before --home, or -1 */
   int pending_fd; /* --fd N not yet taken by a path, or -1 */
+  int seccomp_fd; /* --seccomp-fd: the socket filter, built, or -1 */
   struct path_rule *rules;
   size_t n_rules;
   char **links; /* NAME=TARGET */
@@ -232,8 +242,8 @@ usage (FILE *out)
   fprintf (
     out,
     "Usage: %s [OPTION]... -- COMMAND [ARG]...\n"
-    "       %s --socket-filter [--network | --private-network] "
-    "[--new-session] -- COMMAND "
+    "       %s --socket-filter [--network | --private-network]\n"
+    "                         [--seccomp-fd N] [--new-session] -- COMMAND "
     "[ARG]...\n"
     "       %s --probe\n"
     "Run COMMAND restricted by Landlock and the seccomp socket filter.\n"
@@ -259,6 +269,17 @@ usage (FILE *out)
     "                        names it and is never looked up\n"
     "  --network             allow sockets other than Unix ones\n"
     "  --no-network          refuse every socket (the default)\n"
+    "  --seccomp-fd N        load the socket filter from descriptor N "
+    "(inherited):\n"
+    "                        a BPF program in a memfd sealed against "
+    "writing,\n"
+    "                        growing, shrinking and new seals, "
+    "built by ash for\n"
+    "                        the --network, --private-network or "
+    "no-network\n"
+    "                        policy given; without it the filter is "
+    "built here.\n"
+    "                        Any other descriptor is a setup failure\n"
     "  --grace SECONDS       wait between SIGTERM and SIGKILL "
     "(default %d)\n"
     "  --verbose             note on stderr what the kernel lacks\n"
@@ -312,6 +333,7 @@ enum
   OPT_HIDE,
   OPT_SUPERVISE,
   OPT_FD,
+  OPT_SECCOMP_FD,
   OPT_HELP,
 };
 
@@ -334,11 +356,12 @@ add_rule (struct options *o, const char *path, unsigned long long rights)
   o->n_rules++;
 }
 
-/* --fd N: a descriptor the caller opened once, without following a link,
-   for the path that follows.  It is made close-on-exec here, so that the
-   command never inherits it.  */
+/* The descriptor N of the option OPT ("--fd N", "--seccomp-fd N"), made
+   close-on-exec here, so that the command never inherits it whatever
+   happens.  A word that is not a number above 2 is a usage error; a
+   descriptor that is not open exits with CLOSED_STATUS.  */
 static int
-parse_fd (const char *arg)
+parse_descriptor (const char *opt, const char *arg, int closed_status)
 {
   char *end;
   long v;
@@ -346,13 +369,29 @@ parse_fd (const char *arg)
   errno = 0;
   v = strtol (arg, &end, 10);
   if (errno != 0 || end == arg || *end != '\0' || v < 3 || v > INT_MAX)
-    die (ASH_LANDLOCK_EXIT_USAGE,
-         "--fd wants a descriptor above 2, not "
-         "'%s'",
-         arg);
+    die (ASH_LANDLOCK_EXIT_USAGE, "%s wants a descriptor above 2, not '%s'",
+         opt, arg);
   if (fcntl ((int) v, F_SETFD, FD_CLOEXEC) < 0)
-    die (ASH_LANDLOCK_EXIT_USAGE, "--fd %ld: %s", v, strerror (errno));
+    die (closed_status, "%s %ld: %s", opt, v, strerror (errno));
   return (int) v;
+}
+
+/* --fd N: a descriptor the caller opened once, without following a link,
+   for the path that follows.  */
+static int
+parse_fd (const char *arg)
+{
+  return parse_descriptor ("--fd", arg, ASH_LANDLOCK_EXIT_USAGE);
+}
+
+/* --seccomp-fd N: the socket filter as a BPF program, in a sealed memfd
+   ash built once (ash_socket_filter_memfd).  A descriptor that is not
+   open is a setup failure, as every other wrong descriptor is once it is
+   read: the wrapper never runs the command without the filter.  */
+static int
+parse_seccomp_fd (const char *arg)
+{
+  return parse_descriptor ("--seccomp-fd", arg, ASH_LANDLOCK_EXIT_SETUP);
 }
 
 static void
@@ -376,6 +415,7 @@ parse_options (int argc, char **argv, struct options *o)
     { "hide", required_argument, NULL, OPT_HIDE },
     { "supervise", no_argument, NULL, OPT_SUPERVISE },
     { "fd", required_argument, NULL, OPT_FD },
+    { "seccomp-fd", required_argument, NULL, OPT_SECCOMP_FD },
     { "help", no_argument, NULL, OPT_HELP },
     { NULL, 0, NULL, 0 },
   };
@@ -384,7 +424,7 @@ parse_options (int argc, char **argv, struct options *o)
 
   memset (o, 0, sizeof *o);
   o->grace = DEFAULT_GRACE;
-  o->tmpdir_fd = o->home_fd = o->pending_fd = -1;
+  o->tmpdir_fd = o->home_fd = o->pending_fd = o->seccomp_fd = -1;
   opterr = 0;
 
   /* "+": stop at the first non-option, which starts the command.  */
@@ -408,6 +448,11 @@ parse_options (int argc, char **argv, struct options *o)
                  o->pending_fd);
           o->pending_fd = parse_fd (optarg);
           landlock_options = true;
+          break;
+        case OPT_SECCOMP_FD:
+          if (o->seccomp_fd >= 0)
+            die (ASH_LANDLOCK_EXIT_USAGE, "--seccomp-fd is given twice");
+          o->seccomp_fd = parse_seccomp_fd (optarg);
           break;
         case OPT_HIDE:
           if (optarg[0] != '/')
@@ -514,19 +559,20 @@ parse_options (int argc, char **argv, struct options *o)
   if (o->probe)
     {
       if (optind != argc || o->socket_filter || landlock_options
-          || o->supervise)
+          || o->supervise || o->seccomp_fd >= 0)
         die (ASH_LANDLOCK_EXIT_USAGE, "--probe takes no other arguments");
       return;
     }
   if (o->supervise
       && (o->socket_filter || landlock_options || o->network
-          || o->private_network || o->new_session || o->n_expects))
+          || o->private_network || o->new_session || o->n_expects
+          || o->seccomp_fd >= 0))
     die (ASH_LANDLOCK_EXIT_USAGE,
          "--supervise takes only --grace and --verbose");
   if (o->socket_filter && landlock_options)
     die (ASH_LANDLOCK_EXIT_USAGE,
          "--socket-filter takes only --network, --no-network, "
-         "--private-network, --expect and --new-session");
+         "--private-network, --expect, --seccomp-fd and --new-session");
   if (!o->socket_filter && o->private_network)
     die (ASH_LANDLOCK_EXIT_USAGE,
          "--private-network is for --socket-filter; under Landlock every "
@@ -892,25 +938,53 @@ make_home_link (const char *home, int home_fd, const char *spec)
   free (name);
 }
 
-/* Fail unless the socket filter really refuses a Unix socket.  A filter
-   that loaded but does not act would otherwise go unnoticed.  */
-static int
-check_filter (void)
+/* Whether a socket of FAMILY and TYPE can be created (and closed at
+   once).  */
+static bool
+socket_opens (int family, int type)
 {
-  int fd = socket (AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-  if (fd >= 0)
-    {
-      close (fd);
-      return -1;
-    }
+  int fd = socket (family, type | SOCK_CLOEXEC, 0);
+  if (fd < 0)
+    return false;
+  close (fd);
+  return true;
+}
+
+/* Fail unless the socket filter really refuses a Unix socket, and, for the
+   policies that refuse more, a socket of a family the policy refuses (an
+   IP one without a network, a netlink one in a network namespace of its
+   own).  A filter that loaded but does not act, or a filter handed over
+   by descriptor that was built for a weaker policy than the one asked
+   for, would otherwise go unnoticed.  */
+static int
+check_filter (enum ash_socket_policy sockets)
+{
+  if (socket_opens (AF_UNIX, SOCK_STREAM))
+    return -1;
+  if (sockets == ASH_SOCKETS_NONE && socket_opens (AF_INET, SOCK_DGRAM))
+    return -1;
+  if (sockets == ASH_SOCKETS_NETNS && socket_opens (AF_NETLINK, SOCK_RAW))
+    return -1;
   return 0;
 }
 
+/* Install the socket filter for SOCKETS: the one handed over as
+   SECCOMP_FD (closed here, loaded or not), or, when that is -1, the one
+   built here.  */
 static void
-install_socket_filter_or_die (enum ash_socket_policy sockets, bool in_child)
+install_socket_filter_or_die (enum ash_socket_policy sockets, int seccomp_fd,
+                              bool in_child)
 {
   char *error = NULL;
-  int r = ash_socket_filter_install (sockets, &error);
+  int r;
+
+  if (seccomp_fd >= 0)
+    {
+      r = ash_socket_filter_install_fd (seccomp_fd, &error);
+      close (seccomp_fd);
+    }
+  else
+    r = ash_socket_filter_install (sockets, &error);
 
   if (r < 0)
     {
@@ -919,14 +993,17 @@ install_socket_filter_or_die (enum ash_socket_policy sockets, bool in_child)
                    error ? error : strerror (-r));
       die (ASH_LANDLOCK_EXIT_SETUP, "%s", error ? error : strerror (-r));
     }
-  if (check_filter () < 0)
+  if (check_filter (sockets) < 0)
     {
+      const char *what = sockets == ASH_SOCKETS_NONE ? "Unix and IP sockets"
+                         : sockets == ASH_SOCKETS_NETNS
+                           ? "Unix and netlink sockets"
+                           : "Unix sockets";
       if (in_child)
         child_die (ASH_LANDLOCK_EXIT_SETUP,
-                   "the socket filter loaded but does not refuse Unix "
-                   "sockets");
+                   "the socket filter loaded but does not refuse %s", what);
       die (ASH_LANDLOCK_EXIT_SETUP,
-           "the socket filter loaded but does not refuse Unix sockets");
+           "the socket filter loaded but does not refuse %s", what);
     }
 }
 
@@ -990,7 +1067,7 @@ run_socket_filter (const struct options *o)
   install_socket_filter_or_die (o->network           ? ASH_SOCKETS_NETWORK
                                 : o->private_network ? ASH_SOCKETS_NETNS
                                                      : ASH_SOCKETS_NONE,
-                                false);
+                                o->seccomp_fd, false);
   execvp (o->command[0], o->command);
   die (ASH_LANDLOCK_EXIT_EXEC, "cannot execute '%s': %s", o->command[0],
        strerror (errno));
@@ -1043,7 +1120,8 @@ run_probe (void)
                     error ? error : "unknown error");
           what = msg;
         }
-      else if (check_filter () < 0)
+      /* Only the Unix-socket part is checked: what the message says.  */
+      else if (check_filter (ASH_SOCKETS_NETWORK) < 0)
         what = "the seccomp socket filter cannot be installed (it loaded "
                "but does not refuse Unix sockets)";
       if (what != NULL)
@@ -1433,7 +1511,7 @@ child_exec (const struct options *o, int ruleset_fd, const sigset_t *oldmask,
   close (ruleset_fd);
   install_socket_filter_or_die (o->network ? ASH_SOCKETS_NETWORK
                                            : ASH_SOCKETS_NONE,
-                                true);
+                                o->seccomp_fd, true);
   drop_capabilities ();
   /* The scanned data, as the scanner will see it.  */
   fflush (stderr);
@@ -1545,6 +1623,9 @@ supervise:
     child_exec (o, ruleset_fd, &oldmask, self);
   if (ruleset_fd >= 0)
     close (ruleset_fd);
+  /* The child loads the filter from its own copy.  */
+  if (o->seccomp_fd >= 0)
+    close (o->seccomp_fd);
 
   for (;;)
     {

@@ -204,6 +204,23 @@ landlock_wrap_args (const struct ash_linux_probe *probe,
   ash_strvec_push (argv, probe->helper);
   if (policy->network)
     ash_strvec_push (argv, "--network");
+  /* The filter for the same policy the wrapper is told (with or without
+     --network): it checks that what it loads refuses what that policy
+     refuses.  Shared by every spawn, so not in STATE->fds, which cleanup()
+     closes.  */
+  r = ash_linux_socket_filter_fd (policy->network ? ASH_SOCKETS_NETWORK
+                                                  : ASH_SOCKETS_NONE,
+                                  err);
+  if (r < 0)
+    return r;
+  if (cmd->n_pass_fds >= ASH_CMD_MAX_PASS_FDS)
+    return ash_error_set (err, -EMFILE,
+                          _ ("the Landlock sandbox is given more than %d "
+                             "paths"),
+                          ASH_CMD_MAX_PASS_FDS);
+  cmd->pass_fds[cmd->n_pass_fds++] = r;
+  ash_strvec_push (argv, "--seccomp-fd");
+  ash_strvec_pushf (argv, "%d", r);
   for (size_t i = 0; i < policy->n_paths; i++)
     {
       const struct ash_policy_path *pp = &policy->paths[i];

@@ -20,13 +20,24 @@
 #include "socket-filter.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <seccomp.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
+
+/* The seals a filter memfd must carry: nothing can change its contents or
+   size, nor take a seal off (none can be), once it is handed over.  */
+#define FILTER_SEALS (F_SEAL_WRITE | F_SEAL_GROW | F_SEAL_SHRINK | F_SEAL_SEAL)
 
 /* socketcall(2) call numbers (<linux/net.h>).  */
 #define ASH_SYS_SOCKET 1
@@ -466,6 +477,184 @@ ash_socket_filter_export (enum ash_socket_policy sockets, int fd,
   seccomp_release (ctx);
   if (r < 0)
     set_error (ret_error, "cannot export the seccomp filter: %s",
+               strerror (-r));
+  return r;
+}
+
+int
+ash_socket_filter_memfd (enum ash_socket_policy sockets, char **ret_error)
+{
+  scmp_filter_ctx ctx;
+  struct stat st;
+  int fd, r;
+
+  r = build (sockets, &ctx, ret_error);
+  if (r < 0)
+    return r;
+  fd = memfd_create ("ash-socket-filter", MFD_CLOEXEC | MFD_ALLOW_SEALING);
+  if (fd < 0)
+    {
+      r = -errno;
+      seccomp_release (ctx);
+      set_error (ret_error, "cannot create a memfd for the seccomp filter: %s",
+                 strerror (-r));
+      return r;
+    }
+  /* Descriptors 0 to 2 are the standard streams of the command it is
+     handed to: never one of them (ash may run with one closed).  */
+  if (fd < 3)
+    {
+      int high = fcntl (fd, F_DUPFD_CLOEXEC, 3);
+      r = -errno;
+      close (fd);
+      if (high < 0)
+        {
+          seccomp_release (ctx);
+          set_error (ret_error, "cannot move the seccomp filter's memfd: %s",
+                     strerror (-r));
+          return r;
+        }
+      fd = high;
+    }
+  r = seccomp_export_bpf (ctx, fd);
+  seccomp_release (ctx);
+  if (r < 0)
+    {
+      set_error (ret_error, "cannot export the seccomp filter: %s",
+                 strerror (-r));
+      goto fail;
+    }
+  if (fcntl (fd, F_ADD_SEALS, FILTER_SEALS) < 0)
+    {
+      r = -errno;
+      set_error (ret_error, "cannot seal the seccomp filter's memfd: %s",
+                 strerror (-r));
+      goto fail;
+    }
+  if (fstat (fd, &st) < 0 || st.st_size <= 0
+      || st.st_size % (off_t) sizeof (struct sock_filter) != 0
+      || st.st_size > (off_t) (ASH_SOCKET_FILTER_MAX_INSNS
+                               * sizeof (struct sock_filter)))
+    {
+      r = -EINVAL;
+      set_error (ret_error,
+                 "the exported seccomp filter is not a BPF program of 1 to "
+                 "%d instructions",
+                 ASH_SOCKET_FILTER_MAX_INSNS);
+      goto fail;
+    }
+  return fd;
+
+fail:
+  close (fd);
+  return r;
+}
+
+int
+ash_socket_filter_install_fd (int fd, char **ret_error)
+{
+  struct sock_filter *insns;
+  struct sock_fprog prog;
+  struct stat st;
+  size_t size, done;
+  int seals, r;
+
+  if (fstat (fd, &st) < 0)
+    {
+      r = -errno;
+      set_error (ret_error, "seccomp filter descriptor %d: %s", fd,
+                 strerror (-r));
+      return r;
+    }
+  seals = S_ISREG (st.st_mode) ? fcntl (fd, F_GET_SEALS) : -1;
+  if (seals < 0)
+    {
+      set_error (ret_error,
+                 "seccomp filter descriptor %d is not a sealed memfd", fd);
+      return -EINVAL;
+    }
+  if ((seals & FILTER_SEALS) != FILTER_SEALS)
+    {
+      set_error (ret_error,
+                 "seccomp filter descriptor %d is not sealed against "
+                 "writing, growing, shrinking and new seals",
+                 fd);
+      return -EINVAL;
+    }
+  if (st.st_size <= 0)
+    {
+      set_error (ret_error, "seccomp filter descriptor %d is empty", fd);
+      return -EINVAL;
+    }
+  if (st.st_size % (off_t) sizeof (struct sock_filter) != 0)
+    {
+      set_error (ret_error,
+                 "seccomp filter descriptor %d holds %lld bytes, not a "
+                 "whole number of %zu-byte BPF instructions",
+                 fd, (long long) st.st_size, sizeof (struct sock_filter));
+      return -EINVAL;
+    }
+  if (st.st_size
+      > (off_t) (ASH_SOCKET_FILTER_MAX_INSNS * sizeof (struct sock_filter)))
+    {
+      set_error (ret_error,
+                 "seccomp filter descriptor %d holds more than %d BPF "
+                 "instructions",
+                 fd, ASH_SOCKET_FILTER_MAX_INSNS);
+      return -E2BIG;
+    }
+
+  size = (size_t) st.st_size;
+  insns = malloc (size);
+  if (insns == NULL)
+    {
+      set_error (ret_error, "out of memory");
+      return -ENOMEM;
+    }
+  for (done = 0; done < size;)
+    {
+      ssize_t n = pread (fd, (char *) insns + done, size - done, (off_t) done);
+      if (n < 0 && errno == EINTR)
+        continue;
+      if (n <= 0)
+        {
+          r = n < 0 ? -errno : -EIO;
+          set_error (ret_error, "cannot read seccomp filter descriptor %d: %s",
+                     fd, n < 0 ? strerror (-r) : "it ends early");
+          free (insns);
+          return r;
+        }
+      done += (size_t) n;
+    }
+  /* Every filter libseccomp makes starts by loading the architecture,
+     which its first test compares: a program that does not is not one of
+     ash's.  */
+  if (insns[0].code != (BPF_LD | BPF_W | BPF_ABS)
+      || insns[0].k != offsetof (struct seccomp_data, arch))
+    {
+      set_error (ret_error,
+                 "seccomp filter descriptor %d does not hold a socket "
+                 "filter (it does not start by checking the architecture)",
+                 fd);
+      free (insns);
+      return -EINVAL;
+    }
+
+  if (prctl (PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
+    {
+      r = -errno;
+      set_error (ret_error, "cannot set no_new_privs: %s", strerror (-r));
+      free (insns);
+      return r;
+    }
+  prog.len = (unsigned short) (size / sizeof (struct sock_filter));
+  prog.filter = insns;
+  r = prctl (PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog, 0, 0) < 0 ? -errno
+                                                                   : 0;
+  free (insns);
+  if (r < 0)
+    set_error (ret_error,
+               "cannot load the seccomp filter of descriptor %d: %s", fd,
                strerror (-r));
   return r;
 }

@@ -31,7 +31,8 @@
    any other architecture kills the process.  It sets no_new_privs first.
 
    This file uses only libc and libseccomp, so that the small
-   ash-landlock-exec program can carry it.  */
+   ash-landlock-exec program can carry it; ash builds it too, to make the
+   filter once for all the scanners it starts (ash_socket_filter_memfd).  */
 
 #ifndef ASH_SOCKET_FILTER_H
 #define ASH_SOCKET_FILTER_H
@@ -57,5 +58,29 @@ int ash_socket_filter_install (enum ash_socket_policy sockets,
    without loading it (for tests and debugging).  Same return convention.  */
 int ash_socket_filter_export (enum ash_socket_policy sockets, int fd,
                               char **ret_error);
+
+/* The filter as a BPF program (an array of struct sock_filter, as the
+   kernel takes it), built once and handed to ash-landlock-exec as a
+   descriptor (--seccomp-fd) instead of being built by it on every run:
+   a memfd holding exactly the program, sealed against writing, growing,
+   shrinking and further seals, close-on-exec and above 2.  Returns the
+   descriptor, or a negative errno with RET_ERROR as above.  */
+int ash_socket_filter_memfd (enum ash_socket_policy sockets, char **ret_error);
+
+/* The most instructions a BPF program may hold (the kernel's
+   BPF_MAXINSNS).  */
+#define ASH_SOCKET_FILTER_MAX_INSNS 4096
+
+/* Install the BPF program held by the descriptor FD, which must be a memfd
+   that ash_socket_filter_memfd() made: a regular file with all four seals
+   above, holding a whole number of instructions, from 1 to
+   ASH_SOCKET_FILTER_MAX_INSNS, whose first loads the system call's
+   architecture (as every filter libseccomp makes does).  Anything else is
+   refused before the kernel is asked, and the kernel refuses a program it
+   cannot verify; either way nothing is installed.  no_new_privs is set
+   first.  FD is read at offset 0 (pread, so that processes sharing it do
+   not race on its offset) and left open: the caller closes it.  Same
+   return convention as ash_socket_filter_install().  */
+int ash_socket_filter_install_fd (int fd, char **ret_error);
 
 #endif /* ASH_SOCKET_FILTER_H */

@@ -12,6 +12,7 @@ AM_TESTS_ENVIRONMENT = \
 	ASH='$(abs_top_builddir)/$(ash_platform)/ash'; export ASH; \
 	ASH_HELPER_DIR='$(abs_top_builddir)/$(ash_platform)'; export ASH_HELPER_DIR; \
 	ASH_TEST_ASAN='$(ASH_ASAN)'; export ASH_TEST_ASAN; \
+	ASH_TEST_WRAPPER_STATIC='$(ASH_WRAPPER_STATIC)'; export ASH_TEST_WRAPPER_STATIC; \
 	LC_ALL=C.UTF-8; export LC_ALL; LANGUAGE=; export LANGUAGE;
 
 EXTRA_DIST += tests/tap.h tests/libtest.sh tests/tap-run tests/iac-lib.sh
@@ -170,6 +171,13 @@ check_PROGRAMS += tests/fixtures/escape-probe
 tests_fixtures_escape_probe_SOURCES = tests/fixtures/escape-probe.c
 
 if ASH_LINUX
+check_PROGRAMS += tests/fixtures/filter-fd
+tests_fixtures_filter_fd_CPPFLAGS = $(AM_CPPFLAGS) $(SECCOMP_CFLAGS)
+tests_fixtures_filter_fd_SOURCES = tests/fixtures/filter-fd.c
+tests_fixtures_filter_fd_SOURCES += linux/socket-filter.c linux/socket-filter.h
+tests_fixtures_filter_fd_LDADD = $(SECCOMP_LIBS)
+TESTS += tests/sh/landlock-exec-seccomp-fd.sh
+EXTRA_DIST += tests/sh/landlock-exec-seccomp-fd.sh
 check_PROGRAMS += tests/unit/test-socket-filter
 tests_unit_test_socket_filter_CPPFLAGS = $(tests_unit_cppflags) $(SECCOMP_CFLAGS)
 tests_unit_test_socket_filter_SOURCES = tests/unit/test-socket-filter.c

@@ -455,14 +455,18 @@ check-sanitize:
 ## (against the build users get), the tests that need what only a git
 ## checkout holds (spdx.sh and check-format.sh check the tracked files,
 ## debian-package.sh needs debian/; the distribution copy the sanitized
-## build is made from has neither), and CI_SANITIZE_PARTIAL_TESTS, whose
+## build is made from has neither; wrapper-static.sh checks the static
+## link, which a sanitized build never makes), and
+## CI_SANITIZE_PARTIAL_TESTS, whose
 ## part that cannot run under AddressSanitizer skips there; check-sanitize
 ## runs every other test and CI_SANITIZE_PARTIAL_TESTS.  Every test thus
 ## runs in at least one build.  `make -s print-ci-tests CI_BUILD=plain`
 ## (or sanitize) prints a list.
 CI_PLAIN_ONLY_TESTS = $(filter tests/sh/sandbox-escape-% \
-	tests/sh/debian-package.sh tests/sh/spdx.sh tests/sh/check-format.sh,$(TESTS))
-CI_SANITIZE_PARTIAL_TESTS = tests/sh/landlock-exec.sh
+	tests/sh/debian-package.sh tests/sh/spdx.sh tests/sh/check-format.sh \
+	tests/sh/wrapper-static.sh,$(TESTS))
+CI_SANITIZE_PARTIAL_TESTS = tests/sh/landlock-exec.sh \
+	tests/sh/landlock-exec-seccomp-fd.sh
 ci_program_tests = $(filter tests/unit/test-% tests/fuzz/replay-%,$(TESTS))
 CI_PLAIN_TESTS = $(ci_program_tests) $(CI_PLAIN_ONLY_TESTS) \
 	$(filter $(CI_SANITIZE_PARTIAL_TESTS),$(TESTS))

@@ -25,7 +25,10 @@
    line names, as shell redirections that open them again from the paths
    they were opened on ("3<'/etc' 4<'/usr'"), for a shell to open before
    it runs the command; the Landlock private directories are then left
-   for that command (under $TMPDIR).
+   for that command (under $TMPDIR).  The socket filter ash hands the
+   Landlock wrapper as a sealed memfd (--seccomp-fd N) cannot be opened
+   again by a shell: --print-argv leaves it out, and the printed command
+   is the wrapper as it runs standalone, building the filter itself.
    --after-wrap runs /bin/sh -c SCRIPT, unsandboxed, after the backend's
    wrap() has opened and checked the paths and before the wrapped command
    starts (what a local user racing ash could do then, made
@@ -55,12 +58,28 @@ extern char **environ;
 /* Print CMD's descriptors as one line of shell redirections that open
    each again from the path it was opened on; -1 (with a message) when one
    has no such path or the path needs quoting.  */
+/* The descriptor "--seccomp-fd N" names in CMD's argv, or -1.  */
+static int
+seccomp_fd_of (const struct ash_cmd *cmd)
+{
+  for (size_t i = 0; i + 1 < cmd->argv.nr; i++)
+    if (strcmp (cmd->argv.v[i], "--seccomp-fd") == 0)
+      return atoi (cmd->argv.v[i + 1]);
+  return -1;
+}
+
 static int
 print_redirections (const struct ash_cmd *cmd)
 {
+  int filter_fd = seccomp_fd_of (cmd);
+  bool first = true;
+
   for (size_t i = 0; i < cmd->n_pass_fds; i++)
     {
       char link[64], path[PATH_MAX];
+
+      if (cmd->pass_fds[i] == filter_fd)
+        continue;
       snprintf (link, sizeof link, "/proc/self/fd/%d", cmd->pass_fds[i]);
       ssize_t n = readlink (link, path, sizeof path - 1);
       if (n <= 0 || path[0] != '/' || memchr (path, '\'', (size_t) n))
@@ -72,7 +91,8 @@ print_redirections (const struct ash_cmd *cmd)
           return -1;
         }
       path[n] = '\0';
-      printf ("%s%d<'%s'", i ? " " : "", cmd->pass_fds[i], path);
+      printf ("%s%d<'%s'", first ? "" : " ", cmd->pass_fds[i], path);
+      first = false;
     }
   printf ("\n");
   return 0;
@@ -325,7 +345,14 @@ main (int argc, char **argv)
               return 98;
             }
           for (size_t i = 0; i < cmd.argv.nr; i++)
-            printf ("%s%s", i ? " " : "", cmd.argv.v[i]);
+            {
+              if (strcmp (cmd.argv.v[i], "--seccomp-fd") == 0)
+                {
+                  i++;
+                  continue;
+                }
+              printf ("%s%s", i ? " " : "", cmd.argv.v[i]);
+            }
           printf ("\n");
           return 0;
         }

@@ -89,8 +89,9 @@ fixture_release (struct fixture *f)
 }
 
 /* The words of SV joined, with each "--fd N" left out and counted in
-   *N_FDS when N_FDS is not NULL; *UNPASSED counts the rules (--ro, --rw,
-   --tmpdir, --home) not preceded by one.  */
+   *N_FDS when N_FDS is not NULL, and each "--seccomp-fd N" written
+   "--seccomp-fd FD" and counted as well; *UNPASSED counts the rules (--ro,
+   --rw, --tmpdir, --home) not preceded by an --fd.  */
 static char *
 joined_no_fds (const struct ash_strvec *sv, int *n_fds, int *unpassed)
 {
@@ -118,6 +119,13 @@ joined_no_fds (const struct ash_strvec *sv, int *n_fds, int *unpassed)
           after_fd = true;
           continue;
         }
+      if (streq (w, "--seccomp-fd") && i + 1 < sv->nr)
+        {
+          (*n_fds)++;
+          i++;
+          ash_buf_addstr (&b, " --seccomp-fd FD");
+          continue;
+        }
       if ((streq (w, "--ro") || streq (w, "--rw") || streq (w, "--tmpdir")
            || streq (w, "--home"))
           && !after_fd)
@@ -130,6 +138,8 @@ joined_no_fds (const struct ash_strvec *sv, int *n_fds, int *unpassed)
   return ash_buf_detach (&b);
 }
 
+/* The words of SV joined, with the number after "--seccomp-fd" written
+   FD.  */
 static char *
 joined (const struct ash_strvec *sv)
 {
@@ -139,6 +149,11 @@ joined (const struct ash_strvec *sv)
     {
       if (i)
         ash_buf_addch (&b, ' ');
+      if (i > 0 && streq (sv->v[i - 1], "--seccomp-fd"))
+        {
+          ash_buf_addstr (&b, "FD");
+          continue;
+        }
       ash_buf_addstr (&b, sv->v[i]);
     }
   return ash_buf_detach (&b);
@@ -167,6 +182,16 @@ merged_usr (void)
       ash_buf_addf (&b, " --symlink %s %s", t, links[i]);
     }
   return ash_buf_detach (&b);
+}
+
+/* The descriptor after "--seccomp-fd" in the wrapped command, or -1.  */
+static int
+seccomp_fd_of (const struct ash_cmd *cmd)
+{
+  for (size_t i = 0; i + 1 < cmd->argv.nr; i++)
+    if (streq (cmd->argv.v[i], "--seccomp-fd"))
+      return atoi (cmd->argv.v[i + 1]);
+  return -1;
 }
 
 static void
@@ -200,7 +225,7 @@ test_bwrap (bool overlay, bool network)
     " --ro-bind-try " HELPER " " HELPER
     " --bind /src/.ash/ash_output/scanners/bandit"
     " /src/.ash/ash_output/scanners/bandit"
-    " --chdir /src -- " HELPER " --socket-filter%s --"
+    " --chdir /src -- " HELPER " --socket-filter%s --seccomp-fd FD --"
     " /usr/bin/bandit -r /src",
     network ? "" : " --unshare-net", links,
     overlay ? "--overlay-src /home/u/.cache/uv --tmp-overlay /home/u/.cache/uv"
@@ -208,6 +233,28 @@ test_bwrap (bool overlay, bool network)
     network ? " --network" : " --private-network");
   tap_is_str (got, want, "bwrap argv (overlay %d, network %d)", overlay,
               network);
+  {
+    /* The socket filter for the same policy (no network: a network
+       namespace of its own, IP sockets kept for its loopback), built once
+       and shared: passed on, and left open by cleanup().  */
+    int fd = seccomp_fd_of (&f.cmd);
+    bool passed = false;
+
+    for (unsigned i = 0; i < f.cmd.n_pass_fds; i++)
+      passed |= f.cmd.pass_fds[i] == fd;
+    tap_ok (fd > 2 && passed, "bwrap: --seccomp-fd %d is passed to bwrap", fd);
+    tap_is_int (fd,
+                ash_linux_socket_filter_fd (network ? ASH_SOCKETS_NETWORK
+                                                    : ASH_SOCKETS_NETNS,
+                                            &err),
+                "bwrap: the filter is the %s one",
+                network ? "network" : "network-namespace");
+    ash_backend_bwrap.cleanup (f.state);
+    f.state = NULL;
+    tap_is_int (fcntl (fd, F_GET_SEALS),
+                F_SEAL_WRITE | F_SEAL_GROW | F_SEAL_SHRINK | F_SEAL_SEAL,
+                "bwrap: after cleanup the filter's sealed memfd is open");
+  }
   tap_is_str (ash_strvec_getenv (&f.cmd.env, "HOME"), "/home/u",
               "bwrap: HOME is the private home at its usual path");
   tap_is_str (ash_strvec_getenv (&f.cmd.env, "TMPDIR"), "/tmp",
@@ -385,7 +432,7 @@ test_landlock (void)
     got = joined_no_fds (&f.cmd.argv, &n_fds, &unpassed);
     free (want);
     want
-      = xasprintf (HELPER " --network --ro /usr --ro /etc"
+      = xasprintf (HELPER " --network --seccomp-fd FD --ro /usr --ro /etc"
                           " --tmpdir %s/tmp --home %s/home -- /usr/bin/bandit"
                           " -r"
                           " /src",
@@ -407,6 +454,72 @@ test_landlock (void)
           "landlock: cleanup removes the private directory");
   ash_error_release (&err);
   fixture_release (&f);
+}
+
+/* Wrap the fixture's command with or without a network and return the
+   --seccomp-fd it is given (-1 when none), after checking that it is
+   among the descriptors the spawn passes on.  */
+static int
+wrap_for_filter (bool network)
+{
+  struct fixture f;
+  struct ash_error err = ASH_ERROR_INIT;
+  bool passed = false;
+  int r, fd;
+
+  fixture_init (&f, NULL);
+  f.policy.network = network;
+  r = ash_backend_landlock.wrap (&f.probe.base, &f.policy, &f.cmd, &f.state,
+                                 &err);
+  tap_is_int (r, 0, "landlock wrap (%s) succeeds",
+              network ? "network" : "no network");
+  fd = seccomp_fd_of (&f.cmd);
+  for (unsigned i = 0; i < f.cmd.n_pass_fds; i++)
+    passed |= f.cmd.pass_fds[i] == fd;
+  tap_ok (fd > 2 && passed,
+          "landlock (%s): --seccomp-fd %d is passed to the wrapper",
+          network ? "network" : "no network", fd);
+  ash_backend_landlock.cleanup (f.state);
+  ash_error_release (&err);
+  fixture_release (&f);
+  return fd;
+}
+
+/* The socket filter is built once per filter kind for the life of ash and
+   handed to every wrapper as a sealed memfd, which cleanup() leaves
+   open.  */
+static void
+test_landlock_filter_fd (void)
+{
+  int off = wrap_for_filter (false);
+  int on = wrap_for_filter (true);
+  int off2 = wrap_for_filter (false);
+  int seals, flags;
+  struct stat st;
+
+  tap_ok (off != on, "the filters without and with a network are two "
+                     "descriptors");
+  tap_is_int (off2, off, "a second scanner gets the same filter (built once)");
+  for (int i = 0; i < 2; i++)
+    {
+      int fd = i ? on : off;
+      const char *what = i ? "network" : "no network";
+
+      seals = fcntl (fd, F_GET_SEALS);
+      tap_is_int (seals,
+                  F_SEAL_WRITE | F_SEAL_GROW | F_SEAL_SHRINK | F_SEAL_SEAL,
+                  "the %s filter is a memfd with all four seals", what);
+      flags = fcntl (fd, F_GETFD);
+      tap_ok (flags >= 0 && (flags & FD_CLOEXEC),
+              "the %s filter stays open after cleanup, close-on-exec", what);
+      if (fstat (fd, &st) < 0)
+        st.st_size = -1;
+      tap_ok (st.st_size > 0 && st.st_size % 8 == 0,
+              "the %s filter holds whole BPF instructions (%lld bytes)", what,
+              (long long) st.st_size);
+      tap_is_int ((int) write (fd, "x", 1), -1,
+                  "the %s filter cannot be written", what);
+    }
 }
 
 /* A granted directory nested in another granted one (a pyenv tool's bin
@@ -566,8 +679,8 @@ test_bwrap_bind_fd (void)
           "bind-fd: the source tree is bound read-only from a descriptor");
   tap_ok (strstr (got, "--ro-bind-try /usr /usr") != NULL,
           "bind-fd: system directories are still bound by name");
-  tap_ok (f.cmd.n_pass_fds == 2,
-          "bind-fd: both descriptors are passed "
+  tap_ok (f.cmd.n_pass_fds == 3,
+          "bind-fd: both descriptors and the socket filter are passed "
           "(%u)",
           f.cmd.n_pass_fds);
 
@@ -708,6 +821,7 @@ main (void)
   else
     tap_ok (true, "# SKIP firejail as the scanner account: not root");
   test_landlock ();
+  test_landlock_filter_fd ();
   test_landlock_nested ();
   test_bwrap_bind_fd ();
   return tap_done ();

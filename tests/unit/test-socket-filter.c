@@ -181,8 +181,9 @@ run_calls (int *r)
 }
 
 /* Make the calls in a child, with the filter (MODE 1: no network, 2:
-   network) or without it (MODE 0).  Returns false when the child
-   failed.  */
+   network), with the same filter built in the parent as a sealed memfd
+   and loaded from it (MODE 3: no network, 4: network), or without it
+   (MODE 0).  Returns false when the child failed.  */
 static bool
 calls_in_child (int mode, int *r)
 {
@@ -190,6 +191,21 @@ calls_in_child (int mode, int *r)
   pid_t pid;
   int status;
 
+  int filter_fd = -1;
+
+  if (mode >= 3)
+    {
+      char *error = NULL;
+      filter_fd = ash_socket_filter_memfd (mode == 4 ? ASH_SOCKETS_NETWORK
+                                                     : ASH_SOCKETS_NONE,
+                                           &error);
+      if (filter_fd < 0)
+        {
+          tap_diag ("%s", error ? error : "memfd failed");
+          free (error);
+          return false;
+        }
+    }
   if (pipe (fds) < 0)
     return false;
   fflush (stdout);
@@ -202,7 +218,14 @@ calls_in_child (int mode, int *r)
       int res[C_COUNT];
 
       close (fds[0]);
-      if (mode != 0
+      if (mode >= 3 && ash_socket_filter_install_fd (filter_fd, &error) < 0)
+        {
+          fprintf (stderr, "# %s\n", error ? error : "install failed");
+          _exit (3);
+        }
+      if (mode >= 3)
+        close (filter_fd);
+      if (mode != 0 && mode < 3
           && ash_socket_filter_install (mode == 2 ? ASH_SOCKETS_NETWORK
                                                   : ASH_SOCKETS_NONE,
                                         &error)
@@ -217,6 +240,8 @@ calls_in_child (int mode, int *r)
       _exit (0);
     }
   close (fds[1]);
+  if (filter_fd >= 0)
+    close (filter_fd);
   ssize_t n = read (fds[0], r, sizeof (int) * C_COUNT);
   close (fds[0]);
   waitpid (pid, &status, 0);
@@ -260,6 +285,28 @@ main (void)
       tap_ok (false, "the filter can be installed (network)");
       return tap_done ();
     }
+
+  /* The same filters, built as ash builds them for every wrapper (once,
+     into a sealed memfd) and loaded from the descriptor: each call gives
+     the same result as under the filter built and loaded in place.  */
+  {
+    int off_fd[C_COUNT], on_fd[C_COUNT];
+    bool got_off = calls_in_child (3, off_fd);
+    bool got_on = calls_in_child (4, on_fd);
+
+    tap_ok (got_off, "the filter loads from its memfd (no network)");
+    tap_ok (got_on, "the filter loads from its memfd (network)");
+    for (int c = 0; got_off && got_on && c < C_COUNT; c++)
+      {
+        tap_is_int (off_fd[c], off[c],
+                    "%s: the same from the memfd as built, without a "
+                    "network",
+                    names[c]);
+        tap_is_int (on_fd[c], on[c],
+                    "%s: the same from the memfd as built, with a network",
+                    names[c]);
+      }
+  }
 
   const char *offline = "without a network";
   const char *online = "with a network";
