@@ -164,8 +164,8 @@ grype_check_options (const json_t *options, struct ash_error *err)
   _cleanup_strvec_ struct ash_strvec argv = ASH_STRVEC_INIT;
   struct ash_scan_job job = ASH_DEPS_CHECK_JOB ("grype", options);
   const char *cf;
-  int r = ash_adapter_get_string ("grype", options, "config_file", true, &cf,
-                                  err);
+  int r
+    = ash_adapter_get_string ("grype", options, "config_file", true, &cf, err);
   if (r == 0)
     r = ash_grype_argv (&job, "/dev/null", &argv, err);
   return r;

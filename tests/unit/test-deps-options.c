@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* test-deps-options.c -- the options of the dependency and SBOM adapters
    (grype, syft, npm-audit, trivy-repo): each one's check_options (made
    before the scan and by `config validate`) and its scan-time steps
@@ -110,7 +111,8 @@ static const struct opt_case opt_cases[] = {
   { &ash_scanner_trivy_repo, "{\"ignore_file\": {}}",
     "scanners.trivy-repo.options.ignore_file must be a non-empty string" },
   { &ash_scanner_trivy_repo, "{\"secret_config_file\": []}",
-    "scanners.trivy-repo.options.secret_config_file must be a non-empty string" },
+    "scanners.trivy-repo.options.secret_config_file must be a non-empty "
+    "string" },
   { &ash_scanner_trivy_repo, "{\"module_dir\": true, \"nope\": 1}",
     "scanners.trivy-repo.options.module_dir must be a non-empty string" },
   { &ash_scanner_trivy_repo, "{\"license_full\": \"y\"}",
