@@ -64,7 +64,10 @@ refused () {
   assert_file_contains "$what: ... with the configuration error" \
     "$TEST_TMP/err" "$3"
   check "$what: ... before any scanner ran" test ! -e "$TEST_TMP/bad/scanners"
-  run_ash config validate --source-dir "$src" $mods --config "$TEST_TMP/bad.yaml"
+  # trivy-repo is a plugin module's scanner, which config validate does
+  # not load: the scan alone checks its options.
+  [ "$1" = trivy-repo ] && return 0
+  run_ash config validate --source-dir "$src" --config "$TEST_TMP/bad.yaml"
   assert_eq "$what: config validate exits 3" "$status" 3
   assert_file_contains "$what: ... with the same message" "$TEST_TMP/err" \
     "ash: $3"
@@ -153,7 +156,7 @@ scanners:
       ignore_unfixed: true
       license_full: false
 EOF2
-run_ash config validate --source-dir "$src" $mods --config "$TEST_TMP/good.yaml"
+run_ash config validate --source-dir "$src" --config "$TEST_TMP/good.yaml"
 assert_eq "control: config validate accepts the documented options" "$status" 0
 run_ash config validate --source-dir "$src" \
   --config "$top_srcdir/tests/fixtures/upstream-configs/docs-scanners.yaml"
