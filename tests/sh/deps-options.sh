@@ -75,8 +75,6 @@ refused () {
 
 refused grype "      only_fixed: true" \
   "scanners.grype.options: unknown option 'only_fixed' (known: config_file, severity_threshold, offline, scan_timeout)"
-refused grype "      severity_threshold: INFO" \
-  "scanners.grype.options.severity_threshold must be one of ALL, LOW, MEDIUM, HIGH, CRITICAL, not 'INFO'"
 refused grype "      offline: sometimes" \
   "scanners.grype.options.offline must be true or false"
 refused grype "      config_file: [a, b]" \
@@ -97,10 +95,18 @@ refused trivy-repo "      list_all_pkgs: true" \
   "scanners.trivy-repo.options: unknown option 'list_all_pkgs'"
 refused trivy-repo "      scanners: [vuln, sbom]" \
   "scanners.trivy-repo.options.scanners: unknown kind 'sbom' (known: vuln, secret, misconfig, license)"
-refused trivy-repo "      severity_threshold: NONE" \
-  "scanners.trivy-repo.options.severity_threshold must be one of ALL, LOW, MEDIUM, HIGH, CRITICAL, not 'NONE'"
 refused trivy-repo "      ignore_file: {path: x}" \
   "scanners.trivy-repo.options.ignore_file must be a non-empty string"
+
+# A severity_threshold that is not a severity is refused by the
+# configuration's schema first (test-deps-options shows the adapters'
+# own check agrees).
+printf 'scanners:\n  grype:\n    options:\n      severity_threshold: INFO\n' >"$TEST_TMP/bad.yaml"
+run_ash scan --source-dir "$src" --output-dir "$TEST_TMP/bad" \
+  --no-progress --sandbox off $mods --scanners "$deps" --config "$TEST_TMP/bad.yaml"
+assert_eq "grype severity_threshold INFO: exit 3" "$status" 3
+assert_file_contains "... the schema names it" "$TEST_TMP/err" \
+  "'scanners.grype.options.severity_threshold' must be one of ALL, LOW, MEDIUM, HIGH, CRITICAL"
 
 # The scanned repository's own configuration is checked the same way.
 mkdir -p "$src/.ash"
