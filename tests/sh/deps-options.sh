@@ -55,18 +55,15 @@ print(r["status"])' "$1" "$2"
 # scanners.SCANNER.options) are a configuration error saying MESSAGE, in
 # the scan (no scanner ran: no results directory) and in config validate.
 refused () {
-  printf 'scanners:\n  %s:\n    options:\n%s\n' "$1" "$2" >"$TEST_TMP/bad.yaml"
+  printf 'ash_plugin_modules: [trivy-repo]\nscanners:\n  %s:\n    options:\n%s\n' "$1" "$2" >"$TEST_TMP/bad.yaml"
   what="$1: $(printf '%s' "$2" | tr -s ' \n' '  ')"
   rm -rf "$TEST_TMP/bad"
   run_ash scan --source-dir "$src" --output-dir "$TEST_TMP/bad" \
-    --no-progress --sandbox off $mods --scanners "$deps" --config "$TEST_TMP/bad.yaml"
+    --no-progress --sandbox off --scanners "$deps" --config "$TEST_TMP/bad.yaml"
   assert_eq "$what: the scan exits 3" "$status" 3
   assert_file_contains "$what: ... with the configuration error" \
     "$TEST_TMP/err" "$3"
   check "$what: ... before any scanner ran" test ! -e "$TEST_TMP/bad/scanners"
-  # trivy-repo is a plugin module's scanner, which config validate does
-  # not load: the scan alone checks its options.
-  [ "$1" = trivy-repo ] && return 0
   run_ash config validate --source-dir "$src" --config "$TEST_TMP/bad.yaml"
   assert_eq "$what: config validate exits 3" "$status" 3
   assert_file_contains "$what: ... with the same message" "$TEST_TMP/err" \
@@ -108,6 +105,18 @@ assert_eq "grype severity_threshold INFO: exit 3" "$status" 3
 assert_file_contains "... the schema names it" "$TEST_TMP/err" \
   "'scanners.grype.options.severity_threshold' must be one of ALL, LOW, MEDIUM, HIGH, CRITICAL"
 
+# trivy-repo is the scanner of a plugin module: config validate loads the
+# modules the scan would (above, the configuration's ash_plugin_modules)
+# to check its options; without the module there is no trivy-repo to
+# refuse them for.
+printf 'scanners:\n  trivy-repo:\n    options:\n      scanners: [sbom]\n' >"$TEST_TMP/bad.yaml"
+run_ash config validate --source-dir "$src" --config "$TEST_TMP/bad.yaml"
+assert_eq "trivy-repo without its module: config validate accepts it" "$status" 0
+rm -rf "$TEST_TMP/bad"
+run_ash scan --source-dir "$src" --output-dir "$TEST_TMP/bad" \
+  --no-progress --sandbox off --scanners grype --config "$TEST_TMP/bad.yaml"
+check "... as the scan does (no trivy-repo: grype ran)" test -d "$TEST_TMP/bad/scanners/grype"
+
 # The scanned repository's own configuration is checked the same way.
 mkdir -p "$src/.ash"
 printf 'scanners:\n  syft:\n    options:\n      additional_outputs: [evil]\n' \
@@ -140,6 +149,7 @@ check_fails "... no escape character from config validate" \
 # Control: the documented options validate, and every scanner runs with
 # them.
 cat >"$TEST_TMP/good.yaml" <<'EOF2'
+ash_plugin_modules: [trivy-repo]
 scanners:
   grype:
     options:

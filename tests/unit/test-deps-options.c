@@ -16,6 +16,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "base/escape.h"
 #include "base/strvec.h"
 #include "base/util.h"
 #include "fs/tree.h"
@@ -208,9 +209,12 @@ main (void)
       int r2 = scan_time (c->s, &job, &e2);
       if (c->names)
         {
+          /* The message may hold a line break: never raw in TAP.  */
+          _cleanup_free_ char *shown
+            = ash_escape_control (e1.message ? e1.message : "accepted");
           tap_ok (r1 < 0 && e1.message && strstr (e1.message, c->names),
                   "%s %s: check_options refuses it, naming it (%s)",
-                  c->s->name, what, e1.message ? e1.message : "accepted");
+                  c->s->name, what, shown);
           tap_is_str (r2 < 0 ? e2.message : "accepted",
                       r1 < 0 ? e1.message : "refused",
                       "%s %s: the scan refuses it with the same message",
