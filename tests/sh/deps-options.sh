@@ -208,4 +208,10 @@ check "severity_threshold CRITICAL: fewer actionable findings ($crit) than by de
   test "$crit" -lt "$low"
 assert_eq "... the same findings" "$(agg "$TEST_TMP/crit" npm-audit finding_count)" \
   "$(agg "$TEST_TMP/low" npm-audit finding_count)"
+assert_eq "... npm-audit ran (not ERROR): its critical findings fail it" \
+  "$(status_of "$TEST_TMP/crit" npm-audit)" FAILED
+assert_eq "... exactly the critical findings are actionable" "$crit" \
+  "$(python3 -c 'import json, sys
+r = json.load(open(sys.argv[1] + "/ash_aggregated_results.json"))["scanner_results"]["npm-audit"]
+print(r["severity_counts"]["critical"])' "$TEST_TMP/crit")"
 done_testing
