@@ -38,6 +38,9 @@
 #include "config/reporter-names.h"
 #include "report/reports.h"
 #include "sandbox/probe-cache.h"
+#include "sandbox/backend.h"
+#include "scan/exit-codes.h"
+#include "scan/plugins.h"
 #include "scanners/scanner.h"
 
 /* The commands, as bits, so that each option can list the commands that
@@ -1753,13 +1756,54 @@ print_misplaced (const struct ash_config *c, bool to_stderr)
   return n;
 }
 
+/* The options of each plugin scanner a builtin adapter serves
+   (trivy-repo), of the plugin modules the scan would load with the same
+   tier rules: 0, or the first error printed and exit 3 (a module that
+   cannot be loaded is one, as in the scan).  */
+static int
+check_plugin_options (const struct ash_options *o, const struct ash_config *c)
+{
+  _cleanup_error_ struct ash_error err = ASH_ERROR_INIT;
+  _cleanup_ (ash_plugin_set_release) struct ash_plugin_set plugins;
+  _cleanup_strvec_ struct ash_strvec warnings = ASH_STRVEC_INIT;
+  struct ash_host host;
+
+  ash_plugin_set_init (&plugins);
+  ash_host_init (&host, o);
+  _cleanup_free_ char *cwd = getcwd (NULL, 0);
+  const char *src = o->source_dir ? o->source_dir : cwd;
+  if (src == NULL)
+    return ash_cli_refuse (ASH_EXIT_INCOMPLETE,
+                           _ ("cannot find the working directory: %s"),
+                           strerror (errno));
+  _cleanup_free_ char *source = ash_path_absolute (src);
+  int r = ash_plugin_load_configured (c, o, source, host.helper_dir, &plugins,
+                                      &warnings, &err);
+  if (r < 0)
+    {
+      _cleanup_free_ char *m = ash_error_format (&err);
+      return ash_cli_refuse (ASH_EXIT_CONFIG, "%s", m);
+    }
+  for (size_t i = 0; i < plugins.n; i++)
+    {
+      const struct ash_scanner *ps = &plugins.v[i]->scanner;
+      if (ps->check_options == NULL)
+        continue;
+      _cleanup_free_ char *k = xasprintf ("scanners.%s.options", ps->name);
+      if (ps->check_options (ash_config_get (c, k), &err) < 0)
+        return ash_cli_refuse (ASH_EXIT_CONFIG, "%s", err.message);
+    }
+  return 0;
+}
+
 /* The options of each builtin scanner that checks its own, as ash scan
    checks them before it scans (a scanners.bandit.options.tool_version
-   that is not a version constraint, for one, is refused): 0, or the first error printed and exit 3, so that
-   `config validate` and `config lint` accept no configuration the scan
-   refuses.  */
+   that is not a version constraint, for one, is refused), then those of
+   the plugin scanners a builtin adapter serves: 0, or the first error
+   printed and exit 3, so that `config validate` and `config lint` accept
+   no configuration the scan refuses.  */
 static int
-check_scanner_options (const struct ash_config *c)
+check_scanner_options (const struct ash_options *o, const struct ash_config *c)
 {
   for (size_t i = 0; ash_builtin_scanners[i]; i++)
     {
@@ -1776,7 +1820,7 @@ check_scanner_options (const struct ash_config *c)
         }
       ash_error_release (&e);
     }
-  return 0;
+  return check_plugin_options (o, c);
 }
 
 /* `ash config lint`: the first error (exit 3), else every warning (exit
@@ -1788,7 +1832,7 @@ cmd_config_lint (const struct ash_options *o)
   int r = load_config (o, &c);
   if (r)
     return r;
-  r = check_scanner_options (&c);
+  r = check_scanner_options (o, &c);
   if (r)
     {
       ash_config_release (&c);
@@ -1859,7 +1903,7 @@ cmd_config_validate (const struct ash_options *o)
   int r = load_config (o, &c);
   if (r)
     return r;
-  r = check_scanner_options (&c);
+  r = check_scanner_options (o, &c);
   if (r)
     {
       ash_config_release (&c);

@@ -772,6 +772,19 @@ scan_prepare (struct scan *sc)
           return ASH_EXIT_CONFIG;
         }
     }
+  /* And those of each plugin scanner a builtin adapter serves
+     (trivy-repo).  */
+  for (size_t i = 0; i < sc->plugins.n; i++)
+    {
+      const struct ash_scanner *ps = &sc->plugins.v[i]->scanner;
+      _cleanup_free_ char *k = xasprintf ("scanners.%s.options", ps->name);
+      if (ps->check_options
+          && ps->check_options (ash_config_get (config, k), &err) < 0)
+        {
+          ash_err ("%s", err.message);
+          return ASH_EXIT_CONFIG;
+        }
+    }
   sc->mode = sc->ss.mode ? sc->ss.mode : "off";
   for (size_t i = 0; i < plugin_warnings.nr; i++)
     ash_warning ("%s", plugin_warnings.v[i]);

@@ -418,6 +418,7 @@ load_scanner (struct mctx *m, const char *name, json_t *def,
   p->scanner.parse = p->adapter ? p->adapter->parse : plugin_parse;
   p->scanner.prepare = p->adapter ? p->adapter->prepare : NULL;
   p->scanner.run = p->adapter ? p->adapter->run : NULL;
+  p->scanner.check_options = p->adapter ? p->adapter->check_options : NULL;
   p->scanner.req = &p->req;
   p->scanner.data = p;
   set->v = xreallocarray (set->v, set->n + 1, sizeof *set->v);

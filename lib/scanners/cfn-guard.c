@@ -81,20 +81,30 @@ bundle_dir (const struct ash_scan_job *job, char **ret_where)
   return dir;
 }
 
+static int rule_sets (const json_t *options, struct ash_strvec *sets,
+                      struct ash_error *err);
+
+/* The rules bundle is needed only for the rule sets: with rule_sets
+   empty, cfn-guard runs on the operator's own rules_paths alone (and has
+   no rules at all when those name none, which build says).  A bad
+   rule_sets is the error build would give.  */
 static int
 cfn_guard_prepare (const struct ash_scanner *s _unused_,
                    const struct ash_scan_job *job, struct ash_error *err)
 {
+  _cleanup_strvec_ struct ash_strvec sets = ASH_STRVEC_INIT;
+  int r = rule_sets (job->options, &sets, err);
+  if (r < 0 || sets.nr == 0)
+    return r;
   _cleanup_free_ char *where = NULL;
   _cleanup_free_ char *dir = bundle_dir (job, &where);
   if (dir == NULL)
     {
-      int r = ash_error_set (err, -ENOENT,
-                             _ ("cfn-guard's rules bundle is not installed: "
-                                "%s does not exist (set "
-                                "ASH_CFN_GUARD_RULES_DIR, or install the AWS "
-                                "Guard Rules Registry there)"),
-                             where);
+      r = ash_error_set (err, -ENOENT,
+                         _ ("cfn-guard's rules bundle is not installed: %s "
+                            "does not exist (set ASH_CFN_GUARD_RULES_DIR, or "
+                            "install the AWS Guard Rules Registry there)"),
+                         where);
       err->kind = ASH_KIND_SCANNER_MISSING;
       return r;
     }

@@ -23,12 +23,31 @@ int
 ash_deps_options_check (const char *name, const json_t *options,
                         const char *const *allowed, struct ash_error *err)
 {
-  const char *k = ash_adapter_unknown_option (options, allowed);
+  /* severity_threshold, like scan_timeout, is read by the scan itself
+     (the configuration's schema checks its value, and it sets the
+     threshold of the scanner's findings): every scanner takes it, and
+     those that also hand it to their tool (grype, trivy-repo) list it.  */
+  if (options && !json_is_null (options) && !json_is_object (options))
+    return ash_error_set (err, -EINVAL,
+                          _ ("scanners.%s.options must be a mapping"), name);
+  size_t n = 0;
+  bool listed = false;
+  for (; allowed[n]; n++)
+    listed = listed || streq (allowed[n], "severity_threshold");
+  const char **all = xcalloc (n + 2, sizeof *all);
+  memcpy (all, allowed, n * sizeof *all);
+  if (!listed)
+    all[n] = "severity_threshold";
+  const char *k = ash_adapter_unknown_option (options, all);
   if (k == NULL)
-    return 0;
+    {
+      free (all);
+      return 0;
+    }
   struct ash_buf known = ASH_BUF_INIT;
-  for (size_t i = 0; allowed[i]; i++)
-    ash_buf_addf (&known, "%s, ", allowed[i]);
+  for (size_t i = 0; all[i]; i++)
+    ash_buf_addf (&known, "%s, ", all[i]);
+  free (all);
   ash_buf_addstr (&known, "scan_timeout");
   int r = ash_error_set (err, -EINVAL,
                          _ ("scanners.%s.options: unknown option '%s' "

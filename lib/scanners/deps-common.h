@@ -30,8 +30,21 @@
 #include "scan/sarif.h"
 #include "scanners/scanner.h"
 
+/* A job for an adapter's check_options (a placeholder of NAME for
+   OPTIONS, before the scan): its argv builder makes every check of the
+   options alone; the placeholder paths are never used, and with no
+   configuration it reads no ignore_paths.  */
+#define ASH_DEPS_CHECK_JOB(NAME, OPTIONS)                                     \
+  ((struct ash_scan_job){ .name = (NAME),                                     \
+                          .target = "/",                                      \
+                          .results_dir = "/",                                 \
+                          .results_fd = -1,                                   \
+                          .tool_path = (NAME),                                \
+                          .options = (OPTIONS) })
+
 /* Refuse any key of OPTIONS (may be NULL) that is not in ALLOWED
-   (NULL-terminated).  scan_timeout is always allowed.  -EINVAL with ERR
+   (NULL-terminated).  scan_timeout and severity_threshold, read by the
+   scan itself, are always allowed.  -EINVAL with ERR
    "NAME: unknown option 'KEY' (known: ...)".  */
 int ash_deps_options_check (const char *name, const json_t *options,
                             const char *const *allowed, struct ash_error *err);

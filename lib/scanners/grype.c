@@ -150,6 +150,27 @@ ash_grype_argv (const struct ash_scan_job *job, const char *config,
   return r;
 }
 
+/* scanners.grype.options, checked before the scan and by `config
+   validate`: every check grype_build makes of the options alone, in its
+   order (config_file's type, then the option names, severity_threshold
+   and offline through ash_grype_argv itself, with a placeholder job).
+   What depends on the scanned tree, the configuration or this machine
+   stays at scan time: the file config_file names (the option-file rule
+   judges it, and whether it sets db.cache-dir), the ignore_paths grype's
+   --exclude cannot name, and grype's database cache.  */
+static int
+grype_check_options (const json_t *options, struct ash_error *err)
+{
+  _cleanup_strvec_ struct ash_strvec argv = ASH_STRVEC_INIT;
+  struct ash_scan_job job = ASH_DEPS_CHECK_JOB ("grype", options);
+  const char *cf;
+  int r
+    = ash_adapter_get_string ("grype", options, "config_file", true, &cf, err);
+  if (r == 0)
+    r = ash_grype_argv (&job, "/dev/null", &argv, err);
+  return r;
+}
+
 static int
 grype_build (const struct ash_scanner *s _unused_,
              const struct ash_scan_job *job, struct ash_cmd *cmd,
@@ -365,4 +386,5 @@ const struct ash_scanner ash_scanner_grype = {
   .description = "vulnerability scanner for dependencies",
   .build = grype_build,
   .parse = grype_parse,
+  .check_options = grype_check_options,
 };

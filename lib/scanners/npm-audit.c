@@ -159,6 +159,24 @@ npm_offline (const struct ash_scan_job *job, bool *ret, struct ash_error *err)
   return r;
 }
 
+/* scanners.npm-audit.options, checked before the scan and by `config
+   validate`: every check npm_prepare and npm_build make of the options
+   alone, in their order (the option names, then offline's type).  What
+   depends on the scanned tree or on this machine stays at scan time:
+   whether the scan set holds a lockfile that offline (the option's or
+   --offline) cannot audit, and the package managers its lockfiles
+   need.  */
+static int
+npm_check_options (const json_t *options, struct ash_error *err)
+{
+  bool off;
+  int r = ash_deps_options_check ("npm-audit", options, npm_options, err);
+  if (r == 0)
+    r = ash_adapter_get_bool ("npm-audit", options, "offline", false, &off,
+                              err);
+  return r;
+}
+
 static int
 npm_prepare (const struct ash_scanner *s _unused_,
              const struct ash_scan_job *job, struct ash_error *err)
@@ -1038,4 +1056,5 @@ const struct ash_scanner ash_scanner_npm_audit = {
   .parse = npm_parse,
   .prepare = npm_prepare,
   .run = npm_run,
+  .check_options = npm_check_options,
 };

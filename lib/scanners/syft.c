@@ -147,6 +147,27 @@ ash_syft_argv (const struct ash_scan_job *job, const char *config,
   return r;
 }
 
+/* scanners.syft.options, checked before the scan and by `config
+   validate`: every check syft_build makes of the options alone, in its
+   order (config_file's type, then the option names, offline,
+   additional_outputs and exclude through ash_syft_argv itself, with a
+   placeholder job).  What depends on the scanned tree or the
+   configuration stays at scan time: the file config_file names (the
+   option-file rule judges it) and the ignore_paths syft's --exclude
+   cannot name.  */
+static int
+syft_check_options (const json_t *options, struct ash_error *err)
+{
+  _cleanup_strvec_ struct ash_strvec argv = ASH_STRVEC_INIT;
+  struct ash_scan_job job = ASH_DEPS_CHECK_JOB ("syft", options);
+  const char *cf;
+  int r
+    = ash_adapter_get_string ("syft", options, "config_file", true, &cf, err);
+  if (r == 0)
+    r = ash_syft_argv (&job, "/dev/null", &argv, err);
+  return r;
+}
+
 static int
 syft_build (const struct ash_scanner *s _unused_,
             const struct ash_scan_job *job, struct ash_cmd *cmd,
@@ -254,4 +275,5 @@ const struct ash_scanner ash_scanner_syft = {
   .description = "software bill of materials generator",
   .build = syft_build,
   .parse = syft_parse,
+  .check_options = syft_check_options,
 };

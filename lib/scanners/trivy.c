@@ -239,6 +239,33 @@ ash_trivy_repo_argv (const struct ash_scan_job *job, const char *cache,
   return r;
 }
 
+/* scanners.trivy-repo.options, checked before the scan and by `config
+   validate`: every check trivy_build makes of the options alone, in its
+   order (the types of config_file, ignore_file, secret_config_file and
+   module_dir, then the option names, the booleans, severity_threshold
+   and scanners through ash_trivy_repo_argv itself, with a placeholder
+   job).  What depends on the scanned tree, the configuration or this
+   machine stays at scan time: the files and the directory those options
+   name (the option-file rule judges each one), the ignore_paths trivy's
+   --skip-dirs cannot name, the run directory and trivy's cache.  */
+static int
+trivy_check_options (const json_t *options, struct ash_error *err)
+{
+  static const char *const files[]
+    = { "config_file", "ignore_file", "secret_config_file", "module_dir" };
+  _cleanup_strvec_ struct ash_strvec argv = ASH_STRVEC_INIT;
+  struct ash_scan_job job = ASH_DEPS_CHECK_JOB ("trivy-repo", options);
+  const char *v;
+  int r = 0;
+  for (size_t i = 0; r == 0 && i < ARRAY_SIZE (files); i++)
+    r = ash_adapter_get_string ("trivy-repo", options, files[i], true, &v,
+                                err);
+  if (r == 0)
+    r = ash_trivy_repo_argv (&job, "/", "/dev/null", "/dev/null", "/dev/null",
+                             "/", &argv, err);
+  return r;
+}
+
 static int
 trivy_build (const struct ash_scanner *s _unused_,
              const struct ash_scan_job *job, struct ash_cmd *cmd,
@@ -325,6 +352,7 @@ const struct ash_scanner ash_scanner_trivy_repo = {
                  "misconfigurations, licenses",
   .build = trivy_build,
   .parse = trivy_parse,
+  .check_options = trivy_check_options,
 };
 
 const struct ash_scanner *

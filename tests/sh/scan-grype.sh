@@ -218,7 +218,9 @@ scanners:
       only_fixed: true
 EOC
 run_ash scan --source-dir "$src" --output-dir "$TEST_TMP/unk" --no-progress --sandbox off --scanners grype --config "$TEST_TMP/unk.yaml"
-assert_file_contains "unknown option named" "$TEST_TMP/unk/ash_aggregated_results.json" "unknown option 'only_fixed'"
+assert_eq "an unknown option: a configuration error (exit 3)" "$status" 3
+assert_file_contains "... naming it" "$TEST_TMP/err" "scanners.grype.options: unknown option 'only_fixed'"
+check "... before any scanner ran" test ! -e "$TEST_TMP/unk/scanners"
 # ignore_paths reach grype as --exclude; one its syntax cannot hold
 # (a comma) makes grype ERROR naming it, and grype is not run.
 cat >"$TEST_TMP/ign.yaml" <<'EOC'

@@ -197,7 +197,9 @@ scanners:
       audit_level: high
 EOC
 run_ash scan --source-dir "$src" --output-dir "$TEST_TMP/unk" --no-progress --sandbox off --scanners npm-audit --config "$TEST_TMP/unk.yaml"
-assert_file_contains "unknown option named" "$TEST_TMP/unk/ash_aggregated_results.json" "unknown option 'audit_level'"
+assert_eq "an unknown option: a configuration error (exit 3)" "$status" 3
+assert_file_contains "... naming it" "$TEST_TMP/err" "scanners.npm-audit.options: unknown option 'audit_level'"
+check "... before any scanner ran" test ! -e "$TEST_TMP/unk/scanners"
 
 # As an unprivileged operator (the test runs as root): the same findings
 # unsandboxed and under each usable backend, and the account's home hidden

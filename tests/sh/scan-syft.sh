@@ -147,7 +147,9 @@ scanners:
       scope: all-layers
 EOC
 run_ash scan --source-dir "$src" --output-dir "$TEST_TMP/unk" --no-progress --sandbox off --scanners syft --config "$TEST_TMP/unk.yaml"
-assert_file_contains "unknown option named" "$TEST_TMP/unk/ash_aggregated_results.json" "unknown option 'scope'"
+assert_eq "an unknown option: a configuration error (exit 3)" "$status" 3
+assert_file_contains "... naming it" "$TEST_TMP/err" "scanners.syft.options: unknown option 'scope'"
+check "... before any scanner ran" test ! -e "$TEST_TMP/unk/scanners"
 
 # As an unprivileged operator (the test runs as root): the same SBOM
 # unsandboxed and under each usable backend.

@@ -187,7 +187,9 @@ scanners:
       list_all_pkgs: true
 EOC
 run_ash scan --source-dir "$src" --output-dir "$TEST_TMP/unk" --no-progress --sandbox off $mods --scanners trivy-repo --config "$TEST_TMP/unk.yaml"
-assert_file_contains "unknown option named" "$TEST_TMP/unk/ash_aggregated_results.json" "unknown option 'list_all_pkgs'"
+assert_eq "an unknown option: a configuration error (exit 3)" "$status" 3
+assert_file_contains "... naming it" "$TEST_TMP/err" "scanners.trivy-repo.options: unknown option 'list_all_pkgs'"
+check "... before any scanner ran" test ! -e "$TEST_TMP/unk/scanners"
 
 # The cache trivy itself would use: with a relative XDG_CACHE_HOME,
 # $TMPDIR/trivy when TMPDIR is the user's own; a shared /tmp is refused.
