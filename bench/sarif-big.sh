@@ -8,7 +8,11 @@
 # under a global_settings.max_scanner_document just above its size, and
 # once more under a cap of CAP_MIB (default half of SIZE_MIB), which it
 # refuses without reading it; ASH_COMPARE (a build with that setting)
-# runs with the first cap too.
+# runs with the first cap too.  One more row runs this build with the
+# first cap and `--output-formats sarif`: ash.sarif and the aggregated
+# results alone, the work that is like the yardstick's (one document
+# read, one written), where the default scan writes every report.
+# Each row gives wall time and CPU time (user + system).
 #
 #   bench/sarif-big.sh [BUILDDIR]     (after `make` in BUILDDIR)
 #
@@ -78,17 +82,18 @@ MOD
 measure () {
   _n=$1
   shift
-  /usr/bin/time -f '%e %M' -o "$work/t" "$@" >/dev/null 2>&1 || true
+  /usr/bin/time -f '%e %M %U %S' -o "$work/t" "$@" >/dev/null 2>&1 || true
   cat "$work/t" >>"$work/$_n"
 }
-: >"$work/python"; : >"$work/ash"; : >"$work/capped"; : >"$work/compare"
+: >"$work/python"; : >"$work/ash"; : >"$work/capped"; : >"$work/compare"; : >"$work/sarifonly"
 i=0
 while [ "$i" -lt "$runs" ]; do
   measure python python3 -c 'import json,sys; json.dump(json.load(open(sys.argv[1])), open("/dev/null","w"))' "$work/big.sarif"
-  for which in ash capped compare; do
+  for which in ash sarifonly capped compare; do
     a=$ash
     set -- --config "$work/read.yaml"
     case $which in
+      sarifonly) set -- --config "$work/read.yaml" --output-formats sarif ;;
       capped) set -- --config "$work/capped.yaml" ;;
       compare)
         [ -n "${ASH_COMPARE:-}" ] || continue
@@ -109,20 +114,24 @@ import json, statistics, sys
 work, size, cmp_, cap = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4]
 def med(name):
     rows = [l.split() for l in open("%s/%s" % (work, name)) if l.strip() and not l.startswith("Command")]
-    return statistics.median(float(r[0]) for r in rows), statistics.median(int(r[1]) for r in rows) / 1024
+    return (statistics.median(float(r[0]) for r in rows),
+            statistics.median(int(r[1]) for r in rows) / 1024,
+            statistics.median(float(r[2]) + float(r[3]) for r in rows))
 n = len(json.load(open(work + "/big.sarif"))["runs"][0]["results"])
 py = med("python")
 print("SARIF: %.1f MiB, %d results" % (size / 1048576, n))
 print()
-print("| run | time (s) | peak RSS (MiB) | time / Python | RSS / file size |")
-print("|---|---|---|---|---|")
-print("| Python json load + dump | %.2f | %.0f | 1.00x | %.1fx |" % (py[0], py[1], py[1] * 1048576 / size))
+print("| run | time (s) | CPU (s) | peak RSS (MiB) | time / Python | CPU / Python | RSS / file size |")
+print("|---|---|---|---|---|---|---|")
+print("| Python json load + dump | %.2f | %.2f | %.0f | 1.00x | 1.00x | %.1fx |" % (py[0], py[2], py[1], py[1] * 1048576 / size))
 rows = [("this build, read (cap above its size)", med("ash")),
+        ("this build, read, --output-formats sarif", med("sarifonly")),
         ("this build, refused (cap %s MiB)" % cap, med("capped"))]
 if cmp_:
     rows.insert(0, ("ASH_COMPARE", med("compare")))
-for name, (t, m) in rows:
-    print("| ash scan, %s | %.2f | %.0f | %.2fx | %.1fx |" % (name, t, m, t / py[0], m * 1048576 / size))
+for name, (t, m, c) in rows:
+    print("| ash scan, %s | %.2f | %.2f | %.0f | %.2fx | %.2fx | %.1fx |"
+          % (name, t, c, m, t / py[0], c / py[2], m * 1048576 / size))
 PY
 echo
 sort -u "$work/status" | sed 's/^/Scanner status: /'
