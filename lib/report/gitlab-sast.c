@@ -47,15 +47,40 @@ cut (const char *s, size_t max)
   return xstrndup (s, n);
 }
 
-static json_t *
-detail (const char *name, const char *value)
+/* {"name": NAME, "type": "text", "value": VALUE} as the member KEY of W.  */
+static void
+detail_write (struct ash_out_obj *w, const char *key, const char *name,
+              const char *value)
 {
-  return json_pack ("{s:s, s:s, s:s}", "name", name, "type", "text", "value",
-                    value);
+  struct ash_out_obj d;
+  ash_out_obj_key (w, key);
+  ash_out_obj_begin (&d, w->o, w->depth + 1);
+  ash_out_obj_str (&d, "name", name);
+  ash_out_obj_str (&d, "type", "text");
+  ash_out_obj_str (&d, "value", value);
+  ash_out_obj_end (&d);
 }
 
-static json_t *
-vulnerability (const json_t *res, const char *detected_at)
+/* {"type": TYPE, "name": NAME, "value": VALUE} as an item of an array
+   at DEPTH - 1.  */
+static void
+identifier_write (struct ash_out *o, int depth, bool first, const char *type,
+                  const char *name, const char *value)
+{
+  struct ash_out_obj w;
+  ash_out_item_start (o, depth, first);
+  ash_out_obj_begin (&w, o, depth);
+  ash_out_obj_str (&w, "type", type);
+  ash_out_obj_str (&w, "name", name);
+  ash_out_obj_str (&w, "value", value);
+  ash_out_obj_end (&w);
+}
+
+/* RES as a GitLab vulnerability, written to O at nesting DEPTH with its
+   members in upstream's order.  */
+static void
+vulnerability_write (const json_t *res, const char *detected_at,
+                     struct ash_out *o, int depth)
 {
   int start, end;
   const char *path = ash_sarif_result_location (res, &start, &end);
@@ -66,43 +91,45 @@ vulnerability (const json_t *res, const char *detected_at)
     rule = "unknown";
   _cleanup_free_ char *id
     = ash_report_finding_id (scanner, rule, path, start, end);
-  json_t *ids = json_array ();
+  _cleanup_free_ char *name = cut (rule, 255);
+  _cleanup_free_ char *desc = cut (msg, 1048576);
+
+  struct ash_out_obj v, loc, details;
+  ash_out_obj_begin (&v, o, depth);
+  ash_out_obj_str (&v, "id", id);
+  ash_out_obj_str (&v, "name", name);
+  ash_out_obj_str (&v, "description", desc);
+  ash_out_obj_key (&v, "identifiers");
+  ash_out_add (o, "[", 1);
   if (*scanner)
     {
       _cleanup_free_ char *t = xasprintf ("%s-rule", scanner);
       _cleanup_free_ char *n = xasprintf ("%s Rule %s", scanner, rule);
       _cleanup_free_ char *sn = xasprintf ("%s Scanner", scanner);
-      json_array_append_new (ids, json_pack ("{s:s, s:s, s:s}", "type", t,
-                                             "name", n, "value", rule));
-      json_array_append_new (ids,
-                             json_pack ("{s:s, s:s, s:s}", "type", "scanner",
-                                        "name", sn, "value", scanner));
+      identifier_write (o, depth + 2, true, t, n, rule);
+      identifier_write (o, depth + 2, false, "scanner", sn, scanner);
     }
-  json_array_append_new (ids, json_pack ("{s:s, s:s, s:s}", "type",
-                                         "ash-finding-id", "name",
-                                         "ASH Finding ID", "value", id));
-  json_t *loc = json_object ();
+  identifier_write (o, depth + 2, !*scanner, "ash-finding-id",
+                    "ASH Finding ID", id);
+  ash_out_indent (o, depth + 1);
+  ash_out_add (o, "]", 1);
+  ash_out_obj_key (&v, "location");
+  ash_out_obj_begin (&loc, o, depth + 1);
   if (path && *path)
-    json_object_set_new (loc, "file", json_string (path));
+    ash_out_obj_str (&loc, "file", path);
   if (start > 0)
     {
-      json_object_set_new (loc, "start_line", json_integer (start));
-      json_object_set_new (loc, "end_line", json_integer (end));
+      ash_out_obj_int (&loc, "start_line", start);
+      ash_out_obj_int (&loc, "end_line", end);
     }
-  json_t *details = json_object ();
+  ash_out_obj_end (&loc);
+  ash_out_obj_key (&v, "details");
+  ash_out_obj_begin (&details, o, depth + 1);
   if (*scanner)
-    json_object_set_new (details, "scanner", detail ("Scanner", scanner));
-  json_object_set_new (details, "rule_id", detail ("Rule ID", rule));
-  json_object_set_new (details, "detected_at",
-                       detail ("Detected At", detected_at));
-
-  _cleanup_free_ char *name = cut (rule, 255);
-  _cleanup_free_ char *desc = cut (msg, 1048576);
-  json_t *v = json_pack ("{s:s, s:s, s:s, s:o, s:o, s:o}", "id", id, "name",
-                         name, "description", desc, "identifiers", ids,
-                         "location", loc, "details", details);
-  if (v == NULL)
-    ash_oom ();
+    detail_write (&details, "scanner", "Scanner", scanner);
+  detail_write (&details, "rule_id", "Rule ID", rule);
+  detail_write (&details, "detected_at", "Detected At", detected_at);
+  ash_out_obj_end (&details);
   if (ash_sarif_result_is_suppressed (res))
     {
       const char *why = ash_report_result_suppression_reason (res);
@@ -110,15 +137,14 @@ vulnerability (const json_t *res, const char *detected_at)
         "This finding was suppressed by ASH: %s. You can dismiss this "
         "vulnerability in the GitLab Security Dashboard.",
         why && *why ? why : "No reason provided");
-      json_object_set_new (v, "severity", json_string ("Info"));
+      ash_out_obj_str (&v, "severity", "Info");
       _cleanup_free_ char *sol_cut = cut (sol, 7000);
-      json_object_set_new (v, "solution", json_string (sol_cut));
+      ash_out_obj_str (&v, "solution", sol_cut);
     }
   else
-    json_object_set_new (v, "severity",
-                         json_string (
-                           gitlab_severity (ash_sarif_result_severity (res))));
-  return v;
+    ash_out_obj_str (&v, "severity",
+                     gitlab_severity (ash_sarif_result_severity (res)));
+  ash_out_obj_end (&v);
 }
 
 struct sast_walk
@@ -128,14 +154,19 @@ struct sast_walk
   const char *when;
 };
 
-static json_t *
-sast_item (struct ash_report_walk *w, const json_t *run, const json_t *res)
+static bool
+sast_write (void *ctx, struct ash_out *o, int depth, bool first)
 {
-  struct sast_walk *sw = (struct sast_walk *) w;
-  (void) run;
-  if (sw->exclude && ash_sarif_result_is_suppressed (res))
-    return NULL;
-  return vulnerability (res, sw->when);
+  struct sast_walk *sw = ctx;
+  const json_t *res;
+  do
+    res = ash_report_walk_result (&sw->w, NULL);
+  while (res && sw->exclude && ash_sarif_result_is_suppressed (res));
+  if (res == NULL)
+    return false;
+  ash_out_item_start (o, depth, first);
+  vulnerability_write (res, sw->when, o, depth);
+  return true;
 }
 
 json_t *
@@ -145,12 +176,14 @@ ash_report_gitlab_sast_doc (const json_t *agg, const json_t *options,
   struct sast_walk *sw = xcalloc (1, sizeof *sw);
   sw->exclude = json_is_true (json_object_get (options, "exclude_suppressed"));
   sw->when = ash_report_generated_at (agg);
-  ash_report_walk_init (&sw->w, agg, sast_item);
+  ash_report_walk_init (&sw->w, agg, NULL);
   /* The schema's times are "YYYY-MM-DDTHH:MM:SS", without a zone.  */
   char when[20];
   snprintf (when, sizeof when, "%s", ash_report_generated_at (agg));
   json_t *vulns = json_array ();
-  *ret_gen = (struct ash_json_gen){ vulns, ash_report_walk_next, free, sw };
+  *ret_gen = (struct ash_json_gen){
+    .array = vulns, .release = free, .ctx = sw, .write = sast_write
+  };
   long long actionable = (long long) json_integer_value (
     json_object_get (json_object_get (json_object_get (agg, "metadata"),
                                       "summary_stats"),

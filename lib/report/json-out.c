@@ -218,6 +218,19 @@ ash_out_json (struct ash_out *o, const json_t *v, int depth)
       ash_out_json_string (o, json_string_value (v), json_string_length (v));
       return;
     case JSON_ARRAY:
+      if (o->gen && v == o->gen->array && o->gen->write)
+        {
+          /* "[" then "]" is the empty array's "[]"; each item the
+             generator writes starts with its separator and line.  */
+          ash_out_add (o, "[", 1);
+          bool any = false;
+          while (o->gen->write (o->gen->ctx, o, depth + 1, !any))
+            any = true;
+          if (any)
+            ash_out_indent (o, depth);
+          ash_out_add (o, "]", 1);
+          return;
+        }
       if (o->gen && v == o->gen->array)
         {
           json_t *item = o->gen->next (o->gen->ctx);
@@ -290,6 +303,62 @@ ash_out_json (struct ash_out *o, const json_t *v, int depth)
         return;
       }
     }
+}
+
+void
+ash_out_item_start (struct ash_out *o, int depth, bool first)
+{
+  if (!first)
+    ash_out_add (o, ",", 1);
+  ash_out_indent (o, depth);
+}
+
+void
+ash_out_obj_begin (struct ash_out_obj *w, struct ash_out *o, int depth)
+{
+  *w = (struct ash_out_obj){ o, depth, false };
+  ash_out_add (o, "{", 1);
+}
+
+void
+ash_out_obj_key (struct ash_out_obj *w, const char *key)
+{
+  ash_out_item_start (w->o, w->depth + 1, !w->any);
+  w->any = true;
+  ash_out_json_string (w->o, key, strlen (key));
+  ash_out_add (w->o, ": ", w->o->compact ? 1 : 2);
+}
+
+void
+ash_out_obj_str (struct ash_out_obj *w, const char *key, const char *s)
+{
+  ash_out_obj_key (w, key);
+  ash_out_json_string (w->o, s, strlen (s));
+}
+
+void
+ash_out_obj_int (struct ash_out_obj *w, const char *key, long long v)
+{
+  char num[32];
+  ash_out_obj_key (w, key);
+  int n = snprintf (num, sizeof num, "%lld", v);
+  ash_out_add (w->o, num, (size_t) n);
+}
+
+void
+ash_out_obj_json (struct ash_out_obj *w, const char *key, const json_t *v)
+{
+  ash_out_obj_key (w, key);
+  ash_out_json (w->o, v, w->depth + 1);
+}
+
+void
+ash_out_obj_end (struct ash_out_obj *w)
+{
+  /* "{" then "}" is the empty object's "{}", as ash_out_json writes it.  */
+  if (w->any)
+    ash_out_indent (w->o, w->depth);
+  ash_out_add (w->o, "}", 1);
 }
 
 char *

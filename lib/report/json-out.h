@@ -25,12 +25,20 @@
    many findings never holds them all: ARRAY is the (empty) array that
    stands for them in the document, NEXT gives the next item (a new
    reference) or NULL after the last, RELEASE (may be NULL) frees CTX.  */
+struct ash_out;
 struct ash_json_gen
 {
   const json_t *array;
   json_t *(*next) (void *ctx);
   void (*release) (void *ctx);
   void *ctx;
+  /* When not NULL, used instead of NEXT: write the next item to O as it
+     stands at nesting DEPTH (first ash_out_item_start (O, DEPTH, FIRST),
+     then what ash_out_json would write for it) and return true, or
+     return false, having written nothing, after the last.  For a report
+     whose items are written straight from the results, without a tree
+     each.  */
+  bool (*write) (void *ctx, struct ash_out *o, int depth, bool first);
 };
 
 /* Free what G holds (safe on a zeroed one).  */
@@ -68,6 +76,36 @@ void ash_out_json (struct ash_out *o, const json_t *v, int depth);
 void ash_out_json_string (struct ash_out *o, const char *s, size_t len);
 /* A line end and 2 * DEPTH spaces.  */
 void ash_out_indent (struct ash_out *o, int depth);
+/* What stands before an item of an array or a member of an object at
+   DEPTH: a comma unless it is the FIRST, a line end and indentation.  */
+void ash_out_item_start (struct ash_out *o, int depth, bool first);
+
+/* An object written member by member, with the text ash_out_json gives
+   an object of the same members in the same order:
+
+     struct ash_out_obj w;
+     ash_out_obj_begin (&w, o, depth);
+     ash_out_obj_str (&w, "name", "x");
+     ash_out_obj_key (&w, "inner");    (then any value at w.depth + 1)
+     ash_out_obj_end (&w);
+
+   Keys and string values are C strings (UTF-8), written with
+   ash_out_json_string.  */
+struct ash_out_obj
+{
+  struct ash_out *o;
+  int depth;
+  bool any;
+};
+void ash_out_obj_begin (struct ash_out_obj *w, struct ash_out *o, int depth);
+/* The separator, the line end and indentation, and "KEY": .  */
+void ash_out_obj_key (struct ash_out_obj *w, const char *key);
+void ash_out_obj_str (struct ash_out_obj *w, const char *key, const char *s);
+void ash_out_obj_int (struct ash_out_obj *w, const char *key, long long v);
+/* KEY and V (borrowed) as ash_out_json writes it.  */
+void ash_out_obj_json (struct ash_out_obj *w, const char *key,
+                       const json_t *v);
+void ash_out_obj_end (struct ash_out_obj *w);
 
 /* V as JSON text (indented as above when PRETTY, else compact: no
    space or line end between tokens) and a line end, newly allocated.  */

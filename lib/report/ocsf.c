@@ -43,8 +43,12 @@ report_time_ms (const json_t *agg)
   return t == (time_t) -1 ? 0 : (long long) t * 1000;
 }
 
-static json_t *
-finding (const json_t *res, const json_t *meta, long long ms)
+/* RES as an OCSF Vulnerability Finding, written to O at nesting DEPTH
+   with its members in upstream's order; META is the finding's metadata
+   and MS the report's time.  */
+static void
+finding_write (const json_t *res, const json_t *meta, long long ms,
+               struct ash_out *o, int depth)
 {
   struct ash_report_finding fi;
   ash_report_finding_read (res, &fi);
@@ -71,42 +75,72 @@ finding (const json_t *res, const json_t *meta, long long ms)
         n--;
       title[n] = '\0';
     }
+  bool sup = fi.suppressed;
 
-  json_t *vuln = json_pack ("{s:s, s:s, s:s, s:{s:s, s:s}}", "title", rule,
-                            "desc", msg, "severity", severity_label (sev),
-                            "cve", "uid", rule, "desc", msg);
+  struct ash_out_obj f, info, vuln, cve, code, file;
+  ash_out_obj_begin (&f, o, depth);
+  ash_out_obj_int (&f, "activity_id", 1);
+  ash_out_obj_str (&f, "activity_name", "Create");
+  ash_out_obj_int (&f, "severity_id", severity_id (sev));
+  ash_out_obj_str (&f, "severity", severity_label (sev));
+  ash_out_obj_int (&f, "type_uid", 200201);
+  ash_out_obj_int (&f, "class_uid", 2002);
+  ash_out_obj_str (&f, "class_name", "Vulnerability Finding");
+  ash_out_obj_int (&f, "category_uid", 2);
+  ash_out_obj_str (&f, "category_name", "Findings");
+  ash_out_obj_int (&f, "time", ms);
+  ash_out_obj_json (&f, "metadata", meta);
+  ash_out_obj_key (&f, "finding_info");
+  ash_out_obj_begin (&info, o, depth + 1);
+  ash_out_obj_str (&info, "uid", uid);
+  ash_out_obj_str (&info, "title", title);
+  ash_out_obj_str (&info, "desc", msg);
+  ash_out_obj_end (&info);
+  ash_out_obj_key (&f, "vulnerabilities");
+  ash_out_add (o, "[", 1);
+  ash_out_item_start (o, depth + 2, true);
+  ash_out_obj_begin (&vuln, o, depth + 2);
+  ash_out_obj_str (&vuln, "title", rule);
+  ash_out_obj_str (&vuln, "desc", msg);
+  ash_out_obj_str (&vuln, "severity", severity_label (sev));
+  ash_out_obj_key (&vuln, "cve");
+  ash_out_obj_begin (&cve, o, depth + 3);
+  ash_out_obj_str (&cve, "uid", rule);
+  ash_out_obj_str (&cve, "desc", msg);
+  ash_out_obj_end (&cve);
   if (path)
     {
-      json_t *code = json_pack ("{s:{s:s, s:s, s:i}}", "file", "name", base,
-                                "path", path, "type_id", 1);
+      ash_out_obj_key (&vuln, "affected_code");
+      ash_out_add (o, "[", 1);
+      ash_out_item_start (o, depth + 4, true);
+      ash_out_obj_begin (&code, o, depth + 4);
+      ash_out_obj_key (&code, "file");
+      ash_out_obj_begin (&file, o, depth + 5);
+      ash_out_obj_str (&file, "name", base);
+      ash_out_obj_str (&file, "path", path);
+      ash_out_obj_int (&file, "type_id", 1);
+      ash_out_obj_end (&file);
       if (start > 0)
         {
-          json_object_set_new (code, "start_line", json_integer (start));
-          json_object_set_new (code, "end_line", json_integer (end));
+          ash_out_obj_int (&code, "start_line", start);
+          ash_out_obj_int (&code, "end_line", end);
         }
-      json_object_set_new (vuln, "affected_code", json_pack ("[o]", code));
+      ash_out_obj_end (&code);
+      ash_out_indent (o, depth + 3);
+      ash_out_add (o, "]", 1);
     }
-  bool sup = fi.suppressed;
-  json_t *f
-    = json_pack ("{s:i, s:s, s:i, s:s, s:i, s:i, s:s, s:i, s:s, s:I, s:O, "
-                 "s:{s:s, s:s, s:s}, s:[o], s:i, s:s}",
-                 "activity_id", 1, "activity_name", "Create", "severity_id",
-                 severity_id (sev), "severity", severity_label (sev),
-                 "type_uid", 200201, "class_uid", 2002, "class_name",
-                 "Vulnerability Finding", "category_uid", 2, "category_name",
-                 "Findings", "time", (json_int_t) ms, "metadata", meta,
-                 "finding_info", "uid", uid, "title", title, "desc", msg,
-                 "vulnerabilities", vuln, "status_id", sup ? 3 : 1, "status",
-                 sup ? "Suppressed" : "New");
-  if (f == NULL)
-    ash_oom ();
+  ash_out_obj_end (&vuln);
+  ash_out_indent (o, depth + 1);
+  ash_out_add (o, "]", 1);
+  ash_out_obj_int (&f, "status_id", sup ? 3 : 1);
+  ash_out_obj_str (&f, "status", sup ? "Suppressed" : "New");
   if (sup)
     {
       const char *why = ash_report_result_suppression_reason (res);
       _cleanup_free_ char *d = xasprintf ("justification: %s", why ? why : "");
-      json_object_set_new (f, "status_detail", json_string (d));
+      ash_out_obj_str (&f, "status_detail", d);
     }
-  return f;
+  ash_out_obj_end (&f);
 }
 
 struct ocsf_walk
@@ -116,12 +150,16 @@ struct ocsf_walk
   long long ms;
 };
 
-static json_t *
-ocsf_item (struct ash_report_walk *w, const json_t *run, const json_t *res)
+static bool
+ocsf_write (void *ctx, struct ash_out *o, int depth, bool first)
 {
-  struct ocsf_walk *ow = (struct ocsf_walk *) w;
-  (void) run;
-  return finding (res, ow->meta, ow->ms);
+  struct ocsf_walk *ow = ctx;
+  const json_t *res = ash_report_walk_result (&ow->w, NULL);
+  if (res == NULL)
+    return false;
+  ash_out_item_start (o, depth, first);
+  finding_write (res, ow->meta, ow->ms, o, depth);
+  return true;
 }
 
 static void
@@ -144,10 +182,11 @@ ash_report_ocsf_doc (const json_t *agg, struct ash_json_gen *ret_gen)
                  "1.1.0", "logged_time", (json_int_t) ow->ms);
   if (ow->meta == NULL)
     ash_oom ();
-  ash_report_walk_init (&ow->w, agg, ocsf_item);
+  ash_report_walk_init (&ow->w, agg, NULL);
   json_t *list = json_array ();
-  *ret_gen
-    = (struct ash_json_gen){ list, ash_report_walk_next, ocsf_walk_free, ow };
+  *ret_gen = (struct ash_json_gen){
+    .array = list, .release = ocsf_walk_free, .ctx = ow, .write = ocsf_write
+  };
   return list;
 }
 

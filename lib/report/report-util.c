@@ -57,6 +57,23 @@ ash_report_walk_next (void *ctx)
   return NULL;
 }
 
+const json_t *
+ash_report_walk_result (struct ash_report_walk *w, const json_t **ret_run)
+{
+  for (; w->run < json_array_size (w->runs); w->run++, w->res = 0)
+    {
+      const json_t *run = json_array_get (w->runs, w->run);
+      const json_t *results = json_object_get (run, "results");
+      if (w->res < json_array_size (results))
+        {
+          if (ret_run)
+            *ret_run = run;
+          return json_array_get (results, w->res++);
+        }
+    }
+  return NULL;
+}
+
 /* FNV-1a (64 bits) of the NUL-separated fields added so far.  */
 static uint64_t
 fnv_add (uint64_t h, const char *s)

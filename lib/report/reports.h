@@ -78,6 +78,11 @@ void ash_report_walk_init (struct ash_report_walk *w, const json_t *agg,
 /* The next item of the walk CTX, or NULL after the last (the NEXT of an
    ash_json_gen).  */
 json_t *ash_report_walk_next (void *ctx);
+/* The next result of the walk W (borrowed; its run in *RET_RUN when not
+   NULL), or NULL after the last: for a report that writes its items
+   itself (the WRITE of an ash_json_gen), which ignores W's ITEM.  */
+const json_t *ash_report_walk_result (struct ash_report_walk *w,
+                                      const json_t **ret_run);
 /* DOC (stolen), its array made by GEN, as ash_report_dump_json writes
    it (indented); GEN is released.  */
 char *ash_report_dump_json_gen (json_t *doc, struct ash_json_gen *gen);

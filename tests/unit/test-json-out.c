@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* Unit tests for report/json-out.c: the text it writes is json_dumps's,
    byte for byte, for values built to tell them apart; an array made by
-   a generator is written as the same array held whole.  */
+   a generator, or written item by item by one, is written as the same
+   array held whole; an object written member by member as the same
+   object.  */
 
 #include <config.h>
 
@@ -106,10 +108,89 @@ test_gen (void)
     }
 }
 
+/* The value count_next makes for item I, written member by member:
+   {"n": I, "s": "\u00e9\"", "o": {}, "p": {"q": [<ITEMS>]}}.  */
+static void
+count_item_write (struct ash_out *o, int depth, int i)
+{
+  struct ash_out_obj w, e, p;
+  ash_out_obj_begin (&w, o, depth);
+  ash_out_obj_int (&w, "n", i);
+  ash_out_obj_str (&w, "s", "\xc3\xa9\"");
+  ash_out_obj_key (&w, "o");
+  ash_out_obj_begin (&e, o, depth + 1);
+  ash_out_obj_end (&e);
+  ash_out_obj_key (&w, "p");
+  ash_out_obj_begin (&p, o, depth + 1);
+  json_t *q = json_pack ("[i, {s:[]}]", i, "r");
+  ash_out_obj_json (&p, "q", q);
+  json_decref (q);
+  ash_out_obj_end (&p);
+  ash_out_obj_end (&w);
+}
+
+static json_t *
+count_item (int i)
+{
+  return json_pack ("{s:i, s:s, s:{}, s:{s:[i, {s:[]}]}}", "n", i, "s",
+                    "\xc3\xa9\"", "o", "p", "q", i, "r");
+}
+
+static bool
+count_write (void *ctx, struct ash_out *o, int depth, bool first)
+{
+  struct count *c = ctx;
+  if (c->i >= c->n)
+    return false;
+  ash_out_item_start (o, depth, first);
+  count_item_write (o, depth, c->i++);
+  return true;
+}
+
+static void
+test_gen_write (void)
+{
+  for (int pretty = 0; pretty < 2; pretty++)
+    for (int n = 0; n < 3; n++)
+      {
+        struct count c = { 0, n };
+        json_t *hole = json_array ();
+        json_t *doc = json_pack ("{s:s, s:O, s:i}", "before", "x", "items",
+                                 hole, "after", 1);
+        struct ash_json_gen g
+          = { .array = hole, .ctx = &c, .write = count_write };
+        _cleanup_free_ char *got = ash_json_text_gen (doc, pretty, &g);
+        for (int i = 0; i < n; i++)
+          json_array_append_new (hole, count_item (i));
+        _cleanup_free_ char *want = ash_json_text (doc, pretty);
+        tap_is_str (got, want,
+                    "%s: %d items written by the generator: the text of "
+                    "the whole array",
+                    pretty ? "indented" : "compact", n);
+        json_decref (hole);
+        json_decref (doc);
+      }
+  /* An object written member by member at depth 0, as a document.  */
+  for (int pretty = 0; pretty < 2; pretty++)
+    {
+      struct ash_out o = ASH_OUT_MEMORY_INIT;
+      o.compact = !pretty;
+      count_item_write (&o, 0, 7);
+      ash_out_add (&o, "\n", 1);
+      _cleanup_free_ char *got = ash_buf_detach (&o.b);
+      json_t *v = count_item (7);
+      _cleanup_free_ char *want = ash_json_text (v, pretty);
+      json_decref (v);
+      tap_is_str (got, want, "%s: an object written member by member",
+                  pretty ? "indented" : "compact");
+    }
+}
+
 int
 main (void)
 {
   test_values ();
   test_gen ();
+  test_gen_write ();
   return tap_done ();
 }
