@@ -95,7 +95,7 @@ test_gen (void)
       json_t *hole = json_array ();
       json_t *doc = json_pack ("{s:s, s:O, s:i}", "before", "x", "items", hole,
                                "after", 1);
-      struct ash_json_gen g = { hole, count_next, NULL, &c };
+      struct ash_json_gen g = { .array = hole, .next = count_next, .ctx = &c };
       _cleanup_free_ char *got = ash_json_text_gen (doc, true, &g);
       for (int i = 0; i < n; i++)
         json_array_append_new (hole, json_pack ("{s:i}", "n", i));
