@@ -152,10 +152,21 @@ for run in a["sarif"]["runs"]:
 # unpriv_user: the account root runs the unprivileged half of a test as.
 # firejail refuses "nobody" and needs a home that exists, so as root a
 # dedicated system account, ash-test, with its home in /var/lib/ash-test,
-# is created when missing (useradd); without useradd the test falls back
-# to nobody.  Prints the name.
+# is created when missing (useradd), and its home given back to it when
+# another uid owns it; without useradd the test falls back to nobody.
+# Prints the name.
 unpriv_user () {
   if id ash-test >/dev/null 2>&1; then
+    # An account removed and made again gets a new uid, but keeps the
+    # home of the old one, which firejail then refuses ("not owned by
+    # the current user"): as root, give the home back to the account.
+    if [ "$(id -u)" = 0 ]; then
+      _home=$(getent passwd ash-test | cut -d: -f6)
+      if [ -n "$_home" ] && [ -d "$_home" ] && [ ! -L "$_home" ] &&
+         [ "$(stat -c %u "$_home")" != "$(id -u ash-test)" ]; then
+        chown ash-test:"$(id -g ash-test)" "$_home"
+      fi
+    fi
     echo ash-test
   elif [ "$(id -u)" = 0 ] && command -v useradd >/dev/null 2>&1 &&
        useradd --system --create-home --home-dir /var/lib/ash-test \
