@@ -5,9 +5,11 @@
 # weak hashes, hard-coded passwords, SQL built from strings, requests
 # without certificate checks), generated here so that no network is
 # needed: bare bandit against an ASH scan running only bandit, with the
-# sandbox off and under each Linux backend.  Medians, measured with
-# hyperfine; the probe cache is warm (the warm-up runs fill it), as it is
-# for every scan after the first.
+# sandbox off and under each Linux backend.  Medians of interleaved
+# rounds (each command once a round), measured with hyperfine, in wall
+# and CPU time; the probe cache is warm (the warm-up rounds fill it), as
+# it is for every scan after the first.  As root, firejail needs a
+# scanner account it allows (ASH_SCANNER_USER; it never allows nobody).
 #
 #   bench/pygoat.sh [BUILDDIR]     (after `make` in BUILDDIR)
 #
@@ -76,17 +78,31 @@ set -- "$bare"
 for b in $backends; do
   set -- "$@" "$(ashscan "$b")"
 done
-hyperfine -N -i --style none --warmup "$warmup" --runs "$runs" \
-  --export-json "$work/r.json" "$@" >/dev/null 2>&1
+# Rounds, each command once a round, so that a change in the machine's
+# speed falls on every command alike (WARMUP rounds first, not counted).
+round=1
+while [ "$round" -le $((warmup + runs)) ]; do
+  hyperfine -N -i --style none --runs 1 --export-json "$work/r$round.json" \
+    "$@" >/dev/null 2>&1
+  round=$((round + 1))
+done
 "$bandit" -r -f json -o "$work/bare.json" -q "$src" >/dev/null 2>&1 || true
-python3 - "$work" "$backends" <<'PY'
-import json, sys
+python3 - "$work" "$backends" "$warmup" "$runs" <<'PY'
+import json, statistics, sys
 work, backends = sys.argv[1], sys.argv[2].split()
-r = [x["median"] * 1000 for x in json.load(open(work + "/r.json"))["results"]]
+warmup, runs = int(sys.argv[3]), int(sys.argv[4])
+rounds = [json.load(open("%s/r%d.json" % (work, i)))["results"]
+          for i in range(warmup + 1, warmup + runs + 1)]
+n = len(rounds[0])
+r = [statistics.median(rd[k]["times"][0] * 1000 for rd in rounds) for k in range(n)]
+# CPU time (user and system of the command and its children), which the
+# machine's load moves less than the wall-clock time.
+c = [statistics.median((rd[k]["user"] + rd[k]["system"]) * 1000 for rd in rounds)
+     for k in range(n)]
 bare_n = len(json.load(open(work + "/bare.json"))["results"])
-print("| run | median (ms) | ash / bare | bandit findings |")
-print("|---|---|---|---|")
-print("| bare bandit | %.0f | 1.00 | %d |" % (r[0], bare_n))
+print("| run | median (ms) | ash / bare | CPU (ms) | CPU ash / bare | bandit findings |")
+print("|---|---|---|---|---|---|")
+print("| bare bandit | %.0f | 1.00 | %.0f | 1.00 | %d |" % (r[0], c[0], bare_n))
 for i, b in enumerate(backends):
     try:
         agg = json.load(open("%s/out-%s/ash_aggregated_results.json" % (work, b)))
@@ -94,7 +110,8 @@ for i, b in enumerate(backends):
         found = "%d (%s)" % (sr["finding_count"], sr["status"])
     except Exception as e:
         found = "no result (%s)" % e.__class__.__name__
-    print("| ash, --sandbox %s | %.0f | %.2f | %s |" % (b, r[i + 1], r[i + 1] / r[0], found))
+    print("| ash, --sandbox %s | %.0f | %.2f | %.0f | %.2f | %s |"
+          % (b, r[i + 1], r[i + 1] / r[0], c[i + 1], c[i + 1] / c[0], found))
 PY
 echo
-echo "Runs: $runs after $warmup warm-up runs; hyperfine $(hyperfine --version | cut -d' ' -f2); bandit $("$bandit" --version 2>/dev/null | head -1 | cut -d' ' -f2); $(uname -sr); user $(id -un); load average $(cut -d' ' -f1-3 /proc/loadavg)."
+echo "Rounds: $runs (interleaved, after $warmup warm-up rounds); hyperfine $(hyperfine --version | cut -d' ' -f2); bandit $("$bandit" --version 2>/dev/null | head -1 | cut -d' ' -f2); $(uname -sr); user $(id -un); load average $(cut -d' ' -f1-3 /proc/loadavg)."
