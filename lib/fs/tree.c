@@ -1091,7 +1091,8 @@ unlink_entries (int cur, struct ash_strvec *subdirs)
    recorded on the way down, so that a directory moved meanwhile stops the
    removal instead of redirecting it.  Each directory is listed twice: to
    remove its files and find its subdirectories, and once they are gone to
-   see that it is empty.  */
+   see that it is empty.  A subdirectory that is empty already is removed
+   without being entered.  */
 static int
 remove_below (int fd, const char *top, struct ash_error *err)
 {
@@ -1171,6 +1172,12 @@ remove_below (int fd, const char *top, struct ash_error *err)
         }
       const char *name = f->subdirs.v[f->next++];
       int child;
+      /* An empty directory goes at once: rmdir never follows a link (it
+         fails with ENOTDIR on one) and needs no permission on the
+         directory itself.  A directory that is not empty, or that
+         cannot be removed so, is entered below as before.  */
+      if (unlinkat (cur, name, AT_REMOVEDIR) == 0)
+        continue;
       r = open_for_removal (cur, name, &st, &child);
       if (r == -ENOENT)
         {
@@ -1276,6 +1283,9 @@ walk_rel (int dirfd, const char *relpath, enum walk_mode mode,
     }
   if (mode == WALK_REMOVE)
     {
+      /* An empty directory in one call (see remove_below).  */
+      if (unlinkat (parent, name, AT_REMOVEDIR) == 0)
+        return 0;
       r = open_for_removal (parent, name, &st, &fd);
       if (r < 0)
         return ash_error_set (err, r, _ ("cannot open %s: %s"), top,

@@ -130,6 +130,51 @@ run (void)
   close (self);
   unlinkat (dfd, "self", AT_REMOVEDIR);
   ash_error_release (&e);
+
+  /* Empty directories, removed without being entered: one of mode 000,
+     empty ones beside and below a file, and a link to a directory
+     outside, which goes as a link while what it names stays.  */
+  mkdirat (dfd, "outside", 0755);
+  mkdirat (dfd, "outside/kept", 0755);
+  mkdirat (dfd, "empty", 0755);
+  mkdirat (dfd, "empty/none", 0);
+  mkdirat (dfd, "empty/a", 0755);
+  mkdirat (dfd, "empty/a/b", 0755);
+  mkdirat (dfd, "empty/c", 0755);
+  {
+    int f = openat (dfd, "empty/c/f", O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
+    if (f >= 0)
+      close (f);
+  }
+  mkdirat (dfd, "empty/c/d", 0755);
+  symlinkat ("../../outside", dfd, "empty/c/link");
+  r = ash_tree_remove_all (dfd, "empty", &e);
+  tap_is_int (r, 0, "empty directories (one of mode 000) are removed (%s)",
+              e.message ? e.message : "");
+  tap_ok (fstatat (dfd, "empty", &st, AT_SYMLINK_NOFOLLOW) < 0
+            && errno == ENOENT,
+          "and nothing of them is left");
+  tap_ok (fstatat (dfd, "outside/kept", &st, AT_SYMLINK_NOFOLLOW) == 0
+            && S_ISDIR (st.st_mode),
+          "a link among them is removed, not followed");
+  ash_error_release (&e);
+  mkdirat (dfd, "alone", 0);
+  r = ash_tree_remove_all (dfd, "alone", &e);
+  tap_is_int (r, 0, "an empty directory of mode 000 alone is removed (%s)",
+              e.message ? e.message : "");
+  tap_ok (fstatat (dfd, "alone", &st, AT_SYMLINK_NOFOLLOW) < 0,
+          "and is gone");
+  ash_error_release (&e);
+  symlinkat ("outside", dfd, "tolink");
+  r = ash_tree_remove_all (dfd, "tolink", &e);
+  tap_is_int (r, 0, "a link to a directory is removed (%s)",
+              e.message ? e.message : "");
+  tap_ok (fstatat (dfd, "tolink", &st, AT_SYMLINK_NOFOLLOW) < 0
+            && fstatat (dfd, "outside/kept", &st, AT_SYMLINK_NOFOLLOW) == 0,
+          "as a link: the directory it names stays");
+  ash_error_release (&e);
+  unlinkat (dfd, "outside/kept", AT_REMOVEDIR);
+  unlinkat (dfd, "outside", AT_REMOVEDIR);
   close (dfd);
   rmdir (tmpl);
   return tap_done ();
