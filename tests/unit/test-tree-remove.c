@@ -162,8 +162,7 @@ run (void)
   r = ash_tree_remove_all (dfd, "alone", &e);
   tap_is_int (r, 0, "an empty directory of mode 000 alone is removed (%s)",
               e.message ? e.message : "");
-  tap_ok (fstatat (dfd, "alone", &st, AT_SYMLINK_NOFOLLOW) < 0,
-          "and is gone");
+  tap_ok (fstatat (dfd, "alone", &st, AT_SYMLINK_NOFOLLOW) < 0, "and is gone");
   ash_error_release (&e);
   symlinkat ("outside", dfd, "tolink");
   r = ash_tree_remove_all (dfd, "tolink", &e);
