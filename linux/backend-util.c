@@ -59,13 +59,56 @@ ash_linux_socket_filter_fd (enum ash_socket_policy sockets,
   return r;
 }
 
+int
+ash_linux_ready_pipe (struct ash_cmd *cmd, int *ret_read,
+                      struct ash_error *err)
+{
+  int p[2];
+
+  *ret_read = -1;
+  if (cmd->n_pass_fds >= ASH_CMD_MAX_PASS_FDS)
+    return ash_error_set (err, -EMFILE,
+                          _ ("the sandbox is given more than %d "
+                             "descriptors"),
+                          ASH_CMD_MAX_PASS_FDS);
+  if (pipe2 (p, O_CLOEXEC | O_NONBLOCK) < 0)
+    return ash_error_set (err, -errno, _ ("cannot create a pipe: %s"),
+                          strerror (errno));
+  cmd->pass_fds[cmd->n_pass_fds++] = p[1];
+  *ret_read = p[0];
+  return p[1];
+}
+
+bool
+ash_linux_ready_seen (int fd)
+{
+  char c;
+
+  return fd >= 0 && read (fd, &c, 1) == 1;
+}
+
+unsigned long long
+ash_linux_own_mount_ns (void)
+{
+  struct stat st;
+
+  return stat ("/proc/self/ns/mnt", &st) == 0 ? (unsigned long long) st.st_ino
+                                              : 0;
+}
+
 void
 ash_linux_filter_prefix (struct ash_strvec *argv, const char *helper,
                          const struct ash_policy *policy, bool network,
-                         bool new_session, int seccomp_fd)
+                         bool new_session, int seccomp_fd, int ready_fd)
 {
+  unsigned long long own_ns = ash_linux_own_mount_ns ();
+
   ash_strvec_push (argv, helper);
   ash_strvec_push (argv, "--socket-filter");
+  /* bwrap and firejail always make a mount namespace: a command in ASH's
+     own ran without their sandbox.  */
+  if (own_ns)
+    ash_strvec_pushf (argv, "--not-mount-ns=%llu", own_ns);
   /* The scanned data (source and output directories) and the results
      directory must be there in the sandbox, the same directories as here:
      opened without following a link at any component, so that a backend
@@ -109,6 +152,11 @@ ash_linux_filter_prefix (struct ash_strvec *argv, const char *helper,
     }
   if (new_session)
     ash_strvec_push (argv, "--new-session");
+  if (ready_fd >= 0)
+    {
+      ash_strvec_push (argv, "--ready-fd");
+      ash_strvec_pushf (argv, "%d", ready_fd);
+    }
   ash_strvec_push (argv, "--");
 }
 
@@ -475,6 +523,21 @@ ash_linux_probe_load_for (const struct ash_backend *backend, const json_t *obj,
   return 0;
 }
 
+/* A file's identity: where it is, its size, owner and mode, and when it
+   last changed (the change time moves with any write, chmod or chown, and
+   cannot be set back).  */
+static void
+add_stat (struct ash_buf *ret, const char *path, const struct stat *st)
+{
+  ash_buf_addf (ret, "%s %llu %llu %lld %lo %ld:%ld %lld.%09ld %lld.%09ld\n",
+                path, (unsigned long long) st->st_dev,
+                (unsigned long long) st->st_ino, (long long) st->st_size,
+                (unsigned long) st->st_mode, (long) st->st_uid,
+                (long) st->st_gid, (long long) st->st_mtim.tv_sec,
+                (long) st->st_mtim.tv_nsec, (long long) st->st_ctim.tv_sec,
+                (long) st->st_ctim.tv_nsec);
+}
+
 static int
 add_identity (struct ash_buf *ret, const char *path)
 {
@@ -482,10 +545,107 @@ add_identity (struct ash_buf *ret, const char *path)
 
   if (!path || stat (path, &st) < 0)
     return -ENOENT;
-  ash_buf_addf (ret, "%s %llu %llu %lld %lld.%09ld\n", path,
-                (unsigned long long) st.st_dev, (unsigned long long) st.st_ino,
-                (long long) st.st_size, (long long) st.st_mtim.tv_sec,
-                (long) st.st_mtim.tv_nsec);
+  add_stat (ret, path, &st);
+  return 0;
+}
+
+/* The first line of the small file PATH (a sysctl, the boot id) as
+   "PATH VALUE", or "PATH -" when it cannot be read.  */
+static void
+add_setting (struct ash_buf *ret, const char *path)
+{
+  char buf[128];
+  ssize_t n = -1;
+  int fd = open (path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+
+  if (fd >= 0)
+    {
+      n = read (fd, buf, sizeof buf - 1);
+      close (fd);
+    }
+  if (n < 0)
+    n = 0;
+  buf[n] = '\0';
+  buf[strcspn (buf, "\n")] = '\0';
+  ash_buf_addf (ret, "%s %s\n", path, n > 0 ? buf : "-");
+}
+
+/* The start time of the first process ASH can see, in clock ticks since
+   boot: the init of its PID namespace, which tells one namespace from a
+   later one given the same inode number.  */
+static void
+add_init_start (struct ash_buf *ret)
+{
+  char buf[1024];
+  ssize_t n = -1;
+  const char *p;
+  int fd = open ("/proc/1/stat", O_RDONLY | O_CLOEXEC);
+
+  if (fd >= 0)
+    {
+      n = read (fd, buf, sizeof buf - 1);
+      close (fd);
+    }
+  buf[n > 0 ? n : 0] = '\0';
+  /* Field 22; the command name (field 2) may hold spaces, so count from
+     its closing parenthesis.  */
+  p = strrchr (buf, ')');
+  for (int field = 2; p && field < 22; field++)
+    p = strchr (p + 1, ' ');
+  if (p)
+    ash_buf_addf (ret, "init-start %.*s\n", (int) strcspn (p + 1, " \n"),
+                  p + 1);
+  else
+    ash_buf_addf (ret, "init-start -\n");
+}
+
+/* Where ASH runs and what the kernel lets an unprivileged account do
+   there, none of which any file's identity shows: the boot, ASH's own
+   namespaces (a container, a sandbox around ASH), and the sysctls and
+   AppArmor settings that allow or refuse user namespaces.  */
+static void
+add_place (struct ash_buf *ret)
+{
+  static const char *const namespaces[]
+    = { "user", "mnt", "pid", "net", "ipc", "uts", "cgroup" };
+  static const char *const settings[] = {
+    "/proc/sys/kernel/random/boot_id",
+    "/proc/sys/kernel/unprivileged_userns_clone",
+    "/proc/sys/user/max_user_namespaces",
+    "/proc/sys/user/max_mnt_namespaces",
+    "/proc/sys/user/max_pid_namespaces",
+    "/proc/sys/user/max_net_namespaces",
+    "/proc/sys/kernel/apparmor_restrict_unprivileged_userns",
+    "/proc/sys/kernel/apparmor_restrict_unprivileged_unconfined",
+    "/proc/sys/kernel/seccomp/actions_avail",
+  };
+
+  for (size_t i = 0; i < sizeof namespaces / sizeof namespaces[0]; i++)
+    {
+      char path[64], link[64];
+      ssize_t n;
+
+      snprintf (path, sizeof path, "/proc/self/ns/%s", namespaces[i]);
+      n = readlink (path, link, sizeof link - 1);
+      link[n > 0 ? n : 0] = '\0';
+      ash_buf_addf (ret, "ns %s\n", n > 0 ? link : namespaces[i]);
+    }
+  add_init_start (ret);
+  for (size_t i = 0; i < sizeof settings / sizeof settings[0]; i++)
+    add_setting (ret, settings[i]);
+}
+
+int
+ash_linux_identity_file (struct ash_buf *ret, const char *path)
+{
+  struct stat st;
+
+  if (stat (path, &st) < 0)
+    {
+      ash_buf_addf (ret, "%s -\n", path);
+      return 0;
+    }
+  add_stat (ret, path, &st);
   return 0;
 }
 
@@ -520,6 +680,7 @@ ash_linux_identity (const struct ash_host *host, const char *name,
         ash_buf_addf (ret, "scanner-account none\n");
       ash_error_release (&e);
     }
+  add_place (ret);
   helper = ash_linux_find_helper (host);
   return add_identity (ret, helper);
 }

@@ -45,9 +45,14 @@ int ash_linux_probe_save (const struct ash_probe *p, json_t *obj);
 int ash_linux_probe_load_for (const struct ash_backend *backend,
                               const json_t *obj, struct ash_probe **ret);
 /* identity(): the tool NAME (NULL for none) and the wrapper, as HOST finds
-   them, each as "path dev ino size mtime" on a line of RET.  */
+   them, each as "path dev ino size mtime" on a line of RET; also where
+   ASH runs (the boot, its namespaces, the init of its PID namespace) and
+   the sysctls that let an unprivileged account make namespaces.  */
 int ash_linux_identity (const struct ash_host *host, const char *name,
                         struct ash_buf *ret);
+/* Append "PATH dev ino size mtime" (or "PATH -" when PATH is missing) to
+   RET: a file a probe's result depends on.  */
+int ash_linux_identity_file (struct ash_buf *ret, const char *path);
 
 /* The file name of the wrapper, looked up with ash_helper_path().  */
 #define ASH_LANDLOCK_EXEC "ash-landlock-exec"
@@ -64,10 +69,25 @@ int ash_linux_identity (const struct ash_host *host, const char *name,
    the command otherwise.  With SECCOMP_FD (not -1, and passed to the
    command by the caller: ash_linux_socket_filter_fd() for the same
    policy), the wrapper loads the filter from it rather than building it.
-   The command itself follows.  */
+   The wrapper also refuses to start the command in ASH's own mount
+   namespace (the backend around it made none).  With READY_FD (not -1,
+   the write end from ash_linux_ready_pipe()), the wrapper tells it when
+   the sandbox is set up.  The command itself follows.  */
 void ash_linux_filter_prefix (struct ash_strvec *argv, const char *helper,
                               const struct ash_policy *policy, bool network,
-                              bool new_session, int seccomp_fd);
+                              bool new_session, int seccomp_fd, int ready_fd);
+
+/* A pipe for the wrapper's --ready-fd: its write end is added to CMD's
+   descriptors to pass and returned (the caller closes it after the
+   spawn), its read end, non-blocking, goes to *RET_READ.  A negative
+   errno with ERR set when it cannot be made.  */
+int ash_linux_ready_pipe (struct ash_cmd *cmd, int *ret_read,
+                          struct ash_error *err);
+/* Whether the wrapper wrote to the pipe whose read end is FD: the
+   sandbox was set up and the command about to run.  */
+bool ash_linux_ready_seen (int fd);
+/* The inode number of ASH's own mount namespace, or 0.  */
+unsigned long long ash_linux_own_mount_ns (void);
 
 /* The socket filter for SOCKETS as a sealed memfd (socket-filter.h), built
    the first time it is asked for and kept open, close-on-exec, for the

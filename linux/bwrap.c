@@ -228,6 +228,7 @@ struct bwrap_state
   struct ash_wrap_state base;
   int fds[ASH_CMD_MAX_PASS_FDS];
   unsigned n;
+  int ready; /* the read end of the wrapper's --ready-fd */
 };
 
 static int
@@ -242,7 +243,7 @@ bwrap_wrap (const struct ash_probe *base, const struct ash_policy *policy,
   size_t n_ops = 0;
   const char *home = ash_linux_policy_home (policy);
   unsigned n_fds_before = cmd->n_pass_fds;
-  int filter_fd;
+  int filter_fd, ready_fd, ready_read = -1;
 
   *ret_state = NULL;
   if (policy->refusal.message)
@@ -425,8 +426,19 @@ bwrap_wrap (const struct ash_probe *base, const struct ash_policy *policy,
       ash_strvec_push (&argv, cmd->cwd);
     }
   ash_strvec_push (&argv, "--");
+  /* bwrap passes the pipe on to the wrapper, which says when bwrap has
+     set everything up: a bwrap that fails first (its namespaces refused)
+     never does.  */
+  ready_fd = ash_linux_ready_pipe (cmd, &ready_read, err);
+  if (ready_fd < 0)
+    {
+      close_path_fds (cmd);
+      drop_filter_fd (cmd, filter_fd);
+      ash_strvec_release (&argv);
+      return ready_fd;
+    }
   ash_linux_filter_prefix (&argv, probe->helper, policy, policy->network,
-                           false, filter_fd);
+                           false, filter_fd, ready_fd);
   ash_strvec_pushv (&argv, cmd->argv.v);
 
   /* bwrap passes its own environment on; it needs nothing from it.  */
@@ -436,15 +448,28 @@ bwrap_wrap (const struct ash_probe *base, const struct ash_policy *policy,
   cmd->argv = argv;
   ash_strvec_release (&cmd->env);
   cmd->env = env;
-  if (cmd->n_pass_fds > n_fds_before)
-    {
-      struct bwrap_state *st = xzalloc (sizeof *st);
-      st->base.backend = &ash_backend_bwrap;
-      for (unsigned i = n_fds_before; i < cmd->n_pass_fds; i++)
-        st->fds[st->n++] = cmd->pass_fds[i];
-      *ret_state = &st->base;
-    }
+  {
+    struct bwrap_state *st = xzalloc (sizeof *st);
+    st->base.backend = &ash_backend_bwrap;
+    for (unsigned i = n_fds_before; i < cmd->n_pass_fds; i++)
+      st->fds[st->n++] = cmd->pass_fds[i];
+    st->ready = ready_read;
+    *ret_state = &st->base;
+  }
   return 0;
+}
+
+static bool
+bwrap_started (const struct ash_wrap_state *base,
+               const struct ash_cmd_result *result)
+{
+  const struct bwrap_state *state;
+
+  (void) result;
+  if (!base)
+    return false;
+  state = ash_container_of (base, const struct bwrap_state, base);
+  return ash_linux_ready_seen (state->ready);
 }
 
 static bool
@@ -467,28 +492,21 @@ userns_restricted_by_apparmor (const char *stderr_text)
 
 /* bwrap's own help lists the options it has; ask it rather than compare
    version numbers.  */
-static bool
-bwrap_has_overlay (const char *tool)
+/* What this bwrap's --help lists: its throwaway overlays and its binds
+   of open descriptors (features are asked of the tool, never read from
+   its version).  */
+static void
+bwrap_features (const char *tool, bool *overlay, bool *bind_fd)
 {
   char *const argv[] = { (char *) tool, (char *) "--help", NULL };
   _cleanup_free_ char *out = NULL, *errtext = NULL;
   int status;
 
+  *overlay = *bind_fd = false;
   if (ash_linux_probe_run (argv, &out, &errtext, &status) < 0)
-    return false;
-  return strstr (out, "--overlay-src") && strstr (out, "--tmp-overlay");
-}
-
-static bool
-bwrap_has_bind_fd (const char *tool)
-{
-  char *const argv[] = { (char *) tool, (char *) "--help", NULL };
-  _cleanup_free_ char *out = NULL, *errtext = NULL;
-  int status;
-
-  if (ash_linux_probe_run (argv, &out, &errtext, &status) < 0)
-    return false;
-  return strstr (out, "--bind-fd") && strstr (out, "--ro-bind-fd");
+    return;
+  *overlay = strstr (out, "--overlay-src") && strstr (out, "--tmp-overlay");
+  *bind_fd = strstr (out, "--bind-fd") && strstr (out, "--ro-bind-fd");
 }
 
 static void
@@ -501,6 +519,8 @@ bwrap_cleanup (struct ash_wrap_state *base)
   state = ash_container_of (base, struct bwrap_state, base);
   for (unsigned i = 0; i < state->n; i++)
     close (state->fds[i]);
+  if (state->ready >= 0)
+    close (state->ready);
   free (state);
 }
 
@@ -580,7 +600,7 @@ bwrap_probe (const struct ash_host *host, struct ash_probe **retp)
   ash_strvec_push (&argv, helper);
   ash_strvec_push (&argv, helper);
   ash_strvec_push (&argv, "--");
-  ash_linux_filter_prefix (&argv, helper, NULL, false, false, -1);
+  ash_linux_filter_prefix (&argv, helper, NULL, false, false, -1, -1);
   ash_strvec_push (&argv, true_path);
   free (out);
   free (errtext);
@@ -603,8 +623,7 @@ bwrap_probe (const struct ash_host *host, struct ash_probe **retp)
   ret->base.usable = true;
   ret->tool = TAKE_PTR (tool);
   ret->helper = TAKE_PTR (helper);
-  ret->base.cache_overlay = bwrap_has_overlay (ret->tool);
-  ret->bind_fd = bwrap_has_bind_fd (ret->tool);
+  bwrap_features (ret->tool, &ret->base.cache_overlay, &ret->bind_fd);
   if (!ret->base.cache_overlay)
     ret->base.notes = xstrdup (_ ("throwaway cache overlays: not supported by "
                                   "this bwrap; caches are read-only"));
@@ -623,8 +642,40 @@ bwrap_load (const json_t *obj, struct ash_probe **ret)
   return ash_linux_probe_load_for (&ash_backend_bwrap, obj, ret);
 }
 
-/* Whether bwrap can still make its namespaces (a sysctl or an AppArmor
-   profile can take them away without any file changing).  */
+/* Whether the first number in the small file PATH is non-zero.  */
+static bool
+setting_on (const char *path, const char *key)
+{
+  char buf[2048];
+  ssize_t n = -1;
+  const char *p = buf;
+  int fd = open (path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+
+  if (fd >= 0)
+    {
+      n = read (fd, buf, sizeof buf - 1);
+      close (fd);
+    }
+  buf[n > 0 ? n : 0] = '\0';
+  if (key)
+    {
+      p = strstr (buf, key);
+      if (!p || (p != buf && p[-1] != '\n'))
+        return false;
+      p += strlen (key);
+    }
+  p += strspn (p, " \t");
+  return *p >= '1' && *p <= '9';
+}
+
+/* Whether bwrap can still make its namespaces.  What a sysctl, the boot
+   or ASH's own namespaces change is in the cache key already (see
+   ash_linux_identity), so bwrap is run again only where something the
+   key cannot show may refuse it: AppArmor restricting user namespaces
+   (a profile that grants them can be unloaded), SELinux enforcing (a
+   boolean can change), or a seccomp filter around ASH itself.  Anything
+   else that stops bwrap at a spawn drops the entry there (the wrapper
+   never reported that it started; see bwrap_started).  */
 static int
 bwrap_recheck (const struct ash_probe *probe, const struct ash_host *host)
 {
@@ -633,7 +684,14 @@ bwrap_recheck (const struct ash_probe *probe, const struct ash_host *host)
   _cleanup_free_ char *true_path = NULL, *out = NULL, *errtext = NULL;
   int status = -1, r;
 
-  if (!lp->tool || ash_linux_find_tool (host, "true", &true_path, NULL) < 0)
+  if (!lp->tool || access (lp->tool, X_OK) < 0)
+    return -ENOENT;
+  if (!setting_on ("/proc/sys/kernel/apparmor_restrict_unprivileged_userns",
+                   NULL)
+      && !setting_on ("/sys/fs/selinux/enforce", NULL)
+      && !setting_on ("/proc/self/status", "Seccomp:"))
+    return 0;
+  if (ash_linux_find_tool (host, "true", &true_path, NULL) < 0)
     return -ENOENT;
   ash_strvec_push (&argv, lp->tool);
   push_namespaces (&argv, false);
@@ -657,4 +715,5 @@ const struct ash_backend ash_backend_bwrap = {
   .save = ash_linux_probe_save,
   .load = bwrap_load,
   .recheck = bwrap_recheck,
+  .started = bwrap_started,
 };

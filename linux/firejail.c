@@ -32,6 +32,7 @@
 
 #include "base/log.h"
 #include "fs/chown.h"
+#include "landlock-exec.h"
 #include "private-dir.h"
 
 #define PRIVATE_PREFIX "ash-firejail-"
@@ -346,7 +347,7 @@ firejail_wrap (const struct ash_probe *base, const struct ash_policy *policy,
   /* firejail closes the descriptors it inherits: the wrapper builds the
      filter itself.  */
   ash_linux_filter_prefix (&argv, probe->helper, policy, policy->network, true,
-                           -1);
+                           -1, -1);
   ash_strvec_pushv (&argv, cmd->argv.v);
 
   ash_linux_sandbox_env (policy,
@@ -496,7 +497,7 @@ firejail_probe (const struct ash_host *host, struct ash_probe **retp)
   ash_strvec_push (&argv, "--quiet");
   push_private_showing (&argv, helper, host->passwd_home);
   /* No "--": see firejail_wrap.  */
-  ash_linux_filter_prefix (&argv, helper, NULL, false, true, -1);
+  ash_linux_filter_prefix (&argv, helper, NULL, false, true, -1, -1);
   ash_strvec_push (&argv, true_path);
   free (out);
   free (errtext);
@@ -521,13 +522,66 @@ firejail_probe (const struct ash_host *host, struct ash_probe **retp)
   return 0;
 }
 
-/* Not kept in the probe cache: whether firejail builds a sandbox depends
-   on where ASH runs (a container's PID namespace), which no file's
-   identity shows, and checking it again is the probe itself.  */
+/* The probe's answer depends on firejail, the wrapper, where ASH runs
+   (its namespaces: see ash_linux_identity) and firejail's own
+   configuration, which can refuse an account or turn features off.  */
+static int
+firejail_identity (const struct ash_host *host, struct ash_buf *ret)
+{
+  int r = ash_linux_identity (host, "firejail", ret);
+
+  if (r < 0)
+    return r;
+  ash_linux_identity_file (ret, "/etc/firejail/firejail.config");
+  ash_linux_identity_file (ret, "/etc/firejail/firejail.users");
+  return 0;
+}
+
+static int
+firejail_load (const json_t *obj, struct ash_probe **ret)
+{
+  return ash_linux_probe_load_for (&ash_backend_firejail, obj, ret);
+}
+
+/* firejail is still there and ASH can tell its own mount namespace from
+   a sandbox's.  Whether firejail builds a sandbox at all is checked on
+   every spawn: the wrapper refuses to start the scanner in ASH's own
+   mount namespace (--not-mount-ns), which is what firejail running a
+   command "without any additional sandboxing" would give it.  */
+static int
+firejail_recheck (const struct ash_probe *probe, const struct ash_host *host)
+{
+  const struct ash_linux_probe *lp = ash_linux_probe_of (probe);
+
+  (void) host;
+  if (!lp->tool || access (lp->tool, X_OK) < 0 || !lp->helper
+      || access (lp->helper, X_OK) < 0)
+    return -ENOENT;
+  return ash_linux_own_mount_ns () != 0 ? 0 : -EPERM;
+}
+
+/* firejail closes the descriptors it is given, so the wrapper cannot say
+   that it started; it exits with its setup status when it finds itself
+   outside a sandbox, or cannot set up its filter.  firejail's own
+   failures exit 1, which a scanner's findings can too: those are not told
+   apart here.  */
+static bool
+firejail_started (const struct ash_wrap_state *state,
+                  const struct ash_cmd_result *result)
+{
+  (void) state;
+  return result->term_signal != 0 || result->status != ASH_LANDLOCK_EXIT_SETUP;
+}
+
 const struct ash_backend ash_backend_firejail = {
   .name = "firejail",
   .probe = firejail_probe,
   .probe_free = ash_linux_probe_free,
   .wrap = firejail_wrap,
   .cleanup = firejail_cleanup,
+  .identity = firejail_identity,
+  .save = ash_linux_probe_save,
+  .load = firejail_load,
+  .recheck = firejail_recheck,
+  .started = firejail_started,
 };

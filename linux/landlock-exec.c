@@ -171,6 +171,8 @@ struct options
   int home_fd;    /* --fd before --home, or -1 */
   int pending_fd; /* --fd N not yet taken by a path, or -1 */
   int seccomp_fd; /* --seccomp-fd: the socket filter, built, or -1 */
+  int ready_fd;   /* --ready-fd: told when the command is about to run */
+  unsigned long long not_mount_ns; /* --not-mount-ns, or 0 */
   struct path_rule *rules;
   size_t n_rules;
   char **links; /* NAME=TARGET */
@@ -243,8 +245,9 @@ usage (FILE *out)
     out,
     "Usage: %s [OPTION]... -- COMMAND [ARG]...\n"
     "       %s --socket-filter [--network | --private-network]\n"
-    "                         [--seccomp-fd N] [--new-session] -- COMMAND "
-    "[ARG]...\n"
+    "                         [--seccomp-fd N] [--new-session] "
+    "[--not-mount-ns=INODE]\n"
+    "                         [--ready-fd N] -- COMMAND [ARG]...\n"
     "       %s --probe\n"
     "Run COMMAND restricted by Landlock and the seccomp socket filter.\n"
     "\n"
@@ -280,6 +283,11 @@ usage (FILE *out)
     "                        policy given; without it the filter is "
     "built here.\n"
     "                        Any other descriptor is a setup failure\n"
+    "  --ready-fd N          write one byte to descriptor N (inherited) "
+    "and\n"
+    "                        close it once the sandbox is set up, just "
+    "before\n"
+    "                        COMMAND is executed\n"
     "  --grace SECONDS       wait between SIGTERM and SIGKILL "
     "(default %d)\n"
     "  --verbose             note on stderr what the kernel lacks\n"
@@ -296,6 +304,12 @@ usage (FILE *out)
     "refused\n"
     "  --new-session         with --socket-filter: start a new "
     "session\n"
+    "  --not-mount-ns=INODE  with --socket-filter: refuse to start "
+    "COMMAND when\n"
+    "                        it is in the mount namespace INODE (the "
+    "caller's:\n"
+    "                        the sandbox around it made none of its "
+    "own)\n"
     "  --probe               print the kernel's Landlock support\n"
     "  --supervise           no Landlock and no filter: run COMMAND (a "
     "sandbox\n"
@@ -334,6 +348,8 @@ enum
   OPT_SUPERVISE,
   OPT_FD,
   OPT_SECCOMP_FD,
+  OPT_READY_FD,
+  OPT_NOT_MOUNT_NS,
   OPT_HELP,
 };
 
@@ -416,6 +432,8 @@ parse_options (int argc, char **argv, struct options *o)
     { "supervise", no_argument, NULL, OPT_SUPERVISE },
     { "fd", required_argument, NULL, OPT_FD },
     { "seccomp-fd", required_argument, NULL, OPT_SECCOMP_FD },
+    { "ready-fd", required_argument, NULL, OPT_READY_FD },
+    { "not-mount-ns", required_argument, NULL, OPT_NOT_MOUNT_NS },
     { "help", no_argument, NULL, OPT_HELP },
     { NULL, 0, NULL, 0 },
   };
@@ -425,6 +443,7 @@ parse_options (int argc, char **argv, struct options *o)
   memset (o, 0, sizeof *o);
   o->grace = DEFAULT_GRACE;
   o->tmpdir_fd = o->home_fd = o->pending_fd = o->seccomp_fd = -1;
+  o->ready_fd = -1;
   opterr = 0;
 
   /* "+": stop at the first non-option, which starts the command.  */
@@ -453,6 +472,25 @@ parse_options (int argc, char **argv, struct options *o)
           if (o->seccomp_fd >= 0)
             die (ASH_LANDLOCK_EXIT_USAGE, "--seccomp-fd is given twice");
           o->seccomp_fd = parse_seccomp_fd (optarg);
+          break;
+        case OPT_READY_FD:
+          if (o->ready_fd >= 0)
+            die (ASH_LANDLOCK_EXIT_USAGE, "--ready-fd is given twice");
+          o->ready_fd
+            = parse_descriptor ("--ready-fd", optarg, ASH_LANDLOCK_EXIT_SETUP);
+          break;
+        case OPT_NOT_MOUNT_NS:
+          {
+            char *end;
+            errno = 0;
+            o->not_mount_ns = strtoull (optarg, &end, 10);
+            if (errno != 0 || end == optarg || *end != '\0'
+                || o->not_mount_ns == 0 || optarg[0] == '-')
+              die (ASH_LANDLOCK_EXIT_USAGE,
+                   "--not-mount-ns wants the inode number of a mount "
+                   "namespace, not '%s'",
+                   optarg);
+          }
           break;
         case OPT_HIDE:
           if (optarg[0] != '/')
@@ -559,20 +597,25 @@ parse_options (int argc, char **argv, struct options *o)
   if (o->probe)
     {
       if (optind != argc || o->socket_filter || landlock_options
-          || o->supervise || o->seccomp_fd >= 0)
+          || o->supervise || o->seccomp_fd >= 0 || o->ready_fd >= 0
+          || o->not_mount_ns)
         die (ASH_LANDLOCK_EXIT_USAGE, "--probe takes no other arguments");
       return;
     }
   if (o->supervise
       && (o->socket_filter || landlock_options || o->network
           || o->private_network || o->new_session || o->n_expects
-          || o->seccomp_fd >= 0))
+          || o->seccomp_fd >= 0 || o->ready_fd >= 0 || o->not_mount_ns))
     die (ASH_LANDLOCK_EXIT_USAGE,
          "--supervise takes only --grace and --verbose");
   if (o->socket_filter && landlock_options)
     die (ASH_LANDLOCK_EXIT_USAGE,
          "--socket-filter takes only --network, --no-network, "
-         "--private-network, --expect, --seccomp-fd and --new-session");
+         "--private-network, --expect, --seccomp-fd, --new-session, "
+         "--not-mount-ns and --ready-fd");
+  if (!o->socket_filter && o->not_mount_ns)
+    die (ASH_LANDLOCK_EXIT_USAGE,
+         "--not-mount-ns is for --socket-filter, inside another sandbox");
   if (!o->socket_filter && o->private_network)
     die (ASH_LANDLOCK_EXIT_USAGE,
          "--private-network is for --socket-filter; under Landlock every "
@@ -1057,9 +1100,47 @@ check_expects (const struct options *o)
     }
 }
 
+/* --not-mount-ns INODE: the backend around the wrapper must have given
+   it a mount namespace of its own (firejail, finding itself inside
+   another sandbox, runs the command without one of its own, and says so
+   only without --quiet).  */
+static void
+check_mount_ns (const struct options *o)
+{
+  struct stat st;
+
+  if (!o->not_mount_ns)
+    return;
+  if (stat ("/proc/self/ns/mnt", &st) < 0)
+    die (ASH_LANDLOCK_EXIT_SETUP,
+         "cannot tell the sandbox's mount namespace (/proc/self/ns/mnt: %s)",
+         strerror (errno));
+  if ((unsigned long long) st.st_ino == o->not_mount_ns)
+    die (ASH_LANDLOCK_EXIT_SETUP,
+         "the sandbox did not give the command a mount namespace of its "
+         "own (it runs in ash's, %llu)",
+         o->not_mount_ns);
+}
+
+/* --ready-fd N: the sandbox is set up and the command is about to be
+   executed.  A byte that cannot be written is no reason to stop: it only
+   makes ash probe the backend again.  */
+static void
+tell_ready (const struct options *o)
+{
+  if (o->ready_fd < 0)
+    return;
+  if (write (o->ready_fd, "1", 1) < 0)
+    {
+      /* Nothing to do: see above.  */
+    }
+  close (o->ready_fd);
+}
+
 static int
 run_socket_filter (const struct options *o)
 {
+  check_mount_ns (o);
   check_expects (o);
   if (o->new_session && setsid () < 0)
     die (ASH_LANDLOCK_EXIT_SETUP, "cannot start a new session: %s",
@@ -1068,6 +1149,7 @@ run_socket_filter (const struct options *o)
                                 : o->private_network ? ASH_SOCKETS_NETNS
                                                      : ASH_SOCKETS_NONE,
                                 o->seccomp_fd, false);
+  tell_ready (o);
   execvp (o->command[0], o->command);
   die (ASH_LANDLOCK_EXIT_EXEC, "cannot execute '%s': %s", o->command[0],
        strerror (errno));
@@ -1520,6 +1602,7 @@ child_exec (const struct options *o, int ruleset_fd, const sigset_t *oldmask,
   if (sigprocmask (SIG_SETMASK, oldmask, NULL) < 0)
     child_die (ASH_LANDLOCK_EXIT_SETUP, "cannot restore the signal mask: %s",
                strerror (errno));
+  tell_ready (o);
   execvp (o->command[0], o->command);
   child_die (ASH_LANDLOCK_EXIT_EXEC, "cannot execute '%s': %s", o->command[0],
              strerror (errno));

@@ -24,6 +24,7 @@
 
 #include "base/log.h"
 #include "fs/chown.h"
+#include "landlock-uapi.h"
 #include "private-dir.h"
 
 #define PRIVATE_PREFIX "ash-landlock-"
@@ -40,6 +41,7 @@ struct landlock_state
   char *dir;
   int fds[ASH_CMD_MAX_PASS_FDS]; /* handed to the wrapper */
   unsigned n_fds;
+  int ready; /* the read end of the wrapper's --ready-fd, or -1 */
 };
 
 static const char *
@@ -221,6 +223,14 @@ landlock_wrap_args (const struct ash_linux_probe *probe,
   cmd->pass_fds[cmd->n_pass_fds++] = r;
   ash_strvec_push (argv, "--seccomp-fd");
   ash_strvec_pushf (argv, "%d", r);
+  /* The wrapper says when Landlock is in force and the command about to
+     run: a wrapper that refuses (no Landlock any more) never does.  */
+  r = ash_linux_ready_pipe (cmd, &state->ready, err);
+  if (r < 0)
+    return r;
+  state->fds[state->n_fds++] = r;
+  ash_strvec_push (argv, "--ready-fd");
+  ash_strvec_pushf (argv, "%d", r);
   for (size_t i = 0; i < policy->n_paths; i++)
     {
       const struct ash_policy_path *pp = &policy->paths[i];
@@ -327,6 +337,7 @@ landlock_wrap (const struct ash_probe *base, const struct ash_policy *policy,
 
   state = xcalloc (1, sizeof *state);
   state->base.backend = &ash_backend_landlock;
+  state->ready = -1;
   state->dir = TAKE_PTR (priv);
   r = landlock_wrap_args (probe, policy, cmd, state, &argv, err);
   if (r < 0)
@@ -357,10 +368,25 @@ landlock_cleanup (struct ash_wrap_state *base)
   state = ash_container_of (base, struct landlock_state, base);
   for (unsigned i = 0; i < state->n_fds; i++)
     ash_close (state->fds[i]);
+  if (state->ready >= 0)
+    ash_close (state->ready);
   if (state->dir)
     ash_linux_private_dir_remove (state->dir);
   free (state->dir);
   free (state);
+}
+
+static bool
+landlock_started (const struct ash_wrap_state *base,
+                  const struct ash_cmd_result *result)
+{
+  const struct landlock_state *state;
+
+  (void) result;
+  if (!base)
+    return false;
+  state = ash_container_of (base, const struct landlock_state, base);
+  return ash_linux_ready_seen (state->ready);
 }
 
 /* The ABI the wrapper reports: the first number in its output.  */
@@ -455,19 +481,21 @@ landlock_load (const json_t *obj, struct ash_probe **ret)
 }
 
 /* Whether the kernel still gives the same Landlock ABI (a kernel booted
-   with Landlock left out of lsm= has the same release and version).  */
+   with Landlock left out of lsm= has the same release and version), asked
+   here rather than through the wrapper: the answer is the kernel's, the
+   same in this process as in the wrapper, which asks again, and refuses
+   to run anything without Landlock, on every spawn.  */
 static int
 landlock_recheck (const struct ash_probe *probe, const struct ash_host *host)
 {
   const struct ash_linux_probe *lp = ash_linux_probe_of (probe);
-  _cleanup_free_ char *out = NULL, *errtext = NULL;
-  char *const argv[] = { lp->helper, (char *) "--probe", NULL };
-  int status = -1;
+  int abi;
 
   (void) host;
-  if (!lp->helper || ash_linux_probe_run (argv, &out, &errtext, &status) < 0)
+  if (!lp->helper || access (lp->helper, X_OK) < 0)
     return -ENOENT;
-  return status == 0 && parse_abi (out) == lp->landlock_abi ? 0 : -EPERM;
+  abi = ash_landlock_create_ruleset (NULL, 0, LANDLOCK_CREATE_RULESET_VERSION);
+  return abi > 0 && abi == lp->landlock_abi ? 0 : -EPERM;
 }
 
 const struct ash_backend ash_backend_landlock = {
@@ -476,6 +504,7 @@ const struct ash_backend ash_backend_landlock = {
   .probe_free = ash_linux_probe_free,
   .wrap = landlock_wrap,
   .cleanup = landlock_cleanup,
+  .started = landlock_started,
   .identity = landlock_identity,
   .save = ash_linux_probe_save,
   .load = landlock_load,

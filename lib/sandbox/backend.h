@@ -78,6 +78,12 @@ struct ash_backend
   /* The cheap check a cached usable probe passes before a run relies on
      it (the sandbox can still be made); 0 when it passes.  May be NULL.  */
   int (*recheck) (const struct ash_probe *probe, const struct ash_host *host);
+  /* After a spawn that ran (before cleanup()): whether the sandbox was
+     set up, as far as the backend can tell from STATE and RESULT; a
+     sandbox that was not drops the backend's probe, cached or not, so
+     that the next scan probes it again.  May be NULL: nothing to tell.  */
+  bool (*started) (const struct ash_wrap_state *state,
+                   const struct ash_cmd_result *result);
 };
 
 /* Accessors: what callers may know of a probe (P never NULL).  */

@@ -184,11 +184,13 @@ ash_sandbox_run (struct ash_cmd *cmd, struct ash_cmd_result *ret,
     }
 
   r = ash_cmd_run (&w, ret, err);
+  /* The sandbox itself could not be started, or not set up: whatever its
+     probe said (from this run or the probe cache), it is probed again
+     next time.  */
+  bool dropped = r < 0 || (be->started && !be->started (state, ret));
   if (be->cleanup)
     be->cleanup (state);
-  /* The sandbox itself could not be started: whatever its probe said
-     (from this run or the probe cache), it is probed again next time.  */
-  if (r < 0)
+  if (dropped)
     ash_backend_probe_drop (be);
   if (r >= 0)
     {
