@@ -27,7 +27,8 @@
    it runs the command; the Landlock private directories are then left
    for that command (under $TMPDIR).  The socket filter ash hands the
    Landlock wrapper as a sealed memfd (--seccomp-fd N) cannot be opened
-   again by a shell: --print-argv leaves it out, and the printed command
+   again by a shell, nor the pipe the wrapper says it started on
+   (--ready-fd N): --print-argv leaves both out, and the printed command
    is the wrapper as it runs standalone, building the filter itself.
    --after-wrap runs /bin/sh -c SCRIPT, unsandboxed, after the backend's
    wrap() has opened and checked the paths and before the wrapped command
@@ -58,27 +59,37 @@ extern char **environ;
 /* Print CMD's descriptors as one line of shell redirections that open
    each again from the path it was opened on; -1 (with a message) when one
    has no such path or the path needs quoting.  */
-/* The descriptor "--seccomp-fd N" names in CMD's argv, or -1.  */
-static int
-seccomp_fd_of (const struct ash_cmd *cmd)
+/* Whether WORD is an option of the wrapper's whose descriptor a shell
+   cannot open again: the sealed memfd of --seccomp-fd, the pipe of
+   --ready-fd.  Both are left out of what --print-argv prints.  */
+static bool
+unprintable_fd_option (const char *word)
+{
+  return strcmp (word, "--seccomp-fd") == 0
+         || strcmp (word, "--ready-fd") == 0;
+}
+
+/* Whether CMD's argv names FD with one of those options.  */
+static bool
+unprintable_fd (const struct ash_cmd *cmd, int fd)
 {
   for (size_t i = 0; i + 1 < cmd->argv.nr; i++)
-    if (strcmp (cmd->argv.v[i], "--seccomp-fd") == 0)
-      return atoi (cmd->argv.v[i + 1]);
-  return -1;
+    if (unprintable_fd_option (cmd->argv.v[i])
+        && atoi (cmd->argv.v[i + 1]) == fd)
+      return true;
+  return false;
 }
 
 static int
 print_redirections (const struct ash_cmd *cmd)
 {
-  int filter_fd = seccomp_fd_of (cmd);
   bool first = true;
 
   for (size_t i = 0; i < cmd->n_pass_fds; i++)
     {
       char link[64], path[PATH_MAX];
 
-      if (cmd->pass_fds[i] == filter_fd)
+      if (unprintable_fd (cmd, cmd->pass_fds[i]))
         continue;
       snprintf (link, sizeof link, "/proc/self/fd/%d", cmd->pass_fds[i]);
       ssize_t n = readlink (link, path, sizeof path - 1);
@@ -346,7 +357,7 @@ main (int argc, char **argv)
             }
           for (size_t i = 0; i < cmd.argv.nr; i++)
             {
-              if (strcmp (cmd.argv.v[i], "--seccomp-fd") == 0)
+              if (unprintable_fd_option (cmd.argv.v[i]))
                 {
                   i++;
                   continue;

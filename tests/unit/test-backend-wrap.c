@@ -89,8 +89,9 @@ fixture_release (struct fixture *f)
 }
 
 /* The words of SV joined, with each "--fd N" left out and counted in
-   *N_FDS when N_FDS is not NULL, and each "--seccomp-fd N" written
-   "--seccomp-fd FD" and counted as well; *UNPASSED counts the rules (--ro,
+   *N_FDS when N_FDS is not NULL, each "--seccomp-fd N" and "--ready-fd N"
+   written with FD for N and counted as well, and ASH's mount namespace in
+   "--not-mount-ns=N" written NS; *UNPASSED counts the rules (--ro,
    --rw, --tmpdir, --home) not preceded by an --fd.  */
 static char *
 joined_no_fds (const struct ash_strvec *sv, int *n_fds, int *unpassed)
@@ -119,11 +120,17 @@ joined_no_fds (const struct ash_strvec *sv, int *n_fds, int *unpassed)
           after_fd = true;
           continue;
         }
-      if (streq (w, "--seccomp-fd") && i + 1 < sv->nr)
+      if ((streq (w, "--seccomp-fd") || streq (w, "--ready-fd"))
+          && i + 1 < sv->nr)
         {
           (*n_fds)++;
           i++;
-          ash_buf_addstr (&b, " --seccomp-fd FD");
+          ash_buf_addf (&b, " %s FD", w);
+          continue;
+        }
+      if (strncmp (w, "--not-mount-ns=", 15) == 0)
+        {
+          ash_buf_addstr (&b, " --not-mount-ns=NS");
           continue;
         }
       if ((streq (w, "--ro") || streq (w, "--rw") || streq (w, "--tmpdir")
@@ -138,8 +145,8 @@ joined_no_fds (const struct ash_strvec *sv, int *n_fds, int *unpassed)
   return ash_buf_detach (&b);
 }
 
-/* The words of SV joined, with the number after "--seccomp-fd" written
-   FD.  */
+/* The words of SV joined, with the number after "--seccomp-fd" and
+   "--ready-fd" written FD, and the one in "--not-mount-ns=N" NS.  */
 static char *
 joined (const struct ash_strvec *sv)
 {
@@ -149,9 +156,16 @@ joined (const struct ash_strvec *sv)
     {
       if (i)
         ash_buf_addch (&b, ' ');
-      if (i > 0 && streq (sv->v[i - 1], "--seccomp-fd"))
+      if (i > 0
+          && (streq (sv->v[i - 1], "--seccomp-fd")
+              || streq (sv->v[i - 1], "--ready-fd")))
         {
           ash_buf_addstr (&b, "FD");
+          continue;
+        }
+      if (strncmp (sv->v[i], "--not-mount-ns=", 15) == 0)
+        {
+          ash_buf_addstr (&b, "--not-mount-ns=NS");
           continue;
         }
       ash_buf_addstr (&b, sv->v[i]);
@@ -225,7 +239,9 @@ test_bwrap (bool overlay, bool network)
     " --ro-bind-try " HELPER " " HELPER
     " --bind /src/.ash/ash_output/scanners/bandit"
     " /src/.ash/ash_output/scanners/bandit"
-    " --chdir /src -- " HELPER " --socket-filter%s --seccomp-fd FD --"
+    " --chdir /src -- " HELPER
+    " --socket-filter --not-mount-ns=NS%s --seccomp-fd FD"
+    " --ready-fd FD --"
     " /usr/bin/bandit -r /src",
     network ? "" : " --unshare-net", links,
     overlay ? "--overlay-src /home/u/.cache/uv --tmp-overlay /home/u/.cache/uv"
@@ -352,7 +368,8 @@ test_firejail_other_home (void)
     " --read-only=/home/u/.local/bin --read-only=/tmp/src"
     " --read-only=/srv/data --read-only=/mnt/a b"
     " --read-write=/tmp/src/out/scanners/x"
-    " " HELPER " --socket-filter --private-network --new-session"
+    " " HELPER " --socket-filter --not-mount-ns=NS --private-network"
+    " --new-session"
     " -- /usr/bin/x",
     (unsigned long) getuid ());
   tap_is_str (got, want, "firejail argv with HOME other than the passwd home");
@@ -432,7 +449,8 @@ test_landlock (void)
     got = joined_no_fds (&f.cmd.argv, &n_fds, &unpassed);
     free (want);
     want
-      = xasprintf (HELPER " --network --seccomp-fd FD --ro /usr --ro /etc"
+      = xasprintf (HELPER " --network --seccomp-fd FD --ready-fd FD --ro /usr"
+                          " --ro /etc"
                           " --tmpdir %s/tmp --home %s/home -- /usr/bin/bandit"
                           " -r"
                           " /src",
@@ -679,9 +697,9 @@ test_bwrap_bind_fd (void)
           "bind-fd: the source tree is bound read-only from a descriptor");
   tap_ok (strstr (got, "--ro-bind-try /usr /usr") != NULL,
           "bind-fd: system directories are still bound by name");
-  tap_ok (f.cmd.n_pass_fds == 3,
-          "bind-fd: both descriptors and the socket filter are passed "
-          "(%u)",
+  tap_ok (f.cmd.n_pass_fds == 4,
+          "bind-fd: both descriptors, the socket filter and the ready pipe "
+          "are passed (%u)",
           f.cmd.n_pass_fds);
 
   /* The swap, after ash's checks and wrap().  */
