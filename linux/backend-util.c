@@ -523,6 +523,20 @@ ash_linux_probe_load_for (const struct ash_backend *backend, const json_t *obj,
   return 0;
 }
 
+void
+ash_linux_read_short (const char *path, char *buf, size_t size)
+{
+  ssize_t n = -1;
+  int fd = open (path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+
+  if (fd >= 0)
+    {
+      n = read (fd, buf, size - 1);
+      close (fd);
+    }
+  buf[n > 0 ? n : 0] = '\0';
+}
+
 /* A file's identity: where it is, its size, owner and mode, and when it
    last changed (the change time moves with any write, chmod or chown, and
    cannot be set back).  */
@@ -555,19 +569,10 @@ static void
 add_setting (struct ash_buf *ret, const char *path)
 {
   char buf[128];
-  ssize_t n = -1;
-  int fd = open (path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
 
-  if (fd >= 0)
-    {
-      n = read (fd, buf, sizeof buf - 1);
-      close (fd);
-    }
-  if (n < 0)
-    n = 0;
-  buf[n] = '\0';
+  ash_linux_read_short (path, buf, sizeof buf);
   buf[strcspn (buf, "\n")] = '\0';
-  ash_buf_addf (ret, "%s %s\n", path, n > 0 ? buf : "-");
+  ash_buf_addf (ret, "%s %s\n", path, buf[0] ? buf : "-");
 }
 
 /* The start time of the first process ASH can see, in clock ticks since
@@ -577,16 +582,9 @@ static void
 add_init_start (struct ash_buf *ret)
 {
   char buf[1024];
-  ssize_t n = -1;
   const char *p;
-  int fd = open ("/proc/1/stat", O_RDONLY | O_CLOEXEC);
 
-  if (fd >= 0)
-    {
-      n = read (fd, buf, sizeof buf - 1);
-      close (fd);
-    }
-  buf[n > 0 ? n : 0] = '\0';
+  ash_linux_read_short ("/proc/1/stat", buf, sizeof buf);
   /* Field 22; the command name (field 2) may hold spaces, so count from
      its closing parenthesis.  */
   p = strrchr (buf, ')');

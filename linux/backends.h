@@ -86,6 +86,10 @@ int ash_linux_ready_pipe (struct ash_cmd *cmd, int *ret_read,
 /* Whether the wrapper wrote to the pipe whose read end is FD: the
    sandbox was set up and the command about to run.  */
 bool ash_linux_ready_seen (int fd);
+/* The start of the small file PATH (a sysctl, a /proc entry) in BUF,
+   at most SIZE - 1 bytes, always terminated; empty when it cannot be
+   read.  */
+void ash_linux_read_short (const char *path, char *buf, size_t size);
 /* The inode number of ASH's own mount namespace, or 0.  */
 unsigned long long ash_linux_own_mount_ns (void);
 

@@ -647,16 +647,9 @@ static bool
 setting_on (const char *path, const char *key)
 {
   char buf[2048];
-  ssize_t n = -1;
   const char *p = buf;
-  int fd = open (path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
 
-  if (fd >= 0)
-    {
-      n = read (fd, buf, sizeof buf - 1);
-      close (fd);
-    }
-  buf[n > 0 ? n : 0] = '\0';
+  ash_linux_read_short (path, buf, sizeof buf);
   if (key)
     {
       p = strstr (buf, key);
