@@ -48,12 +48,41 @@ shown_as_code (unsigned cp)
          || (cp >= 0x2066 && cp <= 0x2069);
 }
 
+/* Bytes that stand for themselves, outside a multi-byte sequence:
+   printable ASCII in ash_escape_control's text (bit 1), and that but the
+   quotation mark and the backslash in a JSON string (bit 2).  */
+static const unsigned char plain[256] = {
+  [0x20 ... 0x21] = 3, ['"'] = 1,           [0x23 ... 0x5b] = 3,
+  ['\\'] = 1,          [0x5d ... 0x7e] = 3,
+};
+
+static inline bool
+plain_ascii (unsigned char c)
+{
+  return plain[c] & 1;
+}
+
+static inline bool
+plain_json (unsigned char c)
+{
+  return plain[c] & 2;
+}
+
 void
 ash_escape_control_add (struct ash_buf *b, const char *s, bool keep_tabs)
 {
   const unsigned char *p = (const unsigned char *) (s ? s : "");
   while (*p)
     {
+      /* A run of printable ASCII, the whole of most messages, copied at
+         once.  */
+      const unsigned char *run = p;
+      while (plain_ascii (*p))
+        p++;
+      if (p != run)
+        ash_buf_add (b, run, (size_t) (p - run));
+      if (*p == '\0')
+        break;
       unsigned cp;
       size_t n = utf8_seq (p, &cp);
       if (n == 0)
@@ -88,6 +117,70 @@ ash_escape_control_add (struct ash_buf *b, const char *s, bool keep_tabs)
         ash_buf_add (b, p, n);
       p += n;
     }
+}
+
+void
+ash_escape_json_add (struct ash_buf *b, const char *s)
+{
+  static const char hex[] = "0123456789ABCDEF";
+  const unsigned char *p = (const unsigned char *) (s ? s : "");
+  ash_buf_addch (b, '"');
+  while (*p)
+    {
+      const unsigned char *run = p;
+      while (plain_json (*p))
+        p++;
+      if (p != run)
+        ash_buf_add (b, run, (size_t) (p - run));
+      if (*p == '\0')
+        break;
+      unsigned cp;
+      size_t n = utf8_seq (p, &cp);
+      if (n == 0)
+        {
+          /* Not UTF-8, which a JSON text cannot hold: shown as ash.log
+             shows it.  */
+          static const char lower[] = "0123456789abcdef";
+          char e[5] = { '\\', '\\', 'x', lower[*p >> 4], lower[*p & 15] };
+          ash_buf_add (b, e, sizeof e);
+          p++;
+          continue;
+        }
+      if (n > 1 || cp == 0x7f)
+        ash_buf_add (b, p, n);
+      else
+        switch (cp)
+          {
+          case '"':
+            ash_buf_addstr (b, "\\\"");
+            break;
+          case '\\':
+            ash_buf_addstr (b, "\\\\");
+            break;
+          case '\b':
+            ash_buf_addstr (b, "\\b");
+            break;
+          case '\f':
+            ash_buf_addstr (b, "\\f");
+            break;
+          case '\n':
+            ash_buf_addstr (b, "\\n");
+            break;
+          case '\r':
+            ash_buf_addstr (b, "\\r");
+            break;
+          case '\t':
+            ash_buf_addstr (b, "\\t");
+            break;
+          default:
+            {
+              char u[6] = { '\\', 'u', '0', '0', hex[cp >> 4], hex[cp & 15] };
+              ash_buf_add (b, u, sizeof u);
+            }
+          }
+      p += n;
+    }
+  ash_buf_addch (b, '"');
 }
 
 char *

@@ -27,6 +27,14 @@ void ash_escape_control_add (struct ash_buf *b, const char *s, bool keep_tabs);
 /* The same into a new string (never NULL; S NULL gives "").  */
 char *ash_escape_control (const char *s);
 
+/* Append S to B as a JSON string, quotes included, as jansson's
+   json_dumps writes it without flags: a quotation mark, a backslash and
+   every C0 control escaped (\b \f \n \r \t or \u00XX), everything
+   else copied, non-ASCII characters as UTF-8.  A byte that is not part of
+   valid UTF-8, which a JSON text cannot hold, becomes the text "\xHH",
+   as ash_escape_control() shows it.  */
+void ash_escape_json_add (struct ash_buf *b, const char *s);
+
 /* Does S hold anything ash_escape_control() would change?  */
 bool ash_has_control (const char *s);
 

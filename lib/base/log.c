@@ -6,7 +6,6 @@
 #include "base/log.h"
 
 #include <errno.h>
-#include <jansson.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <strings.h>
@@ -88,44 +87,71 @@ ash_log_close (void)
   ash_log_attach (-1, -1);
 }
 
-/* Append MSG, logged at LEVEL at the time TV, to TERM (when SHOW), to
+/* TV as ash.log's time stamp, "2006-01-02T15:04:05.000Z", into STAMP.  */
+static void
+log_stamp (const struct timeval *tv, char stamp[static 64])
+{
+  struct tm tm;
+  gmtime_r (&tv->tv_sec, &tm);
+  size_t n = strftime (stamp, 64, "%Y-%m-%dT%H:%M:%S", &tm);
+  snprintf (stamp + n, 64 - n, ".%03ldZ", (long) tv->tv_usec / 1000);
+}
+
+/* NAME and the spaces that pad it to eight columns, then a space: what
+   "%-8s " gives.  */
+static void
+add_level (struct ash_buf *b, const char *name)
+{
+  size_t n = strlen (name);
+  ash_buf_add (b, name, n);
+  ash_buf_add (b, "         ", n < 8 ? 9 - n : 1);
+}
+
+/* Append MSG, logged at LEVEL at the time STAMP, to TERM (when SHOW), to
    HUMAN (ash.log's line) and to JSON (ash.log.jsonl's), each when the
-   destination is open.  Called with LOG_LOCK held.  */
+   destination is open; SHOWN is scratch space.  Called with LOG_LOCK
+   held.  */
 static void
 log_format (enum ash_log_level level, bool show, const char *msg,
-            const struct timeval *tv, struct ash_buf *term,
+            const char *stamp, struct ash_buf *shown, struct ash_buf *term,
             struct ash_buf *human, struct ash_buf *json)
 {
   const char *name = ash_log_level_name (level);
-  struct tm tm;
-  char stamp[64];
-
-  gmtime_r (&tv->tv_sec, &tm);
-  size_t n = strftime (stamp, sizeof stamp, "%Y-%m-%dT%H:%M:%S", &tm);
-  snprintf (stamp + n, sizeof stamp - n, ".%03ldZ", (long) tv->tv_usec / 1000);
 
   /* The terminal and ash.log get the message with its control
      characters shown as text, so that a scanner's stderr or a file name
      cannot move the cursor, set the title or the clipboard, or start a
      line of its own; ash.log.jsonl has JSON's own escapes.  */
-  _cleanup_free_ char *shown = ash_escape_control (msg);
+  if (show || log_fd >= 0)
+    {
+      ash_buf_reset (shown);
+      ash_escape_control_add (shown, msg, false);
+    }
   if (show)
-    ash_buf_addf (term, "%-8s %s\n", name, shown);
+    {
+      add_level (term, name);
+      ash_buf_add (term, shown->buf, shown->len);
+      ash_buf_addch (term, '\n');
+    }
   if (log_fd >= 0)
-    ash_buf_addf (human, "%s %-8s %s\n", stamp, name, shown);
+    {
+      ash_buf_addstr (human, stamp);
+      ash_buf_addch (human, ' ');
+      add_level (human, name);
+      ash_buf_add (human, shown->buf, shown->len);
+      ash_buf_addch (human, '\n');
+    }
   if (jsonl_fd >= 0)
     {
-      json_t *o = json_pack ("{s:s, s:s, s:s}", "time", stamp, "level", name,
-                             "message", msg);
-      char *line = o ? json_dumps (o, JSON_COMPACT) : NULL;
-      if (line)
-        {
-          /* Each line and its end in the same write.  */
-          ash_buf_addstr (json, line);
-          ash_buf_addch (json, '\n');
-          free (line);
-        }
-      json_decref (o);
+      /* Each line and its end in the same write.  The time stamp and the
+         level name need no escape.  */
+      ash_buf_addstr (json, "{\"time\":\"");
+      ash_buf_addstr (json, stamp);
+      ash_buf_addstr (json, "\",\"level\":\"");
+      ash_buf_addstr (json, name);
+      ash_buf_addstr (json, "\",\"message\":");
+      ash_escape_json_add (json, msg);
+      ash_buf_addstr (json, "}\n");
     }
 }
 
@@ -155,38 +181,22 @@ log_shown (enum ash_log_level level, bool always)
 }
 
 static void
-log_emit (enum ash_log_level level, bool always, const char *msg)
+log_many (enum ash_log_level level, bool always, char *const *msgs, size_t n)
 {
   struct timeval tv;
-  struct ash_buf term = ASH_BUF_INIT, human = ASH_BUF_INIT,
-                 json = ASH_BUF_INIT;
-
-  gettimeofday (&tv, NULL);
-  pthread_mutex_lock (&log_lock);
-  log_format (level, log_shown (level, always), msg, &tv, &term, &human,
-              &json);
-  log_flush (&term, &human, &json);
-  pthread_mutex_unlock (&log_lock);
-  ash_buf_release (&term);
-  ash_buf_release (&human);
-  ash_buf_release (&json);
-}
-
-void
-ash_log_many (enum ash_log_level level, char *const *msgs, size_t n)
-{
-  struct timeval tv;
-  struct ash_buf term = ASH_BUF_INIT, human = ASH_BUF_INIT,
-                 json = ASH_BUF_INIT;
+  char stamp[64];
+  struct ash_buf shown = ASH_BUF_INIT, term = ASH_BUF_INIT,
+                 human = ASH_BUF_INIT, json = ASH_BUF_INIT;
 
   if (n == 0)
     return;
   gettimeofday (&tv, NULL);
+  log_stamp (&tv, stamp);
   pthread_mutex_lock (&log_lock);
-  bool show = log_shown (level, false);
+  bool show = log_shown (level, always);
   for (size_t i = 0; i < n; i++)
     {
-      log_format (level, show, msgs[i], &tv, &term, &human, &json);
+      log_format (level, show, msgs[i], stamp, &shown, &term, &human, &json);
       /* Written every 64 KiB or so: the memory stays bounded however
          many lines there are.  */
       if (term.len + human.len + json.len >= ((size_t) 64 << 10))
@@ -194,9 +204,22 @@ ash_log_many (enum ash_log_level level, char *const *msgs, size_t n)
     }
   log_flush (&term, &human, &json);
   pthread_mutex_unlock (&log_lock);
+  ash_buf_release (&shown);
   ash_buf_release (&term);
   ash_buf_release (&human);
   ash_buf_release (&json);
+}
+
+static void
+log_emit (enum ash_log_level level, bool always, const char *msg)
+{
+  log_many (level, always, (char *const *) &msg, 1);
+}
+
+void
+ash_log_many (enum ash_log_level level, char *const *msgs, size_t n)
+{
+  log_many (level, false, msgs, n);
 }
 
 void

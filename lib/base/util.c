@@ -195,10 +195,14 @@ ash_path_join (const char *a, const char *b)
     return xstrdup (b);
   if (b[0] == '/')
     return xstrdup (b);
-  size_t la = strlen (a);
-  if (a[la - 1] == '/')
-    return xasprintf ("%s%s", a, b);
-  return xasprintf ("%s/%s", a, b);
+  size_t la = strlen (a), lb = strlen (b);
+  bool slash = a[la - 1] != '/';
+  char *r = xmalloc (la + slash + lb + 1);
+  memcpy (r, a, la);
+  if (slash)
+    r[la] = '/';
+  memcpy (r + la + slash, b, lb + 1);
+  return r;
 }
 
 char *

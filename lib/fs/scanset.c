@@ -686,7 +686,38 @@ struct walk
   unsigned long long max_file_size;
   struct link_cache dirs;    /* the directories links name, resolved */
   struct link_cache targets; /* the paths links name, resolved */
+  /* The warning for a leaving link, translated once (a tree may hold
+     many), and split around its one "%s" when it has no other
+     directive: LEAVES_LEN bytes before the path, the rest after it.  */
+  const char *leaves_fmt;
+  size_t leaves_len;
+  bool leaves_split;
 };
+
+/* Warn that the link REL leaves the tree.  */
+static void
+warn_leaving (struct walk *w, const char *rel)
+{
+  if (!w->leaves_fmt)
+    {
+      w->leaves_fmt = _ ("Not scanning '%s': link leaves the scanned tree");
+      const char *d = strchr (w->leaves_fmt, '%');
+      w->leaves_split = d && d[1] == 's' && strchr (d + 2, '%') == NULL;
+      w->leaves_len = d ? (size_t) (d - w->leaves_fmt) : 0;
+    }
+  if (!w->leaves_split)
+    {
+      /* A translation with other directives: printf's own way.  */
+      _cleanup_free_ char *q = quoted_path (rel);
+      ash_strvec_pushf (&w->s->warnings, w->leaves_fmt, q);
+      return;
+    }
+  struct ash_buf b = ASH_BUF_INIT;
+  ash_buf_add (&b, w->leaves_fmt, w->leaves_len);
+  add_quoted_path (&b, rel);
+  ash_buf_addstr (&b, w->leaves_fmt + w->leaves_len + 2);
+  ash_strvec_push_nodup (&w->s->warnings, ash_buf_detach (&b));
+}
 
 /* Say once that the ignore files were not read whole.  */
 static void
@@ -809,10 +840,11 @@ read_ignore_file (struct walk *w, int dfd, const char *rel_dir,
 
 /* The path the link NAME in DFD resolves to, every link on the way
    followed, or NULL.  The kernel resolves it in one open(), and names the
-   result in /proc/self/fd; without /proc, realpath() walks it component
-   by component.  */
+   result in /proc/self/fd; without /proc, realpath() walks its real
+   path, ABS_DIR and ABS_NAME joined, component by component.  */
 static char *
-resolve_link (int dfd, const char *name, const char *abs)
+resolve_link (int dfd, const char *name, const char *abs_dir,
+              const char *abs_name)
 {
   int fd = openat (dfd, name, O_PATH | O_CLOEXEC);
   if (fd < 0)
@@ -827,7 +859,11 @@ resolve_link (int dfd, const char *name, const char *abs)
   if (n <= 0 || n >= (ssize_t) sizeof buf - 1 || buf[0] != '/'
       || (n >= (ssize_t) strlen (deleted)
           && streq (buf + n - strlen (deleted), deleted)))
-    return realpath (abs, NULL);
+    {
+      _cleanup_free_ char *abs
+        = abs_dir ? ash_path_join (abs_dir, abs_name) : NULL;
+      return realpath (abs ? abs : abs_name, NULL);
+    }
   return xstrdup (buf);
 }
 
@@ -888,23 +924,22 @@ link_cache_put (struct link_cache *c, struct link_cache_ent *e,
 }
 
 /* The path the link NAME in DFD resolves to, or NULL; REL_DIR (LDIR
-   bytes) is DFD's path below the source directory, ABS the link's real
-   path.  *RET_MODE is set to the type of what it resolves to when that
+   bytes) is DFD's path below the source directory, REL the link's.  *RET_MODE is set to the type of what it resolves to when that
    is known, else left 0.  */
 static char *
 resolve_link_cached (struct walk *w, int dfd, const char *name,
-                     const char *rel_dir, size_t ldir, const char *abs,
+                     const char *rel_dir, size_t ldir, const char *rel,
                      mode_t *ret_mode)
 {
   char t[PATH_MAX + 1];
   ssize_t n = readlinkat (dfd, name, t, sizeof t - 1);
   if (n <= 0 || n >= (ssize_t) sizeof t - 1)
-    return resolve_link (dfd, name, abs);
+    return resolve_link (dfd, name, w->s->real_source_dir, rel);
   t[n] = '\0';
   const char *slash = strrchr (t, '/');
   const char *b = slash ? slash + 1 : t;
   if (!*b || streq (b, ".") || streq (b, ".."))
-    return resolve_link (dfd, name, abs);
+    return resolve_link (dfd, name, w->s->real_source_dir, rel);
 
   /* The directory the target names.  A relative target starts from the
      link's own directory, which is a real one (the walk never goes
@@ -972,7 +1007,7 @@ resolve_link_cached (struct walk *w, int dfd, const char *name,
     real = de->real;
   else
     {
-      real = real_owned = resolve_link (AT_FDCWD, key, key);
+      real = real_owned = resolve_link (AT_FDCWD, key, NULL, key);
       if (de)
         link_cache_put (&w->dirs, de, key, real, 0);
     }
@@ -988,7 +1023,7 @@ resolve_link_cached (struct walk *w, int dfd, const char *name,
         {
           /* A link to a link: resolved whole.  */
           free (cand);
-          ret = resolve_link (dfd, name, abs);
+          ret = resolve_link (dfd, name, w->s->real_source_dir, rel);
         }
       else
         {
@@ -1008,9 +1043,8 @@ link_leaves (struct walk *w, int dfd, const char *name, const char *rel_dir,
              size_t ldir, const char *rel, mode_t *ret_mode)
 {
   struct ash_scanset *s = w->s;
-  _cleanup_free_ char *abs = ash_path_join (s->real_source_dir, rel);
   _cleanup_free_ char *real
-    = resolve_link_cached (w, dfd, name, rel_dir, ldir, abs, ret_mode);
+    = resolve_link_cached (w, dfd, name, rel_dir, ldir, rel, ret_mode);
   /* Dangling, looping or unreadable: it cannot be shown to stay, so it
      counts as leaving.  */
   if (!real)
@@ -1147,11 +1181,7 @@ walk_entry_1 (struct walk *w, int dfd, const char *rel_dir, size_t ldir,
             {
               /* Quoted as in the scan-set list, so that a line break in
                  the name cannot start a line of the log.  */
-              _cleanup_free_ char *q = quoted_path (rel);
-              ash_strvec_pushf (&s->warnings,
-                                _ ("Not scanning '%s': link leaves the "
-                                   "scanned tree"),
-                                q);
+              warn_leaving (w, rel);
             }
           return 0;
         }
@@ -1597,108 +1627,121 @@ struct ac_node
   int fail; /* longest proper suffix that is a node */
   int out;  /* nearest node on the fail chain that ends a link, or -1 */
   int link; /* the link that ends here, or -1 */
+  int emit; /* this node when it ends a link, else OUT: the first of the
+               links that end on reaching it */
 };
 
 struct ac
 {
   struct ac_node *n;
   size_t nr, alloc;
-  /* Edges: (node, byte) -> child, open addressing.  */
-  struct ac_edge
-  {
-    int from;
-    int to;
-    unsigned char c;
-  } * e;
-  size_t emask, enr;
-  /* After ac_finish: each node's children side by side (those of node U
-     are KIDS[FIRST[U]] to KIDS[FIRST[U + 1] - 1], on the bytes KIDC),
-     which the scan of the paths reads rather than the edge table, and
-     the root's children by byte (0 for none), where every failure chain
-     ends.  */
+  int *parent;         /* while it is built: each node's parent */
+  unsigned char *byte; /* and the byte that leads there from it */
+  /* Each node's children side by side (those of node U are
+     KIDS[FIRST[U]] to KIDS[FIRST[U + 1] - 1], on the bytes KIDC), so
+     that following a path reads memory in order, and the root's
+     children by byte (0 for none), where every failure chain ends.  */
   size_t *first;
   int *kids;
   unsigned char *kidc;
   int root[256];
 };
 
-static size_t
-ac_edge_hash (int from, unsigned char c)
-{
-  return ((size_t) from * 257u + c) * 0x9E3779B97F4A7C15ull >> 17;
-}
-
 static int
-ac_child (const struct ac *a, int from, unsigned char c)
-{
-  for (size_t i = ac_edge_hash (from, c) & a->emask;; i = (i + 1) & a->emask)
-    {
-      if (a->e[i].to == 0)
-        return -1;
-      if (a->e[i].from == from && a->e[i].c == c)
-        return a->e[i].to;
-    }
-}
-
-static void
-ac_grow_edges (struct ac *a)
-{
-  size_t old = a->e ? a->emask + 1 : 0;
-  struct ac_edge *oe = a->e;
-  size_t size = old ? old * 2 : 1024;
-
-  a->e = xcalloc (size, sizeof *a->e);
-  a->emask = size - 1;
-  for (size_t i = 0; i < old; i++)
-    if (oe[i].to != 0)
-      {
-        size_t j = ac_edge_hash (oe[i].from, oe[i].c) & a->emask;
-        while (a->e[j].to != 0)
-          j = (j + 1) & a->emask;
-        a->e[j] = oe[i];
-      }
-  free (oe);
-}
-
-static int
-ac_new_node (struct ac *a)
+ac_new_node (struct ac *a, int parent, unsigned char c)
 {
   if (a->nr == a->alloc)
     {
       a->alloc = a->alloc ? a->alloc * 2 : 256;
       a->n = xreallocarray (a->n, a->alloc, sizeof *a->n);
+      a->parent = xreallocarray (a->parent, a->alloc, sizeof *a->parent);
+      a->byte = xrealloc (a->byte, a->alloc);
     }
-  a->n[a->nr] = (struct ac_node){ 0, -1, -1 };
+  a->n[a->nr] = (struct ac_node){ 0, -1, -1, -1 };
+  a->parent[a->nr] = parent;
+  a->byte[a->nr] = c;
   return (int) a->nr++;
 }
 
-static void
-ac_add (struct ac *a, const char *word, int id)
+/* A link and its index, to take the links in the order of their text.  */
+struct ac_word
 {
-  int cur = 0;
-  for (const unsigned char *p = (const unsigned char *) word; *p; p++)
-    {
-      int next = ac_child (a, cur, *p);
-      if (next < 0)
-        {
-          next = ac_new_node (a);
-          if ((a->enr + 1) * 2 > a->emask + 1)
-            ac_grow_edges (a);
-          size_t j = ac_edge_hash (cur, *p) & a->emask;
-          while (a->e[j].to != 0)
-            j = (j + 1) & a->emask;
-          a->e[j] = (struct ac_edge){ cur, next, *p };
-          a->enr++;
-        }
-      cur = next;
-    }
-  if (a->n[cur].link < 0)
-    a->n[cur].link = id;
+  const char *w;
+  size_t i;
+};
+
+static int
+ac_word_cmp (const void *x, const void *y)
+{
+  return strcmp (((const struct ac_word *) x)->w,
+                 ((const struct ac_word *) y)->w);
 }
 
-/* The child of U on byte C, or -1, from the arrays ac_finish makes: a
-   node's children lie side by side, so that following a path reads
-   memory in order; a node has at most 256 of them.  */
+/* The trie of the M words W[0].w, W[1].w, ... (in strcmp order, none
+   empty), word W[k].i ending at a node whose link is the first of them:
+   each word shares the nodes of its common prefix with the word before
+   it, which lie on the path that word took, so that the build is a walk
+   down the words with no lookup at all.  Then each node's children side
+   by side, from the parent each node was made under.  */
+static void
+ac_build (struct ac *a, const struct ac_word *w, size_t m)
+{
+  size_t path_alloc = 64;
+  int *path = xmalloc (path_alloc * sizeof *path);
+  path[0] = ac_new_node (a, -1, 0);
+  const char *prev = "";
+  size_t prev_len = 0;
+  for (size_t k = 0; k < m; k++)
+    {
+      const char *word = w[k].w;
+      size_t l = 0;
+      while (l < prev_len && prev[l] == word[l])
+        l++;
+      size_t len = l + strlen (word + l);
+      if (len + 1 > path_alloc)
+        {
+          while (len + 1 > path_alloc)
+            path_alloc *= 2;
+          path = xreallocarray (path, path_alloc, sizeof *path);
+        }
+      for (size_t d = l; d < len; d++)
+        path[d + 1] = ac_new_node (a, path[d], (unsigned char) word[d]);
+      if (a->n[path[len]].link < 0)
+        a->n[path[len]].link = (int) w[k].i;
+      prev = word;
+      prev_len = len;
+    }
+  free (path);
+
+  /* A node's children were made in order; every node but the root is
+     one of them.  */
+  size_t *first = xcalloc (a->nr + 1, sizeof *first);
+  for (size_t v = 1; v < a->nr; v++)
+    first[a->parent[v] + 1]++;
+  for (size_t u = 0; u < a->nr; u++)
+    first[u + 1] += first[u];
+  size_t nk = a->nr > 1 ? a->nr - 1 : 1;
+  int *kids = xmalloc (nk * sizeof *kids);
+  unsigned char *kidc = xmalloc (nk);
+  size_t *fill = xmalloc (a->nr * sizeof *fill);
+  memcpy (fill, first, a->nr * sizeof *fill);
+  for (size_t v = 1; v < a->nr; v++)
+    {
+      size_t k = fill[a->parent[v]]++;
+      kids[k] = (int) v;
+      kidc[k] = a->byte[v];
+    }
+  free (fill);
+  free (a->parent);
+  free (a->byte);
+  a->parent = NULL;
+  a->byte = NULL;
+  a->first = first;
+  a->kids = kids;
+  a->kidc = kidc;
+}
+
+/* The child of U on byte C, or -1; a node has at most 256 of them.  */
 static int
 ac_kid (const struct ac *a, int u, unsigned char c)
 {
@@ -1714,29 +1757,10 @@ ac_finish (struct ac *a)
 {
   int *queue = xcalloc (a->nr, sizeof *queue);
   size_t head = 0, tail = 0;
+  const size_t *first = a->first;
+  const int *kids = a->kids;
+  const unsigned char *kidc = a->kidc;
 
-  /* Children of a node are found through the edge table: gather each
-     node's edges once.  */
-  size_t *first = xcalloc (a->nr + 1, sizeof *first);
-  for (size_t i = 0; i <= a->emask; i++)
-    if (a->e[i].to != 0)
-      first[a->e[i].from + 1]++;
-  for (size_t i = 0; i < a->nr; i++)
-    first[i + 1] += first[i];
-  int *kids = xcalloc (a->enr ? a->enr : 1, sizeof *kids);
-  unsigned char *kidc = xcalloc (a->enr ? a->enr : 1, 1);
-  size_t *fill = xcalloc (a->nr, sizeof *fill);
-  for (size_t i = 0; i <= a->emask; i++)
-    if (a->e[i].to != 0)
-      {
-        size_t k = first[a->e[i].from] + fill[a->e[i].from]++;
-        kids[k] = a->e[i].to;
-        kidc[k] = a->e[i].c;
-      }
-
-  a->first = first;
-  a->kids = kids;
-  a->kidc = kidc;
   for (int c = 0; c < 256; c++)
     a->root[c] = 0;
   for (size_t k = first[0]; k < first[1]; k++)
@@ -1766,12 +1790,12 @@ ac_finish (struct ac *a)
                 }
             }
           a->n[v].fail = f;
-          a->n[v].out = a->n[f].link >= 0 ? f : a->n[f].out;
+          a->n[v].out = a->n[f].emit;
+          a->n[v].emit = a->n[v].link >= 0 ? v : a->n[v].out;
           queue[tail++] = v;
         }
     }
   free (queue);
-  free (fill);
 }
 
 static int
@@ -1792,20 +1816,26 @@ static void
 paths_holding (const struct ash_scanset *s, const char **holder)
 {
   struct ac a = { 0 };
-  size_t m = s->leaving.nr, left = 0;
+  size_t m = s->leaving.nr, left = 0, nw = 0;
   bool *in_prefix = xcalloc (m ? m : 1, sizeof *in_prefix);
 
-  ac_new_node (&a);
-  ac_grow_edges (&a);
+  /* The links in the order of their text, which the scan set's list
+     already is.  */
+  struct ac_word *words = xcalloc (m ? m : 1, sizeof *words);
+  bool sorted = true;
   for (size_t i = 0; i < m; i++)
     {
       holder[i] = NULL;
-      if (s->leaving.v[i][0] != '\0')
-        {
-          ac_add (&a, s->leaving.v[i], (int) i);
-          left++;
-        }
+      if (s->leaving.v[i][0] == '\0')
+        continue;
+      if (nw && strcmp (words[nw - 1].w, s->leaving.v[i]) > 0)
+        sorted = false;
+      words[nw++] = (struct ac_word){ s->leaving.v[i], i };
     }
+  left = nw;
+  if (!sorted)
+    qsort (words, nw, sizeof *words, ac_word_cmp);
+  ac_build (&a, words, nw);
   ac_finish (&a);
 
   /* A link held by the source directory's own path (with the slash after
@@ -1815,8 +1845,7 @@ paths_holding (const struct ash_scanset *s, const char **holder)
   for (const unsigned char *p = (const unsigned char *) prefix; *p; p++)
     {
       start = ac_step (&a, start, *p);
-      for (int o = a.n[start].link >= 0 ? start : a.n[start].out; o >= 0;
-           o = a.n[o].out)
+      for (int o = a.n[start].emit; o >= 0; o = a.n[o].out)
         in_prefix[a.n[o].link] = true;
     }
   for (size_t i = 0; i < m; i++)
@@ -1829,17 +1858,32 @@ paths_holding (const struct ash_scanset *s, const char **holder)
       left--;
 
   /* Every other occurrence ends inside a path; the absolute form holds
-     whatever the relative one does.  Identical links share a node: each
-     of them is looked up by its own text below.  */
+     whatever the relative one does.  Identical links share a node, which
+     names the first of them; the others take its holder below.  A path in the same
+     directory as the one before it starts from the state that
+     directory's name left the automaton in: what ends inside the name
+     was found in the earlier path (never the link itself, which is
+     longer than a directory above it), so only the last component is
+     read again.  */
+  const char *prev = NULL;
+  size_t prev_dir = 0;
+  int dir_state = start;
   for (size_t j = 0; j < s->all.nr && left > 0; j++)
     {
       const char *path = s->all.v[j];
+      const char *last = strrchr (path, '/');
+      size_t dir = last ? (size_t) (last - path) + 1 : 0;
       int state = start;
-      for (const unsigned char *p = (const unsigned char *) path; *p; p++)
+      size_t i = 0;
+      if (prev && dir && dir == prev_dir && memcmp (path, prev, dir) == 0)
         {
-          state = ac_step (&a, state, *p);
-          for (int o = a.n[state].link >= 0 ? state : a.n[state].out; o >= 0;
-               o = a.n[o].out)
+          state = dir_state;
+          i = dir;
+        }
+      for (; path[i]; i++)
+        {
+          state = ac_step (&a, state, (unsigned char) path[i]);
+          for (int o = a.n[state].emit; o >= 0; o = a.n[o].out)
             {
               int id = a.n[o].link;
               if (!holder[id] && !streq (path, s->leaving.v[id]))
@@ -1848,22 +1892,20 @@ paths_holding (const struct ash_scanset *s, const char **holder)
                   left--;
                 }
             }
+          if (i + 1 == dir)
+            dir_state = state;
         }
+      prev = path;
+      prev_dir = dir;
     }
-  /* Links with the same text as an earlier one take its holder.  */
-  for (size_t i = 0; i < m; i++)
-    if (!holder[i] && s->leaving.v[i][0] != '\0')
-      {
-        int cur = 0;
-        for (const unsigned char *p = (const unsigned char *) s->leaving.v[i];
-             *p && cur >= 0; p++)
-          cur = ac_child (&a, cur, *p);
-        if (cur >= 0 && a.n[cur].link >= 0 && (size_t) a.n[cur].link != i)
-          holder[i] = holder[a.n[cur].link];
-      }
+  /* Links with the same text as an earlier one, side by side in WORDS,
+     take its holder (only the first of them ends at a node).  */
+  for (size_t k = 1; k < nw; k++)
+    if (!holder[words[k].i] && streq (words[k].w, words[k - 1].w))
+      holder[words[k].i] = holder[words[k - 1].i];
+  free (words);
   free (in_prefix);
   free (a.n);
-  free (a.e);
   free (a.first);
   free (a.kids);
   free (a.kidc);

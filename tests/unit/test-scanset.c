@@ -544,6 +544,44 @@ test_many_holders (void)
   ash_strvec_release (&args);
   ash_scanset_release (&s);
   ash_error_release (&e);
+
+  /* Held across the last slash of a path whose directory the path
+     before it shares: the search resumes inside that directory.  */
+  mk ("zzz/d4/a.txt", "");
+  mk ("zzz/d4/link200.py~", "");
+  r = build (&opts, &s, &e);
+  if (r == 0)
+    r = ash_scanset_exclusion_args (&s, "bandit", &args, &e);
+  tap_is_int (r, -EINVAL, "many links: held after a sibling is refused");
+  tap_ok (e.message && strstr (e.message, "'d4/link200.py'")
+            && strstr (e.message, "'zzz/d4/link200.py~' holds"),
+          "many links: the message names the link held after a sibling "
+          "(%s)",
+          e.message ? e.message : "");
+  ash_strvec_release (&args);
+  ash_error_release (&e);
+
+  /* The same with the list of leaving links in another order than its
+     text's, one where the links of a directory are not side by side
+     (every seventh, round and round: 7 and 300 have no common
+     divisor).  */
+  {
+    size_t n = s.leaving.nr;
+    char **v = xcalloc (n, sizeof *v);
+    for (size_t k = 0; k < n; k++)
+      v[k] = s.leaving.v[(k * 7) % n];
+    memcpy (s.leaving.v, v, n * sizeof *v);
+    free (v);
+  }
+  r = ash_scanset_exclusion_args (&s, "bandit", &args, &e);
+  tap_is_int (r, -EINVAL, "many links, unsorted: the one held is refused");
+  tap_ok (e.message && strstr (e.message, "'d4/link200.py'")
+            && strstr (e.message, "'zzz/d4/link200.py~' holds"),
+          "many links, unsorted: the message names it and its holder (%s)",
+          e.message ? e.message : "");
+  ash_strvec_release (&args);
+  ash_error_release (&e);
+  ash_scanset_release (&s);
   teardown ();
 }
 

@@ -1,0 +1,243 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* test-log.c -- the escapes of escape.c, and the lines log.c writes to
+   the terminal, ash.log and ash.log.jsonl.  */
+
+#include <config.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "base/buf.h"
+#include "base/escape.h"
+#include "base/log.h"
+#include "base/util.h"
+#include "tap.h"
+
+static void
+control (const char *in, const char *want, const char *what)
+{
+  _cleanup_free_ char *got = ash_escape_control (in);
+  tap_is_str (got, want, "escape_control: %s", what);
+}
+
+static void
+test_control (void)
+{
+  control ("plain text, 100% ASCII", "plain text, 100% ASCII", "ASCII kept");
+  control ("", "", "empty");
+  control ("a\x1b]0;title\x07z", "a\\e]0;title\\x07z", "OSC shown");
+  control ("l1\nl2\rl3\tl4", "l1\\nl2\\rl3\\tl4", "line breaks and tab");
+  control ("del\x7f", "del\\x7f", "DEL");
+  control ("caf\xc3\xa9 \xe2\x82\xac", "caf\xc3\xa9 \xe2\x82\xac",
+           "UTF-8 kept");
+  control ("c1\xc2\x85.", "c1\\u0085.", "C1 control as a code");
+  control ("bidi\xe2\x80\xae"
+           "evil",
+           "bidi\\u202Eevil", "bidi override");
+  control ("bad\xff\xc3(", "bad\\xff\\xc3(", "bytes not UTF-8");
+  control ("\xe0\x80\xaf", "\\xe0\\x80\\xaf", "overlong form");
+  control ("\xed\xa0\x80", "\\xed\\xa0\\x80", "surrogate");
+  control ("a\\b", "a\\b", "backslash copied");
+  struct ash_buf b = ASH_BUF_INIT;
+  ash_escape_control_add (&b, "x\ty", true);
+  tap_is_str (b.buf, "x\ty", "escape_control: tab kept when asked");
+  ash_buf_release (&b);
+  tap_ok (!ash_has_control ("fine") && ash_has_control ("no\x1b"),
+          "has_control tells them apart");
+}
+
+/* The text jansson writes for S as a JSON string without flags.  */
+static char *
+jansson_text (const char *s)
+{
+  json_t *v = json_string (s);
+  char *t = v ? json_dumps (v, JSON_ENCODE_ANY) : NULL;
+  json_decref (v);
+  return t;
+}
+
+static void
+json_same (const char *s, const char *what)
+{
+  struct ash_buf b = ASH_BUF_INIT;
+  ash_escape_json_add (&b, s);
+  _cleanup_free_ char *want = jansson_text (s);
+  tap_is_str (b.buf, want ? want : "(jansson refused it)",
+              "escape_json: as jansson writes %s", what);
+  ash_buf_release (&b);
+}
+
+static void
+test_json (void)
+{
+  json_same ("", "an empty string");
+  json_same ("Not scanning 'pkg/a.py': link leaves the scanned tree",
+             "a warning");
+  json_same ("q\"uote\\back/slash", "quotes, backslashes and slashes");
+  json_same ("caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80 \xc2\x85",
+             "characters outside ASCII");
+  json_same ("del\x7f", "DEL");
+  char all[128];
+  for (int c = 1; c < 128; c++)
+    all[c - 1] = (char) c;
+  all[127] = '\0';
+  json_same (all, "every ASCII character");
+
+  struct ash_buf b = ASH_BUF_INIT;
+  ash_escape_json_add (&b, "x\xff\xc3(y");
+  tap_is_str (b.buf, "\"x\\\\xff\\\\xc3(y\"",
+              "escape_json: a byte not UTF-8 as the text \\xHH");
+  json_t *v = json_loads (b.buf, JSON_DECODE_ANY, NULL);
+  tap_is_str (v && json_is_string (v) ? json_string_value (v) : "",
+              "x\\xff\\xc3(y", "escape_json: which reads back as text");
+  json_decref (v);
+  ash_buf_release (&b);
+}
+
+static char *
+slurp (int fd)
+{
+  struct ash_buf b = ASH_BUF_INIT;
+  lseek (fd, 0, SEEK_SET);
+  if (ash_buf_read_fd (&b, fd) < 0)
+    ash_buf_reset (&b);
+  return ash_buf_detach (&b);
+}
+
+static int
+temp_fd (void)
+{
+  char name[] = "/tmp/ash-test-log.XXXXXX";
+  int fd = mkstemp (name);
+  if (fd < 0)
+    {
+      printf ("Bail out! mkstemp: %s\n", strerror (errno));
+      exit (99);
+    }
+  unlink (name);
+  return fd;
+}
+
+/* Line N (from 0) of TEXT, in a new string, or NULL.  */
+static char *
+line_of (const char *text, int n)
+{
+  const char *p = text;
+  for (; n > 0 && p; n--)
+    {
+      p = strchr (p, '\n');
+      if (p)
+        p++;
+    }
+  if (!p || !*p)
+    return NULL;
+  const char *e = strchrnul (p, '\n');
+  return xstrndup (p, (size_t) (e - p));
+}
+
+static void
+test_lines (void)
+{
+  int human = temp_fd (), json = temp_fd (), term = temp_fd ();
+  int saved = dup (STDERR_FILENO);
+  fflush (stderr);
+  dup2 (term, STDERR_FILENO);
+
+  ash_log_setup (ASH_LOG_INFO, false, 0);
+  ash_log_attach (dup (human), dup (json));
+  char *msgs[] = {
+    (char *) "Not scanning 'a.py': link leaves the scanned tree",
+    (char *) "name \x1b[2J\nFAKE PASSED \xff end",
+    (char *) "caf\xc3\xa9 \"q\"",
+  };
+  ash_log_many (ASH_LOG_WARNING, msgs, 3);
+  ash_log (ASH_LOG_CRITICAL, "one %s", "critical");
+  ash_log (ASH_LOG_DEBUG, "not shown on the terminal");
+  ash_log_close ();
+
+  fflush (stderr);
+  dup2 (saved, STDERR_FILENO);
+  close (saved);
+
+  _cleanup_free_ char *t = slurp (term);
+  _cleanup_free_ char *h = slurp (human);
+  _cleanup_free_ char *j = slurp (json);
+  tap_is_str (t,
+              "WARNING  Not scanning 'a.py': link leaves the scanned tree\n"
+              "WARNING  name \\e[2J\\nFAKE PASSED \\xff end\n"
+              "WARNING  caf\xc3\xa9 \"q\"\n"
+              "CRITICAL one critical\n",
+              "terminal: level padded to eight, controls shown as text");
+
+  /* ash.log: a time stamp, then what the terminal has.  */
+  const char *want_h[] = {
+    "WARNING  Not scanning 'a.py': link leaves the scanned tree",
+    "WARNING  name \\e[2J\\nFAKE PASSED \\xff end",
+    "WARNING  caf\xc3\xa9 \"q\"",
+    "CRITICAL one critical",
+    "DEBUG    not shown on the terminal",
+  };
+  _cleanup_free_ char *first = line_of (h, 0);
+  for (int i = 0; i < 5; i++)
+    {
+      _cleanup_free_ char *l = line_of (h, i);
+      tap_ok (l && strlen (l) == 25 + strlen (want_h[i]) && l[4] == '-'
+                && l[10] == 'T' && l[23] == 'Z' && l[24] == ' '
+                && streq (l + 25, want_h[i]),
+              "ash.log line %d: stamp and message (%s)", i, l ? l : "none");
+    }
+  _cleanup_free_ char *extra = line_of (h, 5);
+  tap_ok (extra == NULL, "ash.log: one line a message");
+  _cleanup_free_ char *l1 = line_of (h, 1), *l2 = line_of (h, 2);
+  tap_ok (first && l1 && l2 && strncmp (first, l1, 24) == 0
+            && strncmp (first, l2, 24) == 0,
+          "ash.log: the messages logged together share their time stamp");
+
+  /* ash.log.jsonl: each line an object, the message as it was.  */
+  const char *want_j[] = {
+    "Not scanning 'a.py': link leaves the scanned tree",
+    "name \x1b[2J\nFAKE PASSED \\xff end",
+    "caf\xc3\xa9 \"q\"",
+    "one critical",
+    "not shown on the terminal",
+  };
+  const char *want_lv[]
+    = { "WARNING", "WARNING", "WARNING", "CRITICAL", "DEBUG" };
+  for (int i = 0; i < 5; i++)
+    {
+      _cleanup_free_ char *l = line_of (j, i);
+      json_t *o = l ? json_loads (l, JSON_REJECT_DUPLICATES, NULL) : NULL;
+      const char *m = json_string_value (json_object_get (o, "message"));
+      const char *lv = json_string_value (json_object_get (o, "level"));
+      const char *tm = json_string_value (json_object_get (o, "time"));
+      _cleanup_free_ char *hl = line_of (h, i);
+      tap_ok (o && json_object_size (o) == 3 && m && streq (m, want_j[i]) && lv
+                && streq (lv, want_lv[i]) && tm && hl && strlen (tm) == 24
+                && strncmp (hl, tm, 24) == 0,
+              "ash.log.jsonl line %d: time, level and message (%s)", i,
+              l ? l : "none");
+      json_decref (o);
+    }
+  _cleanup_free_ char *l0 = line_of (j, 0);
+  tap_ok (l0 && strncmp (l0, "{\"time\":\"", 9) == 0
+            && strstr (l0, "\",\"level\":\"WARNING\",\"message\":\"Not ")
+            && l0[strlen (l0) - 1] == '}',
+          "ash.log.jsonl: compact, members in order (%s)", l0 ? l0 : "");
+  close (human);
+  close (json);
+  close (term);
+}
+
+int
+main (void)
+{
+  test_control ();
+  test_json ();
+  test_lines ();
+  return tap_done ();
+}
