@@ -50,12 +50,23 @@ for tree in ("plain", "links"):
 for i in range(links):
     d = os.path.join(work, "links", "pkg%03d" % (i % 100))
     os.symlink(os.path.join(work, "outside.txt"), os.path.join(d, "out%05d.py" % i))
+# The reference for what 2,000 more entries cost whatever they are: the
+# same tree with regular files where the links are.
+for i in range(files):
+    d = os.path.join(work, "more", "pkg%03d" % (i // 100))
+    os.makedirs(d, exist_ok=True)
+    with open(os.path.join(d, "mod%05d.py" % i), "w") as f:
+        f.write("x = %d\n" % i)
+for i in range(links):
+    d = os.path.join(work, "more", "pkg%03d" % (i % 100))
+    with open(os.path.join(d, "out%05d.py" % i), "w") as f:
+        f.write("outside\n")
 PY
 
 scan () { # ASH TREE
   echo "env -u XDG_CACHE_HOME HOME=$work/home PATH=$work/bin:/usr/bin:/bin $1 scan --source-dir $work/$2 --output-dir $work/out-$2 --no-progress --quiet --scanners bandit --sandbox off"
 }
-set -- "$(scan "$ash" plain)" "$(scan "$ash" links)"
+set -- "$(scan "$ash" plain)" "$(scan "$ash" links)" "$(scan "$ash" more)"
 [ -z "${ASH_COMPARE:-}" ] || set -- "$@" "$(scan "$ASH_COMPARE" plain)" "$(scan "$ASH_COMPARE" links)"
 # Rounds, each command once a round, so that a change in the machine's
 # load falls on every command alike (a warm-up round first).
@@ -80,8 +91,9 @@ def row(name, a, b):
         name, r[a], r[b], (r[b] / r[a] - 1) * 100, c[a], c[b],
         (c[b] / c[a] - 1) * 100))
 if sys.argv[4]:
-    row("ASH_COMPARE", 2, 3)
+    row("ASH_COMPARE", 3, 4)
 row("this build", 0, 1)
+row("this build, %s regular files where the links are" % sys.argv[3], 0, 2)
 PY
 echo
 echo "Rounds: $runs (interleaved, after one warm-up round); hyperfine $(hyperfine --version | cut -d' ' -f2); $(uname -sr); load average $(cut -d' ' -f1-3 /proc/loadavg)."

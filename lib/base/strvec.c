@@ -166,6 +166,11 @@ cmp_str (const void *a, const void *b)
 void
 ash_strvec_sort (struct ash_strvec *sv)
 {
-  if (sv->nr > 1)
+  /* Lists made in the order of a sorted walk mostly come sorted: a look
+     at each neighbour costs less than qsort's n log n comparisons.  */
+  size_t i = 1;
+  while (i < sv->nr && strcmp (sv->v[i - 1], sv->v[i]) <= 0)
+    i++;
+  if (i < sv->nr)
     qsort (sv->v, sv->nr, sizeof *sv->v, cmp_str);
 }

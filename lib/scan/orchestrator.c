@@ -140,12 +140,6 @@ scan_release (struct scan *sc)
   pthread_mutex_destroy (&sc->scanset_lock);
 }
 
-static int
-cmp_strp (const void *a, const void *b)
-{
-  return strcmp (*(char *const *) a, *(char *const *) b);
-}
-
 /* The edit distance of A and B (at most 64 characters each are looked
    at), for "did you mean".  */
 static size_t
@@ -426,9 +420,7 @@ build_scanset_1 (struct scan *sc, struct ash_error *err)
   /* What was walked and left out: findings there do not count.  */
   for (i = 0; i < sc->scanset.unlisted.nr; i++)
     ash_strvec_push (&sc->ignored_files, sc->scanset.unlisted.v[i]);
-  if (sc->ignored_files.nr > 1)
-    qsort (sc->ignored_files.v, sc->ignored_files.nr,
-           sizeof *sc->ignored_files.v, cmp_strp);
+  ash_strvec_sort (&sc->ignored_files);
   return 0;
 }
 

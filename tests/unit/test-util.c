@@ -111,6 +111,24 @@ test_strvec (void)
   ash_strvec_remove (&sv, 0);
   tap_is_str (sv.v[0], "a", "remove shifts down");
   ash_strvec_release (&sv);
+
+  /* Sorted in strcmp order, whether it came sorted, almost sorted (out of
+     order at its very end) or not at all.  */
+  static const char *const orders[][5] = { { "a", "a.c", "a/b", "b", "c" },
+                                           { "a", "a.c", "a/b", "c", "b" },
+                                           { "c", "a/b", "b", "a", "a.c" } };
+  for (size_t k = 0; k < ARRAY_SIZE (orders); k++)
+    {
+      for (size_t i = 0; i < 5; i++)
+        ash_strvec_push (&sv, orders[k][i]);
+      ash_strvec_sort (&sv);
+      struct ash_buf j = ASH_BUF_INIT;
+      for (size_t i = 0; i < sv.nr; i++)
+        ash_buf_addf (&j, "%s%s", i ? " " : "", sv.v[i]);
+      tap_is_str (j.buf, "a a.c a/b b c", "sort, input %zu", k);
+      ash_buf_release (&j);
+      ash_strvec_release (&sv);
+    }
 }
 
 /* Every owning type's release is safe on a zeroed value and twice in a
