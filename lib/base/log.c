@@ -107,17 +107,51 @@ add_level (struct ash_buf *b, const char *name)
   ash_buf_add (b, "         ", n < 8 ? 9 - n : 1);
 }
 
-/* Append MSG, logged at LEVEL at the time STAMP, to TERM (when SHOW), to
-   HUMAN (ash.log's line) and to JSON (ash.log.jsonl's), each when the
+/* What every line of a level logged at one time starts with: on the
+   terminal, the level padded to eight columns and a space; in ash.log,
+   the time stamp and a space before that; in ash.log.jsonl, the object
+   up to the message's value (the time stamp and the level name need no
+   escape).  */
+struct log_heads
+{
+  struct ash_buf term, human, json;
+};
+
+static void
+log_heads_make (struct log_heads *h, enum ash_log_level level,
+                const struct timeval *tv)
+{
+  const char *name = ash_log_level_name (level);
+  char stamp[64];
+  log_stamp (tv, stamp);
+  add_level (&h->term, name);
+  ash_buf_addstr (&h->human, stamp);
+  ash_buf_addch (&h->human, ' ');
+  add_level (&h->human, name);
+  ash_buf_addstr (&h->json, "{\"time\":\"");
+  ash_buf_addstr (&h->json, stamp);
+  ash_buf_addstr (&h->json, "\",\"level\":\"");
+  ash_buf_addstr (&h->json, name);
+  ash_buf_addstr (&h->json, "\",\"message\":");
+}
+
+static void
+log_heads_release (struct log_heads *h)
+{
+  ash_buf_release (&h->term);
+  ash_buf_release (&h->human);
+  ash_buf_release (&h->json);
+}
+
+/* Append MSG, its lines starting with H, to TERM (when SHOW), to HUMAN
+   (ash.log's line) and to JSON (ash.log.jsonl's), each when the
    destination is open; SHOWN is scratch space.  Called with LOG_LOCK
    held.  */
 static void
-log_format (enum ash_log_level level, bool show, const char *msg,
-            const char *stamp, struct ash_buf *shown, struct ash_buf *term,
-            struct ash_buf *human, struct ash_buf *json)
+log_format (const struct log_heads *h, bool show, const char *msg,
+            struct ash_buf *shown, struct ash_buf *term, struct ash_buf *human,
+            struct ash_buf *json)
 {
-  const char *name = ash_log_level_name (level);
-
   /* The terminal and ash.log get the message with its control
      characters shown as text, so that a scanner's stderr or a file name
      cannot move the cursor, set the title or the clipboard, or start a
@@ -126,32 +160,24 @@ log_format (enum ash_log_level level, bool show, const char *msg,
     {
       ash_buf_reset (shown);
       ash_escape_control_add (shown, msg, false);
+      ash_buf_addch (shown, '\n');
     }
   if (show)
     {
-      add_level (term, name);
+      ash_buf_add (term, h->term.buf, h->term.len);
       ash_buf_add (term, shown->buf, shown->len);
-      ash_buf_addch (term, '\n');
     }
   if (log_fd >= 0)
     {
-      ash_buf_addstr (human, stamp);
-      ash_buf_addch (human, ' ');
-      add_level (human, name);
+      ash_buf_add (human, h->human.buf, h->human.len);
       ash_buf_add (human, shown->buf, shown->len);
-      ash_buf_addch (human, '\n');
     }
   if (jsonl_fd >= 0)
     {
-      /* Each line and its end in the same write.  The time stamp and the
-         level name need no escape.  */
-      ash_buf_addstr (json, "{\"time\":\"");
-      ash_buf_addstr (json, stamp);
-      ash_buf_addstr (json, "\",\"level\":\"");
-      ash_buf_addstr (json, name);
-      ash_buf_addstr (json, "\",\"message\":");
+      /* Each line and its end in the same write.  */
+      ash_buf_add (json, h->json.buf, h->json.len);
       ash_escape_json_add (json, msg);
-      ash_buf_addstr (json, "}\n");
+      ash_buf_add (json, "}\n", 2);
     }
 }
 
@@ -184,19 +210,19 @@ static void
 log_many (enum ash_log_level level, bool always, char *const *msgs, size_t n)
 {
   struct timeval tv;
-  char stamp[64];
+  struct log_heads h = { ASH_BUF_INIT, ASH_BUF_INIT, ASH_BUF_INIT };
   struct ash_buf shown = ASH_BUF_INIT, term = ASH_BUF_INIT,
                  human = ASH_BUF_INIT, json = ASH_BUF_INIT;
 
   if (n == 0)
     return;
   gettimeofday (&tv, NULL);
-  log_stamp (&tv, stamp);
+  log_heads_make (&h, level, &tv);
   pthread_mutex_lock (&log_lock);
   bool show = log_shown (level, always);
   for (size_t i = 0; i < n; i++)
     {
-      log_format (level, show, msgs[i], stamp, &shown, &term, &human, &json);
+      log_format (&h, show, msgs[i], &shown, &term, &human, &json);
       /* Written every 64 KiB or so: the memory stays bounded however
          many lines there are.  */
       if (term.len + human.len + json.len >= ((size_t) 64 << 10))
@@ -204,6 +230,7 @@ log_many (enum ash_log_level level, bool always, char *const *msgs, size_t n)
     }
   log_flush (&term, &human, &json);
   pthread_mutex_unlock (&log_lock);
+  log_heads_release (&h);
   ash_buf_release (&shown);
   ash_buf_release (&term);
   ash_buf_release (&human);
