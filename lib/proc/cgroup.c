@@ -244,13 +244,13 @@ make_child (const char *parent, const char *name)
 
    In cgroup v2, cgroup.procs.  In cgroup v1, tasks: written "0", it moves
    the calling thread alone, which for a process of one thread is the
-   whole process, and the kernel (since Linux 6.0) does it without taking
-   the global cgroup_threadgroup_rwsem for writing, which cgroup.procs
-   takes, and whose every writer waits for an RCU grace period unless
-   another writer came within the last one (4 to 16 ms each on an idle
-   machine, more under load).  Everything the command starts afterwards is
-   forked inside the group either way.  Older kernels take the lock for
-   both files.  */
+   whole process, and the kernel (Linux 6.0, and the stable kernels from
+   5.4 that took the change) does it without taking the global
+   cgroup_threadgroup_rwsem for writing, which cgroup.procs takes, and
+   whose every writer waits for an RCU grace period unless another writer
+   came within the last one (4 to 16 ms each on an idle machine, more
+   under load).  Everything the command starts afterwards is forked inside
+   the group either way.  Older kernels take the lock for both files.  */
 static int
 open_procs (const char *dir, bool v1)
 {
