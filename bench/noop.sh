@@ -22,7 +22,11 @@
 # hyperfine run), BENCH_DIR (where the working directory is made, by
 # default BUILDDIR), BENCH_KEEP (set: keep the working directory),
 # ASH_SCANNER_USER (as for ash: the account the bare commands run as when
-# root; firejail refuses nobody, the default).
+# root; firejail refuses nobody, the default), GAP (seconds hyperfine
+# waits before each run, through --prepare: by default none, and each run
+# starts as the one before ends, which the kernel's cgroup v1 migration
+# lock rewards, see bench/README.md).  The ASH_COMPARE scans keep their
+# probe cache in a home of their own.
 set -eu
 
 builddir=${1:-.}
@@ -47,8 +51,8 @@ export ASH_HELPER_DIR
 work=$(mktemp -d "${BENCH_DIR:-$builddir}/ash-bench.XXXXXX")
 chmod 755 "$work"
 trap '[ -n "${BENCH_KEEP:-}" ] || rm -rf "$work"' EXIT
-mkdir -p "$work/home" "$work/src" "$work/src/out/scanners/noop"
-chmod 700 "$work/home"
+mkdir -p "$work/home" "$work/home-compare" "$work/src" "$work/src/out/scanners/noop"
+chmod 700 "$work/home" "$work/home-compare"
 echo data >"$work/src/a.txt"
 true_path=$(command -v true)
 case $true_path in /*) ;; *) true_path=/usr/bin/true ;; esac
@@ -66,8 +70,8 @@ for n in 1 20; do
 done
 names20=$(seq -s, -f 'noop%g' 1 20)
 
-ashscan () { # BACKEND N SCANNERS [ASH HELPERS]
-  echo "env -u XDG_CACHE_HOME HOME=$work/home PATH=/usr/bin:/bin ASH_HELPER_DIR=${5:-$builddir/linux} ${4:-$ash} scan --source-dir $work/src --output-dir $work/out-$1-$2 --no-progress --quiet --sandbox $1 --ash-plugin-modules $work/noop$2.yaml --scanners $3"
+ashscan () { # BACKEND N SCANNERS [ASH HELPERS HOME]
+  echo "env -u XDG_CACHE_HOME HOME=${6:-$work/home} PATH=/usr/bin:/bin ASH_HELPER_DIR=${5:-$builddir/linux} ${4:-$ash} scan --source-dir $work/src --output-dir $work/out-$1-$2 --no-progress --quiet --sandbox $1 --ash-plugin-modules $work/noop$2.yaml --scanners $3"
 }
 cmp_helpers=${ASH_COMPARE_HELPERS:-$(dirname "${ASH_COMPARE:-.}")}
 
@@ -111,11 +115,11 @@ for b in $backends; do
     bare_ok=yes
   fi
   if [ -n "${ASH_COMPARE:-}" ]; then
-    set -- "$@" "$(ashscan "$b" 1 noop1 "$ASH_COMPARE" "$cmp_helpers")" \
-      "$(ashscan "$b" 20 "$names20" "$ASH_COMPARE" "$cmp_helpers")"
+    set -- "$@" "$(ashscan "$b" 1 noop1 "$ASH_COMPARE" "$cmp_helpers" "$work/home-compare")" \
+      "$(ashscan "$b" 20 "$names20" "$ASH_COMPARE" "$cmp_helpers" "$work/home-compare")"
   fi
   if hyperfine -N -i --style none --warmup "$warmup" --runs "$runs" \
-       --export-json "$work/$b.json" "$@" >/dev/null 2>&1; then
+       ${GAP:+--prepare "sleep $GAP"} --export-json "$work/$b.json" "$@" >/dev/null 2>&1; then
     echo "$b $bare_ok" >>"$work/rows"
   else
     echo "$b failed" >>"$work/rows"
@@ -168,4 +172,4 @@ table("Wall time (medians):", 0)
 table("CPU time, user + system of every process (means):", 1)
 PY
 echo
-echo "Runs: $runs after $warmup warm-up runs; hyperfine $(hyperfine --version | cut -d' ' -f2); $(uname -sr); user $(id -un); load average $(cut -d' ' -f1-3 /proc/loadavg)."
+echo "Runs: $runs after $warmup warm-up runs${GAP:+, each after a pause of $GAP s}; hyperfine $(hyperfine --version | cut -d' ' -f2); $(uname -sr); user $(id -un); load average $(cut -d' ' -f1-3 /proc/loadavg)."

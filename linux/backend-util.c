@@ -12,6 +12,9 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <pthread.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/stat.h>
@@ -31,6 +34,9 @@
    threads may ask at once.  */
 static pthread_mutex_t filter_lock = PTHREAD_MUTEX_INITIALIZER;
 static int filter_fds[3] = { -1, -1, -1 };
+/* A build started ahead (ash_linux_socket_filter_prepare()) for each:
+   atomics, so that asking does not wait for a build that holds the lock.  */
+static atomic_bool filter_started[3];
 
 int
 ash_linux_socket_filter_fd (enum ash_socket_policy sockets,
@@ -57,6 +63,55 @@ ash_linux_socket_filter_fd (enum ash_socket_policy sockets,
                      why ? why : strerror (-r));
   free (why);
   return r;
+}
+
+/* The thread of ash_linux_socket_filter_prepare(): it holds the lock for
+   the whole build, so that a wrap() that asks meanwhile waits for this
+   build instead of making its own.  */
+static void *
+filter_build (void *arg)
+{
+  enum ash_socket_policy sockets = (enum ash_socket_policy) (intptr_t) arg;
+  char *why = NULL;
+
+  pthread_mutex_lock (&filter_lock);
+  if (filter_fds[sockets] < 0)
+    {
+      int r = ash_socket_filter_memfd (sockets, &why);
+      if (r >= 0)
+        filter_fds[sockets] = r;
+    }
+  pthread_mutex_unlock (&filter_lock);
+  free (why);
+  return NULL;
+}
+
+void
+ash_linux_socket_filter_prepare (enum ash_socket_policy sockets)
+{
+  pthread_attr_t attr;
+  pthread_t t;
+  sigset_t all, old;
+
+  if ((unsigned) sockets >= sizeof filter_fds / sizeof filter_fds[0]
+      || atomic_exchange (&filter_started[sockets], true))
+    return;
+  if (pthread_attr_init (&attr) != 0)
+    {
+      atomic_store (&filter_started[sockets], false);
+      return;
+    }
+  (void) pthread_attr_setdetachstate (&attr, PTHREAD_CREATE_DETACHED);
+  /* No signal for the builder: ASH takes SIGINT and SIGTERM on a thread
+     of its own, with them blocked everywhere else.  */
+  sigfillset (&all);
+  pthread_sigmask (SIG_SETMASK, &all, &old);
+  if (pthread_create (&t, &attr, filter_build, (void *) (intptr_t) sockets)
+      != 0)
+    /* Not started: the first wrap() builds it.  */
+    atomic_store (&filter_started[sockets], false);
+  pthread_sigmask (SIG_SETMASK, &old, NULL);
+  pthread_attr_destroy (&attr);
 }
 
 int

@@ -100,6 +100,13 @@ unsigned long long ash_linux_own_mount_ns (void);
    it cannot be built.  Thread-safe.  */
 int ash_linux_socket_filter_fd (enum ash_socket_policy sockets,
                                 struct ash_error *err);
+/* Start building the socket filter for SOCKETS on a thread of its own,
+   unless it is built or being built, so that the first
+   ash_linux_socket_filter_fd() for it finds it ready, or waits for that
+   build rather than starting its own.  A build that fails or a thread
+   that cannot start leaves it unbuilt: ash_linux_socket_filter_fd()
+   then builds it, and reports the error.  */
+void ash_linux_socket_filter_prepare (enum ash_socket_policy sockets);
 
 /* Find the tool NAME (bwrap, firejail, readlink, true) by the toolfind
    rules of HOST.  On failure returns a negative errno (-ENOENT when it is

@@ -510,6 +510,16 @@ bwrap_features (const char *tool, bool *overlay, bool *bind_fd)
   *bind_fd = strstr (out, "--bind-fd") && strstr (out, "--ro-bind-fd");
 }
 
+/* The socket filter wrap() hands the wrapper for POLICY, built ahead.  */
+static void
+bwrap_prepare (const struct ash_probe *probe, const struct ash_policy *policy)
+{
+  (void) probe;
+  if (!policy->refusal.message)
+    ash_linux_socket_filter_prepare (policy->network ? ASH_SOCKETS_NETWORK
+                                                     : ASH_SOCKETS_NETNS);
+}
+
 static void
 bwrap_cleanup (struct ash_wrap_state *base)
 {
@@ -700,6 +710,7 @@ const struct ash_backend ash_backend_bwrap = {
   .probe_free = ash_linux_probe_free,
   .wrap = bwrap_wrap,
   .cleanup = bwrap_cleanup,
+  .prepare = bwrap_prepare,
   .identity = bwrap_identity,
   .save = ash_linux_probe_save,
   .load = bwrap_load,

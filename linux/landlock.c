@@ -358,6 +358,17 @@ landlock_wrap (const struct ash_probe *base, const struct ash_policy *policy,
   return 0;
 }
 
+/* The socket filter wrap() hands the wrapper for POLICY, built ahead.  */
+static void
+landlock_prepare (const struct ash_probe *probe,
+                  const struct ash_policy *policy)
+{
+  (void) probe;
+  if (!policy->refusal.message)
+    ash_linux_socket_filter_prepare (policy->network ? ASH_SOCKETS_NETWORK
+                                                     : ASH_SOCKETS_NONE);
+}
+
 static void
 landlock_cleanup (struct ash_wrap_state *base)
 {
@@ -504,6 +515,7 @@ const struct ash_backend ash_backend_landlock = {
   .probe_free = ash_linux_probe_free,
   .wrap = landlock_wrap,
   .cleanup = landlock_cleanup,
+  .prepare = landlock_prepare,
   .started = landlock_started,
   .identity = landlock_identity,
   .save = ash_linux_probe_save,

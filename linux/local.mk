@@ -33,7 +33,8 @@ EXTRA_DIST += tests/sh/sandbox-escape.sh tests/sh/sandbox-escape-bwrap.sh tests/
 	tests/sh/sandbox-escape-input.sh tests/fixtures/mountinfo-sample \
 	tests/sh/sandbox-escape-score.sh tests/sh/sandbox-escape-scoring.sh
 EXTRA_DIST += bench/README.md bench/findings.sh bench/links.sh \
-	bench/noop.sh bench/pygoat.sh bench/sarif-big.sh bench/scanset.sh \
+	bench/noop.sh bench/one-scanner.sh bench/pygoat.sh bench/sarif-big.sh \
+	bench/scanset.sh \
 	bench/spawn-cost.sh bench/tool-probe.sh bench/wake.sh bench/wrapper.sh
 pkglibexec_PROGRAMS += linux/ash-landlock-exec
 linux_ash_landlock_exec_CPPFLAGS = $(AM_CPPFLAGS) $(SECCOMP_CFLAGS)

@@ -239,10 +239,22 @@ make_child (const char *parent, const char *name)
   return d;
 }
 
+/* The file through which the command joins the group DIR: it writes "0"
+   there, between its start and its exec, while it has one thread.
+
+   In cgroup v2, cgroup.procs.  In cgroup v1, tasks: written "0", it moves
+   the calling thread alone, which for a process of one thread is the
+   whole process, and the kernel (Linux 6.0, and the stable kernels from
+   5.4 that took the change) does it without taking the global
+   cgroup_threadgroup_rwsem for writing, which cgroup.procs takes, and
+   whose every writer waits for an RCU grace period unless another writer
+   came within the last one (4 to 16 ms each on an idle machine, more
+   under load).  Everything the command starts afterwards is forked inside
+   the group either way.  Older kernels take the lock for both files.  */
 static int
-open_procs (const char *dir)
+open_procs (const char *dir, bool v1)
 {
-  _cleanup_free_ char *p = ash_path_join (dir, "cgroup.procs");
+  _cleanup_free_ char *p = ash_path_join (dir, v1 ? "tasks" : "cgroup.procs");
   return open (p, O_WRONLY | O_NOFOLLOW | O_CLOEXEC);
 }
 
@@ -277,7 +289,7 @@ ash_cgroup_make (const char *name, unsigned long long pids_max,
               if (cg.memory)
                 (void) write_file (cg.v2, "memory.swap.max", "0");
             }
-          cg.procs_fd[0] = open_procs (cg.v2);
+          cg.procs_fd[0] = open_procs (cg.v2, false);
         }
     }
   else
@@ -291,7 +303,7 @@ ash_cgroup_make (const char *name, unsigned long long pids_max,
         {
           snprintf (num, sizeof num, "%llu", pids_max);
           cg.pids = write_file (cg.v1_pids, "pids.max", num) == 0;
-          cg.procs_fd[n++] = open_procs (cg.v1_pids);
+          cg.procs_fd[n++] = open_procs (cg.v1_pids, true);
         }
       if (mp && (cg.v1_memory = make_child (mp, leaf)))
         {
@@ -301,7 +313,7 @@ ash_cgroup_make (const char *name, unsigned long long pids_max,
           if (cg.memory)
             (void) write_file (cg.v1_memory, "memory.memsw.limit_in_bytes",
                                num);
-          cg.procs_fd[n++] = open_procs (cg.v1_memory);
+          cg.procs_fd[n++] = open_procs (cg.v1_memory, true);
         }
       if (cg.v1_pids || cg.v1_memory)
         {

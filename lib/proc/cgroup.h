@@ -23,7 +23,8 @@ struct ash_cgroup
   char *v2;        /* the group's directory (cgroup v2), or NULL */
   char *v1_pids;   /* its directory in v1's pids hierarchy, or NULL */
   char *v1_memory; /* its directory in v1's memory hierarchy, or NULL */
-  int procs_fd[2]; /* cgroup.procs, open for writing; -1: none */
+  int procs_fd[2]; /* cgroup.procs (v2) or tasks (v1), open for writing;
+                      -1: none */
   bool pids;       /* pids.max is set */
   bool memory;     /* memory.max (memory.limit_in_bytes) is set */
 };

@@ -77,8 +77,9 @@ struct ash_cmd_limits
                                user namespace since Linux 5.14) */
   unsigned long long as;    /* RLIMIT_AS: bytes of address space */
   unsigned long long fsize; /* RLIMIT_FSIZE: bytes of any file it writes */
-  /* Control groups the child joins before it runs the program: each an
-     open cgroup.procs (close-on-exec), written "0" (proc/cgroup.h).  */
+  /* Control groups the child joins before it runs the program, while it
+     has one thread: each an open cgroup.procs or, in cgroup v1, tasks
+     (close-on-exec), written "0" (proc/cgroup.h).  */
   int cgroup_procs_fd[2];
   unsigned n_cgroup_procs_fds;
 };

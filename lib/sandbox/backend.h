@@ -67,6 +67,15 @@ struct ash_backend
   /* Undo what wrap() set up and free STATE (NULL-safe).  May be NULL for
      a backend whose wrap() never sets state.  */
   void (*cleanup) (struct ash_wrap_state *state);
+  /* Start making, off the calling thread, what wrap() of a command
+     confined by POLICY will need and can be made ahead, once for every
+     spawn of the process (the socket filter), so that a scan's first
+     spawn does not wait for it; called once POLICY is decided, before
+     the scanner's other preparations.  Never spawns and never fails:
+     wrap() makes what is not ready and reports why it cannot.  May be
+     NULL.  */
+  void (*prepare) (const struct ash_probe *probe,
+                   const struct ash_policy *policy);
   /* The probe cache (sandbox/probe-cache.h); each may be NULL, and the
      backend is then probed in every run.  identity() appends to RET what
      identifies the programs the probe ran (path, device, inode, size and

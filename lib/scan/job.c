@@ -311,6 +311,10 @@ sandbox_decide (struct scan *sc, struct job *j)
      ...".  */
   if (ash_policy_refused (&j->policy, &err) < 0)
     return job_refuse (sc, j, &err);
+  /* What the backend can make ahead for this policy (the socket filter)
+     is made meanwhile, off this thread.  */
+  if (b->prepare)
+    b->prepare (probe, &j->policy);
   j->scope.kind = ASH_SCOPE_SANDBOX;
   j->scope.backend = b;
   j->scope.probe = probe;

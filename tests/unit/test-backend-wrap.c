@@ -4,10 +4,12 @@
 
 #include <config.h>
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -206,6 +208,65 @@ seccomp_fd_of (const struct ash_cmd *cmd)
     if (streq (cmd->argv.v[i], "--seccomp-fd"))
       return atoi (cmd->argv.v[i + 1]);
   return -1;
+}
+
+/* The descriptors of this process that are socket-filter memfds, into
+   RET (at most MAX); how many.  */
+static int
+filter_memfds (int *ret, int max)
+{
+  DIR *d = opendir ("/proc/self/fd");
+  struct dirent *de;
+  int n = 0;
+
+  if (d == NULL)
+    return -1;
+  while ((de = readdir (d)) != NULL)
+    {
+      _cleanup_free_ char *p = xasprintf ("/proc/self/fd/%s", de->d_name);
+      char target[256];
+      ssize_t len = readlink (p, target, sizeof target - 1);
+
+      if (len <= 0)
+        continue;
+      target[len] = '\0';
+      if (strncmp (target, "/memfd:ash-socket-filter", 24) == 0 && n < max)
+        ret[n++] = atoi (de->d_name);
+    }
+  closedir (d);
+  return n;
+}
+
+/* prepare() builds the socket filter of the policy ahead, off the
+   calling thread, and the wrap() that follows hands over that filter and
+   builds none of its own.  Run first, before any filter of the process
+   is built.  */
+static void
+test_prepare (void)
+{
+  struct fixture f;
+  struct ash_error err = ASH_ERROR_INIT;
+  int fds[8], n = 0;
+
+  fixture_init (&f, "/usr/bin/bwrap");
+  tap_is_int (filter_memfds (fds, 8), 0,
+              "control: no socket filter is built before prepare()");
+  ash_backend_bwrap.prepare (&f.probe.base, &f.policy);
+  /* Not a timing: the build is waited for, up to a minute.  */
+  for (int i = 0; i < 6000 && (n = filter_memfds (fds, 8)) == 0; i++)
+    usleep (10000);
+  tap_ok (n >= 1, "prepare() builds the socket filter without a wrap()");
+  tap_is_int (ash_backend_bwrap.wrap (&f.probe.base, &f.policy, &f.cmd,
+                                      &f.state, &err),
+              0, "the wrap() after prepare() succeeds");
+  n = filter_memfds (fds, 8);
+  tap_is_int (n, 1, "and no other filter is built");
+  tap_is_int (seccomp_fd_of (&f.cmd), n == 1 ? fds[0] : -2,
+              "the wrap() hands over the filter prepare() built");
+  ash_backend_bwrap.cleanup (f.state);
+  f.state = NULL;
+  ash_error_release (&err);
+  fixture_release (&f);
 }
 
 static void
@@ -826,6 +887,7 @@ test_firejail_private_home (bool as_account)
 int
 main (void)
 {
+  test_prepare ();
   test_bwrap (false, false);
   test_bwrap (true, false);
   test_bwrap (false, true);
