@@ -26,69 +26,81 @@ threshold_of (const json_t *agg)
 /* The list built for the document being reported on, between
    ash_report_findings_begin() and _end().  */
 static const json_t *findings_agg;
-static json_t *findings_list;
+static struct ash_report_flat *findings_v;
+static size_t findings_n;
 
-static json_t *build_findings (const json_t *agg);
+static struct ash_report_flat *build_findings (const json_t *agg,
+                                               size_t *ret_n);
 
 void
 ash_report_findings_begin (const json_t *agg)
 {
   ash_report_findings_end ();
-  findings_list = build_findings (agg);
+  findings_v = build_findings (agg, &findings_n);
   findings_agg = agg;
 }
 
 void
 ash_report_findings_end (void)
 {
-  json_decref (findings_list);
-  findings_list = NULL;
+  free (findings_v);
+  findings_v = NULL;
+  findings_n = 0;
   findings_agg = NULL;
 }
 
-json_t *
-ash_report_flat_findings (const json_t *agg)
+void
+ash_report_flat_list_get (const json_t *agg, struct ash_report_flat_list *ret)
 {
-  if (agg == findings_agg && findings_list)
-    return json_incref (findings_list);
-  return build_findings (agg);
+  if (agg == findings_agg && findings_agg)
+    {
+      *ret = (struct ash_report_flat_list){ findings_v, findings_n, NULL };
+      return;
+    }
+  struct ash_report_flat *v = build_findings (agg, &ret->n);
+  ret->v = v;
+  ret->owned = v;
 }
 
-static json_t *
-build_findings (const json_t *agg)
+void
+ash_report_flat_list_release (struct ash_report_flat_list *l)
 {
-  json_t *list = json_array ();
+  free (l->owned);
+  *l = (struct ash_report_flat_list){ NULL, 0, NULL };
+}
+
+static struct ash_report_flat *
+build_findings (const json_t *agg, size_t *ret_n)
+{
   enum ash_severity threshold = threshold_of (agg);
-  size_t i, j;
+  const json_t *runs
+    = json_object_get (json_object_get (agg, "sarif"), "runs");
+  size_t i, j, n = 0;
   json_t *run, *res;
 
-  json_array_foreach (json_object_get (json_object_get (agg, "sarif"), "runs"),
-                      i, run)
+  json_array_foreach (runs, i, run)
+    n += json_array_size (json_object_get (run, "results"));
+  /* One more, so that an empty list is not a NULL that reads as
+     "none built".  */
+  struct ash_report_flat *v = xcalloc (n + 1, sizeof *v);
+  n = 0;
+  json_array_foreach (runs, i, run)
     json_array_foreach (json_object_get (run, "results"), j, res)
       {
-        int start, end;
-        const char *path = ash_sarif_result_location (res, &start, &end);
+        struct ash_report_flat *f = &v[n++];
+        const char *path
+          = ash_sarif_result_location (res, &f->line_start, &f->line_end);
         const char *rule = ash_sarif_result_rule (res);
-        const char *scanner = json_string_value (
-          json_object_get (json_object_get (res, "properties"),
-                           "scanner_name"));
-        const char *msg = json_string_value (
-          json_object_get (json_object_get (res, "message"), "text"));
-        enum ash_severity sev = ash_sarif_result_severity (res);
-        bool sup = ash_sarif_result_is_suppressed (res);
-        json_t *f
-          = json_pack ("{s:s, s:s, s:s, s:s, s:i, s:i, s:s, s:b, s:b}",
-                       "scanner", scanner ? scanner : "", "rule_id",
-                       rule ? rule : "", "severity", ash_severity_name (sev),
-                       "file_path", path ? path : "", "line_start", start,
-                       "line_end", end, "message", msg ? msg : "",
-                       "suppressed", sup, "actionable",
-                       !sup && sev >= threshold);
-        if (f == NULL)
-          ash_oom ();
-        json_array_append_new (list, f);
+        f->scanner = ash_report_result_scanner (res);
+        f->rule_id = rule ? rule : "";
+        f->file_path = path ? path : "";
+        f->message = ash_report_result_message (res);
+        f->severity = ash_sarif_result_severity (res);
+        f->suppressed = ash_sarif_result_is_suppressed (res);
+        f->actionable = !f->suppressed && f->severity >= threshold;
       }
-  return list;
+  *ret_n = n;
+  return v;
 }
 
 static char *

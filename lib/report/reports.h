@@ -35,13 +35,36 @@ struct ash_report_format
 /* Every format, NULL-name terminated, in the order they are written.  */
 extern const struct ash_report_format ash_report_formats[];
 
-/* The findings of the merged SARIF as a flat list (new reference): each
-   {scanner, rule_id, severity, file_path, line_start, line_end, message,
-   suppressed, actionable}.  */
-json_t *ash_report_flat_findings (const json_t *agg);
+/* One finding of the flat list that the summaries read.  The strings
+   are borrowed from the aggregated document and never NULL ("" when the
+   result has none).  */
+struct ash_report_flat
+{
+  const char *scanner;
+  const char *rule_id;
+  const char *file_path;
+  const char *message;
+  int line_start, line_end; /* 0: no line */
+  int severity;             /* enum ash_severity */
+  bool suppressed;
+  bool actionable;
+};
+/* The findings of the merged SARIF of an aggregated document, in its
+   order: N items at V.  */
+struct ash_report_flat_list
+{
+  const struct ash_report_flat *v;
+  size_t n;
+  struct ash_report_flat *owned; /* what _release frees */
+};
+/* The flat list of AGG into RET, valid while AGG does not change;
+   release it with ash_report_flat_list_release().  */
+void ash_report_flat_list_get (const json_t *agg,
+                               struct ash_report_flat_list *ret);
+void ash_report_flat_list_release (struct ash_report_flat_list *l);
 /* Between these, the findings list of AGG is built once and shared by
-   every call above for AGG (which must not change meanwhile).  Not
-   thread-safe: the reports are written by one thread.  */
+   every ash_report_flat_list_get() for AGG (which must not change
+   meanwhile).  Not thread-safe: the reports are written by one thread.  */
 void ash_report_findings_begin (const json_t *agg);
 void ash_report_findings_end (void);
 
@@ -113,8 +136,20 @@ char *ash_report_markdown_opts (const json_t *agg,
                                 const struct ash_summary_opts *o);
 char *ash_report_text_opts (const json_t *agg,
                             const struct ash_summary_opts *o);
+/* The text of ash_report_markdown_opts and ash_report_text_opts written
+   to O a finding at a time.  */
+void ash_report_markdown_write (const json_t *agg,
+                                const struct ash_summary_opts *o,
+                                struct ash_out *out);
+void ash_report_text_write (const json_t *agg,
+                            const struct ash_summary_opts *o,
+                            struct ash_out *out);
 char *ash_report_html (const json_t *agg);
 char *ash_report_junit (const json_t *agg);
+/* The text of ash_report_html and ash_report_junit written to O a
+   finding at a time.  */
+void ash_report_html_write (const json_t *agg, struct ash_out *out);
+void ash_report_junit_write (const json_t *agg, struct ash_out *out);
 
 /* The reports upstream ASH 3 has besides those above.  Each reads the
    aggregated document as ash_report_outputs_write() writes it: with
