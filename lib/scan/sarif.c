@@ -522,8 +522,10 @@ ash_sarif_parse_file (int dirfd, const char *relpath, size_t max,
   return sarif_check (doc, &jerr, hit, len, ret_doc, err);
 }
 
+/* NAME (borrowed, shared: one string for every result of a scanner,
+   which no one changes) as properties.scanner_name of OBJ.  */
 static void
-set_scanner_name (json_t *obj, const char *scanner)
+set_scanner_name (json_t *obj, json_t *name)
 {
   json_t *props = json_object_get (obj, "properties");
   if (!json_is_object (props))
@@ -531,7 +533,7 @@ set_scanner_name (json_t *obj, const char *scanner)
       props = json_object ();
       json_object_set_new (obj, "properties", props);
     }
-  json_object_set_new (props, "scanner_name", json_string (scanner));
+  json_object_set (props, "scanner_name", name);
 }
 
 void
@@ -539,13 +541,17 @@ ash_sarif_tag (json_t *doc, const char *scanner)
 {
   size_t i, j;
   json_t *run, *res;
+  /* NULL for a name that is not UTF-8: nothing is set then, as
+     json_object_set_new of NULL sets nothing.  */
+  json_t *name = json_string (scanner);
 
   json_array_foreach (json_object_get (doc, "runs"), i, run)
     {
-      set_scanner_name (run, scanner);
+      set_scanner_name (run, name);
       json_array_foreach (json_object_get (run, "results"), j, res)
-        set_scanner_name (res, scanner);
+        set_scanner_name (res, name);
     }
+  json_decref (name);
 }
 
 void
