@@ -366,11 +366,18 @@ void
 ash_report_md_escape (struct ash_buf *b, const char *s)
 {
   _cleanup_free_ char *e = ash_escape_control (s);
-  for (const char *p = e; *p; p++)
+  const char *p = e;
+  while (*p)
     {
-      if (strchr ("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~", *p))
-        ash_buf_addch (b, '\\');
-      ash_buf_addch (b, *p);
+      /* Runs of characters that need no backslash are copied whole.  */
+      size_t n = strcspn (p, "!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~");
+      ash_buf_add (b, p, n);
+      p += n;
+      if (*p)
+        {
+          ash_buf_addch (b, '\\');
+          ash_buf_addch (b, *p++);
+        }
     }
 }
 
