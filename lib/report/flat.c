@@ -4,9 +4,12 @@
 
 #include <config.h>
 
+#include <string.h>
+
 #include "base/escape.h"
 #include "base/buf.h"
 #include "base/util.h"
+#include "report/json-out.h"
 #include "report/reports.h"
 #include "scan/sarif.h"
 
@@ -160,6 +163,17 @@ struct flat_row
   bool actionable;
 };
 
+/* V as json_dumps (V, JSON_COMPACT | JSON_ENSURE_ASCII) gives it, newly
+   allocated: the writer of json-out.h in compact mode.  */
+static char *
+compact_text (const json_t *v)
+{
+  struct ash_out o = ASH_OUT_MEMORY_INIT;
+  o.compact = true;
+  ash_out_json (&o, v, 0);
+  return ash_buf_detach (&o.b);
+}
+
 static void
 flat_row_read (const struct flat_walk *fw, const json_t *res,
                struct flat_row *r)
@@ -197,12 +211,8 @@ flat_row_read (const struct flat_walk *fw, const json_t *res,
     "text"));
   const json_t *props = json_object_get (res, "properties");
   json_t *tags = json_object_get (props, "tags");
-  r->tags = json_is_array (tags)
-              ? json_dumps (tags, JSON_COMPACT | JSON_ENSURE_ASCII)
-              : NULL;
-  r->properties = json_is_object (props)
-                    ? json_dumps (props, JSON_COMPACT | JSON_ENSURE_ASCII)
-                    : NULL;
+  r->tags = json_is_array (tags) ? compact_text (tags) : NULL;
+  r->properties = json_is_object (props) ? compact_text (props) : NULL;
   r->actionable = !fi.suppressed && fi.severity >= (int) fw->threshold;
 }
 
@@ -332,11 +342,17 @@ ash_report_csv_field (struct ash_buf *b, const char *in)
   ash_buf_addch (b, '"');
   if (*s == '=' || *s == '+' || *s == '-' || *s == '@')
     ash_buf_addch (b, '\'');
-  for (; *s; s++)
+  while (*s)
     {
-      if (*s == '"')
-        ash_buf_addch (b, '"');
-      ash_buf_addch (b, *s);
+      /* A run without a quote, then the quote doubled.  */
+      const char *q = strchrnul (s, '"');
+      ash_buf_add (b, s, (size_t) (q - s));
+      s = q;
+      if (*s)
+        {
+          ash_buf_add (b, "\"\"", 2);
+          s++;
+        }
     }
   ash_buf_addch (b, '"');
 }

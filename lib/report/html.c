@@ -27,30 +27,40 @@ esc (struct ash_buf *b, const char *in)
       l = nl + 1;
     }
   for (const char *s = shown.buf; *s; s++)
-    switch (*s)
-      {
-      case '<':
-        ash_buf_addstr (b, "&lt;");
+    {
+      /* A run that needs no entity is copied whole.  */
+      const char *r = s;
+      while ((unsigned char) *s >= 0x20 && !strchr ("<>&\"'", *s))
+        s++;
+      if (s > r)
+        ash_buf_add (b, r, (size_t) (s - r));
+      if (*s == '\0')
         break;
-      case '>':
-        ash_buf_addstr (b, "&gt;");
-        break;
-      case '&':
-        ash_buf_addstr (b, "&amp;");
-        break;
-      case '"':
-        ash_buf_addstr (b, "&quot;");
-        break;
-      case '\'':
-        ash_buf_addstr (b, "&#39;");
-        break;
-      default:
-        /* Control characters are not allowed in XML 1.0.  */
-        if ((unsigned char) *s < 0x20 && *s != '\n' && *s != '\t')
-          ash_buf_addch (b, ' ');
-        else
-          ash_buf_addch (b, *s);
-      }
+      switch (*s)
+        {
+        case '<':
+          ash_buf_addstr (b, "&lt;");
+          break;
+        case '>':
+          ash_buf_addstr (b, "&gt;");
+          break;
+        case '&':
+          ash_buf_addstr (b, "&amp;");
+          break;
+        case '"':
+          ash_buf_addstr (b, "&quot;");
+          break;
+        case '\'':
+          ash_buf_addstr (b, "&#39;");
+          break;
+        default:
+          /* Control characters are not allowed in XML 1.0.  */
+          if ((unsigned char) *s < 0x20 && *s != '\n' && *s != '\t')
+            ash_buf_addch (b, ' ');
+          else
+            ash_buf_addch (b, *s);
+        }
+    }
   ash_buf_release (&shown);
 }
 

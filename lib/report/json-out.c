@@ -11,7 +11,7 @@
 
 #include "base/util.h"
 
-#define OUT_CHUNK ((size_t) 1 << 16)
+#define OUT_CHUNK ASH_OUT_CHUNK
 
 void
 ash_json_gen_release (struct ash_json_gen *g)
@@ -44,10 +44,8 @@ ash_out_flush (struct ash_out *o)
 }
 
 void
-ash_out_add (struct ash_out *o, const char *p, size_t n)
+ash_out_add_slow (struct ash_out *o, const char *p, size_t n)
 {
-  /* The common case: room in the buffer, which holds OUT_CHUNK bytes
-     from the start when it goes to a file.  */
   if (o->b.len + n < o->b.alloc && (o->fd < 0 || o->b.len + n <= OUT_CHUNK))
     {
       memcpy (o->b.buf + o->b.len, p, n);
@@ -78,14 +76,23 @@ ash_out_addstr (struct ash_out *o, const char *s)
 void
 ash_out_indent (struct ash_out *o, int depth)
 {
-  static const char spaces[] = "                                ";
+  /* A line end and up to 32 levels of indentation in one piece.  */
+  static const char nl[] = "\n"
+                           "                                "
+                           "                                ";
   if (o->compact)
     return;
-  ash_out_add (o, "\n", 1);
-  for (size_t n = (size_t) depth * 2; n > 0;)
+  size_t n = (size_t) depth * 2;
+  if (n <= sizeof nl - 2)
     {
-      size_t k = n < sizeof spaces - 1 ? n : sizeof spaces - 1;
-      ash_out_add (o, spaces, k);
+      ash_out_add (o, nl, n + 1);
+      return;
+    }
+  ash_out_add (o, nl, 1);
+  while (n > 0)
+    {
+      size_t k = n < sizeof nl - 2 ? n : sizeof nl - 2;
+      ash_out_add (o, nl + 1, k);
       n -= k;
     }
 }
