@@ -125,6 +125,14 @@ utf8_next (const unsigned char *p, size_t n, size_t *ret_len)
   return cp;
 }
 
+/* The bytes a JSON string holds as they are: printable ASCII but the
+   quote and the backslash (DEL included, as json_dumps leaves it).  */
+static const bool plain[256] = {
+  [0x20 ... 0x21] = true,
+  [0x23 ... 0x5b] = true,
+  [0x5d ... 0x7f] = true,
+};
+
 void
 ash_out_json_string (struct ash_out *o, const char *s, size_t len)
 {
@@ -133,7 +141,7 @@ ash_out_json_string (struct ash_out *o, const char *s, size_t len)
   while (p < end)
     {
       const unsigned char *run = p;
-      while (p < end && *p >= 0x20 && *p < 0x80 && *p != '"' && *p != '\\')
+      while (p < end && plain[*p])
         p++;
       if (p > run)
         ash_out_add (o, (const char *) run, (size_t) (p - run));
