@@ -125,6 +125,27 @@ utf8_next (const unsigned char *p, size_t n, size_t *ret_len)
   return cp;
 }
 
+/* V in decimal into BUF (at least 21 bytes), as "%lld" prints it;
+   returns its length.  snprintf costs the reports more than the rest of
+   an integer's writing.  */
+static size_t
+format_int (char *buf, long long v)
+{
+  char tmp[24];
+  size_t n = 0, k = 0;
+  /* The magnitude as unsigned, so that LLONG_MIN has one too.  */
+  unsigned long long u
+    = v < 0 ? -(unsigned long long) v : (unsigned long long) v;
+  do
+    tmp[n++] = (char) ('0' + u % 10);
+  while ((u /= 10) > 0);
+  if (v < 0)
+    buf[k++] = '-';
+  while (n > 0)
+    buf[k++] = tmp[--n];
+  return k;
+}
+
 /* The bytes a JSON string holds as they are: printable ASCII but the
    quote and the backslash (DEL included, as json_dumps leaves it).  */
 static const bool plain[256] = {
@@ -213,9 +234,8 @@ ash_out_json (struct ash_out *o, const json_t *v, int depth)
       return;
     case JSON_INTEGER:
       {
-        int n = snprintf (num, sizeof num, "%" JSON_INTEGER_FORMAT,
-                          json_integer_value (v));
-        ash_out_add (o, num, (size_t) n);
+        size_t n = format_int (num, (long long) json_integer_value (v));
+        ash_out_add (o, num, n);
         return;
       }
     case JSON_REAL:
@@ -356,8 +376,8 @@ ash_out_obj_int (struct ash_out_obj *w, const char *key, long long v)
 {
   char num[32];
   ash_out_obj_key (w, key);
-  int n = snprintf (num, sizeof num, "%lld", v);
-  ash_out_add (w->o, num, (size_t) n);
+  size_t n = format_int (num, v);
+  ash_out_add (w->o, num, n);
 }
 
 void

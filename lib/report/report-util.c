@@ -98,17 +98,44 @@ hash128 (const char *const *fields, size_t n, uint64_t ret[2])
   ret[1] = b;
 }
 
+/* V in decimal at BUF (12 bytes or more), as "%d" prints it; returns
+   its length.  */
+static size_t
+put_int (char *buf, int v)
+{
+  char tmp[16];
+  size_t n = 0, k = 0;
+  unsigned u = v < 0 ? -(unsigned) v : (unsigned) v;
+  do
+    tmp[n++] = (char) ('0' + u % 10);
+  while ((u /= 10) > 0);
+  if (v < 0)
+    buf[k++] = '-';
+  while (n > 0)
+    buf[k++] = tmp[--n];
+  return k;
+}
+
 char *
 ash_report_finding_id (const char *scanner, const char *rule, const char *path,
                        int start, int end)
 {
+  /* "%d-%d" of START and END.  */
   char lines[64];
-  snprintf (lines, sizeof lines, "%d-%d", start, end);
+  size_t k = put_int (lines, start);
+  lines[k++] = '-';
+  lines[k + put_int (lines + k, end)] = '\0';
   const char *f[] = { scanner, rule, path, lines };
   uint64_t h[2];
   hash128 (f, ARRAY_SIZE (f), h);
-  return xasprintf ("%016llx%016llx", (unsigned long long) h[0],
-                    (unsigned long long) h[1]);
+  /* "%016llx%016llx", written by hand: it is made for every finding of
+     several reports.  */
+  static const char hex[] = "0123456789abcdef";
+  char *id = xmalloc (33);
+  for (int i = 0; i < 32; i++)
+    id[i] = hex[(h[i / 16] >> (60 - 4 * (i % 16))) & 0xf];
+  id[32] = '\0';
+  return id;
 }
 
 char *
