@@ -6,6 +6,7 @@
 #include "report/json-out.h"
 
 #include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -154,6 +155,26 @@ static const bool plain[256] = {
   [0x5d ... 0x7f] = true,
 };
 
+#define ONES UINT64_C (0x0101010101010101)
+#define HIGHS UINT64_C (0x8080808080808080)
+
+/* Whether a byte of V is 0.  */
+static inline uint64_t
+word_zero (uint64_t v)
+{
+  return (v - ONES) & ~v & HIGHS;
+}
+
+/* Whether a byte of the eight in X is not plain: at least 0x80, below
+   0x20, a quote or a backslash.  */
+static inline bool
+word_special (uint64_t x)
+{
+  return ((x & HIGHS) | ((x - 0x20 * ONES) & ~x & HIGHS)
+          | word_zero (x ^ ('"' * ONES)) | word_zero (x ^ ('\\' * ONES)))
+         != 0;
+}
+
 void
 ash_out_json_string (struct ash_out *o, const char *s, size_t len)
 {
@@ -162,6 +183,16 @@ ash_out_json_string (struct ash_out *o, const char *s, size_t len)
   while (p < end)
     {
       const unsigned char *run = p;
+      /* Eight bytes at a time while none is a quote, a backslash, a
+         control character or outside ASCII; then a byte at a time.  */
+      while (end - p >= 8)
+        {
+          uint64_t x;
+          memcpy (&x, p, 8);
+          if (word_special (x))
+            break;
+          p += 8;
+        }
       while (p < end && plain[*p])
         p++;
       if (p > run)
