@@ -71,16 +71,18 @@ rename_dependency_refs (json_t *deps)
     }
 }
 
-/* One finding, the Nth, as a CycloneDX vulnerability at DEPTH of O,
+/* One finding RES (what the reports read of it: FI), the Nth, as a
+   CycloneDX vulnerability at DEPTH of O,
    written member by member (the text json_dumps gives the same
    object).  */
 static void
-vulnerability_write (const json_t *res, size_t n, struct ash_out *o, int depth)
+vulnerability_write (const json_t *res, const struct ash_report_finding *fi,
+                     size_t n, struct ash_out *o, int depth)
 {
-  int start, end;
-  const char *path = ash_sarif_result_location (res, &start, &end);
-  const char *rule = ash_sarif_result_rule (res);
-  const char *scanner = ash_report_result_scanner (res);
+  int start = fi->start, end = fi->end;
+  const char *path = fi->path;
+  const char *rule = fi->rule;
+  const char *scanner = fi->scanner;
   char ref[64];
   snprintf (ref, sizeof ref, "ash-finding-%zu", n);
   struct ash_out_obj v, src, rating, prop, a;
@@ -97,12 +99,12 @@ vulnerability_write (const json_t *res, size_t n, struct ash_out *o, int depth)
   ash_out_item_start (o, depth + 2, true);
   ash_out_obj_begin (&rating, o, depth + 2);
   ash_out_obj_str (&rating, "severity",
-                   ash_severity_name (ash_sarif_result_severity (res)));
+                   ash_severity_name ((enum ash_severity) fi->severity));
   ash_out_obj_str (&rating, "method", "other");
   ash_out_obj_end (&rating);
   ash_out_indent (o, depth + 1);
   ash_out_add (o, "]", 1);
-  ash_out_obj_str (&v, "description", ash_report_result_message (res));
+  ash_out_obj_str (&v, "description", fi->message);
   ash_out_obj_key (&v, "properties");
   ash_out_add (o, "[", 1);
   if (path)
@@ -127,7 +129,7 @@ vulnerability_write (const json_t *res, size_t n, struct ash_out *o, int depth)
   if (path || start > 0)
     ash_out_indent (o, depth + 1);
   ash_out_add (o, "]", 1);
-  if (ash_sarif_result_is_suppressed (res))
+  if (fi->suppressed)
     {
       const char *why = ash_report_result_suppression_reason (res);
       ash_out_obj_key (&v, "analysis");
@@ -154,8 +156,10 @@ cdx_write (void *ctx, struct ash_out *o, int depth, bool first)
   const json_t *res = ash_report_walk_result (&cw->w, NULL);
   if (res == NULL)
     return false;
+  struct ash_report_finding fi;
+  ash_report_walk_finding (&cw->w, res, &fi);
   ash_out_item_start (o, depth, first);
-  vulnerability_write (res, ++cw->n, o, depth);
+  vulnerability_write (res, &fi, ++cw->n, o, depth);
   return true;
 }
 

@@ -72,6 +72,30 @@ ash_report_flat_list_release (struct ash_report_flat_list *l)
   *l = (struct ash_report_flat_list){ NULL, 0, NULL };
 }
 
+void
+ash_report_walk_finding (const struct ash_report_walk *w, const json_t *res,
+                         struct ash_report_finding *ret)
+{
+  /* The walk goes over the results in the list's order; the result
+     pointer checks it.  */
+  size_t i = w->count - 1;
+  if (w->count > 0 && w->agg == findings_agg && findings_agg && i < findings_n
+      && findings_v[i].result == res)
+    {
+      const struct ash_report_flat *f = &findings_v[i];
+      ret->path = f->path;
+      ret->start = f->line_start;
+      ret->end = f->line_end;
+      ret->rule = f->rule;
+      ret->scanner = f->scanner;
+      ret->message = f->message;
+      ret->severity = f->severity;
+      ret->suppressed = f->suppressed;
+      return;
+    }
+  ash_report_finding_read (res, ret);
+}
+
 static struct ash_report_flat *
 build_findings (const json_t *agg, size_t *ret_n)
 {
@@ -94,6 +118,9 @@ build_findings (const json_t *agg, size_t *ret_n)
         const char *path
           = ash_sarif_result_location (res, &f->line_start, &f->line_end);
         const char *rule = ash_sarif_result_rule (res);
+        f->result = res;
+        f->path = path;
+        f->rule = rule;
         f->scanner = ash_report_result_scanner (res);
         f->rule_id = rule ? rule : "";
         f->file_path = path ? path : "";
@@ -182,7 +209,7 @@ flat_row_read (const struct flat_walk *fw, const json_t *res,
   static const char *const upper[]
     = { "INFO", "LOW", "MEDIUM", "HIGH", "CRITICAL" };
 
-  ash_report_finding_read (res, &fi);
+  ash_report_walk_finding (&fw->w, res, &fi);
   _cleanup_free_ char *h
     = ash_report_finding_id (fi.scanner, fi.rule, fi.path, fi.start, fi.end);
   r->id

@@ -174,14 +174,16 @@ ghas_write (void *ctx, struct ash_out *o, int depth, bool first)
   while (res && gw->exclude && ash_sarif_result_is_suppressed (res));
   if (res == NULL)
     return false;
-  const char *rule = rule_of (res);
-  const char *scanner = ash_report_result_scanner (res);
-  enum ash_severity sev = ash_sarif_result_severity (res);
-  int start, end;
-  const char *path = ash_sarif_result_location (res, &start, &end);
+  struct ash_report_finding fi;
+  ash_report_walk_finding (&gw->w, res, &fi);
+  const char *rule = fi.rule == NULL || *fi.rule == '\0' ? "unknown" : fi.rule;
+  const char *scanner = fi.scanner;
+  enum ash_severity sev = (enum ash_severity) fi.severity;
+  int start = fi.start, end = fi.end;
+  const char *path = fi.path;
   _cleanup_free_ char *fp
     = ash_report_finding_id (scanner, rule, path, start, end);
-  const char *msg = ash_report_result_message (res);
+  const char *msg = fi.message;
   struct ash_out_obj r, m, f, loc, phys, al, reg, sup;
 
   ash_out_item_start (o, depth, first);
@@ -226,7 +228,7 @@ ghas_write (void *ctx, struct ash_out *o, int depth, bool first)
       ash_out_indent (o, depth + 1);
       ash_out_add (o, "]", 1);
     }
-  if (ash_sarif_result_is_suppressed (res))
+  if (fi.suppressed)
     {
       ash_out_obj_key (&r, "suppressions");
       ash_out_add (o, "[", 1);

@@ -34,8 +34,10 @@ ash_report_walk_init (struct ash_report_walk *w, const json_t *agg,
                       json_t *(*item) (struct ash_report_walk *w,
                                        const json_t *run, const json_t *res))
 {
+  w->agg = agg;
   w->runs = json_object_get (json_object_get (agg, "sarif"), "runs");
   w->run = w->res = 0;
+  w->count = 0;
   w->item = item;
 }
 
@@ -49,6 +51,7 @@ ash_report_walk_next (void *ctx)
       const json_t *results = json_object_get (run, "results");
       while (w->res < json_array_size (results))
         {
+          w->count++;
           json_t *v = w->item (w, run, json_array_get (results, w->res++));
           if (v)
             return v;
@@ -68,6 +71,7 @@ ash_report_walk_result (struct ash_report_walk *w, const json_t **ret_run)
         {
           if (ret_run)
             *ret_run = run;
+          w->count++;
           return json_array_get (results, w->res++);
         }
     }

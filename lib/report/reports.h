@@ -40,6 +40,9 @@ extern const struct ash_report_format ash_report_formats[];
    result has none).  */
 struct ash_report_flat
 {
+  const json_t *result; /* the result it was read from */
+  const char *path;     /* as ash_sarif_result_location, or NULL */
+  const char *rule;     /* as ash_sarif_result_rule, or NULL */
   const char *scanner;
   const char *rule_id;
   const char *file_path;
@@ -89,8 +92,10 @@ json_t *ash_report_ocsf_doc (const json_t *agg, struct ash_json_gen *ret_gen);
    with it.  */
 struct ash_report_walk
 {
+  const json_t *agg;
   const json_t *runs;
   size_t run, res;
+  size_t count; /* results given so far */
   json_t *(*item) (struct ash_report_walk *w, const json_t *run,
                    const json_t *res);
 };
@@ -106,6 +111,13 @@ json_t *ash_report_walk_next (void *ctx);
    itself (the WRITE of an ash_json_gen), which ignores W's ITEM.  */
 const json_t *ash_report_walk_result (struct ash_report_walk *w,
                                       const json_t **ret_run);
+/* What the reports read of RES, the result the walk W gave last: taken
+   from the findings list shared between ash_report_findings_begin() and
+   _end() when there is one for W's document, else read from RES.  */
+struct ash_report_finding;
+void ash_report_walk_finding (const struct ash_report_walk *w,
+                              const json_t *res,
+                              struct ash_report_finding *ret);
 /* DOC (stolen), its array made by GEN, as ash_report_dump_json writes
    it (indented); GEN is released.  */
 char *ash_report_dump_json_gen (json_t *doc, struct ash_json_gen *gen);
