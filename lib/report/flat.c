@@ -212,8 +212,14 @@ flat_row_read (const struct flat_walk *fw, const json_t *res,
   ash_report_walk_finding (&fw->w, res, &fi);
   _cleanup_free_ char *h
     = ash_report_finding_id (fi.scanner, fi.rule, fi.path, fi.start, fi.end);
-  r->id
-    = xasprintf ("%s-%s-%.8s", fi.scanner, fi.rule ? fi.rule : "unknown", h);
+  /* "%s-%s-%.8s" of the scanner, the rule and the hash.  */
+  struct ash_buf id = ASH_BUF_INIT;
+  ash_buf_addstr (&id, fi.scanner);
+  ash_buf_addch (&id, '-');
+  ash_buf_addstr (&id, fi.rule ? fi.rule : "unknown");
+  ash_buf_addch (&id, '-');
+  ash_buf_add (&id, h, strnlen (h, 8));
+  r->id = ash_buf_detach (&id);
   r->title = fi.rule ? fi.rule : "Unknown Issue";
   r->description = fi.message;
   r->severity = upper[fi.severity];
