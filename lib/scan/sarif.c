@@ -383,9 +383,9 @@ ash_json_parse_output (const char *what, const char *text, size_t len,
   return 0;
 }
 
-/* What ash_sarif_parse does with the document DOC that a parse of LEN
-   bytes gave (stolen; NULL when it failed with JERR, and HIT when the
-   budget ended it).  */
+/* What ash_sarif_parse does with PARSED, the document a parse of LEN
+   bytes gave (stolen; NULL when the parse failed with JERR, and HIT when
+   the budget ended it).  */
 static int
 sarif_check (json_t *parsed, const json_error_t *jerr, bool hit, size_t len,
              json_t **ret_doc, struct ash_error *err)
