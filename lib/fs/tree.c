@@ -765,10 +765,11 @@ ash_tree_open_stream (int dirfd, const char *relpath, bool truncate,
 /* ---- Reading ---------------------------------------------------------- */
 
 int
-ash_tree_read_file (int dirfd, const char *relpath, size_t max,
-                    struct ash_buf *ret, struct ash_error *err)
+ash_tree_reader_open (int dirfd, const char *relpath, size_t max,
+                      struct ash_tree_reader *ret, struct ash_error *err)
 {
   _cleanup_ (leaf_release) struct leaf l = LEAF_INIT;
+  *ret = (struct ash_tree_reader) ASH_TREE_READER_INIT;
   int r = open_leaf (dirfd, relpath, false, OP_READ, &l, err);
   if (r < 0)
     return r;
@@ -793,26 +794,74 @@ ash_tree_read_file (int dirfd, const char *relpath, size_t max,
     r = tree_error (err, -EFBIG, ASH_KIND_OUTPUT_READ,
                     _ ("%s was not read: it is larger than %zu bytes"),
                     l.target, max);
+  if (r < 0)
+    return r;
+  int fl = fcntl (fd, F_GETFL);
+  if (fl >= 0)
+    (void) fcntl (fd, F_SETFL, fl & ~O_NONBLOCK);
+  ret->fd = TAKE_FD (fd);
+  ret->max = max;
+  ret->size = (size_t) st.st_size;
+  ret->target = TAKE_PTR (l.target);
+  return 0;
+}
+
+ssize_t
+ash_tree_reader_read (struct ash_tree_reader *rd, void *buf, size_t n,
+                      struct ash_error *err)
+{
+  for (;;)
+    {
+      ssize_t k = read (rd->fd, buf, n);
+      if (k < 0 && errno == EINTR)
+        continue;
+      if (k < 0)
+        return errno_error (err, errno, OP_READ, rd->target, rd->target);
+      if (rd->max && (size_t) k > rd->max - rd->total)
+        return tree_error (err, -EFBIG, ASH_KIND_OUTPUT_READ,
+                           _ ("%s was not read: it is larger than %zu bytes"),
+                           rd->target, rd->max);
+      rd->total += (size_t) k;
+      return k;
+    }
+}
+
+void
+ash_tree_reader_release (struct ash_tree_reader *rd)
+{
+  if (rd->fd >= 0)
+    ash_close (rd->fd);
+  free (rd->target);
+  *rd = (struct ash_tree_reader) ASH_TREE_READER_INIT;
+}
+
+int
+ash_tree_read_file (int dirfd, const char *relpath, size_t max,
+                    struct ash_buf *ret, struct ash_error *err)
+{
+  struct ash_tree_reader rd;
+  int r = ash_tree_reader_open (dirfd, relpath, max, &rd, err);
+  if (r < 0)
+    return r;
+  _cleanup_buf_ struct ash_buf b = ASH_BUF_INIT;
+  char chunk[8192];
+  for (;;)
+    {
+      ssize_t n = ash_tree_reader_read (&rd, chunk, sizeof chunk, err);
+      if (n <= 0)
+        {
+          r = (int) n;
+          break;
+        }
+      if (ash_buf_add (&b, chunk, (size_t) n) < 0)
+        ash_oom ();
+    }
+  ash_tree_reader_release (&rd);
   if (r == 0)
     {
-      int fl = fcntl (fd, F_GETFL);
-      if (fl >= 0)
-        (void) fcntl (fd, F_SETFL, fl & ~O_NONBLOCK);
-      _cleanup_buf_ struct ash_buf b = ASH_BUF_INIT;
-      b.max = max;
-      r = ash_buf_read_fd (&b, fd);
-      if (r == -EFBIG)
-        r = tree_error (err, -EFBIG, ASH_KIND_OUTPUT_READ,
-                        _ ("%s was not read: it is larger than %zu bytes"),
-                        l.target, max);
-      else if (r < 0)
-        r = errno_error (err, -r, OP_READ, l.target, l.target);
-      if (r == 0)
-        {
-          ash_buf_release (ret);
-          *ret = b;
-          b = (struct ash_buf) ASH_BUF_INIT;
-        }
+      ash_buf_release (ret);
+      *ret = b;
+      b = (struct ash_buf) ASH_BUF_INIT;
     }
   return r;
 }

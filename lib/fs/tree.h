@@ -131,6 +131,31 @@ int ash_tree_open_stream (int dirfd, const char *relpath, bool truncate,
    blocking on a FIFO, at most MAX bytes (larger: -EFBIG).  */
 int ash_tree_read_file (int dirfd, const char *relpath, size_t max,
                         struct ash_buf *ret, struct ash_error *err);
+
+/* The same file read a chunk at a time, for a reader that never holds it
+   whole: ash_tree_reader_open makes the checks and gives the errors of
+   ash_tree_read_file before the first byte is read (SIZE is the file's
+   size then), ash_tree_reader_read those of reading it (-EFBIG once
+   more than MAX bytes came, as ash_tree_read_file says it), returning
+   the count read, 0 at its end, or a negative errno with ERR filled.  */
+struct ash_tree_reader
+{
+  int fd;
+  size_t max;   /* 0: none */
+  size_t size;  /* when it was opened */
+  size_t total; /* read so far */
+  char *target; /* RELPATH as the errors name it */
+};
+#define ASH_TREE_READER_INIT                                                  \
+  {                                                                           \
+    -1, 0, 0, 0, NULL                                                         \
+  }
+int ash_tree_reader_open (int dirfd, const char *relpath, size_t max,
+                          struct ash_tree_reader *ret, struct ash_error *err);
+ssize_t ash_tree_reader_read (struct ash_tree_reader *rd, void *buf, size_t n,
+                              struct ash_error *err);
+/* Safe on an ASH_TREE_READER_INIT reader and on one already released.  */
+void ash_tree_reader_release (struct ash_tree_reader *rd);
 /* Remove RELPATH below DIRFD and everything in it, never following links.
    A missing RELPATH is not an error.  */
 int ash_tree_remove_all (int dirfd, const char *relpath,

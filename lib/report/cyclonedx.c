@@ -11,6 +11,7 @@
 #include <config.h>
 
 #include "base/util.h"
+#include "report/json-out.h"
 #include "report/reports.h"
 #include "scan/sarif.h"
 
@@ -70,47 +71,76 @@ rename_dependency_refs (json_t *deps)
     }
 }
 
-/* One finding as a CycloneDX vulnerability.  */
-static json_t *
-vulnerability (const json_t *res, size_t n)
+/* One finding RES (what the reports read of it: FI), the Nth, as a
+   CycloneDX vulnerability at DEPTH of O,
+   written member by member (the text json_dumps gives the same
+   object).  */
+static void
+vulnerability_write (const json_t *res, const struct ash_report_finding *fi,
+                     size_t n, struct ash_out *o, int depth)
 {
-  int start, end;
-  const char *path = ash_sarif_result_location (res, &start, &end);
-  const char *rule = ash_sarif_result_rule (res);
-  const char *scanner = ash_report_result_scanner (res);
+  int start = fi->start, end = fi->end;
+  const char *path = fi->path;
+  const char *rule = fi->rule;
+  const char *scanner = fi->scanner;
   char ref[64];
   snprintf (ref, sizeof ref, "ash-finding-%zu", n);
-  json_t *props = json_array ();
+  struct ash_out_obj v, src, rating, prop, a;
+
+  ash_out_obj_begin (&v, o, depth);
+  ash_out_obj_str (&v, "bom-ref", ref);
+  ash_out_obj_str (&v, "id", rule ? rule : "unknown");
+  ash_out_obj_key (&v, "source");
+  ash_out_obj_begin (&src, o, depth + 1);
+  ash_out_obj_str (&src, "name", *scanner ? scanner : "ash");
+  ash_out_obj_end (&src);
+  ash_out_obj_key (&v, "ratings");
+  ash_out_add (o, "[", 1);
+  ash_out_item_start (o, depth + 2, true);
+  ash_out_obj_begin (&rating, o, depth + 2);
+  ash_out_obj_str (&rating, "severity",
+                   ash_severity_name ((enum ash_severity) fi->severity));
+  ash_out_obj_str (&rating, "method", "other");
+  ash_out_obj_end (&rating);
+  ash_out_indent (o, depth + 1);
+  ash_out_add (o, "]", 1);
+  ash_out_obj_str (&v, "description", fi->message);
+  ash_out_obj_key (&v, "properties");
+  ash_out_add (o, "[", 1);
   if (path)
-    json_array_append_new (props, json_pack ("{s:s, s:s}", "name",
-                                             "ash:file_path", "value", path));
+    {
+      ash_out_item_start (o, depth + 2, true);
+      ash_out_obj_begin (&prop, o, depth + 2);
+      ash_out_obj_str (&prop, "name", "ash:file_path");
+      ash_out_obj_str (&prop, "value", path);
+      ash_out_obj_end (&prop);
+    }
   if (start > 0)
     {
       char lines[64];
       snprintf (lines, sizeof lines, "%d-%d", start, end);
-      json_array_append_new (props, json_pack ("{s:s, s:s}", "name",
-                                               "ash:lines", "value", lines));
+      ash_out_item_start (o, depth + 2, path == NULL);
+      ash_out_obj_begin (&prop, o, depth + 2);
+      ash_out_obj_str (&prop, "name", "ash:lines");
+      ash_out_obj_str (&prop, "value", lines);
+      ash_out_obj_end (&prop);
     }
-  json_t *v
-    = json_pack ("{s:s, s:s, s:{s:s}, s:[{s:s, s:s}], s:s, s:o}", "bom-ref",
-                 ref, "id", rule ? rule : "unknown", "source", "name",
-                 *scanner ? scanner : "ash", "ratings", "severity",
-                 ash_severity_name (ash_sarif_result_severity (res)), "method",
-                 "other", "description", ash_report_result_message (res),
-                 "properties", props);
-  if (v == NULL)
-    ash_oom ();
-  if (ash_sarif_result_is_suppressed (res))
+  /* "[" then "]" is the empty array's "[]", as ash_out_json writes it.  */
+  if (path || start > 0)
+    ash_out_indent (o, depth + 1);
+  ash_out_add (o, "]", 1);
+  if (fi->suppressed)
     {
       const char *why = ash_report_result_suppression_reason (res);
-      json_t *a
-        = json_pack ("{s:s, s:s}", "state", "not_affected", "justification",
-                     "protected_by_mitigating_control");
+      ash_out_obj_key (&v, "analysis");
+      ash_out_obj_begin (&a, o, depth + 1);
+      ash_out_obj_str (&a, "state", "not_affected");
+      ash_out_obj_str (&a, "justification", "protected_by_mitigating_control");
       if (why)
-        json_object_set_new (a, "detail", json_string (why));
-      json_object_set_new (v, "analysis", a);
+        ash_out_obj_str (&a, "detail", why);
+      ash_out_obj_end (&a);
     }
-  return v;
+  ash_out_obj_end (&v);
 }
 
 struct cdx_walk
@@ -119,12 +149,18 @@ struct cdx_walk
   size_t n;
 };
 
-static json_t *
-cdx_item (struct ash_report_walk *w, const json_t *run, const json_t *res)
+static bool
+cdx_write (void *ctx, struct ash_out *o, int depth, bool first)
 {
-  struct cdx_walk *cw = (struct cdx_walk *) w;
-  (void) run;
-  return vulnerability (res, ++cw->n);
+  struct cdx_walk *cw = ctx;
+  const json_t *res = ash_report_walk_result (&cw->w, NULL);
+  if (res == NULL)
+    return false;
+  struct ash_report_finding fi;
+  ash_report_walk_finding (&cw->w, res, &fi);
+  ash_out_item_start (o, depth, first);
+  vulnerability_write (res, &fi, ++cw->n, o, depth);
+  return true;
 }
 
 json_t *
@@ -174,9 +210,11 @@ ash_report_cyclonedx_doc (const json_t *agg, struct ash_json_gen *ret_gen)
     }
 
   struct cdx_walk *cw = xcalloc (1, sizeof *cw);
-  ash_report_walk_init (&cw->w, agg, cdx_item);
+  ash_report_walk_init (&cw->w, agg, NULL);
   json_t *vulns = json_array ();
-  *ret_gen = (struct ash_json_gen){ vulns, ash_report_walk_next, free, cw };
+  *ret_gen = (struct ash_json_gen){
+    .array = vulns, .release = free, .ctx = cw, .write = cdx_write
+  };
   json_object_set_new (bom, "vulnerabilities", vulns);
   return bom;
 }

@@ -4,9 +4,12 @@
 
 #include <config.h>
 
+#include <string.h>
+
 #include "base/escape.h"
 #include "base/buf.h"
 #include "base/util.h"
+#include "report/json-out.h"
 #include "report/reports.h"
 #include "scan/sarif.h"
 
@@ -26,69 +29,108 @@ threshold_of (const json_t *agg)
 /* The list built for the document being reported on, between
    ash_report_findings_begin() and _end().  */
 static const json_t *findings_agg;
-static json_t *findings_list;
+static struct ash_report_flat *findings_v;
+static size_t findings_n;
 
-static json_t *build_findings (const json_t *agg);
+static struct ash_report_flat *build_findings (const json_t *agg,
+                                               size_t *ret_n);
 
 void
 ash_report_findings_begin (const json_t *agg)
 {
   ash_report_findings_end ();
-  findings_list = build_findings (agg);
+  findings_v = build_findings (agg, &findings_n);
   findings_agg = agg;
 }
 
 void
 ash_report_findings_end (void)
 {
-  json_decref (findings_list);
-  findings_list = NULL;
+  free (findings_v);
+  findings_v = NULL;
+  findings_n = 0;
   findings_agg = NULL;
 }
 
-json_t *
-ash_report_flat_findings (const json_t *agg)
+void
+ash_report_flat_list_get (const json_t *agg, struct ash_report_flat_list *ret)
 {
-  if (agg == findings_agg && findings_list)
-    return json_incref (findings_list);
-  return build_findings (agg);
+  if (agg == findings_agg && findings_agg)
+    {
+      *ret = (struct ash_report_flat_list){ findings_v, findings_n, NULL };
+      return;
+    }
+  struct ash_report_flat *v = build_findings (agg, &ret->n);
+  ret->v = v;
+  ret->owned = v;
 }
 
-static json_t *
-build_findings (const json_t *agg)
+void
+ash_report_flat_list_release (struct ash_report_flat_list *l)
 {
-  json_t *list = json_array ();
+  free (l->owned);
+  *l = (struct ash_report_flat_list){ NULL, 0, NULL };
+}
+
+void
+ash_report_walk_finding (const struct ash_report_walk *w, const json_t *res,
+                         struct ash_report_finding *ret)
+{
+  /* The walk goes over the results in the list's order; the result
+     pointer checks it.  */
+  size_t i = w->count - 1;
+  if (w->count > 0 && w->agg == findings_agg && findings_agg && i < findings_n
+      && findings_v[i].result == res)
+    {
+      const struct ash_report_flat *f = &findings_v[i];
+      ret->path = f->path;
+      ret->start = f->line_start;
+      ret->end = f->line_end;
+      ret->rule = f->rule;
+      ret->scanner = f->scanner;
+      ret->message = f->message;
+      ret->severity = f->severity;
+      ret->suppressed = f->suppressed;
+      return;
+    }
+  ash_report_finding_read (res, ret);
+}
+
+static struct ash_report_flat *
+build_findings (const json_t *agg, size_t *ret_n)
+{
   enum ash_severity threshold = threshold_of (agg);
-  size_t i, j;
+  const json_t *runs
+    = json_object_get (json_object_get (agg, "sarif"), "runs");
+  size_t i, j, n = 0;
   json_t *run, *res;
 
-  json_array_foreach (json_object_get (json_object_get (agg, "sarif"), "runs"),
-                      i, run)
+  json_array_foreach (runs, i, run)
+    n += json_array_size (json_object_get (run, "results"));
+  /* One more, so that an empty list is not a NULL that reads as
+     "none built".  */
+  struct ash_report_flat *v = xcalloc (n + 1, sizeof *v);
+  n = 0;
+  json_array_foreach (runs, i, run)
     json_array_foreach (json_object_get (run, "results"), j, res)
       {
-        int start, end;
-        const char *path = ash_sarif_result_location (res, &start, &end);
+        struct ash_report_flat *f = &v[n++];
+        const char *path
+          = ash_sarif_result_location (res, &f->line_start, &f->line_end);
         const char *rule = ash_sarif_result_rule (res);
-        const char *scanner = json_string_value (
-          json_object_get (json_object_get (res, "properties"),
-                           "scanner_name"));
-        const char *msg = json_string_value (
-          json_object_get (json_object_get (res, "message"), "text"));
-        enum ash_severity sev = ash_sarif_result_severity (res);
-        bool sup = ash_sarif_result_is_suppressed (res);
-        json_t *f
-          = json_pack ("{s:s, s:s, s:s, s:s, s:i, s:i, s:s, s:b, s:b}",
-                       "scanner", scanner ? scanner : "", "rule_id",
-                       rule ? rule : "", "severity", ash_severity_name (sev),
-                       "file_path", path ? path : "", "line_start", start,
-                       "line_end", end, "message", msg ? msg : "",
-                       "suppressed", sup, "actionable",
-                       !sup && sev >= threshold);
-        if (f == NULL)
-          ash_oom ();
-        json_array_append_new (list, f);
+        f->result = res;
+        f->path = path;
+        f->rule = rule;
+        f->scanner = ash_report_result_scanner (res);
+        f->rule_id = rule ? rule : "";
+        f->file_path = path ? path : "";
+        f->message = ash_report_result_message (res);
+        f->severity = ash_sarif_result_severity (res);
+        f->suppressed = ash_sarif_result_is_suppressed (res);
+        f->actionable = !f->suppressed && f->severity >= threshold;
       }
-  return list;
+  *ret_n = n;
+  return v;
 }
 
 static char *
@@ -117,18 +159,6 @@ suppression_field (const json_t *res, const char *key)
                      key));
 }
 
-static json_t *
-nullable_string (const char *s)
-{
-  return s ? json_string (s) : json_null ();
-}
-
-static json_t *
-nullable_line (int n)
-{
-  return n > 0 ? json_integer (n) : json_null ();
-}
-
 struct flat_walk
 {
   struct ash_report_walk w;
@@ -137,92 +167,192 @@ struct flat_walk
 };
 
 /* A finding as upstream's flat vulnerability (its FlatVulnerability
-   fields, in its order), then ash's message, suppressed and
-   actionable.  */
-static json_t *
-flat_item (struct ash_report_walk *w, const json_t *run, const json_t *res)
+   fields, in its order), then ash's message, suppressed and actionable:
+   what ash.flat.json and ash.csv write of it.  A NULL string or a line
+   of 0 is written as null (an empty CSV field).  */
+struct flat_row
 {
-  struct flat_walk *fw = (struct flat_walk *) w;
-  enum ash_severity threshold = fw->threshold;
-  const char *when = fw->when;
-  (void) run;
-  {
-    struct ash_report_finding fi;
-    ash_report_finding_read (res, &fi);
-    const char *path = fi.path, *rule = fi.rule, *scanner = fi.scanner;
-    const char *msg = fi.message;
-    int start = fi.start, end = fi.end, sev = fi.severity;
-    bool sup = fi.suppressed;
-    static const char *const upper[]
-      = { "INFO", "LOW", "MEDIUM", "HIGH", "CRITICAL" };
-    _cleanup_free_ char *h
-      = ash_report_finding_id (scanner, rule, path, start, end);
-    _cleanup_free_ char *id
-      = xasprintf ("%s-%s-%.8s", scanner, rule ? rule : "unknown", h);
-    const json_t *props = json_object_get (res, "properties");
-    json_t *tags = json_object_get (props, "tags");
-    _cleanup_free_ char *tags_text
-      = json_is_array (tags)
-          ? json_dumps (tags, JSON_COMPACT | JSON_ENSURE_ASCII)
-          : NULL;
-    _cleanup_free_ char *props_text
-      = json_is_object (props)
-          ? json_dumps (props, JSON_COMPACT | JSON_ENSURE_ASCII)
-          : NULL;
-    const char *snippet = json_string_value (json_object_get (
+  char *id;
+  const char *title;
+  const char *description;
+  const char *severity;
+  const char *scanner;
+  const char *rule_id;
+  const char *file_path;
+  int line_start, line_end;
+  bool is_suppressed;
+  const char *suppression_kind;
+  const char *suppression_justification;
+  const char *detected_at;
+  const char *code_snippet;
+  char *tags;
+  char *properties;
+  bool actionable;
+};
+
+/* V as json_dumps (V, JSON_COMPACT | JSON_ENSURE_ASCII) gives it, newly
+   allocated: the writer of json-out.h in compact mode.  */
+static char *
+compact_text (const json_t *v)
+{
+  struct ash_out o = ASH_OUT_MEMORY_INIT;
+  o.compact = true;
+  ash_out_json (&o, v, 0);
+  return ash_buf_detach (&o.b);
+}
+
+static void
+flat_row_read (const struct flat_walk *fw, const json_t *res,
+               struct flat_row *r)
+{
+  struct ash_report_finding fi;
+  static const char *const upper[]
+    = { "INFO", "LOW", "MEDIUM", "HIGH", "CRITICAL" };
+
+  ash_report_walk_finding (&fw->w, res, &fi);
+  _cleanup_free_ char *h
+    = ash_report_finding_id (fi.scanner, fi.rule, fi.path, fi.start, fi.end);
+  /* "%s-%s-%.8s" of the scanner, the rule and the hash.  */
+  struct ash_buf id = ASH_BUF_INIT;
+  ash_buf_addstr (&id, fi.scanner);
+  ash_buf_addch (&id, '-');
+  ash_buf_addstr (&id, fi.rule ? fi.rule : "unknown");
+  ash_buf_addch (&id, '-');
+  ash_buf_add (&id, h, strnlen (h, 8));
+  r->id = ash_buf_detach (&id);
+  r->title = fi.rule ? fi.rule : "Unknown Issue";
+  r->description = fi.message;
+  r->severity = upper[fi.severity];
+  r->scanner = fi.scanner;
+  r->rule_id = fi.rule;
+  r->file_path = fi.path;
+  r->line_start = fi.start > 0 ? fi.start : 0;
+  r->line_end = fi.end > 0 ? fi.end : 0;
+  r->is_suppressed = fi.suppressed;
+  r->suppression_kind = fi.suppressed ? suppression_field (res, "kind") : NULL;
+  r->suppression_justification
+    = fi.suppressed ? suppression_field (res, "justification") : NULL;
+  r->detected_at = fw->when;
+  r->code_snippet = json_string_value (json_object_get (
+    json_object_get (
       json_object_get (
-        json_object_get (
-          json_object_get (json_array_get (json_object_get (res, "locations"),
-                                           0),
-                           "physicalLocation"),
-          "region"),
-        "snippet"),
-      "text"));
-    json_t *f = json_object ();
-    json_object_set_new (f, "id", json_string (id));
-    json_object_set_new (f, "title",
-                         json_string (rule ? rule : "Unknown Issue"));
-    json_object_set_new (f, "description", json_string (msg));
-    json_object_set_new (f, "severity", json_string (upper[sev]));
-    json_object_set_new (f, "scanner", json_string (scanner));
-    json_object_set_new (f, "scanner_type", json_string ("UNKNOWN"));
-    json_object_set_new (f, "rule_id", nullable_string (rule));
-    json_object_set_new (f, "file_path", nullable_string (path));
-    json_object_set_new (f, "line_start", nullable_line (start));
-    json_object_set_new (f, "line_end", nullable_line (end));
-    json_object_set_new (f, "cve_id", json_null ());
-    json_object_set_new (f, "cwe_id", json_null ());
-    json_object_set_new (f, "fix_available", json_null ());
-    json_object_set_new (f, "is_suppressed", json_boolean (sup));
-    json_object_set_new (f, "suppression_kind",
-                         nullable_string (sup ? suppression_field (res, "kind")
-                                              : NULL));
-    json_object_set_new (
-      f, "suppression_justification",
-      nullable_string (sup ? suppression_field (res, "justification") : NULL));
-    json_object_set_new (f, "detected_at", nullable_string (when));
-    json_object_set_new (f, "code_snippet", nullable_string (snippet));
-    json_object_set_new (f, "tags", nullable_string (tags_text));
-    json_object_set_new (f, "properties", nullable_string (props_text));
-    json_object_set_new (f, "references", json_null ());
-    json_object_set_new (f, "message", json_string (msg));
-    json_object_set_new (f, "suppressed", json_boolean (sup));
-    json_object_set_new (f, "actionable",
-                         json_boolean (!sup && sev >= (int) threshold));
-    return f;
-  }
+        json_object_get (json_array_get (json_object_get (res, "locations"),
+                                         0),
+                         "physicalLocation"),
+        "region"),
+      "snippet"),
+    "text"));
+  const json_t *props = json_object_get (res, "properties");
+  json_t *tags = json_object_get (props, "tags");
+  r->tags = json_is_array (tags) ? compact_text (tags) : NULL;
+  r->properties = json_is_object (props) ? compact_text (props) : NULL;
+  r->actionable = !fi.suppressed && fi.severity >= (int) fw->threshold;
+}
+
+static void
+flat_row_release (struct flat_row *r)
+{
+  free (r->id);
+  free (r->tags);
+  free (r->properties);
+}
+
+static void
+obj_nullable_str (struct ash_out_obj *w, const char *key, const char *s)
+{
+  if (s)
+    ash_out_obj_str (w, key, s);
+  else
+    {
+      ash_out_obj_key (w, key);
+      ash_out_add (w->o, "null", 4);
+    }
+}
+
+static void
+obj_nullable_line (struct ash_out_obj *w, const char *key, int n)
+{
+  if (n > 0)
+    ash_out_obj_int (w, key, n);
+  else
+    obj_nullable_str (w, key, NULL);
+}
+
+static void
+obj_bool (struct ash_out_obj *w, const char *key, bool v)
+{
+  ash_out_obj_key (w, key);
+  ash_out_add (w->o, v ? "true" : "false", v ? 4 : 5);
+}
+
+/* ROW as ash.flat.json's item at DEPTH: the text json_dumps gives the
+   object of the same members.  */
+static void
+flat_row_write (const struct flat_row *r, struct ash_out *o, int depth)
+{
+  struct ash_out_obj w;
+  ash_out_obj_begin (&w, o, depth);
+  ash_out_obj_str (&w, "id", r->id);
+  ash_out_obj_str (&w, "title", r->title);
+  ash_out_obj_str (&w, "description", r->description);
+  ash_out_obj_str (&w, "severity", r->severity);
+  ash_out_obj_str (&w, "scanner", r->scanner);
+  ash_out_obj_str (&w, "scanner_type", "UNKNOWN");
+  obj_nullable_str (&w, "rule_id", r->rule_id);
+  obj_nullable_str (&w, "file_path", r->file_path);
+  obj_nullable_line (&w, "line_start", r->line_start);
+  obj_nullable_line (&w, "line_end", r->line_end);
+  obj_nullable_str (&w, "cve_id", NULL);
+  obj_nullable_str (&w, "cwe_id", NULL);
+  obj_nullable_str (&w, "fix_available", NULL);
+  obj_bool (&w, "is_suppressed", r->is_suppressed);
+  obj_nullable_str (&w, "suppression_kind", r->suppression_kind);
+  obj_nullable_str (&w, "suppression_justification",
+                    r->suppression_justification);
+  obj_nullable_str (&w, "detected_at", r->detected_at);
+  obj_nullable_str (&w, "code_snippet", r->code_snippet);
+  obj_nullable_str (&w, "tags", r->tags);
+  obj_nullable_str (&w, "properties", r->properties);
+  obj_nullable_str (&w, "references", NULL);
+  ash_out_obj_str (&w, "message", r->description);
+  obj_bool (&w, "suppressed", r->is_suppressed);
+  obj_bool (&w, "actionable", r->actionable);
+  ash_out_obj_end (&w);
+}
+
+static bool
+flat_write (void *ctx, struct ash_out *o, int depth, bool first)
+{
+  struct flat_walk *fw = ctx;
+  const json_t *res = ash_report_walk_result (&fw->w, NULL);
+  if (res == NULL)
+    return false;
+  struct flat_row r;
+  flat_row_read (fw, res, &r);
+  ash_out_item_start (o, depth, first);
+  flat_row_write (&r, o, depth);
+  flat_row_release (&r);
+  return true;
+}
+
+static void
+flat_walk_init (struct flat_walk *fw, const json_t *agg)
+{
+  fw->threshold = threshold_of (agg);
+  fw->when = json_string_value (
+    json_object_get (json_object_get (agg, "metadata"), "generated_at"));
+  ash_report_walk_init (&fw->w, agg, NULL);
 }
 
 json_t *
 ash_report_flat_json_doc (const json_t *agg, struct ash_json_gen *ret_gen)
 {
   struct flat_walk *fw = xcalloc (1, sizeof *fw);
-  fw->threshold = threshold_of (agg);
-  fw->when = json_string_value (
-    json_object_get (json_object_get (agg, "metadata"), "generated_at"));
-  ash_report_walk_init (&fw->w, agg, flat_item);
+  flat_walk_init (fw, agg);
   json_t *list = json_array ();
-  *ret_gen = (struct ash_json_gen){ list, ash_report_walk_next, free, fw };
+  *ret_gen = (struct ash_json_gen){
+    .array = list, .release = free, .ctx = fw, .write = flat_write
+  };
   return list;
 }
 
@@ -245,11 +375,17 @@ ash_report_csv_field (struct ash_buf *b, const char *in)
   ash_buf_addch (b, '"');
   if (*s == '=' || *s == '+' || *s == '-' || *s == '@')
     ash_buf_addch (b, '\'');
-  for (; *s; s++)
+  while (*s)
     {
-      if (*s == '"')
-        ash_buf_addch (b, '"');
-      ash_buf_addch (b, *s);
+      /* A run without a quote, then the quote doubled.  */
+      const char *q = strchrnul (s, '"');
+      ash_buf_add (b, s, (size_t) (q - s));
+      s = q;
+      if (*s)
+        {
+          ash_buf_add (b, "\"\"", 2);
+          s++;
+        }
     }
   ash_buf_addch (b, '"');
 }
@@ -281,41 +417,87 @@ static const char *const csv_columns[] = {
   "actionable",
 };
 
+static void
+csv_str (struct ash_buf *b, const char *s)
+{
+  if (s)
+    ash_report_csv_field (b, s);
+}
+
+static void
+csv_line (struct ash_buf *b, int n)
+{
+  if (n > 0)
+    ash_buf_addf (b, "%d", n);
+}
+
+static void
+csv_bool (struct ash_buf *b, bool v)
+{
+  ash_buf_addstr (b, v ? "True" : "False");
+}
+
 void
 ash_report_csv_write (const json_t *agg, struct ash_out *o)
 {
   struct ash_buf b = ASH_BUF_INIT;
-  struct ash_json_gen g;
-  json_t *list = ash_report_flat_json_doc (agg, &g);
-  json_t *f;
+  struct flat_walk fw;
+  const json_t *res;
 
+  flat_walk_init (&fw, agg);
   for (size_t c = 0; c < ARRAY_SIZE (csv_columns); c++)
     ash_buf_addf (&b, "%s%s", c ? "," : "", csv_columns[c]);
   ash_buf_addch (&b, '\n');
   ash_out_add (o, b.buf, b.len);
-  /* A row at a time.  */
-  while ((f = g.next (g.ctx)))
+  /* A row at a time, its fields in the order of csv_columns; a null is
+     an empty field.  */
+  while ((res = ash_report_walk_result (&fw.w, NULL)))
     {
+      struct flat_row r;
+      flat_row_read (&fw, res, &r);
       ash_buf_reset (&b);
-      for (size_t c = 0; c < ARRAY_SIZE (csv_columns); c++)
-        {
-          json_t *v = json_object_get (f, csv_columns[c]);
-          if (c)
-            ash_buf_addch (&b, ',');
-          if (json_is_string (v))
-            ash_report_csv_field (&b, json_string_value (v));
-          else if (json_is_integer (v))
-            ash_buf_addf (&b, "%lld", (long long) json_integer_value (v));
-          else if (json_is_boolean (v))
-            ash_buf_addstr (&b, json_is_true (v) ? "True" : "False");
-        }
+      csv_str (&b, r.id);
+      ash_buf_addch (&b, ',');
+      csv_str (&b, r.title);
+      ash_buf_addch (&b, ',');
+      csv_str (&b, r.description);
+      ash_buf_addch (&b, ',');
+      csv_str (&b, r.severity);
+      ash_buf_addch (&b, ',');
+      csv_str (&b, r.scanner);
+      ash_buf_addch (&b, ',');
+      csv_str (&b, "UNKNOWN");
+      ash_buf_addch (&b, ',');
+      csv_str (&b, r.rule_id);
+      ash_buf_addch (&b, ',');
+      csv_str (&b, r.file_path);
+      ash_buf_addch (&b, ',');
+      csv_line (&b, r.line_start);
+      ash_buf_addch (&b, ',');
+      csv_line (&b, r.line_end);
+      /* cve_id, cwe_id, fix_available: null.  */
+      ash_buf_addstr (&b, ",,,,");
+      csv_bool (&b, r.is_suppressed);
+      ash_buf_addch (&b, ',');
+      csv_str (&b, r.suppression_kind);
+      ash_buf_addch (&b, ',');
+      csv_str (&b, r.suppression_justification);
+      ash_buf_addch (&b, ',');
+      csv_str (&b, r.detected_at);
+      ash_buf_addch (&b, ',');
+      csv_str (&b, r.code_snippet);
+      ash_buf_addch (&b, ',');
+      csv_str (&b, r.tags);
+      ash_buf_addch (&b, ',');
+      csv_str (&b, r.properties);
+      /* references: null.  */
+      ash_buf_addstr (&b, ",,");
+      csv_bool (&b, r.actionable);
       ash_buf_addch (&b, '\n');
       ash_out_add (o, b.buf, b.len);
-      json_decref (f);
+      flat_row_release (&r);
     }
   ash_buf_release (&b);
-  json_decref (list);
-  ash_json_gen_release (&g);
 }
 
 char *

@@ -13,6 +13,7 @@
 
 #include "base/buf.h"
 #include "base/util.h"
+#include "report/json-out.h"
 #include "report/reports.h"
 #include "scan/sarif.h"
 
@@ -114,23 +115,6 @@ slim_rule (const char *rule_id, const json_t *rule, const char *scanner,
   return o;
 }
 
-static json_t *
-slim_location (const json_t *res)
-{
-  int start, end;
-  const char *path = ash_sarif_result_location (res, &start, &end);
-  if (path == NULL || *path == '\0')
-    return NULL;
-  _cleanup_free_ char *uri = uri_of (path);
-  json_t *phys = json_pack ("{s:{s:s, s:s}}", "artifactLocation", "uri", uri,
-                            "uriBaseId", "%SRCROOT%");
-  if (start > 0)
-    json_object_set_new (phys, "region",
-                         json_pack ("{s:i, s:i}", "startLine", start,
-                                    "endLine", end >= start ? end : start));
-  return json_pack ("[{s:o}]", "physicalLocation", phys);
-}
-
 static const char *
 level_of (enum ash_severity s)
 {
@@ -177,35 +161,86 @@ ghas_rule_item (struct ash_report_walk *w, const json_t *run,
   return NULL;
 }
 
-static json_t *
-ghas_item (struct ash_report_walk *w, const json_t *run, const json_t *res)
+/* The next result of the walk CTX as ash.ghas.sarif's item at DEPTH,
+   written member by member (the text json_dumps gives the same
+   object).  */
+static bool
+ghas_write (void *ctx, struct ash_out *o, int depth, bool first)
 {
-  struct ghas_walk *gw = (struct ghas_walk *) w;
-  (void) run;
-  if (gw->exclude && ash_sarif_result_is_suppressed (res))
-    return NULL;
-  const char *rule = rule_of (res);
-  const char *scanner = ash_report_result_scanner (res);
-  enum ash_severity sev = ash_sarif_result_severity (res);
-  json_t *at = json_object_get (gw->index, rule);
-  int start, end;
-  const char *path = ash_sarif_result_location (res, &start, &end);
+  struct ghas_walk *gw = ctx;
+  const json_t *res;
+  do
+    res = ash_report_walk_result (&gw->w, NULL);
+  while (res && gw->exclude && ash_sarif_result_is_suppressed (res));
+  if (res == NULL)
+    return false;
+  struct ash_report_finding fi;
+  ash_report_walk_finding (&gw->w, res, &fi);
+  const char *rule = fi.rule == NULL || *fi.rule == '\0' ? "unknown" : fi.rule;
+  const char *scanner = fi.scanner;
+  enum ash_severity sev = (enum ash_severity) fi.severity;
+  int start = fi.start, end = fi.end;
+  const char *path = fi.path;
   _cleanup_free_ char *fp
     = ash_report_finding_id (scanner, rule, path, start, end);
-  const char *msg = ash_report_result_message (res);
-  json_t *r = json_pack ("{s:s, s:O, s:s, s:{s:s}, s:{s:s}}", "ruleId", rule,
-                         "ruleIndex", at, "level", level_of (sev), "message",
-                         "text", *msg ? msg : rule, "partialFingerprints",
-                         "ashFindingId/v1", fp);
-  if (r == NULL)
-    ash_oom ();
-  json_t *loc = slim_location (res);
-  if (loc)
-    json_object_set_new (r, "locations", loc);
-  if (ash_sarif_result_is_suppressed (res))
-    json_object_set_new (r, "suppressions",
-                         json_pack ("[{s:s}]", "kind", "external"));
-  return r;
+  const char *msg = fi.message;
+  struct ash_out_obj r, m, f, loc, phys, al, reg, sup;
+
+  ash_out_item_start (o, depth, first);
+  ash_out_obj_begin (&r, o, depth);
+  ash_out_obj_str (&r, "ruleId", rule);
+  ash_out_obj_int (&r, "ruleIndex",
+                   (long long) json_integer_value (
+                     json_object_get (gw->index, rule)));
+  ash_out_obj_str (&r, "level", level_of (sev));
+  ash_out_obj_key (&r, "message");
+  ash_out_obj_begin (&m, o, depth + 1);
+  ash_out_obj_str (&m, "text", *msg ? msg : rule);
+  ash_out_obj_end (&m);
+  ash_out_obj_key (&r, "partialFingerprints");
+  ash_out_obj_begin (&f, o, depth + 1);
+  ash_out_obj_str (&f, "ashFindingId/v1", fp);
+  ash_out_obj_end (&f);
+  if (path && *path)
+    {
+      _cleanup_free_ char *uri = uri_of (path);
+      ash_out_obj_key (&r, "locations");
+      ash_out_add (o, "[", 1);
+      ash_out_item_start (o, depth + 2, true);
+      ash_out_obj_begin (&loc, o, depth + 2);
+      ash_out_obj_key (&loc, "physicalLocation");
+      ash_out_obj_begin (&phys, o, depth + 3);
+      ash_out_obj_key (&phys, "artifactLocation");
+      ash_out_obj_begin (&al, o, depth + 4);
+      ash_out_obj_str (&al, "uri", uri);
+      ash_out_obj_str (&al, "uriBaseId", "%SRCROOT%");
+      ash_out_obj_end (&al);
+      if (start > 0)
+        {
+          ash_out_obj_key (&phys, "region");
+          ash_out_obj_begin (&reg, o, depth + 4);
+          ash_out_obj_int (&reg, "startLine", start);
+          ash_out_obj_int (&reg, "endLine", end >= start ? end : start);
+          ash_out_obj_end (&reg);
+        }
+      ash_out_obj_end (&phys);
+      ash_out_obj_end (&loc);
+      ash_out_indent (o, depth + 1);
+      ash_out_add (o, "]", 1);
+    }
+  if (fi.suppressed)
+    {
+      ash_out_obj_key (&r, "suppressions");
+      ash_out_add (o, "[", 1);
+      ash_out_item_start (o, depth + 2, true);
+      ash_out_obj_begin (&sup, o, depth + 2);
+      ash_out_obj_str (&sup, "kind", "external");
+      ash_out_obj_end (&sup);
+      ash_out_indent (o, depth + 1);
+      ash_out_add (o, "]", 1);
+    }
+  ash_out_obj_end (&r);
+  return true;
 }
 
 static void
@@ -228,10 +263,11 @@ ash_report_ghas_doc (const json_t *agg, const json_t *options,
   ash_report_walk_init (&gw->w, agg, ghas_rule_item);
   while (ash_report_walk_next (&gw->w))
     ;
-  ash_report_walk_init (&gw->w, agg, ghas_item);
+  ash_report_walk_init (&gw->w, agg, NULL);
   json_t *results = json_array ();
-  *ret_gen = (struct ash_json_gen){ results, ash_report_walk_next,
-                                    ghas_walk_free, gw };
+  *ret_gen = (struct ash_json_gen){
+    .array = results, .release = ghas_walk_free, .ctx = gw, .write = ghas_write
+  };
   json_t *doc
     = json_pack ("{s:s, s:s, s:[{s:{s:{s:s, s:s, s:s, s:s, s:o}}, s:o}]}",
                  "$schema", ASH_SARIF_SCHEMA_URI, "version", "2.1.0", "runs",

@@ -76,17 +76,17 @@ identifier_write (struct ash_out *o, int depth, bool first, const char *type,
   ash_out_obj_end (&w);
 }
 
-/* RES as a GitLab vulnerability, written to O at nesting DEPTH with its
-   members in upstream's order.  */
+/* RES (what the reports read of it: FI) as a GitLab vulnerability,
+   written to O at nesting DEPTH with its members in upstream's order.  */
 static void
-vulnerability_write (const json_t *res, const char *detected_at,
-                     struct ash_out *o, int depth)
+vulnerability_write (const json_t *res, const struct ash_report_finding *fi,
+                     const char *detected_at, struct ash_out *o, int depth)
 {
-  int start, end;
-  const char *path = ash_sarif_result_location (res, &start, &end);
-  const char *rule = ash_sarif_result_rule (res);
-  const char *scanner = ash_report_result_scanner (res);
-  const char *msg = ash_report_result_message (res);
+  int start = fi->start, end = fi->end;
+  const char *path = fi->path;
+  const char *rule = fi->rule;
+  const char *scanner = fi->scanner;
+  const char *msg = fi->message;
   if (rule == NULL || *rule == '\0')
     rule = "unknown";
   _cleanup_free_ char *id
@@ -130,7 +130,7 @@ vulnerability_write (const json_t *res, const char *detected_at,
   detail_write (&details, "rule_id", "Rule ID", rule);
   detail_write (&details, "detected_at", "Detected At", detected_at);
   ash_out_obj_end (&details);
-  if (ash_sarif_result_is_suppressed (res))
+  if (fi->suppressed)
     {
       const char *why = ash_report_result_suppression_reason (res);
       _cleanup_free_ char *sol = xasprintf (
@@ -143,7 +143,7 @@ vulnerability_write (const json_t *res, const char *detected_at,
     }
   else
     ash_out_obj_str (&v, "severity",
-                     gitlab_severity (ash_sarif_result_severity (res)));
+                     gitlab_severity ((enum ash_severity) fi->severity));
   ash_out_obj_end (&v);
 }
 
@@ -164,8 +164,10 @@ sast_write (void *ctx, struct ash_out *o, int depth, bool first)
   while (res && sw->exclude && ash_sarif_result_is_suppressed (res));
   if (res == NULL)
     return false;
+  struct ash_report_finding fi;
+  ash_report_walk_finding (&sw->w, res, &fi);
   ash_out_item_start (o, depth, first);
-  vulnerability_write (res, sw->when, o, depth);
+  vulnerability_write (res, &fi, sw->when, o, depth);
   return true;
 }
 

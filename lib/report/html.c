@@ -7,6 +7,7 @@
 #include "base/escape.h"
 #include "base/util.h"
 #include "report/reports.h"
+#include "scan/sarif.h"
 
 /* S as XML text or attribute value: control characters shown as text
    (escape.h; a line break stays one in the markup), then the markup
@@ -26,30 +27,40 @@ esc (struct ash_buf *b, const char *in)
       l = nl + 1;
     }
   for (const char *s = shown.buf; *s; s++)
-    switch (*s)
-      {
-      case '<':
-        ash_buf_addstr (b, "&lt;");
+    {
+      /* A run that needs no entity is copied whole.  */
+      const char *r = s;
+      while ((unsigned char) *s >= 0x20 && !strchr ("<>&\"'", *s))
+        s++;
+      if (s > r)
+        ash_buf_add (b, r, (size_t) (s - r));
+      if (*s == '\0')
         break;
-      case '>':
-        ash_buf_addstr (b, "&gt;");
-        break;
-      case '&':
-        ash_buf_addstr (b, "&amp;");
-        break;
-      case '"':
-        ash_buf_addstr (b, "&quot;");
-        break;
-      case '\'':
-        ash_buf_addstr (b, "&#39;");
-        break;
-      default:
-        /* Control characters are not allowed in XML 1.0.  */
-        if ((unsigned char) *s < 0x20 && *s != '\n' && *s != '\t')
-          ash_buf_addch (b, ' ');
-        else
-          ash_buf_addch (b, *s);
-      }
+      switch (*s)
+        {
+        case '<':
+          ash_buf_addstr (b, "&lt;");
+          break;
+        case '>':
+          ash_buf_addstr (b, "&gt;");
+          break;
+        case '&':
+          ash_buf_addstr (b, "&amp;");
+          break;
+        case '"':
+          ash_buf_addstr (b, "&quot;");
+          break;
+        case '\'':
+          ash_buf_addstr (b, "&#39;");
+          break;
+        default:
+          /* Control characters are not allowed in XML 1.0.  */
+          if ((unsigned char) *s < 0x20 && *s != '\n' && *s != '\t')
+            ash_buf_addch (b, ' ');
+          else
+            ash_buf_addch (b, *s);
+        }
+    }
   ash_buf_release (&shown);
 }
 
@@ -60,14 +71,22 @@ str (const json_t *o, const char *k)
   return s ? s : "";
 }
 
-char *
-ash_report_html (const json_t *agg)
+/* What B holds written to OUT, B emptied: the reports are written a
+   finding at a time, never held whole.  */
+static void
+put (struct ash_buf *b, struct ash_out *out)
+{
+  ash_out_add (out, b->buf, b->len);
+  ash_buf_reset (b);
+}
+
+void
+ash_report_html_write (const json_t *agg, struct ash_out *out)
 {
   struct ash_buf b = ASH_BUF_INIT;
   const json_t *meta = json_object_get (agg, "metadata");
   const char *name;
-  json_t *sr, *f;
-  size_t i;
+  json_t *sr;
 
   ash_buf_addstr (&b, "<!DOCTYPE html>\n<html lang=\"en\"><head>"
                       "<meta charset=\"utf-8\"><title>ASH Scan Report"
@@ -106,38 +125,48 @@ ash_report_html (const json_t *agg)
   ash_buf_addstr (&b, "</table>\n<h2>Findings</h2>\n<table><tr>"
                       "<th>Severity</th><th>Scanner</th><th>Rule</th>"
                       "<th>Location</th><th>Message</th></tr>\n");
-  json_t *list = ash_report_flat_findings (agg);
-  json_array_foreach (list, i, f)
+  struct ash_report_flat_list list;
+  ash_report_flat_list_get (agg, &list);
+  for (size_t i = 0; i < list.n; i++)
     {
+      const struct ash_report_flat *f = &list.v[i];
       ash_buf_addstr (&b, "<tr><td>");
-      esc (&b, str (f, "severity"));
-      if (json_is_true (json_object_get (f, "suppressed")))
+      esc (&b, ash_severity_name (f->severity));
+      if (f->suppressed)
         ash_buf_addstr (&b, " (suppressed)");
       ash_buf_addstr (&b, "</td><td>");
-      esc (&b, str (f, "scanner"));
+      esc (&b, f->scanner);
       ash_buf_addstr (&b, "</td><td>");
-      esc (&b, str (f, "rule_id"));
+      esc (&b, f->rule_id);
       ash_buf_addstr (&b, "</td><td>");
-      esc (&b, str (f, "file_path"));
-      ash_buf_addf (&b, ":%lld</td><td>",
-                    (long long) json_integer_value (
-                      json_object_get (f, "line_start")));
-      esc (&b, str (f, "message"));
+      esc (&b, f->file_path);
+      ash_buf_addf (&b, ":%lld</td><td>", (long long) f->line_start);
+      esc (&b, f->message);
       ash_buf_addstr (&b, "</td></tr>\n");
+      put (&b, out);
     }
-  json_decref (list);
+  ash_report_flat_list_release (&list);
   ash_buf_addstr (&b, "</table>\n</body></html>\n");
-  return ash_buf_detach (&b);
+  put (&b, out);
+  ash_buf_release (&b);
 }
 
 char *
-ash_report_junit (const json_t *agg)
+ash_report_html (const json_t *agg)
+{
+  struct ash_out out = ASH_OUT_MEMORY_INIT;
+  ash_report_html_write (agg, &out);
+  return ash_buf_detach (&out.b);
+}
+
+void
+ash_report_junit_write (const json_t *agg, struct ash_out *out)
 {
   struct ash_buf b = ASH_BUF_INIT;
   const char *name;
-  json_t *sr, *f;
-  size_t i;
-  json_t *list = ash_report_flat_findings (agg);
+  json_t *sr;
+  struct ash_report_flat_list list;
+  ash_report_flat_list_get (agg, &list);
 
   /* Each scanner's actionable findings, in their order, found in one
      pass over the list: SLOTS maps a scanner to its entry of BY.  */
@@ -147,11 +176,11 @@ ash_report_junit (const json_t *agg)
     size_t *v, n, a;
   } *by = NULL;
   size_t nby = 0;
-  json_array_foreach (list, i, f)
+  for (size_t i = 0; i < list.n; i++)
     {
-      if (!json_is_true (json_object_get (f, "actionable")))
+      if (!list.v[i].actionable)
         continue;
-      const char *sc = str (f, "scanner");
+      const char *sc = list.v[i].scanner;
       json_t *slot = json_object_get (slots, sc);
       if (slot == NULL)
         {
@@ -207,30 +236,40 @@ ash_report_junit (const json_t *agg)
       ash_buf_addstr (&b, "</testcase>\n");
       for (size_t x = 0; slot && x < by[k].n; x++)
         {
-          f = json_array_get (list, by[k].v[x]);
+          const struct ash_report_flat *f = &list.v[by[k].v[x]];
           ash_buf_addstr (&b, "    <testcase classname=\"");
           esc (&b, name);
           ash_buf_addstr (&b, "\" name=\"");
-          esc (&b, str (f, "rule_id"));
+          esc (&b, f->rule_id);
           ash_buf_addch (&b, ' ');
-          esc (&b, str (f, "file_path"));
+          esc (&b, f->file_path);
           ash_buf_addf (&b, ":%lld\"><failure type=\"",
-                        (long long) json_integer_value (
-                          json_object_get (f, "line_start")));
-          esc (&b, str (f, "severity"));
+                        (long long) f->line_start);
+          esc (&b, ash_severity_name (f->severity));
           ash_buf_addstr (&b, "\" message=\"");
-          esc (&b, str (f, "message"));
+          esc (&b, f->message);
           ash_buf_addstr (&b, "\"/></testcase>\n");
+          put (&b, out);
         }
       ash_buf_addstr (&b, "  </testsuite>\n");
+      put (&b, out);
     }
   ash_buf_addstr (&b, "</testsuites>\n");
+  put (&b, out);
   for (size_t k = 0; k < nby; k++)
     free (by[k].v);
   free (by);
   json_decref (slots);
-  json_decref (list);
-  return ash_buf_detach (&b);
+  ash_report_flat_list_release (&list);
+  ash_buf_release (&b);
+}
+
+char *
+ash_report_junit (const json_t *agg)
+{
+  struct ash_out out = ASH_OUT_MEMORY_INIT;
+  ash_report_junit_write (agg, &out);
+  return ash_buf_detach (&out.b);
 }
 
 /* Adapters of the document builders that take no options.  */
@@ -264,13 +303,44 @@ csv_write (const json_t *agg, const json_t *options, struct ash_out *o)
   ash_report_csv_write (agg, o);
 }
 
+static void
+html_write (const json_t *agg, const json_t *options, struct ash_out *o)
+{
+  (void) options;
+  ash_report_html_write (agg, o);
+}
+
+static void
+junit_write (const json_t *agg, const json_t *options, struct ash_out *o)
+{
+  (void) options;
+  ash_report_junit_write (agg, o);
+}
+
+static void
+markdown_write (const json_t *agg, const json_t *options, struct ash_out *o)
+{
+  struct ash_summary_opts so;
+  ash_summary_opts_read (options, &so);
+  ash_report_markdown_write (agg, &so, o);
+}
+
+static void
+text_write (const json_t *agg, const json_t *options, struct ash_out *o)
+{
+  struct ash_summary_opts so;
+  ash_summary_opts_read (options, &so);
+  ash_report_text_write (agg, &so, o);
+}
+
 const struct ash_report_format ash_report_formats[] = {
   { "sarif", "ash.sarif", ash_report_sarif, NULL, NULL },
-  { "markdown", "ash.summary.md", ash_report_markdown, NULL, NULL },
-  { "text", "ash.summary.txt", ash_report_text, NULL, NULL },
+  { "markdown", "ash.summary.md", ash_report_markdown, NULL, NULL,
+    markdown_write },
+  { "text", "ash.summary.txt", ash_report_text, NULL, NULL, text_write },
   { "flat-json", "ash.flat.json", ash_report_flat_json, NULL, flat_json_doc },
-  { "html", "ash.html", ash_report_html, NULL, NULL },
-  { "junitxml", "ash.junit.xml", ash_report_junit, NULL, NULL },
+  { "html", "ash.html", ash_report_html, NULL, NULL, html_write },
+  { "junitxml", "ash.junit.xml", ash_report_junit, NULL, NULL, junit_write },
   { "csv", "ash.csv", ash_report_csv, NULL, NULL, csv_write },
   { "cyclonedx", "ash.cdx.json", ash_report_cyclonedx, NULL, cyclonedx_doc },
   { "gitlab-sast", "ash.gl-sast-report.json", NULL, ash_report_gitlab_sast,

@@ -6,12 +6,13 @@
 #include "report/json-out.h"
 
 #include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "base/util.h"
 
-#define OUT_CHUNK ((size_t) 1 << 16)
+#define OUT_CHUNK ASH_OUT_CHUNK
 
 void
 ash_json_gen_release (struct ash_json_gen *g)
@@ -44,10 +45,8 @@ ash_out_flush (struct ash_out *o)
 }
 
 void
-ash_out_add (struct ash_out *o, const char *p, size_t n)
+ash_out_add_slow (struct ash_out *o, const char *p, size_t n)
 {
-  /* The common case: room in the buffer, which holds OUT_CHUNK bytes
-     from the start when it goes to a file.  */
   if (o->b.len + n < o->b.alloc && (o->fd < 0 || o->b.len + n <= OUT_CHUNK))
     {
       memcpy (o->b.buf + o->b.len, p, n);
@@ -78,14 +77,23 @@ ash_out_addstr (struct ash_out *o, const char *s)
 void
 ash_out_indent (struct ash_out *o, int depth)
 {
-  static const char spaces[] = "                                ";
+  /* A line end and up to 32 levels of indentation in one piece.  */
+  static const char nl[] = "\n"
+                           "                                "
+                           "                                ";
   if (o->compact)
     return;
-  ash_out_add (o, "\n", 1);
-  for (size_t n = (size_t) depth * 2; n > 0;)
+  size_t n = (size_t) depth * 2;
+  if (n <= sizeof nl - 2)
     {
-      size_t k = n < sizeof spaces - 1 ? n : sizeof spaces - 1;
-      ash_out_add (o, spaces, k);
+      ash_out_add (o, nl, n + 1);
+      return;
+    }
+  ash_out_add (o, nl, 1);
+  while (n > 0)
+    {
+      size_t k = n < sizeof nl - 2 ? n : sizeof nl - 2;
+      ash_out_add (o, nl + 1, k);
       n -= k;
     }
 }
@@ -118,6 +126,55 @@ utf8_next (const unsigned char *p, size_t n, size_t *ret_len)
   return cp;
 }
 
+/* V in decimal into BUF (at least 21 bytes), as "%lld" prints it;
+   returns its length.  snprintf costs the reports more than the rest of
+   an integer's writing.  */
+static size_t
+format_int (char *buf, long long v)
+{
+  char tmp[24];
+  size_t n = 0, k = 0;
+  /* The magnitude as unsigned, so that LLONG_MIN has one too.  */
+  unsigned long long u
+    = v < 0 ? -(unsigned long long) v : (unsigned long long) v;
+  do
+    tmp[n++] = (char) ('0' + u % 10);
+  while ((u /= 10) > 0);
+  if (v < 0)
+    buf[k++] = '-';
+  while (n > 0)
+    buf[k++] = tmp[--n];
+  return k;
+}
+
+/* The bytes a JSON string holds as they are: printable ASCII but the
+   quote and the backslash (DEL included, as json_dumps leaves it).  */
+static const bool plain[256] = {
+  [0x20 ... 0x21] = true,
+  [0x23 ... 0x5b] = true,
+  [0x5d ... 0x7f] = true,
+};
+
+#define ONES UINT64_C (0x0101010101010101)
+#define HIGHS UINT64_C (0x8080808080808080)
+
+/* Whether a byte of V is 0.  */
+static inline uint64_t
+word_zero (uint64_t v)
+{
+  return (v - ONES) & ~v & HIGHS;
+}
+
+/* Whether a byte of the eight in X is not plain: at least 0x80, below
+   0x20, a quote or a backslash.  */
+static inline bool
+word_special (uint64_t x)
+{
+  return ((x & HIGHS) | ((x - 0x20 * ONES) & ~x & HIGHS)
+          | word_zero (x ^ ('"' * ONES)) | word_zero (x ^ ('\\' * ONES)))
+         != 0;
+}
+
 void
 ash_out_json_string (struct ash_out *o, const char *s, size_t len)
 {
@@ -126,7 +183,17 @@ ash_out_json_string (struct ash_out *o, const char *s, size_t len)
   while (p < end)
     {
       const unsigned char *run = p;
-      while (p < end && *p >= 0x20 && *p < 0x80 && *p != '"' && *p != '\\')
+      /* Eight bytes at a time while none is a quote, a backslash, a
+         control character or outside ASCII; then a byte at a time.  */
+      while (end - p >= 8)
+        {
+          uint64_t x;
+          memcpy (&x, p, 8);
+          if (word_special (x))
+            break;
+          p += 8;
+        }
+      while (p < end && plain[*p])
         p++;
       if (p > run)
         ash_out_add (o, (const char *) run, (size_t) (p - run));
@@ -198,9 +265,8 @@ ash_out_json (struct ash_out *o, const json_t *v, int depth)
       return;
     case JSON_INTEGER:
       {
-        int n = snprintf (num, sizeof num, "%" JSON_INTEGER_FORMAT,
-                          json_integer_value (v));
-        ash_out_add (o, num, (size_t) n);
+        size_t n = format_int (num, (long long) json_integer_value (v));
+        ash_out_add (o, num, n);
         return;
       }
     case JSON_REAL:
@@ -341,8 +407,8 @@ ash_out_obj_int (struct ash_out_obj *w, const char *key, long long v)
 {
   char num[32];
   ash_out_obj_key (w, key);
-  int n = snprintf (num, sizeof num, "%lld", v);
-  ash_out_add (w->o, num, (size_t) n);
+  size_t n = format_int (num, v);
+  ash_out_add (w->o, num, n);
 }
 
 void

@@ -17,6 +17,7 @@
 #include <jansson.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <string.h>
 
 #include "base/buf.h"
 
@@ -62,7 +63,27 @@ struct ash_out
 
 /* To FD (borrowed), through a buffer of 64 KiB.  */
 void ash_out_init_fd (struct ash_out *o, int fd);
-void ash_out_add (struct ash_out *o, const char *p, size_t n);
+/* What the buffer of a file holds before it is written.  */
+#define ASH_OUT_CHUNK ((size_t) 1 << 16)
+
+/* The buffer's slow path: flush, write through, or grow.  */
+void ash_out_add_slow (struct ash_out *o, const char *p, size_t n);
+/* Append N bytes at P.  Inline, for the common case of room in the
+   buffer (which holds 64 KiB from the start when it goes to a file):
+   the reports call it for every token.  */
+static inline void
+ash_out_add (struct ash_out *o, const char *p, size_t n)
+{
+  if (o->b.len + n < o->b.alloc
+      && (o->fd < 0 || o->b.len + n <= ASH_OUT_CHUNK))
+    {
+      memcpy (o->b.buf + o->b.len, p, n);
+      o->b.len += n;
+      o->b.buf[o->b.len] = '\0';
+      return;
+    }
+  ash_out_add_slow (o, p, n);
+}
 void ash_out_addstr (struct ash_out *o, const char *s);
 /* Write what the buffer holds to the descriptor (nothing in memory
    mode).  */

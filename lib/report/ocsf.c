@@ -43,15 +43,15 @@ report_time_ms (const json_t *agg)
   return t == (time_t) -1 ? 0 : (long long) t * 1000;
 }
 
-/* RES as an OCSF Vulnerability Finding, written to O at nesting DEPTH
-   with its members in upstream's order; META is the finding's metadata
+/* RES (what the reports read of it: FP) as an OCSF Vulnerability
+   Finding, written to O at nesting DEPTH with its members in upstream's
+   order; META is the finding's metadata
    and MS the report's time.  */
 static void
-finding_write (const json_t *res, const json_t *meta, long long ms,
-               struct ash_out *o, int depth)
+finding_write (const json_t *res, const struct ash_report_finding *fp,
+               const json_t *meta, long long ms, struct ash_out *o, int depth)
 {
-  struct ash_report_finding fi;
-  ash_report_finding_read (res, &fi);
+  struct ash_report_finding fi = *fp;
   const char *path = fi.path, *rule = fi.rule, *scanner = fi.scanner;
   const char *msg = fi.message;
   int start = fi.start, end = fi.end;
@@ -157,8 +157,10 @@ ocsf_write (void *ctx, struct ash_out *o, int depth, bool first)
   const json_t *res = ash_report_walk_result (&ow->w, NULL);
   if (res == NULL)
     return false;
+  struct ash_report_finding fi;
+  ash_report_walk_finding (&ow->w, res, &fi);
   ash_out_item_start (o, depth, first);
-  finding_write (res, ow->meta, ow->ms, o, depth);
+  finding_write (res, &fi, ow->meta, ow->ms, o, depth);
   return true;
 }
 

@@ -34,8 +34,10 @@ ash_report_walk_init (struct ash_report_walk *w, const json_t *agg,
                       json_t *(*item) (struct ash_report_walk *w,
                                        const json_t *run, const json_t *res))
 {
+  w->agg = agg;
   w->runs = json_object_get (json_object_get (agg, "sarif"), "runs");
   w->run = w->res = 0;
+  w->count = 0;
   w->item = item;
 }
 
@@ -49,6 +51,7 @@ ash_report_walk_next (void *ctx)
       const json_t *results = json_object_get (run, "results");
       while (w->res < json_array_size (results))
         {
+          w->count++;
           json_t *v = w->item (w, run, json_array_get (results, w->res++));
           if (v)
             return v;
@@ -68,6 +71,7 @@ ash_report_walk_result (struct ash_report_walk *w, const json_t **ret_run)
         {
           if (ret_run)
             *ret_run = run;
+          w->count++;
           return json_array_get (results, w->res++);
         }
     }
@@ -98,17 +102,44 @@ hash128 (const char *const *fields, size_t n, uint64_t ret[2])
   ret[1] = b;
 }
 
+/* V in decimal at BUF (12 bytes or more), as "%d" prints it; returns
+   its length.  */
+static size_t
+put_int (char *buf, int v)
+{
+  char tmp[16];
+  size_t n = 0, k = 0;
+  unsigned u = v < 0 ? -(unsigned) v : (unsigned) v;
+  do
+    tmp[n++] = (char) ('0' + u % 10);
+  while ((u /= 10) > 0);
+  if (v < 0)
+    buf[k++] = '-';
+  while (n > 0)
+    buf[k++] = tmp[--n];
+  return k;
+}
+
 char *
 ash_report_finding_id (const char *scanner, const char *rule, const char *path,
                        int start, int end)
 {
+  /* "%d-%d" of START and END.  */
   char lines[64];
-  snprintf (lines, sizeof lines, "%d-%d", start, end);
+  size_t k = put_int (lines, start);
+  lines[k++] = '-';
+  lines[k + put_int (lines + k, end)] = '\0';
   const char *f[] = { scanner, rule, path, lines };
   uint64_t h[2];
   hash128 (f, ARRAY_SIZE (f), h);
-  return xasprintf ("%016llx%016llx", (unsigned long long) h[0],
-                    (unsigned long long) h[1]);
+  /* "%016llx%016llx", written by hand: it is made for every finding of
+     several reports.  */
+  static const char hex[] = "0123456789abcdef";
+  char *id = xmalloc (33);
+  for (int i = 0; i < 32; i++)
+    id[i] = hex[(h[i / 16] >> (60 - 4 * (i % 16))) & 0xf];
+  id[32] = '\0';
+  return id;
 }
 
 char *

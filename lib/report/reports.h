@@ -35,13 +35,39 @@ struct ash_report_format
 /* Every format, NULL-name terminated, in the order they are written.  */
 extern const struct ash_report_format ash_report_formats[];
 
-/* The findings of the merged SARIF as a flat list (new reference): each
-   {scanner, rule_id, severity, file_path, line_start, line_end, message,
-   suppressed, actionable}.  */
-json_t *ash_report_flat_findings (const json_t *agg);
+/* One finding of the flat list that the summaries read.  The strings
+   are borrowed from the aggregated document and never NULL ("" when the
+   result has none).  */
+struct ash_report_flat
+{
+  const json_t *result; /* the result it was read from */
+  const char *path;     /* as ash_sarif_result_location, or NULL */
+  const char *rule;     /* as ash_sarif_result_rule, or NULL */
+  const char *scanner;
+  const char *rule_id;
+  const char *file_path;
+  const char *message;
+  int line_start, line_end; /* 0: no line */
+  int severity;             /* enum ash_severity */
+  bool suppressed;
+  bool actionable;
+};
+/* The findings of the merged SARIF of an aggregated document, in its
+   order: N items at V.  */
+struct ash_report_flat_list
+{
+  const struct ash_report_flat *v;
+  size_t n;
+  struct ash_report_flat *owned; /* what _release frees */
+};
+/* The flat list of AGG into RET, valid while AGG does not change;
+   release it with ash_report_flat_list_release().  */
+void ash_report_flat_list_get (const json_t *agg,
+                               struct ash_report_flat_list *ret);
+void ash_report_flat_list_release (struct ash_report_flat_list *l);
 /* Between these, the findings list of AGG is built once and shared by
-   every call above for AGG (which must not change meanwhile).  Not
-   thread-safe: the reports are written by one thread.  */
+   every ash_report_flat_list_get() for AGG (which must not change
+   meanwhile).  Not thread-safe: the reports are written by one thread.  */
 void ash_report_findings_begin (const json_t *agg);
 void ash_report_findings_end (void);
 
@@ -66,8 +92,10 @@ json_t *ash_report_ocsf_doc (const json_t *agg, struct ash_json_gen *ret_gen);
    with it.  */
 struct ash_report_walk
 {
+  const json_t *agg;
   const json_t *runs;
   size_t run, res;
+  size_t count; /* results given so far */
   json_t *(*item) (struct ash_report_walk *w, const json_t *run,
                    const json_t *res);
 };
@@ -83,6 +111,13 @@ json_t *ash_report_walk_next (void *ctx);
    itself (the WRITE of an ash_json_gen), which ignores W's ITEM.  */
 const json_t *ash_report_walk_result (struct ash_report_walk *w,
                                       const json_t **ret_run);
+/* What the reports read of RES, the result the walk W gave last: taken
+   from the findings list shared between ash_report_findings_begin() and
+   _end() when there is one for W's document, else read from RES.  */
+struct ash_report_finding;
+void ash_report_walk_finding (const struct ash_report_walk *w,
+                              const json_t *res,
+                              struct ash_report_finding *ret);
 /* DOC (stolen), its array made by GEN, as ash_report_dump_json writes
    it (indented); GEN is released.  */
 char *ash_report_dump_json_gen (json_t *doc, struct ash_json_gen *gen);
@@ -113,8 +148,20 @@ char *ash_report_markdown_opts (const json_t *agg,
                                 const struct ash_summary_opts *o);
 char *ash_report_text_opts (const json_t *agg,
                             const struct ash_summary_opts *o);
+/* The text of ash_report_markdown_opts and ash_report_text_opts written
+   to O a finding at a time.  */
+void ash_report_markdown_write (const json_t *agg,
+                                const struct ash_summary_opts *o,
+                                struct ash_out *out);
+void ash_report_text_write (const json_t *agg,
+                            const struct ash_summary_opts *o,
+                            struct ash_out *out);
 char *ash_report_html (const json_t *agg);
 char *ash_report_junit (const json_t *agg);
+/* The text of ash_report_html and ash_report_junit written to O a
+   finding at a time.  */
+void ash_report_html_write (const json_t *agg, struct ash_out *out);
+void ash_report_junit_write (const json_t *agg, struct ash_out *out);
 
 /* The reports upstream ASH 3 has besides those above.  Each reads the
    aggregated document as ash_report_outputs_write() writes it: with

@@ -9,6 +9,7 @@
 #include "base/strvec.h"
 #include "base/util.h"
 #include "report/reports.h"
+#include "scan/sarif.h"
 
 /* Every string in these reports comes from the aggregated results, which
    hold what scanners and the repository wrote: each is shown with its
@@ -238,22 +239,19 @@ cmp_hotspot (const void *a, const void *b)
                  json_string_value (json_array_get (y, 0)));
 }
 
-/* The files with the most unsuppressed findings, at most LIMIT: a new
-   array of [path, count].  */
+/* The files with the most unsuppressed findings of LIST, at most LIMIT:
+   a new array of [path, count].  */
 static json_t *
-hotspots (const json_t *list, long long limit)
+hotspots (const struct ash_report_flat_list *list, long long limit)
 {
   json_t *counts = json_object ();
-  size_t i;
-  json_t *f;
-  json_array_foreach ((json_t *) list, i, f)
+  for (size_t i = 0; i < list->n; i++)
     {
-      const char *p = json_string_value (json_object_get (f, "file_path"));
-      if (p == NULL || *p == '\0'
-          || json_is_true (json_object_get (f, "suppressed")))
+      const struct ash_report_flat *f = &list->v[i];
+      if (*f->file_path == '\0' || f->suppressed)
         continue;
-      json_t *c = json_object_get (counts, p);
-      json_object_set_new (counts, p,
+      json_t *c = json_object_get (counts, f->file_path);
+      json_object_set_new (counts, f->file_path,
                            json_integer (json_integer_value (c) + 1));
     }
   size_t n = json_object_size (counts);
@@ -276,6 +274,16 @@ hotspots (const json_t *list, long long limit)
   return out;
 }
 
+/* What B holds written to OUT, B emptied and T's strings freed: the
+   reports are written a finding at a time, never held whole.  */
+static void
+put (struct ash_buf *b, struct ash_out *out)
+{
+  ash_out_add (out, b->buf, b->len);
+  ash_buf_reset (b);
+  ash_strvec_release (&pool);
+}
+
 char *
 ash_report_text (const json_t *agg)
 {
@@ -284,8 +292,9 @@ ash_report_text (const json_t *agg)
   return ash_report_text_opts (agg, &o);
 }
 
-char *
-ash_report_text_opts (const json_t *agg, const struct ash_summary_opts *o)
+void
+ash_report_text_write (const json_t *agg, const struct ash_summary_opts *o,
+                       struct ash_out *out)
 {
   struct ash_buf b = ASH_BUF_INIT;
   const json_t *meta = json_object_get (agg, "metadata");
@@ -303,12 +312,13 @@ ash_report_text_opts (const json_t *agg, const struct ash_summary_opts *o)
     }
   totals (&b, agg);
 
-  json_t *list = ash_report_flat_findings (agg);
+  struct ash_report_flat_list list;
+  ash_report_flat_list_get (agg, &list);
   size_t i;
   json_t *f;
   if (o->hotspots > 0)
     {
-      json_t *h = hotspots (list, o->hotspots);
+      json_t *h = hotspots (&list, o->hotspots);
       if (json_array_size (h) > 0)
         ash_buf_addstr (&b, "\nHotspots:\n");
       json_array_foreach (h, i, f)
@@ -317,29 +327,35 @@ ash_report_text_opts (const json_t *agg, const struct ash_summary_opts *o)
                       (long long) json_integer_value (json_array_get (f, 1)));
       json_decref (h);
     }
-  if (o->include_findings && json_array_size (list) > 0)
+  if (o->include_findings && list.n > 0)
     ash_buf_addstr (&b, "\nFindings:\n");
-  json_array_foreach (list, i, f)
+  put (&b, out);
+  for (i = 0; o->include_findings && i < list.n; i++)
     {
-      if (!o->include_findings)
-        break;
+      const struct ash_report_flat *fl = &list.v[i];
       if (o->max_findings >= 0 && (long long) i >= o->max_findings)
         {
           ash_buf_addf (&b, "... and %zu more (max_detailed_findings)\n",
-                        json_array_size (list) - i);
+                        list.n - i);
           break;
         }
-      ash_buf_addf (&b, "%s:%lld: [%s] %s %s: %s%s\n", str (f, "file_path"),
-                    num (f, "line_start"), str (f, "scanner"),
-                    str (f, "severity"), str (f, "rule_id"),
-                    str (f, "message"),
-                    json_is_true (json_object_get (f, "suppressed"))
-                      ? " (suppressed)"
-                      : "");
+      ash_buf_addf (&b, "%s:%lld: [%s] %s %s: %s%s\n", T (fl->file_path),
+                    (long long) fl->line_start, T (fl->scanner),
+                    T (ash_severity_name (fl->severity)), T (fl->rule_id),
+                    T (fl->message), fl->suppressed ? " (suppressed)" : "");
+      put (&b, out);
     }
-  json_decref (list);
-  ash_strvec_release (&pool);
-  return ash_buf_detach (&b);
+  put (&b, out);
+  ash_report_flat_list_release (&list);
+  ash_buf_release (&b);
+}
+
+char *
+ash_report_text_opts (const json_t *agg, const struct ash_summary_opts *o)
+{
+  struct ash_out out = ASH_OUT_MEMORY_INIT;
+  ash_report_text_write (agg, o, &out);
+  return ash_buf_detach (&out.b);
 }
 
 /* S as Markdown text: control characters shown as text first, then
@@ -350,11 +366,18 @@ void
 ash_report_md_escape (struct ash_buf *b, const char *s)
 {
   _cleanup_free_ char *e = ash_escape_control (s);
-  for (const char *p = e; *p; p++)
+  const char *p = e;
+  while (*p)
     {
-      if (strchr ("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~", *p))
-        ash_buf_addch (b, '\\');
-      ash_buf_addch (b, *p);
+      /* Runs of characters that need no backslash are copied whole.  */
+      size_t n = strcspn (p, "!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~");
+      ash_buf_add (b, p, n);
+      p += n;
+      if (*p)
+        {
+          ash_buf_addch (b, '\\');
+          ash_buf_addch (b, *p++);
+        }
     }
 }
 
@@ -366,8 +389,9 @@ ash_report_markdown (const json_t *agg)
   return ash_report_markdown_opts (agg, &o);
 }
 
-char *
-ash_report_markdown_opts (const json_t *agg, const struct ash_summary_opts *o)
+void
+ash_report_markdown_write (const json_t *agg, const struct ash_summary_opts *o,
+                           struct ash_out *out)
 {
   struct ash_buf b = ASH_BUF_INIT;
   const json_t *meta = json_object_get (agg, "metadata");
@@ -393,12 +417,13 @@ ash_report_markdown_opts (const json_t *agg, const struct ash_summary_opts *o)
     }
   totals (&b, agg);
 
-  json_t *list = ash_report_flat_findings (agg);
+  struct ash_report_flat_list list;
+  ash_report_flat_list_get (agg, &list);
   size_t i;
   json_t *f;
   if (o->hotspots > 0)
     {
-      json_t *h = hotspots (list, o->hotspots);
+      json_t *h = hotspots (&list, o->hotspots);
       if (json_array_size (h) > 0)
         ash_buf_addstr (&b, "\n## Hotspots\n\n| File | Findings |\n"
                             "|---|---|\n");
@@ -412,7 +437,7 @@ ash_report_markdown_opts (const json_t *agg, const struct ash_summary_opts *o)
         }
       json_decref (h);
     }
-  bool any = o->include_findings && json_array_size (list) > 0;
+  bool any = o->include_findings && list.n > 0;
   if (any)
     ash_buf_addf (&b,
                   "\n%s## Findings\n\n| Severity | Scanner | Rule | "
@@ -420,36 +445,42 @@ ash_report_markdown_opts (const json_t *agg, const struct ash_summary_opts *o)
                   o->collapsible ? "<details>\n<summary>Findings</summary>"
                                    "\n\n"
                                  : "");
-  json_array_foreach (list, i, f)
+  put (&b, out);
+  for (i = 0; any && i < list.n; i++)
     {
-      if (!any)
-        break;
+      const struct ash_report_flat *fl = &list.v[i];
       if (o->max_findings >= 0 && (long long) i >= o->max_findings)
         {
           ash_buf_addf (&b,
                         "\n%zu more findings are not listed "
                         "(max\\_detailed\\_findings)\n",
-                        json_array_size (list) - i);
+                        list.n - i);
           break;
         }
       ash_buf_addstr (&b, "| ");
-      md_escape (&b, raw (f, "severity"));
-      ash_buf_addf (&b, "%s | ",
-                    json_is_true (json_object_get (f, "suppressed"))
-                      ? " (suppressed)"
-                      : "");
-      md_escape (&b, raw (f, "scanner"));
+      md_escape (&b, ash_severity_name (fl->severity));
+      ash_buf_addf (&b, "%s | ", fl->suppressed ? " (suppressed)" : "");
+      md_escape (&b, fl->scanner);
       ash_buf_addstr (&b, " | ");
-      md_escape (&b, raw (f, "rule_id"));
+      md_escape (&b, fl->rule_id);
       ash_buf_addstr (&b, " | ");
-      md_escape (&b, raw (f, "file_path"));
-      ash_buf_addf (&b, ":%lld | ", num (f, "line_start"));
-      md_escape (&b, raw (f, "message"));
+      md_escape (&b, fl->file_path);
+      ash_buf_addf (&b, ":%lld | ", (long long) fl->line_start);
+      md_escape (&b, fl->message);
       ash_buf_addstr (&b, " |\n");
+      put (&b, out);
     }
   if (any && o->collapsible)
     ash_buf_addstr (&b, "\n</details>\n");
-  json_decref (list);
-  ash_strvec_release (&pool);
-  return ash_buf_detach (&b);
+  put (&b, out);
+  ash_report_flat_list_release (&list);
+  ash_buf_release (&b);
+}
+
+char *
+ash_report_markdown_opts (const json_t *agg, const struct ash_summary_opts *o)
+{
+  struct ash_out out = ASH_OUT_MEMORY_INIT;
+  ash_report_markdown_write (agg, o, &out);
+  return ash_buf_detach (&out.b);
 }

@@ -644,10 +644,14 @@ plugin_parse (const struct ash_scanner *s, const struct ash_scan_job *job,
 {
   const struct ash_plugin_scanner *p = s->data;
   const char *rel = p->output_path + strlen ("{results_dir}/");
-  struct ash_buf b = ASH_BUF_INIT;
-  int r = ash_tree_read_file (job->results_fd, rel, job->max_output, &b, err);
+  size_t len;
+  bool unread;
+  /* Parsed as it is read: a large log is never held whole as text
+     beside its tree.  */
+  int r = ash_sarif_parse_file (job->results_fd, rel, job->max_output, ret_doc,
+                                &len, &unread, err);
 
-  if (r == -ENOENT)
+  if (r == -ENOENT && unread)
     {
       if (res->status != 0)
         return ash_error_set (err, r,
@@ -657,11 +661,7 @@ plugin_parse (const struct ash_scanner *s, const struct ash_scan_job *job,
       return ash_error_set (err, r, _ ("%s wrote no output (%s)"), s->name,
                             rel);
     }
-  if (r < 0)
-    return r;
-  r = ash_sarif_parse (b.buf, b.len, ret_doc, err);
-  if (r < 0)
+  if (r < 0 && !unread)
     ash_error_prefix (err, _ ("%s (exit status %d)"), rel, res->status);
-  ash_buf_release (&b);
   return r;
 }

@@ -7,10 +7,12 @@
 
 #include <errno.h>
 #include <stdlib.h>
+#include <string.h>
 #include <strings.h>
 
 #include "base/escape.h"
 #include "base/util.h"
+#include "fs/tree.h"
 
 static const char *const severity_names[ASH_SEVERITY_COUNT] = {
   "info", "low", "medium", "high", "critical",
@@ -381,20 +383,17 @@ ash_json_parse_output (const char *what, const char *text, size_t len,
   return 0;
 }
 
-int
-ash_sarif_parse (const char *text, size_t len, json_t **ret_doc,
-                 struct ash_error *err)
+/* What ash_sarif_parse does with PARSED, the document a parse of LEN
+   bytes gave (stolen; NULL when the parse failed with JERR, and HIT when
+   the budget ended it).  */
+static int
+sarif_check (json_t *parsed, const json_error_t *jerr, bool hit, size_t len,
+             json_t **ret_doc, struct ash_error *err)
 {
-  json_error_t jerr;
-  struct parse_budget *b = &parse_budget;
+  _cleanup_json_ json_t *doc = parsed;
   size_t i;
   json_t *run;
 
-  *b = (struct parse_budget){ .on = true, .left = parse_budget_for (len) };
-  _cleanup_json_ json_t *doc
-    = json_loadb (text, len, JSON_REJECT_DUPLICATES, &jerr);
-  bool hit = b->hit;
-  *b = (struct parse_budget){ 0 };
   if (doc == NULL && hit)
     return ash_error_set (err, -EFBIG,
                           _ ("the output was not read: its %zu bytes would "
@@ -405,7 +404,7 @@ ash_sarif_parse (const char *text, size_t len, json_t **ret_doc,
   if (doc == NULL)
     return ash_error_set (err, -EINVAL,
                           _ ("the output is not JSON (line %d: %s)"),
-                          jerr.line, jerr.text);
+                          jerr->line, jerr->text);
   if (!json_is_object (doc))
     return shape_error (err, _ ("it is not a JSON object"));
   const char *version = json_string_value (json_object_get (doc, "version"));
@@ -437,8 +436,96 @@ ash_sarif_parse (const char *text, size_t len, json_t **ret_doc,
   return 0;
 }
 
+int
+ash_sarif_parse (const char *text, size_t len, json_t **ret_doc,
+                 struct ash_error *err)
+{
+  json_error_t jerr;
+  struct parse_budget *b = &parse_budget;
+
+  *b = (struct parse_budget){ .on = true, .left = parse_budget_for (len) };
+  json_t *doc = json_loadb (text, len, JSON_REJECT_DUPLICATES, &jerr);
+  bool hit = b->hit;
+  *b = (struct parse_budget){ 0 };
+  return sarif_check (doc, &jerr, hit, len, ret_doc, err);
+}
+
+/* The state of a parse that reads its text as it goes: jansson asks for
+   a kilobyte at a time, the file is read 64 KiB at a time.  */
+struct file_source
+{
+  struct ash_tree_reader rd;
+  struct ash_error *err;
+  int error; /* the read's, with ERR filled; or 0 */
+  size_t pos, len;
+  char buf[(size_t) 1 << 16];
+};
+
+static size_t
+file_source_read (void *buf, size_t n, void *arg)
+{
+  struct file_source *fs = arg;
+  if (fs->error)
+    return (size_t) -1;
+  if (fs->pos == fs->len)
+    {
+      ssize_t k
+        = ash_tree_reader_read (&fs->rd, fs->buf, sizeof fs->buf, fs->err);
+      if (k < 0)
+        {
+          fs->error = (int) k;
+          return (size_t) -1;
+        }
+      fs->pos = 0;
+      fs->len = (size_t) k;
+    }
+  size_t k = fs->len - fs->pos < n ? fs->len - fs->pos : n;
+  memcpy (buf, fs->buf + fs->pos, k);
+  fs->pos += k;
+  return k;
+}
+
+int
+ash_sarif_parse_file (int dirfd, const char *relpath, size_t max,
+                      json_t **ret_doc, size_t *ret_len, bool *ret_unread,
+                      struct ash_error *err)
+{
+  _cleanup_free_ struct file_source *fsp = xmalloc (sizeof *fsp);
+  struct file_source *f = fsp;
+  json_error_t jerr;
+  struct parse_budget *b = &parse_budget;
+
+  *ret_unread = true;
+  *ret_len = 0;
+  f->err = err;
+  f->error = 0;
+  f->pos = f->len = 0;
+  int r = ash_tree_reader_open (dirfd, relpath, max, &f->rd, err);
+  if (r < 0)
+    return r;
+  /* The budget of the size the file had when it was opened, as for a
+     text read whole; reading past MAX stops the parse.  */
+  size_t len = f->rd.size;
+  *b = (struct parse_budget){ .on = true, .left = parse_budget_for (len) };
+  json_t *doc
+    = json_load_callback (file_source_read, f, JSON_REJECT_DUPLICATES, &jerr);
+  bool hit = b->hit;
+  *b = (struct parse_budget){ 0 };
+  *ret_len = f->rd.total;
+  ash_tree_reader_release (&f->rd);
+  if (f->error)
+    {
+      json_decref (doc);
+      return f->error;
+    }
+  *ret_unread = false;
+  return sarif_check (doc, &jerr, hit, len, ret_doc, err);
+}
+
+/* NAME (borrowed, shared: one string for every result of a scanner,
+   which no one changes) as properties.scanner_name of OBJ.  */
 static void
-set_scanner_name (json_t *obj, const char *scanner)
+set_scanner_name (json_t *obj, json_t *name)
 {
   json_t *props = json_object_get (obj, "properties");
   if (!json_is_object (props))
@@ -446,7 +533,7 @@ set_scanner_name (json_t *obj, const char *scanner)
       props = json_object ();
       json_object_set_new (obj, "properties", props);
     }
-  json_object_set_new (props, "scanner_name", json_string (scanner));
+  json_object_set (props, "scanner_name", name);
 }
 
 void
@@ -454,13 +541,17 @@ ash_sarif_tag (json_t *doc, const char *scanner)
 {
   size_t i, j;
   json_t *run, *res;
+  /* NULL for a name that is not UTF-8: nothing is set then, as
+     json_object_set_new of NULL sets nothing.  */
+  json_t *name = json_string (scanner);
 
   json_array_foreach (json_object_get (doc, "runs"), i, run)
     {
-      set_scanner_name (run, scanner);
+      set_scanner_name (run, name);
       json_array_foreach (json_object_get (run, "results"), j, res)
-        set_scanner_name (res, scanner);
+        set_scanner_name (res, name);
     }
+  json_decref (name);
 }
 
 void

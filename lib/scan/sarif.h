@@ -99,6 +99,16 @@ int ash_json_parse_output (const char *what, const char *text, size_t len,
 int ash_sarif_parse (const char *text, size_t len, json_t **ret_doc,
                      struct ash_error *err);
 
+/* ash_sarif_parse of the file RELPATH below DIRFD, read as
+   ash_tree_read_file (DIRFD, RELPATH, MAX) reads it but a chunk at a time
+   while it is parsed, so that its text is never held whole.  When it
+   cannot be read, the error is ash_tree_read_file's and *RET_UNREAD is
+   true; otherwise it is ash_sarif_parse's for the text read, the
+   budget that of the file's size, and *RET_LEN the bytes read.  */
+int ash_sarif_parse_file (int dirfd, const char *relpath, size_t max,
+                          json_t **ret_doc, size_t *ret_len, bool *ret_unread,
+                          struct ash_error *err);
+
 /* Tag every result of every run of DOC with properties.scanner_name =
    SCANNER, and the run itself with properties.scanner_name.  */
 void ash_sarif_tag (json_t *doc, const char *scanner);

@@ -618,21 +618,29 @@ int
 ash_adapter_read_sarif (const struct ash_scan_job *job, const char *name,
                         json_t **ret_doc, struct ash_error *err)
 {
-  struct ash_buf b = ASH_BUF_INIT;
-  int r = ash_adapter_read_output (job, name, &b, err);
-  if (r == 0)
-    {
-      struct ash_error perr = ASH_ERROR_INIT;
-      r = ash_sarif_parse (b.buf, b.len, ret_doc, &perr);
-      if (r < 0)
-        {
-          _cleanup_free_ char *path = ash_path_join (job->results_dir, name);
-          ash_error_set (err, r, _ ("%s: its output %s is unusable: %s"),
-                         job->name, path, perr.message);
-        }
-      ash_error_release (&perr);
-    }
-  ash_buf_release (&b);
+  /* Parsed as it is read (ash_sarif_parse_file), with the errors of
+     ash_adapter_read_output for a file that cannot be read or is
+     empty.  */
+  struct ash_error perr = ASH_ERROR_INIT;
+  size_t len;
+  bool unread;
+  int r = ash_sarif_parse_file (job->results_fd, name, job->max_output,
+                                ret_doc, &len, &unread, &perr);
+  _cleanup_free_ char *path = ash_path_join (job->results_dir, name);
+  if (r == -ENOENT && unread)
+    r = ash_error_set (err, r, _ ("%s wrote no output (%s is missing)"),
+                       job->name, path);
+  else if (r < 0 && unread)
+    r = ash_error_set (err, r, _ ("%s: cannot read its output %s: %s"),
+                       job->name, path,
+                       perr.message ? perr.message : strerror (-r));
+  else if (r < 0 && len == 0)
+    r = ash_error_set (err, -ENODATA, _ ("%s: its output %s is empty"),
+                       job->name, path);
+  else if (r < 0)
+    ash_error_set (err, r, _ ("%s: its output %s is unusable: %s"), job->name,
+                   path, perr.message);
+  ash_error_release (&perr);
   return r;
 }
 

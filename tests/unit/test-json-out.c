@@ -186,10 +186,73 @@ test_gen_write (void)
     }
 }
 
+/* Strings of every length up to 40 made of pieces drawn at random (a
+   fixed seed) from plain ASCII, the characters JSON escapes and
+   multi-byte sequences, so that each kind of byte falls at every
+   offset of the eight-byte words the writer scans: all written as
+   json_dumps writes them.  */
+static void
+test_string_offsets (void)
+{
+  static const char *const pieces[] = {
+    "a",
+    "Z",
+    "0",
+    " ",
+    "~",
+    "\x7f",
+    "\"",
+    "\\",
+    "/",
+    "\n",
+    "\t",
+    "\x01",
+    "\x1f",
+    "\xc3\xa9",
+    "\xe6\x97\xa5",
+    "\xf0\x9f\x98\x80",
+  };
+  unsigned seed = 22;
+  size_t bad = 0, n = 0;
+  for (size_t len = 0; len <= 40; len++)
+    for (int round = 0; round < 50; round++)
+      {
+        char text[256];
+        size_t k = 0;
+        while (k < len)
+          {
+            seed = seed * 1103515245u + 12345u;
+            const char *p = pieces[(seed >> 16) % ARRAY_SIZE (pieces)];
+            size_t l = strlen (p);
+            if (k + l >= sizeof text)
+              break;
+            memcpy (text + k, p, l);
+            k += l;
+          }
+        text[k] = '\0';
+        json_t *v = json_string (text);
+        char *want
+          = json_dumps (v, JSON_COMPACT | JSON_ENSURE_ASCII | JSON_ENCODE_ANY);
+        _cleanup_free_ char *got = ash_json_text (v, false);
+        _cleanup_free_ char *w = xasprintf ("%s\n", want ? want : "(null)");
+        if (!streq (got, w))
+          {
+            if (bad++ == 0)
+              tap_diag ("got %s want %s", got, w);
+          }
+        n++;
+        free (want);
+        json_decref (v);
+      }
+  tap_ok (bad == 0 && n == 41 * 50,
+          "%zu strings of every length to 40: json_dumps's text", n);
+}
+
 int
 main (void)
 {
   test_values ();
+  test_string_offsets ();
   test_gen ();
   test_gen_write ();
   return tap_done ();
