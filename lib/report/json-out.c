@@ -126,11 +126,8 @@ utf8_next (const unsigned char *p, size_t n, size_t *ret_len)
   return cp;
 }
 
-/* V in decimal into BUF (at least 21 bytes), as "%lld" prints it;
-   returns its length.  snprintf costs the reports more than the rest of
-   an integer's writing.  */
-static size_t
-format_int (char *buf, long long v)
+size_t
+ash_format_int (char *buf, long long v)
 {
   char tmp[24];
   size_t n = 0, k = 0;
@@ -265,7 +262,7 @@ ash_out_json (struct ash_out *o, const json_t *v, int depth)
       return;
     case JSON_INTEGER:
       {
-        size_t n = format_int (num, (long long) json_integer_value (v));
+        size_t n = ash_format_int (num, (long long) json_integer_value (v));
         ash_out_add (o, num, n);
         return;
       }
@@ -407,7 +404,7 @@ ash_out_obj_int (struct ash_out_obj *w, const char *key, long long v)
 {
   char num[32];
   ash_out_obj_key (w, key);
-  size_t n = format_int (num, v);
+  size_t n = ash_format_int (num, v);
   ash_out_add (w->o, num, n);
 }
 

@@ -95,6 +95,10 @@ void ash_out_flush (struct ash_out *o);
 void ash_out_json (struct ash_out *o, const json_t *v, int depth);
 /* The LEN bytes of the UTF-8 string S as a JSON string.  */
 void ash_out_json_string (struct ash_out *o, const char *s, size_t len);
+/* V in decimal into BUF (at least 21 bytes), as "%lld" prints it,
+   without a terminating NUL; returns its length.  snprintf costs the
+   reports more than the rest of an integer's writing.  */
+size_t ash_format_int (char *buf, long long v);
 /* A line end and 2 * DEPTH spaces.  */
 void ash_out_indent (struct ash_out *o, int depth);
 /* What stands before an item of an array or a member of an object at

@@ -102,33 +102,15 @@ hash128 (const char *const *fields, size_t n, uint64_t ret[2])
   ret[1] = b;
 }
 
-/* V in decimal at BUF (12 bytes or more), as "%d" prints it; returns
-   its length.  */
-static size_t
-put_int (char *buf, int v)
-{
-  char tmp[16];
-  size_t n = 0, k = 0;
-  unsigned u = v < 0 ? -(unsigned) v : (unsigned) v;
-  do
-    tmp[n++] = (char) ('0' + u % 10);
-  while ((u /= 10) > 0);
-  if (v < 0)
-    buf[k++] = '-';
-  while (n > 0)
-    buf[k++] = tmp[--n];
-  return k;
-}
-
 char *
 ash_report_finding_id (const char *scanner, const char *rule, const char *path,
                        int start, int end)
 {
   /* "%d-%d" of START and END.  */
   char lines[64];
-  size_t k = put_int (lines, start);
+  size_t k = ash_format_int (lines, start);
   lines[k++] = '-';
-  lines[k + put_int (lines + k, end)] = '\0';
+  lines[k + ash_format_int (lines + k, end)] = '\0';
   const char *f[] = { scanner, rule, path, lines };
   uint64_t h[2];
   hash128 (f, ARRAY_SIZE (f), h);
