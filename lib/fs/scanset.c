@@ -924,8 +924,9 @@ link_cache_put (struct link_cache *c, struct link_cache_ent *e,
 }
 
 /* The path the link NAME in DFD resolves to, or NULL; REL_DIR (LDIR
-   bytes) is DFD's path below the source directory, REL the link's.  *RET_MODE is set to the type of what it resolves to when that
-   is known, else left 0.  */
+   bytes) is DFD's path below the source directory, REL the link's.
+   *RET_MODE is set to the type of what it resolves to when that is
+   known, else left 0.  */
 static char *
 resolve_link_cached (struct walk *w, int dfd, const char *name,
                      const char *rel_dir, size_t ldir, const char *rel,
