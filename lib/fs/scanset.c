@@ -664,6 +664,7 @@ struct link_cache_ent
                   empty slot */
   char *real;  /* what it resolves to, or NULL when it does not */
   mode_t mode; /* the type of what it resolves to, or 0 */
+  bool leaves; /* REAL is NULL or outside the source directory */
 };
 
 struct link_cache
@@ -686,6 +687,7 @@ struct walk
   unsigned long long max_file_size;
   struct link_cache dirs;    /* the directories links name, resolved */
   struct link_cache targets; /* the paths links name, resolved */
+  struct ash_buf key;        /* scratch space for a target's path */
   /* The warning for a leaving link, translated once (a tree may hold
      many), and split around its one "%s" when it has no other
      directive: LEAVES_LEN bytes before the path, the rest after it.  */
@@ -712,7 +714,10 @@ warn_leaving (struct walk *w, const char *rel)
       ash_strvec_pushf (&w->s->warnings, w->leaves_fmt, q);
       return;
     }
+  /* Room for the path as it is, which most paths need no quoting to
+     change, and for the rest of the message.  */
   struct ash_buf b = ASH_BUF_INIT;
+  ash_buf_reserve (&b, strlen (w->leaves_fmt) + strlen (rel));
   ash_buf_add (&b, w->leaves_fmt, w->leaves_len);
   add_quoted_path (&b, rel);
   ash_buf_addstr (&b, w->leaves_fmt + w->leaves_len + 2);
@@ -912,41 +917,64 @@ link_cache_slot (struct link_cache *c, const char *key, bool *ret_found)
   return c->used < LINK_CACHE_MAX ? &c->v[i] : NULL;
 }
 
-/* Keep KEY -> REAL (copied; may be NULL) and MODE in the slot E of C.  */
+/* Keep KEY -> REAL (copied; may be NULL), MODE and LEAVES in the slot E
+   of C.  */
 static void
 link_cache_put (struct link_cache *c, struct link_cache_ent *e,
-                const char *key, const char *real, mode_t mode)
+                const char *key, const char *real, mode_t mode, bool leaves)
 {
   e->key = xstrdup (key);
   e->real = real ? xstrdup (real) : NULL;
   e->mode = mode;
+  e->leaves = leaves;
   c->used++;
 }
 
-/* The path the link NAME in DFD resolves to, or NULL; REL_DIR (LDIR
-   bytes) is DFD's path below the source directory, REL the link's.
+/* Whether the resolved path REAL (NULL: dangling, looping or unreadable,
+   which cannot be shown to stay) is outside the tree.  */
+static bool
+real_leaves (const struct walk *w, const char *real)
+{
+  return !real || !ash_path_is_inside (real, w->s->real_source_dir);
+}
+
+/* Whether the link NAME in DFD leaves the tree, resolved whole; REL is
+   its path below the source directory.  */
+static bool
+link_leaves_uncached (struct walk *w, int dfd, const char *name,
+                      const char *rel)
+{
+  _cleanup_free_ char *real
+    = resolve_link (dfd, name, w->s->real_source_dir, rel);
+  return real_leaves (w, real);
+}
+
+/* Whether the link NAME in DFD leaves the tree: what it resolves to is
+   outside the source directory, or it resolves to nothing.  REL_DIR
+   (LDIR bytes) is DFD's path below the source directory, REL the link's.
    *RET_MODE is set to the type of what it resolves to when that is
-   known, else left 0.  */
-static char *
-resolve_link_cached (struct walk *w, int dfd, const char *name,
-                     const char *rel_dir, size_t ldir, const char *rel,
-                     mode_t *ret_mode)
+   known, else left 0.  A target seen before costs one readlinkat() and a
+   lookup.  */
+static bool
+link_leaves (struct walk *w, int dfd, const char *name, const char *rel_dir,
+             size_t ldir, const char *rel, mode_t *ret_mode)
 {
   char t[PATH_MAX + 1];
   ssize_t n = readlinkat (dfd, name, t, sizeof t - 1);
   if (n <= 0 || n >= (ssize_t) sizeof t - 1)
-    return resolve_link (dfd, name, w->s->real_source_dir, rel);
+    return link_leaves_uncached (w, dfd, name, rel);
   t[n] = '\0';
   const char *slash = strrchr (t, '/');
   const char *b = slash ? slash + 1 : t;
   if (!*b || streq (b, ".") || streq (b, ".."))
-    return resolve_link (dfd, name, w->s->real_source_dir, rel);
+    return link_leaves_uncached (w, dfd, name, rel);
 
   /* The directory the target names.  A relative target starts from the
      link's own directory, which is a real one (the walk never goes
      through a link), so the ".." that start it are taken off by name;
      every later component is left to the kernel.  */
-  struct ash_buf d = ASH_BUF_INIT;
+  struct ash_buf d = w->key;
+  ash_buf_reset (&d);
   size_t dl = slash ? (size_t) (slash - t) : 0;
   if (t[0] == '/')
     ash_buf_add (&d, t, dl ? dl : 1);
@@ -988,14 +1016,14 @@ resolve_link_cached (struct walk *w, int dfd, const char *name,
   /* The target, as it is named, seen before?  */
   bool found;
   struct link_cache_ent *te = link_cache_slot (&w->targets, d.buf, &found);
+  char *key = d.buf;
+  w->key = d; /* kept for the next link */
   if (found)
     {
-      ash_buf_release (&d);
       *ret_mode = te->mode;
-      return te->real ? xstrdup (te->real) : NULL;
+      return te->leaves;
     }
-  char *key = ash_buf_detach (&d);
-  char *ret = NULL;
+  _cleanup_free_ char *ret = NULL;
   mode_t mode = 0;
 
   /* Its directory, resolved once.  */
@@ -1010,7 +1038,7 @@ resolve_link_cached (struct walk *w, int dfd, const char *name,
     {
       real = real_owned = resolve_link (AT_FDCWD, key, NULL, key);
       if (de)
-        link_cache_put (&w->dirs, de, key, real, 0);
+        link_cache_put (&w->dirs, de, key, real, 0, false);
     }
   key[dlen] = saved;
   if (real)
@@ -1032,25 +1060,11 @@ resolve_link_cached (struct walk *w, int dfd, const char *name,
           mode = st.st_mode;
         }
     }
+  bool leaves = real_leaves (w, ret);
   if (te)
-    link_cache_put (&w->targets, te, key, ret, mode);
-  free (key);
+    link_cache_put (&w->targets, te, key, ret, mode, leaves);
   *ret_mode = mode;
-  return ret;
-}
-
-static bool
-link_leaves (struct walk *w, int dfd, const char *name, const char *rel_dir,
-             size_t ldir, const char *rel, mode_t *ret_mode)
-{
-  struct ash_scanset *s = w->s;
-  _cleanup_free_ char *real
-    = resolve_link_cached (w, dfd, name, rel_dir, ldir, rel, ret_mode);
-  /* Dangling, looping or unreadable: it cannot be shown to stay, so it
-     counts as leaving.  */
-  if (!real)
-    return true;
-  return !ash_path_is_inside (real, s->real_source_dir);
+  return leaves;
 }
 
 /* A directory entry as readdir() gave it: its name (in the directory's
@@ -1177,7 +1191,7 @@ walk_entry_1 (struct walk *w, int dfd, const char *rel_dir, size_t ldir,
       mode_t tmode = 0;
       if (link_leaves (w, dfd, name, rel_dir, ldir, rel, &tmode))
         {
-          ash_strvec_push (&s->leaving, rel);
+          ash_strvec_push_nodup (&s->leaving, rel);
           if (!ignored)
             {
               /* Quoted as in the scan-set list, so that a line break in
@@ -1209,7 +1223,7 @@ walk_entry_1 (struct walk *w, int dfd, const char *rel_dir, size_t ldir,
       if (!ignored)
         {
           _cleanup_free_ char *q = quoted_path (rel);
-          ash_strvec_push (&s->leaving, rel);
+          ash_strvec_push_nodup (&s->leaving, rel);
           ash_strvec_pushf (&s->warnings,
                             _ ("Not scanning '%s': nested more than %d "
                                "directories deep"),
@@ -1234,7 +1248,7 @@ walk_entry_1 (struct walk *w, int dfd, const char *rel_dir, size_t ldir,
          anything: only regular files are scanned, and the scanners that
          walk the directory themselves are told to skip these.  */
       _cleanup_free_ char *q = quoted_path (rel);
-      ash_strvec_push (&s->leaving, rel);
+      ash_strvec_push_nodup (&s->leaving, rel);
       ash_strvec_push (&s->specials, rel);
       ash_strvec_pushf (&s->warnings,
                         _ ("Not scanning '%s': not a regular file (%s)"), q,
@@ -1248,7 +1262,7 @@ walk_entry_1 (struct walk *w, int dfd, const char *rel_dir, size_t ldir,
   if (w->max_file_size && (unsigned long long) st.st_size > w->max_file_size)
     {
       _cleanup_free_ char *q = quoted_path (rel);
-      ash_strvec_push (&s->leaving, rel);
+      ash_strvec_push_nodup (&s->leaving, rel);
       ash_strvec_pushf (&s->warnings,
                         _ ("Not scanning '%s': %lld bytes is more than "
                            "global_settings.max_file_size (%llu)"),
@@ -1449,7 +1463,7 @@ ash_scanset_release (struct ash_scanset *s)
   free (s->real_source_dir);
   borrowed_release (&s->files);
   ash_strvec_release (&s->ignored);
-  ash_strvec_release (&s->leaving);
+  borrowed_release (&s->leaving);
   ash_strvec_release (&s->warnings);
   borrowed_release (&s->all);
   ash_strvec_release (&s->specials);
@@ -1471,6 +1485,7 @@ ash_scanset_build (int srcfd, const char *source_dir,
   struct ash_scanset s = ASH_SCANSET_INIT;
   struct walk w;
   memset (&w, 0, sizeof w);
+  ash_buf_init (&w.key);
   w.s = &s;
   w.err = err;
   w.max_file_size = opts ? opts->max_file_size : 0;
@@ -1524,6 +1539,7 @@ ash_scanset_build (int srcfd, const char *source_dir,
   rules_release (&w.global);
   link_cache_release (&w.dirs);
   link_cache_release (&w.targets);
+  ash_buf_release (&w.key);
   if (r < 0)
     {
       ash_scanset_release (&s);
@@ -1811,14 +1827,49 @@ ac_step (const struct ac *a, int state, unsigned char c)
   return a->root[c];
 }
 
+/* The length of the longest tail of PREFIX that begins one of the M words
+   W (in strcmp order): how far into PREFIX a word held across its end
+   can start.  The words that begin with a string are side by side,
+   from the first word not below it.  */
+static size_t
+prefix_tail_depth (const char *prefix, size_t n, const struct ac_word *w,
+                   size_t m)
+{
+  for (size_t k = n; k > 0; k--)
+    {
+      const char *tail = prefix + n - k;
+      size_t lo = 0, hi = m;
+      while (lo < hi)
+        {
+          size_t mid = lo + (hi - lo) / 2;
+          if (strcmp (w[mid].w, tail) < 0)
+            lo = mid + 1;
+          else
+            hi = mid;
+        }
+      if (lo < m && strncmp (w[lo].w, tail, k) == 0)
+        return k;
+    }
+  return 0;
+}
+
 /* For each leaving link i, HOLDER[i]: another path of the tree that holds
-   it, or NULL.  */
+   it, or NULL.
+
+   A path holds a link in its absolute form, the source directory's path
+   with a slash before it.  An occurrence that ends in the path starts at
+   most DEPTH bytes into that prefix (prefix_tail_depth), so a path of
+   fewer than the shortest link's length less DEPTH bytes holds none,
+   and with DEPTH 0 neither does one of that length (it would be the link
+   itself); such paths are not read.  When no link fits inside the prefix
+   and no path is long enough, nothing is held, and the automaton is not
+   built at all.  */
 static void
 paths_holding (const struct ash_scanset *s, const char **holder)
 {
   struct ac a = { 0 };
   size_t m = s->leaving.nr, left = 0, nw = 0;
-  bool *in_prefix = xcalloc (m ? m : 1, sizeof *in_prefix);
+  size_t min_len = SIZE_MAX;
 
   /* The links in the order of their text, which the scan set's list
      already is.  */
@@ -1827,21 +1878,52 @@ paths_holding (const struct ash_scanset *s, const char **holder)
   for (size_t i = 0; i < m; i++)
     {
       holder[i] = NULL;
-      if (s->leaving.v[i][0] == '\0')
+      size_t len = strlen (s->leaving.v[i]);
+      if (len == 0)
         continue;
+      if (len < min_len)
+        min_len = len;
       if (nw && strcmp (words[nw - 1].w, s->leaving.v[i]) > 0)
         sorted = false;
       words[nw++] = (struct ac_word){ s->leaving.v[i], i };
     }
   left = nw;
+  if (nw == 0)
+    {
+      free (words);
+      return;
+    }
   if (!sorted)
     qsort (words, nw, sizeof *words, ac_word_cmp);
+
+  _cleanup_free_ char *prefix = ash_path_join (s->source_dir, "");
+  size_t plen = strlen (prefix);
+  size_t depth = prefix_tail_depth (prefix, plen, words, nw);
+  size_t need = depth == 0         ? min_len + 1
+                : depth >= min_len ? 0
+                                   : min_len - depth;
+  if (min_len > plen)
+    {
+      size_t longest = 0;
+      for (size_t j = 0; j < s->all.nr && longest < need; j++)
+        {
+          size_t l = strlen (s->all.v[j]);
+          if (l > longest)
+            longest = l;
+        }
+      if (longest < need)
+        {
+          free (words);
+          return;
+        }
+    }
+
+  bool *in_prefix = xcalloc (m, sizeof *in_prefix);
   ac_build (&a, words, nw);
   ac_finish (&a);
 
   /* A link held by the source directory's own path (with the slash after
      it) is held by the absolute form of every other path.  */
-  _cleanup_free_ char *prefix = ash_path_join (s->source_dir, "");
   int start = 0;
   for (const unsigned char *p = (const unsigned char *) prefix; *p; p++)
     {
@@ -1860,19 +1942,22 @@ paths_holding (const struct ash_scanset *s, const char **holder)
 
   /* Every other occurrence ends inside a path; the absolute form holds
      whatever the relative one does.  Identical links share a node, which
-     names the first of them; the others take its holder below.  A path in the same
-     directory as the one before it starts from the state that
-     directory's name left the automaton in: what ends inside the name
-     was found in the earlier path (never the link itself, which is
-     longer than a directory above it), so only the last component is
-     read again.  */
+     names the first of them; the others take its holder below.  A path
+     in the same directory as the one before it that was read starts from
+     the state that directory's name left the automaton in: what ends
+     inside the name was found in the earlier path (never the link
+     itself, which is longer than a directory above it), so only the last
+     component is read again.  */
   const char *prev = NULL;
   size_t prev_dir = 0;
   int dir_state = start;
   for (size_t j = 0; j < s->all.nr && left > 0; j++)
     {
       const char *path = s->all.v[j];
-      const char *last = strrchr (path, '/');
+      size_t len = strlen (path);
+      if (len < need)
+        continue;
+      const char *last = memrchr (path, '/', len);
       size_t dir = last ? (size_t) (last - path) + 1 : 0;
       int state = start;
       size_t i = 0;
@@ -1881,7 +1966,7 @@ paths_holding (const struct ash_scanset *s, const char **holder)
           state = dir_state;
           i = dir;
         }
-      for (; path[i]; i++)
+      for (; i < len; i++)
         {
           state = ac_step (&a, state, (unsigned char) path[i]);
           for (int o = a.n[state].emit; o >= 0; o = a.n[o].out)

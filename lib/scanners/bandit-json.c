@@ -117,20 +117,24 @@ ash_bandit_argv (const char *tool, const json_t *options,
           const char *e = json_string_value (
             json_is_object (p) ? json_object_get (p, "path") : p);
           if (e && *e)
-            ash_buf_addf (&excl, ",%s", e);
+            {
+              ash_buf_addch (&excl, ',');
+              ash_buf_addstr (&excl, e);
+            }
         }
     }
   for (size_t i = 0; excluded_paths && excluded_paths[i]; i++)
     {
       /* bandit matches an exclusion as a substring of the path it walks,
          so an absolute path names exactly this entry.  */
-      if (excluded_paths[i][0] == '/')
-        ash_buf_addf (&excl, ",%s", excluded_paths[i]);
-      else
+      ash_buf_addch (&excl, ',');
+      if (excluded_paths[i][0] != '/' && *target)
         {
-          _cleanup_free_ char *abs = ash_path_join (target, excluded_paths[i]);
-          ash_buf_addf (&excl, ",%s", abs);
+          ash_buf_addstr (&excl, target);
+          if (target[strlen (target) - 1] != '/')
+            ash_buf_addch (&excl, '/');
         }
+      ash_buf_addstr (&excl, excluded_paths[i]);
     }
   ash_strvec_push (argv, "--exclude");
   ash_strvec_push_nodup (argv, ash_buf_detach (&excl));

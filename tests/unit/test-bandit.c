@@ -176,6 +176,28 @@ test_argv (void)
   free (s);
   ash_strvec_clear (&argv);
 
+  /* Each link joined to the target once, whether or not the target ends
+     with a slash; an absolute one kept as it is.  */
+  static const char *const joins[][2] = {
+    { "/src/", "/src/vendor/link,/abs/link,/src/a" },
+    { "/", "/vendor/link,/abs/link,/a" },
+    { "src", "src/vendor/link,/abs/link,src/a" },
+  };
+  char *const links3[]
+    = { (char *) "vendor/link", (char *) "/abs/link", (char *) "a", NULL };
+  for (size_t i = 0; i < ARRAY_SIZE (joins); i++)
+    {
+      r = ash_bandit_argv ("bandit", NULL, links3, "json", "o", joins[i][0],
+                           &argv, &err);
+      tap_is_int (r, 0, "argv builds for target %s", joins[i][0]);
+      _cleanup_free_ char *want
+        = xasprintf (".svn,CVS,.bzr,.hg,.git,__pycache__,.tox,.eggs,*.egg,%s",
+                     joins[i][1]);
+      tap_is_str (argv.nr >= 2 ? argv.v[argv.nr - 2] : "", want,
+                  "links joined to target %s", joins[i][0]);
+      ash_strvec_clear (&argv);
+    }
+
   static const char *const levels[][2] = {
     { "all", "" },
     { "low", " -i" },

@@ -99,6 +99,66 @@ test_json (void)
   ash_buf_release (&b);
 }
 
+/* Words of eight bytes are checked at once: a byte to escape must be
+   found at every place in a word and across the end of one.  Each string
+   is printable ASCII with one such byte (or sequence) at offset I; the
+   escape of the whole must be the plain text around the escape of that
+   byte alone, and the JSON one what jansson writes where it writes
+   anything.  */
+static void
+test_word_edges (void)
+{
+  static const char *const specials[] = {
+    "\x01",     "\x1b",     "\n",           "\x1f", "\x7f", "\xff",
+    "\xc3\xa9", "\xc2\x85", "\xe2\x80\xae", "\"",   "\\",   "\t",
+  };
+  static const char text[] = "abcdefghijklmnopqrstuvwxyz0123456789";
+  int bad_control = 0, bad_json = 0, bad_jansson = 0, cases = 0;
+  for (size_t k = 0; k < sizeof specials / sizeof *specials; k++)
+    for (size_t len = 0; len <= 24; len++)
+      for (size_t i = 0; i <= len; i++)
+        {
+          _cleanup_free_ char *in
+            = xasprintf ("%.*s%s%.*s", (int) i, text, specials[k],
+                         (int) (len - i), text + i);
+          _cleanup_free_ char *one = ash_escape_control (specials[k]);
+          _cleanup_free_ char *want
+            = xasprintf ("%.*s%s%.*s", (int) i, text, one, (int) (len - i),
+                         text + i);
+          _cleanup_free_ char *got = ash_escape_control (in);
+          if (!streq (got, want))
+            bad_control++;
+
+          struct ash_buf j1 = ASH_BUF_INIT, jw = ASH_BUF_INIT;
+          ash_escape_json_add (&j1, specials[k]);
+          /* The escape of the byte alone, its quotation marks off.  */
+          ash_buf_addch (&jw, '"');
+          ash_buf_add (&jw, text, i);
+          ash_buf_add (&jw, j1.buf + 1, j1.len - 2);
+          ash_buf_add (&jw, text + i, len - i);
+          ash_buf_addch (&jw, '"');
+          struct ash_buf jg = ASH_BUF_INIT;
+          ash_escape_json_add (&jg, in);
+          if (!streq (jg.buf, jw.buf))
+            bad_json++;
+          _cleanup_free_ char *jt = jansson_text (in);
+          if (jt && !streq (jt, jg.buf))
+            bad_jansson++;
+          ash_buf_release (&j1);
+          ash_buf_release (&jw);
+          ash_buf_release (&jg);
+          cases++;
+        }
+  tap_is_int (bad_control, 0,
+              "escape_control: a byte to escape found at every place of a "
+              "word (%d strings)",
+              cases);
+  tap_is_int (bad_json, 0,
+              "escape_json: a byte to escape found at every place of a word");
+  tap_is_int (bad_jansson, 0,
+              "escape_json: the same text as jansson at every place");
+}
+
 static char *
 slurp (int fd)
 {
@@ -238,6 +298,7 @@ main (void)
 {
   test_control ();
   test_json ();
+  test_word_edges ();
   test_lines ();
   return tap_done ();
 }

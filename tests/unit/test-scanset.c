@@ -498,6 +498,27 @@ test_unrepresentable (void)
   /* Controls: held by no other path.  */
   check_unrepresentable ("zz.py", NULL, "bandit", NULL, "zz.py");
   check_unrepresentable ("b/zz.py", "b/z.py", "ferret-scan", NULL, "b/zz.py");
+  /* Held across the source directory's path by a path shorter than the
+     link: SRC/a.py holds "c/a.py".  The control: "d/a.py", which no
+     tail of SRC/ starts.  */
+  check_unrepresentable ("c/a.py", NULL, "bandit", "", NULL);
+  check_unrepresentable ("d/a.py", NULL, "bandit", NULL, "d/a.py");
+  /* Links longer than the source directory's path and than every other
+     path are held by none, and need no search; one byte more in another
+     path, and it holds the link.  A path as long as the link that is not
+     the link holds nothing.  */
+  {
+    static const char lng[]
+      = "a-rather-long-directory/of-a-deep-tree/holding-a-link-named.py";
+    static const char same[]
+      = "a-rather-long-directory/of-a-deep-tree/holding-a-link-named.pz";
+    _cleanup_free_ char *longer = xasprintf ("%s~", lng);
+    _cleanup_free_ char *inner = xasprintf ("x%sy", lng);
+    check_unrepresentable (lng, NULL, "bandit", NULL, lng);
+    check_unrepresentable (lng, same, "bandit", NULL, lng);
+    check_unrepresentable (lng, longer, "bandit", "", NULL);
+    check_unrepresentable (lng, inner, "ferret-scan", "", NULL);
+  }
 }
 
 /* Many leaving links, some held by other paths and some not: the ones
