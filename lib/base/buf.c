@@ -69,12 +69,6 @@ buf_grow (struct ash_buf *b, size_t extra)
 }
 
 int
-ash_buf_reserve (struct ash_buf *b, size_t extra)
-{
-  return buf_grow (b, extra);
-}
-
-int
 ash_buf_add (struct ash_buf *b, const void *data, size_t len)
 {
   int r = buf_grow (b, len);

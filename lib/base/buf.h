@@ -34,9 +34,6 @@ void ash_buf_release (struct ash_buf *b);
 void ash_buf_reset (struct ash_buf *b);
 /* Give the caller the string (never NULL); the buffer is reset.  */
 char *ash_buf_detach (struct ash_buf *b);
-/* Make room for EXTRA more bytes at once, so that the appends that
-   follow do not grow the buffer step by step.  */
-int ash_buf_reserve (struct ash_buf *b, size_t extra);
 int ash_buf_add (struct ash_buf *b, const void *data, size_t len);
 int ash_buf_addstr (struct ash_buf *b, const char *s);
 int ash_buf_addch (struct ash_buf *b, char c);

@@ -647,6 +647,16 @@ borrowed_release (struct ash_strvec *sv)
   ash_strvec_init (sv);
 }
 
+/* Keep the warning MSG (freed) in the blocks, like the paths: a tree may
+   hold many entries that each have one.  */
+static void
+warning_push (struct ash_scanset *s, char *msg)
+{
+  ash_strvec_push_nodup (&s->warnings,
+                         path_make (s, NULL, 0, msg, strlen (msg)));
+  free (msg);
+}
+
 /* ---- The walk -------------------------------------------------------- */
 
 /* Links that leave a tree tend to point into a few directories, often at
@@ -688,6 +698,7 @@ struct walk
   struct link_cache dirs;    /* the directories links name, resolved */
   struct link_cache targets; /* the paths links name, resolved */
   struct ash_buf key;        /* scratch space for a target's path */
+  struct ash_buf warn;       /* and for a warning */
   /* The warning for a leaving link, translated once (a tree may hold
      many), and split around its one "%s" when it has no other
      directive: LEAVES_LEN bytes before the path, the rest after it.  */
@@ -711,17 +722,17 @@ warn_leaving (struct walk *w, const char *rel)
     {
       /* A translation with other directives: printf's own way.  */
       _cleanup_free_ char *q = quoted_path (rel);
-      ash_strvec_pushf (&w->s->warnings, w->leaves_fmt, q);
+      warning_push (w->s, xasprintf (w->leaves_fmt, q));
       return;
     }
-  /* Room for the path as it is, which most paths need no quoting to
-     change, and for the rest of the message.  */
-  struct ash_buf b = ASH_BUF_INIT;
-  ash_buf_reserve (&b, strlen (w->leaves_fmt) + strlen (rel));
-  ash_buf_add (&b, w->leaves_fmt, w->leaves_len);
-  add_quoted_path (&b, rel);
-  ash_buf_addstr (&b, w->leaves_fmt + w->leaves_len + 2);
-  ash_strvec_push_nodup (&w->s->warnings, ash_buf_detach (&b));
+  /* Made in the walk's scratch buffer, kept in the blocks.  */
+  struct ash_buf *b = &w->warn;
+  ash_buf_reset (b);
+  ash_buf_add (b, w->leaves_fmt, w->leaves_len);
+  add_quoted_path (b, rel);
+  ash_buf_addstr (b, w->leaves_fmt + w->leaves_len + 2);
+  ash_strvec_push_nodup (&w->s->warnings,
+                         path_make (w->s, NULL, 0, b->buf, b->len));
 }
 
 /* Say once that the ignore files were not read whole.  */
@@ -733,15 +744,15 @@ ignore_cap_hit (struct walk *w, const char *rel, int lineno, const char *why)
   w->ignore_capped = true;
   _cleanup_free_ char *q = quoted_path (rel);
   if (lineno > 0)
-    ash_strvec_pushf (&w->s->warnings,
-                      _ ("ignore files: %s; the rules from %s line %d on "
-                         "are not read"),
-                      why, q, lineno);
+    warning_push (
+      w->s, xasprintf (_ ("ignore files: %s; the rules from %s line %d on "
+                          "are not read"),
+                       why, q, lineno));
   else
-    ash_strvec_pushf (&w->s->warnings,
-                      _ ("ignore files: %s; the rules from %s on are not "
-                         "read"),
-                      why, q);
+    warning_push (
+      w->s, xasprintf (_ ("ignore files: %s; the rules from %s on are not "
+                          "read"),
+                       why, q));
 }
 
 static int
@@ -1224,10 +1235,10 @@ walk_entry_1 (struct walk *w, int dfd, const char *rel_dir, size_t ldir,
         {
           _cleanup_free_ char *q = quoted_path (rel);
           ash_strvec_push_nodup (&s->leaving, rel);
-          ash_strvec_pushf (&s->warnings,
-                            _ ("Not scanning '%s': nested more than %d "
-                               "directories deep"),
-                            q, SCANSET_MAX_DEPTH);
+          warning_push (s,
+                        xasprintf (_ ("Not scanning '%s': nested more than %d "
+                                      "directories deep"),
+                                   q, SCANSET_MAX_DEPTH));
         }
       return 0;
     }
@@ -1250,23 +1261,23 @@ walk_entry_1 (struct walk *w, int dfd, const char *rel_dir, size_t ldir,
       _cleanup_free_ char *q = quoted_path (rel);
       ash_strvec_push_nodup (&s->leaving, rel);
       ash_strvec_push (&s->specials, rel);
-      ash_strvec_pushf (&s->warnings,
-                        _ ("Not scanning '%s': not a regular file (%s)"), q,
-                        S_ISFIFO (st.st_mode)   ? _ ("a FIFO")
-                        : S_ISSOCK (st.st_mode) ? _ ("a socket")
-                        : S_ISCHR (st.st_mode)  ? _ ("a character device")
-                        : S_ISBLK (st.st_mode)  ? _ ("a block device")
-                                                : _ ("an unknown type"));
+      warning_push (
+        s, xasprintf (_ ("Not scanning '%s': not a regular file (%s)"), q,
+                      S_ISFIFO (st.st_mode)   ? _ ("a FIFO")
+                      : S_ISSOCK (st.st_mode) ? _ ("a socket")
+                      : S_ISCHR (st.st_mode)  ? _ ("a character device")
+                      : S_ISBLK (st.st_mode)  ? _ ("a block device")
+                                              : _ ("an unknown type")));
       return 0;
     }
   if (w->max_file_size && (unsigned long long) st.st_size > w->max_file_size)
     {
       _cleanup_free_ char *q = quoted_path (rel);
       ash_strvec_push_nodup (&s->leaving, rel);
-      ash_strvec_pushf (&s->warnings,
-                        _ ("Not scanning '%s': %lld bytes is more than "
-                           "global_settings.max_file_size (%llu)"),
-                        q, (long long) st.st_size, w->max_file_size);
+      warning_push (s,
+                    xasprintf (_ ("Not scanning '%s': %lld bytes is more than "
+                                  "global_settings.max_file_size (%llu)"),
+                               q, (long long) st.st_size, w->max_file_size));
       return 0;
     }
   ash_strvec_push_nodup (&s->files, rel);
@@ -1464,7 +1475,7 @@ ash_scanset_release (struct ash_scanset *s)
   borrowed_release (&s->files);
   ash_strvec_release (&s->ignored);
   borrowed_release (&s->leaving);
-  ash_strvec_release (&s->warnings);
+  borrowed_release (&s->warnings);
   borrowed_release (&s->all);
   ash_strvec_release (&s->specials);
   borrowed_release (&s->unlisted);
@@ -1486,6 +1497,7 @@ ash_scanset_build (int srcfd, const char *source_dir,
   struct walk w;
   memset (&w, 0, sizeof w);
   ash_buf_init (&w.key);
+  ash_buf_init (&w.warn);
   w.s = &s;
   w.err = err;
   w.max_file_size = opts ? opts->max_file_size : 0;
@@ -1540,6 +1552,7 @@ ash_scanset_build (int srcfd, const char *source_dir,
   link_cache_release (&w.dirs);
   link_cache_release (&w.targets);
   ash_buf_release (&w.key);
+  ash_buf_release (&w.warn);
   if (r < 0)
     {
       ash_scanset_release (&s);

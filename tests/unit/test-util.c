@@ -90,21 +90,6 @@ test_buf (void)
   tap_is_int (ash_buf_addch (&c, 'e'), -EFBIG, "addch past max is refused");
   tap_is_str (c.buf, "abcd", "... and leaves the buffer");
   ash_buf_release (&c);
-
-  /* reserve makes the room once: the appends that fit in it do not move
-     the bytes; past max it is refused like an append.  */
-  struct ash_buf r = ASH_BUF_INIT;
-  tap_is_int (ash_buf_reserve (&r, 300), 0, "reserve on an empty buffer");
-  tap_ok (r.alloc >= 301 && r.len == 0 && r.buf[0] == '\0',
-          "... makes room for the bytes and the NUL, adds none");
-  const char *at = r.buf;
-  for (int i = 0; i < 30; i++)
-    ash_buf_addstr (&r, "0123456789");
-  tap_ok (r.buf == at && r.len == 300, "... and appends within it stay put");
-  r.max = 310;
-  tap_is_int (ash_buf_reserve (&r, 11), -EFBIG, "reserve past max is refused");
-  tap_is_int ((long long) r.len, 300, "... and leaves the buffer");
-  ash_buf_release (&r);
 }
 
 static void
