@@ -1,0 +1,292 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* test-json-arena.c -- the chunks that a large parse's document is made
+   in: carving, giving chunks back, frees from other threads, and
+   documents parsed there that are the same as malloc's.  */
+
+#include <config.h>
+
+#include <errno.h>
+#include <pthread.h>
+#include <stdint.h>
+
+#include "base/buf.h"
+#include "base/error.h"
+#include "base/util.h"
+#include "scan/json-arena.h"
+#include "scan/sarif.h"
+#include "tap.h"
+
+#define CHUNK ASH_JSON_ARENA_CHUNK
+
+static uintptr_t
+chunk_of (const void *p)
+{
+  return (uintptr_t) p & ~(uintptr_t) (CHUNK - 1);
+}
+
+/* Blocks of many sizes, each filled with its own byte, do not overlap,
+   are 8-byte aligned, and span more than one chunk; once every one is
+   freed and the thread is done, no chunk is taken.  */
+static void
+carve_cases (void)
+{
+  enum
+  {
+    N = 20000
+  };
+  static void *v[N];
+  static size_t sz[N];
+  size_t total = 0;
+  bool aligned = true;
+
+  for (size_t i = 0; i < N; i++)
+    {
+      sz[i] = 1 + (i * 37) % 200;
+      v[i] = ash_json_arena_alloc (sz[i]);
+      if (v[i] == NULL)
+        {
+          tap_ok (false, "carve: block %zu made", i);
+          return;
+        }
+      aligned &= ((uintptr_t) v[i] & 7) == 0;
+      memset (v[i], (int) (i & 0xff), sz[i]);
+      total += sz[i];
+    }
+  tap_ok (aligned, "carve: every block is 8-byte aligned");
+  bool intact = true;
+  for (size_t i = 0; i < N; i++)
+    for (size_t k = 0; k < sz[i]; k++)
+      intact &= ((unsigned char *) v[i])[k] == (i & 0xff);
+  tap_ok (intact, "carve: no block overlaps another (%zu bytes)", total);
+  tap_ok (chunk_of (v[0]) != chunk_of (v[N - 1]),
+          "carve: the blocks span more than one chunk");
+  tap_ok (ash_json_arena_chunks_in_use () >= 2, "carve: %zu chunks taken",
+          ash_json_arena_chunks_in_use ());
+  size_t theirs = 0;
+  for (size_t i = 0; i < N; i++)
+    theirs += ash_json_arena_free (v[i]);
+  tap_is_int (theirs, N, "carve: every block is the arena's to free");
+  tap_is_int (ash_json_arena_chunks_in_use (), 1,
+              "carve: all freed, the chunk carved from stays taken");
+  ash_json_arena_end ();
+  tap_is_int (ash_json_arena_chunks_in_use (), 0,
+              "carve: once the thread is done, no chunk is taken");
+}
+
+/* A chunk given back is the next one taken; a block too large and a
+   pointer of malloc's are not the arena's.  */
+static void
+reuse_cases (void)
+{
+  void *a = ash_json_arena_alloc (16);
+  uintptr_t c = chunk_of (a);
+  tap_ok (ash_json_arena_free (a), "reuse: freed");
+  ash_json_arena_end ();
+  tap_is_int (ash_json_arena_chunks_in_use (), 0, "reuse: given back");
+  void *b = ash_json_arena_alloc (16);
+  tap_ok (chunk_of (b) == c, "reuse: the chunk given back is taken again");
+  /* Its pages were given to the kernel: the chunk is usable again.  */
+  memset (b, 0x5a, 16);
+  tap_ok (((unsigned char *) b)[15] == 0x5a, "reuse: it is writable");
+  ash_json_arena_free (b);
+  ash_json_arena_end ();
+
+  tap_ok (ash_json_arena_alloc (CHUNK / 8 + 1) == NULL,
+          "large: a block over an eighth of a chunk is left to malloc");
+  void *big = ash_json_arena_alloc (CHUNK / 8);
+  tap_ok (big != NULL, "large: an eighth of a chunk is made in one");
+  ash_json_arena_end ();
+  tap_is_int (ash_json_arena_chunks_in_use (), 1,
+              "large: the unfreed block keeps its chunk");
+  ash_json_arena_free (big);
+  tap_is_int (ash_json_arena_chunks_in_use (), 0,
+              "large: freed, its chunk is given back");
+  char *m = malloc (64);
+  tap_ok (!ash_json_arena_free (m), "malloc's pointer is not the arena's");
+  free (m);
+  tap_ok (!ash_json_arena_free (NULL), "NULL is not the arena's");
+}
+
+struct carved
+{
+  void **v;
+  size_t n;
+};
+
+static void *
+carve_thread (void *arg)
+{
+  struct carved *c = arg;
+  for (size_t i = 0; i < c->n; i++)
+    c->v[i] = ash_json_arena_alloc (100);
+  ash_json_arena_end ();
+  return NULL;
+}
+
+/* Blocks carved on another thread are freed here, and their chunks go
+   back when the last is.  */
+static void
+thread_cases (void)
+{
+  size_t before = ash_json_arena_chunks_in_use ();
+  struct carved c = { .n = 30000 };
+  c.v = xcalloc (c.n, sizeof *c.v);
+  pthread_t t;
+  pthread_create (&t, NULL, carve_thread, &c);
+  pthread_join (t, NULL);
+  tap_ok (ash_json_arena_chunks_in_use () > before,
+          "thread: its chunks are taken after it is done");
+  for (size_t i = 0; i < c.n; i++)
+    ash_json_arena_free (c.v[i]);
+  tap_is_int (ash_json_arena_chunks_in_use (), before,
+              "thread: freed here, its chunks are given back");
+  free (c.v);
+}
+
+/* A SARIF log of N results.  */
+static char *
+sarif_doc (size_t n, bool truncated)
+{
+  struct ash_buf b = ASH_BUF_INIT;
+  ash_buf_addf (&b, "{\"version\":\"2.1.0\",\"runs\":[{\"tool\":{\"driver\":"
+                    "{\"name\":\"t\",\"rules\":[{\"id\":\"R1\"}, 7]}},"
+                    "\"results\":[");
+  for (size_t i = 0; i < n; i++)
+    ash_buf_addf (&b,
+                  "%s{\"ruleId\":\"R%zu\",\"level\":\"%s\",\"message\":{"
+                  "\"text\":\"finding \\u00e9 %zu\"},\"locations\":[{"
+                  "\"physicalLocation\":{\"artifactLocation\":{\"uri\":"
+                  "\"src/f%zu.py\"},\"region\":{\"startLine\":%zu,"
+                  "\"endLine\":0}}}],\"properties\":{\"n\":%zu.5}}",
+                  i ? "," : "", i % 50, i % 3 ? "warning" : "bogus", i, i,
+                  i % 90, i);
+  ash_buf_addf (&b, truncated ? "]}]" : "]}]}");
+  return ash_buf_detach (&b);
+}
+
+/* A parse of a quarter of a chunk or more is made in the arena, and its
+   document is the same as the one a parse in malloc's memory gives
+   (after the same checks); a refused or failed parse leaves no chunk
+   taken, and a small one takes none.  */
+static void
+parse_cases (void)
+{
+  _cleanup_free_ char *text = sarif_doc (4000, false);
+  size_t len = strlen (text);
+  struct ash_error err = ASH_ERROR_INIT;
+  json_t *doc = NULL;
+
+  tap_ok (len >= CHUNK / 4, "parse: a document of %zu bytes", len);
+  tap_is_int (ash_sarif_parse (text, len, &doc, &err), 0, "parse: read");
+  tap_ok (ash_json_arena_chunks_in_use () > 0,
+          "parse: its document is in %zu chunks",
+          ash_json_arena_chunks_in_use ());
+  _cleanup_free_ char *got
+    = json_dumps (doc, JSON_INDENT (2) | JSON_SORT_KEYS);
+  json_decref (doc);
+  doc = NULL;
+  tap_is_int (ash_json_arena_chunks_in_use (), 0,
+              "parse: the document freed, its chunks are given back");
+
+  /* The same text in malloc's memory.  */
+  ash_json_arena_enable (false);
+  tap_is_int (ash_sarif_parse (text, len, &doc, &err), 0,
+              "parse: read in malloc's memory");
+  tap_is_int (ash_json_arena_chunks_in_use (), 0,
+              "parse: with the arena off, no chunk is taken");
+  ash_json_arena_enable (true);
+  _cleanup_free_ char *want
+    = json_dumps (doc, JSON_INDENT (2) | JSON_SORT_KEYS);
+  json_decref (doc);
+  doc = NULL;
+  tap_ok (got && want && streq (got, want),
+          "parse: the document is the same in the arena");
+  json_t *plain = json_loadb (text, len, 0, NULL);
+  tap_is_int (ash_json_arena_chunks_in_use (), 0,
+              "parse: a parse outside the budget is not in the arena");
+  json_decref (plain);
+
+  _cleanup_free_ char *cut = sarif_doc (4000, true);
+  tap_is_int (ash_sarif_parse (cut, strlen (cut), &doc, &err), -EINVAL,
+              "parse: a truncated document is refused");
+  tap_ok (err.message && strstr (err.message, "not JSON"),
+          "parse: as not JSON (%s)", err.message ? err.message : "none");
+  ash_error_release (&err);
+  tap_is_int (ash_json_arena_chunks_in_use (), 0,
+              "parse: a failed parse leaves no chunk taken");
+
+  struct ash_buf dense = ASH_BUF_INIT;
+  ash_buf_addf (&dense,
+                "{\"version\":\"2.1.0\",\"runs\":[{\"tool\":{\"driver\":"
+                "{\"name\":\"t\"}},\"results\":[{}");
+  for (size_t i = 0; i < 400000; i++)
+    ash_buf_addf (&dense, ",{}");
+  ash_buf_addf (&dense, "]}]}");
+  tap_is_int (ash_sarif_parse (dense.buf, dense.len, &doc, &err), -EFBIG,
+              "parse: %zu bytes of empty objects are over the budget",
+              dense.len);
+  ash_error_release (&err);
+  ash_buf_release (&dense);
+  tap_is_int (ash_json_arena_chunks_in_use (), 0,
+              "parse: a refused parse leaves no chunk taken");
+
+  _cleanup_free_ char *small = sarif_doc (10, false);
+  tap_is_int (ash_sarif_parse (small, strlen (small), &doc, &err), 0,
+              "parse: a small document is read");
+  tap_is_int (ash_json_arena_chunks_in_use (), 0,
+              "parse: a small document is not in the arena");
+  json_decref (doc);
+}
+
+struct parsed
+{
+  const char *text;
+  json_t *doc;
+  int r;
+};
+
+static void *
+parse_thread (void *arg)
+{
+  struct parsed *p = arg;
+  struct ash_error err = ASH_ERROR_INIT;
+  p->r = ash_sarif_parse (p->text, strlen (p->text), &p->doc, &err);
+  ash_error_release (&err);
+  return NULL;
+}
+
+/* Two parses at once, on two threads, each in chunks of its own; the
+   documents freed here.  */
+static void
+parallel_cases (void)
+{
+  _cleanup_free_ char *text = sarif_doc (6000, false);
+  struct parsed p[2] = { { .text = text }, { .text = text } };
+  pthread_t t[2];
+  for (int i = 0; i < 2; i++)
+    pthread_create (&t[i], NULL, parse_thread, &p[i]);
+  for (int i = 0; i < 2; i++)
+    pthread_join (t[i], NULL);
+  tap_ok (p[0].r == 0 && p[1].r == 0, "parallel: both read");
+  tap_ok (json_equal (p[0].doc, p[1].doc), "parallel: the same documents");
+  json_decref (p[0].doc);
+  json_decref (p[1].doc);
+  tap_is_int (ash_json_arena_chunks_in_use (), 0,
+              "parallel: freed, their chunks are given back");
+}
+
+int
+main (void)
+{
+  void *probe = ash_json_arena_alloc (8);
+  if (probe == NULL)
+    tap_skip_all ("the arena is off in this build");
+  ash_json_arena_free (probe);
+  ash_json_arena_end ();
+  carve_cases ();
+  reuse_cases ();
+  thread_cases ();
+  parse_cases ();
+  parallel_cases ();
+  return tap_done ();
+}
