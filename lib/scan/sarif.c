@@ -319,12 +319,12 @@ budget_malloc (size_t n)
           return NULL;
         }
       b->left -= cost;
-      if (b->arena)
-        {
-          void *p = ash_json_arena_alloc (n);
-          if (p)
-            return p;
-        }
+    }
+  if (b->arena)
+    {
+      void *p = ash_json_arena_alloc (n);
+      if (p)
+        return p;
     }
   return malloc (n);
 }
@@ -386,6 +386,18 @@ ash_json_loadb_budgeted (const char *text, size_t len, json_error_t *jerr,
   json_t *doc = json_loadb (text, len, 0, jerr);
   bool hit = parse_budget_end ();
   *ret_over = doc == NULL && hit;
+  return doc;
+}
+
+json_t *
+ash_json_loadb_large (const char *text, size_t len, size_t flags,
+                      json_error_t *jerr)
+{
+  parse_budget = (struct parse_budget){
+    .arena = len >= ASH_JSON_ARENA_CHUNK / 4,
+  };
+  json_t *doc = json_loadb (text, len, flags, jerr);
+  parse_budget_end ();
   return doc;
 }
 

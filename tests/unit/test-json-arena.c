@@ -92,15 +92,15 @@ reuse_cases (void)
   ash_json_arena_end ();
 
   tap_ok (ash_json_arena_alloc (CHUNK / 8 + 1) == NULL,
-          "large: a block over an eighth of a chunk is left to malloc");
+          "big block: one over an eighth of a chunk is left to malloc");
   void *big = ash_json_arena_alloc (CHUNK / 8);
-  tap_ok (big != NULL, "large: an eighth of a chunk is made in one");
+  tap_ok (big != NULL, "big block: an eighth of a chunk is made in one");
   ash_json_arena_end ();
   tap_is_int (ash_json_arena_chunks_in_use (), 1,
-              "large: the unfreed block keeps its chunk");
+              "big block: the unfreed block keeps its chunk");
   ash_json_arena_free (big);
   tap_is_int (ash_json_arena_chunks_in_use (), 0,
-              "large: freed, its chunk is given back");
+              "big block: freed, its chunk is given back");
   char *m = malloc (64);
   tap_ok (!ash_json_arena_free (m), "malloc's pointer is not the arena's");
   free (m);
@@ -238,6 +238,40 @@ parse_cases (void)
   json_decref (doc);
 }
 
+/* A document ash wrote itself, read again without a budget: in the
+   arena when large, the same as jansson's; its errors are jansson's.  */
+static void
+large_cases (void)
+{
+  _cleanup_free_ char *text = sarif_doc (4000, false);
+  size_t len = strlen (text);
+  json_error_t je;
+
+  json_t *doc = ash_json_loadb_large (text, len, JSON_REJECT_DUPLICATES, &je);
+  tap_ok (doc != NULL, "large: read");
+  tap_ok (ash_json_arena_chunks_in_use () > 0, "large: in the arena");
+  json_t *plain = json_loadb (text, len, JSON_REJECT_DUPLICATES, NULL);
+  tap_ok (json_equal (doc, plain), "large: the same document as jansson's");
+  json_decref (plain);
+  json_decref (doc);
+  tap_is_int (ash_json_arena_chunks_in_use (), 0,
+              "large: freed, no chunk is taken");
+
+  /* A duplicate key near the end.  */
+  struct ash_buf b = ASH_BUF_INIT;
+  ash_buf_add (&b, text, len - 1);
+  ash_buf_addf (&b, ",\"version\":\"2.1.0\"}");
+  json_error_t want;
+  json_t *none = json_loadb (b.buf, b.len, JSON_REJECT_DUPLICATES, &want);
+  doc = ash_json_loadb_large (b.buf, b.len, JSON_REJECT_DUPLICATES, &je);
+  tap_ok (none == NULL && doc == NULL, "large: a duplicate key is refused");
+  tap_is_str (je.text, want.text, "large: with jansson's message");
+  tap_is_int (je.line, want.line, "large: on jansson's line");
+  tap_is_int (ash_json_arena_chunks_in_use (), 0,
+              "large: a refused document leaves no chunk taken");
+  ash_buf_release (&b);
+}
+
 struct parsed
 {
   const char *text;
@@ -287,6 +321,7 @@ main (void)
   reuse_cases ();
   thread_cases ();
   parse_cases ();
+  large_cases ();
   parallel_cases ();
   return tap_done ();
 }
