@@ -6,6 +6,7 @@
 #include <config.h>
 
 #include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <stdint.h>
 
@@ -238,6 +239,147 @@ parse_cases (void)
   json_decref (doc);
 }
 
+/* Hostile documents large enough to be parsed in the arena: each is
+   refused (or read) with the same code and message as with the arena
+   off, and leaves no chunk taken.  Each is a valid log of many results
+   with one more result, TAIL, before the end.  */
+static void
+hostile_cases (void)
+{
+  static const struct
+  {
+    const char *name, *tail;
+    bool ok;
+  } cases[] = {
+    { "deep nesting", "", false },
+    { "NUL in a string", "{\"message\":{\"text\":\"a\\u0000b\"}}", false },
+    { "invalid UTF-8", "{\"message\":{\"text\":\"a\xff\xfe\"}}", false },
+    { "a lone surrogate", "{\"message\":{\"text\":\"\\ud800\"}}", false },
+    { "a duplicate key", "{\"message\":{\"text\":\"a\",\"text\":\"b\"}}",
+      false },
+    { "an integer out of range",
+      "{\"message\":{\"text\":\"a\"},\"rank\":123456789012345678901234}",
+      false },
+    { "a real out of range", "{\"message\":{\"text\":\"a\"},\"rank\":1e999}",
+      false },
+    { "a result without a message", "{\"ruleId\":\"x\"}", false },
+    { "a result that is not an object", "17", false },
+    { "a huge string", "", true },
+    { "truncated", "{\"message\":{\"text\":\"a", false },
+    { "runs not an array", NULL, false },
+    { "results not an array", NULL, false },
+  };
+  _cleanup_free_ char *base = sarif_doc (3000, false);
+  size_t blen = strlen (base) - 4; /* without "]}]}" */
+
+  for (size_t i = 0; i < ARRAY_SIZE (cases); i++)
+    {
+      struct ash_buf b = ASH_BUF_INIT;
+      ash_buf_add (&b, base, blen);
+      ash_buf_addf (&b, ",");
+      if (streq (cases[i].name, "deep nesting"))
+        {
+          ash_buf_addf (&b, "{\"message\":{\"text\":\"a\"},\"x\":");
+          for (int k = 0; k < 5000; k++)
+            ash_buf_addf (&b, "[");
+          for (int k = 0; k < 5000; k++)
+            ash_buf_addf (&b, "]");
+          ash_buf_addf (&b, "}");
+        }
+      else if (streq (cases[i].name, "a huge string"))
+        {
+          ash_buf_addf (&b, "{\"message\":{\"text\":\"");
+          for (int k = 0; k < 300000; k++)
+            ash_buf_addf (&b, "abc\\n");
+          ash_buf_addf (&b, "\"}}");
+        }
+      else if (cases[i].tail == NULL)
+        {
+          /* A log of the wrong shape after a long string.  */
+          ash_buf_reset (&b);
+          ash_buf_addf (&b, "{\"version\":\"2.1.0\",\"pad\":\"");
+          for (int k = 0; k < 100000; k++)
+            ash_buf_addf (&b, "pad");
+          ash_buf_addf (&b, "\",%s}",
+                        streq (cases[i].name, "runs not an array")
+                          ? "\"runs\":{}"
+                          : "\"runs\":[{\"tool\":{\"driver\":{"
+                            "\"name\":\"t\"}},\"results\":7}]");
+        }
+      else
+        ash_buf_addf (&b, "%s", cases[i].tail);
+      if (!streq (cases[i].name, "truncated") && cases[i].tail)
+        ash_buf_addf (&b, "]}]}");
+
+      struct ash_error e1 = ASH_ERROR_INIT, e2 = ASH_ERROR_INIT;
+      json_t *d1 = NULL, *d2 = NULL;
+      int r1 = ash_sarif_parse (b.buf, b.len, &d1, &e1);
+      bool arena = ash_json_arena_chunks_in_use () > 0;
+      ash_json_arena_enable (false);
+      int r2 = ash_sarif_parse (b.buf, b.len, &d2, &e2);
+      ash_json_arena_enable (true);
+      tap_ok (cases[i].ok ? r1 == 0 : r1 < 0, "hostile, %s: %s (%s)",
+              cases[i].name, cases[i].ok ? "read" : "refused",
+              e1.message ? e1.message : "no message");
+      tap_is_int (r1, r2, "hostile, %s: the code without the arena",
+                  cases[i].name);
+      tap_is_str (e1.message ? e1.message : "", e2.message ? e2.message : "",
+                  "hostile, %s: the message without the arena", cases[i].name);
+      tap_ok (!cases[i].ok || (arena && json_equal (d1, d2)),
+              "hostile, %s: the document in the arena, as without",
+              cases[i].name);
+      json_decref (d1);
+      json_decref (d2);
+      tap_is_int (ash_json_arena_chunks_in_use (), 0,
+                  "hostile, %s: no chunk is left taken", cases[i].name);
+      ash_error_release (&e1);
+      ash_error_release (&e2);
+      ash_buf_release (&b);
+    }
+}
+
+/* A scanner's file parsed as it is read: in the arena, the same
+   document as the text's.  */
+static void
+file_cases (void)
+{
+  _cleanup_free_ char *text = sarif_doc (4000, false);
+  char dir[] = "/tmp/test-json-arena.XXXXXX";
+  if (mkdtemp (dir) == NULL)
+    {
+      tap_ok (false, "file: a temporary directory");
+      return;
+    }
+  _cleanup_close_ int dfd = open (dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  int fd = openat (dfd, "big.sarif", O_WRONLY | O_CREAT | O_CLOEXEC, 0600);
+  bool written
+    = fd >= 0 && write (fd, text, strlen (text)) == (ssize_t) strlen (text);
+  if (fd >= 0)
+    close (fd);
+  tap_ok (written, "file: written");
+  struct ash_error err = ASH_ERROR_INIT;
+  json_t *doc = NULL, *want = NULL;
+  size_t len = 0;
+  bool unread = true;
+  int r = ash_sarif_parse_file (dfd, "big.sarif", (size_t) 1 << 24, &doc, &len,
+                                &unread, &err);
+  tap_ok (r == 0 && !unread && len == strlen (text), "file: read whole");
+  tap_ok (ash_json_arena_chunks_in_use () > 0, "file: in the arena");
+  ash_json_arena_enable (false);
+  tap_is_int (ash_sarif_parse (text, strlen (text), &want, &err), 0,
+              "file: the text read without the arena");
+  ash_json_arena_enable (true);
+  tap_ok (doc && want && json_equal (doc, want),
+          "file: the same document as the text's");
+  json_decref (doc);
+  json_decref (want);
+  tap_is_int (ash_json_arena_chunks_in_use (), 0,
+              "file: freed, no chunk is taken");
+  ash_error_release (&err);
+  unlinkat (dfd, "big.sarif", 0);
+  rmdir (dir);
+}
+
 /* A document ash wrote itself, read again without a budget: in the
    arena when large, the same as jansson's; its errors are jansson's.  */
 static void
@@ -322,6 +464,8 @@ main (void)
   thread_cases ();
   parse_cases ();
   large_cases ();
+  hostile_cases ();
+  file_cases ();
   parallel_cases ();
   return tap_done ();
 }
