@@ -9,6 +9,7 @@
 #include <stdatomic.h>
 #include <stdint.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 
 /* At the start of each chunk.  LIVE counts the allocations in the chunk
    that are not freed, and one more while a thread carves from it: the
@@ -51,21 +52,34 @@ static _Thread_local struct
 } cur;
 
 /* Address space only (no memory is committed until a chunk is taken):
-   64 GiB, or 4 GiB where that much cannot be had, aligned to a chunk.  */
+   64 GiB, or 4 GiB where that much cannot be had, aligned to a chunk.
+   Under a limit on the address space (RLIMIT_AS) at most a quarter of
+   it, so that malloc keeps the rest; none when that is under 16 chunks
+   (every allocation is malloc's then).  */
 static void
 region_reserve (void)
 {
 #if SIZE_MAX > 0xffffffffu
-  static const size_t sizes[] = { (size_t) 1 << 36, (size_t) 1 << 32 };
+  size_t sizes[] = { (size_t) 1 << 36, (size_t) 1 << 32 };
 #else
-  static const size_t sizes[] = { (size_t) 1 << 28 };
+  size_t sizes[] = { (size_t) 1 << 28, (size_t) 1 << 26 };
 #endif
   int flags = MAP_PRIVATE | MAP_ANONYMOUS;
 #ifdef MAP_NORESERVE
   flags |= MAP_NORESERVE;
 #endif
+  struct rlimit rl;
+  if (getrlimit (RLIMIT_AS, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY)
+    {
+      rlim_t quarter = rl.rlim_cur / 4 / CHUNK * CHUNK;
+      for (size_t i = 0; i < sizeof sizes / sizeof *sizes; i++)
+        if (quarter < sizes[i])
+          sizes[i] = (size_t) quarter;
+    }
   for (size_t i = 0; i < sizeof sizes / sizeof *sizes; i++)
     {
+      if (sizes[i] < 16 * CHUNK)
+        continue;
       void *m = mmap (NULL, sizes[i] + CHUNK, PROT_NONE, flags, -1, 0);
       if (m == MAP_FAILED)
         continue;

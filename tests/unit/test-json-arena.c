@@ -9,6 +9,8 @@
 #include <fcntl.h>
 #include <pthread.h>
 #include <stdint.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
 
 #include "base/buf.h"
 #include "base/error.h"
@@ -451,9 +453,35 @@ parallel_cases (void)
               "parallel: freed, their chunks are given back");
 }
 
+/* Under a limit on the address space the region is a quarter of it:
+   in a child that sets RLIMIT_AS to 1 GiB before the region is
+   reserved, blocks are carved until its 256 MiB are used up (most of
+   them: a chunk's tail is left), then left to malloc.  */
+static void
+rlimit_cases (void)
+{
+  pid_t pid = fork ();
+  if (pid == 0)
+    {
+      struct rlimit rl = { (rlim_t) 1 << 30, (rlim_t) 1 << 30 };
+      if (setrlimit (RLIMIT_AS, &rl) < 0)
+        _exit (2);
+      size_t made = 0;
+      while (made < ((size_t) 1 << 31) && ash_json_arena_alloc (CHUNK / 8))
+        made += CHUNK / 8;
+      _exit (made > ((size_t) 192 << 20) && made <= ((size_t) 256 << 20) ? 0
+                                                                         : 1);
+    }
+  int st = -1;
+  waitpid (pid, &st, 0);
+  tap_ok (WIFEXITED (st) && WEXITSTATUS (st) == 0,
+          "rlimit: under RLIMIT_AS of 1 GiB the region is 256 MiB (%d)", st);
+}
+
 int
 main (void)
 {
+  rlimit_cases ();
   void *probe = ash_json_arena_alloc (8);
   if (probe == NULL)
     tap_skip_all ("the arena is off in this build");
