@@ -293,8 +293,11 @@ prune_run (json_t *run)
    So that no document within the cap can take more than a bounded
    multiple of it, every allocation jansson makes on this thread while a
    parse runs is counted (frees are not: a bound from above), and one
-   that would pass the budget fails, which ends the parse.  Outside a
-   parse, and on other threads, allocations go straight to malloc.  */
+   that would pass the budget fails, which ends the parse.  The cost of
+   an allocation is counted the same whether it is made in the arena
+   (json-arena.h: a parse of 256 KiB or more) or by malloc, so that the
+   arena changes no refusal.  Outside a parse, and on other threads,
+   allocations go straight to malloc.  */
 struct parse_budget
 {
   bool on;
