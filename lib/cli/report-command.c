@@ -19,6 +19,7 @@
 #include "fs/tree.h"
 #include "report/reports.h"
 #include "scan/exit-codes.h"
+#include "scan/sarif.h"
 
 /* Print TEXT on stdout; on a terminal, every control character a scanner
    could have put into the report (an escape sequence, a carriage return,
@@ -114,7 +115,7 @@ ash_report_command (const struct ash_options *opts,
                              err.message);
     }
   json_error_t je;
-  agg = json_loadb (text.buf, text.len, JSON_REJECT_DUPLICATES, &je);
+  agg = ash_json_loadb_large (text.buf, text.len, JSON_REJECT_DUPLICATES, &je);
   if (!json_is_object (agg)
       || !json_is_object (json_object_get (agg, "metadata"))
       || !json_is_object (json_object_get (agg, "scanner_results")))

@@ -52,6 +52,7 @@
 #include "scan/job.h"
 #include "scan/orchestrator.h"
 #include "scan/pool.h"
+#include "scan/sarif.h"
 
 static unsigned
 worker_count (const struct ash_options *o)
@@ -579,7 +580,7 @@ rerender (const struct ash_options *opts, const struct ash_config *config,
       return ASH_EXIT_INCOMPLETE;
     }
   json_error_t je;
-  agg = json_loadb (text.buf, text.len, JSON_REJECT_DUPLICATES, &je);
+  agg = ash_json_loadb_large (text.buf, text.len, JSON_REJECT_DUPLICATES, &je);
   if (!json_is_object (agg)
       || !json_is_object (json_object_get (agg, "metadata"))
       || !json_is_object (json_object_get (agg, "scanner_results")))

@@ -13,6 +13,7 @@
 #include "base/escape.h"
 #include "base/util.h"
 #include "fs/tree.h"
+#include "scan/json-arena.h"
 
 static const char *const severity_names[ASH_SEVERITY_COUNT] = {
   "info", "low", "medium", "high", "critical",
@@ -292,12 +293,16 @@ prune_run (json_t *run)
    So that no document within the cap can take more than a bounded
    multiple of it, every allocation jansson makes on this thread while a
    parse runs is counted (frees are not: a bound from above), and one
-   that would pass the budget fails, which ends the parse.  Outside a
-   parse, and on other threads, allocations go straight to malloc.  */
+   that would pass the budget fails, which ends the parse.  The cost of
+   an allocation is counted the same whether it is made in the arena
+   (json-arena.h: a parse of 256 KiB or more) or by malloc, so that the
+   arena changes no refusal.  Outside a parse, and on other threads,
+   allocations go straight to malloc.  */
 struct parse_budget
 {
   bool on;
   bool hit;
+  bool arena; /* allocations carved from the arena (json-arena.h) */
   size_t left;
 };
 
@@ -318,7 +323,20 @@ budget_malloc (size_t n)
         }
       b->left -= cost;
     }
+  if (b->arena)
+    {
+      void *p = ash_json_arena_alloc (n);
+      if (p)
+        return p;
+    }
   return malloc (n);
+}
+
+static void
+budget_free (void *p)
+{
+  if (!ash_json_arena_free (p))
+    free (p);
 }
 
 /* Before main, while there is one thread: jansson reads its allocator
@@ -326,7 +344,7 @@ budget_malloc (size_t n)
 __attribute__ ((constructor)) static void
 install_budget_malloc (void)
 {
-  json_set_alloc_funcs (budget_malloc, free);
+  json_set_alloc_funcs (budget_malloc, budget_free);
 }
 
 /* The budget of a parse of LEN bytes.  */
@@ -339,16 +357,50 @@ parse_budget_for (size_t len)
   return floor + len * ASH_SARIF_PARSE_MEMORY_FACTOR;
 }
 
+/* The budget of a parse of LEN bytes starts; a parse of a quarter of an
+   arena chunk or more makes its document in the arena (a smaller one
+   would leave most of a chunk unused).  */
+static void
+parse_budget_start (size_t len)
+{
+  parse_budget = (struct parse_budget){
+    .on = true,
+    .arena = len >= ASH_JSON_ARENA_CHUNK / 4,
+    .left = parse_budget_for (len),
+  };
+}
+
+/* ... and ends; returns whether it ended the parse.  */
+static bool
+parse_budget_end (void)
+{
+  bool hit = parse_budget.hit;
+  if (parse_budget.arena)
+    ash_json_arena_end ();
+  parse_budget = (struct parse_budget){ 0 };
+  return hit;
+}
+
 json_t *
 ash_json_loadb_budgeted (const char *text, size_t len, json_error_t *jerr,
                          bool *ret_over)
 {
-  struct parse_budget *b = &parse_budget;
-
-  *b = (struct parse_budget){ .on = true, .left = parse_budget_for (len) };
+  parse_budget_start (len);
   json_t *doc = json_loadb (text, len, 0, jerr);
-  *ret_over = doc == NULL && b->hit;
-  *b = (struct parse_budget){ 0 };
+  bool hit = parse_budget_end ();
+  *ret_over = doc == NULL && hit;
+  return doc;
+}
+
+json_t *
+ash_json_loadb_large (const char *text, size_t len, size_t flags,
+                      json_error_t *jerr)
+{
+  parse_budget = (struct parse_budget){
+    .arena = len >= ASH_JSON_ARENA_CHUNK / 4,
+  };
+  json_t *doc = json_loadb (text, len, flags, jerr);
+  parse_budget_end ();
   return doc;
 }
 
@@ -441,12 +493,10 @@ ash_sarif_parse (const char *text, size_t len, json_t **ret_doc,
                  struct ash_error *err)
 {
   json_error_t jerr;
-  struct parse_budget *b = &parse_budget;
 
-  *b = (struct parse_budget){ .on = true, .left = parse_budget_for (len) };
+  parse_budget_start (len);
   json_t *doc = json_loadb (text, len, JSON_REJECT_DUPLICATES, &jerr);
-  bool hit = b->hit;
-  *b = (struct parse_budget){ 0 };
+  bool hit = parse_budget_end ();
   return sarif_check (doc, &jerr, hit, len, ret_doc, err);
 }
 
@@ -493,7 +543,6 @@ ash_sarif_parse_file (int dirfd, const char *relpath, size_t max,
   _cleanup_free_ struct file_source *fsp = xmalloc (sizeof *fsp);
   struct file_source *f = fsp;
   json_error_t jerr;
-  struct parse_budget *b = &parse_budget;
 
   *ret_unread = true;
   *ret_len = 0;
@@ -506,11 +555,10 @@ ash_sarif_parse_file (int dirfd, const char *relpath, size_t max,
   /* The budget of the size the file had when it was opened, as for a
      text read whole; reading past MAX stops the parse.  */
   size_t len = f->rd.size;
-  *b = (struct parse_budget){ .on = true, .left = parse_budget_for (len) };
+  parse_budget_start (len);
   json_t *doc
     = json_load_callback (file_source_read, f, JSON_REJECT_DUPLICATES, &jerr);
-  bool hit = b->hit;
-  *b = (struct parse_budget){ 0 };
+  bool hit = parse_budget_end ();
   *ret_len = f->rd.total;
   ash_tree_reader_release (&f->rd);
   if (f->error)

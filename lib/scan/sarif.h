@@ -69,6 +69,12 @@ json_t *ash_sarif_run_new (const char *tool, const char *version,
 json_t *ash_json_loadb_budgeted (const char *text, size_t len,
                                  json_error_t *jerr, bool *ret_over);
 
+/* json_loadb (TEXT, LEN, FLAGS, JERR) without a budget, its document
+   made in the arena (json-arena.h) when it is large: for a document
+   ash wrote itself, such as the aggregated results read again.  */
+json_t *ash_json_loadb_large (const char *text, size_t len, size_t flags,
+                              json_error_t *jerr);
+
 /* Set ERR to the refusal of WHAT, LEN bytes whose parse went over the
    budget; returns -EFBIG.  */
 int ash_json_over_budget (struct ash_error *err, const char *what, size_t len);
