@@ -5,7 +5,6 @@
 
 #include "base/escape.h"
 
-#include <stdint.h>
 #include <string.h>
 
 /* The length of the valid UTF-8 sequence at P (1 to 4) and its code
@@ -69,28 +68,6 @@ plain_json (unsigned char c)
   return plain[c] & 2;
 }
 
-/* Eight bytes at a time: whether the word X holds a byte below 0x20, one
-   of 0x80 and above, or one equal to a byte of EQ1 or EQ2 (each a byte
-   repeated eight times).  Each test is exact as a whole (the usual
-   "has a zero byte" sum), which is all that is asked: a word that fails
-   is looked at byte by byte.  */
-#define ONES UINT64_C (0x0101010101010101)
-#define HIGHS UINT64_C (0x8080808080808080)
-
-static inline uint64_t
-has_zero_byte (uint64_t v)
-{
-  return (v - ONES) & ~v & HIGHS;
-}
-
-static inline bool
-word_plain (uint64_t x, uint64_t eq1, uint64_t eq2)
-{
-  uint64_t below = (x - ONES * 0x20) & ~x & HIGHS;
-  return !(below | (x & HIGHS) | has_zero_byte (x ^ eq1)
-           | has_zero_byte (x ^ eq2));
-}
-
 /* How many of the N bytes at P stand for themselves in ash_escape_control
    (JSON false) or in a JSON string (JSON true), from the first.  */
 static size_t
@@ -99,13 +76,13 @@ plain_run (const unsigned char *p, size_t n, bool json)
   /* Control: 0x7f is the one byte to stop at past the ranges; JSON: the
      quotation mark and the backslash (a 0x7f passes in a word, since the
      byte-by-byte path writes it as it is too).  */
-  uint64_t eq1 = ONES * (json ? '"' : 0x7f), eq2 = ONES * (json ? '\\' : 0x7f);
+  unsigned char a = json ? '"' : 0x7f, b = json ? '\\' : 0x7f;
   size_t i = 0;
   for (; i + 8 <= n; i += 8)
     {
       uint64_t x;
       memcpy (&x, p + i, sizeof x);
-      if (!word_plain (x, eq1, eq2))
+      if (ash_word_special (x, a, b))
         break;
     }
   if (json)

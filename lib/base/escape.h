@@ -13,6 +13,7 @@
 #define ASH_ESCAPE_H
 
 #include <stdbool.h>
+#include <stdint.h>
 
 #include "base/buf.h"
 
@@ -37,5 +38,21 @@ void ash_escape_json_add (struct ash_buf *b, const char *s);
 
 /* Does S hold anything ash_escape_control() would change?  */
 bool ash_has_control (const char *s);
+
+/* Eight bytes at a time (a word read with memcpy): whether X holds a
+   byte below 0x20, one of 0x80 and above, or one equal to A or B.  Each
+   test is the usual "has a zero byte" sum, exact for the word as a whole,
+   which is all that is asked: a word that has one is looked at byte by
+   byte.  */
+static inline bool
+ash_word_special (uint64_t x, unsigned char a, unsigned char b)
+{
+  const uint64_t ones = UINT64_C (0x0101010101010101);
+  const uint64_t highs = UINT64_C (0x8080808080808080);
+  uint64_t va = x ^ (a * ones), vb = x ^ (b * ones);
+  return ((x & highs) | ((x - 0x20 * ones) & ~x & highs)
+          | ((va - ones) & ~va & highs) | ((vb - ones) & ~vb & highs))
+         != 0;
+}
 
 #endif

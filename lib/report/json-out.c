@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "base/escape.h"
 #include "base/util.h"
 
 #define OUT_CHUNK ASH_OUT_CHUNK
@@ -152,26 +153,6 @@ static const bool plain[256] = {
   [0x5d ... 0x7f] = true,
 };
 
-#define ONES UINT64_C (0x0101010101010101)
-#define HIGHS UINT64_C (0x8080808080808080)
-
-/* Whether a byte of V is 0.  */
-static inline uint64_t
-word_zero (uint64_t v)
-{
-  return (v - ONES) & ~v & HIGHS;
-}
-
-/* Whether a byte of the eight in X is not plain: at least 0x80, below
-   0x20, a quote or a backslash.  */
-static inline bool
-word_special (uint64_t x)
-{
-  return ((x & HIGHS) | ((x - 0x20 * ONES) & ~x & HIGHS)
-          | word_zero (x ^ ('"' * ONES)) | word_zero (x ^ ('\\' * ONES)))
-         != 0;
-}
-
 void
 ash_out_json_string (struct ash_out *o, const char *s, size_t len)
 {
@@ -186,7 +167,7 @@ ash_out_json_string (struct ash_out *o, const char *s, size_t len)
         {
           uint64_t x;
           memcpy (&x, p, 8);
-          if (word_special (x))
+          if (ash_word_special (x, '"', '\\'))
             break;
           p += 8;
         }

@@ -6,6 +6,7 @@
 
 #include <errno.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "base/buf.h"
 #include "base/log.h"
@@ -16,6 +17,7 @@
 #include "fs/tree.h"
 #include "report/json-out.h"
 #include "report/reports.h"
+#include "scan/pool.h"
 #include "scan/sarif.h"
 #include "scan/suppress.h"
 #include "scanners/scanner.h"
@@ -303,6 +305,119 @@ ash_report_render (const json_t *agg, const struct ash_report_format *f,
                                      : f->render (agg);
 }
 
+/* One report to write, and how it went.  */
+struct report_job
+{
+  const struct ash_report_format *f;
+  char *rel;
+  const json_t *options; /* reporters.NAME.options */
+  int r;
+  struct ash_error e;
+};
+
+struct report_ctx
+{
+  int dirfd;
+  const json_t *agg, *sarif;
+  const struct ash_config *config;
+};
+
+static void
+report_job_run (const struct report_ctx *c, struct report_job *j)
+{
+  const struct ash_report_format *f = j->f;
+  int r;
+  if (f->render == ash_report_sarif && c->sarif)
+    r = write_json_report (c->dirfd, j->rel, json_incref ((json_t *) c->sarif),
+                           NULL, &j->e);
+  else if (f->build)
+    {
+      struct ash_json_gen g = { 0 };
+      json_t *doc = f->build (c->agg, j->options, &g);
+      r = write_json_report (c->dirfd, j->rel, doc, &g, &j->e);
+    }
+  else if (f->write)
+    {
+      struct out o;
+      r = out_create (c->dirfd, j->rel, &o, &j->e);
+      if (r == 0)
+        {
+          f->write (c->agg, j->options, &o.o);
+          r = out_finish (&o, &j->e);
+        }
+    }
+  else
+    {
+      _cleanup_free_ char *body = ash_report_render (c->agg, f, c->config);
+      if (body == NULL)
+        {
+          ash_info (_ ("report %s: nothing to report, no %s written"), f->name,
+                    j->rel);
+          r = 0;
+        }
+      else
+        r = ash_tree_write_file (c->dirfd, j->rel, body, strlen (body), 0644,
+                                 &j->e);
+    }
+  j->r = r;
+}
+
+/* Whether the report F may be written on a thread of its own beside the
+   others: it reads the aggregated document and the findings list, both
+   left as they are, and writes its own file.  The summaries share the
+   text module's string pool, and a report rendered whole may log; they
+   are written one after the other on one thread.  */
+static bool
+report_parallel (const struct ash_report_format *f)
+{
+  if (f->render == ash_report_markdown || f->render == ash_report_text)
+    return false;
+  return f->render == ash_report_sarif || f->build || f->write;
+}
+
+struct report_item
+{
+  const struct report_ctx *c;
+  struct report_job *jobs; /* every job, for the one item of serial ones */
+  size_t n;
+  struct report_job *job; /* or NULL: the serial ones, in order */
+};
+
+static void
+report_item_run (void *ctx, void *item)
+{
+  (void) ctx;
+  struct report_item *it = item;
+  if (it->job)
+    {
+      report_job_run (it->c, it->job);
+      return;
+    }
+  for (size_t i = 0; i < it->n; i++)
+    if (!report_parallel (it->jobs[i].f))
+      report_job_run (it->c, &it->jobs[i]);
+}
+
+static unsigned report_workers; /* 0: one per processor, at most 4 */
+
+void
+ash_report_outputs_set_workers (unsigned n)
+{
+  report_workers = n;
+}
+
+static unsigned
+workers_for (size_t items)
+{
+  unsigned w = report_workers;
+  if (w == 0)
+    {
+      long cpus = sysconf (_SC_NPROCESSORS_ONLN);
+      w = cpus < 1 ? 1 : cpus > 4 ? 4 : (unsigned) cpus;
+    }
+  return items < w ? (unsigned) items : w;
+}
+
 int
 ash_report_outputs_write (int dirfd, const json_t *agg,
                           const struct ash_options *opts,
@@ -323,10 +438,12 @@ ash_report_outputs_write (int dirfd, const json_t *agg,
       json_decref (view);
       return r < 0 ? r : 0;
     }
-  /* ash.sarif first; then the findings list is built once for every
-     report that lists them.  */
+  /* The reports to write: ash.sarif first, then the others in their
+     order.  */
   struct ash_strvec written = ASH_STRVEC_INIT;
-  bool begun = false;
+  struct report_job *jobs = NULL;
+  size_t n = 0, alloc = 0;
+  bool any_listing = false, any_serial = false;
   for (size_t pass = 0; pass < 2; pass++)
     for (size_t i = 0; ash_report_formats[i].name; i++)
       {
@@ -340,70 +457,76 @@ ash_report_outputs_write (int dirfd, const json_t *agg,
         _cleanup_free_ char *ek
           = xasprintf ("reporters.%s.extension", f->name);
         const char *ext = ash_config_get_string (config, ek);
-        _cleanup_free_ char *rel = ext && ash_config_extension_valid (ext)
-                                     ? xasprintf ("reports/ash.%s", ext)
-                                     : xasprintf ("reports/%s", f->file);
+        char *rel = ext && ash_config_extension_valid (ext)
+                      ? xasprintf ("reports/ash.%s", ext)
+                      : xasprintf ("reports/%s", f->file);
         if (ash_strvec_contains (&written, rel))
           {
             ash_err (_ ("report %s: %s is the file of another report; not "
                         "written (change reporters.%s.extension)"),
                      f->name, rel, f->name);
+            free (rel);
             continue;
           }
         ash_strvec_push (&written, rel);
-        if (pass == 1 && !begun)
+        if (n == alloc)
           {
-            ash_report_findings_begin (agg);
-            begun = true;
+            alloc = alloc ? 2 * alloc : 16;
+            jobs = xreallocarray (jobs, alloc, sizeof *jobs);
           }
-        struct ash_error e = ASH_ERROR_INIT;
         _cleanup_free_ char *ok = xasprintf ("reporters.%s.options", f->name);
-        if (is_sarif && sarif)
-          r = write_json_report (dirfd, rel, json_incref ((json_t *) sarif),
-                                 NULL, &e);
-        else if (f->build)
-          {
-            struct ash_json_gen g = { 0 };
-            json_t *doc = f->build (agg, ash_config_get (config, ok), &g);
-            r = write_json_report (dirfd, rel, doc, &g, &e);
-          }
-        else if (f->write)
-          {
-            struct out o;
-            r = out_create (dirfd, rel, &o, &e);
-            if (r == 0)
-              {
-                f->write (agg, ash_config_get (config, ok), &o.o);
-                r = out_finish (&o, &e);
-              }
-          }
-        else
-          {
-            _cleanup_free_ char *body = ash_report_render (agg, f, config);
-            if (body == NULL)
-              {
-                ash_info (_ ("report %s: nothing to report, no %s written"),
-                          f->name, rel);
-                r = 0;
-              }
-            else
-              r = ash_tree_write_file (dirfd, rel, body, strlen (body), 0644,
-                                       &e);
-          }
-        if (r < 0)
-          {
-            ash_err (_ ("report %s: %s"), f->file, e.message);
-            if (ret == 0)
-              {
-                ret = r;
-                ash_error_move (err, &e);
-              }
-          }
-        ash_error_release (&e);
+        jobs[n] = (struct report_job){ f, rel, ash_config_get (config, ok), 0,
+                                       ASH_ERROR_INIT };
+        n++;
+        any_listing = any_listing || pass == 1;
+        any_serial = any_serial || !report_parallel (f);
       }
   ash_strvec_release (&written);
-  if (begun)
+
+  /* The findings list is built once for every report that lists them;
+     then the reports are written side by side, each to its own file, the
+     serial ones one after the other as one item.  */
+  if (any_listing)
+    ash_report_findings_begin (agg);
+  struct report_ctx c = { dirfd, agg, sarif, config };
+  struct report_item *items = xcalloc (n + 1, sizeof *items);
+  void **ptrs = xcalloc (n + 1, sizeof *ptrs);
+  size_t ni = 0;
+  if (any_serial)
+    {
+      items[ni] = (struct report_item){ &c, jobs, n, NULL };
+      ptrs[ni] = &items[ni];
+      ni++;
+    }
+  for (size_t i = 0; i < n; i++)
+    if (report_parallel (jobs[i].f))
+      {
+        items[ni] = (struct report_item){ &c, jobs, n, &jobs[i] };
+        ptrs[ni] = &items[ni];
+        ni++;
+      }
+  ash_pool_run (ptrs, ni, workers_for (ni), report_item_run, NULL);
+  free (ptrs);
+  free (items);
+  if (any_listing)
     ash_report_findings_end ();
+
+  /* What failed, in the reports' order.  */
+  for (size_t i = 0; i < n; i++)
+    {
+      if (jobs[i].r < 0)
+        {
+          ash_err (_ ("report %s: %s"), jobs[i].f->file, jobs[i].e.message);
+          if (ret == 0)
+            {
+              ret = jobs[i].r;
+              ash_error_move (err, &jobs[i].e);
+            }
+        }
+      ash_error_release (&jobs[i].e);
+      free (jobs[i].rel);
+    }
+  free (jobs);
   json_decref (view);
   return ret;
 }

@@ -240,11 +240,17 @@ struct ash_config;
 char *ash_report_render (const json_t *agg, const struct ash_report_format *f,
                          const struct ash_config *config);
 
+/* How many threads ash_report_outputs_write() writes the reports on: 0
+   (the default) for one per processor, at most 4; 1 for one after the
+   other.  For tests.  */
+void ash_report_outputs_set_workers (unsigned n);
+
 /* Write ash_aggregated_results.json and every enabled report (the four
    upstream requires always; the others unless reporters.NAME.enabled is
    false or --output-formats leaves them out) below the output directory
    DIRFD, without following links.  0, or a negative errno with ERR filled
-   for the first failure; every other file is still written.  */
+   for the first failure; every other file is still written.  The reports
+   are written side by side on threads (ash_report_outputs_set_workers).  */
 struct ash_options;
 struct ash_config;
 struct ash_error;

@@ -232,6 +232,13 @@ main (void)
     tap_diag ("%s", csv);
   free (csv);
   check_outputs (agg);
+  /* The same bytes with the reports written one after the other, and
+     with more threads than reports.  */
+  ash_report_outputs_set_workers (1);
+  check_outputs (agg);
+  ash_report_outputs_set_workers (16);
+  check_outputs (agg);
+  ash_report_outputs_set_workers (0);
   json_decref (agg);
 
   /* Text that is not UTF-8 (a Latin-1 path, a scanner's raw message):
