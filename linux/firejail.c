@@ -584,4 +584,5 @@ const struct ash_backend ash_backend_firejail = {
   .load = firejail_load,
   .recheck = firejail_recheck,
   .started = firejail_started,
+  .finish = ash_linux_private_dir_flush,
 };

@@ -521,4 +521,5 @@ const struct ash_backend ash_backend_landlock = {
   .save = ash_linux_probe_save,
   .load = landlock_load,
   .recheck = landlock_recheck,
+  .finish = ash_linux_private_dir_flush,
 };

@@ -19,8 +19,34 @@
 #include "fs/tree.h"
 #include "sandbox/backend.h"
 
-void
-ash_linux_private_dir_remove (const char *dir)
+/* Private directories are removed off the thread that ran the spawn:
+   each removal is a synchronous discard per directory on some disks, and
+   nothing after the spawn needs the directory gone, except the exit of
+   ASH.  One thread removes, in order, what was queued (the directories of
+   spawns that ended, the stale ones of killed runs); the queue is drained
+   before ASH exits (an atexit handler, and ash_linux_private_dir_flush()
+   at the end of a scan), and whatever cannot be queued is removed on the
+   calling thread, as before.  */
+struct removal
+{
+  struct removal *next;
+  char *dir;          /* a directory to remove, or NULL: */
+  char *base;         /* remove the stale directories of PREFIX in BASE */
+  const char *prefix; /* (a string constant) */
+};
+
+static pthread_mutex_t removal_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t removal_wake = PTHREAD_COND_INITIALIZER;
+static pthread_cond_t removal_idle = PTHREAD_COND_INITIALIZER;
+static struct removal *removal_head, **removal_tail = &removal_head;
+/* Queued and not yet done, the one being done included.  */
+static size_t removal_pending;
+static bool removal_thread_started, removal_thread_failed;
+
+static void remove_stale (const char *base, const char *prefix);
+
+static void
+remove_now (const char *dir)
 {
   struct ash_error e = ASH_ERROR_INIT;
   _cleanup_free_ char *parent = xstrdup (dir);
@@ -35,6 +61,121 @@ ash_linux_private_dir_remove (const char *dir)
     ash_warning (_ ("cannot remove %s: %s"), dir,
                  e.message ? e.message : strerror (errno));
   ash_error_release (&e);
+}
+
+static void
+removal_do (struct removal *r)
+{
+  if (r->dir)
+    remove_now (r->dir);
+  else
+    remove_stale (r->base, r->prefix);
+  free (r->dir);
+  free (r->base);
+  free (r);
+}
+
+static void *
+removal_thread (void *arg)
+{
+  (void) arg;
+  pthread_mutex_lock (&removal_lock);
+  for (;;)
+    {
+      struct removal *r = removal_head;
+
+      if (!r)
+        {
+          pthread_cond_wait (&removal_wake, &removal_lock);
+          continue;
+        }
+      removal_head = r->next;
+      if (!removal_head)
+        removal_tail = &removal_head;
+      pthread_mutex_unlock (&removal_lock);
+      removal_do (r);
+      pthread_mutex_lock (&removal_lock);
+      if (--removal_pending == 0)
+        pthread_cond_broadcast (&removal_idle);
+    }
+  return NULL;
+}
+
+void
+ash_linux_private_dir_flush (void)
+{
+  pthread_mutex_lock (&removal_lock);
+  while (removal_pending > 0)
+    pthread_cond_wait (&removal_idle, &removal_lock);
+  pthread_mutex_unlock (&removal_lock);
+}
+
+static void
+flush_at_exit (void)
+{
+  ash_linux_private_dir_flush ();
+}
+
+/* Start the removal thread, once; false when it cannot be (the caller
+   then removes on its own thread).  Called with removal_lock held.  */
+static bool
+removal_thread_start (void)
+{
+  pthread_attr_t attr;
+  pthread_t t;
+  sigset_t all, old;
+
+  if (removal_thread_started)
+    return true;
+  if (removal_thread_failed)
+    return false;
+  removal_thread_failed = true;
+  if (atexit (flush_at_exit) != 0)
+    return false;
+  if (pthread_attr_init (&attr) != 0)
+    return false;
+  (void) pthread_attr_setdetachstate (&attr, PTHREAD_CREATE_DETACHED);
+  /* No signal for the remover: ASH takes SIGINT and SIGTERM on a thread
+     of its own, with them blocked everywhere else.  */
+  sigfillset (&all);
+  pthread_sigmask (SIG_SETMASK, &all, &old);
+  if (pthread_create (&t, &attr, removal_thread, NULL) == 0)
+    removal_thread_started = true;
+  pthread_sigmask (SIG_SETMASK, &old, NULL);
+  pthread_attr_destroy (&attr);
+  removal_thread_failed = !removal_thread_started;
+  return removal_thread_started;
+}
+
+/* Queue R for the removal thread; false (R untouched) when there is
+   none.  */
+static bool
+removal_queue (struct removal *r)
+{
+  bool queued = false;
+
+  pthread_mutex_lock (&removal_lock);
+  if (removal_thread_start ())
+    {
+      r->next = NULL;
+      *removal_tail = r;
+      removal_tail = &r->next;
+      removal_pending++;
+      pthread_cond_signal (&removal_wake);
+      queued = true;
+    }
+  pthread_mutex_unlock (&removal_lock);
+  return queued;
+}
+
+void
+ash_linux_private_dir_remove (const char *dir)
+{
+  struct removal *r = xcalloc (1, sizeof *r);
+
+  r->dir = xstrdup (dir);
+  if (!removal_queue (r))
+    removal_do (r);
 }
 
 /* Remove the private directories PREFIX<pid>-* in BASE that runs of ash
@@ -83,7 +224,7 @@ remove_stale (const char *base, const char *prefix)
         continue;
       _cleanup_free_ char *path = ash_path_join (base, de->d_name);
       ash_info (_ ("removing %s, left by a run of ash that was killed"), path);
-      ash_linux_private_dir_remove (path);
+      remove_now (path);
     }
   closedir (d);
 }
@@ -115,8 +256,17 @@ ash_linux_private_dir_make (const char *base, const char *prefix,
 {
   char *dir;
 
+  /* The stale directories go on the removal thread, like the others: a
+     large BASE is read whole.  They are never this run's.  */
   if (first_for_prefix (prefix))
-    remove_stale (base, prefix);
+    {
+      struct removal *r = xcalloc (1, sizeof *r);
+
+      r->base = xstrdup (base);
+      r->prefix = prefix;
+      if (!removal_queue (r))
+        removal_do (r);
+    }
   /* The pid of ash in the name tells a later run whether the run that
      made it is still alive.  */
   dir = xasprintf ("%s/%s%ld-XXXXXX", base, prefix, (long) getpid ());

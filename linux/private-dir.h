@@ -13,16 +13,24 @@
 #include "sandbox/policy.h"
 
 /* Make a new directory BASE/PREFIX<pid>-XXXXXX, mode 0700, ASH's own.
-   First removes, once per process and PREFIX, the directories of that
-   prefix in BASE that runs of ASH since killed left (their pid is gone;
-   a directory of ASH's user or of the scanner account).  0 with *RET_DIR
+   First queues for removal, once per process and PREFIX, the directories
+   of that prefix in BASE that runs of ASH since killed left (their pid is
+   gone; a directory of ASH's user or of the scanner account).  0 with *RET_DIR
    (newly allocated), or a negative errno with ERR filled.  */
 int ash_linux_private_dir_make (const char *base, const char *prefix,
                                 char **ret_dir, struct ash_error *err);
 
 /* Remove DIR and everything in it, at any depth and whatever modes the
-   scanner left, never following a link; a failure is a warning.  */
+   scanner left, never following a link; a failure is a warning.  The
+   removal is done on a thread of its own, after those queued before it,
+   and is complete by the time ash_linux_private_dir_flush() returns, and
+   before ASH exits; without that thread, here.  */
 void ash_linux_private_dir_remove (const char *dir);
+
+/* Wait until every removal queued so far (the private directories of the
+   spawns that ended, the stale ones of runs that were killed) is done.
+   Also run at exit.  */
+void ash_linux_private_dir_flush (void);
 
 /* Make the links POLICY names (home_links) in the private home open on
    HOME_FD: NAME, relative, links to TARGET, the directories on the way

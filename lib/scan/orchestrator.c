@@ -1019,6 +1019,12 @@ scan_execute (struct scan *sc, const struct ash_scan_outputs *outputs,
       ash_err (_ ("the scan was interrupted"));
       code = 128 + sig;
     }
+  /* The scanners' private directories, removed in the background while
+     the results were written, are gone before the scan is said to be
+     over.  */
+  for (size_t i = 0; sc->backends && sc->backends[i]; i++)
+    if (sc->backends[i]->finish)
+      sc->backends[i]->finish ();
   ash_info (_ ("ash scan finished with exit code %d"), code);
 
   if (sigthread_started)

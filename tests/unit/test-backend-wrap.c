@@ -529,8 +529,12 @@ test_landlock (void)
           "landlock: a granted path under the real home is linked in the "
           "private one");
   ash_backend_landlock.cleanup (f.state);
+  tap_ok (ash_backend_landlock.finish != NULL,
+          "landlock: the backend can be waited for");
+  ash_backend_landlock.finish ();
   tap_ok (lstat (priv, &st) < 0 && errno == ENOENT,
-          "landlock: cleanup removes the private directory");
+          "landlock: cleanup removes the private directory, by the time "
+          "finish() returns");
   ash_error_release (&err);
   fixture_release (&f);
 }
@@ -878,8 +882,11 @@ test_firejail_private_home (bool as_account)
             what);
   ash_backend_firejail.cleanup (f.state);
   f.state = NULL;
+  ash_backend_firejail.finish ();
   tap_ok (lstat (parent, &st) < 0 && errno == ENOENT,
-          "%s: cleanup removes the private directory", what);
+          "%s: cleanup removes the private directory, by the time finish() "
+          "returns",
+          what);
   ash_error_release (&err);
   fixture_release (&f);
 }
