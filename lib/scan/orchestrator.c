@@ -44,6 +44,7 @@
 #include "fs/outdir.h"
 #include "fs/tree.h"
 #include "proc/toolfind.h"
+#include "sandbox/policy-input.h"
 #include "scan/changed.h"
 #include "scan/suppress.h"
 #include "scan/dbphase.h"
@@ -100,6 +101,45 @@ run_one (void *ctx, void *item)
 {
   ash_job_run (ctx, item);
 }
+/* Start what backend B can make ahead for the scanners to run (the socket
+   filter, built on a thread of its own), as soon as B is known, so that
+   it is ready by the first spawn instead of being started when the first
+   scanner's policy is decided: the check phase calls prepare() again with
+   each policy, which starts nothing already started.  Only the network
+   setting of each policy matters here, and it is computed as the policy
+   will compute it.  */
+static void
+prepare_early (struct scan *sc, const struct ash_backend *b,
+               const struct ash_probe *probe)
+{
+  bool done[2] = { false, false };
+
+  if (!b->prepare)
+    return;
+  for (size_t k = 0; k < sc->n_jobs; k++)
+    {
+      struct job *j = &sc->jobs[k];
+      struct ash_requirements req;
+      struct ash_policy_place place = { .source_dir = sc->source_dir };
+      struct ash_policy_input in;
+      struct ash_policy pol;
+
+      if (!j->run)
+        continue;
+      ash_requirements_init (&req);
+      ash_scanner_requirements (j->scanner, &req);
+      ash_policy_input_fill (&in, j->scanner->name, &req, &sc->ss, &sc->host,
+                             &place, sc->opts->offline, probe);
+      ash_policy_init (&pol);
+      pol.network = ash_policy_network (&in);
+      if (!done[pol.network])
+        b->prepare (probe, &pol);
+      done[pol.network] = true;
+      ash_policy_release (&pol);
+      ash_requirements_release (&req);
+    }
+}
+
 /* The modules of --ash-plugin-modules, then those of the configuration
    that its tier lets load (plugin-tier.c): a config the scanned repository
    could have written names only installed modules outside the tree, never
@@ -869,6 +909,8 @@ scan_prepare (struct scan *sc)
                                   NULL);
           if (b && probe && ash_probe_notes (probe))
             ash_info (_ ("sandbox %s: %s"), b->name, ash_probe_notes (probe));
+          if (b && probe && ash_probe_usable (probe))
+            prepare_early (sc, b, probe);
         }
     }
   return 0;
