@@ -31,8 +31,10 @@ struct removal
 {
   struct removal *next;
   char *dir;          /* a directory to remove, or NULL: */
-  char *base;         /* remove the stale directories of PREFIX in BASE */
+  char *base;         /* remove the stale directories of PREFIX in BASE, */
   const char *prefix; /* (a string constant) */
+  bool spare;         /* or, with SPARE, make the spare directory */
+  const char *const *subdirs;
 };
 
 static pthread_mutex_t removal_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -44,6 +46,20 @@ static size_t removal_pending;
 static bool removal_thread_started, removal_thread_failed;
 
 static void remove_stale (const char *base, const char *prefix);
+static int make_dir (const char *base, const char *prefix,
+                     const char *const *subdirs, char **ret_dir,
+                     struct ash_error *err);
+
+/* The first spawn's directory, made ahead on the same thread
+   (ash_linux_private_dir_prepare()): BASE/PREFIX<pid>-XXXXXX with its
+   subdirectories, all 0700 and ASH's own, never handed to a scanner
+   before.  Taken once, by the next make() for the same BASE, PREFIX and
+   subdirectories; removed with the others when it is not.  One at a
+   time: another is made ahead only once this one is taken or removed.  */
+static bool spare_requested;
+static char *spare_dir, *spare_base;
+static const char *spare_prefix;
+static const char *const *spare_subdirs;
 
 static void
 remove_now (const char *dir)
@@ -64,10 +80,41 @@ remove_now (const char *dir)
 }
 
 static void
+make_spare (struct removal *r)
+{
+  struct ash_error e = ASH_ERROR_INIT;
+  char *dir = NULL;
+  bool kept = false;
+
+  if (make_dir (r->base, r->prefix, r->subdirs, &dir, &e) < 0)
+    {
+      ash_error_release (&e);
+      return;
+    }
+  pthread_mutex_lock (&removal_lock);
+  if (!spare_dir)
+    {
+      spare_dir = dir;
+      spare_base = xstrdup (r->base);
+      spare_prefix = r->prefix;
+      spare_subdirs = r->subdirs;
+      kept = true;
+    }
+  pthread_mutex_unlock (&removal_lock);
+  if (!kept)
+    {
+      remove_now (dir);
+      free (dir);
+    }
+}
+
+static void
 removal_do (struct removal *r)
 {
   if (r->dir)
     remove_now (r->dir);
+  else if (r->spare)
+    make_spare (r);
   else
     remove_stale (r->base, r->prefix);
   free (r->dir);
@@ -102,12 +149,34 @@ removal_thread (void *arg)
 }
 
 void
-ash_linux_private_dir_flush (void)
+ash_linux_private_dir_wait (void)
 {
   pthread_mutex_lock (&removal_lock);
   while (removal_pending > 0)
     pthread_cond_wait (&removal_idle, &removal_lock);
   pthread_mutex_unlock (&removal_lock);
+}
+
+void
+ash_linux_private_dir_flush (void)
+{
+  char *spare;
+
+  pthread_mutex_lock (&removal_lock);
+  while (removal_pending > 0)
+    pthread_cond_wait (&removal_idle, &removal_lock);
+  /* A spare directory no spawn took goes too.  */
+  spare = spare_dir;
+  spare_dir = NULL;
+  free (spare_base);
+  spare_base = NULL;
+  spare_requested = false;
+  pthread_mutex_unlock (&removal_lock);
+  if (spare)
+    {
+      remove_now (spare);
+      free (spare);
+    }
 }
 
 static void
@@ -250,23 +319,16 @@ first_for_prefix (const char *prefix)
   return first;
 }
 
-int
-ash_linux_private_dir_make (const char *base, const char *prefix,
-                            char **ret_dir, struct ash_error *err)
+/* Make BASE/PREFIX<pid>-XXXXXX with SUBDIRS (NULL-terminated, or NULL)
+   in it: 0 with *RET_DIR the new name, or a negative errno with ERR
+   filled.  */
+static int
+make_dir (const char *base, const char *prefix, const char *const *subdirs,
+          char **ret_dir, struct ash_error *err)
 {
   char *dir;
+  int dfd;
 
-  /* The stale directories go on the removal thread, like the others: a
-     large BASE is read whole.  They are never this run's.  */
-  if (first_for_prefix (prefix))
-    {
-      struct removal *r = xcalloc (1, sizeof *r);
-
-      r->base = xstrdup (base);
-      r->prefix = prefix;
-      if (!removal_queue (r))
-        removal_do (r);
-    }
   /* The pid of ash in the name tells a later run whether the run that
      made it is still alive.  */
   dir = xasprintf ("%s/%s%ld-XXXXXX", base, prefix, (long) getpid ());
@@ -278,6 +340,94 @@ ash_linux_private_dir_make (const char *base, const char *prefix,
                             _ ("cannot make a private directory in %s: %s"),
                             base, strerror (e));
     }
+  if (!subdirs || !subdirs[0])
+    {
+      *ret_dir = dir;
+      return 0;
+    }
+  dfd = open (dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+  for (size_t i = 0; subdirs[i]; i++)
+    if (dfd < 0 || mkdirat (dfd, subdirs[i], 0700) < 0)
+      {
+        int e = errno;
+        ash_error_set (err, -e, _ ("cannot make %s/%s: %s"), dir, subdirs[i],
+                       strerror (e));
+        if (dfd >= 0)
+          close (dfd);
+        remove_now (dir);
+        free (dir);
+        return -e;
+      }
+  close (dfd);
+  *ret_dir = dir;
+  return 0;
+}
+
+/* Queue the removal of the stale directories of PREFIX in BASE, once per
+   process and PREFIX: a large BASE is read whole.  They are never this
+   run's.  */
+static void
+stale_queue (const char *base, const char *prefix)
+{
+  if (first_for_prefix (prefix))
+    {
+      struct removal *r = xcalloc (1, sizeof *r);
+
+      r->base = xstrdup (base);
+      r->prefix = prefix;
+      if (!removal_queue (r))
+        removal_do (r);
+    }
+}
+
+void
+ash_linux_private_dir_prepare (const char *base, const char *prefix,
+                               const char *const *subdirs)
+{
+  struct removal *r;
+  bool first;
+
+  stale_queue (base, prefix);
+  pthread_mutex_lock (&removal_lock);
+  first = !spare_requested;
+  spare_requested = true;
+  pthread_mutex_unlock (&removal_lock);
+  if (!first)
+    return;
+  r = xcalloc (1, sizeof *r);
+  r->base = xstrdup (base);
+  r->prefix = prefix;
+  r->spare = true;
+  r->subdirs = subdirs;
+  /* Without the thread there is nothing to gain.  */
+  if (!removal_queue (r))
+    {
+      free (r->base);
+      free (r);
+    }
+}
+
+int
+ash_linux_private_dir_make (const char *base, const char *prefix,
+                            const char *const *subdirs, char **ret_dir,
+                            struct ash_error *err)
+{
+  char *dir = NULL;
+
+  stale_queue (base, prefix);
+  pthread_mutex_lock (&removal_lock);
+  if (spare_dir && spare_prefix == prefix && spare_subdirs == subdirs
+      && streq (spare_base, base))
+    {
+      dir = spare_dir;
+      spare_dir = NULL;
+      free (spare_base);
+      spare_base = NULL;
+      spare_requested = false;
+    }
+  pthread_mutex_unlock (&removal_lock);
+  if (!dir)
+    return make_dir (base, prefix, subdirs, ret_dir, err);
   *ret_dir = dir;
   return 0;
 }
