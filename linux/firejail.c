@@ -143,7 +143,7 @@ make_private_home (const struct ash_policy *policy, const struct ash_cmd *cmd,
   _cleanup_close_ int dfd = -1, hfd = -1;
   int r;
 
-  r = ash_linux_private_dir_make ("/tmp", PRIVATE_PREFIX, &dir, err);
+  r = ash_linux_private_dir_make ("/tmp", PRIVATE_PREFIX, NULL, &dir, err);
   if (r < 0)
     return r;
   dfd = open (dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
@@ -584,4 +584,5 @@ const struct ash_backend ash_backend_firejail = {
   .load = firejail_load,
   .recheck = firejail_recheck,
   .started = firejail_started,
+  .finish = ash_linux_private_dir_flush,
 };

@@ -29,6 +29,9 @@
 
 #define PRIVATE_PREFIX "ash-landlock-"
 
+/* The private directory of a spawn holds its TMPDIR and HOME.  */
+static const char *const private_subdirs[] = { "tmp", "home", NULL };
+
 /* The wrapper's exit statuses in --probe mode (linux/landlock-exec.h).  */
 #define LANDLOCK_EXIT_UNAVAILABLE 121
 #define LANDLOCK_EXIT_OLD_ABI 122
@@ -158,22 +161,29 @@ push_rule (struct ash_cmd *cmd, struct landlock_state *st,
   return 0;
 }
 
-/* Make the directory NAME in the private directory PRIV_FD and open it;
-   it is handed over as "--fd N OPT PATH".  */
+/* Open the directory NAME that ash_linux_private_dir_make() made in the
+   private directory PRIV_FD (checked to be ASH's own, mode 0700, so that
+   no one else could have put anything there); it is handed over as
+   "--fd N OPT PATH".  */
 static int
 push_private (struct ash_cmd *cmd, struct landlock_state *st,
               struct ash_strvec *argv, int priv_fd, const char *name,
               const char *opt, const char *path, struct ash_error *err)
 {
+  struct stat sb;
   int fd;
 
-  if (mkdirat (priv_fd, name, 0700) < 0)
-    return ash_error_set (err, -errno, _ ("cannot make %s: %s"), path,
-                          strerror (errno));
   fd = openat (priv_fd, name, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
   if (fd < 0)
     return ash_error_set (err, -errno, _ ("cannot open %s: %s"), path,
                           strerror (errno));
+  if (fstat (fd, &sb) < 0 || sb.st_uid != geteuid ()
+      || (sb.st_mode & 07777) != 0700)
+    {
+      ash_close (fd);
+      return ash_error_set (err, -EPERM,
+                            _ ("cannot use the private directory %s"), path);
+    }
   if (pass_fd (cmd, st, argv, fd, err) < 0)
     return -EMFILE;
   ash_strvec_push (argv, opt);
@@ -329,7 +339,8 @@ landlock_wrap (const struct ash_probe *base, const struct ash_policy *policy,
                           _ ("a sandboxed command must start with an "
                              "absolute path"));
 
-  r = ash_linux_private_dir_make (tmp_base (), PRIVATE_PREFIX, &priv, err);
+  r = ash_linux_private_dir_make (tmp_base (), PRIVATE_PREFIX, private_subdirs,
+                                  &priv, err);
   if (r < 0)
     return r;
   priv_home = ash_path_join (priv, "home");
@@ -358,15 +369,20 @@ landlock_wrap (const struct ash_probe *base, const struct ash_policy *policy,
   return 0;
 }
 
-/* The socket filter wrap() hands the wrapper for POLICY, built ahead.  */
+/* The socket filter wrap() hands the wrapper for POLICY, built ahead, and
+   the first spawn's private directory, made ahead.  */
 static void
 landlock_prepare (const struct ash_probe *probe,
                   const struct ash_policy *policy)
 {
   (void) probe;
   if (!policy->refusal.message)
-    ash_linux_socket_filter_prepare (policy->network ? ASH_SOCKETS_NETWORK
-                                                     : ASH_SOCKETS_NONE);
+    {
+      ash_linux_socket_filter_prepare (policy->network ? ASH_SOCKETS_NETWORK
+                                                       : ASH_SOCKETS_NONE);
+      ash_linux_private_dir_prepare (tmp_base (), PRIVATE_PREFIX,
+                                     private_subdirs);
+    }
 }
 
 static void
@@ -521,4 +537,5 @@ const struct ash_backend ash_backend_landlock = {
   .save = ash_linux_probe_save,
   .load = landlock_load,
   .recheck = landlock_recheck,
+  .finish = ash_linux_private_dir_flush,
 };

@@ -19,8 +19,50 @@
 #include "fs/tree.h"
 #include "sandbox/backend.h"
 
-void
-ash_linux_private_dir_remove (const char *dir)
+/* Private directories are removed off the thread that ran the spawn:
+   each removal is a synchronous discard per directory on some disks, and
+   nothing after the spawn needs the directory gone, except the exit of
+   ASH.  One thread removes, in order, what was queued (the directories of
+   spawns that ended, the stale ones of killed runs); the queue is drained
+   before ASH exits (an atexit handler, and ash_linux_private_dir_flush()
+   at the end of a scan), and whatever cannot be queued is removed on the
+   calling thread, as before.  */
+struct removal
+{
+  struct removal *next;
+  char *dir;          /* a directory to remove, or NULL: */
+  char *base;         /* remove the stale directories of PREFIX in BASE, */
+  const char *prefix; /* (a string constant) */
+  bool spare;         /* or, with SPARE, make the spare directory */
+  const char *const *subdirs;
+};
+
+static pthread_mutex_t removal_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t removal_wake = PTHREAD_COND_INITIALIZER;
+static pthread_cond_t removal_idle = PTHREAD_COND_INITIALIZER;
+static struct removal *removal_head, **removal_tail = &removal_head;
+/* Queued and not yet done, the one being done included.  */
+static size_t removal_pending;
+static bool removal_thread_started, removal_thread_failed;
+
+static void remove_stale (const char *base, const char *prefix);
+static int make_dir (const char *base, const char *prefix,
+                     const char *const *subdirs, char **ret_dir,
+                     struct ash_error *err);
+
+/* The first spawn's directory, made ahead on the same thread
+   (ash_linux_private_dir_prepare()): BASE/PREFIX<pid>-XXXXXX with its
+   subdirectories, all 0700 and ASH's own, never handed to a scanner
+   before.  Taken once, by the next make() for the same BASE, PREFIX and
+   subdirectories; removed with the others when it is not.  One at a
+   time: another is made ahead only once this one is taken or removed.  */
+static bool spare_requested;
+static char *spare_dir, *spare_base;
+static const char *spare_prefix;
+static const char *const *spare_subdirs;
+
+static void
+remove_now (const char *dir)
 {
   struct ash_error e = ASH_ERROR_INIT;
   _cleanup_free_ char *parent = xstrdup (dir);
@@ -35,6 +77,174 @@ ash_linux_private_dir_remove (const char *dir)
     ash_warning (_ ("cannot remove %s: %s"), dir,
                  e.message ? e.message : strerror (errno));
   ash_error_release (&e);
+}
+
+static void
+make_spare (struct removal *r)
+{
+  struct ash_error e = ASH_ERROR_INIT;
+  char *dir = NULL;
+  bool kept = false;
+
+  if (make_dir (r->base, r->prefix, r->subdirs, &dir, &e) < 0)
+    {
+      ash_error_release (&e);
+      return;
+    }
+  pthread_mutex_lock (&removal_lock);
+  if (!spare_dir)
+    {
+      spare_dir = dir;
+      spare_base = xstrdup (r->base);
+      spare_prefix = r->prefix;
+      spare_subdirs = r->subdirs;
+      kept = true;
+    }
+  pthread_mutex_unlock (&removal_lock);
+  if (!kept)
+    {
+      remove_now (dir);
+      free (dir);
+    }
+}
+
+static void
+removal_do (struct removal *r)
+{
+  if (r->dir)
+    remove_now (r->dir);
+  else if (r->spare)
+    make_spare (r);
+  else
+    remove_stale (r->base, r->prefix);
+  free (r->dir);
+  free (r->base);
+  free (r);
+}
+
+static void *
+removal_thread (void *arg)
+{
+  (void) arg;
+  pthread_mutex_lock (&removal_lock);
+  for (;;)
+    {
+      struct removal *r = removal_head;
+
+      if (!r)
+        {
+          pthread_cond_wait (&removal_wake, &removal_lock);
+          continue;
+        }
+      removal_head = r->next;
+      if (!removal_head)
+        removal_tail = &removal_head;
+      pthread_mutex_unlock (&removal_lock);
+      removal_do (r);
+      pthread_mutex_lock (&removal_lock);
+      if (--removal_pending == 0)
+        pthread_cond_broadcast (&removal_idle);
+    }
+  return NULL;
+}
+
+void
+ash_linux_private_dir_wait (void)
+{
+  pthread_mutex_lock (&removal_lock);
+  while (removal_pending > 0)
+    pthread_cond_wait (&removal_idle, &removal_lock);
+  pthread_mutex_unlock (&removal_lock);
+}
+
+void
+ash_linux_private_dir_flush (void)
+{
+  char *spare;
+
+  pthread_mutex_lock (&removal_lock);
+  while (removal_pending > 0)
+    pthread_cond_wait (&removal_idle, &removal_lock);
+  /* A spare directory no spawn took goes too.  */
+  spare = spare_dir;
+  spare_dir = NULL;
+  free (spare_base);
+  spare_base = NULL;
+  spare_requested = false;
+  pthread_mutex_unlock (&removal_lock);
+  if (spare)
+    {
+      remove_now (spare);
+      free (spare);
+    }
+}
+
+static void
+flush_at_exit (void)
+{
+  ash_linux_private_dir_flush ();
+}
+
+/* Start the removal thread, once; false when it cannot be (the caller
+   then removes on its own thread).  Called with removal_lock held.  */
+static bool
+removal_thread_start (void)
+{
+  pthread_attr_t attr;
+  pthread_t t;
+  sigset_t all, old;
+
+  if (removal_thread_started)
+    return true;
+  if (removal_thread_failed)
+    return false;
+  removal_thread_failed = true;
+  if (atexit (flush_at_exit) != 0)
+    return false;
+  if (pthread_attr_init (&attr) != 0)
+    return false;
+  (void) pthread_attr_setdetachstate (&attr, PTHREAD_CREATE_DETACHED);
+  /* No signal for the remover: ASH takes SIGINT and SIGTERM on a thread
+     of its own, with them blocked everywhere else.  */
+  sigfillset (&all);
+  pthread_sigmask (SIG_SETMASK, &all, &old);
+  if (pthread_create (&t, &attr, removal_thread, NULL) == 0)
+    removal_thread_started = true;
+  pthread_sigmask (SIG_SETMASK, &old, NULL);
+  pthread_attr_destroy (&attr);
+  removal_thread_failed = !removal_thread_started;
+  return removal_thread_started;
+}
+
+/* Queue R for the removal thread; false (R untouched) when there is
+   none.  */
+static bool
+removal_queue (struct removal *r)
+{
+  bool queued = false;
+
+  pthread_mutex_lock (&removal_lock);
+  if (removal_thread_start ())
+    {
+      r->next = NULL;
+      *removal_tail = r;
+      removal_tail = &r->next;
+      removal_pending++;
+      pthread_cond_signal (&removal_wake);
+      queued = true;
+    }
+  pthread_mutex_unlock (&removal_lock);
+  return queued;
+}
+
+void
+ash_linux_private_dir_remove (const char *dir)
+{
+  struct removal *r = xcalloc (1, sizeof *r);
+
+  r->dir = xstrdup (dir);
+  if (!removal_queue (r))
+    removal_do (r);
 }
 
 /* Remove the private directories PREFIX<pid>-* in BASE that runs of ash
@@ -83,7 +293,7 @@ remove_stale (const char *base, const char *prefix)
         continue;
       _cleanup_free_ char *path = ash_path_join (base, de->d_name);
       ash_info (_ ("removing %s, left by a run of ash that was killed"), path);
-      ash_linux_private_dir_remove (path);
+      remove_now (path);
     }
   closedir (d);
 }
@@ -109,14 +319,16 @@ first_for_prefix (const char *prefix)
   return first;
 }
 
-int
-ash_linux_private_dir_make (const char *base, const char *prefix,
-                            char **ret_dir, struct ash_error *err)
+/* Make BASE/PREFIX<pid>-XXXXXX with SUBDIRS (NULL-terminated, or NULL)
+   in it: 0 with *RET_DIR the new name, or a negative errno with ERR
+   filled.  */
+static int
+make_dir (const char *base, const char *prefix, const char *const *subdirs,
+          char **ret_dir, struct ash_error *err)
 {
   char *dir;
+  int dfd;
 
-  if (first_for_prefix (prefix))
-    remove_stale (base, prefix);
   /* The pid of ash in the name tells a later run whether the run that
      made it is still alive.  */
   dir = xasprintf ("%s/%s%ld-XXXXXX", base, prefix, (long) getpid ());
@@ -128,6 +340,94 @@ ash_linux_private_dir_make (const char *base, const char *prefix,
                             _ ("cannot make a private directory in %s: %s"),
                             base, strerror (e));
     }
+  if (!subdirs || !subdirs[0])
+    {
+      *ret_dir = dir;
+      return 0;
+    }
+  dfd = open (dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+  for (size_t i = 0; subdirs[i]; i++)
+    if (dfd < 0 || mkdirat (dfd, subdirs[i], 0700) < 0)
+      {
+        int e = errno;
+        ash_error_set (err, -e, _ ("cannot make %s/%s: %s"), dir, subdirs[i],
+                       strerror (e));
+        if (dfd >= 0)
+          close (dfd);
+        remove_now (dir);
+        free (dir);
+        return -e;
+      }
+  close (dfd);
+  *ret_dir = dir;
+  return 0;
+}
+
+/* Queue the removal of the stale directories of PREFIX in BASE, once per
+   process and PREFIX: a large BASE is read whole.  They are never this
+   run's.  */
+static void
+stale_queue (const char *base, const char *prefix)
+{
+  if (first_for_prefix (prefix))
+    {
+      struct removal *r = xcalloc (1, sizeof *r);
+
+      r->base = xstrdup (base);
+      r->prefix = prefix;
+      if (!removal_queue (r))
+        removal_do (r);
+    }
+}
+
+void
+ash_linux_private_dir_prepare (const char *base, const char *prefix,
+                               const char *const *subdirs)
+{
+  struct removal *r;
+  bool first;
+
+  stale_queue (base, prefix);
+  pthread_mutex_lock (&removal_lock);
+  first = !spare_requested;
+  spare_requested = true;
+  pthread_mutex_unlock (&removal_lock);
+  if (!first)
+    return;
+  r = xcalloc (1, sizeof *r);
+  r->base = xstrdup (base);
+  r->prefix = prefix;
+  r->spare = true;
+  r->subdirs = subdirs;
+  /* Without the thread there is nothing to gain.  */
+  if (!removal_queue (r))
+    {
+      free (r->base);
+      free (r);
+    }
+}
+
+int
+ash_linux_private_dir_make (const char *base, const char *prefix,
+                            const char *const *subdirs, char **ret_dir,
+                            struct ash_error *err)
+{
+  char *dir = NULL;
+
+  stale_queue (base, prefix);
+  pthread_mutex_lock (&removal_lock);
+  if (spare_dir && spare_prefix == prefix && spare_subdirs == subdirs
+      && streq (spare_base, base))
+    {
+      dir = spare_dir;
+      spare_dir = NULL;
+      free (spare_base);
+      spare_base = NULL;
+      spare_requested = false;
+    }
+  pthread_mutex_unlock (&removal_lock);
+  if (!dir)
+    return make_dir (base, prefix, subdirs, ret_dir, err);
   *ret_dir = dir;
   return 0;
 }

@@ -12,17 +12,41 @@
 #include "base/error.h"
 #include "sandbox/policy.h"
 
-/* Make a new directory BASE/PREFIX<pid>-XXXXXX, mode 0700, ASH's own.
-   First removes, once per process and PREFIX, the directories of that
-   prefix in BASE that runs of ASH since killed left (their pid is gone;
-   a directory of ASH's user or of the scanner account).  0 with *RET_DIR
+/* Make a new directory BASE/PREFIX<pid>-XXXXXX, mode 0700, ASH's own,
+   holding the directories SUBDIRS (NULL-terminated, or NULL), 0700 too.
+   First queues for removal, once per process and PREFIX, the directories
+   of that prefix in BASE that runs of ASH since killed left (their pid is
+   gone; a directory of ASH's user or of the scanner account).  0 with *RET_DIR
    (newly allocated), or a negative errno with ERR filled.  */
 int ash_linux_private_dir_make (const char *base, const char *prefix,
-                                char **ret_dir, struct ash_error *err);
+                                const char *const *subdirs, char **ret_dir,
+                                struct ash_error *err);
+
+/* Make, on the removal thread, the directory the next
+   ash_linux_private_dir_make() of BASE, PREFIX and SUBDIRS (the same
+   array) will return, so that the spawn does not wait for it; one at a
+   time (nothing more is made until that one is taken or removed), and
+   removed by ash_linux_private_dir_flush() when no spawn took it.  Also
+   queues the removal of PREFIX's stale directories in BASE.  */
+void ash_linux_private_dir_prepare (const char *base, const char *prefix,
+                                    const char *const *subdirs);
 
 /* Remove DIR and everything in it, at any depth and whatever modes the
-   scanner left, never following a link; a failure is a warning.  */
+   scanner left, never following a link; a failure is a warning.  The
+   removal is done on a thread of its own, after those queued before it,
+   and is complete by the time ash_linux_private_dir_flush() returns, and
+   before ASH exits; without that thread, here.  */
 void ash_linux_private_dir_remove (const char *dir);
+
+/* Wait until what was queued so far (removals, the directory made ahead)
+   is done, and remove nothing more: for tests.  */
+void ash_linux_private_dir_wait (void);
+
+/* Wait until every removal queued so far (the private directories of the
+   spawns that ended, the stale ones of runs that were killed) is done,
+   and remove the directory made ahead that no spawn took.  Also run at
+   exit.  */
+void ash_linux_private_dir_flush (void);
 
 /* Make the links POLICY names (home_links) in the private home open on
    HOME_FD: NAME, relative, links to TARGET, the directories on the way

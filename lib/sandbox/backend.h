@@ -93,6 +93,11 @@ struct ash_backend
      that the next scan probes it again.  May be NULL: nothing to tell.  */
   bool (*started) (const struct ash_wrap_state *state,
                    const struct ash_cmd_result *result);
+  /* Wait for what cleanup() left to finish in the background (the
+     removal of a spawn's private directories) to be done; called at the
+     end of a scan, and done again at exit by the backend itself.  May be
+     NULL: cleanup() leaves nothing running.  */
+  void (*finish) (void);
 };
 
 /* Accessors: what callers may know of a probe (P never NULL).  */

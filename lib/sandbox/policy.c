@@ -774,8 +774,8 @@ add_caches_and_reads (struct ctx *c)
     }
 }
 
-static bool
-compute_network (const struct ash_policy_input *in)
+bool
+ash_policy_network (const struct ash_policy_input *in)
 {
   if (in->offline)
     return false;
@@ -928,7 +928,7 @@ ash_policy_compute (const struct ash_policy_input *in, struct ash_policy *ret,
   add_tool (&c);
   add_uv (&c);
   add_caches_and_reads (&c);
-  p.network = compute_network (in);
+  p.network = ash_policy_network (in);
   add_env (&c);
 
   qsort (p.paths, p.n_paths, sizeof *p.paths, path_cmp);

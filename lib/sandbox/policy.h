@@ -157,6 +157,9 @@ struct ash_policy_input
                                screening; NULL: none */
 };
 
+/* Whether the policy ash_policy_compute() makes from IN has a network
+   (struct ash_policy's network), without computing the rest.  */
+bool ash_policy_network (const struct ash_policy_input *in);
 /* Compute the policy.  A scanner that cannot be sandboxed as requested gets
    RET->refusal set (and 0 returned); a negative errno only for a failure to
    compute at all.  */

@@ -8,6 +8,7 @@
 #include <config.h>
 
 #include <errno.h>
+#include <pthread.h>
 #include <pwd.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,11 +22,58 @@
 /* The account a scanner runs as when ASH runs as root: ASH_SCANNER_USER,
    a user name or UID[:GID], by default nobody (65534:65534 when there is
    no such entry).  Root itself is refused.  */
+/* The last account found, by the ASH_SCANNER_USER it was found for
+   (NULL: unset or empty): every sandboxed spawn asks, and a look-up by
+   name reads the passwd database.  */
+static pthread_mutex_t ids_lock = PTHREAD_MUTEX_INITIALIZER;
+static char *ids_spec;
+static bool ids_known;
+static uid_t ids_uid;
+static gid_t ids_gid;
+
+static int scanner_ids_lookup (const char *spec, uid_t *ret_uid,
+                               gid_t *ret_gid, struct ash_error *err);
+
 int
 ash_sandbox_scanner_ids (uid_t *ret_uid, gid_t *ret_gid, struct ash_error *err)
 {
   const char *spec = getenv ("ASH_SCANNER_USER");
-  const char *name = spec && *spec ? spec : "nobody";
+  uid_t uid = 0;
+  gid_t gid = 0;
+  int r;
+
+  if (spec && !*spec)
+    spec = NULL;
+  pthread_mutex_lock (&ids_lock);
+  if (ids_known
+      && (spec ? ids_spec && streq (ids_spec, spec) : ids_spec == NULL))
+    {
+      *ret_uid = ids_uid;
+      *ret_gid = ids_gid;
+      pthread_mutex_unlock (&ids_lock);
+      return 0;
+    }
+  pthread_mutex_unlock (&ids_lock);
+  r = scanner_ids_lookup (spec, &uid, &gid, err);
+  if (r < 0)
+    return r;
+  pthread_mutex_lock (&ids_lock);
+  free (ids_spec);
+  ids_spec = spec ? xstrdup (spec) : NULL;
+  ids_uid = uid;
+  ids_gid = gid;
+  ids_known = true;
+  pthread_mutex_unlock (&ids_lock);
+  *ret_uid = uid;
+  *ret_gid = gid;
+  return 0;
+}
+
+static int
+scanner_ids_lookup (const char *spec, uid_t *ret_uid, gid_t *ret_gid,
+                    struct ash_error *err)
+{
+  const char *name = spec ? spec : "nobody";
   struct passwd *pw;
   char *end;
   unsigned long u, g;

@@ -44,6 +44,7 @@
 #include "fs/outdir.h"
 #include "fs/tree.h"
 #include "proc/toolfind.h"
+#include "sandbox/policy-input.h"
 #include "scan/changed.h"
 #include "scan/suppress.h"
 #include "scan/dbphase.h"
@@ -101,6 +102,107 @@ run_one (void *ctx, void *item)
 {
   ash_job_run (ctx, item);
 }
+/* The backend's probe (for a cached one, the probe cache's file, its key
+   and the recheck), looked up on a thread of its own while the output
+   directory is claimed and the logs attached, so that it is in the
+   process's probe cache by the time the scan selects the backend.  The
+   sandbox mode is resolved for it from the same options and
+   configuration as the scan's own resolution later, which decides; the
+   lookup is only ever a head start, and a failure here is ignored.  */
+struct probe_warmup
+{
+  pthread_t thread;
+  bool started;
+  struct ash_sandbox_settings ss;
+  const struct ash_backend *const *backends;
+  const struct ash_host *host;
+};
+
+static void *
+probe_warmup_thread (void *arg)
+{
+  struct probe_warmup *w = arg;
+
+  (void) ash_backend_select (w->ss.mode, w->backends, w->host, NULL, NULL);
+  return NULL;
+}
+
+static void
+probe_warmup_start (struct probe_warmup *w, const struct scan *sc)
+{
+  struct ash_error e = ASH_ERROR_INIT;
+  sigset_t all, old;
+  int r;
+
+  r = ash_sandbox_settings_resolve (sc->opts, sc->config, &w->ss, &e);
+  ash_error_release (&e);
+  if (r < 0 || sc->platform_note || !w->ss.mode || streq (w->ss.mode, "off"))
+    return;
+  w->backends = sc->backends;
+  w->host = &sc->host;
+  /* No signal for it: the scan takes SIGINT and SIGTERM on a thread of
+     its own.  */
+  sigfillset (&all);
+  pthread_sigmask (SIG_SETMASK, &all, &old);
+  w->started = pthread_create (&w->thread, NULL, probe_warmup_thread, w) == 0;
+  pthread_sigmask (SIG_SETMASK, &old, NULL);
+}
+
+/* Wait for the lookup; safe to call again.  */
+static void
+probe_warmup_join (struct probe_warmup *w)
+{
+  if (w->started)
+    pthread_join (w->thread, NULL);
+  w->started = false;
+}
+
+static void
+probe_warmup_release (struct probe_warmup *w)
+{
+  probe_warmup_join (w);
+  ash_sandbox_settings_release (&w->ss);
+}
+
+/* Start what backend B can make ahead for the scanners to run (the socket
+   filter, built on a thread of its own), as soon as B is known, so that
+   it is ready by the first spawn instead of being started when the first
+   scanner's policy is decided: the check phase calls prepare() again with
+   each policy, which starts nothing already started.  Only the network
+   setting of each policy matters here, and it is computed as the policy
+   will compute it.  */
+static void
+prepare_early (struct scan *sc, const struct ash_backend *b,
+               const struct ash_probe *probe)
+{
+  bool done[2] = { false, false };
+
+  if (!b->prepare)
+    return;
+  for (size_t k = 0; k < sc->n_jobs; k++)
+    {
+      struct job *j = &sc->jobs[k];
+      struct ash_requirements req;
+      struct ash_policy_place place = { .source_dir = sc->source_dir };
+      struct ash_policy_input in;
+      struct ash_policy pol;
+
+      if (!j->run)
+        continue;
+      ash_requirements_init (&req);
+      ash_scanner_requirements (j->scanner, &req);
+      ash_policy_input_fill (&in, j->scanner->name, &req, &sc->ss, &sc->host,
+                             &place, sc->opts->offline, probe);
+      ash_policy_init (&pol);
+      pol.network = ash_policy_network (&in);
+      if (!done[pol.network])
+        b->prepare (probe, &pol);
+      done[pol.network] = true;
+      ash_policy_release (&pol);
+      ash_requirements_release (&req);
+    }
+}
+
 /* The modules of --ash-plugin-modules, then those of the configuration
    that its tier lets load (plugin-tier.c): a config the scanned repository
    could have written names only installed modules outside the tree, never
@@ -644,6 +746,10 @@ scan_prepare (struct scan *sc)
   ash_host_init (&sc->host, opts);
   if (opts->allow_in_tree_tools)
     sc->host.allow_in_tree_tools = true;
+  _cleanup_ (probe_warmup_release) struct probe_warmup warmup;
+  memset (&warmup, 0, sizeof warmup);
+  ash_sandbox_settings_init (&warmup.ss);
+  probe_warmup_start (&warmup, sc);
   /* The plugin modules are loaded, and --exclude-scanners checked against
      every scanner they and the builtins define, before the output
      directory is touched: a mistake on the command line must not cost the
@@ -865,11 +971,14 @@ scan_prepare (struct scan *sc)
       if (any && !sc->platform_note)
         {
           const struct ash_probe *probe = NULL;
+          probe_warmup_join (&warmup);
           const struct ash_backend *b
             = ash_backend_select (sc->mode, sc->backends, &sc->host, &probe,
                                   NULL);
           if (b && probe && ash_probe_notes (probe))
             ash_info (_ ("sandbox %s: %s"), b->name, ash_probe_notes (probe));
+          if (b && probe && ash_probe_usable (probe))
+            prepare_early (sc, b, probe);
         }
     }
   return 0;
@@ -1020,6 +1129,12 @@ scan_execute (struct scan *sc, const struct ash_scan_outputs *outputs,
       ash_err (_ ("the scan was interrupted"));
       code = 128 + sig;
     }
+  /* The scanners' private directories, removed in the background while
+     the results were written, are gone before the scan is said to be
+     over.  */
+  for (size_t i = 0; sc->backends && sc->backends[i]; i++)
+    if (sc->backends[i]->finish)
+      sc->backends[i]->finish ();
   ash_info (_ ("ash scan finished with exit code %d"), code);
 
   if (sigthread_started)

@@ -5,6 +5,7 @@
 #include <config.h>
 
 #include <errno.h>
+#include <stdlib.h>
 #include <pthread.h>
 #include <stdatomic.h>
 
@@ -93,6 +94,52 @@ reset (bool a, bool b, bool c)
   probes_a = probes_b = probes_c = 0;
 }
 
+/* The scanner account is remembered by the ASH_SCANNER_USER it was found
+   for: a changed variable is looked up again, never answered from the
+   last look-up.  */
+static void
+test_scanner_ids (void)
+{
+  struct ash_error e = ASH_ERROR_INIT;
+  uid_t u = 0;
+  gid_t g = 0;
+  int r;
+
+  setenv ("ASH_SCANNER_USER", "1234:5678", 1);
+  r = ash_sandbox_scanner_ids (&u, &g, &e);
+  tap_ok (r == 0 && u == 1234 && g == 5678, "scanner ids: 1234:5678");
+  r = ash_sandbox_scanner_ids (&u, &g, &e);
+  tap_ok (r == 0 && u == 1234 && g == 5678,
+          "scanner ids: the same again (remembered)");
+  setenv ("ASH_SCANNER_USER", "2345", 1);
+  r = ash_sandbox_scanner_ids (&u, &g, &e);
+  tap_ok (r == 0 && u == 2345 && g == 2345,
+          "scanner ids: a changed ASH_SCANNER_USER is looked up again");
+  setenv ("ASH_SCANNER_USER", "0:5678", 1);
+  u = g = 7;
+  r = ash_sandbox_scanner_ids (&u, &g, &e);
+  tap_ok (r == -EPERM && u == 7 && g == 7,
+          "scanner ids: root is refused, after an account was remembered");
+  tap_is_str (e.message,
+              "ASH_SCANNER_USER=0:5678 is root; a sandboxed scanner never "
+              "runs as root",
+              "scanner ids: with the refusal's message");
+  ash_error_release (&e);
+  setenv ("ASH_SCANNER_USER", "no-such-user-ash-test-xyz", 1);
+  r = ash_sandbox_scanner_ids (&u, &g, &e);
+  tap_ok (r == -ENOENT, "scanner ids: an unknown name is refused");
+  ash_error_release (&e);
+  setenv ("ASH_SCANNER_USER", "1234:5678", 1);
+  r = ash_sandbox_scanner_ids (&u, &g, &e);
+  tap_ok (r == 0 && u == 1234 && g == 5678,
+          "scanner ids: and back to the first");
+  unsetenv ("ASH_SCANNER_USER");
+  r = ash_sandbox_scanner_ids (&u, &g, &e);
+  tap_ok (r == 0 && u != 1234 && u != 0,
+          "scanner ids: unset, the default account (%ld)", (long) u);
+  ash_error_release (&e);
+}
+
 int
 main (void)
 {
@@ -104,6 +151,7 @@ main (void)
 
   memset (&host, 0, sizeof host);
   ash_backend_probe_cache_disable (true);
+  test_scanner_ids ();
 
   reset (false, true, true);
   got = ash_backend_select ("auto", list, &host, &p, &why);

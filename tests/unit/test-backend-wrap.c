@@ -17,6 +17,7 @@
 #include "fs/tree.h"
 #include "tap.h"
 #include "../../linux/backends.h"
+#include "../../linux/private-dir.h"
 
 #define HELPER "/usr/libexec/ash/ash-landlock-exec"
 
@@ -529,8 +530,12 @@ test_landlock (void)
           "landlock: a granted path under the real home is linked in the "
           "private one");
   ash_backend_landlock.cleanup (f.state);
+  tap_ok (ash_backend_landlock.finish != NULL,
+          "landlock: the backend can be waited for");
+  ash_backend_landlock.finish ();
   tap_ok (lstat (priv, &st) < 0 && errno == ENOENT,
-          "landlock: cleanup removes the private directory");
+          "landlock: cleanup removes the private directory, by the time "
+          "finish() returns");
   ash_error_release (&err);
   fixture_release (&f);
 }
@@ -878,16 +883,179 @@ test_firejail_private_home (bool as_account)
             what);
   ash_backend_firejail.cleanup (f.state);
   f.state = NULL;
+  ash_backend_firejail.finish ();
   tap_ok (lstat (parent, &st) < 0 && errno == ENOENT,
-          "%s: cleanup removes the private directory", what);
+          "%s: cleanup removes the private directory, by the time finish() "
+          "returns",
+          what);
   ash_error_release (&err);
   fixture_release (&f);
+}
+
+/* The entries of DIR, one ash-landlock-* directory expected: its name in
+   RET (newly allocated) when there is exactly one, the count returned.  */
+static int
+private_dirs_in (const char *dir, char **ret)
+{
+  DIR *d = opendir (dir);
+  struct dirent *de;
+  int n = 0;
+
+  *ret = NULL;
+  if (!d)
+    return -1;
+  while ((de = readdir (d)))
+    {
+      if (streq (de->d_name, ".") || streq (de->d_name, ".."))
+        continue;
+      n++;
+      free (*ret);
+      *ret = ash_path_join (dir, de->d_name);
+    }
+  closedir (d);
+  if (n != 1)
+    {
+      free (*ret);
+      *ret = NULL;
+    }
+  return n;
+}
+
+/* Whether DIR/NAME is a directory of ours, mode 0700, with nothing in
+   it.  */
+static bool
+fresh_dir (const char *dir, const char *name)
+{
+  _cleanup_free_ char *p = ash_path_join (dir, name);
+  _cleanup_free_ char *x = NULL;
+  struct stat st;
+
+  return lstat (p, &st) == 0 && S_ISDIR (st.st_mode)
+         && (st.st_mode & 07777) == 0700 && st.st_uid == geteuid ()
+         && private_dirs_in (p, &x) == 0;
+}
+
+/* The private directory made ahead by prepare(): made on the removal
+   thread, with an empty tmp and home, taken by the next wrap() alone,
+   never by a second one, and removed by finish() when no wrap() took
+   it.  */
+static void
+test_landlock_ahead (void)
+{
+  struct fixture f;
+  struct ash_error err = ASH_ERROR_INIT;
+  _cleanup_free_ char *base = NULL, *old_tmp = NULL;
+  _cleanup_free_ char *ahead = NULL, *got = NULL, *second = NULL;
+  const char *t = getenv ("TMPDIR");
+  const char *tmpdir;
+  int n;
+
+  old_tmp = t ? xstrdup (t) : NULL;
+  base = xasprintf ("%s/test-backend-wrap-ahead-XXXXXX",
+                    t && t[0] == '/' ? t : "/tmp");
+  if (!mkdtemp (base))
+    {
+      tap_ok (false, "ahead: cannot make %s", base);
+      return;
+    }
+  setenv ("TMPDIR", base, 1);
+  fixture_init (&f, NULL);
+
+  ash_backend_landlock.prepare (&f.probe.base, &f.policy);
+  ash_linux_private_dir_wait ();
+  n = private_dirs_in (base, &ahead);
+  tap_is_int (n, 1, "ahead: prepare() makes one private directory");
+  tap_ok (ahead && fresh_dir (ahead, "tmp") && fresh_dir (ahead, "home"),
+          "ahead: with an empty tmp and home, ASH's own, mode 0700");
+  ash_backend_landlock.finish ();
+  tap_is_int (private_dirs_in (base, &got), 0,
+              "ahead: finish() removes it when no wrap() took it");
+
+  free (ahead);
+  ahead = NULL;
+  ash_backend_landlock.prepare (&f.probe.base, &f.policy);
+  ash_linux_private_dir_wait ();
+  tap_is_int (private_dirs_in (base, &ahead), 1,
+              "ahead: prepare() makes another once that one is gone");
+  tap_is_int (ash_backend_landlock.wrap (&f.probe.base, &f.policy, &f.cmd,
+                                         &f.state, &err),
+              0, "ahead: wrap() succeeds");
+  tmpdir = ash_strvec_getenv (&f.cmd.env, "TMPDIR");
+  free (got);
+  got = ahead ? ash_path_join (ahead, "tmp") : NULL;
+  tap_is_str (tmpdir, got, "ahead: wrap() takes the directory made ahead");
+  tap_is_int (private_dirs_in (base, &second), 1, "ahead: and makes no other");
+  ash_backend_landlock.cleanup (f.state);
+  f.state = NULL;
+  fixture_release (&f);
+
+  fixture_init (&f, NULL);
+  tap_is_int (ash_backend_landlock.wrap (&f.probe.base, &f.policy, &f.cmd,
+                                         &f.state, &err),
+              0, "ahead: a second wrap() succeeds");
+  tmpdir = ash_strvec_getenv (&f.cmd.env, "TMPDIR");
+  tap_ok (tmpdir && ahead && !ash_str_has_prefix (tmpdir, ahead),
+          "ahead: the second wrap() never gets the first one's directory "
+          "(%s)",
+          tmpdir ? tmpdir : "none");
+  ash_backend_landlock.cleanup (f.state);
+  f.state = NULL;
+  ash_backend_landlock.finish ();
+  tap_is_int (private_dirs_in (base, &second), 0,
+              "ahead: finish() leaves nothing behind");
+  fixture_release (&f);
+
+  /* What wrap() checks of a directory it made itself holds for one made
+     ahead: ASH's own, mode 0700, and its tmp and home are not links.  */
+  for (int bad = 0; bad < 2; bad++)
+    {
+      _cleanup_free_ char *p = NULL;
+      int r;
+
+      fixture_init (&f, NULL);
+      free (ahead);
+      ahead = NULL;
+      ash_backend_landlock.prepare (&f.probe.base, &f.policy);
+      ash_linux_private_dir_wait ();
+      private_dirs_in (base, &ahead);
+      if (ahead && bad == 0)
+        r = chmod (ahead, 0755);
+      else if (ahead)
+        {
+          p = ash_path_join (ahead, "tmp");
+          r = rmdir (p) == 0 ? symlink ("/etc", p) : -1;
+        }
+      else
+        r = -1;
+      tap_is_int (r, 0, "ahead: %s",
+                  bad ? "its tmp swapped for a link"
+                      : "its mode changed to 0755");
+      ash_error_release (&err);
+      r = ash_backend_landlock.wrap (&f.probe.base, &f.policy, &f.cmd,
+                                     &f.state, &err);
+      tap_ok (r < 0 && f.state == NULL && err.message
+                && strstr (err.message, "cannot")
+                && streq (f.cmd.argv.v[0], "/usr/bin/bandit"),
+              "ahead: then wrap() refuses it and runs nothing (%s)",
+              err.message ? err.message : "no error");
+      ash_backend_landlock.finish ();
+      tap_is_int (private_dirs_in (base, &second), 0,
+                  "ahead: and nothing is left");
+      fixture_release (&f);
+    }
+  ash_error_release (&err);
+  rmdir (base);
+  if (old_tmp)
+    setenv ("TMPDIR", old_tmp, 1);
+  else
+    unsetenv ("TMPDIR");
 }
 
 int
 main (void)
 {
   test_prepare ();
+  test_landlock_ahead ();
   test_bwrap (false, false);
   test_bwrap (true, false);
   test_bwrap (false, true);

@@ -459,6 +459,10 @@ run_case (const char *dir, const char *name)
   int r = ash_policy_compute (&pin, &pol, &err);
   if (!tap_ok (r == 0, "%s: computes", name))
     goto done;
+  /* What the scan asks ahead of the policy (to build the socket filter
+     early) is what the policy says.  */
+  tap_is_int (ash_policy_network (&pin), pol.network,
+              "%s: ash_policy_network() says what the policy says", name);
 
   json_t *pj = ash_policy_to_json (&pol);
   text = json_dumps (pj, JSON_INDENT (2));
