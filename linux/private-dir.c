@@ -157,6 +157,19 @@ ash_linux_private_dir_wait (void)
   pthread_mutex_unlock (&removal_lock);
 }
 
+/* The spare directory (NULL: none), now the caller's, and a new one
+   may be asked for.  Called with REMOVAL_LOCK held.  */
+static char *
+spare_take_locked (void)
+{
+  char *dir = spare_dir;
+  spare_dir = NULL;
+  free (spare_base);
+  spare_base = NULL;
+  spare_requested = false;
+  return dir;
+}
+
 void
 ash_linux_private_dir_flush (void)
 {
@@ -166,11 +179,7 @@ ash_linux_private_dir_flush (void)
   while (removal_pending > 0)
     pthread_cond_wait (&removal_idle, &removal_lock);
   /* A spare directory no spawn took goes too.  */
-  spare = spare_dir;
-  spare_dir = NULL;
-  free (spare_base);
-  spare_base = NULL;
-  spare_requested = false;
+  spare = spare_take_locked ();
   pthread_mutex_unlock (&removal_lock);
   if (spare)
     {
@@ -418,13 +427,7 @@ ash_linux_private_dir_make (const char *base, const char *prefix,
   pthread_mutex_lock (&removal_lock);
   if (spare_dir && spare_prefix == prefix && spare_subdirs == subdirs
       && streq (spare_base, base))
-    {
-      dir = spare_dir;
-      spare_dir = NULL;
-      free (spare_base);
-      spare_base = NULL;
-      spare_requested = false;
-    }
+    dir = spare_take_locked ();
   pthread_mutex_unlock (&removal_lock);
   if (!dir)
     return make_dir (base, prefix, subdirs, ret_dir, err);
