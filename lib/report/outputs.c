@@ -381,13 +381,38 @@ struct report_item
   struct report_job *jobs; /* every job, for the one item of serial ones */
   size_t n;
   struct report_job *job; /* or NULL: the serial ones, in order */
+  /* Or, when AGG_R is not NULL, ash_aggregated_results.json, with how it
+     went.  */
+  int *agg_r;
+  struct ash_error *agg_e;
 };
+
+/* The reports that take longest on many findings, longest first (as
+   measured on a 100 MiB SARIF), so that the pool does not end on one of
+   them alone; the rest follow in their order.  */
+static const char *const longest_first[]
+  = { "ocsf",      "gitlab-sast", "flat-json", "csv", "github-ghas",
+      "cyclonedx", "junitxml",    "sarif",     "html" };
+
+static size_t
+report_rank (const struct ash_report_format *f)
+{
+  for (size_t i = 0; i < sizeof longest_first / sizeof *longest_first; i++)
+    if (streq (f->name, longest_first[i]))
+      return i;
+  return sizeof longest_first / sizeof *longest_first;
+}
 
 static void
 report_item_run (void *ctx, void *item)
 {
   (void) ctx;
   struct report_item *it = item;
+  if (it->agg_r)
+    {
+      *it->agg_r = write_aggregated (it->c->dirfd, it->c->agg, it->agg_e);
+      return;
+    }
   if (it->job)
     {
       report_job_run (it->c, it->job);
@@ -431,10 +456,10 @@ ash_report_outputs_write (int dirfd, const json_t *agg,
   json_t *view = upstream_view (dirfd, agg, config);
   agg = view;
   const json_t *sarif = json_object_get (agg, "sarif");
-  r = write_aggregated (dirfd, agg, err);
-  if (r < 0 || opts->skip_reports)
+  if (opts->skip_reports)
     {
       /* --phases without report: the aggregated results only.  */
+      r = write_aggregated (dirfd, agg, err);
       json_decref (view);
       return r < 0 ? r : 0;
     }
@@ -484,34 +509,51 @@ ash_report_outputs_write (int dirfd, const json_t *agg,
   ash_strvec_release (&written);
 
   /* The findings list is built once for every report that lists them;
-     then the reports are written side by side, each to its own file, the
-     serial ones one after the other as one item.  */
+     then the aggregated results and the reports are written side by
+     side, each to its own file: the aggregated results and the serial
+     reports (one after the other, as one item) first, then the others,
+     longest first.  */
   if (any_listing)
     ash_report_findings_begin (agg);
   struct report_ctx c = { dirfd, agg, sarif, config };
-  struct report_item *items = xcalloc (n + 1, sizeof *items);
-  void **ptrs = xcalloc (n + 1, sizeof *ptrs);
+  struct report_item *items = xcalloc (n + 2, sizeof *items);
+  void **ptrs = xcalloc (n + 2, sizeof *ptrs);
   size_t ni = 0;
+  int agg_r = 0;
+  struct ash_error agg_e = ASH_ERROR_INIT;
+  items[ni] = (struct report_item){ &c, NULL, 0, NULL, &agg_r, &agg_e };
+  ptrs[ni] = &items[ni];
+  ni++;
   if (any_serial)
     {
-      items[ni] = (struct report_item){ &c, jobs, n, NULL };
+      items[ni] = (struct report_item){ &c, jobs, n, NULL, NULL, NULL };
       ptrs[ni] = &items[ni];
       ni++;
     }
-  for (size_t i = 0; i < n; i++)
-    if (report_parallel (jobs[i].f))
-      {
-        items[ni] = (struct report_item){ &c, jobs, n, &jobs[i] };
-        ptrs[ni] = &items[ni];
-        ni++;
-      }
+  size_t nranks = sizeof longest_first / sizeof *longest_first;
+  for (size_t rank = 0; rank <= nranks; rank++)
+    for (size_t i = 0; i < n; i++)
+      if (report_parallel (jobs[i].f) && report_rank (jobs[i].f) == rank)
+        {
+          items[ni]
+            = (struct report_item){ &c, jobs, n, &jobs[i], NULL, NULL };
+          ptrs[ni] = &items[ni];
+          ni++;
+        }
   ash_pool_run (ptrs, ni, workers_for (ni), report_item_run, NULL);
   free (ptrs);
   free (items);
   if (any_listing)
     ash_report_findings_end ();
 
-  /* What failed, in the reports' order.  */
+  /* What failed: the aggregated results first (told by the caller, as
+     before), then the reports in their order.  */
+  if (agg_r < 0)
+    {
+      ret = agg_r;
+      ash_error_move (err, &agg_e);
+    }
+  ash_error_release (&agg_e);
   for (size_t i = 0; i < n; i++)
     {
       if (jobs[i].r < 0)
