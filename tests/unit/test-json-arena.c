@@ -481,10 +481,21 @@ rlimit_cases (void)
 int
 main (void)
 {
+  /* Under AddressSanitizer every allocation is malloc's: nothing to test
+     (and the region is reserved by the probe, so the RLIMIT_AS child,
+     which must reserve it itself, comes after).  */
+  pid_t pid = fork ();
+  if (pid == 0)
+    {
+      void *p = ash_json_arena_alloc (8);
+      _exit (p ? 0 : 77);
+    }
+  int st = -1;
+  waitpid (pid, &st, 0);
+  if (WIFEXITED (st) && WEXITSTATUS (st) == 77)
+    tap_skip_all ("the arena is off in this build");
   rlimit_cases ();
   void *probe = ash_json_arena_alloc (8);
-  if (probe == NULL)
-    tap_skip_all ("the arena is off in this build");
   ash_json_arena_free (probe);
   ash_json_arena_end ();
   carve_cases ();
