@@ -984,18 +984,18 @@ link_leaves (struct walk *w, int dfd, const char *name, const char *rel_dir,
      link's own directory, which is a real one (the walk never goes
      through a link), so the ".." that start it are taken off by name;
      every later component is left to the kernel.  */
-  struct ash_buf d = w->key;
-  ash_buf_reset (&d);
+  struct ash_buf *d = &w->key; /* kept from link to link */
+  ash_buf_reset (d);
   size_t dl = slash ? (size_t) (slash - t) : 0;
   if (t[0] == '/')
-    ash_buf_add (&d, t, dl ? dl : 1);
+    ash_buf_add (d, t, dl ? dl : 1);
   else
     {
-      ash_buf_addstr (&d, w->s->real_source_dir);
+      ash_buf_addstr (d, w->s->real_source_dir);
       if (ldir)
         {
-          ash_buf_addch (&d, '/');
-          ash_buf_add (&d, rel_dir, ldir);
+          ash_buf_addch (d, '/');
+          ash_buf_add (d, rel_dir, ldir);
         }
       bool leading = true;
       for (size_t i = 0; i < dl;)
@@ -1008,27 +1008,26 @@ link_leaves (struct walk *w, int dfd, const char *name, const char *rel_dir,
             continue;
           if (leading && cl == 2 && comp[0] == '.' && comp[1] == '.')
             {
-              char *last = strrchr (d.buf, '/');
-              d.len = last && last != d.buf ? (size_t) (last - d.buf) : 1;
-              d.buf[d.len] = '\0';
+              char *last = strrchr (d->buf, '/');
+              d->len = last && last != d->buf ? (size_t) (last - d->buf) : 1;
+              d->buf[d->len] = '\0';
               continue;
             }
           leading = false;
-          if (d.len > 1)
-            ash_buf_addch (&d, '/');
-          ash_buf_add (&d, comp, cl);
+          if (d->len > 1)
+            ash_buf_addch (d, '/');
+          ash_buf_add (d, comp, cl);
         }
     }
-  size_t dlen = d.len;
-  if (d.len > 1)
-    ash_buf_addch (&d, '/');
-  ash_buf_addstr (&d, b);
+  size_t dlen = d->len;
+  if (d->len > 1)
+    ash_buf_addch (d, '/');
+  ash_buf_addstr (d, b);
 
   /* The target, as it is named, seen before?  */
   bool found;
-  struct link_cache_ent *te = link_cache_slot (&w->targets, d.buf, &found);
-  char *key = d.buf;
-  w->key = d; /* kept for the next link */
+  struct link_cache_ent *te = link_cache_slot (&w->targets, d->buf, &found);
+  char *key = d->buf;
   if (found)
     {
       *ret_mode = te->mode;

@@ -375,15 +375,20 @@ report_parallel (const struct ash_report_format *f)
   return f->render == ash_report_sarif || f->build || f->write;
 }
 
+/* One item of the pool: ash_aggregated_results.json, the reports that
+   are not written side by side (in their order), or one report.  */
 struct report_item
 {
+  enum
+  {
+    ITEM_AGGREGATED,
+    ITEM_SERIAL,
+    ITEM_REPORT
+  } kind;
   const struct report_ctx *c;
-  struct report_job *jobs; /* every job, for the one item of serial ones */
+  struct report_job *job; /* ITEM_REPORT: it; ITEM_SERIAL: the first of N */
   size_t n;
-  struct report_job *job; /* or NULL: the serial ones, in order */
-  /* Or, when AGG_R is not NULL, ash_aggregated_results.json, with how it
-     went.  */
-  int *agg_r;
+  int *agg_r; /* ITEM_AGGREGATED: how it went */
   struct ash_error *agg_e;
 };
 
@@ -408,19 +413,20 @@ report_item_run (void *ctx, void *item)
 {
   (void) ctx;
   struct report_item *it = item;
-  if (it->agg_r)
+  switch (it->kind)
     {
+    case ITEM_AGGREGATED:
       *it->agg_r = write_aggregated (it->c->dirfd, it->c->agg, it->agg_e);
-      return;
-    }
-  if (it->job)
-    {
+      break;
+    case ITEM_REPORT:
       report_job_run (it->c, it->job);
-      return;
+      break;
+    case ITEM_SERIAL:
+      for (size_t i = 0; i < it->n; i++)
+        if (!report_parallel (it->job[i].f))
+          report_job_run (it->c, &it->job[i]);
+      break;
     }
-  for (size_t i = 0; i < it->n; i++)
-    if (!report_parallel (it->jobs[i].f))
-      report_job_run (it->c, &it->jobs[i]);
 }
 
 static unsigned report_workers; /* 0: one per processor, at most 4 */
@@ -465,7 +471,6 @@ ash_report_outputs_write (int dirfd, const json_t *agg,
     }
   /* The reports to write: ash.sarif first, then the others in their
      order.  */
-  struct ash_strvec written = ASH_STRVEC_INIT;
   struct report_job *jobs = NULL;
   size_t n = 0, alloc = 0;
   bool any_listing = false, any_serial = false;
@@ -485,7 +490,10 @@ ash_report_outputs_write (int dirfd, const json_t *agg,
         char *rel = ext && ash_config_extension_valid (ext)
                       ? xasprintf ("reports/ash.%s", ext)
                       : xasprintf ("reports/%s", f->file);
-        if (ash_strvec_contains (&written, rel))
+        bool taken = false;
+        for (size_t k = 0; k < n && !taken; k++)
+          taken = streq (jobs[k].rel, rel);
+        if (taken)
           {
             ash_err (_ ("report %s: %s is the file of another report; not "
                         "written (change reporters.%s.extension)"),
@@ -493,7 +501,6 @@ ash_report_outputs_write (int dirfd, const json_t *agg,
             free (rel);
             continue;
           }
-        ash_strvec_push (&written, rel);
         if (n == alloc)
           {
             alloc = alloc ? 2 * alloc : 16;
@@ -506,7 +513,6 @@ ash_report_outputs_write (int dirfd, const json_t *agg,
         any_listing = any_listing || pass == 1;
         any_serial = any_serial || !report_parallel (f);
       }
-  ash_strvec_release (&written);
 
   /* The findings list is built once for every report that lists them;
      then the aggregated results and the reports are written side by
@@ -521,12 +527,13 @@ ash_report_outputs_write (int dirfd, const json_t *agg,
   size_t ni = 0;
   int agg_r = 0;
   struct ash_error agg_e = ASH_ERROR_INIT;
-  items[ni] = (struct report_item){ &c, NULL, 0, NULL, &agg_r, &agg_e };
+  items[ni]
+    = (struct report_item){ ITEM_AGGREGATED, &c, NULL, 0, &agg_r, &agg_e };
   ptrs[ni] = &items[ni];
   ni++;
   if (any_serial)
     {
-      items[ni] = (struct report_item){ &c, jobs, n, NULL, NULL, NULL };
+      items[ni] = (struct report_item){ ITEM_SERIAL, &c, jobs, n, NULL, NULL };
       ptrs[ni] = &items[ni];
       ni++;
     }
@@ -536,7 +543,7 @@ ash_report_outputs_write (int dirfd, const json_t *agg,
       if (report_parallel (jobs[i].f) && report_rank (jobs[i].f) == rank)
         {
           items[ni]
-            = (struct report_item){ &c, jobs, n, &jobs[i], NULL, NULL };
+            = (struct report_item){ ITEM_REPORT, &c, &jobs[i], 1, NULL, NULL };
           ptrs[ni] = &items[ni];
           ni++;
         }
