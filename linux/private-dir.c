@@ -148,12 +148,19 @@ removal_thread (void *arg)
   return NULL;
 }
 
+/* Until the queue is done.  Called with REMOVAL_LOCK held.  */
+static void
+wait_idle_locked (void)
+{
+  while (removal_pending > 0)
+    pthread_cond_wait (&removal_idle, &removal_lock);
+}
+
 void
 ash_linux_private_dir_wait (void)
 {
   pthread_mutex_lock (&removal_lock);
-  while (removal_pending > 0)
-    pthread_cond_wait (&removal_idle, &removal_lock);
+  wait_idle_locked ();
   pthread_mutex_unlock (&removal_lock);
 }
 
@@ -176,8 +183,7 @@ ash_linux_private_dir_flush (void)
   char *spare;
 
   pthread_mutex_lock (&removal_lock);
-  while (removal_pending > 0)
-    pthread_cond_wait (&removal_idle, &removal_lock);
+  wait_idle_locked ();
   /* A spare directory no spawn took goes too.  */
   spare = spare_take_locked ();
   pthread_mutex_unlock (&removal_lock);
