@@ -51,6 +51,20 @@ asan_build () {
   [ "${ASH_TEST_ASAN:-no}" = yes ]
 }
 
+# require_backend_run BACKEND: set RUN to tests/unit/test-backend-run, and
+# skip the whole test, with the probe's reason, when BACKEND cannot run
+# here (bail when the probe fails otherwise).
+require_backend_run () {
+  RUN=$top_builddir/tests/unit/test-backend-run
+  [ -x "$RUN" ] || bail "$RUN is not built"
+  _why=$("$RUN" --backend "$1" --results "$TEST_TMP" --probe-only -- /bin/true)
+  case $? in
+    0) ;;
+    77) skip_all "$_why" ;;
+    *) bail "the $1 probe failed: $_why" ;;
+  esac
+}
+
 # limit_memory MIB: in a subshell, before running ash: cap its address
 # space at MIB MiB (ulimit -v), so that a regression cannot take the
 # machine down.  AddressSanitizer cannot start under such a limit (its

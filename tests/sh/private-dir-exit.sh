@@ -16,14 +16,7 @@
 # as the unprivileged account.
 . "$top_srcdir/tests/libtest.sh"
 
-RUN=$top_builddir/tests/unit/test-backend-run
-[ -x "$RUN" ] || bail "$RUN is not built"
-why=$("$RUN" --backend landlock --results "$TEST_TMP" --probe-only -- /bin/true)
-case $? in
-  0) ;;
-  77) skip_all "$why" ;;
-  *) bail "the landlock probe failed: $why" ;;
-esac
+require_backend_run landlock
 
 bin=$TEST_TMP/bin
 mkdir -p "$bin"
