@@ -36,6 +36,23 @@ EXTRA_DIST += bench/README.md bench/findings.sh bench/links.sh \
 	bench/noop.sh bench/one-scanner.sh bench/pygoat.sh bench/sarif-big.sh \
 	bench/scanset.sh \
 	bench/spawn-cost.sh bench/tool-probe.sh bench/wake.sh bench/wrapper.sh
+# The socket filter's BPF programs, built from socket-filter.c's rules by
+# libseccomp once, at build time, and carried by every program that
+# compiles socket-filter.c.  A cross build cannot run the generator here:
+# it carries none, and builds the filter when it is needed.
+BUILT_SOURCES += linux/socket-filter-bpf.h
+CLEANFILES += linux/socket-filter-bpf.h
+if ASH_CROSS_COMPILING
+linux/socket-filter-bpf.h:
+	$(AM_V_GEN)$(MKDIR_P) linux && echo '#define ASH_SOCKET_FILTER_PREBUILT 0' >$@
+else
+noinst_PROGRAMS += linux/gen-socket-filter
+linux_gen_socket_filter_SOURCES = linux/gen-socket-filter.c linux/socket-filter.c linux/socket-filter.h
+linux_gen_socket_filter_CPPFLAGS = $(AM_CPPFLAGS) $(SECCOMP_CFLAGS) -DASH_SOCKET_FILTER_GENERATOR
+linux_gen_socket_filter_LDADD = $(SECCOMP_LIBS)
+linux/socket-filter-bpf.h: linux/gen-socket-filter$(EXEEXT)
+	$(AM_V_GEN)linux/gen-socket-filter$(EXEEXT) >$@-t && mv -f $@-t $@
+endif
 pkglibexec_PROGRAMS += linux/ash-landlock-exec
 linux_ash_landlock_exec_CPPFLAGS = $(AM_CPPFLAGS) $(SECCOMP_CFLAGS)
 # A static PIE where configure found it can be (--disable-static-wrapper).

@@ -35,6 +35,15 @@
 #include <linux/filter.h>
 #include <linux/seccomp.h>
 
+/* The programs gen-socket-filter made at build time from the rules below
+   (ASH_SOCKET_FILTER_PREBUILT is 0 where it could not run: a cross
+   build).  gen-socket-filter itself is built without them.  */
+#ifndef ASH_SOCKET_FILTER_GENERATOR
+#include "linux/socket-filter-bpf.h"
+#else
+#define ASH_SOCKET_FILTER_PREBUILT 0
+#endif
+
 /* The seals a filter memfd must carry: nothing can change its contents or
    size, nor take a seal off (none can be), once it is handed over.  */
 #define FILTER_SEALS (F_SEAL_WRITE | F_SEAL_GROW | F_SEAL_SHRINK | F_SEAL_SEAL)
@@ -361,6 +370,46 @@ add_socketcall_rules (scmp_filter_ctx ctx)
                                     ASH_SYS_SOCKETPAIR));
 }
 
+/* Whether the programs made at build time are used (tests turn them off
+   to compare them with what libseccomp builds now).  */
+static bool use_prebuilt = true;
+
+void
+ash_socket_filter_use_prebuilt (bool on)
+{
+  use_prebuilt = on;
+}
+
+bool
+ash_socket_filter_have_prebuilt (void)
+{
+#if ASH_SOCKET_FILTER_PREBUILT
+  /* The programs are for the architecture libseccomp was native to where
+     they were made; a libseccomp of another one builds its own.  */
+  return seccomp_arch_native () == ASH_SOCKET_FILTER_PREBUILT_ARCH;
+#else
+  return false;
+#endif
+}
+
+/* The program made at build time for SOCKETS, with its length in *RET_N,
+   or NULL when there is none to use.  */
+static const struct sock_filter *
+prebuilt (enum ash_socket_policy sockets, size_t *ret_n)
+{
+#if ASH_SOCKET_FILTER_PREBUILT
+  if (!use_prebuilt || (unsigned) sockets >= ASH_SOCKET_FILTER_PREBUILT_COUNT
+      || !ash_socket_filter_have_prebuilt ())
+    return NULL;
+  *ret_n = ash_socket_filter_prebuilt[sockets].len;
+  return ash_socket_filter_prebuilt[sockets].insns;
+#else
+  (void) sockets;
+  (void) ret_n;
+  return NULL;
+#endif
+}
+
 /* The filter is released on failure by a goto ladder rather than by
    lib/base's cleanup attributes: this file is built into
    ash-landlock-exec too, which uses nothing of lib/ (only libc and
@@ -448,6 +497,22 @@ ash_socket_filter_install (enum ash_socket_policy sockets, char **ret_error)
       return r;
     }
 
+  size_t n;
+  const struct sock_filter *insns = prebuilt (sockets, &n);
+  if (insns)
+    {
+      struct sock_fprog prog = { .len = (unsigned short) n,
+                                 .filter = (struct sock_filter *) insns };
+      if (prctl (PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog, 0, 0) < 0)
+        {
+          r = -errno;
+          set_error (ret_error, "cannot load the seccomp filter: %s",
+                     strerror (-r));
+          return r;
+        }
+      return 0;
+    }
+
   r = build (sockets, &ctx, ret_error);
   if (r < 0)
     return r;
@@ -482,20 +547,63 @@ ash_socket_filter_export (enum ash_socket_policy sockets, int fd,
 }
 
 int
-ash_socket_filter_memfd (enum ash_socket_policy sockets, char **ret_error)
+ash_socket_filter_write_bpf (enum ash_socket_policy sockets, int fd,
+                             char **ret_error)
 {
   scmp_filter_ctx ctx;
-  struct stat st;
-  int fd, r;
-
-  r = build (sockets, &ctx, ret_error);
+  int r = build (sockets, &ctx, ret_error);
   if (r < 0)
     return r;
+  r = seccomp_export_bpf (ctx, fd);
+  seccomp_release (ctx);
+  if (r < 0)
+    set_error (ret_error, "cannot export the seccomp filter: %s",
+               strerror (-r));
+  return r;
+}
+
+/* Write the N bytes at P to FD.  0 or a negative errno.  */
+static int
+write_all (int fd, const void *p, size_t n)
+{
+  const char *c = p;
+  while (n > 0)
+    {
+      ssize_t k = write (fd, c, n);
+      if (k < 0 && errno == EINTR)
+        continue;
+      if (k <= 0)
+        return k < 0 ? -errno : -EIO;
+      c += k;
+      n -= (size_t) k;
+    }
+  return 0;
+}
+
+int
+ash_socket_filter_memfd (enum ash_socket_policy sockets, char **ret_error)
+{
+  scmp_filter_ctx ctx = NULL;
+  struct stat st;
+  size_t n = 0;
+  int fd, r;
+
+  /* The program made at build time when there is one: libseccomp's
+     rule database and code generator cost more than the rest of a
+     sandboxed spawn's preparation together.  */
+  const struct sock_filter *insns = prebuilt (sockets, &n);
+  if (insns == NULL)
+    {
+      r = build (sockets, &ctx, ret_error);
+      if (r < 0)
+        return r;
+    }
   fd = memfd_create ("ash-socket-filter", MFD_CLOEXEC | MFD_ALLOW_SEALING);
   if (fd < 0)
     {
       r = -errno;
-      seccomp_release (ctx);
+      if (ctx)
+        seccomp_release (ctx);
       set_error (ret_error, "cannot create a memfd for the seccomp filter: %s",
                  strerror (-r));
       return r;
@@ -509,15 +617,21 @@ ash_socket_filter_memfd (enum ash_socket_policy sockets, char **ret_error)
       close (fd);
       if (high < 0)
         {
-          seccomp_release (ctx);
+          if (ctx)
+            seccomp_release (ctx);
           set_error (ret_error, "cannot move the seccomp filter's memfd: %s",
                      strerror (-r));
           return r;
         }
       fd = high;
     }
-  r = seccomp_export_bpf (ctx, fd);
-  seccomp_release (ctx);
+  if (insns)
+    r = write_all (fd, insns, n * sizeof *insns);
+  else
+    {
+      r = seccomp_export_bpf (ctx, fd);
+      seccomp_release (ctx);
+    }
   if (r < 0)
     {
       set_error (ret_error, "cannot export the seccomp filter: %s",

@@ -32,7 +32,10 @@
 
    This file uses only libc and libseccomp, so that the small
    ash-landlock-exec program can carry it; ash builds it too, to make the
-   filter once for all the scanners it starts (ash_socket_filter_memfd).  */
+   filter once for all the scanners it starts (ash_socket_filter_memfd).
+   The build runs the rules through libseccomp once, in gen-socket-filter,
+   and carries the programs it gives (linux/socket-filter-bpf.h), so that
+   a run does not build them again.  */
 
 #ifndef ASH_SOCKET_FILTER_H
 #define ASH_SOCKET_FILTER_H
@@ -66,6 +69,23 @@ int ash_socket_filter_export (enum ash_socket_policy sockets, int fd,
    shrinking and further seals, close-on-exec and above 2.  Returns the
    descriptor, or a negative errno with RET_ERROR as above.  */
 int ash_socket_filter_memfd (enum ash_socket_policy sockets, char **ret_error);
+
+/* The filter as a BPF program, always built by libseccomp (never the
+   program made at build time), written to FD.  Same return convention.
+   gen-socket-filter makes linux/socket-filter-bpf.h with it; tests
+   compare that with what libseccomp builds.  */
+int ash_socket_filter_write_bpf (enum ash_socket_policy sockets, int fd,
+                                 char **ret_error);
+
+/* ash_socket_filter_install() and ash_socket_filter_memfd() use the
+   programs gen-socket-filter made at build time, the same instructions
+   libseccomp would build, when the build has them
+   (ash_socket_filter_have_prebuilt(): not a cross build, and the
+   libseccomp the program runs with native to the same architecture).
+   ash_socket_filter_use_prebuilt (false) makes them build with libseccomp
+   instead (for tests).  */
+bool ash_socket_filter_have_prebuilt (void);
+void ash_socket_filter_use_prebuilt (bool on);
 
 /* The most instructions a BPF program may hold (the kernel's
    BPF_MAXINSNS).  */

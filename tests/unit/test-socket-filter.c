@@ -7,10 +7,16 @@
 
 #include "tap.h"
 #include "../../linux/socket-filter.h"
+#define ASH_SOCKET_FILTER_BPF_MACROS_ONLY
+#include "linux/socket-filter-bpf.h"
 
 #include <errno.h>
 #include <fcntl.h>
 #include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
 #include <sys/ioctl.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
@@ -268,6 +274,93 @@ expect_allowed (const int *filtered, int c, const char *mode)
   tap_is_int (filtered[c], 0, "%s still works, %s", names[c], mode);
 }
 
+/* The bytes of the regular file FD (malloc'd), their count in *RET_N;
+   NULL when it cannot be read.  */
+static char *
+fd_bytes (int fd, size_t *ret_n)
+{
+  struct stat st;
+  if (fstat (fd, &st) < 0 || st.st_size <= 0)
+    return NULL;
+  char *b = malloc ((size_t) st.st_size);
+  if (b && pread (fd, b, (size_t) st.st_size, 0) != (ssize_t) st.st_size)
+    {
+      free (b);
+      return NULL;
+    }
+  *ret_n = (size_t) st.st_size;
+  return b;
+}
+
+/* The programs made at build time are the ones libseccomp builds from the
+   rules now, for every policy: in the memfd ash hands over, and loaded in
+   place (the calls give the same results as under libseccomp's own).  */
+static void
+check_prebuilt (const int *off)
+{
+  static const char *const pol[] = { "no network", "network", "netns" };
+#if !ASH_SOCKET_FILTER_PREBUILT
+  (void) off;
+  (void) pol;
+  tap_skip ("a cross build carries no programs made at build time");
+#else
+  tap_ok (ash_socket_filter_have_prebuilt (),
+          "this build carries the programs made at build time");
+  for (int p = 0; p < 3; p++)
+    {
+      char *error = NULL;
+      size_t nlib = 0, npre = 0;
+      int lib = memfd_create ("lib", MFD_CLOEXEC);
+      bool built = lib >= 0
+                   && ash_socket_filter_write_bpf ((enum ash_socket_policy) p,
+                                                   lib, &error)
+                        == 0;
+      char *want = built ? fd_bytes (lib, &nlib) : NULL;
+      int fd = ash_socket_filter_memfd ((enum ash_socket_policy) p, &error);
+      char *got = fd >= 0 ? fd_bytes (fd, &npre) : NULL;
+      tap_ok (want && got && nlib == npre && memcmp (want, got, nlib) == 0,
+              "the memfd's program (%s) is the one libseccomp builds: %zu "
+              "and %zu bytes",
+              pol[p], npre, nlib);
+      ash_socket_filter_use_prebuilt (false);
+      int fd2 = ash_socket_filter_memfd ((enum ash_socket_policy) p, &error);
+      ash_socket_filter_use_prebuilt (true);
+      size_t n2 = 0;
+      char *got2 = fd2 >= 0 ? fd_bytes (fd2, &n2) : NULL;
+      tap_ok (want && got2 && n2 == nlib && memcmp (want, got2, nlib) == 0,
+              "without the programs made at build time the memfd holds the "
+              "same program (%s)",
+              pol[p]);
+      free (want);
+      free (got);
+      free (got2);
+      free (error);
+      if (lib >= 0)
+        close (lib);
+      if (fd >= 0)
+        close (fd);
+      if (fd2 >= 0)
+        close (fd2);
+    }
+  {
+    int lib_off[C_COUNT];
+    ash_socket_filter_use_prebuilt (false);
+    bool got = calls_in_child (1, lib_off);
+    ash_socket_filter_use_prebuilt (true);
+    bool same = got;
+    for (int c = 0; got && c < C_COUNT; c++)
+      if (lib_off[c] != off[c])
+        {
+          tap_diag ("%s: %s built by libseccomp, %s from the build's program",
+                    names[c], strerror (lib_off[c]), strerror (off[c]));
+          same = false;
+        }
+    tap_ok (same, "the filter libseccomp builds and loads gives every call "
+                  "the result the build's program does");
+  }
+#endif
+}
+
 int
 main (void)
 {
@@ -436,6 +529,8 @@ main (void)
       tap_is_int (on[c], EPERM, "%s is refused with EPERM, %s", names[c],
                   online);
     }
+
+  check_prebuilt (off);
 
   return tap_done ();
 }
