@@ -1285,19 +1285,30 @@ walk_entry_1 (struct walk *w, int dfd, const char *rel_dir, size_t ldir,
 
 /* One entry, and what it adds to UNLISTED: the entry itself when the
    walk put it in ALL but not in FILES (a directory, an ignored file, a
-   link that leaves, a special or large file).  */
+   link that leaves, a special or large file).  A directory goes before
+   what was unlisted below it, so that UNLISTED is in the order of ALL
+   (and mostly sorted already for the scan's sort).  */
 static int
 walk_entry (struct walk *w, int dfd, const char *rel_dir, size_t ldir,
             const char *name, unsigned char dtype, bool ignored, int depth)
 {
   struct ash_scanset *s = w->s;
-  size_t nall = s->all.nr, nfiles = s->files.nr;
+  size_t nall = s->all.nr, nfiles = s->files.nr, nun = s->unlisted.nr;
   int r = walk_entry_1 (w, dfd, rel_dir, ldir, name, dtype, ignored, depth);
   if (s->all.nr > nall)
     {
       char *rel = s->all.v[nall];
       if (!(s->files.nr > nfiles && s->files.v[nfiles] == rel))
-        ash_strvec_push_nodup (&s->unlisted, rel);
+        {
+          ash_strvec_push_nodup (&s->unlisted, rel);
+          size_t below = s->unlisted.nr - 1 - nun;
+          if (below)
+            {
+              memmove (&s->unlisted.v[nun + 1], &s->unlisted.v[nun],
+                       below * sizeof *s->unlisted.v);
+              s->unlisted.v[nun] = rel;
+            }
+        }
     }
   return r;
 }

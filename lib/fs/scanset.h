@@ -94,7 +94,8 @@ struct ash_scanset
                                  masks them from a scanner given the
                                  directory */
   struct ash_strvec unlisted; /* the paths of ALL that are not in FILES,
-                                 walk order */
+                                 in ALL's order (a directory before
+                                 what is below it) */
   /* The strings of ALL, FILES and UNLISTED are not theirs: each path is
      made once, in blocks of many, which ash_scanset_release frees.
      Those three vectors are read-only to users of the scan set.  */

@@ -105,7 +105,8 @@ struct scan
   struct ash_strvec ignored_files; /* walked but left out of the scan set
                                       (ignore files, ignore_paths, links
                                       leaving): sorted; findings there are
-                                      dropped */
+                                      dropped.  Its strings are the scan
+                                      set's (only the array is its own) */
 };
 
 /* A job for scanner S, added to SC->jobs, with its status decided by the

@@ -228,6 +228,9 @@ scan_release (struct scan *sc)
   ash_outdir_release (&sc->od);
   free (sc->source_dir);
   free (sc->scan_set_file);
+  /* The scan set's paths, borrowed: the array alone.  */
+  if (sc->ignored_files.v != ash_strvec_empty)
+    free (sc->ignored_files.v);
   if (sc->have_scanset)
     ash_scanset_release (&sc->scanset);
   ash_sandbox_settings_release (&sc->ss);
@@ -237,7 +240,6 @@ scan_release (struct scan *sc)
   ash_plugin_set_release (&sc->plugins);
   ash_convert_phase_release (&sc->conv);
   ash_strvec_release (&sc->changed);
-  ash_strvec_release (&sc->ignored_files);
   ash_dbphase_release (sc);
   pthread_mutex_destroy (&sc->lock);
   pthread_mutex_destroy (&sc->scanset_lock);
@@ -520,9 +522,16 @@ build_scanset_1 (struct scan *sc, struct ash_error *err)
     return r;
   sc->scan_set_file
     = xasprintf ("%s/ash-scan-set-files-list.txt", sc->od.path);
-  /* What was walked and left out: findings there do not count.  */
-  for (i = 0; i < sc->scanset.unlisted.nr; i++)
-    ash_strvec_push (&sc->ignored_files, sc->scanset.unlisted.v[i]);
+  /* What was walked and left out: findings there do not count.  The
+     paths are the scan set's, which lives as long as SC (the list's own
+     array is freed alone), and come mostly sorted.  */
+  size_t nu = sc->scanset.unlisted.nr;
+  sc->ignored_files.v
+    = xreallocarray (NULL, nu + 1, sizeof *sc->ignored_files.v);
+  memcpy (sc->ignored_files.v, sc->scanset.unlisted.v,
+          nu * sizeof *sc->ignored_files.v);
+  sc->ignored_files.v[nu] = NULL;
+  sc->ignored_files.nr = sc->ignored_files.alloc = nu;
   ash_strvec_sort (&sc->ignored_files);
   return 0;
 }

@@ -902,6 +902,30 @@ test_ignore_index (void)
           tries[0], tries[1]);
 }
 
+/* What was walked and not listed comes in the walk's order, a directory
+   before what is below it, so that the scan's sort finds it sorted.  */
+static void
+test_unlisted_order (void)
+{
+  setup ();
+  mk ("d/a.py", "");
+  _cleanup_free_ char *x = xasprintf ("%s/x.py", outside);
+  ln (x, "d/out.py");
+  ln (x, "d/e/out2.py");
+  mk ("d/e/b.py", "");
+  ln (x, "z.py");
+  struct ash_scanset s = ASH_SCANSET_INIT;
+  struct ash_error e = ASH_ERROR_INIT;
+  struct ash_scanset_opts opts = { 0 };
+  tap_is_int (build (&opts, &s, &e), 0, "unlisted order: builds");
+  _cleanup_free_ char *ul = joined (&s.unlisted);
+  tap_is_str (ul, "d\nd/e\nd/e/out2.py\nd/out.py\nz.py\n",
+              "unlisted order: each directory before what is below it");
+  ash_scanset_release (&s);
+  ash_error_release (&e);
+  teardown ();
+}
+
 int
 main (void)
 {
@@ -914,6 +938,7 @@ main (void)
   test_pathological_pattern ();
   test_link_warning_quoted ();
   test_special_files ();
+  test_unlisted_order ();
   test_ignore_caps ();
   test_ignore_index ();
   return tap_done ();
