@@ -281,9 +281,11 @@ ash_suppress_inline_text (const char *text, int line, const char *rule)
    any component (a link in the tree, or one swapped in while ash reads,
    would make ash read a file outside it and a scanner could use the
    suppressions as an oracle on its content), regular files only, at most
-   MAX bytes.  NULL when it may not or cannot be read.  */
+   MAX bytes.  NULL when it may not or cannot be read, with the debug line
+   that says why added to NOTES (logged together once the document is
+   done: a SARIF can name thousands of files the tree lacks).  */
 static char *
-read_source (int srcfd, const char *rel, size_t max)
+read_source (int srcfd, const char *rel, size_t max, struct ash_strvec *notes)
 {
   if (srcfd < 0 || rel[0] == '/')
     return NULL;
@@ -292,8 +294,9 @@ read_source (int srcfd, const char *rel, size_t max)
   int r = ash_tree_read_file (srcfd, rel, max, &b, &err);
   if (r < 0)
     {
-      ash_debug ("no inline suppression check of %s: %s", rel,
-                 err.message ? err.message : strerror (-r));
+      ash_strvec_push_nodup (
+        notes, xasprintf ("no inline suppression check of %s: %s", rel,
+                          err.message ? err.message : strerror (-r)));
       ash_error_release (&err);
       ash_buf_release (&b);
       return NULL;
@@ -378,6 +381,7 @@ ash_suppress_doc (json_t *doc, const struct ash_suppressions *s,
   size_t nfiles = 0, afiles = 0;
   _cleanup_close_ int srcfd
     = source_dir ? open (source_dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC) : -1;
+  struct ash_strvec notes = ASH_STRVEC_INIT;
 
   json_array_foreach (json_object_get (doc, "runs"), i, run)
     json_array_foreach (json_object_get (run, "results"), j, res)
@@ -409,7 +413,7 @@ ash_suppress_doc (json_t *doc, const struct ash_suppressions *s,
                   }
                 m = &files[nfiles];
                 memset (m, 0, sizeof *m);
-                char *text = read_source (srcfd, path, max_file);
+                char *text = read_source (srcfd, path, max_file, &notes);
                 /* Not UTF-8: no inline check.  */
                 json_t *valid = text ? json_string (text) : NULL;
                 if (valid)
@@ -446,6 +450,8 @@ ash_suppress_doc (json_t *doc, const struct ash_suppressions *s,
     marks_release (&files[k]);
   free (files);
   json_decref (cache);
+  ash_log_many (ASH_LOG_DEBUG, notes.v, notes.nr);
+  ash_strvec_release (&notes);
   return n;
 }
 

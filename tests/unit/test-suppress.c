@@ -3,7 +3,11 @@
 
 #include <config.h>
 
+#include <stdlib.h>
+#include <unistd.h>
+
 #include "base/buf.h"
+#include "base/log.h"
 #include "base/error.h"
 #include "base/strvec.h"
 #include "scan/sarif.h"
@@ -189,6 +193,42 @@ main (void)
   tap_is_str (json_string_value (json_object_get (ext, "justification")),
               "reviewed", "justification is the reason");
   json_decref (doc);
+
+  /* Files the tree lacks: one debug line each in ash.log, however many
+     results name them.  */
+  {
+    char logpath[] = "/tmp/ash-test-suppress-log.XXXXXX";
+    int lfd = mkstemp (logpath);
+    tap_ok (lfd >= 0, "a log file");
+    ash_log_attach (lfd, -1);
+    json_t *d2 = ash_sarif_doc_new ();
+    json_t *r2 = ash_sarif_run_new ("t", NULL, NULL);
+    json_t *res2 = json_object_get (r2, "results");
+    json_array_append_new (res2, result ("E1", "gone/a.py", 1));
+    json_array_append_new (res2, result ("E1", "gone/b.py", 2));
+    json_array_append_new (res2, result ("E1", "gone/a.py", 3));
+    json_array_append_new (json_object_get (d2, "runs"), r2);
+    ash_suppress_doc (d2, NULL, dir, 1 << 20);
+    ash_log_close ();
+    json_decref (d2);
+    static char text[1 << 16];
+    FILE *lf = fopen (logpath, "r");
+    size_t got = lf ? fread (text, 1, sizeof text - 1, lf) : 0;
+    text[got] = '\0';
+    if (lf)
+      fclose (lf);
+    unlink (logpath);
+    int na = 0, nb = 0;
+    for (const char *q = text;
+         (q = strstr (q, "no inline suppression check of gone/")); q++)
+      {
+        na += strncmp (q + 36, "a.py:", 5) == 0;
+        nb += strncmp (q + 36, "b.py:", 5) == 0;
+      }
+    tap_ok (na == 1 && nb == 1,
+            "each missing file is named once in ash.log (a.py %d, b.py %d)",
+            na, nb);
+  }
 
   /* Many results in one file: each line gets the answer the line-by-line
      check gives, whatever the order of the results, with markers on
