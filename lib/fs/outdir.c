@@ -63,18 +63,56 @@ same_dir (const char *a, const char *b)
   return ra && rb && streq (ra, rb);
 }
 
-/* Whether DIR (or its real path REAL) is HOME or holds it.  */
-static bool
-is_or_holds (const char *dir, const char *real, const char *home)
+/* DIR and its real path REAL as is_or_holds() compares them with each
+   home: normalised and resolved once, not once per home.  */
+struct dir_forms
 {
-  if (same_dir (dir, home) || same_dir (real, home))
-    return true;
+  const char *dir, *real;
+  char *n[2]; /* DIR and REAL normalised (NULL for a NULL one) */
+  char *r[2]; /* and their real paths, or NULL */
+};
+
+static void
+dir_forms_init (struct dir_forms *f, const char *dir, const char *real)
+{
+  const char *in[2] = { dir, real };
+  f->dir = dir;
+  f->real = real;
+  for (int i = 0; i < 2; i++)
+    {
+      f->n[i] = in[i] ? ash_path_normalize (in[i]) : NULL;
+      f->r[i] = f->n[i] ? realpath (f->n[i], NULL) : NULL;
+    }
+}
+
+static void
+dir_forms_release (struct dir_forms *f)
+{
+  for (int i = 0; i < 2; i++)
+    {
+      free (f->n[i]);
+      free (f->r[i]);
+    }
+}
+
+/* Whether F's directory (or its real path) is HOME or holds it: the same
+   directory by name or once resolved, or HOME (by name or resolved) lies
+   below either.  */
+static bool
+is_or_holds (const struct dir_forms *f, const char *home)
+{
   _cleanup_free_ char *h = ash_path_normalize (home);
+  for (int i = 0; i < 2; i++)
+    if (f->n[i] && streq (f->n[i], h))
+      return true;
   _cleanup_free_ char *rh = realpath (h, NULL);
-  return ash_path_is_inside (h, dir) || ash_path_is_inside (h, real)
+  for (int i = 0; i < 2; i++)
+    if (rh && f->r[i] && streq (f->r[i], rh))
+      return true;
+  return ash_path_is_inside (h, f->dir) || ash_path_is_inside (h, f->real)
          || (rh
-             && (ash_path_is_inside (rh, dir)
-                 || ash_path_is_inside (rh, real)));
+             && (ash_path_is_inside (rh, f->dir)
+                 || ash_path_is_inside (rh, f->real)));
 }
 
 /* A home directory that DIR is or holds, by HOME, ash's passwd entry, or
@@ -84,21 +122,26 @@ home_of (const char *dir, const char *real)
 {
   static char found[4096];
   const char *home = getenv ("HOME");
-  if (home && home[0] == '/' && !streq (home, "/")
-      && is_or_holds (dir, real, home))
-    return home;
-  struct passwd *pw;
+  struct dir_forms f;
   const char *hit = NULL;
-  setpwent ();
-  while ((pw = getpwent ()) != NULL)
-    if (pw->pw_dir && pw->pw_dir[0] == '/' && !streq (pw->pw_dir, "/")
-        && is_or_holds (dir, real, pw->pw_dir))
-      {
-        snprintf (found, sizeof found, "%s", pw->pw_dir);
-        hit = found;
-        break;
-      }
-  endpwent ();
+  dir_forms_init (&f, dir, real);
+  if (home && home[0] == '/' && !streq (home, "/") && is_or_holds (&f, home))
+    hit = home;
+  struct passwd *pw;
+  if (!hit)
+    {
+      setpwent ();
+      while ((pw = getpwent ()) != NULL)
+        if (pw->pw_dir && pw->pw_dir[0] == '/' && !streq (pw->pw_dir, "/")
+            && is_or_holds (&f, pw->pw_dir))
+          {
+            snprintf (found, sizeof found, "%s", pw->pw_dir);
+            hit = found;
+            break;
+          }
+      endpwent ();
+    }
+  dir_forms_release (&f);
   return hit;
 }
 

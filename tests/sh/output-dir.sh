@@ -56,6 +56,26 @@ HOME=$TEST_TMP/home "$ASH" scan --source-dir "$src" --scanners none --no-progres
 assert_eq "--output-dir \$HOME is refused (exit 3)" "$?" 3
 assert_file_contains "as a home directory" "$TEST_TMP/err" "the home directory $TEST_TMP/home"
 check_fails "nothing written there" test -e "$TEST_TMP/home/reports"
+# The home reached by other names: a link to it, the directory that holds
+# it, and a HOME that is itself a link, given by its real path.
+mkdir -p "$TEST_TMP/homes/h1"
+ln -s "$TEST_TMP/homes/h1" "$TEST_TMP/h1-link"
+for case in "link:$TEST_TMP/h1-link:$TEST_TMP/homes/h1" \
+            "parent:$TEST_TMP/homes:$TEST_TMP/homes/h1" \
+            "real:$TEST_TMP/homes/h1:$TEST_TMP/h1-link"; do
+  name=${case%%:*}; rest=${case#*:}; out=${rest%%:*}; home=${rest#*:}
+  HOME=$home "$ASH" scan --source-dir "$src" --scanners none --no-progress \
+    --output-dir "$out" >"$TEST_TMP/out" 2>"$TEST_TMP/err"
+  assert_eq "$name: an output directory that is or holds \$HOME by another name is refused (exit 3)" "$?" 3
+  assert_file_contains "$name: as a home directory" "$TEST_TMP/err" "the home directory $home"
+  check_fails "$name: nothing written there" test -e "$TEST_TMP/homes/h1/reports"
+done
+# Control: a sibling of the home is not refused for it.
+mkdir -p "$TEST_TMP/homes/other"
+HOME=$TEST_TMP/homes/h1 "$ASH" scan --source-dir "$src" --scanners none --no-progress \
+  --output-dir "$TEST_TMP/homes/other" >"$TEST_TMP/out" 2>"$TEST_TMP/err"
+status=$?
+accepted "control: a directory beside \$HOME is accepted" "$TEST_TMP/homes/other"
 
 scan --output-dir "$TEST_TMP"
 assert_eq "an ancestor of the source directory is refused (exit 3)" "$status" 3
