@@ -7,7 +7,7 @@ lib_libash_a_CPPFLAGS = $(AM_CPPFLAGS) $(YAML_CFLAGS) $(JANSSON_CFLAGS) $(LIBARC
 lib_libash_a_SOURCES =
 
 ## Everything that links libash needs these.
-ASH_LIBS = lib/libash.a gl/libgnu.a $(YAML_LIBS) $(JANSSON_LIBS) $(LIBARCHIVE_LIBS) $(LIBINTL) -lpthread
+ASH_LIBS = lib/libash.a gl/libgnu.a $(YAML_LIBS) $(JANSSON_LIBS) $(ARCHIVE_LIBS) $(LIBINTL) -lpthread
 
 ## lib/base/ (layer 1)
 lib_libash_a_SOURCES += lib/base/buf.c lib/base/buf.h
@@ -115,6 +115,9 @@ lib_libash_a_SOURCES += lib/scanners/scanner.h
 
 ## lib/converters/ (layer 5)
 lib_libash_a_SOURCES += lib/converters/archive.c
+if ASH_HAVE_LIBARCHIVE
+lib_libash_a_SOURCES += lib/converters/archive-lib.c lib/converters/archive-lib.h
+endif
 lib_libash_a_SOURCES += lib/converters/converter.c lib/converters/converter.h
 lib_libash_a_SOURCES += lib/converters/jupyter.c
 lib_libash_a_SOURCES += lib/converters/phase.c lib/converters/phase.h

@@ -13,6 +13,8 @@ AM_TESTS_ENVIRONMENT = \
 	ASH_HELPER_DIR='$(abs_top_builddir)/$(ash_platform)'; export ASH_HELPER_DIR; \
 	ASH_TEST_ASAN='$(ASH_ASAN)'; export ASH_TEST_ASAN; \
 	ASH_TEST_WRAPPER_STATIC='$(ASH_WRAPPER_STATIC)'; export ASH_TEST_WRAPPER_STATIC; \
+	ASH_TEST_LAZY_LIBARCHIVE='$(ASH_LAZY_LIBARCHIVE)'; export ASH_TEST_LAZY_LIBARCHIVE; \
+	ASH_TEST_LIBARCHIVE_SONAME='$(ASH_LIBARCHIVE_SONAME)'; export ASH_TEST_LIBARCHIVE_SONAME; \
 	LC_ALL=C.UTF-8; export LC_ALL; LANGUAGE=; export LANGUAGE;
 
 EXTRA_DIST += tests/tap.h tests/libtest.sh tests/tap-run tests/iac-lib.sh
@@ -393,6 +395,17 @@ TESTS += tests/sh/env-credentials.sh
 EXTRA_DIST += tests/sh/env-credentials.sh
 TESTS += tests/sh/convert-archive.sh
 EXTRA_DIST += tests/sh/convert-archive.sh
+TESTS += tests/sh/archive-lazy-load.sh
+EXTRA_DIST += tests/sh/archive-lazy-load.sh
+if ASH_HAVE_LIBARCHIVE
+## archive-lib.c again, with the hook that lets the test name the library
+## to load (ash's own copy has none).
+check_PROGRAMS += tests/unit/test-archive-lib
+tests_unit_test_archive_lib_SOURCES = tests/unit/test-archive-lib.c lib/converters/archive-lib.c lib/converters/archive-lib.h
+tests_unit_test_archive_lib_CPPFLAGS = $(tests_unit_cppflags) $(LIBARCHIVE_CFLAGS) -DASH_ARCHIVE_LIB_TEST_HOOK
+tests_unit_test_archive_lib_LDADD = $(ASH_LIBS)
+TESTS += tests/unit/test-archive-lib
+endif
 TESTS += tests/sh/convert-jupyter.sh
 EXTRA_DIST += tests/sh/convert-jupyter.sh
 TESTS += tests/sh/convert-e2e.sh

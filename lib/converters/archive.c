@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* archive.c -- the archive converter: zip and tar (gzip, bzip2, xz)
-   extracted in ASH's own process with libarchive.
+   extracted in ASH's own process with libarchive, whose functions it
+   calls through the table of archive-lib.h (on Linux, the library is
+   loaded when the first archive is extracted).
 
    ASH is the trusted base here, so everything an archive says is checked
    before a byte is written: entries are written only through the
@@ -36,8 +38,7 @@
 #include <unistd.h>
 
 #if HAVE_LIBARCHIVE
-#include <archive.h>
-#include <archive_entry.h>
+#include "converters/archive-lib.h"
 #endif
 
 #include "base/buf.h"
@@ -127,6 +128,7 @@ struct ax
   uint64_t entries;
   json_t *converted; /* this archive's files, added on success */
   struct ash_converter_result *res;
+  const struct ash_archive_lib *al; /* libarchive's functions */
 };
 
 /* An entry's name, checked: the components joined with '/', "." and empty
@@ -251,7 +253,7 @@ write_entry (struct ax *x, struct archive *a, const char *path,
     return r;
   for (;;)
     {
-      la_ssize_t n = archive_read_data (a, buf, 1 << 16);
+      la_ssize_t n = x->al->archive_read_data (a, buf, 1 << 16);
       if (n == 0)
         break;
       if (n < 0)
@@ -259,7 +261,7 @@ write_entry (struct ax *x, struct archive *a, const char *path,
           ash_tree_file_abort (&f);
           return ash_error_set (err, -EIO,
                                 _ ("%s: cannot read the archive: %s"), label,
-                                archive_error_string (a));
+                                x->al->archive_error_string (a));
         }
       x->written += (uint64_t) n;
       *level_written += (uint64_t) n;
@@ -273,7 +275,7 @@ write_entry (struct ax *x, struct archive *a, const char *path,
                                    "max_total_size)"),
                                 label, cap);
         }
-      int64_t in = archive_filter_bytes (a, -1);
+      int64_t in = x->al->archive_filter_bytes (a, -1);
       if (*level_written > RATIO_FLOOR
           && *level_written / (uint64_t) (in > 0 ? in : 1) > x->lim->max_ratio)
         {
@@ -344,59 +346,61 @@ special_kind (mode_t type)
    directory).  LABEL names it in messages ("a.zip", "a.zip!b.tar"),
    MEMBER_PREFIX goes before each member in the map ("" at the top).
    Entries refused are listed; 0 unless the archive as a whole fails.  */
-/* Free the archive reader *A, if any (a cleanup function).  */
+/* Free the archive reader *A, if any (a cleanup function).  A reader
+   exists only once the library is loaded, so the table is there.  */
 static void
 archive_freep (struct archive **a)
 {
-  if (*a)
-    archive_read_free (*a);
+  const struct ash_archive_lib *al;
+  if (*a && ash_archive_lib_load (&al, NULL) == 0)
+    al->archive_read_free (*a);
 }
 
 static int
 extract (struct ax *x, int fd, const char *dest, const char *label,
          const char *member_prefix, unsigned depth, struct ash_error *err)
 {
-  _cleanup_ (archive_freep) struct archive *a = archive_read_new ();
+  _cleanup_ (archive_freep) struct archive *a = x->al->archive_read_new ();
   struct archive_entry *e;
   uint64_t level_written = 0;
   int r = 0;
 
   if (a == NULL)
     ash_oom ();
-  archive_read_support_format_zip (a);
-  archive_read_support_format_tar (a);
-  archive_read_support_format_gnutar (a);
-  if (archive_read_support_filter_gzip (a) != ARCHIVE_OK
-      || archive_read_support_filter_bzip2 (a) != ARCHIVE_OK
-      || archive_read_support_filter_xz (a) != ARCHIVE_OK)
+  x->al->archive_read_support_format_zip (a);
+  x->al->archive_read_support_format_tar (a);
+  x->al->archive_read_support_format_gnutar (a);
+  if (x->al->archive_read_support_filter_gzip (a) != ARCHIVE_OK
+      || x->al->archive_read_support_filter_bzip2 (a) != ARCHIVE_OK
+      || x->al->archive_read_support_filter_xz (a) != ARCHIVE_OK)
     return ash_error_set (err, -ENOTSUP,
                           _ ("%s: this libarchive would decompress with an "
                              "external program, which ash does not start "
                              "outside its sandbox"),
                           label);
-  if (archive_read_open_fd (a, fd, 1 << 16) != ARCHIVE_OK)
+  if (x->al->archive_read_open_fd (a, fd, 1 << 16) != ARCHIVE_OK)
     return ash_error_set (err, -EINVAL, _ ("%s: not a readable archive: %s"),
-                          label, archive_error_string (a));
+                          label, x->al->archive_error_string (a));
   r = ash_tree_mkdirs (x->workfd, dest, NULL, err);
   if (r < 0)
     return r;
 
   for (;;)
     {
-      int h = archive_read_next_header (a, &e);
+      int h = x->al->archive_read_next_header (a, &e);
       if (h == ARCHIVE_EOF)
         break;
       if (h == ARCHIVE_FATAL || h == ARCHIVE_RETRY)
         return ash_error_set (err, -EINVAL,
                               _ ("%s: cannot read the archive: %s"), label,
-                              archive_error_string (a));
+                              x->al->archive_error_string (a));
       if (++x->entries > x->lim->max_entries)
         return ash_error_set (err, -EFBIG,
                               _ ("%s: refused: it has more than %" PRIu64
                                  " entries (converters.archive.options."
                                  "max_entries)"),
                               label, x->lim->max_entries);
-      const char *name = archive_entry_pathname (e);
+      const char *name = x->al->archive_entry_pathname (e);
       const char *why = NULL;
       _cleanup_free_ char *shown
         = xasprintf ("%s!%s", label, name ? name : "");
@@ -408,8 +412,8 @@ extract (struct ax *x, int fd, const char *dest, const char *label,
         }
       if (*rel == '\0')
         continue;
-      mode_t type = archive_entry_filetype (e);
-      const char *hl = archive_entry_hardlink (e);
+      mode_t type = x->al->archive_entry_filetype (e);
+      const char *hl = x->al->archive_entry_hardlink (e);
       if (hl)
         {
           if (link_stays_inside ("", hl) && hl[0] != '/')
@@ -424,7 +428,7 @@ extract (struct ax *x, int fd, const char *dest, const char *label,
         }
       if (type == AE_IFLNK)
         {
-          if (link_stays_inside (rel, archive_entry_symlink (e)))
+          if (link_stays_inside (rel, x->al->archive_entry_symlink (e)))
             skipped (x, shown,
                      _ ("symbolic links in an archive are not "
                         "extracted"));
@@ -458,11 +462,11 @@ extract (struct ax *x, int fd, const char *dest, const char *label,
                                 _ ("an entry of an unknown type"));
           continue;
         }
-      if (archive_entry_size_is_set (e)
-          && (uint64_t) archive_entry_size (e) > x->lim->max_total_size)
+      if (x->al->archive_entry_size_is_set (e)
+          && (uint64_t) x->al->archive_entry_size (e) > x->lim->max_total_size)
         {
           _cleanup_free_ char *sz
-            = human_size ((uint64_t) archive_entry_size (e));
+            = human_size ((uint64_t) x->al->archive_entry_size (e));
           _cleanup_free_ char *cap = human_size (x->lim->max_total_size);
           return ash_error_set (err, -EFBIG,
                                 _ ("%s: refused: the entry '%s' declares %s, "
@@ -547,6 +551,17 @@ ash_archive_convert (int srcfd, const char *rel, int workfd,
                      fd < 0 ? strerror (errno) : _ ("not a regular file"));
       ash_converter_fail (res, rel, m);
       json_decref (x.converted);
+      return;
+    }
+  /* Loaded with the first archive (archive-lib.h): a library that cannot
+     be loaded fails every archive, loudly, rather than skip it.  */
+  r = ash_archive_lib_load (&x.al, &err);
+  if (r < 0)
+    {
+      _cleanup_free_ char *m = xasprintf ("%s: %s", rel, err.message);
+      ash_converter_fail (res, rel, m);
+      json_decref (x.converted);
+      ash_error_release (&err);
       return;
     }
   r = extract (&x, fd, dest, rel, "", 0, &err);

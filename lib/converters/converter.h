@@ -105,7 +105,9 @@ void ash_archive_limits_from_options (const json_t *options,
    .txz).  */
 bool ash_archive_name_matches (const char *name);
 /* Whether libarchive was built in; when not, *RET_WHY says why the
-   converter is MISSING (static string).  */
+   converter is MISSING (static string).  Where it is loaded with dlopen
+   (converters/archive-lib.h), whether it loads is known at the first
+   archive: one that does not fails every archive, naming the library.  */
 bool ash_archive_available (const char **ret_why);
 
 /* Extract the archive REL (relative to SRCFD, a regular file of the scan
