@@ -79,6 +79,10 @@ find_top_links (struct ash_homescreen *s, const char *home)
     {
       if (streq (de->d_name, ".") || streq (de->d_name, ".."))
         continue;
+      /* Only links matter: the type readdir() gives is enough for every
+         other entry (lstat below when it gives none).  */
+      if (de->d_type != DT_LNK && de->d_type != DT_UNKNOWN)
+        continue;
       _cleanup_free_ char *p = ash_path_join (home, de->d_name);
       struct stat st;
       if (lstat (p, &st) < 0 || !S_ISLNK (st.st_mode))

@@ -208,6 +208,10 @@ hide_home_links (struct ash_policy *policy, const char *home,
 
       if (streq (de->d_name, ".") || streq (de->d_name, ".."))
         continue;
+      /* Only links matter: the type readdir() gives is enough for every
+         other entry (lstat below when it gives none).  */
+      if (de->d_type != DT_LNK && de->d_type != DT_UNKNOWN)
+        continue;
       link = ash_path_join (home, de->d_name);
       if (lstat (link, &st) < 0 || !S_ISLNK (st.st_mode))
         continue;
