@@ -159,13 +159,52 @@ redact_sandbox (json_t *sb)
    ash_config, used_suppressions, validation_checkpoints and cyclonedx
    (syft's SBOM, or null).  ash's own fields stay: upstream's model
    ignores fields it does not know.  */
+/* A copy of the object V (NULL for anything else) whose members are V's
+   own, shared: what the view changes is a member's value, never inside
+   one.  */
+static json_t *
+shallow (const json_t *v)
+{
+  if (!json_is_object (v))
+    return NULL;
+  json_t *c = json_copy ((json_t *) v);
+  if (c == NULL)
+    ash_oom ();
+  return c;
+}
+
+/* The results RS (scanner_results or converter_results), each a shallow
+   copy with its sandbox record redacted in a copy of its own (RS is
+   left as it is).  */
+static json_t *
+view_results (const json_t *rs)
+{
+  json_t *out = shallow (rs);
+  const char *name;
+  json_t *r;
+  json_object_foreach (out, name, r)
+    {
+      json_t *c = shallow (r);
+      if (c == NULL)
+        continue;
+      json_t *sb = shallow (json_object_get (c, "sandbox"));
+      if (sb)
+        {
+          redact_sandbox (sb);
+          json_object_set_new (c, "sandbox", sb);
+        }
+      json_object_set_new (out, name, c);
+    }
+  return out;
+}
+
 static json_t *
 upstream_view (int dirfd, const json_t *agg, const struct ash_config *config)
 {
   json_t *view = json_copy ((json_t *) agg);
   if (view == NULL)
     ash_oom ();
-  json_t *sr = json_deep_copy (json_object_get (agg, "scanner_results"));
+  json_t *sr = view_results (json_object_get (agg, "scanner_results"));
   const char *name;
   json_t *r;
   json_object_foreach (sr, name, r)
@@ -176,18 +215,17 @@ upstream_view (int dirfd, const json_t *agg, const struct ash_config *config)
         json_object_set (r, "actionable_finding_count", a);
       if (sup && !json_object_get (r, "suppressed_finding_count"))
         json_object_set (r, "suppressed_finding_count", sup);
-      redact_sandbox (json_object_get (r, "sandbox"));
     }
   if (sr)
     json_object_set_new (view, "scanner_results", sr);
-  json_t *cr = json_deep_copy (json_object_get (agg, "converter_results"));
-  json_object_foreach (cr, name, r)
-    redact_sandbox (json_object_get (r, "sandbox"));
+  json_t *cr = view_results (json_object_get (agg, "converter_results"));
   if (cr)
     json_object_set_new (view, "converter_results", cr);
 
-  json_t *meta = json_deep_copy (json_object_get (agg, "metadata"));
-  json_t *stats = json_object_get (meta, "summary_stats");
+  json_t *meta = shallow (json_object_get (agg, "metadata"));
+  json_t *stats = shallow (json_object_get (meta, "summary_stats"));
+  if (stats)
+    json_object_set_new (meta, "summary_stats", stats);
   if (json_is_object (stats) && !json_object_get (stats, "severity_counts"))
     {
       static const char *const keys[]
@@ -204,8 +242,10 @@ upstream_view (int dirfd, const json_t *agg, const struct ash_config *config)
   if (meta)
     json_object_set_new (view, "metadata", meta);
 
+  /* The configuration as it is: nothing changes it while the reports
+     are written.  */
   json_t *conf
-    = config && config->root ? json_deep_copy (config->root) : json_object ();
+    = config && config->root ? json_incref (config->root) : json_object ();
   json_object_set_new (view, "ash_config", conf);
   json_object_set_new (
     view, "used_suppressions",

@@ -86,12 +86,29 @@ check_outputs (const json_t *agg)
   struct ash_options opts;
   struct ash_error e = ASH_ERROR_INIT;
   ash_options_init (&opts);
+  json_t *before = json_deep_copy (agg);
   tap_is_int (ash_report_outputs_write (dfd, agg, &opts, NULL, &e), 0,
               "outputs written");
+  tap_ok (json_equal (agg, before),
+          "the aggregated document is left as it was");
+  json_decref (before);
   char *got = slurp (dfd, "ash_aggregated_results.json");
   json_t *doc = got ? json_loads (got, JSON_REJECT_DUPLICATES, NULL) : NULL;
   free (got);
   tap_ok (doc != NULL, "ash_aggregated_results.json is a JSON document");
+  const json_t *sb = json_object_get (
+    json_object_get (json_object_get (doc, "scanner_results"), "s"),
+    "sandbox");
+  if (json_object_get (
+        json_object_get (json_object_get (agg, "scanner_results"), "s"),
+        "sandbox"))
+    tap_ok (json_integer_value (json_object_get (sb, "dropped_count")) == 2
+              && json_integer_value (json_object_get (sb, "skipped_count"))
+                   == 1
+              && !json_object_get (sb, "dropped")
+              && !json_object_get (sb, "skipped"),
+            "the file's sandbox record counts what the scanner was not "
+            "given, and does not list it");
   /* The file is the document with upstream's fields added: every key of
      the document is there, and what no upstream field touches is equal.  */
   const char *k;
@@ -231,6 +248,12 @@ main (void)
                "csv row: scanner, rule and severity"))
     tap_diag ("%s", csv);
   free (csv);
+  /* A sandbox record: the file counts the environment names and PATH
+     entries the scanner was not given, the document keeps them.  */
+  json_object_set_new (
+    json_object_get (json_object_get (agg, "scanner_results"), "s"), "sandbox",
+    json_pack ("{s:s, s:[s, s], s:[s]}", "backend", "landlock", "dropped",
+               "AWS_SECRET_ACCESS_KEY", "GITHUB_TOKEN", "skipped", "/opt/x"));
   check_outputs (agg);
   /* The same bytes with the reports written one after the other, and
      with more threads than reports.  */
