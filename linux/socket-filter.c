@@ -528,17 +528,17 @@ ash_socket_filter_install (enum ash_socket_policy sockets, char **ret_error)
   return 0;
 }
 
-int
-ash_socket_filter_export (enum ash_socket_policy sockets, int fd,
-                          char **ret_error)
+/* The filter of SOCKETS built by libseccomp and written to FD, as a BPF
+   program (BPF) or as libseccomp's pseudo-filter text.  */
+static int
+export_filter (enum ash_socket_policy sockets, int fd, bool bpf,
+               char **ret_error)
 {
   scmp_filter_ctx ctx;
-  int r;
-
-  r = build (sockets, &ctx, ret_error);
+  int r = build (sockets, &ctx, ret_error);
   if (r < 0)
     return r;
-  r = seccomp_export_pfc (ctx, fd);
+  r = bpf ? seccomp_export_bpf (ctx, fd) : seccomp_export_pfc (ctx, fd);
   seccomp_release (ctx);
   if (r < 0)
     set_error (ret_error, "cannot export the seccomp filter: %s",
@@ -547,19 +547,17 @@ ash_socket_filter_export (enum ash_socket_policy sockets, int fd,
 }
 
 int
+ash_socket_filter_export (enum ash_socket_policy sockets, int fd,
+                          char **ret_error)
+{
+  return export_filter (sockets, fd, false, ret_error);
+}
+
+int
 ash_socket_filter_write_bpf (enum ash_socket_policy sockets, int fd,
                              char **ret_error)
 {
-  scmp_filter_ctx ctx;
-  int r = build (sockets, &ctx, ret_error);
-  if (r < 0)
-    return r;
-  r = seccomp_export_bpf (ctx, fd);
-  seccomp_release (ctx);
-  if (r < 0)
-    set_error (ret_error, "cannot export the seccomp filter: %s",
-               strerror (-r));
-  return r;
+  return export_filter (sockets, fd, true, ret_error);
 }
 
 /* Write the N bytes at P to FD.  0 or a negative errno.  */
