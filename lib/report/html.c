@@ -12,25 +12,42 @@
 /* S as XML text or attribute value: control characters shown as text
    (escape.h; a line break stays one in the markup), then the markup
    characters as entities.  */
+/* The bytes esc() cannot copy as they are: the markup characters and
+   the control characters.  */
+static const bool html_special[256] = {
+  [0x00] = 1, [0x01] = 1, [0x02] = 1, [0x03] = 1, [0x04] = 1, [0x05] = 1,
+  [0x06] = 1, [0x07] = 1, [0x08] = 1, [0x09] = 1, [0x0a] = 1, [0x0b] = 1,
+  [0x0c] = 1, [0x0d] = 1, [0x0e] = 1, [0x0f] = 1, [0x10] = 1, [0x11] = 1,
+  [0x12] = 1, [0x13] = 1, [0x14] = 1, [0x15] = 1, [0x16] = 1, [0x17] = 1,
+  [0x18] = 1, [0x19] = 1, [0x1a] = 1, [0x1b] = 1, [0x1c] = 1, [0x1d] = 1,
+  [0x1e] = 1, [0x1f] = 1, ['<'] = 1,  ['>'] = 1,  ['&'] = 1,  ['"'] = 1,
+  ['\''] = 1,
+};
+
 static void
 esc (struct ash_buf *b, const char *in)
 {
   struct ash_buf shown = ASH_BUF_INIT;
-  for (const char *l = in ? in : ""; *l;)
-    {
-      const char *nl = strchrnul (l, '\n');
-      _cleanup_free_ char *line = xstrndup (l, (size_t) (nl - l));
-      ash_escape_control_add (&shown, line, true);
-      if (!*nl)
-        break;
-      ash_buf_addch (&shown, '\n');
-      l = nl + 1;
-    }
-  for (const char *s = shown.buf; *s; s++)
+  const char *l = in ? in : "";
+  /* Most texts are one line: escaped in place, with no copy.  */
+  if (!strchr (l, '\n'))
+    ash_escape_control_add (&shown, l, true);
+  else
+    for (; *l;)
+      {
+        const char *nl = strchrnul (l, '\n');
+        _cleanup_free_ char *line = xstrndup (l, (size_t) (nl - l));
+        ash_escape_control_add (&shown, line, true);
+        if (!*nl)
+          break;
+        ash_buf_addch (&shown, '\n');
+        l = nl + 1;
+      }
+  for (const char *s = shown.buf ? shown.buf : ""; *s; s++)
     {
       /* A run that needs no entity is copied whole.  */
       const char *r = s;
-      while ((unsigned char) *s >= 0x20 && !strchr ("<>&\"'", *s))
+      while (!html_special[(unsigned char) *s])
         s++;
       if (s > r)
         ash_buf_add (b, r, (size_t) (s - r));
