@@ -255,6 +255,31 @@ main (void)
     json_pack ("{s:s, s:[s, s], s:[s]}", "backend", "landlock", "dropped",
                "AWS_SECRET_ACCESS_KEY", "GITHUB_TOKEN", "skipped", "/opt/x"));
   check_outputs (agg);
+  /* A message of two lines with markup and control characters: each
+     line escaped, the break kept, in ash.html and ash.junit.xml.  */
+  {
+    /* The last result, which is not suppressed.  */
+    json_t *list = json_object_get (
+      json_array_get (json_object_get (json_object_get (agg, "sarif"), "runs"),
+                      0),
+      "results");
+    json_t *res = json_array_get (list, json_array_size (list) - 1);
+    json_t *saved = json_deep_copy (json_object_get (res, "message"));
+    json_object_set_new (res, "message",
+                         json_pack ("{s:s}", "text",
+                                    "a<b & \"c\"\n\x1b[31md'e\x07"));
+    char *html = ash_report_html (agg);
+    char *junit = ash_report_junit (agg);
+    const char *want = "a&lt;b &amp; &quot;c&quot;\n\\e[31md&#39;e\\x07";
+    tap_ok (html && strstr (html, want),
+            "ash.html: a two-line message escaped line by line");
+    if (!tap_ok (junit && strstr (junit, want),
+                 "ash.junit.xml: a two-line message escaped line by line"))
+      tap_diag ("%s", junit ? junit : "(none)");
+    free (html);
+    free (junit);
+    json_object_set_new (res, "message", saved);
+  }
   /* The same bytes with the reports written one after the other, and
      with more threads than reports.  */
   ash_report_outputs_set_workers (1);
