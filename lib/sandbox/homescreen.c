@@ -11,12 +11,49 @@
 #include <stdio.h>
 #include <sys/stat.h>
 
+/* The answers of one policy's computation (ash_homescreen_memo): the
+   same paths (/usr/bin, the tool's directory, the homes) are resolved
+   several times over, each time one readlink() a component.  A NULL
+   answer is kept too.  Per thread: policies are computed side by side.  */
+#define MEMO_MAX 32
+static _Thread_local struct
+{
+  bool on;
+  size_t n;
+  char *path[MEMO_MAX];
+  char *real[MEMO_MAX];
+} memo;
+
+void
+ash_homescreen_memo (bool on)
+{
+  for (size_t i = 0; i < memo.n; i++)
+    {
+      free (memo.path[i]);
+      free (memo.real[i]);
+    }
+  memo.n = 0;
+  memo.on = on;
+}
+
 char *
 ash_homescreen_realpath (const char *path)
 {
   if (!path || !*path)
     return NULL;
-  return realpath (path, NULL);
+  if (!memo.on)
+    return realpath (path, NULL);
+  for (size_t i = 0; i < memo.n; i++)
+    if (streq (memo.path[i], path))
+      return memo.real[i] ? xstrdup (memo.real[i]) : NULL;
+  char *r = realpath (path, NULL);
+  if (memo.n < MEMO_MAX)
+    {
+      memo.path[memo.n] = xstrdup (path);
+      memo.real[memo.n] = r ? xstrdup (r) : NULL;
+      memo.n++;
+    }
+  return r;
 }
 
 static char *

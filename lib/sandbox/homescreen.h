@@ -48,8 +48,12 @@ void ash_homescreen_init (struct ash_homescreen *s, const char *root,
                           char *const *system_dirs);
 void ash_homescreen_release (struct ash_homescreen *s);
 
-/* realpath(), or NULL.  */
+/* realpath(), or NULL.  Between ash_homescreen_memo (true) and
+   ash_homescreen_memo (false), on the same thread, each path is resolved
+   once and its answer given again (newly allocated each time): for one
+   policy's computation, which asks for the same paths many times.  */
 char *ash_homescreen_realpath (const char *path);
+void ash_homescreen_memo (bool on);
 /* REAL as if the links at the top of the homes were the directories they
    name: a path inside such a directory is spelled inside the home.  */
 char *ash_homescreen_virtual (const struct ash_homescreen *s,

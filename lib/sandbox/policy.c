@@ -891,6 +891,7 @@ ash_policy_compute (const struct ash_policy_input *in, struct ash_policy *ret,
                              "directories"));
 
   ash_policy_init (&p);
+  ash_homescreen_memo (true);
   p.scanner = xstrdup (in->scanner);
   p.results_dir = real_or_normal (in->results_dir);
   p.home = in->home ? xstrdup (in->home) : NULL;
@@ -936,6 +937,7 @@ ash_policy_compute (const struct ash_policy_input *in, struct ash_policy *ret,
   ash_policy_add_hiding (&p, in->environ, in->mountinfo);
 
   ash_homescreen_release (&c.hs);
+  ash_homescreen_memo (false);
   free (c.source);
   free (c.output);
   ash_strvec_release (&c.extra);

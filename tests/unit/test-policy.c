@@ -22,9 +22,12 @@
 #include <errno.h>
 #include <ftw.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "base/util.h"
+#include "sandbox/homescreen.h"
 #include "sandbox/policy.h"
 #include "sandbox/requirements.h"
 #include "sandbox/scanner-reqs.h"
@@ -739,9 +742,50 @@ test_db_cache_dir (void)
           "the refusals name the variable to set");
 }
 
+/* ash_homescreen_realpath answers each path once between
+   ash_homescreen_memo (true) and (false), and asks again outside.  */
+static void
+test_realpath_memo (void)
+{
+  char tmpl[] = "/tmp/ash-test-memo.XXXXXX";
+  if (!mkdtemp (tmpl))
+    {
+      tap_ok (false, "memo: mkdtemp");
+      return;
+    }
+  _cleanup_free_ char *a = xasprintf ("%s/a", tmpl);
+  _cleanup_free_ char *b = xasprintf ("%s/b", tmpl);
+  _cleanup_free_ char *l = xasprintf ("%s/l", tmpl);
+  bool made
+    = mkdir (a, 0755) == 0 && mkdir (b, 0755) == 0 && symlink ("a", l) == 0;
+  tap_ok (made, "memo: the tree is made");
+  _cleanup_free_ char *ra = realpath (a, NULL);
+  _cleanup_free_ char *rb = realpath (b, NULL);
+  ash_homescreen_memo (true);
+  char *first = ash_homescreen_realpath (l);
+  (void) unlink (l);
+  (void) symlink ("b", l);
+  char *again = ash_homescreen_realpath (l);
+  ash_homescreen_memo (false);
+  char *after = ash_homescreen_realpath (l);
+  tap_ok (first && ra && streq (first, ra), "memo: the link resolved: %s",
+          first ? first : "NULL");
+  tap_ok (again && first && again != first && streq (again, first),
+          "memo: the same answer again, in a copy of its own");
+  tap_ok (after && rb && streq (after, rb),
+          "memo: off, the link is resolved anew: %s", after ? after : "NULL");
+  free (first);
+  free (again);
+  free (after);
+  _cleanup_free_ char *rm = xasprintf ("rm -rf '%s'", tmpl);
+  if (system (rm) != 0)
+    tap_diag ("cannot remove %s", tmpl);
+}
+
 int
 main (void)
 {
+  test_realpath_memo ();
   {
     json_t *bogus = json_pack ("{s:b, s:b}", "offline", 1, "ofline", 1);
     tap_ok (!known_keys (bogus, input_keys, "a misspelt key"),
