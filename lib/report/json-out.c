@@ -153,10 +153,42 @@ static const bool plain[256] = {
   [0x5d ... 0x7f] = true,
 };
 
+/* Whether the LEN bytes at S need no escape.  */
+static bool
+all_plain (const unsigned char *s, size_t len)
+{
+  const unsigned char *p = s, *end = s + len;
+  for (; end - p >= 8; p += 8)
+    {
+      uint64_t x;
+      memcpy (&x, p, 8);
+      if (ash_word_special (x, '"', '\\'))
+        return false;
+    }
+  for (; p < end; p++)
+    if (!plain[*p])
+      return false;
+  return true;
+}
+
 void
 ash_out_json_string (struct ash_out *o, const char *s, size_t len)
 {
   const unsigned char *p = (const unsigned char *) s, *end = p + len;
+  /* Most strings need no escape and fit the buffer: written at once,
+     with their quotes.  */
+  if (len + 2 < o->b.alloc - o->b.len
+      && (o->fd < 0 || o->b.len + len + 2 <= ASH_OUT_CHUNK)
+      && all_plain (p, len))
+    {
+      char *d = o->b.buf + o->b.len;
+      d[0] = '"';
+      memcpy (d + 1, s, len);
+      d[len + 1] = '"';
+      o->b.len += len + 2;
+      o->b.buf[o->b.len] = '\0';
+      return;
+    }
   ash_out_add (o, "\"", 1);
   while (p < end)
     {
