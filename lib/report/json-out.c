@@ -399,10 +399,43 @@ ash_out_obj_begin (struct ash_out_obj *w, struct ash_out *o, int depth)
 void
 ash_out_obj_key (struct ash_out_obj *w, const char *key)
 {
-  ash_out_item_start (w->o, w->depth + 1, !w->any);
+  struct ash_out *o = w->o;
+  size_t klen = strlen (key);
+  /* The separator, the line end and indentation, the key and its colon
+     in one piece, when the key needs no escape and it all fits: what
+     the appends below write.  */
+  size_t indent = o->compact ? 0 : 2 * (size_t) (w->depth + 1);
+  size_t need = (w->any ? 1 : 0) + (o->compact ? 0 : 1 + indent) + klen
+                + (o->compact ? 3 : 4);
+  if (w->depth >= 0 && need < o->b.alloc - o->b.len
+      && (o->fd < 0 || o->b.len + need <= ASH_OUT_CHUNK)
+      && all_plain ((const unsigned char *) key, klen))
+    {
+      char *d = o->b.buf + o->b.len;
+      if (w->any)
+        *d++ = ',';
+      if (!o->compact)
+        {
+          *d++ = '\n';
+          memset (d, ' ', indent);
+          d += indent;
+        }
+      *d++ = '"';
+      memcpy (d, key, klen);
+      d += klen;
+      *d++ = '"';
+      *d++ = ':';
+      if (!o->compact)
+        *d++ = ' ';
+      *d = '\0';
+      o->b.len = (size_t) (d - o->b.buf);
+      w->any = true;
+      return;
+    }
+  ash_out_item_start (o, w->depth + 1, !w->any);
   w->any = true;
-  ash_out_json_string (w->o, key, strlen (key));
-  ash_out_add (w->o, ": ", w->o->compact ? 1 : 2);
+  ash_out_json_string (o, key, klen);
+  ash_out_add (o, ": ", o->compact ? 1 : 2);
 }
 
 void
