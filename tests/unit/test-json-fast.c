@@ -10,8 +10,10 @@
 #include <config.h>
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 #include "base/buf.h"
 #include "base/error.h"
@@ -484,14 +486,15 @@ jansson_over (size_t pad)
   return over;
 }
 
-static void
+/* Returns the most padding jansson's budget refuses (0: none found).  */
+static size_t
 budget_cases (void)
 {
   size_t lo = 0, hi = 400000;
   if (!jansson_over (lo) || jansson_over (hi))
     {
       tap_ok (false, "budget: jansson refuses no padding and reads %zu", hi);
-      return;
+      return 0;
     }
   while (hi - lo > 1)
     {
@@ -516,6 +519,75 @@ budget_cases (void)
                 err.message ? err.message : "");
       ash_error_release (&err);
     }
+  return lo;
+}
+
+/* ash_sarif_parse_file of TEXT written to NAME in DIRFD: its result as
+   ash_sarif_parse's of TEXT, which the tests above compare with
+   jansson's (a refused file is read a second time, by jansson).  */
+static void
+file_case (int dirfd, const char *name, const char *text, size_t len)
+{
+  int fd
+    = openat (dirfd, name, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+  bool written = fd >= 0 && write (fd, text, len) == (ssize_t) len;
+  if (fd >= 0)
+    close (fd);
+  if (!written)
+    {
+      tap_ok (false, "file %s: written", name);
+      return;
+    }
+  json_t *want = NULL, *got = NULL;
+  struct ash_error want_err = ASH_ERROR_INIT, got_err = ASH_ERROR_INIT;
+  int want_r = ash_sarif_parse (text, len, &want, &want_err);
+  size_t got_len;
+  bool unread;
+  int got_r
+    = ash_sarif_parse_file (dirfd, name, 0, &got, &got_len, &unread, &got_err);
+  /* A parse the budget ends stops reading.  */
+  tap_ok (got_r == want_r && !unread
+            && (got_r == -EFBIG ? got_len <= len : got_len == len)
+            && (want ? got && json_same (got, want) : got == NULL),
+          "file %s: %d, as for the text in memory", name, got_r);
+  tap_is_str (got_err.message, want_err.message, "file %s: the same message",
+              name);
+  json_decref (want);
+  json_decref (got);
+  ash_error_release (&want_err);
+  ash_error_release (&got_err);
+}
+
+static void
+file_cases (size_t budget_pad)
+{
+  char dir[] = "/tmp/test-json-fast.XXXXXX";
+  if (mkdtemp (dir) == NULL)
+    {
+      tap_ok (false, "mkdtemp: %s", strerror (errno));
+      return;
+    }
+  int dirfd = open (dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  static const char sarif[]
+    = "{\"version\":\"2.1.0\",\"runs\":[{\"tool\":{\"driver\":{"
+      "\"name\":\"x\"}},\"results\":[{\"message\":{\"text\":\"m\"}}]}]}";
+  file_case (dirfd, "good.sarif", sarif, strlen (sarif));
+  file_case (dirfd, "trailing.sarif", "{\"version\":\"2.1.0\"}\n\nx", 23);
+  file_case (dirfd, "nul.sarif", "[\"\\u0000\"]", 10);
+  file_case (dirfd, "empty.sarif", "", 0);
+  for (size_t pad = budget_pad; pad && pad <= budget_pad + 1; pad++)
+    {
+      size_t len;
+      _cleanup_free_ char *text = padded_doc (pad, &len);
+      file_case (dirfd, "budget.sarif", text, len);
+    }
+  static const char *const names[]
+    = { "good.sarif", "trailing.sarif", "nul.sarif", "empty.sarif",
+        "budget.sarif" };
+  for (size_t i = 0; i < ARRAY_SIZE (names); i++)
+    unlinkat (dirfd, names[i], 0);
+  close (dirfd);
+  rmdir (dir);
 }
 
 /* A refused document's message is jansson's.  */
@@ -555,7 +627,8 @@ main (void)
   byte_cases ();
   depth_cases ();
   length_cases ();
-  budget_cases ();
+  size_t pad = budget_cases ();
   message_cases ();
+  file_cases (pad);
   return tap_done ();
 }
