@@ -28,8 +28,9 @@
   (JSON_REJECT_DUPLICATES | JSON_DECODE_ANY | JSON_ALLOW_NUL                  \
    | JSON_DECODE_INT_AS_REAL)
 
-/* A growable byte buffer, malloc's (not jansson's: it is the parser's
-   scratch, accounted for through the shadow).  */
+/* A growable byte buffer of the parser's own, from malloc rather than
+   jansson's allocator: the budget does not count it, but counts instead,
+   through the shadow, what jansson's parser would have allocated.  */
 struct bytes
 {
   char *p;
@@ -72,7 +73,7 @@ shadow_charge (struct parser *ps, size_t size, size_t ours)
 
 /* jansson keeps the token being read in a buffer that grows by doubling
    when it is full; PEAK is the most of it a token takes (a string with
-   its quotes, a number or a keyword with the byte read after it).  */
+   its quotes, a number or a word with the byte read after it).  */
 static bool
 shadow_token (struct parser *ps, size_t peak)
 {
@@ -559,8 +560,8 @@ read_number (struct parser *ps)
   if (real || (ps->flags & JSON_DECODE_INT_AS_REAL))
     return number_real (ps);
 
-  /* An integer: at most 19 digits and the sign fit, and json_int_t is
-     64 bits (jansson_config.h: long long).  */
+  /* An integer: one outside json_int_t (64 bits: jansson_config.h
+     makes it a long long) is refused, as jansson refuses it.  */
   const char *t = ps->tok.p;
   bool neg = *t == '-';
   uint64_t v = 0, limit = neg ? (uint64_t) INT64_MAX + 1 : INT64_MAX;
