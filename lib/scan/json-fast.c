@@ -174,6 +174,13 @@ next (struct parser *ps)
 #define ONES UINT64_C (0x0101010101010101)
 #define HIGHS UINT64_C (0x8080808080808080)
 
+/* Where the first byte in memory of eight loaded as X stands in X is
+   known on a little-endian machine: the lowest lane set in a mask of
+   its lanes is the first byte flagged.  */
+#if defined __BYTE_ORDER__ && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#define FIRST_LANE(m) ((size_t) __builtin_ctzll (m) / 8)
+#endif
+
 /* The first byte other than a space, tab, newline or carriage return,
    not taken; -1 at the end.  Runs of spaces (indentation) are skipped
    eight at a time.  */
@@ -188,9 +195,20 @@ skip_space (struct parser *ps)
           unsigned char c = *p;
           if (c == ' ')
             {
-              uint64_t x;
-              while (end - p >= 8 && (memcpy (&x, p, 8), x == ONES * ' '))
-                p += 8;
+              while (end - p >= 8)
+                {
+                  uint64_t x;
+                  memcpy (&x, p, 8);
+                  x ^= ONES * ' ';
+                  if (x)
+                    {
+#ifdef FIRST_LANE
+                      p += FIRST_LANE (x);
+#endif
+                      break;
+                    }
+                  p += 8;
+                }
               while (p < end && *p == ' ')
                 p++;
             }
@@ -219,7 +237,8 @@ plain (unsigned char c)
 /* The end of the run of plain bytes that starts at P, eight at a time:
    a byte below 0x20, a quote, a backslash or a byte with its high bit
    set sets the high bit of its lane in M (a lane above one that does
-   may be set too, so the byte loop finds the first).  */
+   may be set too, so the lowest lane set is the first such byte; where
+   FIRST_LANE cannot tell it, the byte loop finds it).  */
 static inline const unsigned char *
 plain_run (const unsigned char *p, const unsigned char *end)
 {
@@ -233,7 +252,13 @@ plain_run (const unsigned char *p, const unsigned char *end)
                     | ((b - ONES) & ~b) | x)
                    & HIGHS;
       if (m)
-        break;
+        {
+#ifdef FIRST_LANE
+          return p + FIRST_LANE (m);
+#else
+          break;
+#endif
+        }
       p += 8;
     }
   while (p < end && plain (*p))
