@@ -621,6 +621,19 @@ read_word (struct parser *ps, const char *word)
 
 static json_t *read_value (struct parser *ps, int c);
 
+/* What follows the opening bracket of an array or an object closed by
+   CLOSE: 1 and *RET_C its first member's first byte (not taken), or 0
+   when CLOSE ends it at once (taken).  */
+static int
+first_member (struct parser *ps, int close, int *ret_c)
+{
+  *ret_c = skip_space (ps);
+  if (*ret_c != close)
+    return 1;
+  ps->p++;
+  return 0;
+}
+
 /* What follows a member of an array or an object closed by CLOSE: 1 and
    *RET_C the byte after a comma (not taken) when another member
    follows, 0 when CLOSE ends it (taken), -1 when neither does.  */
@@ -649,13 +662,9 @@ read_array (struct parser *ps)
   json_t *a = json_array ();
   if (a == NULL)
     return fail (ps, -ENOMEM);
-  int c = skip_space (ps);
-  if (c == ']')
-    {
-      ps->p++;
-      return a;
-    }
-  for (int more = 1; more > 0; more = after_member (ps, ']', &c))
+  int c;
+  for (int more = first_member (ps, ']', &c); more > 0;
+       more = after_member (ps, ']', &c))
     {
       json_t *v = read_value (ps, c);
       if (v == NULL)
@@ -730,13 +739,9 @@ read_object (struct parser *ps)
   json_t *o = json_object ();
   if (o == NULL)
     return fail (ps, -ENOMEM);
-  int c = skip_space (ps);
-  if (c == '}')
-    {
-      ps->p++;
-      return o;
-    }
-  for (int more = 1; more > 0; more = after_member (ps, '}', &c))
+  int c;
+  for (int more = first_member (ps, '}', &c); more > 0;
+       more = after_member (ps, '}', &c))
     if (!read_member (ps, o, c))
       break;
   if (ps->status == 0)
