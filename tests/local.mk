@@ -17,7 +17,7 @@ AM_TESTS_ENVIRONMENT = \
 	ASH_TEST_LIBARCHIVE_SONAME='$(ASH_LIBARCHIVE_SONAME)'; export ASH_TEST_LIBARCHIVE_SONAME; \
 	LC_ALL=C.UTF-8; export LC_ALL; LANGUAGE=; export LANGUAGE;
 
-EXTRA_DIST += tests/tap.h tests/libtest.sh tests/tap-run tests/iac-lib.sh
+EXTRA_DIST += tests/tap.h tests/json-same.h tests/libtest.sh tests/tap-run tests/iac-lib.sh
 
 tests_unit_cppflags = $(AM_CPPFLAGS) -I$(top_srcdir)/tests $(YAML_CFLAGS) $(JANSSON_CFLAGS)
 
@@ -83,6 +83,10 @@ check_PROGRAMS += tests/unit/test-json-arena
 tests_unit_test_json_arena_CPPFLAGS = $(tests_unit_cppflags)
 tests_unit_test_json_arena_LDADD = $(ASH_LIBS)
 TESTS += tests/unit/test-json-arena
+check_PROGRAMS += tests/unit/test-json-fast
+tests_unit_test_json_fast_CPPFLAGS = $(tests_unit_cppflags)
+tests_unit_test_json_fast_LDADD = $(ASH_LIBS)
+TESTS += tests/unit/test-json-fast
 check_PROGRAMS += tests/unit/test-suppress
 tests_unit_test_suppress_CPPFLAGS = $(tests_unit_cppflags)
 tests_unit_test_suppress_LDADD = $(ASH_LIBS)

@@ -159,6 +159,18 @@ ash_str_has_suffix (const char *s, const char *suffix)
   return ls >= lx && memcmp (s + ls - lx, suffix, lx) == 0;
 }
 
+int
+ash_hex_digit (int c)
+{
+  if (c >= '0' && c <= '9')
+    return c - '0';
+  if (c >= 'a' && c <= 'f')
+    return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F')
+    return c - 'A' + 10;
+  return -1;
+}
+
 void
 ash_close (int fd)
 {

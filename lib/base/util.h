@@ -77,6 +77,8 @@ bool ash_strv_contains (char *const *strv, const char *s);
 
 bool ash_str_has_prefix (const char *s, const char *prefix);
 bool ash_str_has_suffix (const char *s, const char *suffix);
+/* The value of the hexadecimal digit C (either case), or -1.  */
+int ash_hex_digit (int c);
 
 /* Close ignoring EINTR, keeping errno.  */
 void ash_close (int fd);

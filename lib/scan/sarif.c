@@ -14,6 +14,7 @@
 #include "base/util.h"
 #include "fs/tree.h"
 #include "scan/json-arena.h"
+#include "scan/json-fast.h"
 
 static const char *const severity_names[ASH_SEVERITY_COUNT] = {
   "info", "low", "medium", "high", "critical",
@@ -296,7 +297,11 @@ prune_run (json_t *run)
    that would pass the budget fails, which ends the parse.  The cost of
    an allocation is counted the same whether it is made in the arena
    (json-arena.h: a parse of 256 KiB or more) or by malloc, so that the
-   arena changes no refusal.  Outside a parse, and on other threads,
+   arena changes no refusal.  The documents are parsed by json-fast.h's
+   parser, which makes its values through jansson's allocator and
+   reports the scratch allocations jansson's own parser would have made
+   besides (budget_shadow), so that the same documents are refused as
+   when jansson parsed them.  Outside a parse, and on other threads,
    allocations go straight to malloc.  */
 struct parse_budget
 {
@@ -308,21 +313,34 @@ struct parse_budget
 
 static _Thread_local struct parse_budget parse_budget;
 
+/* Count COST against the budget of the parse that runs, if any; false
+   (the budget hit) when it would pass it, or when the cost overflowed
+   (OVERFLOW).  */
+static bool
+budget_count (size_t cost, bool overflow)
+{
+  struct parse_budget *b = &parse_budget;
+  if (!b->on)
+    return true;
+  if (overflow || cost > b->left)
+    {
+      b->hit = true;
+      return false;
+    }
+  b->left -= cost;
+  return true;
+}
+
+/* malloc's own header and alignment, roughly.  */
+#define BUDGET_OVERHEAD (2 * sizeof (void *))
+
 static void *
 budget_malloc (size_t n)
 {
   struct parse_budget *b = &parse_budget;
-  if (b->on)
-    {
-      /* malloc's own header and alignment, roughly.  */
-      size_t cost = n + 2 * sizeof (void *);
-      if (cost < n || cost > b->left)
-        {
-          b->hit = true;
-          return NULL;
-        }
-      b->left -= cost;
-    }
+  size_t cost = n + BUDGET_OVERHEAD;
+  if (!budget_count (cost, cost < n))
+    return NULL;
   if (b->arena)
     {
       void *p = ash_json_arena_alloc (n);
@@ -347,6 +365,22 @@ install_budget_malloc (void)
   json_set_alloc_funcs (budget_malloc, budget_free);
 }
 
+/* What jansson's own parser would have allocated beyond what the fast
+   parser does (json-fast.h), counted as budget_malloc counts it: the
+   budget refuses the same documents as when jansson parsed them.  */
+static bool
+budget_shadow (size_t size, size_t ours, void *arg)
+{
+  (void) arg;
+  if (ours)
+    return budget_count (size - ours, size < ours);
+  return budget_count (size + BUDGET_OVERHEAD, size + BUDGET_OVERHEAD < size);
+}
+
+static const struct ash_json_fast_shadow budget_shadow_charge = {
+  .charge = budget_shadow,
+};
+
 /* The budget of a parse of LEN bytes.  */
 static size_t
 parse_budget_for (size_t len)
@@ -357,16 +391,16 @@ parse_budget_for (size_t len)
   return floor + len * ASH_SARIF_PARSE_MEMORY_FACTOR;
 }
 
-/* The budget of a parse of LEN bytes starts; a parse of a quarter of an
-   arena chunk or more makes its document in the arena (a smaller one
-   would leave most of a chunk unused).  */
+/* The budget of a parse of LEN bytes starts (none when !ON); a parse of
+   a quarter of an arena chunk or more makes its document in the arena
+   (a smaller one would leave most of a chunk unused).  */
 static void
-parse_budget_start (size_t len)
+parse_budget_start (size_t len, bool on)
 {
   parse_budget = (struct parse_budget){
-    .on = true,
+    .on = on,
     .arena = len >= ASH_JSON_ARENA_CHUNK / 4,
-    .left = parse_budget_for (len),
+    .left = on ? parse_budget_for (len) : 0,
   };
 }
 
@@ -381,11 +415,34 @@ parse_budget_end (void)
   return hit;
 }
 
+/* TEXT (LEN bytes) parsed with FLAGS under the budget of its size (or
+   none, when !BUDGET: in the arena alone) by the fast parser, or, when
+   that refuses it, by jansson, which says why in JERR: the document and
+   *RET_HIT, whether the budget ended the parse, are what jansson alone
+   gave before the fast parser (json-fast.h: it accepts what jansson
+   accepts, and counts what jansson's parse would take).  */
+static json_t *
+loadb_fast (const char *text, size_t len, size_t flags, bool budget,
+            json_error_t *jerr, bool *ret_hit)
+{
+  json_t *doc;
+
+  parse_budget_start (len, budget);
+  ash_json_fast_loadb (text, len, flags, &budget_shadow_charge, &doc);
+  *ret_hit = parse_budget_end ();
+  if (doc)
+    return doc;
+  parse_budget_start (len, budget);
+  doc = json_loadb (text, len, flags, jerr);
+  *ret_hit = parse_budget_end ();
+  return doc;
+}
+
 json_t *
 ash_json_loadb_budgeted (const char *text, size_t len, json_error_t *jerr,
                          bool *ret_over)
 {
-  parse_budget_start (len);
+  parse_budget_start (len, true);
   json_t *doc = json_loadb (text, len, 0, jerr);
   bool hit = parse_budget_end ();
   *ret_over = doc == NULL && hit;
@@ -396,12 +453,8 @@ json_t *
 ash_json_loadb_large (const char *text, size_t len, size_t flags,
                       json_error_t *jerr)
 {
-  parse_budget = (struct parse_budget){
-    .arena = len >= ASH_JSON_ARENA_CHUNK / 4,
-  };
-  json_t *doc = json_loadb (text, len, flags, jerr);
-  parse_budget_end ();
-  return doc;
+  bool hit;
+  return loadb_fast (text, len, flags, false, jerr, &hit);
 }
 
 int
@@ -493,15 +546,17 @@ ash_sarif_parse (const char *text, size_t len, json_t **ret_doc,
                  struct ash_error *err)
 {
   json_error_t jerr;
+  bool hit;
 
-  parse_budget_start (len);
-  json_t *doc = json_loadb (text, len, JSON_REJECT_DUPLICATES, &jerr);
-  bool hit = parse_budget_end ();
+  json_t *doc
+    = loadb_fast (text, len, JSON_REJECT_DUPLICATES, true, &jerr, &hit);
   return sarif_check (doc, &jerr, hit, len, ret_doc, err);
 }
 
-/* The state of a parse that reads its text as it goes: jansson asks for
-   a kilobyte at a time, the file is read 64 KiB at a time.  */
+/* The state of a parse that reads its text as it goes: the fast parser
+   has it read into its own buffer 64 KiB at a time (file_read); jansson
+   asks for a kilobyte at a time of a 64 KiB buffer read
+   (file_source_read).  */
 struct file_source
 {
   struct ash_tree_reader rd;
@@ -512,22 +567,31 @@ struct file_source
 };
 
 static size_t
-file_source_read (void *buf, size_t n, void *arg)
+file_read (void *buf, size_t n, void *arg)
 {
   struct file_source *fs = arg;
   if (fs->error)
     return (size_t) -1;
+  ssize_t k = ash_tree_reader_read (&fs->rd, buf, n, fs->err);
+  if (k < 0)
+    {
+      fs->error = (int) k;
+      return (size_t) -1;
+    }
+  return (size_t) k;
+}
+
+static size_t
+file_source_read (void *buf, size_t n, void *arg)
+{
+  struct file_source *fs = arg;
   if (fs->pos == fs->len)
     {
-      ssize_t k
-        = ash_tree_reader_read (&fs->rd, fs->buf, sizeof fs->buf, fs->err);
-      if (k < 0)
-        {
-          fs->error = (int) k;
-          return (size_t) -1;
-        }
+      size_t k = file_read (fs->buf, sizeof fs->buf, fs);
+      if (k == (size_t) -1)
+        return k;
       fs->pos = 0;
-      fs->len = (size_t) k;
+      fs->len = k;
     }
   size_t k = fs->len - fs->pos < n ? fs->len - fs->pos : n;
   memcpy (buf, fs->buf + fs->pos, k);
@@ -543,28 +607,48 @@ ash_sarif_parse_file (int dirfd, const char *relpath, size_t max,
   _cleanup_free_ struct file_source *fsp = xmalloc (sizeof *fsp);
   struct file_source *f = fsp;
   json_error_t jerr;
+  json_t *doc = NULL;
+  size_t len = 0;
+  bool hit = false;
 
   *ret_unread = true;
   *ret_len = 0;
   f->err = err;
-  f->error = 0;
-  f->pos = f->len = 0;
-  int r = ash_tree_reader_open (dirfd, relpath, max, &f->rd, err);
-  if (r < 0)
-    return r;
-  /* The budget of the size the file had when it was opened, as for a
-     text read whole; reading past MAX stops the parse.  */
-  size_t len = f->rd.size;
-  parse_budget_start (len);
-  json_t *doc
-    = json_load_callback (file_source_read, f, JSON_REJECT_DUPLICATES, &jerr);
-  bool hit = parse_budget_end ();
-  *ret_len = f->rd.total;
-  ash_tree_reader_release (&f->rd);
-  if (f->error)
+  /* The fast parser reads the file first.  When it refuses it, jansson
+     reads it again, through a reader of its own, to say why (or to find
+     the budget passed), as loadb_fast does for a text in memory.  The
+     file may have changed in between, its scanner or whatever else can
+     write below the results directory having written it again: that is
+     harmless, since the second reading's checks, cap and budget are the
+     first's, and what ash then reports (jansson's verdict on the file as
+     it was read the second time) is what a single reading at that moment
+     would have given; a file another process can rewrite holds whatever
+     that process chose, either way.  */
+  for (int pass = 0; pass < 2 && doc == NULL; pass++)
     {
-      json_decref (doc);
-      return f->error;
+      f->error = 0;
+      f->pos = f->len = 0;
+      int r = ash_tree_reader_open (dirfd, relpath, max, &f->rd, err);
+      if (r < 0)
+        return r;
+      /* The budget of the size the file had when it was opened, as for
+         a text read whole; reading past MAX stops the parse.  */
+      len = f->rd.size;
+      parse_budget_start (len, true);
+      if (pass == 0)
+        ash_json_fast_load_callback (file_read, f, JSON_REJECT_DUPLICATES,
+                                     &budget_shadow_charge, &doc);
+      else
+        doc = json_load_callback (file_source_read, f, JSON_REJECT_DUPLICATES,
+                                  &jerr);
+      hit = parse_budget_end ();
+      *ret_len = f->rd.total;
+      ash_tree_reader_release (&f->rd);
+      if (f->error)
+        {
+          json_decref (doc);
+          return f->error;
+        }
     }
   *ret_unread = false;
   return sarif_check (doc, &jerr, hit, len, ret_doc, err);

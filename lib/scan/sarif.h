@@ -71,7 +71,9 @@ json_t *ash_json_loadb_budgeted (const char *text, size_t len,
 
 /* json_loadb (TEXT, LEN, FLAGS, JERR) without a budget, its document
    made in the arena (json-arena.h) when it is large: for a document
-   ash wrote itself, such as the aggregated results read again.  */
+   ash wrote itself, such as the aggregated results read again.  The
+   text is parsed by json-fast.h's parser, and by jansson only when that
+   refuses it, for JERR.  */
 json_t *ash_json_loadb_large (const char *text, size_t len, size_t flags,
                               json_error_t *jerr);
 
@@ -110,7 +112,9 @@ int ash_sarif_parse (const char *text, size_t len, json_t **ret_doc,
    while it is parsed, so that its text is never held whole.  When it
    cannot be read, the error is ash_tree_read_file's and *RET_UNREAD is
    true; otherwise it is ash_sarif_parse's for the text read, the
-   budget that of the file's size, and *RET_LEN the bytes read.  */
+   budget that of the file's size, and *RET_LEN the bytes read.  A file
+   the parse refuses is read once more, by jansson, for the error it
+   gives (then those are the second reading's).  */
 int ash_sarif_parse_file (int dirfd, const char *relpath, size_t max,
                           json_t **ret_doc, size_t *ret_len, bool *ret_unread,
                           struct ash_error *err);

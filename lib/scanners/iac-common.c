@@ -430,18 +430,6 @@ ash_iac_relative_uri (const char *uri, const char *source_dir)
   return xstrdup (uri);
 }
 
-static int
-hex_digit (char c)
-{
-  if (c >= '0' && c <= '9')
-    return c - '0';
-  if (c >= 'a' && c <= 'f')
-    return c - 'a' + 10;
-  if (c >= 'A' && c <= 'F')
-    return c - 'A' + 10;
-  return -1;
-}
-
 char *
 ash_iac_uri_unescape (const char *uri)
 {
@@ -449,8 +437,8 @@ ash_iac_uri_unescape (const char *uri)
   char *o = out;
   for (const char *p = uri; *p; p++)
     {
-      int hi = p[0] == '%' ? hex_digit (p[1]) : -1;
-      int lo = hi >= 0 ? hex_digit (p[2]) : -1;
+      int hi = p[0] == '%' ? ash_hex_digit (p[1]) : -1;
+      int lo = hi >= 0 ? ash_hex_digit (p[2]) : -1;
       int c = hi * 16 + lo;
       if (lo < 0 || c < 0x20 || c == 0x7f || c == '/')
         {

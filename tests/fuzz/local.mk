@@ -132,6 +132,21 @@ tests_fuzz_fuzz_sarif_LDFLAGS = $(FUZZ_LDFLAGS)
 tests_fuzz_fuzz_sarif_LDADD = $(ASH_LIBS)
 endif
 
+FUZZ_TARGETS += json-fast
+check_PROGRAMS += tests/fuzz/replay-json-fast
+tests_fuzz_replay_json_fast_SOURCES = tests/fuzz/fuzz-json-fast.c tests/fuzz/replay.c $(fuzz_common)
+tests_fuzz_replay_json_fast_CPPFLAGS = $(fuzz_cppflags) -I$(top_srcdir)/tests -DFUZZ_NAME=\"json-fast\"
+tests_fuzz_replay_json_fast_LDADD = $(ASH_LIBS)
+TESTS += tests/fuzz/replay-json-fast
+EXTRA_DIST += tests/fuzz/json-fast
+if ASH_FUZZING
+noinst_PROGRAMS += tests/fuzz/fuzz-json-fast
+tests_fuzz_fuzz_json_fast_SOURCES = tests/fuzz/fuzz-json-fast.c $(fuzz_common)
+tests_fuzz_fuzz_json_fast_CPPFLAGS = $(fuzz_cppflags) -I$(top_srcdir)/tests -DFUZZ_NAME=\"json-fast\"
+tests_fuzz_fuzz_json_fast_LDFLAGS = $(FUZZ_LDFLAGS)
+tests_fuzz_fuzz_json_fast_LDADD = $(ASH_LIBS)
+endif
+
 FUZZ_TARGETS += reports
 check_PROGRAMS += tests/fuzz/replay-reports
 tests_fuzz_replay_reports_SOURCES = tests/fuzz/fuzz-reports.c tests/fuzz/replay.c $(fuzz_common)
@@ -388,7 +403,8 @@ tests_fuzz_fuzz_scanner_trivy_LDADD = $(ASH_LIBS)
 endif
 
 EXTRA_DIST += $(FUZZ_DICTS)
-FUZZ_DICTS = tests/fuzz/config.dict tests/fuzz/sarif.dict tests/fuzz/cli-json-input.dict
+FUZZ_DICTS = tests/fuzz/config.dict tests/fuzz/sarif.dict tests/fuzz/cli-json-input.dict \
+	tests/fuzz/json-fast.dict
 
 ## make fuzz-smoke: every target over its seed corpus and regression
 ## inputs, then FUZZ_SMOKE_SECONDS of new inputs each (FUZZ_JOBS targets at
