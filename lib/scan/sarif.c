@@ -442,9 +442,8 @@ json_t *
 ash_json_loadb_budgeted (const char *text, size_t len, json_error_t *jerr,
                          bool *ret_over)
 {
-  parse_budget_start (len, true);
-  json_t *doc = json_loadb (text, len, 0, jerr);
-  bool hit = parse_budget_end ();
+  bool hit;
+  json_t *doc = loadb_fast (text, len, 0, true, jerr, &hit);
   *ret_over = doc == NULL && hit;
   return doc;
 }

@@ -64,8 +64,10 @@ json_t *ash_sarif_run_new (const char *tool, const char *version,
                            const char *info_uri);
 
 /* json_loadb of TEXT under the parse budget of LEN bytes (the one
-   ash_json_parse_output applies).  Returns the document, or NULL with
-   *JERR filled; *RET_OVER tells whether the budget ended the parse.  */
+   ash_json_parse_output applies), parsed by json-fast.h's parser, and by
+   jansson again when that refuses it.  Returns the document, or NULL
+   with *JERR filled as jansson fills it; *RET_OVER tells whether the
+   budget ended the parse.  */
 json_t *ash_json_loadb_budgeted (const char *text, size_t len,
                                  json_error_t *jerr, bool *ret_over);
 
