@@ -76,8 +76,8 @@ rename_dependency_refs (json_t *deps)
    written member by member (the text json_dumps gives the same
    object).  */
 static void
-vulnerability_write (const json_t *res, const struct ash_report_finding *fi,
-                     size_t n, struct ash_out *o, int depth)
+vulnerability_write (const struct ash_report_finding *fi, size_t n,
+                     struct ash_out *o, int depth)
 {
   int start = fi->start, end = fi->end;
   const char *path = fi->path;
@@ -131,7 +131,7 @@ vulnerability_write (const json_t *res, const struct ash_report_finding *fi,
   ash_out_add (o, "]", 1);
   if (fi->suppressed)
     {
-      const char *why = ash_report_result_suppression_reason (res);
+      const char *why = fi->suppression_reason;
       ash_out_obj_key (&v, "analysis");
       ash_out_obj_begin (&a, o, depth + 1);
       ash_out_obj_str (&a, "state", "not_affected");
@@ -159,7 +159,7 @@ cdx_write (void *ctx, struct ash_out *o, int depth, bool first)
   struct ash_report_finding fi;
   ash_report_walk_finding (&cw->w, res, &fi);
   ash_out_item_start (o, depth, first);
-  vulnerability_write (res, &fi, ++cw->n, o, depth);
+  vulnerability_write (&fi, ++cw->n, o, depth);
   return true;
 }
 

@@ -91,6 +91,11 @@ ash_report_walk_finding (const struct ash_report_walk *w, const json_t *res,
       ret->message = f->message;
       ret->severity = f->severity;
       ret->suppressed = f->suppressed;
+      ret->suppression_kind = f->suppression_kind;
+      ret->suppression_reason = f->suppression_reason;
+      ret->snippet = f->snippet;
+      ret->properties = f->properties;
+      ret->tags = f->tags;
       return;
     }
   ash_report_finding_read (res, ret);
@@ -115,19 +120,25 @@ build_findings (const json_t *agg, size_t *ret_n)
     json_array_foreach (json_object_get (run, "results"), j, res)
       {
         struct ash_report_flat *f = &v[n++];
-        const char *path
-          = ash_sarif_result_location (res, &f->line_start, &f->line_end);
-        const char *rule = ash_sarif_result_rule (res);
+        struct ash_report_finding fi;
+        ash_report_finding_read (res, &fi);
         f->result = res;
-        f->path = path;
-        f->rule = rule;
-        f->scanner = ash_report_result_scanner (res);
-        f->rule_id = rule ? rule : "";
-        f->file_path = path ? path : "";
-        f->message = ash_report_result_message (res);
-        f->severity = ash_sarif_result_severity (res);
-        f->suppressed = ash_sarif_result_is_suppressed (res);
-        f->actionable = !f->suppressed && f->severity >= threshold;
+        f->path = fi.path;
+        f->rule = fi.rule;
+        f->line_start = fi.start;
+        f->line_end = fi.end;
+        f->scanner = fi.scanner;
+        f->rule_id = fi.rule ? fi.rule : "";
+        f->file_path = fi.path ? fi.path : "";
+        f->message = fi.message;
+        f->severity = fi.severity;
+        f->suppressed = fi.suppressed;
+        f->actionable = !f->suppressed && f->severity >= (int) threshold;
+        f->suppression_kind = fi.suppression_kind;
+        f->suppression_reason = fi.suppression_reason;
+        f->snippet = fi.snippet;
+        f->properties = fi.properties;
+        f->tags = fi.tags;
       }
   *ret_n = n;
   return v;
@@ -148,15 +159,6 @@ char *
 ash_report_sarif (const json_t *agg)
 {
   return dump (json_object_get (agg, "sarif"));
-}
-
-/* KEY of the first suppression of RES, or NULL.  */
-static const char *
-suppression_field (const json_t *res, const char *key)
-{
-  return json_string_value (
-    json_object_get (json_array_get (json_object_get (res, "suppressions"), 0),
-                     key));
 }
 
 struct flat_walk
@@ -229,23 +231,12 @@ flat_row_read (const struct flat_walk *fw, const json_t *res,
   r->line_start = fi.start > 0 ? fi.start : 0;
   r->line_end = fi.end > 0 ? fi.end : 0;
   r->is_suppressed = fi.suppressed;
-  r->suppression_kind = fi.suppressed ? suppression_field (res, "kind") : NULL;
-  r->suppression_justification
-    = fi.suppressed ? suppression_field (res, "justification") : NULL;
+  r->suppression_kind = fi.suppressed ? fi.suppression_kind : NULL;
+  r->suppression_justification = fi.suppressed ? fi.suppression_reason : NULL;
   r->detected_at = fw->when;
-  r->code_snippet = json_string_value (json_object_get (
-    json_object_get (
-      json_object_get (
-        json_object_get (json_array_get (json_object_get (res, "locations"),
-                                         0),
-                         "physicalLocation"),
-        "region"),
-      "snippet"),
-    "text"));
-  const json_t *props = json_object_get (res, "properties");
-  json_t *tags = json_object_get (props, "tags");
-  r->tags = json_is_array (tags) ? compact_text (tags) : NULL;
-  r->properties = json_is_object (props) ? compact_text (props) : NULL;
+  r->code_snippet = fi.snippet;
+  r->tags = fi.tags ? compact_text (fi.tags) : NULL;
+  r->properties = fi.properties ? compact_text (fi.properties) : NULL;
   r->actionable = !fi.suppressed && fi.severity >= (int) fw->threshold;
 }
 

@@ -131,12 +131,11 @@ struct ghas_walk
   json_t *index; /* rule id -> index in RULES */
 };
 
-/* The rule id a result is reported under.  */
+/* The rule id a finding is reported under.  */
 static const char *
-rule_of (const json_t *res)
+rule_of (const struct ash_report_finding *fi)
 {
-  const char *rule = ash_sarif_result_rule (res);
-  return rule == NULL || *rule == '\0' ? "unknown" : rule;
+  return fi->rule == NULL || *fi->rule == '\0' ? "unknown" : fi->rule;
 }
 
 /* The first pass: the rules, in the order their first result comes.  */
@@ -145,9 +144,11 @@ ghas_rule_item (struct ash_report_walk *w, const json_t *run,
                 const json_t *res)
 {
   struct ghas_walk *gw = (struct ghas_walk *) w;
-  if (gw->exclude && ash_sarif_result_is_suppressed (res))
+  struct ash_report_finding fi;
+  ash_report_walk_finding (w, res, &fi);
+  if (gw->exclude && fi.suppressed)
     return NULL;
-  const char *rule = rule_of (res);
+  const char *rule = rule_of (&fi);
   if (json_object_get (gw->index, rule) == NULL)
     {
       json_object_set_new (gw->index, rule,
@@ -155,8 +156,8 @@ ghas_rule_item (struct ash_report_walk *w, const json_t *run,
                              (json_int_t) json_array_size (gw->rules)));
       json_array_append_new (gw->rules,
                              slim_rule (rule, find_rule (run, rule),
-                                        ash_report_result_scanner (res),
-                                        ash_sarif_result_severity (res)));
+                                        fi.scanner,
+                                        (enum ash_severity) fi.severity));
     }
   return NULL;
 }
@@ -168,15 +169,17 @@ static bool
 ghas_write (void *ctx, struct ash_out *o, int depth, bool first)
 {
   struct ghas_walk *gw = ctx;
+  struct ash_report_finding fi;
   const json_t *res;
   do
-    res = ash_report_walk_result (&gw->w, NULL);
-  while (res && gw->exclude && ash_sarif_result_is_suppressed (res));
-  if (res == NULL)
-    return false;
-  struct ash_report_finding fi;
-  ash_report_walk_finding (&gw->w, res, &fi);
-  const char *rule = fi.rule == NULL || *fi.rule == '\0' ? "unknown" : fi.rule;
+    {
+      res = ash_report_walk_result (&gw->w, NULL);
+      if (res == NULL)
+        return false;
+      ash_report_walk_finding (&gw->w, res, &fi);
+    }
+  while (gw->exclude && fi.suppressed);
+  const char *rule = rule_of (&fi);
   const char *scanner = fi.scanner;
   enum ash_severity sev = (enum ash_severity) fi.severity;
   int start = fi.start, end = fi.end;

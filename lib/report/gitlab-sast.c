@@ -79,7 +79,7 @@ identifier_write (struct ash_out *o, int depth, bool first, const char *type,
 /* RES (what the reports read of it: FI) as a GitLab vulnerability,
    written to O at nesting DEPTH with its members in upstream's order.  */
 static void
-vulnerability_write (const json_t *res, const struct ash_report_finding *fi,
+vulnerability_write (const struct ash_report_finding *fi,
                      const char *detected_at, struct ash_out *o, int depth)
 {
   int start = fi->start, end = fi->end;
@@ -132,7 +132,7 @@ vulnerability_write (const json_t *res, const struct ash_report_finding *fi,
   ash_out_obj_end (&details);
   if (fi->suppressed)
     {
-      const char *why = ash_report_result_suppression_reason (res);
+      const char *why = fi->suppression_reason;
       _cleanup_free_ char *sol = xasprintf (
         "This finding was suppressed by ASH: %s. You can dismiss this "
         "vulnerability in the GitLab Security Dashboard.",
@@ -158,16 +158,18 @@ static bool
 sast_write (void *ctx, struct ash_out *o, int depth, bool first)
 {
   struct sast_walk *sw = ctx;
+  struct ash_report_finding fi;
   const json_t *res;
   do
-    res = ash_report_walk_result (&sw->w, NULL);
-  while (res && sw->exclude && ash_sarif_result_is_suppressed (res));
-  if (res == NULL)
-    return false;
-  struct ash_report_finding fi;
-  ash_report_walk_finding (&sw->w, res, &fi);
+    {
+      res = ash_report_walk_result (&sw->w, NULL);
+      if (res == NULL)
+        return false;
+      ash_report_walk_finding (&sw->w, res, &fi);
+    }
+  while (sw->exclude && fi.suppressed);
   ash_out_item_start (o, depth, first);
-  vulnerability_write (res, &fi, sw->when, o, depth);
+  vulnerability_write (&fi, sw->when, o, depth);
   return true;
 }
 

@@ -48,8 +48,8 @@ report_time_ms (const json_t *agg)
    order; META is the finding's metadata
    and MS the report's time.  */
 static void
-finding_write (const json_t *res, const struct ash_report_finding *fp,
-               const json_t *meta, long long ms, struct ash_out *o, int depth)
+finding_write (const struct ash_report_finding *fp, const json_t *meta,
+               long long ms, struct ash_out *o, int depth)
 {
   struct ash_report_finding fi = *fp;
   const char *path = fi.path, *rule = fi.rule, *scanner = fi.scanner;
@@ -136,7 +136,7 @@ finding_write (const json_t *res, const struct ash_report_finding *fp,
   ash_out_obj_str (&f, "status", sup ? "Suppressed" : "New");
   if (sup)
     {
-      const char *why = ash_report_result_suppression_reason (res);
+      const char *why = fi.suppression_reason;
       _cleanup_free_ char *d = xasprintf ("justification: %s", why ? why : "");
       ash_out_obj_str (&f, "status_detail", d);
     }
@@ -160,7 +160,7 @@ ocsf_write (void *ctx, struct ash_out *o, int depth, bool first)
   struct ash_report_finding fi;
   ash_report_walk_finding (&ow->w, res, &fi);
   ash_out_item_start (o, depth, first);
-  finding_write (res, &fi, ow->meta, ow->ms, o, depth);
+  finding_write (&fi, ow->meta, ow->ms, o, depth);
   return true;
 }
 

@@ -84,43 +84,39 @@ used_suppressions (const json_t *agg, const json_t *list)
   ash_suppress_today (today);
   if (list && ash_suppressions_load (list, today, &s, &warnings, &e) == 0)
     {
-      size_t i, j, k;
-      json_t *run, *res;
-      json_array_foreach (json_object_get (json_object_get (agg, "sarif"),
-                                           "runs"),
-                          i, run)
-        json_array_foreach (json_object_get (run, "results"), j, res)
-          {
-            const char *kind = json_string_value (json_object_get (
-              json_array_get (json_object_get (res, "suppressions"), 0),
-              "kind"));
-            if (kind == NULL || !streq (kind, "external"))
-              continue;
-            int start, end;
-            const char *path = ash_sarif_result_location (res, &start, &end);
-            const struct ash_suppression *m
-              = ash_suppressions_match (&s, ash_sarif_result_rule (res), path,
-                                        start);
-            if (m == NULL)
-              continue;
-            json_t *entry = json_pack ("{s:s}", "path", m->path);
-            if (m->rule_id)
-              json_object_set_new (entry, "rule_id", json_string (m->rule_id));
-            if (m->line_start)
-              json_object_set_new (entry, "line_start",
-                                   json_integer (m->line_start));
-            if (m->line_end)
-              json_object_set_new (entry, "line_end",
-                                   json_integer (m->line_end));
-            _cleanup_free_ char *id = ash_report_suppression_id (entry);
-            json_decref (entry);
-            bool seen = false;
-            json_t *x;
-            json_array_foreach (ids, k, x)
-              seen |= streq (json_string_value (x), id);
-            if (!seen)
-              json_array_append_new (ids, json_string (id));
-          }
+      size_t k;
+      const json_t *res;
+      struct ash_report_walk w;
+      ash_report_walk_init (&w, agg, NULL);
+      while ((res = ash_report_walk_result (&w, NULL)))
+        {
+          struct ash_report_finding fi;
+          ash_report_walk_finding (&w, res, &fi);
+          const char *kind = fi.suppression_kind;
+          if (kind == NULL || !streq (kind, "external"))
+            continue;
+          const struct ash_suppression *m
+            = ash_suppressions_match (&s, fi.rule, fi.path, fi.start);
+          if (m == NULL)
+            continue;
+          json_t *entry = json_pack ("{s:s}", "path", m->path);
+          if (m->rule_id)
+            json_object_set_new (entry, "rule_id", json_string (m->rule_id));
+          if (m->line_start)
+            json_object_set_new (entry, "line_start",
+                                 json_integer (m->line_start));
+          if (m->line_end)
+            json_object_set_new (entry, "line_end",
+                                 json_integer (m->line_end));
+          _cleanup_free_ char *id = ash_report_suppression_id (entry);
+          json_decref (entry);
+          bool seen = false;
+          json_t *x;
+          json_array_foreach (ids, k, x)
+            seen |= streq (json_string_value (x), id);
+          if (!seen)
+            json_array_append_new (ids, json_string (id));
+        }
     }
   ash_error_release (&e);
   ash_strvec_release (&warnings);

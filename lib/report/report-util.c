@@ -190,4 +190,22 @@ ash_report_finding_read (const json_t *result, struct ash_report_finding *ret)
   ret->message = ash_report_result_message (result);
   ret->severity = (int) ash_sarif_result_severity (result);
   ret->suppressed = ash_sarif_result_is_suppressed (result);
+  const json_t *sup
+    = json_array_get (json_object_get (result, "suppressions"), 0);
+  ret->suppression_kind = json_string_value (json_object_get (sup, "kind"));
+  ret->suppression_reason
+    = json_string_value (json_object_get (sup, "justification"));
+  ret->snippet = json_string_value (json_object_get (
+    json_object_get (
+      json_object_get (
+        json_object_get (json_array_get (json_object_get (result, "locations"),
+                                         0),
+                         "physicalLocation"),
+        "region"),
+      "snippet"),
+    "text"));
+  const json_t *props = json_object_get (result, "properties");
+  ret->properties = json_is_object (props) ? props : NULL;
+  const json_t *tags = json_object_get (props, "tags");
+  ret->tags = json_is_array (tags) ? tags : NULL;
 }

@@ -51,6 +51,12 @@ struct ash_report_flat
   int severity;             /* enum ash_severity */
   bool suppressed;
   bool actionable;
+  /* As in struct ash_report_finding.  */
+  const char *suppression_kind;
+  const char *suppression_reason;
+  const char *snippet;
+  const json_t *properties;
+  const json_t *tags;
 };
 /* The findings of the merged SARIF of an aggregated document, in its
    order: N items at V.  */
@@ -192,6 +198,15 @@ struct ash_report_finding
   const char *message; /* "" when none */
   int severity;        /* enum ash_severity */
   bool suppressed;
+  /* The rest of what a report may read of a result, so that none reads
+     the result itself: its first suppression's kind and justification,
+     the snippet of its first location, and its properties and their
+     tags (each NULL when absent or not of its type).  */
+  const char *suppression_kind;
+  const char *suppression_reason;
+  const char *snippet;
+  const json_t *properties; /* an object */
+  const json_t *tags;       /* an array */
 };
 void ash_report_finding_read (const json_t *result,
                               struct ash_report_finding *ret);
