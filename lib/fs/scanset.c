@@ -1243,6 +1243,9 @@ walk_entry_1 (struct walk *w, int dfd, const char *rel_dir, size_t ldir,
     }
   if (is_dir)
     {
+      /* A directory is never listed: it goes into UNLISTED before what
+         lies below it (walk_entry).  */
+      ash_strvec_push_nodup (&s->unlisted, rel);
       int cfd
         = openat (dfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
       if (cfd < 0)
@@ -1285,9 +1288,10 @@ walk_entry_1 (struct walk *w, int dfd, const char *rel_dir, size_t ldir,
 
 /* One entry, and what it adds to UNLISTED: the entry itself when the
    walk put it in ALL but not in FILES (a directory, an ignored file, a
-   link that leaves, a special or large file).  A directory goes before
-   what was unlisted below it, so that UNLISTED is in the order of ALL
-   (and mostly sorted already for the scan's sort).  */
+   link that leaves, a special or large file).  A directory that is
+   walked is put there by walk_entry_1, before what lies below it, so
+   that UNLISTED is in the order of ALL (and mostly sorted already for
+   the scan's sort).  */
 static int
 walk_entry (struct walk *w, int dfd, const char *rel_dir, size_t ldir,
             const char *name, unsigned char dtype, bool ignored, int depth)
@@ -1298,17 +1302,9 @@ walk_entry (struct walk *w, int dfd, const char *rel_dir, size_t ldir,
   if (s->all.nr > nall)
     {
       char *rel = s->all.v[nall];
-      if (!(s->files.nr > nfiles && s->files.v[nfiles] == rel))
-        {
-          ash_strvec_push_nodup (&s->unlisted, rel);
-          size_t below = s->unlisted.nr - 1 - nun;
-          if (below)
-            {
-              memmove (&s->unlisted.v[nun + 1], &s->unlisted.v[nun],
-                       below * sizeof *s->unlisted.v);
-              s->unlisted.v[nun] = rel;
-            }
-        }
+      if (!(s->files.nr > nfiles && s->files.v[nfiles] == rel)
+          && !(s->unlisted.nr > nun && s->unlisted.v[nun] == rel))
+        ash_strvec_push_nodup (&s->unlisted, rel);
     }
   return r;
 }
