@@ -153,11 +153,9 @@ static bool
 cdx_write (void *ctx, struct ash_out *o, int depth, bool first)
 {
   struct cdx_walk *cw = ctx;
-  const json_t *res = ash_report_walk_result (&cw->w, NULL);
-  if (res == NULL)
-    return false;
   struct ash_report_finding fi;
-  ash_report_walk_finding (&cw->w, res, &fi);
+  if (!ash_report_walk_next_finding (&cw->w, false, &fi))
+    return false;
   ash_out_item_start (o, depth, first);
   vulnerability_write (&fi, ++cw->n, o, depth);
   return true;

@@ -72,6 +72,22 @@ ash_report_flat_list_release (struct ash_report_flat_list *l)
   *l = (struct ash_report_flat_list){ NULL, 0, NULL };
 }
 
+bool
+ash_report_walk_next_finding (struct ash_report_walk *w, bool skip_suppressed,
+                              struct ash_report_finding *ret)
+{
+  const json_t *res;
+  do
+    {
+      res = ash_report_walk_result (w, NULL);
+      if (res == NULL)
+        return false;
+      ash_report_walk_finding (w, res, ret);
+    }
+  while (skip_suppressed && ret->suppressed);
+  return true;
+}
+
 void
 ash_report_walk_finding (const struct ash_report_walk *w, const json_t *res,
                          struct ash_report_finding *ret)

@@ -170,15 +170,8 @@ ghas_write (void *ctx, struct ash_out *o, int depth, bool first)
 {
   struct ghas_walk *gw = ctx;
   struct ash_report_finding fi;
-  const json_t *res;
-  do
-    {
-      res = ash_report_walk_result (&gw->w, NULL);
-      if (res == NULL)
-        return false;
-      ash_report_walk_finding (&gw->w, res, &fi);
-    }
-  while (gw->exclude && fi.suppressed);
+  if (!ash_report_walk_next_finding (&gw->w, gw->exclude, &fi))
+    return false;
   const char *rule = rule_of (&fi);
   const char *scanner = fi.scanner;
   enum ash_severity sev = (enum ash_severity) fi.severity;

@@ -159,15 +159,8 @@ sast_write (void *ctx, struct ash_out *o, int depth, bool first)
 {
   struct sast_walk *sw = ctx;
   struct ash_report_finding fi;
-  const json_t *res;
-  do
-    {
-      res = ash_report_walk_result (&sw->w, NULL);
-      if (res == NULL)
-        return false;
-      ash_report_walk_finding (&sw->w, res, &fi);
-    }
-  while (sw->exclude && fi.suppressed);
+  if (!ash_report_walk_next_finding (&sw->w, sw->exclude, &fi))
+    return false;
   ash_out_item_start (o, depth, first);
   vulnerability_write (&fi, sw->when, o, depth);
   return true;

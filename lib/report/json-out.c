@@ -153,22 +153,29 @@ static const bool plain[256] = {
   [0x5d ... 0x7f] = true,
 };
 
-/* Whether the LEN bytes at S need no escape.  */
+/* How many of the N bytes at P need no escape, from the first: eight
+   at a time while none is a quote, a backslash, a control character or
+   outside ASCII, then one at a time.  */
+static size_t
+plain_len (const unsigned char *p, size_t n)
+{
+  size_t i = 0;
+  for (; n - i >= 8; i += 8)
+    {
+      uint64_t x;
+      memcpy (&x, p + i, 8);
+      if (ash_word_special (x, '"', '\\'))
+        break;
+    }
+  while (i < n && plain[p[i]])
+    i++;
+  return i;
+}
+
 static bool
 all_plain (const unsigned char *s, size_t len)
 {
-  const unsigned char *p = s, *end = s + len;
-  for (; end - p >= 8; p += 8)
-    {
-      uint64_t x;
-      memcpy (&x, p, 8);
-      if (ash_word_special (x, '"', '\\'))
-        return false;
-    }
-  for (; p < end; p++)
-    if (!plain[*p])
-      return false;
-  return true;
+  return plain_len (s, len) == len;
 }
 
 void
@@ -193,18 +200,7 @@ ash_out_json_string (struct ash_out *o, const char *s, size_t len)
   while (p < end)
     {
       const unsigned char *run = p;
-      /* Eight bytes at a time while none is a quote, a backslash, a
-         control character or outside ASCII; then a byte at a time.  */
-      while (end - p >= 8)
-        {
-          uint64_t x;
-          memcpy (&x, p, 8);
-          if (ash_word_special (x, '"', '\\'))
-            break;
-          p += 8;
-        }
-      while (p < end && plain[*p])
-        p++;
+      p += plain_len (p, (size_t) (end - p));
       if (p > run)
         ash_out_add (o, (const char *) run, (size_t) (p - run));
       if (p == end)

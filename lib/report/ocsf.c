@@ -154,11 +154,9 @@ static bool
 ocsf_write (void *ctx, struct ash_out *o, int depth, bool first)
 {
   struct ocsf_walk *ow = ctx;
-  const json_t *res = ash_report_walk_result (&ow->w, NULL);
-  if (res == NULL)
-    return false;
   struct ash_report_finding fi;
-  ash_report_walk_finding (&ow->w, res, &fi);
+  if (!ash_report_walk_next_finding (&ow->w, false, &fi))
+    return false;
   ash_out_item_start (o, depth, first);
   finding_write (&fi, ow->meta, ow->ms, o, depth);
   return true;

@@ -85,13 +85,11 @@ used_suppressions (const json_t *agg, const json_t *list)
   if (list && ash_suppressions_load (list, today, &s, &warnings, &e) == 0)
     {
       size_t k;
-      const json_t *res;
       struct ash_report_walk w;
+      struct ash_report_finding fi;
       ash_report_walk_init (&w, agg, NULL);
-      while ((res = ash_report_walk_result (&w, NULL)))
+      while (ash_report_walk_next_finding (&w, false, &fi))
         {
-          struct ash_report_finding fi;
-          ash_report_walk_finding (&w, res, &fi);
           const char *kind = fi.suppression_kind;
           if (kind == NULL || !streq (kind, "external"))
             continue;

@@ -172,15 +172,6 @@ ash_report_result_message (const json_t *result)
   return s ? s : "";
 }
 
-const char *
-ash_report_result_suppression_reason (const json_t *result)
-{
-  return json_string_value (
-    json_object_get (json_array_get (json_object_get (result, "suppressions"),
-                                     0),
-                     "justification"));
-}
-
 void
 ash_report_finding_read (const json_t *result, struct ash_report_finding *ret)
 {

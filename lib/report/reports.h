@@ -124,6 +124,12 @@ struct ash_report_finding;
 void ash_report_walk_finding (const struct ash_report_walk *w,
                               const json_t *res,
                               struct ash_report_finding *ret);
+/* The next result of W as what the reports read of it, into *RET,
+   passing over the suppressed ones when SKIP_SUPPRESSED: false after the
+   last.  */
+bool ash_report_walk_next_finding (struct ash_report_walk *w,
+                                   bool skip_suppressed,
+                                   struct ash_report_finding *ret);
 /* DOC (stolen), its array made by GEN, as ash_report_dump_json writes
    it (indented); GEN is released.  */
 char *ash_report_dump_json_gen (json_t *doc, struct ash_json_gen *gen);
@@ -237,8 +243,6 @@ const char *ash_report_generated_at (const json_t *agg);
 const char *ash_report_result_scanner (const json_t *result);
 /* The message text of RESULT, or "".  */
 const char *ash_report_result_message (const json_t *result);
-/* The justification of RESULT's first suppression, or NULL.  */
-const char *ash_report_result_suppression_reason (const json_t *result);
 
 /* The terminal summary: one row per scanner (status, counts, time), the
    reason under each MISSING/ERROR row, where the reports are.  */
