@@ -69,7 +69,7 @@ buf_grow (struct ash_buf *b, size_t extra)
 }
 
 int
-ash_buf_add (struct ash_buf *b, const void *data, size_t len)
+ash_buf_add_grow (struct ash_buf *b, const void *data, size_t len)
 {
   int r = buf_grow (b, len);
   if (r < 0)
@@ -78,25 +78,6 @@ ash_buf_add (struct ash_buf *b, const void *data, size_t len)
   b->len += len;
   b->buf[b->len] = '\0';
   return 0;
-}
-
-int
-ash_buf_addstr (struct ash_buf *b, const char *s)
-{
-  return ash_buf_add (b, s, strlen (s));
-}
-
-int
-ash_buf_addch (struct ash_buf *b, char c)
-{
-  /* The common case, where reports spend their time: room for it.  */
-  if (b->len + 2 <= b->alloc && (b->max == 0 || b->len < b->max))
-    {
-      b->buf[b->len++] = c;
-      b->buf[b->len] = '\0';
-      return 0;
-    }
-  return ash_buf_add (b, &c, 1);
 }
 
 int

@@ -34,9 +34,35 @@ void ash_buf_release (struct ash_buf *b);
 void ash_buf_reset (struct ash_buf *b);
 /* Give the caller the string (never NULL); the buffer is reset.  */
 char *ash_buf_detach (struct ash_buf *b);
-int ash_buf_add (struct ash_buf *b, const void *data, size_t len);
-int ash_buf_addstr (struct ash_buf *b, const char *s);
-int ash_buf_addch (struct ash_buf *b, char c);
+/* Append LEN bytes at DATA, S, or C.  The common case, where there is
+   room for them and the NUL (and the maximum allows them), is inline;
+   ash_buf_add_grow() does the rest.  */
+int ash_buf_add_grow (struct ash_buf *b, const void *data, size_t len);
+
+static inline int
+ash_buf_add (struct ash_buf *b, const void *data, size_t len)
+{
+  if (len < b->alloc - b->len && (b->max == 0 || b->len + len <= b->max))
+    {
+      memcpy (b->buf + b->len, data, len);
+      b->len += len;
+      b->buf[b->len] = '\0';
+      return 0;
+    }
+  return ash_buf_add_grow (b, data, len);
+}
+
+static inline int
+ash_buf_addstr (struct ash_buf *b, const char *s)
+{
+  return ash_buf_add (b, s, strlen (s));
+}
+
+static inline int
+ash_buf_addch (struct ash_buf *b, char c)
+{
+  return ash_buf_add (b, &c, 1);
+}
 int ash_buf_addf (struct ash_buf *b, const char *fmt, ...) _printf_ (2, 3);
 int ash_buf_vaddf (struct ash_buf *b, const char *fmt, va_list ap)
   _printf_ (2, 0);

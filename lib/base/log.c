@@ -143,6 +143,27 @@ log_heads_release (struct log_heads *h)
   ash_buf_release (&h->json);
 }
 
+/* Whether the N bytes of MSG are printable ASCII other than the
+   quotation mark and the backslash: what ash_escape_control() and a JSON
+   string both copy as they are.  */
+static bool
+log_plain (const char *msg, size_t n)
+{
+  const unsigned char *p = (const unsigned char *) msg;
+  size_t i = 0;
+  for (; i + 8 <= n; i += 8)
+    {
+      uint64_t x;
+      memcpy (&x, p + i, sizeof x);
+      if (ash_word_special (x, '"', '\\') || ash_word_special (x, 0x7f, 0x7f))
+        return false;
+    }
+  for (; i < n; i++)
+    if (p[i] < 0x20 || p[i] >= 0x7f || p[i] == '"' || p[i] == '\\')
+      return false;
+  return true;
+}
+
 /* Append MSG, its lines starting with H, to TERM (when SHOW), to HUMAN
    (ash.log's line) and to JSON (ash.log.jsonl's), each when the
    destination is open; SHOWN is scratch space.  Called with LOG_LOCK
@@ -156,6 +177,31 @@ log_format (const struct log_heads *h, bool show, const char *msg,
      characters shown as text, so that a scanner's stderr or a file name
      cannot move the cursor, set the title or the clipboard, or start a
      line of its own; ash.log.jsonl has JSON's own escapes.  */
+  size_t n = strlen (msg);
+  if (log_plain (msg, n))
+    {
+      /* Nothing either escape would change: the message as it is.  */
+      if (show)
+        {
+          ash_buf_add (term, h->term.buf, h->term.len);
+          ash_buf_add (term, msg, n);
+          ash_buf_addch (term, '\n');
+        }
+      if (log_fd >= 0)
+        {
+          ash_buf_add (human, h->human.buf, h->human.len);
+          ash_buf_add (human, msg, n);
+          ash_buf_addch (human, '\n');
+        }
+      if (jsonl_fd >= 0)
+        {
+          ash_buf_add (json, h->json.buf, h->json.len);
+          ash_buf_addch (json, '"');
+          ash_buf_add (json, msg, n);
+          ash_buf_add (json, "\"}\n", 3);
+        }
+      return;
+    }
   if (show || log_fd >= 0)
     {
       ash_buf_reset (shown);

@@ -18,6 +18,7 @@
 #include <sys/sysmacros.h>
 
 #include "base/buf.h"
+#include "base/escape.h"
 #include "fs/tree.h"
 
 #ifndef AT_NO_AUTOMOUNT
@@ -541,17 +542,34 @@ rules_match (const struct rules *rs, const char *rel, bool is_dir)
    holds a control character (a line break above all, which would start a
    line of its own) or starts with a double quote, in double quotes with
    C escapes (\\n, \\r, \\t, \\", \\\\, \\ooo).  */
+static bool
+quote_byte (unsigned char c)
+{
+  return c < 0x20 || c == 0x7f;
+}
+
 static void
 add_quoted_path (struct ash_buf *b, const char *path)
 {
-  bool quote = path[0] == '"';
-  for (const unsigned char *p = (const unsigned char *) path; *p && !quote;
-       p++)
-    if (*p < 0x20 || *p == 0x7f)
-      quote = true;
+  /* Eight bytes at a time: a word with nothing below 0x20, nothing from
+     0x7f up, is plain; one that has such a byte is looked at byte by
+     byte (a UTF-8 name's bytes from 0x80 up are plain too).  */
+  const unsigned char *u = (const unsigned char *) path;
+  size_t n = strlen (path), i = 0;
+  bool quote = u[0] == '"';
+  for (; !quote && i + 8 <= n; i += 8)
+    {
+      uint64_t x;
+      memcpy (&x, u + i, sizeof x);
+      if (ash_word_special (x, 0x7f, 0x7f))
+        for (size_t k = 0; k < 8 && !quote; k++)
+          quote = quote_byte (u[i + k]);
+    }
+  for (; !quote && i < n; i++)
+    quote = quote_byte (u[i]);
   if (!quote)
     {
-      ash_buf_addstr (b, path);
+      ash_buf_add (b, path, n);
       return;
     }
   ash_buf_addch (b, '"');
@@ -2135,12 +2153,33 @@ substring_scanner (const struct ash_scanset *s, const char *scanner,
       const char *l = s->leaving.v[i];
       const char *why = NULL;
       _cleanup_free_ char *why_buf = NULL;
-      if (strchr (l, ','))
+      /* One pass over the path for the characters the option cannot
+         hold, told in this order.  */
+      bool comma = false, brk = false, glob = false;
+      for (const char *p = l; *p; p++)
+        switch (*p)
+          {
+          case ',':
+            comma = true;
+            break;
+          case '\n':
+          case '\r':
+            brk = true;
+            break;
+          case '*':
+          case '?':
+          case '[':
+            glob = true;
+            break;
+          default:
+            break;
+          }
+      if (comma)
         why = _ ("its path holds a comma, which separates the values of "
                  "that option");
-      else if (has_line_break (l))
+      else if (brk)
         why = _ ("its path holds a line break");
-      else if (refuse_glob && strpbrk (l, "*?["))
+      else if (refuse_glob && glob)
         why = _ ("its path holds a glob character (* ? [)");
       else
         {

@@ -495,25 +495,32 @@ check_steps (struct scan *sc, struct job *j)
           return;
         }
       /* The exclusion values, without the option names, for adapters that
-         build their own option (bandit joins them into one --exclude).  */
+         build their own option (bandit joins them into one --exclude):
+         the values split where they stand, kept by the job.  */
       for (size_t i = 0; i + 1 < args.nr; i += 2)
-        {
-          const char *v = args.v[i + 1];
-          while (*v)
-            {
-              const char *c = strchr (v, ',');
-              size_t n = c ? (size_t) (c - v) : strlen (v);
-              if (n > 0)
-                ash_strvec_push_nodup (&j->excluded, xstrndup (v, n));
-              v += n + (c ? 1 : 0);
-            }
-        }
+        for (char *v = args.v[i + 1];;)
+          {
+            char *c = strchr (v, ',');
+            if (c)
+              *c = '\0';
+            if (*v)
+              ash_strvec_push_nodup (&j->excluded, v);
+            if (!c)
+              break;
+            v = c + 1;
+          }
+      j->excluded_text = args;
+      ash_strvec_init (&args);
     }
   /* Scanners that walk the tree themselves must not read ASH's output
      when it lies inside the tree.  */
   if (!j->converted && ash_path_is_inside (sc->od.path, sc->source_dir)
       && !streq (sc->od.path, sc->source_dir))
-    ash_strvec_push (&j->excluded, sc->od.path);
+    {
+      ash_strvec_push (&j->excluded_text, sc->od.path);
+      ash_strvec_push_nodup (&j->excluded,
+                             j->excluded_text.v[j->excluded_text.nr - 1]);
+    }
 
   /* The per-run config directory: the files ASH writes for the tool
      (bandit's empty --ini), outside the scanned tree, mode 0700, removed
@@ -1056,6 +1063,7 @@ ash_job_add (struct scan *sc, const struct ash_scanner *s)
   ash_scanner_result_init (&j->result, s->name);
   j->results_fd = -1;
   ash_strvec_init (&j->excluded);
+  ash_strvec_init (&j->excluded_text);
   ash_requirements_init (&j->req);
   j->options = scanner_options (sc->config, s->name);
   j->timeout = scan_timeout (j->options);
@@ -1107,7 +1115,9 @@ ash_job_release (struct job *j)
   free (j->results_abs);
   if (j->results_fd >= 0)
     ash_close (j->results_fd);
-  ash_strvec_release (&j->excluded);
+  if (j->excluded.alloc)
+    free (j->excluded.v);
+  ash_strvec_release (&j->excluded_text);
   ash_requirements_release (&j->req);
   if (j->policy_init)
     ash_policy_release (&j->policy);

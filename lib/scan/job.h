@@ -41,7 +41,10 @@ struct job
   char *results_rel; /* scanners/NAME/source */
   char *results_abs;
   int results_fd;
-  struct ash_strvec excluded; /* exclusions for the scanner's own walk */
+  /* Exclusions for the scanner's own walk, borrowed from EXCLUDED_TEXT,
+     which holds them.  */
+  struct ash_strvec excluded;
+  struct ash_strvec excluded_text;
   struct ash_requirements req;
   bool sandboxed;
   bool policy_init;

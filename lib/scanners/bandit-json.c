@@ -123,15 +123,18 @@ ash_bandit_argv (const char *tool, const json_t *options,
             }
         }
     }
+  /* bandit matches an exclusion as a substring of the path it walks, so
+     an absolute path names exactly this entry: a relative one is given
+     TARGET and a slash in front.  */
+  size_t ltarget = strlen (target);
+  bool slash = ltarget && target[ltarget - 1] != '/';
   for (size_t i = 0; excluded_paths && excluded_paths[i]; i++)
     {
-      /* bandit matches an exclusion as a substring of the path it walks,
-         so an absolute path names exactly this entry.  */
       ash_buf_addch (&excl, ',');
-      if (excluded_paths[i][0] != '/' && *target)
+      if (excluded_paths[i][0] != '/' && ltarget)
         {
-          ash_buf_addstr (&excl, target);
-          if (target[strlen (target) - 1] != '/')
+          ash_buf_add (&excl, target, ltarget);
+          if (slash)
             ash_buf_addch (&excl, '/');
         }
       ash_buf_addstr (&excl, excluded_paths[i]);

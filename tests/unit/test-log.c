@@ -293,6 +293,60 @@ test_lines (void)
   close (term);
 }
 
+/* Messages at the edges of the check that copies a message as it is:
+   a byte to escape in the first word, in the last whole word and in the
+   tail, and messages of exactly one and two words.  */
+static void
+test_plain_edges (void)
+{
+  int human = temp_fd (), json = temp_fd ();
+  ash_log_setup (ASH_LOG_INFO, true, 0);
+  ash_log_attach (dup (human), dup (json));
+  static const char *const msgs[] = {
+    "12345678",
+    "1234567812345678",
+    "0123456\x7f"
+    "89abcdef",
+    "01234567abcdef\\x",
+    "0123456789abc\x7f",
+    "tail quote\"",
+    "bs\\",
+    "",
+    "tab\there",
+  };
+  static const char *const shown[] = {
+    "12345678",
+    "1234567812345678",
+    "0123456\\x7f89abcdef",
+    "01234567abcdef\\x",
+    "0123456789abc\\x7f",
+    "tail quote\"",
+    "bs\\",
+    "",
+    "tab\\there",
+  };
+  ash_log_many (ASH_LOG_WARNING, (char *const *) msgs, ARRAY_SIZE (msgs));
+  ash_log_close ();
+  _cleanup_free_ char *h = slurp (human);
+  _cleanup_free_ char *j = slurp (json);
+  for (size_t i = 0; i < ARRAY_SIZE (msgs); i++)
+    {
+      _cleanup_free_ char *l = line_of (h, (int) i);
+      tap_ok (l && strlen (l) >= 34 && streq (l + 34, shown[i]),
+              "ash.log: edge message %zu shown as %s (%s)", i, shown[i],
+              l ? l : "none");
+      _cleanup_free_ char *lj = line_of (j, (int) i);
+      json_t *o = lj ? json_loads (lj, JSON_REJECT_DUPLICATES, NULL) : NULL;
+      const char *m = json_string_value (json_object_get (o, "message"));
+      tap_ok (m && streq (m, msgs[i]) && lj[strlen (lj) - 1] == '}',
+              "ash.log.jsonl: edge message %zu as it was (%s)", i,
+              lj ? lj : "none");
+      json_decref (o);
+    }
+  close (human);
+  close (json);
+}
+
 int
 main (void)
 {
@@ -300,5 +354,6 @@ main (void)
   test_json ();
   test_word_edges ();
   test_lines ();
+  test_plain_edges ();
   return tap_done ();
 }

@@ -926,6 +926,35 @@ test_unlisted_order (void)
   teardown ();
 }
 
+/* The quoting of a path in the lists and warnings, at the edges of its
+   word-at-a-time check: a control character in the first word, the
+   last whole word and the tail, DEL, a leading quotation mark, and bytes
+   from 0x80 up, which are plain.  */
+static void
+test_quote_edges (void)
+{
+  static const struct
+  {
+    const char *in, *out;
+  } cases[] = {
+    { "exactly8", "exactly8" },
+    { "sixteen-bytes-16", "sixteen-bytes-16" },
+    { "1234567\x01", "\"1234567\\001\"" },
+    { "12345678\x7f", "\"12345678\\177\"" },
+    { "0123456789abcdef0\n", "\"0123456789abcdef0\\n\"" },
+    { "\"quoted", "\"\\\"quoted\"" },
+    { "caf\xc3\xa9/\xe2\x80\xae-long-enough",
+      "caf\xc3\xa9/\xe2\x80\xae-long-enough" },
+    { "tab\there/and-more", "\"tab\\there/and-more\"" },
+    { "", "" },
+  };
+  for (size_t i = 0; i < ARRAY_SIZE (cases); i++)
+    {
+      _cleanup_free_ char *q = ash_scanset_quote_path (cases[i].in);
+      tap_is_str (q, cases[i].out, "quoted path %zu", i);
+    }
+}
+
 int
 main (void)
 {
@@ -941,5 +970,6 @@ main (void)
   test_unlisted_order ();
   test_ignore_caps ();
   test_ignore_index ();
+  test_quote_edges ();
   return tap_done ();
 }
