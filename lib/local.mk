@@ -81,6 +81,7 @@ lib_libash_a_SOURCES += lib/scan/rundir.c lib/scan/rundir.h
 lib_libash_a_SOURCES += lib/scan/sarif.c lib/scan/sarif.h
 lib_libash_a_SOURCES += lib/scan/json-arena.c lib/scan/json-arena.h
 lib_libash_a_SOURCES += lib/scan/json-fast.c lib/scan/json-fast.h
+lib_libash_a_SOURCES += lib/scan/packed.c lib/scan/packed.h
 lib_libash_a_SOURCES += lib/scan/suppress.c lib/scan/suppress.h
 
 ## lib/scanners/ (layer 5)

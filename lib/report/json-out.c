@@ -5,6 +5,8 @@
 
 #include "report/json-out.h"
 
+#include "scan/packed.h"
+
 #include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -255,6 +257,62 @@ ash_out_json_string (struct ash_out *o, const char *s, size_t len)
 }
 
 void
+ash_out_packed (struct ash_out *o, const char *t, size_t n, int depth)
+{
+  if (o->compact)
+    {
+      ash_out_add (o, t, n);
+      return;
+    }
+  /* The compact text again with the line ends, the indentation and the
+     space after a colon that JSON_INDENT (2) writes: only between
+     tokens, never inside a string, and an empty array or object stays
+     "[]" or "{}".  */
+  size_t i = 0, from = 0;
+  int d = depth;
+  while (i < n)
+    switch (t[i])
+      {
+      case '"':
+        for (i++; i < n && t[i] != '"'; i++)
+          if (t[i] == '\\')
+            i++;
+        i++;
+        break;
+      case '{':
+      case '[':
+        if (i + 1 < n && (t[i + 1] == '}' || t[i + 1] == ']'))
+          {
+            i += 2;
+            break;
+          }
+        ash_out_add (o, t + from, i + 1 - from);
+        ash_out_indent (o, ++d);
+        from = ++i;
+        break;
+      case '}':
+      case ']':
+        ash_out_add (o, t + from, i - from);
+        ash_out_indent (o, --d);
+        from = i++;
+        break;
+      case ',':
+        ash_out_add (o, t + from, i + 1 - from);
+        ash_out_indent (o, d);
+        from = ++i;
+        break;
+      case ':':
+        ash_out_add (o, t + from, i + 1 - from);
+        ash_out_add (o, " ", 1);
+        from = ++i;
+        break;
+      default:
+        i++;
+      }
+  ash_out_add (o, t + from, n - from);
+}
+
+void
 ash_out_json (struct ash_out *o, const json_t *v, int depth)
 {
   char num[64];
@@ -327,19 +385,29 @@ ash_out_json (struct ash_out *o, const json_t *v, int depth)
         }
       else
         {
+          /* A run's results kept as text (scan/packed.h) come first.  */
+          const struct ash_packed *p = ash_packed_of (v);
+          size_t np = ash_packed_count (p);
           size_t n = json_array_size (v);
-          if (n == 0)
+          if (n + np == 0)
             {
               ash_out_add (o, "[]", 2);
               return;
             }
           ash_out_add (o, "[", 1);
-          for (size_t i = 0; i < n; i++)
+          for (size_t i = 0; i < np + n; i++)
             {
               if (i)
                 ash_out_add (o, ",", 1);
               ash_out_indent (o, depth + 1);
-              ash_out_json (o, json_array_get (v, i), depth + 1);
+              if (i < np)
+                {
+                  size_t len;
+                  const char *t = ash_packed_text (p, i, &len);
+                  ash_out_packed (o, t, len, depth + 1);
+                }
+              else
+                ash_out_json (o, json_array_get (v, i - np), depth + 1);
             }
           ash_out_indent (o, depth);
           ash_out_add (o, "]", 1);

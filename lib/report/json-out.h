@@ -93,6 +93,10 @@ void ash_out_flush (struct ash_out *o);
    (its inner lines indented by 2 * (DEPTH + 1) spaces, its closing
    bracket by 2 * DEPTH).  Any value, scalars too.  */
 void ash_out_json (struct ash_out *o, const json_t *v, int depth);
+/* The N bytes at T, the compact text of one value (json_dumps with
+   JSON_COMPACT | JSON_ENSURE_ASCII), as ash_out_json writes that value at
+   DEPTH.  */
+void ash_out_packed (struct ash_out *o, const char *t, size_t n, int depth);
 /* The LEN bytes of the UTF-8 string S as a JSON string.  */
 void ash_out_json_string (struct ash_out *o, const char *s, size_t len);
 /* V in decimal into BUF (at least 21 bytes), as "%lld" prints it,

@@ -11,6 +11,7 @@
 
 #include "base/util.h"
 #include "report/json-out.h"
+#include "scan/packed.h"
 #include "tap.h"
 
 /* V (stolen) written by both, indented and compact.  */
@@ -248,6 +249,112 @@ test_string_offsets (void)
           "%zu strings of every length to 40: json_dumps's text", n);
 }
 
+/* A SARIF log whose one run's results are VALUES (stolen), nested
+   under "sarif" of an aggregated-like document when NESTED.  */
+static json_t *
+log_of (json_t *values, bool nested)
+{
+  json_t *doc = json_pack ("{s:s, s:[{s:{s:{s:s}}, s:o}, {s:{s:{s:s}}}]}",
+                           "version", "2.1.0", "runs", "tool", "driver",
+                           "name", "t", "results", values, "tool", "driver",
+                           "name", "u");
+  if (!nested)
+    return doc;
+  return json_pack ("{s:i, s:o, s:[]}", "first", 1, "sarif", doc, "last");
+}
+
+/* Packed results (scan/packed.h) are written as the tree they were:
+   indented at their depth and compact, whatever their values.  */
+static void
+test_packed (void)
+{
+  const char *const texts[] = {
+    "{\"ruleId\": \"B101\", \"message\": {\"text\": \"a \\\"quoted\\\" "
+    "[brace] {x}: y, z\"}, \"locations\": [{\"physicalLocation\": "
+    "{\"artifactLocation\": {\"uri\": \"caf\\u00e9/a.py\"}, \"region\": "
+    "{\"startLine\": 3, \"snippet\": {\"text\": \"\\n\\t\\u0001\"}}}}], "
+    "\"properties\": {\"tags\": [], \"x\": {}, \"r\": 2.5, \"n\": -7, "
+    "\"deep\": [[[[{\"a\": [null, true, false]}]]]]}}",
+    "{}",
+    "{\"message\": {\"text\": \"\"}, \"empty\": [{}, [], [[]], {\"a\": {}}]}",
+    "[1, [2, [3]], {\"k:\": \",\"}]",
+    "\"a string result\"",
+    "42",
+  };
+  json_t *values = json_array ();
+  for (size_t i = 0; i < ARRAY_SIZE (texts); i++)
+    {
+      json_error_t e;
+      json_t *v = json_loads (texts[i], JSON_DECODE_ANY, &e);
+      if (!tap_ok (v != NULL, "packed: test value %zu parses", i))
+        tap_diag ("%s", e.text);
+      json_array_append_new (values, v ? v : json_null ());
+    }
+  for (int nested = 0; nested < 2; nested++)
+    {
+      json_t *tree = log_of (json_deep_copy (values), nested);
+      json_t *packed = json_deep_copy (tree);
+      json_t *sarif = nested ? json_object_get (packed, "sarif") : packed;
+      ash_sarif_pack (sarif);
+      json_t *run0 = json_array_get (json_object_get (sarif, "runs"), 0);
+      tap_ok (json_array_size (json_object_get (run0, "results")) == 0
+                && ash_packed_of (json_object_get (run0, "results")) != NULL,
+              "packed (%s): the results array is emptied and registered",
+              nested ? "nested" : "top");
+      for (int pretty = 0; pretty < 2; pretty++)
+        {
+          _cleanup_free_ char *want = ash_json_text (tree, pretty);
+          _cleanup_free_ char *got = ash_json_text (packed, pretty);
+          char *dumped
+            = json_dumps (tree, pretty ? JSON_INDENT (2) | JSON_ENSURE_ASCII
+                                       : JSON_COMPACT | JSON_ENSURE_ASCII);
+          _cleanup_free_ char *d = xasprintf ("%s\n", dumped);
+          free (dumped);
+          if (!tap_ok (streq (got, want) && streq (got, d),
+                       "packed (%s, %s): the text of the tree",
+                       nested ? "nested" : "top",
+                       pretty ? "indented" : "compact"))
+            tap_diag ("got %s want %s", got, want);
+        }
+      tap_ok (ash_sarif_results_count (run0) == ARRAY_SIZE (texts),
+              "packed: the count of the packed run");
+      bool same = true;
+      for (size_t i = 0; i < ARRAY_SIZE (texts); i++)
+        {
+          json_t *r = ash_sarif_result_at (run0, i);
+          same = same && json_equal (r, json_array_get (values, i));
+          json_decref (r);
+        }
+      tap_ok (same, "packed: each result parsed again equals the tree's");
+      json_t *copy = ash_sarif_unpacked_copy (packed);
+      tap_ok (json_equal (copy, tree), "packed (%s): the unpacked copy",
+              nested ? "nested" : "top");
+      json_decref (copy);
+      /* A result added after packing comes after the packed ones.  */
+      json_array_append_new (json_object_get (run0, "results"),
+                             json_string ("added"));
+      json_array_append_new (
+        json_object_get (json_array_get (json_object_get (
+                                           nested
+                                             ? json_object_get (tree, "sarif")
+                                             : tree,
+                                           "runs"),
+                                         0),
+                         "results"),
+        json_string ("added"));
+      _cleanup_free_ char *want = ash_json_text (tree, true);
+      _cleanup_free_ char *got = ash_json_text (packed, true);
+      tap_ok (streq (got, want)
+                && ash_sarif_results_count (run0) == ARRAY_SIZE (texts) + 1,
+              "packed: a result added after packing is written after them");
+      json_decref (tree);
+      json_decref (packed);
+    }
+  json_decref (values);
+  ash_packed_forget_all ();
+  tap_ok (ash_packed_of (NULL) == NULL, "packed: forgotten");
+}
+
 int
 main (void)
 {
@@ -255,5 +362,6 @@ main (void)
   test_string_offsets ();
   test_gen ();
   test_gen_write ();
+  test_packed ();
   return tap_done ();
 }
