@@ -11,6 +11,7 @@
 #include "base/util.h"
 #include "report/json-out.h"
 #include "report/reports.h"
+#include "scan/packed.h"
 #include "scan/sarif.h"
 
 static enum ash_severity
@@ -26,20 +27,64 @@ threshold_of (const json_t *agg)
   return t;
 }
 
+/* The texts a list holds for the results of packed runs, which have no
+   tree to point into: in blocks, so that each stays where it is.  */
+struct text_block
+{
+  struct text_block *next;
+  size_t used, size;
+  char data[];
+};
+
+#define TEXT_BLOCK ((size_t) 256 << 10)
+
+static const char *
+pool_dup (struct text_block **pool, const char *s)
+{
+  if (s == NULL)
+    return NULL;
+  size_t n = strlen (s) + 1;
+  struct text_block *b = *pool;
+  if (b == NULL || b->size - b->used < n)
+    {
+      size_t size = n > TEXT_BLOCK ? n : TEXT_BLOCK;
+      b = xmalloc (sizeof *b + size);
+      b->next = *pool;
+      b->used = 0;
+      b->size = size;
+      *pool = b;
+    }
+  char *p = memcpy (b->data + b->used, s, n);
+  b->used += n;
+  return p;
+}
+
+static void
+pool_free (struct text_block *pool)
+{
+  for (struct text_block *next; pool; pool = next)
+    {
+      next = pool->next;
+      free (pool);
+    }
+}
+
 /* The list built for the document being reported on, between
    ash_report_findings_begin() and _end().  */
 static const json_t *findings_agg;
 static struct ash_report_flat *findings_v;
 static size_t findings_n;
+static struct text_block *findings_pool;
 
 static struct ash_report_flat *build_findings (const json_t *agg,
-                                               size_t *ret_n);
+                                               size_t *ret_n,
+                                               struct text_block **pool);
 
 void
 ash_report_findings_begin (const json_t *agg)
 {
   ash_report_findings_end ();
-  findings_v = build_findings (agg, &findings_n);
+  findings_v = build_findings (agg, &findings_n, &findings_pool);
   findings_agg = agg;
 }
 
@@ -47,6 +92,8 @@ void
 ash_report_findings_end (void)
 {
   free (findings_v);
+  pool_free (findings_pool);
+  findings_pool = NULL;
   findings_v = NULL;
   findings_n = 0;
   findings_agg = NULL;
@@ -57,19 +104,23 @@ ash_report_flat_list_get (const json_t *agg, struct ash_report_flat_list *ret)
 {
   if (agg == findings_agg && findings_agg)
     {
-      *ret = (struct ash_report_flat_list){ findings_v, findings_n, NULL };
+      *ret = (struct ash_report_flat_list){ findings_v, findings_n, NULL,
+                                            NULL };
       return;
     }
-  struct ash_report_flat *v = build_findings (agg, &ret->n);
+  struct text_block *pool = NULL;
+  struct ash_report_flat *v = build_findings (agg, &ret->n, &pool);
   ret->v = v;
   ret->owned = v;
+  ret->strings = pool;
 }
 
 void
 ash_report_flat_list_release (struct ash_report_flat_list *l)
 {
   free (l->owned);
-  *l = (struct ash_report_flat_list){ NULL, 0, NULL };
+  pool_free (l->strings);
+  *l = (struct ash_report_flat_list){ NULL, 0, NULL, NULL };
 }
 
 bool
@@ -112,69 +163,118 @@ ash_report_walk_finding (const struct ash_report_walk *w, const json_t *res,
       ret->snippet = f->snippet;
       ret->properties = f->properties;
       ret->tags = f->tags;
+      ret->properties_text = f->properties_text;
+      ret->tags_text = f->tags_text;
       return;
     }
-  ash_report_finding_read (res, ret);
+  ash_report_finding_read (ash_report_walk_unpacked (w, res), ret);
+}
+
+static char *compact_text (const json_t *v);
+
+/* Fill F from FI, the finding of RES.  */
+static void
+flat_fill (struct ash_report_flat *f, const json_t *res,
+           const struct ash_report_finding *fi, enum ash_severity threshold)
+{
+  f->result = res;
+  f->path = fi->path;
+  f->rule = fi->rule;
+  f->line_start = fi->start;
+  f->line_end = fi->end;
+  f->scanner = fi->scanner;
+  f->rule_id = fi->rule ? fi->rule : "";
+  f->file_path = fi->path ? fi->path : "";
+  f->message = fi->message;
+  f->severity = fi->severity;
+  f->suppressed = fi->suppressed;
+  f->actionable = !f->suppressed && f->severity >= (int) threshold;
+  f->suppression_kind = fi->suppression_kind;
+  f->suppression_reason = fi->suppression_reason;
+  f->snippet = fi->snippet;
+  f->properties = fi->properties;
+  f->tags = fi->tags;
+}
+
+/* F's texts copied into POOL, for a result parsed again from a packed
+   run and freed once read: its properties and tags as their compact
+   text.  */
+static void
+flat_own (struct ash_report_flat *f, struct text_block **pool)
+{
+  f->result = ASH_REPORT_PACKED_RESULT;
+  f->path = pool_dup (pool, f->path);
+  f->rule = pool_dup (pool, f->rule);
+  f->scanner = pool_dup (pool, f->scanner);
+  f->rule_id = f->rule ? f->rule : "";
+  f->file_path = f->path ? f->path : "";
+  f->message = pool_dup (pool, f->message);
+  f->suppression_kind = pool_dup (pool, f->suppression_kind);
+  f->suppression_reason = pool_dup (pool, f->suppression_reason);
+  f->snippet = pool_dup (pool, f->snippet);
+  if (f->properties)
+    {
+      _cleanup_free_ char *t = compact_text (f->properties);
+      f->properties_text = pool_dup (pool, t);
+    }
+  if (f->tags)
+    {
+      _cleanup_free_ char *t = compact_text (f->tags);
+      f->tags_text = pool_dup (pool, t);
+    }
+  f->properties = f->tags = NULL;
 }
 
 static struct ash_report_flat *
-build_findings (const json_t *agg, size_t *ret_n)
+build_findings (const json_t *agg, size_t *ret_n, struct text_block **pool)
 {
   enum ash_severity threshold = threshold_of (agg);
   const json_t *runs
     = json_object_get (json_object_get (agg, "sarif"), "runs");
-  size_t i, j, n = 0;
-  json_t *run, *res;
+  size_t i, n = 0;
+  json_t *run;
 
   json_array_foreach (runs, i, run)
-    n += json_array_size (json_object_get (run, "results"));
+    n += ash_sarif_results_count (run);
   /* One more, so that an empty list is not a NULL that reads as
      "none built".  */
   struct ash_report_flat *v = xcalloc (n + 1, sizeof *v);
   n = 0;
   json_array_foreach (runs, i, run)
-    json_array_foreach (json_object_get (run, "results"), j, res)
-      {
-        struct ash_report_flat *f = &v[n++];
-        struct ash_report_finding fi;
-        ash_report_finding_read (res, &fi);
-        f->result = res;
-        f->path = fi.path;
-        f->rule = fi.rule;
-        f->line_start = fi.start;
-        f->line_end = fi.end;
-        f->scanner = fi.scanner;
-        f->rule_id = fi.rule ? fi.rule : "";
-        f->file_path = fi.path ? fi.path : "";
-        f->message = fi.message;
-        f->severity = fi.severity;
-        f->suppressed = fi.suppressed;
-        f->actionable = !f->suppressed && f->severity >= (int) threshold;
-        f->suppression_kind = fi.suppression_kind;
-        f->suppression_reason = fi.suppression_reason;
-        f->snippet = fi.snippet;
-        f->properties = fi.properties;
-        f->tags = fi.tags;
-      }
+    {
+      const json_t *results = json_object_get (run, "results");
+      const struct ash_packed *p = ash_packed_of (results);
+      size_t np = ash_packed_count (p);
+      for (size_t j = 0; j < np; j++)
+        {
+          /* A packed result, read again for this and let go.  */
+          struct ash_report_flat *f = &v[n++];
+          struct ash_report_finding fi;
+          json_t *res = ash_packed_load (p, j);
+          ash_report_finding_read (res, &fi);
+          flat_fill (f, res, &fi, threshold);
+          flat_own (f, pool);
+          json_decref (res);
+        }
+      size_t k;
+      json_t *res;
+      json_array_foreach (results, k, res)
+        {
+          struct ash_report_finding fi;
+          ash_report_finding_read (res, &fi);
+          flat_fill (&v[n++], res, &fi, threshold);
+        }
+    }
   *ret_n = n;
   return v;
-}
-
-static char *
-dump (json_t *v)
-{
-  char *s = json_dumps (v, JSON_INDENT (2) | JSON_ENSURE_ASCII);
-  if (s == NULL)
-    ash_oom ();
-  char *r = xasprintf ("%s\n", s);
-  free (s);
-  return r;
 }
 
 char *
 ash_report_sarif (const json_t *agg)
 {
-  return dump (json_object_get (agg, "sarif"));
+  /* json_dumps (V, JSON_INDENT (2) | JSON_ENSURE_ASCII) and a line end,
+     by the writer that knows packed runs.  */
+  return ash_json_text (json_object_get (agg, "sarif"), true);
 }
 
 struct flat_walk
@@ -251,8 +351,12 @@ flat_row_read (const struct flat_walk *fw, const json_t *res,
   r->suppression_justification = fi.suppressed ? fi.suppression_reason : NULL;
   r->detected_at = fw->when;
   r->code_snippet = fi.snippet;
-  r->tags = fi.tags ? compact_text (fi.tags) : NULL;
-  r->properties = fi.properties ? compact_text (fi.properties) : NULL;
+  r->tags = fi.tags_text ? xstrdup (fi.tags_text)
+            : fi.tags   ? compact_text (fi.tags)
+                        : NULL;
+  r->properties = fi.properties_text ? xstrdup (fi.properties_text)
+                  : fi.properties    ? compact_text (fi.properties)
+                                     : NULL;
   r->actionable = !fi.suppressed && fi.severity >= (int) fw->threshold;
 }
 

@@ -10,6 +10,7 @@
 #include "base/util.h"
 #include "report/json-out.h"
 #include "report/reports.h"
+#include "scan/packed.h"
 #include "scan/sarif.h"
 
 char *
@@ -41,6 +42,16 @@ ash_report_walk_init (struct ash_report_walk *w, const json_t *agg,
   w->item = item;
 }
 
+/* Result I of RUN as the walk gives it: the tree's, or, for a result of
+   a packed run, ASH_REPORT_PACKED_RESULT.  */
+static const json_t *
+walk_at (const json_t *run, size_t i)
+{
+  const json_t *results = json_object_get (run, "results");
+  size_t np = ash_packed_count (ash_packed_of (results));
+  return i < np ? ASH_REPORT_PACKED_RESULT : json_array_get (results, i - np);
+}
+
 json_t *
 ash_report_walk_next (void *ctx)
 {
@@ -48,11 +59,11 @@ ash_report_walk_next (void *ctx)
   for (; w->run < json_array_size (w->runs); w->run++, w->res = 0)
     {
       const json_t *run = json_array_get (w->runs, w->run);
-      const json_t *results = json_object_get (run, "results");
-      while (w->res < json_array_size (results))
+      size_t n = ash_sarif_results_count (run);
+      while (w->res < n)
         {
           w->count++;
-          json_t *v = w->item (w, run, json_array_get (results, w->res++));
+          json_t *v = w->item (w, run, walk_at (run, w->res++));
           if (v)
             return v;
         }
@@ -66,16 +77,34 @@ ash_report_walk_result (struct ash_report_walk *w, const json_t **ret_run)
   for (; w->run < json_array_size (w->runs); w->run++, w->res = 0)
     {
       const json_t *run = json_array_get (w->runs, w->run);
-      const json_t *results = json_object_get (run, "results");
-      if (w->res < json_array_size (results))
+      if (w->res < ash_sarif_results_count (run))
         {
           if (ret_run)
             *ret_run = run;
           w->count++;
-          return json_array_get (results, w->res++);
+          return walk_at (run, w->res++);
         }
     }
   return NULL;
+}
+
+/* The last result parsed again by ash_report_walk_unpacked on this
+   thread, kept until the next.  */
+static _Thread_local json_t *unpacked_held;
+
+const json_t *
+ash_report_walk_unpacked (const struct ash_report_walk *w, const json_t *res)
+{
+  if (res != ASH_REPORT_PACKED_RESULT || w->res == 0)
+    return res;
+  const json_t *run = json_array_get (w->runs, w->run);
+  const struct ash_packed *p
+    = ash_packed_of (json_object_get (run, "results"));
+  if (w->res - 1 >= ash_packed_count (p))
+    return res;
+  json_decref (unpacked_held);
+  unpacked_held = ash_packed_load (p, w->res - 1);
+  return unpacked_held;
 }
 
 /* FNV-1a (64 bits) of the NUL-separated fields added so far.  */
@@ -199,4 +228,5 @@ ash_report_finding_read (const json_t *result, struct ash_report_finding *ret)
   ret->properties = json_is_object (props) ? props : NULL;
   const json_t *tags = json_object_get (props, "tags");
   ret->tags = json_is_array (tags) ? tags : NULL;
+  ret->properties_text = ret->tags_text = NULL;
 }

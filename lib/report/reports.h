@@ -57,6 +57,11 @@ struct ash_report_flat
   const char *snippet;
   const json_t *properties;
   const json_t *tags;
+  /* For a result of a packed run (scan/packed.h), which has no tree
+     for PROPERTIES and TAGS to point into: their compact text, or NULL
+     when absent.  */
+  const char *properties_text;
+  const char *tags_text;
 };
 /* The findings of the merged SARIF of an aggregated document, in its
    order: N items at V.  */
@@ -65,6 +70,7 @@ struct ash_report_flat_list
   const struct ash_report_flat *v;
   size_t n;
   struct ash_report_flat *owned; /* what _release frees */
+  void *strings;                 /* and the texts it holds */
 };
 /* The flat list of AGG into RET, valid while AGG does not change;
    release it with ash_report_flat_list_release().  */
@@ -115,6 +121,16 @@ json_t *ash_report_walk_next (void *ctx);
 /* The next result of the walk W (borrowed; its run in *RET_RUN when not
    NULL), or NULL after the last: for a report that writes its items
    itself (the WRITE of an ash_json_gen), which ignores W's ITEM.  */
+/* What the walk gives for a result of a packed run (scan/packed.h),
+   which has no tree: the reports read it through
+   ash_report_walk_finding(), from the findings list.  It is JSON's
+   null, so that whatever reads it as a result reads nothing.  */
+#define ASH_REPORT_PACKED_RESULT (json_null ())
+/* RES, the result the walk W gave last, as a tree: RES itself, or the
+   packed result parsed again (valid until the next call on this
+   thread).  For a walk without the findings list of its document.  */
+const json_t *ash_report_walk_unpacked (const struct ash_report_walk *w,
+                                        const json_t *res);
 const json_t *ash_report_walk_result (struct ash_report_walk *w,
                                       const json_t **ret_run);
 /* What the reports read of RES, the result the walk W gave last: taken
@@ -213,6 +229,10 @@ struct ash_report_finding
   const char *snippet;
   const json_t *properties; /* an object */
   const json_t *tags;       /* an array */
+  /* Their compact text instead, for a result of a packed run (then
+     PROPERTIES and TAGS are NULL); NULL otherwise.  */
+  const char *properties_text;
+  const char *tags_text;
 };
 void ash_report_finding_read (const json_t *result,
                               struct ash_report_finding *ret);

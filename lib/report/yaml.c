@@ -9,9 +9,13 @@
 
 #include "config/ashconfig.h"
 #include "report/reports.h"
+#include "scan/packed.h"
 
 char *
 ash_report_yaml (const json_t *agg)
 {
-  return ash_config_to_yaml (agg);
+  /* The YAML writer walks the tree: a packed run's results are made a
+     tree again for it, in a copy of the document.  */
+  _cleanup_json_ json_t *copy = ash_sarif_unpacked_copy (agg);
+  return ash_config_to_yaml (copy);
 }

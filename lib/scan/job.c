@@ -35,6 +35,7 @@
 #include "scanners/adapter.h"
 #include "scan/changed.h"
 #include "scan/job.h"
+#include "scan/packed.h"
 #include "scan/plugins.h"
 #include "scan/rundir.h"
 
@@ -984,6 +985,9 @@ run_steps (struct scan *sc, struct job *j, struct ash_cmd *cmd,
         ash_changed_filter_doc (doc, &sc->changed);
       j->result.sarif = doc;
       ash_scanner_result_count (&j->result, ash_job_threshold (sc, j));
+      /* Nothing changes the results from here on: each is kept as its
+         text (packed.h), not as a tree.  */
+      ash_sarif_pack (doc);
       if (no_set)
         ash_job_set_status (
           j, ASH_STATUS_ERROR,

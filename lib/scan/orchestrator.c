@@ -46,6 +46,7 @@
 #include "proc/toolfind.h"
 #include "sandbox/policy-input.h"
 #include "scan/changed.h"
+#include "scan/packed.h"
 #include "scan/suppress.h"
 #include "scan/dbphase.h"
 #include "converters/phase.h"
@@ -241,6 +242,8 @@ scan_release (struct scan *sc)
   ash_convert_phase_release (&sc->conv);
   ash_strvec_release (&sc->changed);
   ash_dbphase_release (sc);
+  /* The packed results, once nothing is left to write them.  */
+  ash_packed_forget_all ();
   pthread_mutex_destroy (&sc->lock);
   pthread_mutex_destroy (&sc->scanset_lock);
 }
@@ -647,6 +650,7 @@ external_reports (struct scan *sc, struct ash_scanner_result *ext)
       ash_error_release (&err);
     }
   ash_scanner_result_count (ext, sc->threshold);
+  ash_sarif_pack (ext->sarif);
   ext->duration = ash_now () - t0;
   if (why.len)
     {

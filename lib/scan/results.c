@@ -6,6 +6,7 @@
 
 #include "base/escape.h"
 #include "scan/results.h"
+#include "scan/packed.h"
 
 #include "base/util.h"
 #include "scan/exit-codes.h"
@@ -66,25 +67,35 @@ void
 ash_scanner_result_count (struct ash_scanner_result *r,
                           enum ash_severity threshold)
 {
-  size_t i, j;
+  size_t i;
   json_t *run, *res;
 
   memset (r->severity_counts, 0, sizeof r->severity_counts);
   r->suppressed_count = r->finding_count = r->actionable_count = 0;
   json_array_foreach (json_object_get (r->sarif, "runs"), i, run)
-    json_array_foreach (json_object_get (run, "results"), j, res)
-      {
-        r->finding_count++;
-        if (ash_sarif_result_is_suppressed (res))
-          {
-            r->suppressed_count++;
-            continue;
-          }
-        enum ash_severity s = ash_sarif_result_severity (res);
-        r->severity_counts[s]++;
-        if (s >= threshold)
-          r->actionable_count++;
-      }
+    {
+      json_t *results = json_object_get (run, "results");
+      /* A packed run's results (packed.h) kept what this reads.  */
+      const struct ash_packed *p = ash_packed_of (results);
+      size_t np = ash_packed_count (p);
+      for (size_t k = 0; k < np + json_array_size (results); k++)
+        {
+          res = k < np ? NULL : json_array_get (results, k - np);
+          r->finding_count++;
+          if (res ? ash_sarif_result_is_suppressed (res)
+                  : ash_packed_suppressed (p, k))
+            {
+              r->suppressed_count++;
+              continue;
+            }
+          enum ash_severity s = res ? ash_sarif_result_severity (res)
+                                    : (enum ash_severity) ash_packed_severity (
+                                      p, k);
+          r->severity_counts[s]++;
+          if (s >= threshold)
+            r->actionable_count++;
+        }
+    }
   r->status = r->actionable_count > 0 ? ASH_STATUS_FAILED : ASH_STATUS_PASSED;
 }
 
