@@ -76,9 +76,8 @@ static struct ash_report_flat *findings_v;
 static size_t findings_n;
 static struct text_block *findings_pool;
 
-static struct ash_report_flat *build_findings (const json_t *agg,
-                                               size_t *ret_n,
-                                               struct text_block **pool);
+static struct ash_report_flat *
+build_findings (const json_t *agg, size_t *ret_n, struct text_block **pool);
 
 void
 ash_report_findings_begin (const json_t *agg)
@@ -104,8 +103,8 @@ ash_report_flat_list_get (const json_t *agg, struct ash_report_flat_list *ret)
 {
   if (agg == findings_agg && findings_agg)
     {
-      *ret = (struct ash_report_flat_list){ findings_v, findings_n, NULL,
-                                            NULL };
+      *ret
+        = (struct ash_report_flat_list){ findings_v, findings_n, NULL, NULL };
       return;
     }
   struct text_block *pool = NULL;
@@ -352,8 +351,8 @@ flat_row_read (const struct flat_walk *fw, const json_t *res,
   r->detected_at = fw->when;
   r->code_snippet = fi.snippet;
   r->tags = fi.tags_text ? xstrdup (fi.tags_text)
-            : fi.tags   ? compact_text (fi.tags)
-                        : NULL;
+            : fi.tags    ? compact_text (fi.tags)
+                         : NULL;
   r->properties = fi.properties_text ? xstrdup (fi.properties_text)
                   : fi.properties    ? compact_text (fi.properties)
                                      : NULL;

@@ -35,6 +35,7 @@
 #include "scanners/adapter.h"
 #include "scan/changed.h"
 #include "scan/job.h"
+#include "scan/suppress.h"
 #include "scan/packed.h"
 #include "scan/plugins.h"
 #include "scan/rundir.h"
@@ -124,6 +125,141 @@ has_results (const json_t *doc)
     if (json_array_size (json_object_get (run, "results")) > 0)
       return true;
   return false;
+}
+
+/* What a scanner's results go through one at a time while its SARIF
+   log is parsed (ash_sarif_parse_file_sink), so that the log is never a
+   tree of all of them: the steps ash_job_run applies to a whole log
+   (tag, the converted files' mapping, the suppressions, the ignored
+   files and --changed-files-only), then the result kept as its text
+   (packed.h) in the store of its run.  The steps run on a log of the
+   one result, ONE, so that each is the function a whole log gets.  */
+struct job_sink
+{
+  struct scan *sc;
+  struct job *j;
+  json_t *name;        /* the scanner's name, shared by its results */
+  json_t *one;         /* {"runs": [{"results": [RESULT]}]} */
+  json_t *one_results; /* its array */
+  struct ash_suppress_session *sups;
+  struct ash_packed **stores; /* by run */
+  size_t nstores;
+  bool used;   /* the parse went through the sink */
+  bool any;    /* a result was given */
+  bool no_set; /* the scan set could not be built */
+  struct ash_error set_err;
+  size_t dropped; /* in ignored files */
+};
+
+static void
+job_sink_clear (struct job_sink *k)
+{
+  for (size_t i = 0; i < k->nstores; i++)
+    ash_packed_free (k->stores[i]);
+  free (k->stores);
+  k->stores = NULL;
+  k->nstores = 0;
+  ash_suppress_end (k->sups, false);
+  k->sups = NULL;
+  k->any = k->no_set = false;
+  k->dropped = 0;
+  ash_error_release (&k->set_err);
+}
+
+static void
+job_sink_reset (void *arg)
+{
+  struct job_sink *k = arg;
+  job_sink_clear (k);
+  k->used = true;
+  if (!k->sc->opts->ignore_suppressions)
+    k->sups = ash_suppress_begin (&k->sc->sups, k->sc->source_dir, 64 << 20);
+}
+
+static void
+job_sink_result (json_t *res, size_t run, void *arg)
+{
+  struct job_sink *k = arg;
+  struct scan *sc = k->sc;
+  json_array_append_new (k->one_results, res);
+  ash_sarif_tag_result (res, k->name);
+  if (k->j->converted)
+    ash_converters_map_sarif (k->one, sc->conv.map, sc->conv.workfd);
+  if (k->sups)
+    ash_suppress_result (k->sups, res);
+  if (!k->any)
+    {
+      /* As for a whole log: the scan set is built once there is a
+         finding to drop or keep.  */
+      k->any = true;
+      k->no_set = ash_scan_scanset_ensure (sc, &k->set_err) < 0;
+    }
+  if (!k->no_set && sc->ignored_files.nr)
+    k->dropped += ash_paths_drop_doc (k->one, &sc->ignored_files);
+  if (sc->have_changed)
+    ash_changed_filter_doc (k->one, &sc->changed);
+  if (json_array_size (k->one_results) == 1)
+    {
+      if (run >= k->nstores)
+        {
+          k->stores = xreallocarray (k->stores, run + 1, sizeof *k->stores);
+          memset (k->stores + k->nstores, 0,
+                  (run + 1 - k->nstores) * sizeof *k->stores);
+          k->nstores = run + 1;
+        }
+      if (k->stores[run] == NULL)
+        k->stores[run] = ash_packed_new ();
+      ash_packed_add (k->stores[run], res,
+                      (int) ash_sarif_result_severity (res),
+                      ash_sarif_result_is_suppressed (res));
+    }
+  json_array_clear (k->one_results);
+}
+
+static void
+job_sink_init (struct job_sink *k, struct scan *sc, struct job *j)
+{
+  memset (k, 0, sizeof *k);
+  k->sc = sc;
+  k->j = j;
+  k->name = json_string (j->scanner->name);
+  k->one_results = json_array ();
+  k->one = json_pack ("{s:[{s:O}]}", "runs", "results", k->one_results);
+  k->set_err = (struct ash_error) ASH_ERROR_INIT;
+}
+
+static void
+job_sink_release (struct job_sink *k)
+{
+  k->j->sj.sink = NULL;
+  job_sink_clear (k);
+  json_decref (k->one);
+  json_decref (k->one_results);
+  json_decref (k->name);
+}
+
+/* After a parse through K that succeeded: each run's results, packed,
+   given to DOC's runs (whose arrays the parse left empty), and the
+   steps of a whole log that concern the runs.  */
+static void
+job_sink_finish (struct job_sink *k, json_t *doc)
+{
+  const char *name = k->j->scanner->name;
+  json_t *runs = json_object_get (doc, "runs");
+  for (size_t i = 0; i < k->nstores; i++)
+    {
+      json_t *results = json_object_get (json_array_get (runs, i), "results");
+      if (k->stores[i] && json_is_array (results))
+        ash_packed_attach (results, k->stores[i]);
+      else
+        ash_packed_free (k->stores[i]);
+      k->stores[i] = NULL;
+    }
+  ash_sarif_tag (doc, name);
+  ash_suppress_end (k->sups, true);
+  k->sups = NULL;
+  if (k->dropped)
+    ash_debug ("%s: %zu findings in ignored files dropped", name, k->dropped);
 }
 
 /* The last non-empty line of the scanner's stderr log, to add to a
@@ -858,6 +994,12 @@ run_steps (struct scan *sc, struct job *j, struct ash_cmd *cmd,
   _cleanup_free_ char *disk = NULL;
   json_t *doc = NULL;
   int r;
+  /* A log read as it is parsed gives its results one at a time.  */
+  _cleanup_ (job_sink_release) struct job_sink sink;
+  job_sink_init (&sink, sc, j);
+  const struct ash_sarif_sink sink_if
+    = { job_sink_result, job_sink_reset, &sink };
+  j->sj.sink = &sink_if;
 
   r = ash_tree_open_stream (j->results_fd, out_rel, true, &outfd, &err);
   if (r == 0)
@@ -959,30 +1101,44 @@ run_steps (struct scan *sc, struct job *j, struct ash_cmd *cmd,
     }
   else
     {
-      ash_sarif_tag (doc, s->name);
-      /* Findings in converted files are reported at their originals.  */
-      if (j->converted)
-        ash_converters_map_sarif (doc, sc->conv.map, sc->conv.workfd);
-      if (!sc->opts->ignore_suppressions)
-        ash_suppress_doc (doc, &sc->sups, sc->source_dir, 64 << 20);
-      /* A scanner that walks the directory itself does not read the
-         ignore files or global_settings.ignore_paths: its findings in
-         files the scan set leaves out are dropped here.  A scanner the
-         tree was not handed may still report findings in it: the scan
-         set is built now, once, to tell which are ignored (at once when
-         it is built already).  */
       _cleanup_error_ struct ash_error serr = ASH_ERROR_INIT;
-      bool no_set
-        = has_results (doc) && ash_scan_scanset_ensure (sc, &serr) < 0;
-      if (!no_set && sc->ignored_files.nr)
+      bool no_set = false;
+      if (sink.used)
         {
-          size_t d = ash_paths_drop_doc (doc, &sc->ignored_files);
-          if (d)
-            ash_debug ("%s: %zu findings in ignored files dropped", s->name,
-                       d);
+          /* The results came through the sink, which did to each what
+             follows for a whole log.  */
+          job_sink_finish (&sink, doc);
+          no_set = sink.no_set;
+          if (no_set)
+            ash_error_set (&serr, -EIO, "%s", sink.set_err.message);
         }
-      if (sc->have_changed)
-        ash_changed_filter_doc (doc, &sc->changed);
+      else
+        {
+          ash_sarif_tag (doc, s->name);
+          /* Findings in converted files are reported at their
+             originals.  */
+          if (j->converted)
+            ash_converters_map_sarif (doc, sc->conv.map, sc->conv.workfd);
+          if (!sc->opts->ignore_suppressions)
+            ash_suppress_doc (doc, &sc->sups, sc->source_dir, 64 << 20);
+          /* A scanner that walks the directory itself does not read the
+             ignore files or global_settings.ignore_paths: its findings
+             in files the scan set leaves out are dropped here.  A
+             scanner the tree was not handed may still report findings
+             in it: the scan set is built now, once, to tell which are
+             ignored (at once when it is built already).  */
+          no_set
+            = has_results (doc) && ash_scan_scanset_ensure (sc, &serr) < 0;
+          if (!no_set && sc->ignored_files.nr)
+            {
+              size_t d = ash_paths_drop_doc (doc, &sc->ignored_files);
+              if (d)
+                ash_debug ("%s: %zu findings in ignored files dropped",
+                           s->name, d);
+            }
+          if (sc->have_changed)
+            ash_changed_filter_doc (doc, &sc->changed);
+        }
       j->result.sarif = doc;
       ash_scanner_result_count (&j->result, ash_job_threshold (sc, j));
       /* Nothing changes the results from here on: each is kept as its

@@ -159,12 +159,17 @@ registry_add (json_t *array, struct ash_packed *p)
   if (registry_n == registry_alloc)
     {
       registry_alloc = registry_alloc ? 2 * registry_alloc : 16;
-      registry
-        = xreallocarray (registry, registry_alloc, sizeof *registry);
+      registry = xreallocarray (registry, registry_alloc, sizeof *registry);
     }
   registry[registry_n++] = (struct registered){ json_incref (array), p };
   atomic_store (&registry_any, registry_n);
   pthread_mutex_unlock (&registry_lock);
+}
+
+void
+ash_packed_attach (json_t *results, struct ash_packed *p)
+{
+  registry_add (results, p);
 }
 
 const struct ash_packed *
@@ -250,8 +255,8 @@ unpack_runs (const json_t *orig, json_t *copy)
   json_t *cruns = json_object_get (copy, "runs");
   for (size_t i = 0; i < json_array_size (runs); i++)
     {
-      const struct ash_packed *p
-        = ash_packed_of (json_object_get (json_array_get (runs, i), "results"));
+      const struct ash_packed *p = ash_packed_of (
+        json_object_get (json_array_get (runs, i), "results"));
       json_t *cres = json_object_get (json_array_get (cruns, i), "results");
       if (p == NULL || !json_is_array (cres))
         continue;

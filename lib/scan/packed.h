@@ -57,6 +57,10 @@ json_t *ash_packed_load (const struct ash_packed *p, size_t i);
    is left as it is.  */
 void ash_sarif_pack (json_t *doc);
 
+/* Register the empty array RESULTS (a run's "results") as standing for
+   the results of P, which it takes.  */
+void ash_packed_attach (json_t *results, struct ash_packed *p);
+
 /* The store RESULTS (a run's "results" array) stands for, or NULL when
    it is not registered.  Cheap when nothing is registered.  */
 const struct ash_packed *ash_packed_of (const json_t *results);

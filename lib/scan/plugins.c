@@ -648,7 +648,11 @@ plugin_parse (const struct ash_scanner *s, const struct ash_scan_job *job,
   bool unread;
   /* Parsed as it is read: a large log is never held whole as text
      beside its tree.  */
-  int r = ash_sarif_parse_file (job->results_fd, rel, job->max_output, ret_doc,
+  int r
+    = job->sink
+        ? ash_sarif_parse_file_sink (job->results_fd, rel, job->max_output,
+                                     job->sink, ret_doc, &len, &unread, err)
+        : ash_sarif_parse_file (job->results_fd, rel, job->max_output, ret_doc,
                                 &len, &unread, err);
 
   if (r == -ENOENT && unread)

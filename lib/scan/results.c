@@ -88,9 +88,9 @@ ash_scanner_result_count (struct ash_scanner_result *r,
               r->suppressed_count++;
               continue;
             }
-          enum ash_severity s = res ? ash_sarif_result_severity (res)
-                                    : (enum ash_severity) ash_packed_severity (
-                                      p, k);
+          enum ash_severity s
+            = res ? ash_sarif_result_severity (res)
+                  : (enum ash_severity) ash_packed_severity (p, k);
           r->severity_counts[s]++;
           if (s >= threshold)
             r->actionable_count++;

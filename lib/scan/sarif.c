@@ -223,6 +223,42 @@ prune_region (json_t *phys)
     }
 }
 
+/* The part of prune_run for one result RES.  */
+static void
+prune_result (json_t *res)
+{
+  json_t *msg = json_object_get (res, "message");
+  json_t *mtext = json_object_get (msg, "text");
+  if (!json_is_string (mtext)
+      && (mtext || !json_is_string (json_object_get (msg, "id"))))
+    json_object_set_new (msg, "text", json_string (""));
+  json_t *sups = json_object_get (res, "suppressions");
+  if (sups && !json_is_array (sups))
+    json_object_del (res, "suppressions");
+  else
+    filter_array (sups, is_suppression);
+  const char *level = json_string_value (json_object_get (res, "level"));
+  if (json_object_get (res, "level")
+      && !(level
+           && (streq (level, "none") || streq (level, "note")
+               || streq (level, "warning") || streq (level, "error"))))
+    json_object_del (res, "level");
+  json_t *rid = json_object_get (res, "ruleId");
+  if (rid && !json_is_string (rid))
+    json_object_del (res, "ruleId");
+  json_t *locs = json_object_get (res, "locations");
+  if (locs && !json_is_array (locs))
+    json_object_del (res, "locations");
+  else
+    {
+      filter_array (locs, is_object);
+      size_t k;
+      json_t *loc;
+      json_array_foreach (locs, k, loc)
+        prune_region (json_object_get (loc, "physicalLocation"));
+    }
+}
+
 /* Drop what a scanner wrote that SARIF 2.1.0 does not allow where ash
    reads it, so that the log ash writes from it is valid: rules that are
    not objects with an id, suppressions of an unknown kind (a malformed
@@ -251,38 +287,7 @@ prune_run (json_t *run)
   size_t i;
   json_t *res;
   json_array_foreach (json_object_get (run, "results"), i, res)
-    {
-      json_t *msg = json_object_get (res, "message");
-      json_t *mtext = json_object_get (msg, "text");
-      if (!json_is_string (mtext)
-          && (mtext || !json_is_string (json_object_get (msg, "id"))))
-        json_object_set_new (msg, "text", json_string (""));
-      json_t *sups = json_object_get (res, "suppressions");
-      if (sups && !json_is_array (sups))
-        json_object_del (res, "suppressions");
-      else
-        filter_array (sups, is_suppression);
-      const char *level = json_string_value (json_object_get (res, "level"));
-      if (json_object_get (res, "level")
-          && !(level
-               && (streq (level, "none") || streq (level, "note")
-                   || streq (level, "warning") || streq (level, "error"))))
-        json_object_del (res, "level");
-      json_t *rid = json_object_get (res, "ruleId");
-      if (rid && !json_is_string (rid))
-        json_object_del (res, "ruleId");
-      json_t *locs = json_object_get (res, "locations");
-      if (locs && !json_is_array (locs))
-        json_object_del (res, "locations");
-      else
-        {
-          filter_array (locs, is_object);
-          size_t k;
-          json_t *loc;
-          json_array_foreach (locs, k, loc)
-            prune_region (json_object_get (loc, "physicalLocation"));
-        }
-    }
+    prune_result (res);
 }
 
 /* The memory a parse may take.  The size of a scanner's output is capped
@@ -598,10 +603,65 @@ file_source_read (void *buf, size_t n, void *arg)
   return k;
 }
 
-int
-ash_sarif_parse_file (int dirfd, const char *relpath, size_t max,
-                      json_t **ret_doc, size_t *ret_len, bool *ret_unread,
-                      struct ash_error *err)
+static void set_scanner_name (json_t *obj, json_t *name);
+
+/* A parse that hands its results to a sink (ash_sarif_parse_file_sink)
+   as they come.  */
+struct sink_feed
+{
+  const struct ash_sarif_sink *sink;
+};
+
+/* Offer RES, runs[RUN].results[J] of the log being parsed, to the sink:
+   a result without a message object is left in its array, where
+   sarif_check finds it and refuses the log with the message it gives
+   for one; any other is pruned as sarif_check prunes the results it
+   keeps, and handed over.  What the sink does is none of the parse's
+   business: its allocations are neither counted against the parse's
+   budget nor carved from its arena.  */
+static bool
+sink_take (json_t *res, size_t run, void *arg)
+{
+  struct sink_feed *f = arg;
+  if (!json_is_object (json_object_get (res, "message")))
+    return false;
+  prune_result (res);
+  struct parse_budget saved = parse_budget;
+  parse_budget.on = false;
+  parse_budget.arena = false;
+  f->sink->result (res, run, f->sink->arg);
+  parse_budget = saved;
+  return true;
+}
+
+/* Hand the results of DOC, parsed whole, to F's sink as sink_take
+   would have, removing those taken.  */
+static void
+sink_feed_doc (json_t *doc, struct sink_feed *f)
+{
+  size_t i;
+  json_t *run;
+  json_array_foreach (json_object_get (doc, "runs"), i, run)
+    {
+      json_t *results = json_object_get (run, "results");
+      if (!json_is_array (results) || !json_is_object (run))
+        continue;
+      json_t *kept = json_array ();
+      size_t j;
+      json_t *res;
+      json_array_foreach (results, j, res)
+        if (!sink_take (json_incref (res), i, f))
+          json_array_append_new (kept, res);
+      json_array_clear (results);
+      json_array_extend (results, kept);
+      json_decref (kept);
+    }
+}
+
+static int
+parse_file (int dirfd, const char *relpath, size_t max,
+            const struct ash_sarif_sink *sink, json_t **ret_doc,
+            size_t *ret_len, bool *ret_unread, struct ash_error *err)
 {
   _cleanup_free_ struct file_source *fsp = xmalloc (sizeof *fsp);
   struct file_source *f = fsp;
@@ -609,6 +669,7 @@ ash_sarif_parse_file (int dirfd, const char *relpath, size_t max,
   json_t *doc = NULL;
   size_t len = 0;
   bool hit = false;
+  struct sink_feed feed = { sink };
 
   *ret_unread = true;
   *ret_len = 0;
@@ -627,6 +688,8 @@ ash_sarif_parse_file (int dirfd, const char *relpath, size_t max,
     {
       f->error = 0;
       f->pos = f->len = 0;
+      if (sink)
+        sink->reset (sink->arg);
       int r = ash_tree_reader_open (dirfd, relpath, max, &f->rd, err);
       if (r < 0)
         return r;
@@ -648,9 +711,36 @@ ash_sarif_parse_file (int dirfd, const char *relpath, size_t max,
           json_decref (doc);
           return f->error;
         }
+      if (doc && sink)
+        sink_feed_doc (doc, &feed);
     }
   *ret_unread = false;
   return sarif_check (doc, &jerr, hit, len, ret_doc, err);
+}
+
+int
+ash_sarif_parse_file (int dirfd, const char *relpath, size_t max,
+                      json_t **ret_doc, size_t *ret_len, bool *ret_unread,
+                      struct ash_error *err)
+{
+  return parse_file (dirfd, relpath, max, NULL, ret_doc, ret_len, ret_unread,
+                     err);
+}
+
+int
+ash_sarif_parse_file_sink (int dirfd, const char *relpath, size_t max,
+                           const struct ash_sarif_sink *sink, json_t **ret_doc,
+                           size_t *ret_len, bool *ret_unread,
+                           struct ash_error *err)
+{
+  return parse_file (dirfd, relpath, max, sink, ret_doc, ret_len, ret_unread,
+                     err);
+}
+
+void
+ash_sarif_tag_result (json_t *res, json_t *name)
+{
+  set_scanner_name (res, name);
 }
 
 /* NAME (borrowed, shared: one string for every result of a scanner,

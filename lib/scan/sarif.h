@@ -109,6 +109,32 @@ int ash_json_parse_output (const char *what, const char *text, size_t len,
 int ash_sarif_parse (const char *text, size_t len, json_t **ret_doc,
                      struct ash_error *err);
 
+/* What takes a log's results one at a time as they are parsed
+   (ash_sarif_parse_file_sink).  RESULT is given each result of the
+   log's run RUN (the reference is handed over), checked and pruned as
+   ash_sarif_parse_file leaves a result, in the log's order, while the
+   parse runs: before the log as a whole is known to be good.  RESET is
+   called before each reading of the file: what was given before it
+   belongs to no log.  */
+struct ash_sarif_sink
+{
+  void (*result) (json_t *res, size_t run, void *arg);
+  void (*reset) (void *arg);
+  void *arg;
+};
+
+/* As ash_sarif_parse_file, every result of the log handed to SINK: the
+   runs' "results" arrays of *RET_DOC are left empty.  When it fails,
+   what SINK was given belongs to no log.  */
+int ash_sarif_parse_file_sink (int dirfd, const char *relpath, size_t max,
+                               const struct ash_sarif_sink *sink,
+                               json_t **ret_doc, size_t *ret_len,
+                               bool *ret_unread, struct ash_error *err);
+
+/* NAME (a string) as properties.scanner_name of the result RES, as
+   ash_sarif_tag sets it.  */
+void ash_sarif_tag_result (json_t *res, json_t *name);
+
 /* ash_sarif_parse of the file RELPATH below DIRFD, read as
    ash_tree_read_file (DIRFD, RELPATH, MAX) reads it but a chunk at a time
    while it is parsed, so that its text is never held whole.  When it

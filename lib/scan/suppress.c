@@ -370,88 +370,128 @@ marks_release (struct marks *m)
   free (m->off);
 }
 
+struct ash_suppress_session
+{
+  const struct ash_suppressions *s;
+  const char *source_dir;
+  size_t max_file;
+  json_t *cache; /* path -> index in FILES */
+  struct marks *files;
+  size_t nfiles, afiles;
+  int srcfd;
+  struct ash_strvec notes;
+};
+
+struct ash_suppress_session *
+ash_suppress_begin (const struct ash_suppressions *s, const char *source_dir,
+                    size_t max_file)
+{
+  struct ash_suppress_session *ss = xcalloc (1, sizeof *ss);
+  ss->s = s;
+  ss->source_dir = source_dir;
+  ss->max_file = max_file;
+  ss->cache = json_object ();
+  ss->srcfd
+    = source_dir ? open (source_dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC) : -1;
+  ash_strvec_init (&ss->notes);
+  return ss;
+}
+
+bool
+ash_suppress_result (struct ash_suppress_session *ss, json_t *res)
+{
+  int start, end;
+  const char *path, *rule;
+  json_t *sup = NULL;
+  const struct ash_suppressions *s = ss->s;
+
+  if (ash_sarif_result_is_suppressed (res))
+    return false;
+  path = ash_sarif_result_location (res, &start, &end);
+  rule = ash_sarif_result_rule (res);
+  const struct ash_suppression *e
+    = s ? ash_suppressions_match (s, rule, path, start) : NULL;
+  if (e)
+    sup = json_pack ("{s:s, s:s}", "kind", "external", "justification",
+                     e->reason ? e->reason
+                               : "suppressed by the ASH configuration");
+  else if (ss->source_dir && path && start > 0)
+    {
+      json_t *t = json_object_get (ss->cache, path);
+      struct marks *m;
+      if (t == NULL)
+        {
+          if (ss->nfiles == ss->afiles)
+            {
+              ss->afiles = ss->afiles ? ss->afiles * 2 : 16;
+              ss->files
+                = xreallocarray (ss->files, ss->afiles, sizeof *ss->files);
+            }
+          m = &ss->files[ss->nfiles];
+          memset (m, 0, sizeof *m);
+          char *text = read_source (ss->srcfd, path, ss->max_file, &ss->notes);
+          /* Not UTF-8: no inline check.  */
+          json_t *valid = text ? json_string (text) : NULL;
+          if (valid)
+            {
+              m->readable = true;
+              marks_index (m, text);
+              text = NULL;
+            }
+          json_decref (valid);
+          free (text);
+          json_object_set_new (ss->cache, path,
+                               json_integer ((json_int_t) ss->nfiles));
+          ss->nfiles++;
+        }
+      else
+        m = &ss->files[json_integer_value (t)];
+      if (m->readable && marks_suppress (m, start, rule))
+        sup = json_pack ("{s:s, s:s}", "kind", "inSource", "justification",
+                         "ash-ignore comment");
+    }
+  if (sup == NULL)
+    return false;
+  json_t *list = json_object_get (res, "suppressions");
+  if (!json_is_array (list))
+    {
+      list = json_array ();
+      json_object_set_new (res, "suppressions", list);
+    }
+  json_array_append_new (list, sup);
+  return true;
+}
+
+void
+ash_suppress_end (struct ash_suppress_session *ss, bool log)
+{
+  if (ss == NULL)
+    return;
+  for (size_t k = 0; k < ss->nfiles; k++)
+    marks_release (&ss->files[k]);
+  free (ss->files);
+  json_decref (ss->cache);
+  if (ss->srcfd >= 0)
+    close (ss->srcfd);
+  if (log)
+    ash_log_many (ASH_LOG_DEBUG, ss->notes.v, ss->notes.nr);
+  ash_strvec_release (&ss->notes);
+  free (ss);
+}
+
 size_t
 ash_suppress_doc (json_t *doc, const struct ash_suppressions *s,
                   const char *source_dir, size_t max_file)
 {
   size_t i, j, n = 0;
   json_t *run, *res;
-  json_t *cache = json_object (); /* path -> index in FILES */
-  struct marks *files = NULL;
-  size_t nfiles = 0, afiles = 0;
-  _cleanup_close_ int srcfd
-    = source_dir ? open (source_dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC) : -1;
-  struct ash_strvec notes = ASH_STRVEC_INIT;
+  struct ash_suppress_session *ss
+    = ash_suppress_begin (s, source_dir, max_file);
 
   json_array_foreach (json_object_get (doc, "runs"), i, run)
     json_array_foreach (json_object_get (run, "results"), j, res)
-      {
-        int start, end;
-        const char *path, *rule;
-        json_t *sup = NULL;
-
-        if (ash_sarif_result_is_suppressed (res))
-          continue;
-        path = ash_sarif_result_location (res, &start, &end);
-        rule = ash_sarif_result_rule (res);
-        const struct ash_suppression *e
-          = s ? ash_suppressions_match (s, rule, path, start) : NULL;
-        if (e)
-          sup = json_pack ("{s:s, s:s}", "kind", "external", "justification",
-                           e->reason ? e->reason
-                                     : "suppressed by the ASH configuration");
-        else if (source_dir && path && start > 0)
-          {
-            json_t *t = json_object_get (cache, path);
-            struct marks *m;
-            if (t == NULL)
-              {
-                if (nfiles == afiles)
-                  {
-                    afiles = afiles ? afiles * 2 : 16;
-                    files = xreallocarray (files, afiles, sizeof *files);
-                  }
-                m = &files[nfiles];
-                memset (m, 0, sizeof *m);
-                char *text = read_source (srcfd, path, max_file, &notes);
-                /* Not UTF-8: no inline check.  */
-                json_t *valid = text ? json_string (text) : NULL;
-                if (valid)
-                  {
-                    m->readable = true;
-                    marks_index (m, text);
-                    text = NULL;
-                  }
-                json_decref (valid);
-                free (text);
-                json_object_set_new (cache, path,
-                                     json_integer ((json_int_t) nfiles));
-                nfiles++;
-              }
-            else
-              m = &files[json_integer_value (t)];
-            if (m->readable && marks_suppress (m, start, rule))
-              sup = json_pack ("{s:s, s:s}", "kind", "inSource",
-                               "justification", "ash-ignore comment");
-          }
-        if (sup)
-          {
-            json_t *list = json_object_get (res, "suppressions");
-            if (!json_is_array (list))
-              {
-                list = json_array ();
-                json_object_set_new (res, "suppressions", list);
-              }
-            json_array_append_new (list, sup);
-            n++;
-          }
-      }
-  for (size_t k = 0; k < nfiles; k++)
-    marks_release (&files[k]);
-  free (files);
-  json_decref (cache);
-  ash_log_many (ASH_LOG_DEBUG, notes.v, notes.nr);
-  ash_strvec_release (&notes);
+      n += ash_suppress_result (ss, res);
+  ash_suppress_end (ss, true);
   return n;
 }
 

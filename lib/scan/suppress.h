@@ -65,6 +65,17 @@ ash_suppressions_match (const struct ash_suppressions *s, const char *rule,
 size_t ash_suppress_doc (json_t *doc, const struct ash_suppressions *s,
                          const char *source_dir, size_t max_file);
 
+/* The same, one result at a time: the files read for the inline check
+   are kept from one result to the next until ash_suppress_end(), which
+   logs (when LOG) the files that could not be read.  */
+struct ash_suppress_session;
+struct ash_suppress_session *
+ash_suppress_begin (const struct ash_suppressions *s, const char *source_dir,
+                    size_t max_file);
+/* Whether RES was newly suppressed.  */
+bool ash_suppress_result (struct ash_suppress_session *ss, json_t *res);
+void ash_suppress_end (struct ash_suppress_session *ss, bool log);
+
 /* Whether LINE (1-based) of TEXT carries an inline suppression of RULE:
    "# ash-ignore: ID" or "// ash-ignore: ID" on that line, or
    "ash-ignore-next-line: ID" on the one before, where the rule id ID

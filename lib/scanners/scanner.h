@@ -28,6 +28,7 @@
 #include "sandbox/requirements.h"
 
 struct ash_config;
+struct ash_sarif_sink;
 
 /* A PREPARE error of kind ASH_KIND_SCANNER_MISSING (base/error.h) makes
    the scanner MISSING rather than ERROR.  */
@@ -68,6 +69,10 @@ struct ash_scan_job
   bool network;                /* the tool gets a network */
   char *const *scan_set_files; /* the scan set, relative to TARGET, sorted,
                                   NULL-terminated; or NULL */
+  /* Where an adapter whose output is a SARIF log read as it is
+     (a plugin's) hands its results as they are parsed
+     (ash_sarif_parse_file_sink), or NULL.  */
+  const struct ash_sarif_sink *sink;
 };
 
 /* The option-file rule (ash-sandbox(7), "What each tier may set"), for

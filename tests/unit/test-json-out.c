@@ -254,10 +254,10 @@ test_string_offsets (void)
 static json_t *
 log_of (json_t *values, bool nested)
 {
-  json_t *doc = json_pack ("{s:s, s:[{s:{s:{s:s}}, s:o}, {s:{s:{s:s}}}]}",
-                           "version", "2.1.0", "runs", "tool", "driver",
-                           "name", "t", "results", values, "tool", "driver",
-                           "name", "u");
+  json_t *doc
+    = json_pack ("{s:s, s:[{s:{s:{s:s}}, s:o}, {s:{s:{s:s}}}]}", "version",
+                 "2.1.0", "runs", "tool", "driver", "name", "t", "results",
+                 values, "tool", "driver", "name", "u");
   if (!nested)
     return doc;
   return json_pack ("{s:i, s:o, s:[]}", "first", 1, "sarif", doc, "last");
@@ -334,13 +334,12 @@ test_packed (void)
       json_array_append_new (json_object_get (run0, "results"),
                              json_string ("added"));
       json_array_append_new (
-        json_object_get (json_array_get (json_object_get (
-                                           nested
-                                             ? json_object_get (tree, "sarif")
-                                             : tree,
-                                           "runs"),
-                                         0),
-                         "results"),
+        json_object_get (
+          json_array_get (
+            json_object_get (nested ? json_object_get (tree, "sarif") : tree,
+                             "runs"),
+            0),
+          "results"),
         json_string ("added"));
       _cleanup_free_ char *want = ash_json_text (tree, true);
       _cleanup_free_ char *got = ash_json_text (packed, true);
