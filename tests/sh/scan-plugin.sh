@@ -37,6 +37,32 @@ print(a["status"], a["finding_count"], a["actionable_count"], a["severity_counts
 PY
 assert_file_contains "FAILED, 2 findings, 1 actionable, 1 high, 1 low, tool exit 1" "$TEST_TMP/agg" "FAILED 2 1 1 1 1"
 
+# A plugin's finding in an archive member is reported at the archive,
+# as a built-in scanner's is (its results are processed one at a time as
+# its log is read); a plain file's finding beside it is the control.
+msrc=$TEST_TMP/member-src
+mkdir -p "$msrc"
+printf 'x FAKE-FINDING high\n' >"$msrc/plain.txt"
+python3 -c '
+import sys, zipfile
+z = zipfile.ZipFile(sys.argv[1], "w")
+z.writestr("inner/notes.txt", "one\nFAKE-FINDING high\n")
+z.close()' "$msrc/pack.zip"
+run_ash scan --source-dir "$msrc" --output-dir "$TEST_TMP/member-out" --no-progress \
+  --ash-plugin-modules "$plugins/fake-scanners.yaml" --scanners fake-sarif --sandbox off
+python3 - "$TEST_TMP/member-out/ash_aggregated_results.json" >"$TEST_TMP/member" <<'PY2'
+import json, sys
+a = json.load(open(sys.argv[1]))
+for run in a["sarif"]["runs"]:
+    for r in run["results"]:
+        l = r["locations"][0]
+        p = l.get("properties", {})
+        print(l["physicalLocation"]["artifactLocation"]["uri"], p.get("archive_member"), p.get("converted_path"))
+PY2
+assert_file_contains "a plugin's finding in a plain file (control)" "$TEST_TMP/member" "plain.txt None None"
+assert_file_contains "a plugin's finding in an archive member is reported at the archive" \
+  "$TEST_TMP/member" "pack.zip inner/notes.txt converted/archive/pack.zip/inner/notes.txt"
+
 # Found by name on ASH_PLUGIN_PATH.
 ASH_PLUGIN_PATH=$plugins "$ASH" scan --source-dir "$src" --output-dir "$out" --no-progress \
   --ash-plugin-modules fake-scanners --scanners fake-sarif >"$TEST_TMP/out" 2>"$TEST_TMP/err"
