@@ -497,7 +497,8 @@ ash_json_parse_output (const char *what, const char *text, size_t len,
    the budget ended it).  */
 static int
 sarif_check (json_t *parsed, const json_error_t *jerr, bool hit, size_t len,
-             json_t **ret_doc, struct ash_error *err)
+             const bool *bad, size_t nbad, json_t **ret_doc,
+             struct ash_error *err)
 {
   _cleanup_json_ json_t *doc = parsed;
   size_t i;
@@ -535,6 +536,9 @@ sarif_check (json_t *parsed, const json_error_t *jerr, bool hit, size_t len,
         return shape_error (err, _ ("a run's \"results\" is not an array"));
       size_t j;
       json_t *res;
+      /* BAD: the runs that had such a result taken by a sink.  */
+      if (i < nbad && bad[i])
+        return shape_error (err, _ ("a result has no message"));
       json_array_foreach (results, j, res)
         if (!json_is_object (json_object_get (res, "message")))
           return shape_error (err, _ ("a result has no message"));
@@ -554,7 +558,7 @@ ash_sarif_parse (const char *text, size_t len, json_t **ret_doc,
 
   json_t *doc
     = loadb_fast (text, len, JSON_REJECT_DUPLICATES, true, &jerr, &hit);
-  return sarif_check (doc, &jerr, hit, len, ret_doc, err);
+  return sarif_check (doc, &jerr, hit, len, NULL, 0, ret_doc, err);
 }
 
 /* The state of a parse that reads its text as it goes: the fast parser
@@ -610,32 +614,47 @@ static void set_scanner_name (json_t *obj, json_t *name);
 struct sink_feed
 {
   const struct ash_sarif_sink *sink;
+  bool *bad; /* by run: a result without a message object was taken */
+  size_t nbad;
 };
 
-/* Offer RES, runs[RUN].results[J] of the log being parsed, to the sink:
-   a result without a message object is left in its array, where
-   sarif_check finds it and refuses the log with the message it gives
-   for one; any other is pruned as sarif_check prunes the results it
-   keeps, and handed over.  What the sink does is none of the parse's
-   business: its allocations are neither counted against the parse's
-   budget nor carved from its arena.  */
+/* Take RES, runs[RUN].results[J] of the log being parsed, for the sink.
+   Every result is taken, so that the parse charges its budget what the
+   whole log's would (json-fast.h): one without a message object is
+   dropped, and its run noted for sarif_check to refuse the log with the
+   message it gives for one; any other is pruned as sarif_check prunes
+   the results it keeps, and handed over.  What the sink does is none of
+   the parse's business: its allocations are neither counted against the
+   parse's budget nor carved from its arena.  */
 static bool
 sink_take (json_t *res, size_t run, void *arg)
 {
   struct sink_feed *f = arg;
-  if (!json_is_object (json_object_get (res, "message")))
-    return false;
-  prune_result (res);
   struct parse_budget saved = parse_budget;
   parse_budget.on = false;
   parse_budget.arena = false;
-  f->sink->result (res, run, f->sink->arg);
+  if (!json_is_object (json_object_get (res, "message")))
+    {
+      if (run >= f->nbad)
+        {
+          f->bad = xreallocarray (f->bad, run + 1, sizeof *f->bad);
+          memset (f->bad + f->nbad, 0, (run + 1 - f->nbad) * sizeof *f->bad);
+          f->nbad = run + 1;
+        }
+      f->bad[run] = true;
+      json_decref (res);
+    }
+  else
+    {
+      prune_result (res);
+      f->sink->result (res, run, f->sink->arg);
+    }
   parse_budget = saved;
   return true;
 }
 
 /* Hand the results of DOC, parsed whole, to F's sink as sink_take
-   would have, removing those taken.  */
+   does while a parse runs, emptying their arrays.  */
 static void
 sink_feed_doc (json_t *doc, struct sink_feed *f)
 {
@@ -646,15 +665,11 @@ sink_feed_doc (json_t *doc, struct sink_feed *f)
       json_t *results = json_object_get (run, "results");
       if (!json_is_array (results) || !json_is_object (run))
         continue;
-      json_t *kept = json_array ();
       size_t j;
       json_t *res;
       json_array_foreach (results, j, res)
-        if (!sink_take (json_incref (res), i, f))
-          json_array_append_new (kept, res);
+        sink_take (json_incref (res), i, f);
       json_array_clear (results);
-      json_array_extend (results, kept);
-      json_decref (kept);
     }
 }
 
@@ -669,7 +684,8 @@ parse_file (int dirfd, const char *relpath, size_t max,
   json_t *doc = NULL;
   size_t len = 0;
   bool hit = false;
-  struct sink_feed feed = { sink };
+  struct sink_feed feed = { sink, NULL, 0 };
+  int r;
 
   *ret_unread = true;
   *ret_len = 0;
@@ -689,10 +705,18 @@ parse_file (int dirfd, const char *relpath, size_t max,
       f->error = 0;
       f->pos = f->len = 0;
       if (sink)
-        sink->reset (sink->arg);
-      int r = ash_tree_reader_open (dirfd, relpath, max, &f->rd, err);
+        {
+          sink->reset (sink->arg);
+          free (feed.bad);
+          feed.bad = NULL;
+          feed.nbad = 0;
+        }
+      r = ash_tree_reader_open (dirfd, relpath, max, &f->rd, err);
       if (r < 0)
-        return r;
+        {
+          free (feed.bad);
+          return r;
+        }
       /* The budget of the size the file had when it was opened, as for
          a text read whole; reading past MAX stops the parse.  */
       len = f->rd.size;
@@ -709,13 +733,16 @@ parse_file (int dirfd, const char *relpath, size_t max,
       if (f->error)
         {
           json_decref (doc);
+          free (feed.bad);
           return f->error;
         }
       if (doc && sink)
         sink_feed_doc (doc, &feed);
     }
   *ret_unread = false;
-  return sarif_check (doc, &jerr, hit, len, ret_doc, err);
+  r = sarif_check (doc, &jerr, hit, len, feed.bad, feed.nbad, ret_doc, err);
+  free (feed.bad);
+  return r;
 }
 
 int
