@@ -63,6 +63,50 @@ assert_file_contains "a plugin's finding in a plain file (control)" "$TEST_TMP/m
 assert_file_contains "a plugin's finding in an archive member is reported at the archive" \
   "$TEST_TMP/member" "pack.zip inner/notes.txt converted/archive/pack.zip/inner/notes.txt"
 
+# A plugin's log is read one result at a time: a log refused for what it
+# holds is refused with the same reason, whatever comes first in it or
+# after the results, and none of its results is reported; a log with
+# its results before its tool and version is read whole (the control).
+mkdir -p "$TEST_TMP/cbin" "$TEST_TMP/csrc"
+echo x >"$TEST_TMP/csrc/a.txt"
+printf '#!/bin/sh\ncp "$ASH_TEST_LOG" "$1"\n' >"$TEST_TMP/cbin/copy-tool"
+chmod 755 "$TEST_TMP/cbin/copy-tool"
+printf 'scanners:\n  copier:\n    tool: copy-tool\n    args: ["{results_dir}/out.sarif"]\n    output: { format: sarif, path: "{results_dir}/out.sarif" }\n' \
+  >"$TEST_TMP/copier.yaml"
+R='{"message":{"text":"m"},"ruleId":"R1","level":"error","locations":[{"physicalLocation":{"artifactLocation":{"uri":"a.txt"},"region":{"startLine":1}}}]}'
+N='{"ruleId":"R2"}'
+T='"tool":{"driver":{"name":"t"}}'
+copier () { # NAME LOG WANT: the copier's status, findings, reason and results
+  printf '%s' "$2" >"$TEST_TMP/$1.json"
+  ASH_TEST_LOG=$TEST_TMP/$1.json PATH=$TEST_TMP/cbin:$PATH run_ash scan \
+    --source-dir "$TEST_TMP/csrc" --output-dir "$TEST_TMP/cout" --no-progress \
+    --ash-plugin-modules "$TEST_TMP/copier.yaml" --scanners copier --sandbox off
+  got=$(python3 -c '
+import json, sys
+a = json.load(open(sys.argv[1]))
+r = a["scanner_results"]["copier"]
+print(r["status"], r["finding_count"], r.get("error_reason"),
+      sum(len(x.get("results", [])) for x in a["sarif"]["runs"]))' \
+    "$TEST_TMP/cout/ash_aggregated_results.json")
+  assert_eq "copier, $1" "$got" "$3"
+}
+bad="ERROR 0 out.sarif (exit status 0): the output is not a SARIF 2.1.0 log:"
+copier "a result without a message after a good one" \
+  "{\"version\":\"2.1.0\",\"runs\":[{$T,\"results\":[$R,$N]}]}" "$bad a result has no message 0"
+copier "a later run without a driver name holding one" \
+  "{\"version\":\"2.1.0\",\"runs\":[{$T,\"results\":[$R]},{\"tool\":{\"driver\":{}},\"results\":[$N]}]}" \
+  "$bad a run has no tool.driver.name 0"
+copier "one in the first run, a later run without a driver name" \
+  "{\"version\":\"2.1.0\",\"runs\":[{$T,\"results\":[$N]},{\"tool\":{\"driver\":{}},\"results\":[$R]}]}" \
+  "$bad a result has no message 0"
+copier "the wrong version after the results" \
+  "{\"runs\":[{\"results\":[$R,$N],$T}],\"version\":\"2.0.0\"}" "$bad its version is not \"2.1.0\" 0"
+copier "a duplicate key in a later result" \
+  "{\"version\":\"2.1.0\",\"runs\":[{$T,\"results\":[$R,{\"message\":{\"text\":\"a\"},\"ruleId\":\"x\",\"ruleId\":\"y\"}]}]}" \
+  "ERROR 0 out.sarif (exit status 0): the output is not JSON (line 1: duplicate object key near '\"ruleId\"') 0"
+copier "results before the tool and the version (control)" \
+  "{\"runs\":[{\"results\":[$R,$R],$T}],\"version\":\"2.1.0\"}" "FAILED 2 None 2"
+
 # Found by name on ASH_PLUGIN_PATH.
 ASH_PLUGIN_PATH=$plugins "$ASH" scan --source-dir "$src" --output-dir "$out" --no-progress \
   --ash-plugin-modules fake-scanners --scanners fake-sarif >"$TEST_TMP/out" 2>"$TEST_TMP/err"
