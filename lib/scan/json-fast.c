@@ -52,6 +52,23 @@ struct parser
   const struct ash_json_fast_shadow *shadow;
   size_t shadow_cap; /* jansson's token buffer, as it would have grown */
   char point;        /* the locale's decimal point */
+  /* The results hook (json-fast.h): the place in a SARIF log of the
+     value read next, and the run being read.  */
+  const struct ash_json_fast_results *results;
+  int role_next;
+  size_t run;
+};
+
+/* Where a value stands in a SARIF log, for the results hook: the
+   top-level object, its "runs" array, a run in it, a run's "results"
+   array; anywhere else.  */
+enum
+{
+  ROLE_NONE,
+  ROLE_TOP,
+  ROLE_RUNS,
+  ROLE_RUN,
+  ROLE_RESULTS,
 };
 
 static void *
@@ -656,19 +673,45 @@ after_member (struct parser *ps, int close, int *ret_c)
   return 1;
 }
 
+/* jansson's json_array () makes room for this many items, and an append
+   to a full array makes room for twice as many.  */
+#define JANSSON_ARRAY_FIRST 8
+
 static json_t *
-read_array (struct parser *ps)
+read_array (struct parser *ps, int role)
 {
   json_t *a = json_array ();
   if (a == NULL)
     return fail (ps, -ENOMEM);
   int c;
+  /* The runs of a runs array; the items of a results array taken by
+     the hook, and the room jansson's array would have made for them
+     (exact when every item is taken, or none).  */
+  size_t n = 0, room = JANSSON_ARRAY_FIRST;
   for (int more = first_member (ps, ']', &c); more > 0;
        more = after_member (ps, ']', &c))
     {
+      if (role == ROLE_RUNS)
+        {
+          ps->run = n++;
+          ps->role_next = ROLE_RUN;
+        }
       json_t *v = read_value (ps, c);
       if (v == NULL)
         break;
+      if (role == ROLE_RESULTS
+          && ps->results->take (v, ps->run, ps->results->arg))
+        {
+          /* What appending it would have cost, charged as if it was
+             made: the budget counts the same whole log.  */
+          if (++n > room)
+            {
+              room = room * 2 > n ? room * 2 : n;
+              if (!shadow_charge (ps, room * sizeof (json_t *), 0))
+                break;
+            }
+          continue;
+        }
       if (json_array_append_new (a, v) < 0)
         {
           fail (ps, -ENOMEM);
@@ -684,7 +727,7 @@ read_array (struct parser *ps)
 /* A member of an object, C its first byte (not taken): false when it
    cannot be read or added.  */
 static bool
-read_member (struct parser *ps, json_t *o, int c)
+read_member (struct parser *ps, json_t *o, int c, int role)
 {
   const char *s;
   size_t len, raw;
@@ -714,6 +757,10 @@ read_member (struct parser *ps, json_t *o, int c)
       return false;
     }
   ps->p++;
+  if (role == ROLE_TOP && len == 4 && memcmp (s, "runs", 4) == 0)
+    ps->role_next = ROLE_RUNS;
+  else if (role == ROLE_RUN && len == 7 && memcmp (s, "results", 7) == 0)
+    ps->role_next = ROLE_RESULTS;
   json_t *v = read_value (ps, skip_space (ps));
   if (v == NULL)
     return false;
@@ -734,7 +781,7 @@ read_member (struct parser *ps, json_t *o, int c)
 }
 
 static json_t *
-read_object (struct parser *ps)
+read_object (struct parser *ps, int role)
 {
   json_t *o = json_object ();
   if (o == NULL)
@@ -742,7 +789,7 @@ read_object (struct parser *ps)
   int c;
   for (int more = first_member (ps, '}', &c); more > 0;
        more = after_member (ps, '}', &c))
-    if (!read_member (ps, o, c))
+    if (!read_member (ps, o, c, role))
       break;
   if (ps->status == 0)
     return o;
@@ -772,18 +819,23 @@ static json_t *
 read_value (struct parser *ps, int c)
 {
   json_t *v;
+  int role = ps->role_next;
 
+  ps->role_next = ROLE_NONE;
   if (++ps->depth > MAX_DEPTH)
     return fail (ps, -EINVAL);
   switch (c)
     {
     case '{':
       ps->p++;
-      v = read_object (ps);
+      v = read_object (ps, role == ROLE_TOP || role == ROLE_RUN ? role
+                                                                : ROLE_NONE);
       break;
     case '[':
       ps->p++;
-      v = read_array (ps);
+      v = read_array (ps, role == ROLE_RUNS || role == ROLE_RESULTS
+                            ? role
+                            : ROLE_NONE);
       break;
     case '"':
       ps->p++;
@@ -837,7 +889,11 @@ parse (struct parser *ps, json_t **ret)
       if (!(ps->flags & JSON_DECODE_ANY) && c != '{' && c != '[')
         fail (ps, -EINVAL);
       else
-        doc = read_value (ps, c);
+        {
+          if (ps->results)
+            ps->role_next = ROLE_TOP;
+          doc = read_value (ps, c);
+        }
       if (doc && skip_space (ps) >= 0)
         fail (ps, -EINVAL);
     }
@@ -857,11 +913,21 @@ int
 ash_json_fast_loadb (const char *text, size_t len, size_t flags,
                      const struct ash_json_fast_shadow *shadow, json_t **ret)
 {
+  return ash_json_fast_loadb_results (text, len, flags, shadow, NULL, ret);
+}
+
+int
+ash_json_fast_loadb_results (const char *text, size_t len, size_t flags,
+                             const struct ash_json_fast_shadow *shadow,
+                             const struct ash_json_fast_results *results,
+                             json_t **ret)
+{
   struct parser ps = {
     .p = (const unsigned char *) text,
     .end = (const unsigned char *) text + (text ? len : 0),
     .flags = flags,
     .shadow = shadow,
+    .results = results,
   };
   if (text == NULL)
     {
@@ -877,6 +943,16 @@ ash_json_fast_load_callback (json_load_callback_t read, void *arg,
                              const struct ash_json_fast_shadow *shadow,
                              json_t **ret)
 {
+  return ash_json_fast_load_callback_results (read, arg, flags, shadow, NULL,
+                                              ret);
+}
+
+int
+ash_json_fast_load_callback_results (
+  json_load_callback_t read, void *arg, size_t flags,
+  const struct ash_json_fast_shadow *shadow,
+  const struct ash_json_fast_results *results, json_t **ret)
+{
   static const unsigned char none[1];
   struct parser ps = {
     .p = none,
@@ -885,6 +961,7 @@ ash_json_fast_load_callback (json_load_callback_t read, void *arg,
     .arg = arg,
     .flags = flags,
     .shadow = shadow,
+    .results = results,
   };
   *ret = NULL;
   if (read == NULL)

@@ -69,4 +69,45 @@ int ash_json_fast_load_callback (json_load_callback_t read, void *arg,
                                  const struct ash_json_fast_shadow *shadow,
                                  json_t **ret);
 
+/* The results of a SARIF log taken as they are parsed, so that the log
+   is never a tree of all of them.  Each item of the array that is the
+   member "results" of an object that is an item of the array that is the
+   member "runs" of the top-level object (runs[R].results[J]) is given to
+   TAKE (ITEM, R, ARG) once it is complete, in the text's order, R
+   counting the items of "runs" from 0 (whatever they are).  Nothing
+   else is: not a "runs" or "results" anywhere else.  TAKE returns true
+   when it takes ITEM (the reference is handed over, and ITEM is not
+   added to its array), false to leave it to be added.
+
+   TAKE is called while the parse runs: for the items of a document that
+   is refused further on (a syntax error, a duplicate key, a failed
+   allocation or a refused charge, a failed read), and, without
+   JSON_REJECT_DUPLICATES, for those of a "runs" or "results" member
+   that a later one of the same name replaces.  A caller acts on what
+   it took only once the parse has returned 0.
+
+   The SHADOW is charged for each taken item what appending it to its
+   array would have cost jansson (its array's growth), so that a parse
+   that takes every item of its results arrays charges the same total,
+   and refuses the same documents, as one that takes none (an array of
+   which some items are taken and some not is charged about as much).  The
+   allocations TAKE itself makes go through jansson's allocator too: a
+   caller that counts them must leave them out itself.  */
+struct ash_json_fast_results
+{
+  bool (*take) (json_t *item, size_t run, void *arg);
+  void *arg;
+};
+
+/* ash_json_fast_loadb and ash_json_fast_load_callback with RESULTS
+   (NULL: none taken).  */
+int ash_json_fast_loadb_results (const char *text, size_t len, size_t flags,
+                                 const struct ash_json_fast_shadow *shadow,
+                                 const struct ash_json_fast_results *results,
+                                 json_t **ret);
+int ash_json_fast_load_callback_results (
+  json_load_callback_t read, void *arg, size_t flags,
+  const struct ash_json_fast_shadow *shadow,
+  const struct ash_json_fast_results *results, json_t **ret);
+
 #endif

@@ -721,9 +721,14 @@ parse_file (int dirfd, const char *relpath, size_t max,
          a text read whole; reading past MAX stops the parse.  */
       len = f->rd.size;
       parse_budget_start (len, true);
+      /* The results go to the sink as they are parsed, so that the log
+         is never a tree of all of them.  */
+      const struct ash_json_fast_results take = { sink_take, &feed };
       if (pass == 0)
-        ash_json_fast_load_callback (file_read, f, JSON_REJECT_DUPLICATES,
-                                     &budget_shadow_charge, &doc);
+        ash_json_fast_load_callback_results (file_read, f,
+                                             JSON_REJECT_DUPLICATES,
+                                             &budget_shadow_charge,
+                                             sink ? &take : NULL, &doc);
       else
         doc = json_load_callback (file_source_read, f, JSON_REJECT_DUPLICATES,
                                   &jerr);
@@ -736,7 +741,9 @@ parse_file (int dirfd, const char *relpath, size_t max,
           free (feed.bad);
           return f->error;
         }
-      if (doc && sink)
+      /* jansson's reading, should it accept what the fast parser did
+         not, hands them over once the log is whole.  */
+      if (doc && sink && pass == 1)
         sink_feed_doc (doc, &feed);
     }
   *ret_unread = false;
