@@ -18,6 +18,7 @@
 
 #include <jansson.h>
 #include <stdbool.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "scan/json-fast.h"
@@ -138,6 +139,87 @@ same_chunks_read (void *buf, size_t n, void *arg)
   memcpy (buf, c->text + c->pos, k);
   c->pos += k;
   return k;
+}
+
+/* The results hook (json-fast.h): what a TAKE callback was given, the
+   items it took and, for every item offered, whether it took it and its
+   run, in C arrays (no allocation through jansson, which the costs
+   count).  MODE: 0 take none, 1 take all, 2 take every other one.  */
+struct same_taken
+{
+  json_t **items; /* the taken ones */
+  size_t n;
+  bool *took;   /* by offer: taken */
+  size_t *runs; /* by offer: its run */
+  size_t offered, cap;
+  int mode; /* 0: take none, 1: take all, 2: take every other one */
+};
+
+static bool
+same_take (json_t *item, size_t run, void *arg)
+{
+  struct same_taken *t = arg;
+  bool take = t->mode == 1 || (t->mode == 2 && t->offered % 2 == 0);
+  if (t->offered == t->cap)
+    {
+      t->cap = t->cap ? 2 * t->cap : 16;
+      t->items = realloc (t->items, t->cap * sizeof *t->items);
+      t->took = realloc (t->took, t->cap * sizeof *t->took);
+      t->runs = realloc (t->runs, t->cap * sizeof *t->runs);
+      if (!t->items || !t->took || !t->runs)
+        abort ();
+    }
+  t->took[t->offered] = take;
+  t->runs[t->offered++] = run;
+  if (take)
+    t->items[t->n++] = item;
+  return take;
+}
+
+static void
+same_taken_release (struct same_taken *t)
+{
+  for (size_t i = 0; i < t->n; i++)
+    json_decref (t->items[i]);
+  free (t->items);
+  free (t->took);
+  free (t->runs);
+  memset (t, 0, sizeof *t);
+}
+
+/* GOT with the items T took put back where they were offered, among
+   those left: a new value.  */
+static json_t *
+same_put_back (const json_t *got, const struct same_taken *t)
+{
+  json_t *back = json_deep_copy (got);
+  json_t *runs = json_object_get (back, "runs");
+  const json_t *gruns = json_object_get (got, "runs");
+  for (size_t r = 0; r < json_array_size (runs); r++)
+    {
+      json_t *res = json_object_get (json_array_get (runs, r), "results");
+      if (json_is_array (res))
+        json_array_clear (res);
+    }
+  size_t k = 0;
+  size_t *left = calloc (json_array_size (runs) + 1, sizeof *left);
+  if (left == NULL)
+    abort ();
+  for (size_t o = 0; o < t->offered; o++)
+    {
+      size_t r = t->runs[o];
+      json_t *res = json_object_get (json_array_get (runs, r), "results");
+      const json_t *gres
+        = json_object_get (json_array_get (gruns, r), "results");
+      if (!json_is_array (res))
+        continue;
+      if (t->took[o])
+        json_array_append (res, t->items[k++]);
+      else
+        json_array_append (res, json_array_get (gres, left[r]++));
+    }
+  free (left);
+  return back;
 }
 
 #endif

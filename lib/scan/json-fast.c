@@ -757,9 +757,11 @@ read_member (struct parser *ps, json_t *o, int c, int role)
       return false;
     }
   ps->p++;
-  if (role == ROLE_TOP && len == 4 && memcmp (s, "runs", 4) == 0)
+  /* The key as kept: a read since may have moved what S pointed to.  */
+  const char *key = ps->keys.p + at;
+  if (role == ROLE_TOP && len == 4 && memcmp (key, "runs", 4) == 0)
     ps->role_next = ROLE_RUNS;
-  else if (role == ROLE_RUN && len == 7 && memcmp (s, "results", 7) == 0)
+  else if (role == ROLE_RUN && len == 7 && memcmp (key, "results", 7) == 0)
     ps->role_next = ROLE_RESULTS;
   json_t *v = read_value (ps, skip_space (ps));
   if (v == NULL)

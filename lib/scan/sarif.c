@@ -741,9 +741,10 @@ parse_file (int dirfd, const char *relpath, size_t max,
           free (feed.bad);
           return f->error;
         }
-      /* jansson's reading, should it accept what the fast parser did
-         not, hands them over once the log is whole.  */
-      if (doc && sink && pass == 1)
+      /* What is left in the log's results arrays goes to the sink once
+         the log is whole: jansson's reading, should it accept what the
+         fast parser did not, hands them all over so.  */
+      if (doc && sink)
         sink_feed_doc (doc, &feed);
     }
   *ret_unread = false;

@@ -9,7 +9,9 @@
    accepted document is the same value as jansson's (json-same.h: bytes,
    bits, member order); and the allocations it makes through jansson's
    allocator, with those it reports of jansson's own parser, cost the
-   parse budget what jansson's parse cost it.  */
+   parse budget what jansson's parse cost it; the same holds with the
+   results hook taking every item of a SARIF log's results arrays, and
+   the items it took, put back, give jansson's value.  */
 
 #include <config.h>
 
@@ -73,6 +75,32 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
       FUZZ_CHECK (whole_cost == want_cost);
       FUZZ_CHECK (chunked_cost == want_cost);
     }
+  /* The results hook taking every item of a SARIF log's results arrays
+     (chunked): the same verdict and cost, and the items put back give
+     the value (when a duplicate member is refused; otherwise a later
+     "runs" or "results" replaces what an earlier one offered).  */
+  struct same_taken t = { .mode = 1 };
+  const struct ash_json_fast_results hook = { same_take, &t };
+  json_t *taken;
+  c.pos = 0;
+  same_count_begin ();
+  r = ash_json_fast_load_callback_results (same_chunks_read, &c, flags,
+                                           &same_shadow_count, &hook, &taken);
+  size_t taken_cost = same_count_end ();
+  FUZZ_CHECK ((taken != NULL) == (want != NULL));
+  FUZZ_CHECK (taken ? r == 0 : r == -EINVAL);
+  if (want)
+    {
+      FUZZ_CHECK (taken_cost == want_cost);
+      if (flags & JSON_REJECT_DUPLICATES)
+        {
+          json_t *back = same_put_back (taken, &t);
+          FUZZ_CHECK (json_same (back, want));
+          json_decref (back);
+        }
+    }
+  same_taken_release (&t);
+  json_decref (taken);
   json_decref (want);
   json_decref (whole);
   json_decref (chunked);

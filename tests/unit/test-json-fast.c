@@ -620,6 +620,270 @@ message_cases (void)
     }
 }
 
+/* ---- The results hook ---------------------------------------------- */
+
+/* The items a full parse DOC has at the hook's place, counted.  */
+static size_t
+hook_items (const json_t *doc)
+{
+  size_t n = 0;
+  const json_t *runs = json_object_get (doc, "runs");
+  for (size_t i = 0; json_is_array (runs) && i < json_array_size (runs); i++)
+    {
+      const json_t *r = json_object_get (json_array_get (runs, i), "results");
+      if (json_is_array (r))
+        n += json_array_size (r);
+    }
+  return n;
+}
+
+/* TEXT parsed with the hook taking none, all and every other item, read
+   whole and in chunks: the same verdict as the plain parse; taking none
+   the same value and cost; taking all the same cost, the items at the
+   hook's place (all of them, in order, with their runs) and the value
+   with them put back.  */
+static void
+hook_case (const char *name, const char *text, size_t len, size_t flags,
+           bool put_back_ok)
+{
+  same_count_begin ();
+  json_t *want = NULL;
+  int want_r
+    = ash_json_fast_loadb (text, len, flags, &same_shadow_count, &want);
+  size_t want_cost = same_count_end ();
+  char why[300] = "";
+  for (int mode = 0; mode < 3 && !*why; mode++)
+    for (size_t i = 0; i <= ARRAY_SIZE (chunk_sizes) && !*why; i++)
+      {
+        struct same_taken t = { .mode = mode };
+        const struct ash_json_fast_results hook = { same_take, &t };
+        json_t *got = NULL;
+        int r;
+        same_count_begin ();
+        if (i == ARRAY_SIZE (chunk_sizes))
+          r = ash_json_fast_loadb_results (text, len, flags,
+                                           &same_shadow_count, &hook, &got);
+        else
+          {
+            struct same_chunks c = { text, len, 0, chunk_sizes[i] };
+            r = ash_json_fast_load_callback_results (same_chunks_read, &c,
+                                                     flags, &same_shadow_count,
+                                                     &hook, &got);
+          }
+        size_t cost = same_count_end ();
+        size_t chunk = i == ARRAY_SIZE (chunk_sizes) ? len : chunk_sizes[i];
+        if (r != want_r || (got == NULL) != (want == NULL))
+          snprintf (why, sizeof why, "mode %d, chunk %zu: %d, not %d", mode,
+                    chunk, r, want_r);
+        else if (want && mode != 2 && cost != want_cost)
+          snprintf (why, sizeof why, "mode %d, chunk %zu: cost %zu, not %zu",
+                    mode, chunk, cost, want_cost);
+        else if (want && mode == 0
+                 && (t.offered != hook_items (want) || !json_same (got, want)))
+          snprintf (why, sizeof why,
+                    "take none, chunk %zu: %zu offered of "
+                    "%zu, or the value differs",
+                    chunk, t.offered, hook_items (want));
+        else if (want && mode == 1 && t.n != hook_items (want))
+          snprintf (why, sizeof why, "take all, chunk %zu: %zu taken of %zu",
+                    chunk, t.n, hook_items (want));
+        else if (want && mode == 1 && hook_items (got) != 0)
+          snprintf (why, sizeof why, "take all, chunk %zu: items left", chunk);
+        else if (want && mode >= 1 && put_back_ok)
+          {
+            json_t *back = same_put_back (got, &t);
+            if (!json_same (back, want))
+              snprintf (why, sizeof why,
+                        "mode %d, chunk %zu: the items put back do not give "
+                        "the value",
+                        mode, chunk);
+            json_decref (back);
+          }
+        json_decref (got);
+        same_taken_release (&t);
+      }
+  json_decref (want);
+  if (!tap_ok (!*why, "results hook: %s", name))
+    tap_diag ("  %s", why);
+}
+
+static void
+hook_cases (void)
+{
+  /* Every document of the table: none of them is offered anything but
+     the SARIF log's one result.  */
+  for (size_t i = 0; i < ARRAY_SIZE (cases); i++)
+    {
+      char name[64];
+      snprintf (name, sizeof name, "table case %zu", i);
+      hook_case (name, cases[i].text, cases[i].len, cases[i].flags, true);
+    }
+  static const struct
+  {
+    const char *name, *text;
+    size_t flags;
+    bool put_back;
+  } docs[] = {
+    { "items of every kind, runs of every kind, results elsewhere",
+      "{\"runs\":[{\"results\":[1,{\"a\":1},[2],\"s\",null,true]},"
+      "{\"results\":[]},{\"x\":1},5,[{\"results\":[3]}],"
+      "{\"results\":{\"not\":\"an array\"}},{\"results\":[{\"runs\":[{"
+      "\"results\":[7]}]}]}],\"results\":[9],\"properties\":{\"runs\":[{"
+      "\"results\":[8]}]}}",
+      RD, true },
+    { "a top-level array", "[{\"runs\":[{\"results\":[1]}]}]", RD, true },
+    { "runs not an array", "{\"runs\":{\"results\":[1]}}", RD, true },
+    { "a results array before and after other members",
+      "{\"x\":[],\"runs\":[{\"a\":1,\"results\":[{\"b\":[{}]},2],\"c\":{}},"
+      "{\"results\":[3,4,5]}],\"y\":0}",
+      RD, true },
+    { "refused after items: truncated",
+      "{\"runs\":[{\"results\":[1,2,3]}],\"x\":", RD, true },
+    { "refused after items: a duplicate key in a later item",
+      "{\"runs\":[{\"results\":[{\"a\":1},{\"a\":1,\"a\":2}]}]}", RD, true },
+    { "refused after items: a second results member",
+      "{\"runs\":[{\"results\":[1],\"results\":[2]}]}", RD, true },
+    { "refused after items: a second runs member",
+      "{\"runs\":[{\"results\":[1]}],\"runs\":[]}", RD, true },
+  };
+  for (size_t i = 0; i < ARRAY_SIZE (docs); i++)
+    hook_case (docs[i].name, docs[i].text, strlen (docs[i].text),
+               docs[i].flags, docs[i].put_back);
+  /* Arrays long enough to grow many times: the charge for what taken
+     items would have cost.  */
+  static const size_t counts[] = { 7, 8, 9, 16, 17, 100, 1000, 5000 };
+  for (size_t i = 0; i < ARRAY_SIZE (counts); i++)
+    {
+      struct ash_buf b = ASH_BUF_INIT;
+      ash_buf_addstr (&b, "{\"runs\":[{\"results\":[");
+      for (size_t j = 0; j < counts[i]; j++)
+        ash_buf_addstr (&b, j ? ",{\"k\":0}" : "{\"k\":0}");
+      ash_buf_addstr (&b, "]},{\"results\":[{}]}]}");
+      char name[64];
+      snprintf (name, sizeof name, "%zu results in one run", counts[i]);
+      hook_case (name, b.buf, b.len, RD, true);
+      ash_buf_release (&b);
+    }
+}
+
+/* A SARIF log of 20,000 results padded by PAD spaces.  */
+static char *
+padded_log (size_t pad, size_t *ret_len)
+{
+  struct ash_buf b = ASH_BUF_INIT;
+  ash_buf_addstr (&b, "{\"version\":\"2.1.0\",\"runs\":[{\"tool\":{\"driver\""
+                      ":{\"name\":\"x\"}},\"results\":[");
+  for (size_t i = 0; i < 20000; i++)
+    ash_buf_addstr (&b, i ? ",{\"message\":{}}" : "{\"message\":{}}");
+  for (size_t i = 0; i < pad; i++)
+    ash_buf_addstr (&b, " ");
+  ash_buf_addstr (&b, "]}]}");
+  *ret_len = b.len;
+  return ash_buf_detach (&b);
+}
+
+static size_t sink_given;
+
+static void
+sink_result (json_t *res, size_t run, void *arg)
+{
+  (void) run;
+  (void) arg;
+  sink_given++;
+  json_decref (res);
+}
+
+static void
+sink_reset (void *arg)
+{
+  (void) arg;
+  sink_given = 0;
+}
+
+/* ash_sarif_parse_file_sink reads a log the budget refuses at the same
+   size as ash_sarif_parse_file, and gives a log it reads to its sink
+   whole, its runs' results arrays left empty.  */
+static void
+sink_budget_cases (void)
+{
+  char dir[] = "/tmp/test-json-fast.XXXXXX";
+  if (mkdtemp (dir) == NULL)
+    {
+      tap_ok (false, "mkdtemp: %s", strerror (errno));
+      return;
+    }
+  int dirfd = open (dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  const struct ash_sarif_sink sink = { sink_result, sink_reset, NULL };
+  /* The most padding the plain file parse refuses.  */
+  int verdict[2];
+  size_t lo = 0, hi = 600000, found = 0;
+  for (int round = 0; round < 40 && hi - lo > 1; round++)
+    {
+      size_t mid = lo + (hi - lo) / 2, len;
+      _cleanup_free_ char *text = padded_log (mid, &len);
+      int fd = openat (dirfd, "pad.sarif", O_WRONLY | O_CREAT | O_TRUNC, 0600);
+      bool ok = fd >= 0 && write (fd, text, len) == (ssize_t) len;
+      if (fd >= 0)
+        close (fd);
+      if (!ok)
+        break;
+      json_t *doc = NULL;
+      struct ash_error err = ASH_ERROR_INIT;
+      size_t got_len;
+      bool unread;
+      int r = ash_sarif_parse_file (dirfd, "pad.sarif", 0, &doc, &got_len,
+                                    &unread, &err);
+      json_decref (doc);
+      ash_error_release (&err);
+      *(r == -EFBIG ? &lo : &hi) = mid;
+      found = lo;
+    }
+  tap_ok (lo > 0 && hi - lo == 1, "sink: the budget's edge found (%zu)",
+          found);
+  for (size_t pad = lo; pad <= hi; pad++)
+    {
+      size_t len;
+      _cleanup_free_ char *text = padded_log (pad, &len);
+      int fd = openat (dirfd, "pad.sarif", O_WRONLY | O_CREAT | O_TRUNC, 0600);
+      if (fd >= 0)
+        {
+          if (write (fd, text, len) != (ssize_t) len)
+            tap_diag ("short write");
+          close (fd);
+        }
+      for (int with = 0; with < 2; with++)
+        {
+          json_t *doc = NULL;
+          struct ash_error err = ASH_ERROR_INIT;
+          size_t got_len;
+          bool unread;
+          sink_given = 0;
+          verdict[with]
+            = with ? ash_sarif_parse_file_sink (dirfd, "pad.sarif", 0, &sink,
+                                                &doc, &got_len, &unread, &err)
+                   : ash_sarif_parse_file (dirfd, "pad.sarif", 0, &doc,
+                                           &got_len, &unread, &err);
+          if (with && verdict[with] == 0)
+            tap_ok (sink_given == 20000
+                      && json_array_size (json_object_get (
+                           json_array_get (json_object_get (doc, "runs"), 0),
+                           "results"))
+                           == 0,
+                    "sink: the log read gives its 20000 results to the sink");
+          json_decref (doc);
+          ash_error_release (&err);
+        }
+      tap_ok (verdict[0] == verdict[1]
+                && verdict[0] == (pad == lo ? -EFBIG : 0),
+              "sink: %zu bytes of padding %s with and without the sink (%d, "
+              "%d)",
+              pad, pad == lo ? "refused" : "read", verdict[0], verdict[1]);
+    }
+  unlinkat (dirfd, "pad.sarif", 0);
+  close (dirfd);
+  rmdir (dir);
+}
+
 int
 main (void)
 {
@@ -630,5 +894,7 @@ main (void)
   size_t pad = budget_cases ();
   message_cases ();
   file_cases (pad);
+  hook_cases ();
+  sink_budget_cases ();
   return tap_done ();
 }
