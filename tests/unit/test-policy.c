@@ -27,6 +27,7 @@
 #include <unistd.h>
 
 #include "base/util.h"
+#include "sandbox/envfilter.h"
 #include "sandbox/homescreen.h"
 #include "sandbox/policy.h"
 #include "sandbox/requirements.h"
@@ -782,9 +783,36 @@ test_realpath_memo (void)
     tap_diag ("cannot remove %s", tmpl);
 }
 
+/* The credential word of a name: anywhere, in any case, the longer
+   words first; names longer than any buffer the search uses too.  */
+static void
+test_credential_word (void)
+{
+  char long_name[600];
+
+  tap_is_str (ash_env_credential_word ("GITHUB_TOKEN"), "TOKEN",
+              "credential word: TOKEN at the end");
+  tap_is_str (ash_env_credential_word ("my_api_key_x"), "API_KEY",
+              "credential word: API_KEY before KEY, any case");
+  tap_is_str (ash_env_credential_word ("Passwd"), "PASSWD",
+              "credential word: PASSWD");
+  tap_is_str (ash_env_credential_word ("PATH"), NULL,
+              "credential word: none in PATH");
+  tap_is_str (ash_env_credential_word ("caf\xc3\xa9_sEcReT"), "SECRET",
+              "credential word: after bytes that are not ASCII");
+  memset (long_name, 'A', sizeof long_name - 1);
+  long_name[sizeof long_name - 1] = '\0';
+  tap_is_str (ash_env_credential_word (long_name), NULL,
+              "credential word: none in a long name");
+  memcpy (long_name + sizeof long_name - 6, "token", 5);
+  tap_is_str (ash_env_credential_word (long_name), "TOKEN",
+              "credential word: at the end of a long name");
+}
+
 int
 main (void)
 {
+  test_credential_word ();
   test_realpath_memo ();
   {
     json_t *bogus = json_pack ("{s:b, s:b}", "offline", 1, "ofline", 1);
