@@ -191,6 +191,25 @@ push_private (struct ash_cmd *cmd, struct landlock_state *st,
   return 0;
 }
 
+/* Give the private directory PRIV_FD, its TMPDIR TMP_FD and its HOME
+   HOME_FD (the descriptors the wrapper is handed) to UID and GID.  With no
+   link in the home, they are all it holds, ASH's alone since it made
+   them: each is given by its descriptor.  Otherwise the whole tree is
+   walked, the directories on the way to the links included.  */
+static int
+chown_private (int priv_fd, int tmp_fd, int home_fd,
+               const struct ash_policy *policy, uid_t uid, gid_t gid)
+{
+  const int fds[] = { priv_fd, tmp_fd, home_fd };
+
+  if (policy->n_home_links > 0)
+    return ash_tree_chown_fd (priv_fd, uid, gid);
+  for (size_t i = 0; i < ARRAY_SIZE (fds); i++)
+    if (fchownat (fds[i], "", uid, gid, AT_EMPTY_PATH) < 0)
+      return -errno;
+  return 0;
+}
+
 static int
 landlock_wrap_args (const struct ash_linux_probe *probe,
                     const struct ash_policy *policy, struct ash_cmd *cmd,
@@ -199,6 +218,7 @@ landlock_wrap_args (const struct ash_linux_probe *probe,
 {
   _cleanup_free_ char *priv_home = NULL, *priv_tmp = NULL;
   _cleanup_close_ int priv_fd = -1;
+  int tmp_fd, home_fd;
   struct stat st;
   int r;
 
@@ -285,18 +305,21 @@ landlock_wrap_args (const struct ash_linux_probe *probe,
                     err);
   if (r < 0)
     return r;
+  tmp_fd = state->fds[state->n_fds - 1];
   r = push_private (cmd, state, argv, priv_fd, "home", "--home", priv_home,
                     err);
   if (r < 0)
     return r;
-  r = ash_linux_home_links_make (state->fds[state->n_fds - 1], policy, err);
+  home_fd = state->fds[state->n_fds - 1];
+  r = ash_linux_home_links_make (home_fd, policy, err);
   if (r < 0)
     return r;
   /* ash runs as root and the scanner as its account: the private TMPDIR
      and HOME are that account's.  */
   if (cmd->set_ids)
     {
-      r = ash_tree_chown_fd (priv_fd, cmd->user_id, cmd->group_id);
+      r = chown_private (priv_fd, tmp_fd, home_fd, policy, cmd->user_id,
+                         cmd->group_id);
       if (r < 0)
         return ash_error_set (err, r, _ ("cannot give %s to uid %ld: %s"),
                               state->dir, (long) cmd->user_id, strerror (-r));
@@ -398,7 +421,7 @@ landlock_cleanup (struct ash_wrap_state *base)
   if (state->ready >= 0)
     ash_close (state->ready);
   if (state->dir)
-    ash_linux_private_dir_remove (state->dir);
+    ash_linux_private_dir_remove_made (state->dir, private_subdirs);
   free (state->dir);
   free (state);
 }
