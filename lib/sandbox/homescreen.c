@@ -32,6 +32,7 @@ static _Thread_local struct
   size_t n_canon;
   char *canon[CANON_MAX];
   size_t canon_len[CANON_MAX];
+  bool canon_dead[CANON_MAX];
   size_t n_tops;
   char *top_dir[TOPS_MAX];
   bool top_listed[TOPS_MAX];
@@ -59,47 +60,75 @@ ash_homescreen_memo (bool on)
   memo.on = on;
 }
 
+/* Whether P (LEN bytes) is a checked directory (DEAD false) or a path
+   realpath() failed on (DEAD true).  */
 static bool
-canon_known (const char *p, size_t len)
+canon_known (const char *p, size_t len, bool dead)
 {
   for (size_t i = 0; i < memo.n_canon; i++)
-    if (memo.canon_len[i] == len && memcmp (memo.canon[i], p, len) == 0)
+    if (memo.canon_len[i] == len && memo.canon_dead[i] == dead
+        && memcmp (memo.canon[i], p, len) == 0)
       return true;
   return false;
 }
 
 static void
-canon_add (const char *p, size_t len)
+canon_add (const char *p, size_t len, bool dead)
 {
   if (memo.n_canon < CANON_MAX)
     {
       memo.canon[memo.n_canon] = xstrndup (p, len);
+      memo.canon_dead[memo.n_canon] = dead;
       memo.canon_len[memo.n_canon++] = len;
     }
 }
 
-/* PATH resolved as realpath() resolves it, for a path none of whose
-   components is a link: 1 with *RET the answer, which is PATH with its
-   repeated slashes dropped; 0 (*RET NULL) when realpath() fails on a
-   component that is not there or not a directory, as it then does.  -1
-   for realpath() to resolve: a relative path, ".", "..", a final slash, a
-   link, any other error.  Each component is one readlink(), as
-   realpath() asks, except the directories already checked.  */
+/* Whether the link target T (LEN bytes) is one the walk below follows as
+   realpath() does: not empty, no ".", ".." or final slash in it.  */
+static bool
+plain_target (const char *t, size_t len)
+{
+  if (len == 0 || t[len - 1] == '/')
+    return false;
+  for (const char *c = t; c < t + len;)
+    {
+      size_t clen = strcspn (c, "/");
+      if ((clen == 1 && c[0] == '.')
+          || (clen == 2 && c[0] == '.' && c[1] == '.'))
+        return false;
+      c += clen;
+      while (*c == '/')
+        c++;
+    }
+  return true;
+}
+
+/* PATH resolved as realpath() resolves it, one component at a time with
+   readlink(), as realpath() asks: a link's target takes its place (from
+   the link's directory when relative, from / when absolute).  1 with *RET
+   the answer; 0 (*RET NULL) when realpath() fails on a component that is
+   not there or not a directory, as it then does.  -1 for realpath() to
+   resolve: a relative path, ".", "..", a final slash, a target with one
+   of those, too many links, any other error.  The directories already
+   checked, and the paths already found missing, are not asked about
+   again.  */
 static int
 resolve_plain (const char *path, char **ret)
 {
-  char buf[PATH_MAX];
+  char buf[PATH_MAX], rest[PATH_MAX], target[PATH_MAX];
   size_t n = 0, plen = strlen (path);
-  const char *p = path;
+  const char *p = rest;
+  int links = 0;
 
   *ret = NULL;
-  if (path[0] != '/' || plen >= PATH_MAX
+  if (path[0] != '/' || plen >= sizeof rest
       || (plen > 1 && path[plen - 1] == '/'))
     return -1;
+  memcpy (rest, path, plen + 1);
   while (*p)
     {
-      size_t clen;
-      char one;
+      size_t clen, n0 = n;
+      ssize_t t;
 
       while (*p == '/')
         p++;
@@ -115,15 +144,35 @@ resolve_plain (const char *path, char **ret)
       n += clen;
       buf[n] = '\0';
       p += clen;
-      if (canon_known (buf, n))
+      if (canon_known (buf, n, false))
         continue;
-      if (readlink (buf, &one, 1) >= 0)
-        return -1;
-      if (errno == ENOENT || errno == ENOTDIR)
+      if (canon_known (buf, n, true))
         return 0;
+      t = readlink (buf, target, sizeof target - 1);
+      if (t >= 0)
+        {
+          size_t left = strlen (p);
+
+          target[t] = '\0';
+          if (++links > 40 || !plain_target (target, (size_t) t)
+              || (size_t) t + left >= sizeof rest)
+            return -1;
+          /* The target and what follows the link, in REST (P points
+             into it: moved first).  */
+          memmove (rest + t, p, left + 1);
+          memcpy (rest, target, (size_t) t);
+          p = rest;
+          n = target[0] == '/' ? 0 : n0;
+          continue;
+        }
+      if (errno == ENOENT || errno == ENOTDIR)
+        {
+          canon_add (buf, n, true);
+          return 0;
+        }
       if (errno != EINVAL)
         return -1;
-      canon_add (buf, n);
+      canon_add (buf, n, false);
     }
   *ret = n ? xstrndup (buf, n) : xstrdup ("/");
   return 1;

@@ -799,13 +799,52 @@ test_realpath_plain (void)
     }
   _cleanup_free_ char *mk = xasprintf (
     "mkdir -p '%1$s/a/b/c' '%1$s/d' && touch '%1$s/a/f' && "
-    "ln -s a '%1$s/la' && ln -s '%1$s/d' '%1$s/a/ld' && ln -s f '%1$s/a/lf'",
+    "ln -s a '%1$s/la' && ln -s '%1$s/d' '%1$s/a/ld' && ln -s f '%1$s/a/lf' "
+    "&& "
+    "ln -s b/c '%1$s/a/lc' && ln -s lc '%1$s/a/llc' && ln -s ../d "
+    "'%1$s/a/ldd' "
+    "&& ln -s nope '%1$s/a/dangling' && ln -s loop2 '%1$s/loop1' && "
+    "ln -s loop1 '%1$s/loop2' && ln -s b/ '%1$s/a/lslash' && "
+    "ln -s //a//b '%1$s/a/ldouble' && mkdir '%1$s/t' '%1$s/t/dir' && "
+    "touch '%1$s/t/file' && ln -s ../a '%1$s/t/ld' && ln -s ../a/f "
+    "'%1$s/t/lf'",
     tmpl);
   tap_ok (system (mk) == 0, "plain: the tree is made");
   static const char *const rels[] = {
-    "/a/b/c",  "/a/b",      "/a",    "//a///b//c", "/a/./b", "/a/b/../b",
-    "/a/b/",   "/la/b",     "/a/ld", "/a/lf",      "/a/f",   "/a/f/x",
-    "/a/nope", "/a/nope/x", "/la",   "/d",         "",
+    "/a/b/c",
+    "/a/b",
+    "/a",
+    "//a///b//c",
+    "/a/./b",
+    "/a/b/../b",
+    "/a/b/",
+    "/la/b",
+    "/a/ld",
+    "/a/lf",
+    "/a/f",
+    "/a/f/x",
+    "/a/nope",
+    "/a/nope/x",
+    "/la",
+    "/d",
+    "",
+    "/a/lc",
+    "/a/llc/",
+    "/a/llc",
+    "/a/llc/x",
+    "/la/lc",
+    "/la/ldd",
+    "/a/ldd/x",
+    "/a/dangling",
+    "/a/dangling/x",
+    "/loop1",
+    "/loop1/x",
+    "/a/lslash",
+    "/a/lslash/c",
+    "/a/lf/x",
+    "/a/nope/y",
+    "/la/llc/../c",
+    "/a/ldouble",
   };
   bool same = true;
 
@@ -834,8 +873,8 @@ test_realpath_plain (void)
   tap_ok (same, "plain: the memo resolves every path as realpath() does");
 
   struct ash_strvec first = ASH_STRVEC_INIT, again = ASH_STRVEC_INIT;
-  _cleanup_free_ char *a = xasprintf ("%s/a", tmpl);
-  _cleanup_free_ char *l2 = xasprintf ("%s/a/l2", tmpl);
+  _cleanup_free_ char *a = xasprintf ("%s/t", tmpl);
+  _cleanup_free_ char *l2 = xasprintf ("%s/t/l2", tmpl);
   bool listed = ash_homescreen_top_links (a, &first);
   (void) symlink ("f", l2);
   bool listed_again = ash_homescreen_top_links (a, &again);
