@@ -85,12 +85,13 @@ pass_fd (struct ash_cmd *cmd, struct landlock_state *st,
    The results directory must be a directory owned by the scanner's user
    (ash's, or the scanner account when ash runs as root), the data
    (the source tree, the converted files) a directory or a regular file.
-   0 with *RET_FD the descriptor, or -1 when the path is not there (or
-   cannot be reached: it grants nothing); a negative errno when it is
-   refused, and nothing runs.  */
+   0 with *RET_FD the descriptor (and *RET_ST what fstat() says of it), or
+   -1 when the path is not there (or cannot be reached: it grants
+   nothing); a negative errno when it is refused, and nothing runs.  */
 static int
 open_for_rule (const char *path, enum ash_access access, bool results,
-               uid_t owner, int *ret_fd, struct ash_error *err)
+               uid_t owner, int *ret_fd, struct stat *ret_st,
+               struct ash_error *err)
 {
   _cleanup_close_ int fd = -1;
   struct stat st;
@@ -125,6 +126,7 @@ open_for_rule (const char *path, enum ash_access access, bool results,
                              "the scanner does not run"),
                           path);
   *ret_fd = TAKE_FD (fd);
+  *ret_st = st;
   return 0;
 }
 
@@ -141,15 +143,14 @@ push_rule (struct ash_cmd *cmd, struct landlock_state *st,
   struct stat sb;
 
   r = open_for_rule (path, access, results,
-                     cmd->set_ids ? cmd->user_id : geteuid (), &fd, err);
+                     cmd->set_ids ? cmd->user_id : geteuid (), &fd, &sb, err);
   if (r < 0)
     return r;
   if (fd < 0)
     return 0; /* not there: nothing to grant */
   /* The scanned data must be there for the scanner, readable as its
      user: the wrapper checks that it opens this very directory.  */
-  if (access == ASH_ACCESS_DATA && fstat (fd, &sb) == 0
-      && S_ISDIR (sb.st_mode))
+  if (access == ASH_ACCESS_DATA && S_ISDIR (sb.st_mode))
     ash_strvec_pushf (argv, "--expect=%s=%llu:%llu", path,
                       (unsigned long long) sb.st_dev,
                       (unsigned long long) sb.st_ino);
