@@ -56,13 +56,12 @@ cache_dir (const char **ret_home)
 }
 
 /* Whether the directory DFD may lead to the cache: with STRICT, only when
-   it is the user's and writable by nobody else; otherwise it may also be
+   it is UID's (the user's) and writable by nobody else; otherwise it may also be
    root's, and writable by others only when it is root's and sticky.  */
 static bool
-trusted_dir (int dfd, bool strict)
+trusted_dir (int dfd, bool strict, uid_t uid)
 {
   struct stat st;
-  uid_t uid = geteuid ();
 
   if (fstat (dfd, &st) < 0 || !S_ISDIR (st.st_mode))
     return false;
@@ -87,12 +86,13 @@ open_dir (const char *dir, const char *home, bool create)
   int fd = open ("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
   bool below_home = false;
   char *save = NULL;
+  uid_t uid = geteuid ();
 
   if (fd < 0)
     return -errno;
   /* The whole cache directory is strict when it is not in the home.  */
   bool in_home = home && ash_path_is_inside (dir, home);
-  if (!trusted_dir (fd, false))
+  if (!trusted_dir (fd, false, uid))
     {
       close (fd);
       return -EPERM;
@@ -134,7 +134,7 @@ open_dir (const char *dir, const char *home, bool create)
         below_home = true;
       /* The home and below it, and the cache directory itself, are the
          user's alone; the directories above may be root's.  */
-      if (!trusted_dir (fd, below_home || streq (walked, dir)))
+      if (!trusted_dir (fd, below_home || streq (walked, dir), uid))
         {
           close (fd);
           return -EPERM;
