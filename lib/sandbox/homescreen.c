@@ -154,7 +154,9 @@ resolve_plain (const char *path, char **ret)
           size_t left = strlen (p);
 
           target[t] = '\0';
-          if (++links > 40 || !plain_target (target, (size_t) t)
+          /* A target that fills the buffer may be cut short.  */
+          if ((size_t) t >= sizeof target - 1 || ++links > 40
+              || !plain_target (target, (size_t) t)
               || (size_t) t + left >= sizeof rest)
             return -1;
           /* The target and what follows the link, in REST (P points
