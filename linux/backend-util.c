@@ -96,6 +96,13 @@ ash_linux_socket_filter_prepare (enum ash_socket_policy sockets)
   if ((unsigned) sockets >= sizeof filter_fds / sizeof filter_fds[0]
       || atomic_exchange (&filter_started[sockets], true))
     return;
+  /* A program made at build time is only written to a memfd: a few system
+     calls, fewer than starting a thread costs.  */
+  if (ash_socket_filter_is_prebuilt (sockets))
+    {
+      filter_build ((void *) (intptr_t) sockets);
+      return;
+    }
   if (pthread_attr_init (&attr) != 0)
     {
       atomic_store (&filter_started[sockets], false);

@@ -103,9 +103,10 @@ int ash_linux_socket_filter_fd (enum ash_socket_policy sockets,
 /* Start building the socket filter for SOCKETS on a thread of its own,
    unless it is built or being built, so that the first
    ash_linux_socket_filter_fd() for it finds it ready, or waits for that
-   build rather than starting its own.  A build that fails or a thread
-   that cannot start leaves it unbuilt: ash_linux_socket_filter_fd()
-   then builds it, and reports the error.  */
+   build rather than starting its own; a program made at build time is
+   written here instead, which costs less than the thread.  A build that
+   fails or a thread that cannot start leaves it unbuilt:
+   ash_linux_socket_filter_fd() then builds it, and reports the error.  */
 void ash_linux_socket_filter_prepare (enum ash_socket_policy sockets);
 
 /* Find the tool NAME (bwrap, firejail, readlink, true) by the toolfind

@@ -85,12 +85,13 @@ pass_fd (struct ash_cmd *cmd, struct landlock_state *st,
    The results directory must be a directory owned by the scanner's user
    (ash's, or the scanner account when ash runs as root), the data
    (the source tree, the converted files) a directory or a regular file.
-   0 with *RET_FD the descriptor, or -1 when the path is not there (or
-   cannot be reached: it grants nothing); a negative errno when it is
-   refused, and nothing runs.  */
+   0 with *RET_FD the descriptor (and *RET_ST what fstat() says of it), or
+   -1 when the path is not there (or cannot be reached: it grants
+   nothing); a negative errno when it is refused, and nothing runs.  */
 static int
 open_for_rule (const char *path, enum ash_access access, bool results,
-               uid_t owner, int *ret_fd, struct ash_error *err)
+               uid_t owner, int *ret_fd, struct stat *ret_st,
+               struct ash_error *err)
 {
   _cleanup_close_ int fd = -1;
   struct stat st;
@@ -125,6 +126,7 @@ open_for_rule (const char *path, enum ash_access access, bool results,
                              "the scanner does not run"),
                           path);
   *ret_fd = TAKE_FD (fd);
+  *ret_st = st;
   return 0;
 }
 
@@ -141,15 +143,14 @@ push_rule (struct ash_cmd *cmd, struct landlock_state *st,
   struct stat sb;
 
   r = open_for_rule (path, access, results,
-                     cmd->set_ids ? cmd->user_id : geteuid (), &fd, err);
+                     cmd->set_ids ? cmd->user_id : geteuid (), &fd, &sb, err);
   if (r < 0)
     return r;
   if (fd < 0)
     return 0; /* not there: nothing to grant */
   /* The scanned data must be there for the scanner, readable as its
      user: the wrapper checks that it opens this very directory.  */
-  if (access == ASH_ACCESS_DATA && fstat (fd, &sb) == 0
-      && S_ISDIR (sb.st_mode))
+  if (access == ASH_ACCESS_DATA && S_ISDIR (sb.st_mode))
     ash_strvec_pushf (argv, "--expect=%s=%llu:%llu", path,
                       (unsigned long long) sb.st_dev,
                       (unsigned long long) sb.st_ino);
@@ -191,6 +192,25 @@ push_private (struct ash_cmd *cmd, struct landlock_state *st,
   return 0;
 }
 
+/* Give the private directory PRIV_FD, its TMPDIR TMP_FD and its HOME
+   HOME_FD (the descriptors the wrapper is handed) to UID and GID.  With no
+   link in the home, they are all it holds, ASH's alone since it made
+   them: each is given by its descriptor.  Otherwise the whole tree is
+   walked, the directories on the way to the links included.  */
+static int
+chown_private (int priv_fd, int tmp_fd, int home_fd,
+               const struct ash_policy *policy, uid_t uid, gid_t gid)
+{
+  const int fds[] = { priv_fd, tmp_fd, home_fd };
+
+  if (policy->n_home_links > 0)
+    return ash_tree_chown_fd (priv_fd, uid, gid);
+  for (size_t i = 0; i < ARRAY_SIZE (fds); i++)
+    if (fchownat (fds[i], "", uid, gid, AT_EMPTY_PATH) < 0)
+      return -errno;
+  return 0;
+}
+
 static int
 landlock_wrap_args (const struct ash_linux_probe *probe,
                     const struct ash_policy *policy, struct ash_cmd *cmd,
@@ -199,6 +219,7 @@ landlock_wrap_args (const struct ash_linux_probe *probe,
 {
   _cleanup_free_ char *priv_home = NULL, *priv_tmp = NULL;
   _cleanup_close_ int priv_fd = -1;
+  int tmp_fd, home_fd;
   struct stat st;
   int r;
 
@@ -285,18 +306,21 @@ landlock_wrap_args (const struct ash_linux_probe *probe,
                     err);
   if (r < 0)
     return r;
+  tmp_fd = state->fds[state->n_fds - 1];
   r = push_private (cmd, state, argv, priv_fd, "home", "--home", priv_home,
                     err);
   if (r < 0)
     return r;
-  r = ash_linux_home_links_make (state->fds[state->n_fds - 1], policy, err);
+  home_fd = state->fds[state->n_fds - 1];
+  r = ash_linux_home_links_make (home_fd, policy, err);
   if (r < 0)
     return r;
   /* ash runs as root and the scanner as its account: the private TMPDIR
      and HOME are that account's.  */
   if (cmd->set_ids)
     {
-      r = ash_tree_chown_fd (priv_fd, cmd->user_id, cmd->group_id);
+      r = chown_private (priv_fd, tmp_fd, home_fd, policy, cmd->user_id,
+                         cmd->group_id);
       if (r < 0)
         return ash_error_set (err, r, _ ("cannot give %s to uid %ld: %s"),
                               state->dir, (long) cmd->user_id, strerror (-r));
@@ -398,7 +422,7 @@ landlock_cleanup (struct ash_wrap_state *base)
   if (state->ready >= 0)
     ash_close (state->ready);
   if (state->dir)
-    ash_linux_private_dir_remove (state->dir);
+    ash_linux_private_dir_remove_made (state->dir, private_subdirs);
   free (state->dir);
   free (state);
 }

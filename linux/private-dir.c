@@ -61,8 +61,29 @@ static char *spare_dir, *spare_base;
 static const char *spare_prefix;
 static const char *const *spare_subdirs;
 
+/* Remove DIR, made with SUBDIRS (NULL-terminated, or NULL), in the
+   parent directory PFD when it holds those empty subdirectories and
+   nothing else, as it does when a scanner left nothing there: each
+   removed by name, which never follows a link.  False when anything is
+   left, for the full walk to remove.  */
+static bool
+remove_made (int pfd, const char *name, const char *const *subdirs)
+{
+  _cleanup_close_ int dfd = -1;
+
+  if (!subdirs || !subdirs[0])
+    return false;
+  dfd = openat (pfd, name, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+  if (dfd < 0)
+    return false;
+  for (size_t i = 0; subdirs[i]; i++)
+    if (unlinkat (dfd, subdirs[i], AT_REMOVEDIR) < 0 && errno != ENOENT)
+      return false;
+  return unlinkat (pfd, name, AT_REMOVEDIR) == 0;
+}
+
 static void
-remove_now (const char *dir)
+remove_now (const char *dir, const char *const *subdirs)
 {
   struct ash_error e = ASH_ERROR_INIT;
   _cleanup_free_ char *parent = xstrdup (dir);
@@ -73,6 +94,8 @@ remove_now (const char *dir)
   *slash = '\0';
   _cleanup_close_ int pfd
     = open (*parent ? parent : "/", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (pfd >= 0 && remove_made (pfd, slash + 1, subdirs))
+    return;
   if (pfd < 0 || ash_tree_remove_all (pfd, slash + 1, &e) < 0)
     ash_warning (_ ("cannot remove %s: %s"), dir,
                  e.message ? e.message : strerror (errno));
@@ -103,7 +126,7 @@ make_spare (struct removal *r)
   pthread_mutex_unlock (&removal_lock);
   if (!kept)
     {
-      remove_now (dir);
+      remove_now (dir, r->subdirs);
       free (dir);
     }
 }
@@ -112,7 +135,7 @@ static void
 removal_do (struct removal *r)
 {
   if (r->dir)
-    remove_now (r->dir);
+    remove_now (r->dir, r->subdirs);
   else if (r->spare)
     make_spare (r);
   else
@@ -181,15 +204,17 @@ void
 ash_linux_private_dir_flush (void)
 {
   char *spare;
+  const char *const *subdirs;
 
   pthread_mutex_lock (&removal_lock);
   wait_idle_locked ();
   /* A spare directory no spawn took goes too.  */
+  subdirs = spare_subdirs;
   spare = spare_take_locked ();
   pthread_mutex_unlock (&removal_lock);
   if (spare)
     {
-      remove_now (spare);
+      remove_now (spare, subdirs);
       free (spare);
     }
 }
@@ -253,13 +278,20 @@ removal_queue (struct removal *r)
 }
 
 void
-ash_linux_private_dir_remove (const char *dir)
+ash_linux_private_dir_remove_made (const char *dir, const char *const *subdirs)
 {
   struct removal *r = xcalloc (1, sizeof *r);
 
   r->dir = xstrdup (dir);
+  r->subdirs = subdirs;
   if (!removal_queue (r))
     removal_do (r);
+}
+
+void
+ash_linux_private_dir_remove (const char *dir)
+{
+  ash_linux_private_dir_remove_made (dir, NULL);
 }
 
 /* Remove the private directories PREFIX<pid>-* in BASE that runs of ash
@@ -308,7 +340,7 @@ remove_stale (const char *base, const char *prefix)
         continue;
       _cleanup_free_ char *path = ash_path_join (base, de->d_name);
       ash_info (_ ("removing %s, left by a run of ash that was killed"), path);
-      remove_now (path);
+      remove_now (path, NULL);
     }
   closedir (d);
 }
@@ -369,7 +401,7 @@ make_dir (const char *base, const char *prefix, const char *const *subdirs,
                        strerror (e));
         if (dfd >= 0)
           close (dfd);
-        remove_now (dir);
+        remove_now (dir, NULL);
         free (dir);
         return -e;
       }

@@ -38,6 +38,13 @@ void ash_linux_private_dir_prepare (const char *base, const char *prefix,
    before ASH exits; without that thread, here.  */
 void ash_linux_private_dir_remove (const char *dir);
 
+/* The same for DIR made with SUBDIRS (the array given to
+   ash_linux_private_dir_make(), which must outlive the removal): when
+   they are empty and all there is, they and DIR are removed by name,
+   without reading any directory; otherwise as above.  */
+void ash_linux_private_dir_remove_made (const char *dir,
+                                        const char *const *subdirs);
+
 /* Wait until what was queued so far (removals, the directory made ahead)
    is done, and remove nothing more: for tests.  */
 void ash_linux_private_dir_wait (void);

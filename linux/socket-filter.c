@@ -410,6 +410,14 @@ prebuilt (enum ash_socket_policy sockets, size_t *ret_n)
 #endif
 }
 
+bool
+ash_socket_filter_is_prebuilt (enum ash_socket_policy sockets)
+{
+  size_t n;
+
+  return prebuilt (sockets, &n) != NULL;
+}
+
 /* The filter is released on failure by a goto ladder rather than by
    lib/base's cleanup attributes: this file is built into
    ash-landlock-exec too, which uses nothing of lib/ (only libc and

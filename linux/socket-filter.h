@@ -86,6 +86,10 @@ int ash_socket_filter_write_bpf (enum ash_socket_policy sockets, int fd,
    instead (for tests).  */
 bool ash_socket_filter_have_prebuilt (void);
 void ash_socket_filter_use_prebuilt (bool on);
+/* Whether ash_socket_filter_memfd (SOCKETS) writes a program made at
+   build time (it then costs a few system calls, not libseccomp's
+   build).  */
+bool ash_socket_filter_is_prebuilt (enum ash_socket_policy sockets);
 
 /* The most instructions a BPF program may hold (the kernel's
    BPF_MAXINSNS).  */

@@ -40,23 +40,23 @@ static const char *const proxy_names[] = {
 
 static const char *const baseline_prefixes[] = { "LC_", "ASH_", "UV_" };
 
-static bool
-contains_nocase (const char *hay, const char *needle)
-{
-  size_t n = strlen (needle);
-  for (; *hay; hay++)
-    if (c_strncasecmp (hay, needle, n) == 0)
-      return true;
-  return false;
-}
-
 const char *
 ash_env_credential_word (const char *name)
 {
-  for (size_t i = 0; i < ARRAY_SIZE (credential_words); i++)
-    if (contains_nocase (name, credential_words[i]))
-      return credential_words[i];
-  return NULL;
+  char small[128];
+  size_t n = strlen (name);
+  _cleanup_free_ char *big = n < sizeof small ? NULL : xmalloc (n + 1);
+  char *up = big ? big : small;
+  const char *word = NULL;
+
+  /* The words are upper case: one upper-case copy of NAME is searched
+     for each of them, in the order of the list.  */
+  for (size_t i = 0; i <= n; i++)
+    up[i] = c_toupper (name[i]);
+  for (size_t i = 0; !word && i < ARRAY_SIZE (credential_words); i++)
+    if (strstr (up, credential_words[i]))
+      word = credential_words[i];
+  return word;
 }
 
 /* True when the word at P (up to the next white space) carries userinfo:
@@ -184,6 +184,29 @@ void
 ash_env_filter_allow (char *const *environ, const struct ash_requirements *req,
                       bool declared, char *const *allow, struct ash_policy *p)
 {
+  /* The reasons, each translated the first time it is given: most of
+     the environment is dropped for the same few.  */
+  enum
+  {
+    WHY_IPC,
+    WHY_PRIVATE,
+    WHY_CACHE,
+    WHY_ALLOWLIST,
+    WHY_USERINFO,
+    N_WHY
+  };
+  static const char *const why_msgid[N_WHY] = {
+    [WHY_IPC] = N_ ("names a local IPC endpoint"),
+    [WHY_PRIVATE] = N_ ("set by the sandbox to a private directory"),
+    [WHY_CACHE] = N_ ("not passed: ASH names each cache directory to the "
+                      "scanner itself"),
+    [WHY_ALLOWLIST] = N_ ("not in the allowlist"),
+    [WHY_USERINFO] = N_ ("value carries user:password@ (or a user name) in "
+                         "a URL"),
+  };
+  const char *why[N_WHY] = { NULL };
+#define WHY(k) (why[k] ? why[k] : (why[k] = _ (why_msgid[k])))
+
   if (!environ)
     return;
   for (char *const *e = environ; *e; e++)
@@ -202,21 +225,17 @@ ash_env_filter_allow (char *const *environ, const struct ash_requirements *req,
           ipc = true;
       if (ipc)
         {
-          ash_policy_add_drop (p, name, _ ("names a local IPC endpoint"));
+          ash_policy_add_drop (p, name, WHY (WHY_IPC));
           continue;
         }
       if (streq (name, "HOME") || streq (name, "TMPDIR"))
         {
-          ash_policy_add_drop (p, name,
-                               _ ("set by the sandbox to a private "
-                                  "directory"));
+          ash_policy_add_drop (p, name, WHY (WHY_PRIVATE));
           continue;
         }
       if (streq (name, "XDG_CACHE_HOME"))
         {
-          ash_policy_add_drop (p, name,
-                               _ ("not passed: ASH names each cache "
-                                  "directory to the scanner itself"));
+          ash_policy_add_drop (p, name, WHY (WHY_CACHE));
           continue;
         }
 
@@ -225,7 +244,7 @@ ash_env_filter_allow (char *const *environ, const struct ash_requirements *req,
       if (!exact && !ash_env_name_in_baseline (name)
           && !(declared && declared_prefix (req, name)))
         {
-          ash_policy_add_drop (p, name, _ ("not in the allowlist"));
+          ash_policy_add_drop (p, name, WHY (WHY_ALLOWLIST));
           continue;
         }
       if (!exact)
@@ -241,12 +260,11 @@ ash_env_filter_allow (char *const *environ, const struct ash_requirements *req,
           if (ash_env_value_has_userinfo (value)
               || (is_proxy_name (name) && proxy_value_has_userinfo (value)))
             {
-              ash_policy_add_drop (p, name,
-                                   _ ("value carries user:password@ (or a "
-                                      "user name) in a URL"));
+              ash_policy_add_drop (p, name, WHY (WHY_USERINFO));
               continue;
             }
         }
       ash_strvec_push (&p->env, *e);
     }
+#undef WHY
 }

@@ -14,14 +14,29 @@
 /* The answers of one policy's computation (ash_homescreen_memo): the
    same paths (/usr/bin, the tool's directory, the homes) are resolved
    several times over, each time one readlink() a component.  A NULL
-   answer is kept too.  Per thread: policies are computed side by side.  */
+   answer is kept too.  So are the directories found to be no link, every
+   component of them checked (CANON: realpath() would give them as they
+   are), so that paths that share them (/tmp/src and /tmp/out) ask the
+   kernel only about what follows; and the links at the top of each home
+   listed (ash_homescreen_top_links).  Per thread: policies are computed
+   side by side.  */
 #define MEMO_MAX 32
+#define CANON_MAX 64
+#define TOPS_MAX 4
 static _Thread_local struct
 {
   bool on;
   size_t n;
   char *path[MEMO_MAX];
   char *real[MEMO_MAX];
+  size_t n_canon;
+  char *canon[CANON_MAX];
+  size_t canon_len[CANON_MAX];
+  bool canon_dead[CANON_MAX];
+  size_t n_tops;
+  char *top_dir[TOPS_MAX];
+  bool top_listed[TOPS_MAX];
+  struct ash_strvec top_names[TOPS_MAX];
 } memo;
 
 void
@@ -33,12 +48,143 @@ ash_homescreen_memo (bool on)
       free (memo.real[i]);
     }
   memo.n = 0;
+  for (size_t i = 0; i < memo.n_canon; i++)
+    free (memo.canon[i]);
+  memo.n_canon = 0;
+  for (size_t i = 0; i < memo.n_tops; i++)
+    {
+      free (memo.top_dir[i]);
+      ash_strvec_release (&memo.top_names[i]);
+    }
+  memo.n_tops = 0;
   memo.on = on;
+}
+
+/* Whether P (LEN bytes) is a checked directory (DEAD false) or a path
+   realpath() failed on (DEAD true).  */
+static bool
+canon_known (const char *p, size_t len, bool dead)
+{
+  for (size_t i = 0; i < memo.n_canon; i++)
+    if (memo.canon_len[i] == len && memo.canon_dead[i] == dead
+        && memcmp (memo.canon[i], p, len) == 0)
+      return true;
+  return false;
+}
+
+static void
+canon_add (const char *p, size_t len, bool dead)
+{
+  if (memo.n_canon < CANON_MAX)
+    {
+      memo.canon[memo.n_canon] = xstrndup (p, len);
+      memo.canon_dead[memo.n_canon] = dead;
+      memo.canon_len[memo.n_canon++] = len;
+    }
+}
+
+/* Whether the link target T (LEN bytes) is one the walk below follows as
+   realpath() does: not empty, no ".", ".." or final slash in it.  */
+static bool
+plain_target (const char *t, size_t len)
+{
+  if (len == 0 || t[len - 1] == '/')
+    return false;
+  for (const char *c = t; c < t + len;)
+    {
+      size_t clen = strcspn (c, "/");
+      if ((clen == 1 && c[0] == '.')
+          || (clen == 2 && c[0] == '.' && c[1] == '.'))
+        return false;
+      c += clen;
+      while (*c == '/')
+        c++;
+    }
+  return true;
+}
+
+/* PATH resolved as realpath() resolves it, one component at a time with
+   readlink(), as realpath() asks: a link's target takes its place (from
+   the link's directory when relative, from / when absolute).  1 with *RET
+   the answer; 0 (*RET NULL) when realpath() fails on a component that is
+   not there or not a directory, as it then does.  -1 for realpath() to
+   resolve: a relative path, ".", "..", a final slash, a target with one
+   of those, too many links, any other error.  The directories already
+   checked, and the paths already found missing, are not asked about
+   again.  */
+static int
+resolve_plain (const char *path, char **ret)
+{
+  char buf[PATH_MAX], rest[PATH_MAX], target[PATH_MAX];
+  size_t n = 0, plen = strlen (path);
+  const char *p = rest;
+  int links = 0;
+
+  *ret = NULL;
+  if (path[0] != '/' || plen >= sizeof rest
+      || (plen > 1 && path[plen - 1] == '/'))
+    return -1;
+  memcpy (rest, path, plen + 1);
+  while (*p)
+    {
+      size_t clen, n0 = n;
+      ssize_t t;
+
+      while (*p == '/')
+        p++;
+      if (!*p)
+        break;
+      clen = strcspn (p, "/");
+      if ((clen == 1 && p[0] == '.')
+          || (clen == 2 && p[0] == '.' && p[1] == '.')
+          || n + 1 + clen >= sizeof buf)
+        return -1;
+      buf[n++] = '/';
+      memcpy (buf + n, p, clen);
+      n += clen;
+      buf[n] = '\0';
+      p += clen;
+      if (canon_known (buf, n, false))
+        continue;
+      if (canon_known (buf, n, true))
+        return 0;
+      t = readlink (buf, target, sizeof target - 1);
+      if (t >= 0)
+        {
+          size_t left = strlen (p);
+
+          target[t] = '\0';
+          /* A target that fills the buffer may be cut short.  */
+          if ((size_t) t >= sizeof target - 1 || ++links > 40
+              || !plain_target (target, (size_t) t)
+              || (size_t) t + left >= sizeof rest)
+            return -1;
+          /* The target and what follows the link, in REST (P points
+             into it: moved first).  */
+          memmove (rest + t, p, left + 1);
+          memcpy (rest, target, (size_t) t);
+          p = rest;
+          n = target[0] == '/' ? 0 : n0;
+          continue;
+        }
+      if (errno == ENOENT || errno == ENOTDIR)
+        {
+          canon_add (buf, n, true);
+          return 0;
+        }
+      if (errno != EINVAL)
+        return -1;
+      canon_add (buf, n, false);
+    }
+  *ret = n ? xstrndup (buf, n) : xstrdup ("/");
+  return 1;
 }
 
 char *
 ash_homescreen_realpath (const char *path)
 {
+  char *r;
+
   if (!path || !*path)
     return NULL;
   if (!memo.on)
@@ -46,7 +192,8 @@ ash_homescreen_realpath (const char *path)
   for (size_t i = 0; i < memo.n; i++)
     if (streq (memo.path[i], path))
       return memo.real[i] ? xstrdup (memo.real[i]) : NULL;
-  char *r = realpath (path, NULL);
+  if (resolve_plain (path, &r) < 0)
+    r = realpath (path, NULL);
   if (memo.n < MEMO_MAX)
     {
       memo.path[memo.n] = xstrdup (path);
@@ -54,6 +201,59 @@ ash_homescreen_realpath (const char *path)
       memo.n++;
     }
   return r;
+}
+
+/* The links at the top of HOME into RET, listed once.  */
+static bool
+list_top_links (const char *home, struct ash_strvec *ret)
+{
+  DIR *d = opendir (home);
+  struct dirent *de;
+
+  if (!d)
+    return false;
+  while ((de = readdir (d)) != NULL)
+    {
+      if (streq (de->d_name, ".") || streq (de->d_name, ".."))
+        continue;
+      /* Only links matter: the type readdir() gives is enough for every
+         other entry (lstat below when it gives none).  */
+      if (de->d_type != DT_LNK && de->d_type != DT_UNKNOWN)
+        continue;
+      _cleanup_free_ char *p = ash_path_join (home, de->d_name);
+      struct stat st;
+      if (lstat (p, &st) < 0 || !S_ISLNK (st.st_mode))
+        continue;
+      ash_strvec_push (ret, de->d_name);
+    }
+  closedir (d);
+  return true;
+}
+
+bool
+ash_homescreen_top_links (const char *home, struct ash_strvec *ret)
+{
+  bool listed;
+
+  ash_strvec_clear (ret);
+  if (!memo.on)
+    return list_top_links (home, ret);
+  for (size_t i = 0; i < memo.n_tops; i++)
+    if (streq (memo.top_dir[i], home))
+      {
+        ash_strvec_pushv (ret, memo.top_names[i].v);
+        return memo.top_listed[i];
+      }
+  listed = list_top_links (home, ret);
+  if (memo.n_tops < TOPS_MAX)
+    {
+      size_t i = memo.n_tops++;
+      memo.top_dir[i] = xstrdup (home);
+      memo.top_listed[i] = listed;
+      ash_strvec_init (&memo.top_names[i]);
+      ash_strvec_pushv (&memo.top_names[i], ret->v);
+    }
+  return listed;
 }
 
 static char *
@@ -107,23 +307,13 @@ inside_any (const struct ash_strvec *dirs, const char *path)
 static void
 find_top_links (struct ash_homescreen *s, const char *home)
 {
-  DIR *d = opendir (home);
-  struct dirent *de;
+  _cleanup_strvec_ struct ash_strvec names = ASH_STRVEC_INIT;
 
-  if (!d)
+  if (!ash_homescreen_top_links (home, &names))
     return;
-  while ((de = readdir (d)) != NULL)
+  for (size_t i = 0; i < names.nr; i++)
     {
-      if (streq (de->d_name, ".") || streq (de->d_name, ".."))
-        continue;
-      /* Only links matter: the type readdir() gives is enough for every
-         other entry (lstat below when it gives none).  */
-      if (de->d_type != DT_LNK && de->d_type != DT_UNKNOWN)
-        continue;
-      _cleanup_free_ char *p = ash_path_join (home, de->d_name);
-      struct stat st;
-      if (lstat (p, &st) < 0 || !S_ISLNK (st.st_mode))
-        continue;
+      _cleanup_free_ char *p = ash_path_join (home, names.v[i]);
       _cleanup_free_ char *t = ash_homescreen_realpath (p);
       if (!t || !is_dir (t))
         continue;
@@ -136,7 +326,6 @@ find_top_links (struct ash_homescreen *s, const char *home)
       ash_strvec_push (&s->link_names, p);
       ash_strvec_push (&s->link_targets, t);
     }
-  closedir (d);
 }
 
 void

@@ -54,6 +54,11 @@ void ash_homescreen_release (struct ash_homescreen *s);
    policy's computation, which asks for the same paths many times.  */
 char *ash_homescreen_realpath (const char *path);
 void ash_homescreen_memo (bool on);
+/* The names of the links at the top of the directory HOME (those lstat()
+   says are links), in the order it lists them, into RET (cleared first);
+   false when HOME cannot be listed.  Memoized as ash_homescreen_realpath
+   is: the policy looks at each home twice.  */
+bool ash_homescreen_top_links (const char *home, struct ash_strvec *ret);
 /* REAL as if the links at the top of the homes were the directories they
    name: a path inside such a directory is spelled inside the home.  */
 char *ash_homescreen_virtual (const struct ash_homescreen *s,

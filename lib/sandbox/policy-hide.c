@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "base/util.h"
+#include "sandbox/homescreen.h"
 
 /* Container runtime sockets and their directories.  */
 static const char *const runtime_sockets[] = {
@@ -194,29 +195,20 @@ static void
 hide_home_links (struct ash_policy *policy, const char *home,
                  const char *other_home)
 {
-  DIR *d = opendir (home);
-  struct dirent *de;
+  _cleanup_strvec_ struct ash_strvec names = ASH_STRVEC_INIT;
+  const char *why = NULL;
 
-  if (!d)
+  if (!ash_homescreen_top_links (home, &names))
     return;
-  while ((de = readdir (d)))
+  for (size_t n = 0; n < names.nr; n++)
     {
-      _cleanup_free_ char *link = NULL;
-      char target[PATH_MAX];
+      _cleanup_free_ char *link = ash_path_join (home, names.v[n]);
+      _cleanup_free_ char *target = ash_homescreen_realpath (link);
       struct stat st;
       bool system = false;
 
-      if (streq (de->d_name, ".") || streq (de->d_name, ".."))
-        continue;
-      /* Only links matter: the type readdir() gives is enough for every
-         other entry (lstat below when it gives none).  */
-      if (de->d_type != DT_LNK && de->d_type != DT_UNKNOWN)
-        continue;
-      link = ash_path_join (home, de->d_name);
-      if (lstat (link, &st) < 0 || !S_ISLNK (st.st_mode))
-        continue;
-      if (!realpath (link, target) || stat (target, &st) < 0
-          || !S_ISDIR (st.st_mode) || streq (target, "/"))
+      if (!target || stat (target, &st) < 0 || !S_ISDIR (st.st_mode)
+          || streq (target, "/"))
         continue;
       if (ash_path_is_inside (target, home)
           || (other_home && ash_path_is_inside (target, other_home))
@@ -231,9 +223,12 @@ hide_home_links (struct ash_policy *policy, const char *home,
       if (inside_any_policy_path (policy, target))
         hide_beside (policy, target, 0);
       else
-        hide (policy, target, _ ("named by a link at the top of the home"));
+        {
+          if (!why)
+            why = _ ("named by a link at the top of the home");
+          hide (policy, target, why);
+        }
     }
-  closedir (d);
 }
 
 void
@@ -383,8 +378,11 @@ ash_policy_add_hiding (struct ash_policy *p, char *const *environ,
     if (ash_str_has_prefix (*e, "SSH_AUTH_SOCK="))
       ssh_auth_sock = *e + strlen ("SSH_AUTH_SOCK=");
 
-  for (size_t i = 0; i < ARRAY_SIZE (runtime_sockets); i++)
-    hide (p, runtime_sockets[i], _ ("container runtime socket"));
+  {
+    const char *why = _ ("container runtime socket");
+    for (size_t i = 0; i < ARRAY_SIZE (runtime_sockets); i++)
+      hide (p, runtime_sockets[i], why);
+  }
   {
     _cleanup_free_ char *run_user
       = xasprintf ("/run/user/%lu", (unsigned long) getuid ());

@@ -163,11 +163,15 @@ ash_policy_add_path (struct ash_policy *p, const char *path,
   };
 }
 
+/* Only this grows the lists: it makes room for twice as many each time
+   the count reaches a power of two, rather than copying the list once per
+   variable of the environment.  */
 static void
 push_drop (struct ash_policy_drop **v, size_t *n, const char *name,
            const char *why)
 {
-  *v = xreallocarray (*v, *n + 1, sizeof **v);
+  if ((*n & (*n - 1)) == 0)
+    *v = xreallocarray (*v, *n ? 2 * *n : 1, sizeof **v);
   (*v)[(*n)++] = (struct ash_policy_drop){ xstrdup (name), xstrdup (why) };
 }
 
@@ -326,9 +330,10 @@ add_data (struct ctx *c)
                           "directory is shown)"));
   ash_policy_add_path (c->p, c->p->results_dir, ASH_ACCESS_WRITE, false,
                        _ ("results directory"));
+  const char *system_rule = _ ("system directory");
   for (size_t i = 0; i < c->hs.system_dirs.nr; i++)
     ash_policy_add_path (c->p, c->hs.system_dirs.v[i], ASH_ACCESS_READ, true,
-                         _ ("system directory"));
+                         system_rule);
   if (in->run_config_dir)
     {
       char *d = real_or_normal (in->run_config_dir);

@@ -36,6 +36,7 @@
 #include "base/buf.h"
 #include "base/util.h"
 #include "sandbox/backend-impl.h"
+#include "sandbox/probe-entry.h"
 
 #define CACHE_FILE_MAX (64 * 1024)
 
@@ -55,13 +56,12 @@ cache_dir (const char **ret_home)
 }
 
 /* Whether the directory DFD may lead to the cache: with STRICT, only when
-   it is the user's and writable by nobody else; otherwise it may also be
+   it is UID's (the user's) and writable by nobody else; otherwise it may also be
    root's, and writable by others only when it is root's and sticky.  */
 static bool
-trusted_dir (int dfd, bool strict)
+trusted_dir (int dfd, bool strict, uid_t uid)
 {
   struct stat st;
-  uid_t uid = geteuid ();
 
   if (fstat (dfd, &st) < 0 || !S_ISDIR (st.st_mode))
     return false;
@@ -86,12 +86,13 @@ open_dir (const char *dir, const char *home, bool create)
   int fd = open ("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
   bool below_home = false;
   char *save = NULL;
+  uid_t uid = geteuid ();
 
   if (fd < 0)
     return -errno;
   /* The whole cache directory is strict when it is not in the home.  */
   bool in_home = home && ash_path_is_inside (dir, home);
-  if (!trusted_dir (fd, false))
+  if (!trusted_dir (fd, false, uid))
     {
       close (fd);
       return -EPERM;
@@ -133,7 +134,7 @@ open_dir (const char *dir, const char *home, bool create)
         below_home = true;
       /* The home and below it, and the cache directory itself, are the
          user's alone; the directories above may be root's.  */
-      if (!trusted_dir (fd, below_home || streq (walked, dir)))
+      if (!trusted_dir (fd, below_home || streq (walked, dir), uid))
         {
           close (fd);
           return -EPERM;
@@ -160,42 +161,57 @@ open_dir_usable (const char *dir, const char *home, bool create)
   return rfd;
 }
 
-/* The document in DIR/NAME when it can be trusted (a regular file of the
-   user's, one name, writable by nobody else, in a trusted directory), or
-   NULL.  */
-static json_t *
-read_entry (const char *name)
+/* The text of DIR/NAME into TEXT when it can be trusted (a regular file
+   of the user's, one name, writable by nobody else, in a trusted
+   directory), and not empty.  */
+static bool
+read_entry_text (const char *name, struct ash_buf *text)
 {
   const char *home;
   _cleanup_free_ char *dir = cache_dir (&home);
   _cleanup_close_ int dfd = -1, fd = -1;
-  struct ash_buf text = ASH_BUF_INIT;
-  json_t *doc = NULL;
   struct stat st;
   char chunk[4096];
   ssize_t n;
 
   if (!dir)
-    return NULL;
+    return false;
   dfd = open_dir (dir, home, false);
   if (dfd < 0)
-    return NULL;
+    return false;
   fd = openat (dfd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
   if (fd < 0 || fstat (fd, &st) < 0 || !S_ISREG (st.st_mode)
       || st.st_uid != geteuid () || (st.st_mode & (S_IWGRP | S_IWOTH))
       || st.st_nlink != 1 || st.st_size > CACHE_FILE_MAX)
-    return NULL;
-  while ((n = read (fd, chunk, sizeof chunk)) > 0 && text.len < CACHE_FILE_MAX)
-    ash_buf_add (&text, chunk, (size_t) n);
-  if (n >= 0 && text.len > 0)
-    doc = json_loadb (text.buf, text.len, JSON_REJECT_DUPLICATES, NULL);
-  ash_buf_release (&text);
+    return false;
+  while ((n = read (fd, chunk, sizeof chunk)) > 0
+         && text->len < CACHE_FILE_MAX)
+    ash_buf_add (text, chunk, (size_t) n);
+  return n >= 0 && text->len > 0;
+}
+
+/* TEXT as a JSON object, or NULL.  */
+static json_t *
+parse_entry (const struct ash_buf *text)
+{
+  json_t *doc
+    = json_loadb (text->buf, text->len, JSON_REJECT_DUPLICATES, NULL);
+
   if (doc && !json_is_object (doc))
     {
       json_decref (doc);
       doc = NULL;
     }
   return doc;
+}
+
+/* The document in DIR/NAME when it can be trusted, or NULL.  */
+static json_t *
+read_entry (const char *name)
+{
+  _cleanup_buf_ struct ash_buf text = ASH_BUF_INIT;
+
+  return read_entry_text (name, &text) ? parse_entry (&text) : NULL;
 }
 
 /* Write DOC as DIR/NAME (mode 0600, replaced whole), making the cache
@@ -249,27 +265,86 @@ file_name (const struct ash_backend *backend)
   return xasprintf ("probe-%s.json", backend->name);
 }
 
+/* What a backend's key is made of in this run.  */
+struct key_parts
+{
+  struct ash_buf identity;
+  char *kernel;
+  long long uid;
+};
+
+static void
+key_parts_release (struct key_parts *k)
+{
+  ash_buf_release (&k->identity);
+  free (k->kernel);
+}
+
+/* This run's key for BACKEND into RET (released by the caller either
+   way), or false when the backend cannot be cached or its programs are
+   missing.  */
+static bool
+key_parts (const struct ash_backend *backend, const struct ash_host *host,
+           struct key_parts *ret)
+{
+  struct utsname u;
+
+  ash_buf_init (&ret->identity);
+  ret->kernel = NULL;
+  ret->uid = (long long) geteuid ();
+  if (!backend->identity || !backend->save || !backend->load || uname (&u) < 0
+      || backend->identity (host, &ret->identity) < 0)
+    return false;
+  ret->kernel = xasprintf ("%s %s", u.release, u.version);
+  return true;
+}
+
+static json_t *
+key_json (const struct ash_backend *backend, const struct key_parts *k)
+{
+  return json_pack ("{s:s, s:I, s:s, s:s, s:s}", "ash", PACKAGE_VERSION, "uid",
+                    (json_int_t) k->uid, "kernel", k->kernel, "backend",
+                    backend->name, "identity", k->identity.buf);
+}
+
 /* This run's key for BACKEND, or NULL when the backend cannot be
    cached or its programs are missing.  */
 static json_t *
 make_key (const struct ash_backend *backend, const struct ash_host *host)
 {
-  struct ash_buf id = ASH_BUF_INIT;
-  struct utsname u;
-  json_t *key;
+  struct key_parts k;
+  json_t *key = key_parts (backend, host, &k) ? key_json (backend, &k) : NULL;
 
-  if (!backend->identity || !backend->save || !backend->load || uname (&u) < 0
-      || backend->identity (host, &id) < 0)
-    {
-      ash_buf_release (&id);
-      return NULL;
-    }
-  key
-    = json_pack ("{s:s, s:I, s:s+++, s:s, s:s}", "ash", PACKAGE_VERSION, "uid",
-                 (json_int_t) geteuid (), "kernel", u.release, " ", u.version,
-                 "", "backend", backend->name, "identity", id.buf);
-  ash_buf_release (&id);
+  key_parts_release (&k);
   return key;
+}
+
+/* The probe object of the cached entry NAME for BACKEND under the key K
+   (a new reference), or NULL.  An entry as probe-cache.c writes it is read
+   by ash_probe_entry_read(); any other text by jansson, as it always
+   was.  */
+static json_t *
+load_probe_object (const struct ash_backend *backend,
+                   const struct key_parts *k, const char *name)
+{
+  _cleanup_buf_ struct ash_buf text = ASH_BUF_INIT;
+  _cleanup_buf_ struct ash_buf key_text = ASH_BUF_INIT;
+  json_t *probe = NULL;
+
+  if (!read_entry_text (name, &text))
+    return NULL;
+  if (ash_probe_entry_key_text (PACKAGE_VERSION, k->uid, k->kernel,
+                                backend->name, k->identity.buf, &key_text)
+        == 0
+      && ash_probe_entry_read (text.buf, text.len, key_text.buf, &probe) == 0)
+    return probe;
+
+  _cleanup_json_ json_t *key = key_json (backend, k);
+  _cleanup_json_ json_t *doc = key ? parse_entry (&text) : NULL;
+  if (!doc || !json_equal (json_object_get (doc, "key"), key))
+    return NULL;
+  probe = json_object_get (doc, "probe");
+  return json_is_object (probe) ? json_incref (probe) : NULL;
 }
 
 struct ash_probe *
@@ -278,15 +353,15 @@ ash_probe_cache_load (const struct ash_backend *backend,
 {
   _cleanup_free_ char *name = file_name (backend);
   struct ash_probe *p = NULL;
-  _cleanup_json_ json_t *key = make_key (backend, host);
+  struct key_parts k;
+  _cleanup_json_ json_t *probe = NULL;
 
-  if (!key)
+  if (key_parts (backend, host, &k))
+    probe = load_probe_object (backend, &k, name);
+  key_parts_release (&k);
+  if (!probe)
     return NULL;
-  _cleanup_json_ json_t *doc = read_entry (name);
-  if (!doc || !json_equal (json_object_get (doc, "key"), key)
-      || !json_is_object (json_object_get (doc, "probe")))
-    return NULL;
-  if (backend->load (json_object_get (doc, "probe"), &p) < 0)
+  if (backend->load (probe, &p) < 0)
     p = NULL;
   if (p)
     {

@@ -1051,6 +1051,93 @@ test_landlock_ahead (void)
     unsetenv ("TMPDIR");
 }
 
+/* The private directory of a spawn without home links: as root, it and
+   its TMPDIR and HOME are the scanner account's; cleanup removes it with
+   whatever the scanner left there (LEAVE: files, a directory it cannot
+   read, a link to a file outside, which is removed and never followed),
+   by the time finish() returns.  */
+static void
+test_landlock_cleanup (bool leave)
+{
+  const char *what = leave ? "landlock, things left" : "landlock, empty";
+  struct fixture f;
+  struct ash_error err = ASH_ERROR_INIT;
+  _cleanup_free_ char *priv = NULL;
+  char keep[] = "/tmp/ash-test-keep-XXXXXX";
+  const char *tmpdir, *home;
+  bool root = geteuid () == 0;
+  struct stat st;
+  int r, kfd;
+
+  fixture_init (&f, NULL);
+  if (root)
+    {
+      f.cmd.set_ids = true;
+      f.cmd.user_id = 65534;
+      f.cmd.group_id = 65534;
+    }
+  r = ash_backend_landlock.wrap (&f.probe.base, &f.policy, &f.cmd, &f.state,
+                                 &err);
+  tap_is_int (r, 0, "%s: wrap succeeds", what);
+  tmpdir = ash_strvec_getenv (&f.cmd.env, "TMPDIR");
+  home = ash_strvec_getenv (&f.cmd.env, "HOME");
+  if (r < 0 || !tmpdir || !home)
+    {
+      ash_error_release (&err);
+      fixture_release (&f);
+      return;
+    }
+  priv = xstrndup (tmpdir, strlen (tmpdir) - strlen ("/tmp"));
+  if (root)
+    {
+      const char *dirs[] = { priv, tmpdir, home };
+      bool given = true;
+
+      for (size_t i = 0; i < ARRAY_SIZE (dirs); i++)
+        given &= stat (dirs[i], &st) == 0 && st.st_uid == 65534
+                 && st.st_gid == 65534 && (st.st_mode & 07777) == 0700;
+      tap_ok (given,
+              "%s: the private directory, its TMPDIR and HOME are "
+              "the scanner account's, mode 0700",
+              what);
+    }
+  else
+    tap_ok (true, "# SKIP %s: giving the directories away needs root", what);
+  kfd = mkstemp (keep);
+  if (leave)
+    {
+      _cleanup_free_ char *file = ash_path_join (tmpdir, "file");
+      _cleanup_free_ char *dir = ash_path_join (tmpdir, "d");
+      _cleanup_free_ char *inner = ash_path_join (dir, "f");
+      _cleanup_free_ char *link = ash_path_join (home, "link");
+      int fd;
+
+      fd = open (file, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+      if (fd >= 0)
+        close (fd);
+      mkdir (dir, 0700);
+      fd = open (inner, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+      if (fd >= 0)
+        close (fd);
+      chmod (dir, 0);
+      if (symlink (keep, link) < 0)
+        tap_diag ("cannot make %s: %s", link, strerror (errno));
+    }
+  ash_backend_landlock.cleanup (f.state);
+  ash_backend_landlock.finish ();
+  tap_ok (lstat (priv, &st) < 0 && errno == ENOENT,
+          "%s: cleanup removes the private directory", what);
+  tap_ok (kfd >= 0 && stat (keep, &st) == 0 && S_ISREG (st.st_mode),
+          "%s: and not the file a link there named", what);
+  if (kfd >= 0)
+    {
+      close (kfd);
+      unlink (keep);
+    }
+  ash_error_release (&err);
+  fixture_release (&f);
+}
+
 int
 main (void)
 {
@@ -1071,6 +1158,8 @@ main (void)
   test_landlock ();
   test_landlock_filter_fd ();
   test_landlock_nested ();
+  test_landlock_cleanup (false);
+  test_landlock_cleanup (true);
   test_bwrap_bind_fd ();
   return tap_done ();
 }

@@ -27,6 +27,7 @@
 #include <unistd.h>
 
 #include "base/util.h"
+#include "sandbox/envfilter.h"
 #include "sandbox/homescreen.h"
 #include "sandbox/policy.h"
 #include "sandbox/requirements.h"
@@ -782,10 +783,152 @@ test_realpath_memo (void)
     tap_diag ("cannot remove %s", tmpl);
 }
 
+/* With the memo on, paths are resolved as realpath() resolves them,
+   those that share checked directories included: plain paths, repeated
+   slashes, ".", "..", a final slash, a relative path, links in the middle
+   and at the end, a file with a component after it, a component that is
+   not there, and /.  The links at the top of a home are listed once.  */
+static void
+test_realpath_plain (void)
+{
+  char tmpl[] = "/tmp/ash-test-plain.XXXXXX";
+  if (!mkdtemp (tmpl))
+    {
+      tap_ok (false, "plain: mkdtemp");
+      return;
+    }
+  _cleanup_free_ char *mk = xasprintf (
+    "mkdir -p '%1$s/a/b/c' '%1$s/d' && touch '%1$s/a/f' && "
+    "ln -s a '%1$s/la' && ln -s '%1$s/d' '%1$s/a/ld' && ln -s f '%1$s/a/lf' "
+    "&& "
+    "ln -s b/c '%1$s/a/lc' && ln -s lc '%1$s/a/llc' && ln -s ../d "
+    "'%1$s/a/ldd' "
+    "&& ln -s nope '%1$s/a/dangling' && ln -s loop2 '%1$s/loop1' && "
+    "ln -s loop1 '%1$s/loop2' && ln -s b/ '%1$s/a/lslash' && "
+    "ln -s //a//b '%1$s/a/ldouble' && mkdir '%1$s/t' '%1$s/t/dir' && "
+    "touch '%1$s/t/file' && ln -s ../a '%1$s/t/ld' && ln -s ../a/f "
+    "'%1$s/t/lf'",
+    tmpl);
+  tap_ok (system (mk) == 0, "plain: the tree is made");
+  static const char *const rels[] = {
+    "/a/b/c",
+    "/a/b",
+    "/a",
+    "//a///b//c",
+    "/a/./b",
+    "/a/b/../b",
+    "/a/b/",
+    "/la/b",
+    "/a/ld",
+    "/a/lf",
+    "/a/f",
+    "/a/f/x",
+    "/a/nope",
+    "/a/nope/x",
+    "/la",
+    "/d",
+    "",
+    "/a/lc",
+    "/a/llc/",
+    "/a/llc",
+    "/a/llc/x",
+    "/la/lc",
+    "/la/ldd",
+    "/a/ldd/x",
+    "/a/dangling",
+    "/a/dangling/x",
+    "/loop1",
+    "/loop1/x",
+    "/a/lslash",
+    "/a/lslash/c",
+    "/a/lf/x",
+    "/a/nope/y",
+    "/la/llc/../c",
+    "/a/ldouble",
+  };
+  bool same = true;
+
+  ash_homescreen_memo (true);
+  for (int round = 0; round < 2; round++)
+    for (size_t i = 0; i < ARRAY_SIZE (rels); i++)
+      {
+        _cleanup_free_ char *path = xasprintf ("%s%s", tmpl, rels[i]);
+        _cleanup_free_ char *want = realpath (path, NULL);
+        _cleanup_free_ char *got = ash_homescreen_realpath (path);
+        if (!((!want && !got) || (want && got && streq (want, got))))
+          {
+            same = false;
+            tap_diag ("%s: realpath %s, memo %s", path, want ? want : "NULL",
+                      got ? got : "NULL");
+          }
+      }
+  {
+    _cleanup_free_ char *want = realpath ("/", NULL);
+    _cleanup_free_ char *got = ash_homescreen_realpath ("/");
+    same &= want && got && streq (want, got);
+    _cleanup_free_ char *rwant = realpath ("tests", NULL);
+    _cleanup_free_ char *rgot = ash_homescreen_realpath ("tests");
+    same &= (!rwant && !rgot) || (rwant && rgot && streq (rwant, rgot));
+  }
+  tap_ok (same, "plain: the memo resolves every path as realpath() does");
+
+  struct ash_strvec first = ASH_STRVEC_INIT, again = ASH_STRVEC_INIT;
+  _cleanup_free_ char *a = xasprintf ("%s/t", tmpl);
+  _cleanup_free_ char *l2 = xasprintf ("%s/t/l2", tmpl);
+  bool listed = ash_homescreen_top_links (a, &first);
+  (void) symlink ("f", l2);
+  bool listed_again = ash_homescreen_top_links (a, &again);
+  ash_strvec_sort (&first);
+  tap_ok (listed && first.nr == 2 && streq (first.v[0], "ld")
+            && streq (first.v[1], "lf"),
+          "plain: the links at the top of a directory, not the rest");
+  tap_ok (listed_again && again.nr == 2,
+          "plain: the directory is listed once while the memo is on");
+  ash_homescreen_memo (false);
+  tap_ok (ash_homescreen_top_links (a, &again) && again.nr == 3,
+          "plain: and anew once it is off");
+  _cleanup_free_ char *nope = xasprintf ("%s/nope", tmpl);
+  tap_ok (!ash_homescreen_top_links (nope, &again) && again.nr == 0,
+          "plain: a directory that is not there lists nothing");
+  ash_strvec_release (&first);
+  ash_strvec_release (&again);
+  _cleanup_free_ char *rm = xasprintf ("rm -rf '%s'", tmpl);
+  if (system (rm) != 0)
+    tap_diag ("cannot remove %s", tmpl);
+}
+
+/* The credential word of a name: anywhere, in any case, the longer
+   words first; names longer than any buffer the search uses too.  */
+static void
+test_credential_word (void)
+{
+  char long_name[600];
+
+  tap_is_str (ash_env_credential_word ("GITHUB_TOKEN"), "TOKEN",
+              "credential word: TOKEN at the end");
+  tap_is_str (ash_env_credential_word ("my_api_key_x"), "API_KEY",
+              "credential word: API_KEY before KEY, any case");
+  tap_is_str (ash_env_credential_word ("Passwd"), "PASSWD",
+              "credential word: PASSWD");
+  tap_is_str (ash_env_credential_word ("PATH"), NULL,
+              "credential word: none in PATH");
+  tap_is_str (ash_env_credential_word ("caf\xc3\xa9_sEcReT"), "SECRET",
+              "credential word: after bytes that are not ASCII");
+  memset (long_name, 'A', sizeof long_name - 1);
+  long_name[sizeof long_name - 1] = '\0';
+  tap_is_str (ash_env_credential_word (long_name), NULL,
+              "credential word: none in a long name");
+  memcpy (long_name + sizeof long_name - 6, "token", 5);
+  tap_is_str (ash_env_credential_word (long_name), "TOKEN",
+              "credential word: at the end of a long name");
+}
+
 int
 main (void)
 {
+  test_credential_word ();
   test_realpath_memo ();
+  test_realpath_plain ();
   {
     json_t *bogus = json_pack ("{s:b, s:b}", "offline", 1, "ofline", 1);
     tap_ok (!known_keys (bogus, input_keys, "a misspelt key"),
