@@ -14,6 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/escape.h"
+
 /* The length of the UTF-8 sequence at S (which N bytes hold), or 0 when
    it is not one jansson accepts: no overlong forms, no surrogates,
    nothing above U+10FFFF.  */
@@ -48,63 +50,23 @@ utf8_len (const unsigned char *s, size_t n)
   return len;
 }
 
-/* Append S as json_dumps writes a string: '"', '\\' and the control
-   characters escaped (\b, \f, \n, \r, \t, else \u00XX), the rest as it
-   is.  -EINVAL when S is not valid UTF-8.  */
+/* Append S as json_dumps writes a string (ash_escape_json_add writes
+   valid UTF-8 so): -EINVAL when S is not valid UTF-8, which jansson
+   would not take.  */
 static int
 add_string (struct ash_buf *b, const char *s)
 {
   const unsigned char *p = (const unsigned char *) s;
   size_t n = strlen (s);
 
-  ash_buf_addch (b, '"');
-  while (n > 0)
+  for (size_t i = 0; i < n;)
     {
-      size_t run = 0;
-
-      while (run < n && p[run] >= 0x20 && p[run] != '"' && p[run] != '\\')
-        {
-          size_t l = p[run] < 0x80 ? 1 : utf8_len (p + run, n - run);
-          if (l == 0)
-            return -EINVAL;
-          run += l;
-        }
-      ash_buf_add (b, p, run);
-      p += run;
-      n -= run;
-      if (n == 0)
-        break;
-      switch (*p)
-        {
-        case '"':
-          ash_buf_addstr (b, "\\\"");
-          break;
-        case '\\':
-          ash_buf_addstr (b, "\\\\");
-          break;
-        case '\b':
-          ash_buf_addstr (b, "\\b");
-          break;
-        case '\f':
-          ash_buf_addstr (b, "\\f");
-          break;
-        case '\n':
-          ash_buf_addstr (b, "\\n");
-          break;
-        case '\r':
-          ash_buf_addstr (b, "\\r");
-          break;
-        case '\t':
-          ash_buf_addstr (b, "\\t");
-          break;
-        default:
-          ash_buf_addf (b, "\\u%04X", (unsigned) *p);
-          break;
-        }
-      p++;
-      n--;
+      size_t l = p[i] < 0x80 ? 1 : utf8_len (p + i, n - i);
+      if (l == 0)
+        return -EINVAL;
+      i += l;
     }
-  ash_buf_addch (b, '"');
+  ash_escape_json_add (b, s);
   return 0;
 }
 
