@@ -745,6 +745,36 @@ hook_cases (void)
       "{\"runs\":[{\"results\":[1],\"results\":[2]}]}", RD, true },
     { "refused after items: a second runs member",
       "{\"runs\":[{\"results\":[1]}],\"runs\":[]}", RD, true },
+    { "names compared decoded", "{\"r\\u0075ns\":[{\"result\\u0073\":[1,2]}]}",
+      RD, true },
+    { "names that are not quite runs and results",
+      "{\"Runs\":[{\"results\":[1]}],\"runs \":[{\"results\":[1]}],"
+      "\"runs\":[{\"Results\":[1],\"results\":[2]}]}",
+      RD, true },
+    { "a results member of the tool, and runs inside a result",
+      "{\"runs\":[{\"results\":[1],\"tool\":{\"results\":[5]}},"
+      "{\"results\":[{\"runs\":[{\"results\":[9]}]}]}]}",
+      RD, true },
+    { "null, true and false items among others",
+      "{\"runs\":[{\"results\":[null,null,1,null,true,false,null]}]}", RD,
+      true },
+    { "a NUL in items",
+      "{\"runs\":[{\"results\":[\"a\\u0000b\",{\"k\":"
+      "\"\\u0000\"}]}]}",
+      RD | JSON_ALLOW_NUL, true },
+    { "a NUL in items, refused", "{\"runs\":[{\"results\":[\"a\\u0000b\"]}]}",
+      RD, true },
+    { "integers as reals", "{\"runs\":[{\"results\":[1,-2,3e0]}]}",
+      JSON_DECODE_INT_AS_REAL | RD, true },
+    { "refused after items: bytes after the document",
+      "{\"runs\":[{\"results\":[1,2]}]}x", RD, true },
+    { "refused after items: a trailing comma in a later run",
+      "{\"runs\":[{\"results\":[1]},{\"results\":[2,]}]}", RD, true },
+    { "refused after items: a word cut short after them",
+      "{\"runs\":[{\"results\":[1]},{\"results\":[2]}],\"b\":tru}", RD, true },
+    { "a runs member that is not an array, then one that is (no duplicates "
+      "refused)",
+      "{\"runs\":1,\"x\":[{\"results\":[1]}]}", 0, true },
   };
   for (size_t i = 0; i < ARRAY_SIZE (docs); i++)
     hook_case (docs[i].name, docs[i].text, strlen (docs[i].text),
