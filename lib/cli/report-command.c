@@ -97,7 +97,6 @@ ash_report_command (const struct ash_options *opts,
     }
 
   _cleanup_error_ struct ash_error err = ASH_ERROR_INIT;
-  _cleanup_buf_ struct ash_buf text = ASH_BUF_INIT;
   _cleanup_free_ char *placed = NULL, *body = NULL;
   _cleanup_json_ json_t *agg = NULL;
   _cleanup_close_ int fd = -1;
@@ -105,17 +104,19 @@ ash_report_command (const struct ash_options *opts,
   int code = ash_cli_open_results (opts, &placed, &fd);
   if (code)
     return code;
-  if (ash_tree_read_file (fd, "ash_aggregated_results.json", (size_t) 1 << 30,
-                          &text, &err)
-      < 0)
+  /* Read a chunk at a time, its results packed as they are parsed: the
+     document is never its text and a tree of all its results.  */
+  json_error_t je;
+  int r = ash_json_load_file_packed (fd, "ash_aggregated_results.json",
+                                     (size_t) 1 << 30, JSON_REJECT_DUPLICATES,
+                                     "sarif", &agg, &je, &err);
+  if (r < 0 && r != -EINVAL)
     {
       return ash_cli_refuse (ASH_EXIT_INCOMPLETE,
                              _ ("no results of an earlier scan to report: "
                                 "%s"),
                              err.message);
     }
-  json_error_t je;
-  agg = ash_json_loadb_large (text.buf, text.len, JSON_REJECT_DUPLICATES, &je);
   if (!json_is_object (agg)
       || !json_is_object (json_object_get (agg, "metadata"))
       || !json_is_object (json_object_get (agg, "scanner_results")))

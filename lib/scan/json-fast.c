@@ -66,6 +66,7 @@ enum
 {
   ROLE_NONE,
   ROLE_TOP,
+  ROLE_WITHIN,
   ROLE_RUNS,
   ROLE_RUN,
   ROLE_RESULTS,
@@ -759,7 +760,14 @@ read_member (struct parser *ps, json_t *o, int c, int role)
   ps->p++;
   /* The key as kept: a read since may have moved what S pointed to.  */
   const char *key = ps->keys.p + at;
-  if (role == ROLE_TOP && len == 4 && memcmp (key, "runs", 4) == 0)
+  const char *within = ps->results ? ps->results->within : NULL;
+  if (role == ROLE_TOP && within)
+    {
+      if (len == strlen (within) && memcmp (key, within, len) == 0)
+        ps->role_next = ROLE_WITHIN;
+    }
+  else if ((role == ROLE_TOP || role == ROLE_WITHIN) && len == 4
+           && memcmp (key, "runs", 4) == 0)
     ps->role_next = ROLE_RUNS;
   else if (role == ROLE_RUN && len == 7 && memcmp (key, "results", 7) == 0)
     ps->role_next = ROLE_RESULTS;
@@ -830,8 +838,10 @@ read_value (struct parser *ps, int c)
     {
     case '{':
       ps->p++;
-      v = read_object (ps, role == ROLE_TOP || role == ROLE_RUN ? role
-                                                                : ROLE_NONE);
+      v = read_object (ps, role == ROLE_TOP || role == ROLE_WITHIN
+                               || role == ROLE_RUN
+                             ? role
+                             : ROLE_NONE);
       break;
     case '[':
       ps->p++;

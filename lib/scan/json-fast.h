@@ -97,6 +97,11 @@ struct ash_json_fast_results
 {
   bool (*take) (json_t *item, size_t run, void *arg);
   void *arg;
+  /* When not NULL, the "runs" array is the member of that name of the
+     object that is the member WITHIN of the top-level object
+     (WITHIN.runs[R].results[J]: "sarif" for ash's aggregated results),
+     and a "runs" of the top-level object itself is not looked at.  */
+  const char *within;
 };
 
 /* ash_json_fast_loadb and ash_json_fast_load_callback with RESULTS

@@ -671,7 +671,6 @@ rerender (const struct ash_options *opts, const struct ash_config *config,
 {
   _cleanup_error_ struct ash_error err = ASH_ERROR_INIT;
   _cleanup_outdir_ struct ash_outdir od = ASH_OUTDIR_INIT;
-  _cleanup_buf_ struct ash_buf text = ASH_BUF_INIT;
   _cleanup_free_ char *src = ash_path_absolute (opts->source_dir);
   _cleanup_free_ char *placed = NULL, *warning = NULL;
   _cleanup_json_ json_t *agg = NULL;
@@ -685,17 +684,19 @@ rerender (const struct ash_options *opts, const struct ash_config *config,
     }
   if (warning)
     ash_warning ("%s", warning);
-  if (ash_tree_read_file (od.fd, "ash_aggregated_results.json",
-                          (size_t) 1 << 30, &text, &err)
-      < 0)
+  /* Read a chunk at a time, its results packed as they are parsed: the
+     document is never its text and a tree of all its results.  */
+  json_error_t je;
+  int r = ash_json_load_file_packed (od.fd, "ash_aggregated_results.json",
+                                     (size_t) 1 << 30, JSON_REJECT_DUPLICATES,
+                                     "sarif", &agg, &je, &err);
+  if (r < 0 && r != -EINVAL)
     {
       ash_err (_ ("--use-existing: no results of an earlier scan to report: "
                   "%s"),
                err.message);
       return ASH_EXIT_INCOMPLETE;
     }
-  json_error_t je;
-  agg = ash_json_loadb_large (text.buf, text.len, JSON_REJECT_DUPLICATES, &je);
   if (!json_is_object (agg)
       || !json_is_object (json_object_get (agg, "metadata"))
       || !json_is_object (json_object_get (agg, "scanner_results")))
@@ -1202,6 +1203,8 @@ ash_scan_run (const struct ash_options *opts, const struct ash_config *config,
 {
   int code = opts->use_existing ? rerender (opts, config, outputs)
                                 : scan_all (opts, config, backends, outputs);
+  /* The results the reports were written from, kept as text.  */
+  ash_packed_forget_all ();
   ash_log_close ();
   return code;
 }

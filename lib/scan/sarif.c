@@ -14,6 +14,7 @@
 #include "base/util.h"
 #include "fs/tree.h"
 #include "scan/json-arena.h"
+#include "scan/packed.h"
 #include "scan/json-fast.h"
 
 static const char *const severity_names[ASH_SEVERITY_COUNT] = {
@@ -770,6 +771,107 @@ ash_sarif_parse_file_sink (int dirfd, const char *relpath, size_t max,
 {
   return parse_file (dirfd, relpath, max, sink, ret_doc, ret_len, ret_unread,
                      err);
+}
+
+/* The stores of a document's runs, filled as it is parsed
+   (ash_json_load_file_packed).  */
+struct pack_feed
+{
+  struct ash_packed **stores; /* by run */
+  size_t n;
+};
+
+static bool
+pack_take (json_t *res, size_t run, void *arg)
+{
+  struct pack_feed *f = arg;
+  if (run >= f->n)
+    {
+      f->stores = xreallocarray (f->stores, run + 1, sizeof *f->stores);
+      memset (f->stores + f->n, 0, (run + 1 - f->n) * sizeof *f->stores);
+      f->n = run + 1;
+    }
+  if (f->stores[run] == NULL)
+    f->stores[run] = ash_packed_new ();
+  ash_packed_add (f->stores[run], res, (int) ash_sarif_result_severity (res),
+                  ash_sarif_result_is_suppressed (res));
+  json_decref (res);
+  return true;
+}
+
+static void
+pack_feed_clear (struct pack_feed *f)
+{
+  for (size_t i = 0; i < f->n; i++)
+    ash_packed_free (f->stores[i]);
+  free (f->stores);
+  f->stores = NULL;
+  f->n = 0;
+}
+
+int
+ash_json_load_file_packed (int dirfd, const char *relpath, size_t max,
+                           size_t flags, const char *within, json_t **ret,
+                           json_error_t *jerr, struct ash_error *err)
+{
+  _cleanup_free_ struct file_source *fsp = xmalloc (sizeof *fsp);
+  struct file_source *f = fsp;
+  struct pack_feed feed = { NULL, 0 };
+  const struct ash_json_fast_results take = { pack_take, &feed, within };
+  json_t *doc = NULL;
+  int r;
+
+  *ret = NULL;
+  f->err = err;
+  memset (jerr, 0, sizeof *jerr);
+  /* As ash_sarif_parse_file reads: the fast parser first, and jansson,
+     for its message, when that refuses the text.  */
+  for (int pass = 0; pass < 2 && doc == NULL; pass++)
+    {
+      f->error = 0;
+      f->pos = f->len = 0;
+      pack_feed_clear (&feed);
+      r = ash_tree_reader_open (dirfd, relpath, max, &f->rd, err);
+      if (r < 0)
+        return r;
+      parse_budget_start (f->rd.size, false);
+      if (pass == 0)
+        ash_json_fast_load_callback_results (file_read, f, flags, NULL, &take,
+                                             &doc);
+      else
+        doc = json_load_callback (file_source_read, f, flags, jerr);
+      parse_budget_end ();
+      ash_tree_reader_release (&f->rd);
+      if (f->error)
+        {
+          json_decref (doc);
+          pack_feed_clear (&feed);
+          return f->error;
+        }
+    }
+  if (doc == NULL)
+    {
+      pack_feed_clear (&feed);
+      return -EINVAL;
+    }
+  json_t *top = within ? json_object_get (doc, within) : doc;
+  json_t *runs = json_object_get (top, "runs");
+  for (size_t i = 0; i < feed.n; i++)
+    {
+      json_t *results = json_object_get (json_array_get (runs, i), "results");
+      if (feed.stores[i] && json_is_array (results))
+        ash_packed_attach (results, feed.stores[i]);
+      else
+        ash_packed_free (feed.stores[i]);
+      feed.stores[i] = NULL;
+    }
+  free (feed.stores);
+  /* jansson's reading, should it accept what the fast parser did not,
+     leaves the results as a tree: they are packed the same.  */
+  if (json_is_object (top))
+    ash_sarif_pack (top);
+  *ret = doc;
+  return 0;
 }
 
 void

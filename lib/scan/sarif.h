@@ -131,6 +131,17 @@ int ash_sarif_parse_file_sink (int dirfd, const char *relpath, size_t max,
                                json_t **ret_doc, size_t *ret_len,
                                bool *ret_unread, struct ash_error *err);
 
+/* The JSON document in the file RELPATH below DIRFD (read a chunk at a
+   time, at most MAX bytes; 0: no cap), parsed with FLAGS, each result
+   of WITHIN.runs (WITHIN a member of the top-level object; NULL: the
+   top-level "runs") packed (packed.h) as it is parsed, so that the
+   document is never a tree of all its results: what `ash report`
+   reads.  Returns 0 with *RET the document; -EINVAL when it is not
+   JSON, with jansson's message in JERR; or the reader's error, in ERR.  */
+int ash_json_load_file_packed (int dirfd, const char *relpath, size_t max,
+                               size_t flags, const char *within, json_t **ret,
+                               json_error_t *jerr, struct ash_error *err);
+
 /* NAME (a string) as properties.scanner_name of the result RES, as
    ash_sarif_tag sets it.  */
 void ash_sarif_tag_result (json_t *res, json_t *name);

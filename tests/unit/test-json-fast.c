@@ -796,6 +796,74 @@ hook_cases (void)
     }
 }
 
+/* The hook WITHIN "sarif": the results of sarif.runs are taken (those
+   of a top-level "runs" are not), with the same cost and value once put
+   back, read whole and in chunks.  */
+static void
+hook_within_cases (void)
+{
+  static const struct
+  {
+    const char *text;
+    size_t taken;
+  } docs[] = {
+    { "{\"metadata\":{},\"sarif\":{\"runs\":[{\"results\":[{\"a\":1},2]},"
+      "{\"results\":[3]}]},\"runs\":[{\"results\":[4]}]}",
+      3 },
+    { "{\"runs\":[{\"results\":[4]}],\"sarif\":{\"x\":{\"runs\":[{"
+      "\"results\":[5]}]},\"runs\":[{\"results\":[]}]}}",
+      0 },
+    { "{\"sarif\":[{\"runs\":[{\"results\":[1]}]}]}", 0 },
+    { "{\"s\\u0061rif\":{\"runs\":[{\"results\":[1,[2]]}]}}", 2 },
+  };
+  for (size_t i = 0; i < ARRAY_SIZE (docs); i++)
+    {
+      const char *text = docs[i].text;
+      size_t len = strlen (text);
+      same_count_begin ();
+      json_t *want = NULL;
+      ash_json_fast_loadb (text, len, RD, &same_shadow_count, &want);
+      size_t want_cost = same_count_end ();
+      bool good = want != NULL;
+      for (size_t c = 0; c <= ARRAY_SIZE (chunk_sizes) && good; c++)
+        {
+          struct same_taken t = { .mode = 1 };
+          struct ash_json_fast_results hook = { same_take, &t, "sarif" };
+          json_t *got = NULL;
+          same_count_begin ();
+          if (c == ARRAY_SIZE (chunk_sizes))
+            ash_json_fast_loadb_results (text, len, RD, &same_shadow_count,
+                                         &hook, &got);
+          else
+            {
+              struct same_chunks ch = { text, len, 0, chunk_sizes[c] };
+              ash_json_fast_load_callback_results (same_chunks_read, &ch, RD,
+                                                   &same_shadow_count, &hook,
+                                                   &got);
+            }
+          size_t cost = same_count_end ();
+          good = got && t.n == docs[i].taken && cost == want_cost;
+          if (good && got)
+            {
+              json_t *back
+                = same_put_back (json_object_get (got, "sarif"), &t);
+              json_t *whole = json_deep_copy (got);
+              if (json_is_object (json_object_get (whole, "sarif")))
+                json_object_set_new (whole, "sarif", back);
+              else
+                json_decref (back);
+              good = json_same (whole, want);
+              json_decref (whole);
+            }
+          json_decref (got);
+          same_taken_release (&t);
+        }
+      tap_ok (good, "results hook within sarif: document %zu, %zu taken", i,
+              docs[i].taken);
+      json_decref (want);
+    }
+}
+
 /* A SARIF log of 20,000 results padded by PAD spaces.  */
 static char *
 padded_log (size_t pad, size_t *ret_len)
@@ -925,6 +993,7 @@ main (void)
   message_cases ();
   file_cases (pad);
   hook_cases ();
+  hook_within_cases ();
   sink_budget_cases ();
   return tap_done ();
 }
