@@ -142,8 +142,7 @@ struct job_sink
   json_t *one;         /* {"runs": [{"results": [RESULT]}]} */
   json_t *one_results; /* its array */
   struct ash_suppress_session *sups;
-  struct ash_packed **stores; /* by run */
-  size_t nstores;
+  struct ash_packed_runs stores;
   bool used;   /* the parse went through the sink */
   bool any;    /* a result was given */
   bool no_set; /* the scan set could not be built */
@@ -154,11 +153,7 @@ struct job_sink
 static void
 job_sink_clear (struct job_sink *k)
 {
-  for (size_t i = 0; i < k->nstores; i++)
-    ash_packed_free (k->stores[i]);
-  free (k->stores);
-  k->stores = NULL;
-  k->nstores = 0;
+  ash_packed_runs_clear (&k->stores);
   ash_suppress_end (k->sups, false);
   k->sups = NULL;
   k->any = k->no_set = false;
@@ -199,20 +194,7 @@ job_sink_result (json_t *res, size_t run, void *arg)
   if (sc->have_changed)
     ash_changed_filter_doc (k->one, &sc->changed);
   if (json_array_size (k->one_results) == 1)
-    {
-      if (run >= k->nstores)
-        {
-          k->stores = xreallocarray (k->stores, run + 1, sizeof *k->stores);
-          memset (k->stores + k->nstores, 0,
-                  (run + 1 - k->nstores) * sizeof *k->stores);
-          k->nstores = run + 1;
-        }
-      if (k->stores[run] == NULL)
-        k->stores[run] = ash_packed_new ();
-      ash_packed_add (k->stores[run], res,
-                      (int) ash_sarif_result_severity (res),
-                      ash_sarif_result_is_suppressed (res));
-    }
+    ash_packed_runs_add (&k->stores, run, res);
   json_array_clear (k->one_results);
 }
 
@@ -245,16 +227,7 @@ static void
 job_sink_finish (struct job_sink *k, json_t *doc)
 {
   const char *name = k->j->scanner->name;
-  json_t *runs = json_object_get (doc, "runs");
-  for (size_t i = 0; i < k->nstores; i++)
-    {
-      json_t *results = json_object_get (json_array_get (runs, i), "results");
-      if (k->stores[i] && json_is_array (results))
-        ash_packed_attach (results, k->stores[i]);
-      else
-        ash_packed_free (k->stores[i]);
-      k->stores[i] = NULL;
-    }
+  ash_packed_runs_attach (&k->stores, json_object_get (doc, "runs"));
   ash_sarif_tag (doc, name);
   ash_suppress_end (k->sups, true);
   k->sups = NULL;

@@ -280,3 +280,43 @@ ash_sarif_unpacked_copy (const json_t *doc)
     unpack_runs (sarif, json_object_get (copy, "sarif"));
   return copy;
 }
+
+void
+ash_packed_runs_add (struct ash_packed_runs *r, size_t run, const json_t *res)
+{
+  if (run >= r->n)
+    {
+      r->v = xreallocarray (r->v, run + 1, sizeof *r->v);
+      memset (r->v + r->n, 0, (run + 1 - r->n) * sizeof *r->v);
+      r->n = run + 1;
+    }
+  if (r->v[run] == NULL)
+    r->v[run] = ash_packed_new ();
+  ash_packed_add (r->v[run], res, (int) ash_sarif_result_severity (res),
+                  ash_sarif_result_is_suppressed (res));
+}
+
+void
+ash_packed_runs_attach (struct ash_packed_runs *r, const json_t *runs)
+{
+  for (size_t i = 0; i < r->n; i++)
+    {
+      json_t *results = json_object_get (json_array_get (runs, i), "results");
+      if (r->v[i] && json_is_array (results))
+        ash_packed_attach (results, r->v[i]);
+      else
+        ash_packed_free (r->v[i]);
+      r->v[i] = NULL;
+    }
+  ash_packed_runs_clear (r);
+}
+
+void
+ash_packed_runs_clear (struct ash_packed_runs *r)
+{
+  for (size_t i = 0; i < r->n; i++)
+    ash_packed_free (r->v[i]);
+  free (r->v);
+  r->v = NULL;
+  r->n = 0;
+}

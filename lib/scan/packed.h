@@ -76,6 +76,26 @@ json_t *ash_sarif_result_at (const json_t *run, size_t i);
    writers that know nothing of packing (the YAML report).  */
 json_t *ash_sarif_unpacked_copy (const json_t *doc);
 
+/* The stores of a log's runs, filled one result at a time as it is
+   parsed, then given to the log's runs once it is known good.  */
+struct ash_packed_runs
+{
+  struct ash_packed **v; /* by run; NULL: none yet */
+  size_t n;
+};
+#define ASH_PACKED_RUNS_INIT                                                  \
+  {                                                                           \
+    NULL, 0                                                                   \
+  }
+/* Pack RES (borrowed) into the store of RUN.  */
+void ash_packed_runs_add (struct ash_packed_runs *r, size_t run,
+                          const json_t *res);
+/* Give each store to the results array of the run of RUNS (an array)
+   with its index, which the parse left empty; a store without such an
+   array is dropped.  R is left empty.  */
+void ash_packed_runs_attach (struct ash_packed_runs *r, const json_t *runs);
+void ash_packed_runs_clear (struct ash_packed_runs *r);
+
 /* Drop every registration and store.  */
 void ash_packed_forget_all (void);
 

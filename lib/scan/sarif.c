@@ -773,40 +773,12 @@ ash_sarif_parse_file_sink (int dirfd, const char *relpath, size_t max,
                      err);
 }
 
-/* The stores of a document's runs, filled as it is parsed
-   (ash_json_load_file_packed).  */
-struct pack_feed
-{
-  struct ash_packed **stores; /* by run */
-  size_t n;
-};
-
 static bool
 pack_take (json_t *res, size_t run, void *arg)
 {
-  struct pack_feed *f = arg;
-  if (run >= f->n)
-    {
-      f->stores = xreallocarray (f->stores, run + 1, sizeof *f->stores);
-      memset (f->stores + f->n, 0, (run + 1 - f->n) * sizeof *f->stores);
-      f->n = run + 1;
-    }
-  if (f->stores[run] == NULL)
-    f->stores[run] = ash_packed_new ();
-  ash_packed_add (f->stores[run], res, (int) ash_sarif_result_severity (res),
-                  ash_sarif_result_is_suppressed (res));
+  ash_packed_runs_add (arg, run, res);
   json_decref (res);
   return true;
-}
-
-static void
-pack_feed_clear (struct pack_feed *f)
-{
-  for (size_t i = 0; i < f->n; i++)
-    ash_packed_free (f->stores[i]);
-  free (f->stores);
-  f->stores = NULL;
-  f->n = 0;
 }
 
 int
@@ -816,7 +788,7 @@ ash_json_load_file_packed (int dirfd, const char *relpath, size_t max,
 {
   _cleanup_free_ struct file_source *fsp = xmalloc (sizeof *fsp);
   struct file_source *f = fsp;
-  struct pack_feed feed = { NULL, 0 };
+  struct ash_packed_runs feed = ASH_PACKED_RUNS_INIT;
   const struct ash_json_fast_results take = { pack_take, &feed, within };
   json_t *doc = NULL;
   int r;
@@ -830,7 +802,7 @@ ash_json_load_file_packed (int dirfd, const char *relpath, size_t max,
     {
       f->error = 0;
       f->pos = f->len = 0;
-      pack_feed_clear (&feed);
+      ash_packed_runs_clear (&feed);
       r = ash_tree_reader_open (dirfd, relpath, max, &f->rd, err);
       if (r < 0)
         return r;
@@ -845,27 +817,17 @@ ash_json_load_file_packed (int dirfd, const char *relpath, size_t max,
       if (f->error)
         {
           json_decref (doc);
-          pack_feed_clear (&feed);
+          ash_packed_runs_clear (&feed);
           return f->error;
         }
     }
   if (doc == NULL)
     {
-      pack_feed_clear (&feed);
+      ash_packed_runs_clear (&feed);
       return -EINVAL;
     }
   json_t *top = within ? json_object_get (doc, within) : doc;
-  json_t *runs = json_object_get (top, "runs");
-  for (size_t i = 0; i < feed.n; i++)
-    {
-      json_t *results = json_object_get (json_array_get (runs, i), "results");
-      if (feed.stores[i] && json_is_array (results))
-        ash_packed_attach (results, feed.stores[i]);
-      else
-        ash_packed_free (feed.stores[i]);
-      feed.stores[i] = NULL;
-    }
-  free (feed.stores);
+  ash_packed_runs_attach (&feed, json_object_get (top, "runs"));
   /* jansson's reading, should it accept what the fast parser did not,
      leaves the results as a tree: they are packed the same.  */
   if (json_is_object (top))
