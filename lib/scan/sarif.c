@@ -674,80 +674,109 @@ sink_feed_doc (json_t *doc, struct sink_feed *f)
     }
 }
 
+/* The document in the file RELPATH below DIRFD (at most MAX bytes),
+   parsed with FLAGS: by the fast parser with HOOK (may be NULL) and,
+   when that refuses it, once more by jansson, through a reader of its
+   own, to say why in JERR (or to find the budget passed), as loadb_fast
+   does for a text in memory.  RESET (ARG), when not NULL, comes before
+   each reading; BUDGET: the budget of the file's size counts the parse.
+   Returns 0 with *RET_DOC (NULL when the text was refused), *RET_HIT
+   (the budget ended the parse) and *RET_SIZE (the file's size when it
+   was opened), or the reader's error; *RET_TOTAL is the bytes the last
+   reading read.
+
+   The file may have changed between the readings, its scanner or
+   whatever else can write below the results directory having written
+   it again: that is harmless, since the second reading's checks, cap
+   and budget are the first's, and what ash then reports (jansson's
+   verdict on the file as it was read the second time) is what a single
+   reading at that moment would have given; a file another process can
+   rewrite holds whatever that process chose, either way.  */
+static int
+read_file_twice (int dirfd, const char *relpath, size_t max, size_t flags,
+                 bool budget, const struct ash_json_fast_results *hook,
+                 void (*reset) (void *), void *arg, json_t **ret_doc,
+                 json_error_t *jerr, bool *ret_hit, size_t *ret_size,
+                 size_t *ret_total, struct ash_error *err)
+{
+  _cleanup_free_ struct file_source *f = xmalloc (sizeof *f);
+  json_t *doc = NULL;
+
+  *ret_doc = NULL;
+  *ret_hit = false;
+  f->err = err;
+  for (int pass = 0; pass < 2 && doc == NULL; pass++)
+    {
+      f->error = 0;
+      f->pos = f->len = 0;
+      if (reset)
+        reset (arg);
+      int r = ash_tree_reader_open (dirfd, relpath, max, &f->rd, err);
+      if (r < 0)
+        return r;
+      /* The budget of the size the file had when it was opened, as for
+         a text read whole; reading past MAX stops the parse.  */
+      *ret_size = f->rd.size;
+      parse_budget_start (f->rd.size, budget);
+      if (pass == 0)
+        ash_json_fast_load_callback_results (file_read, f, flags,
+                                             budget ? &budget_shadow_charge
+                                                    : NULL,
+                                             hook, &doc);
+      else
+        doc = json_load_callback (file_source_read, f, flags, jerr);
+      *ret_hit = parse_budget_end ();
+      *ret_total = f->rd.total;
+      ash_tree_reader_release (&f->rd);
+      if (f->error)
+        {
+          json_decref (doc);
+          return f->error;
+        }
+    }
+  *ret_doc = doc;
+  return 0;
+}
+
+static void
+sink_feed_reset (void *arg)
+{
+  struct sink_feed *feed = arg;
+  feed->sink->reset (feed->sink->arg);
+  free (feed->bad);
+  feed->bad = NULL;
+  feed->nbad = 0;
+}
+
 static int
 parse_file (int dirfd, const char *relpath, size_t max,
             const struct ash_sarif_sink *sink, json_t **ret_doc,
             size_t *ret_len, bool *ret_unread, struct ash_error *err)
 {
-  _cleanup_free_ struct file_source *fsp = xmalloc (sizeof *fsp);
-  struct file_source *f = fsp;
   json_error_t jerr;
-  json_t *doc = NULL;
+  json_t *doc;
   size_t len = 0;
-  bool hit = false;
+  bool hit;
   struct sink_feed feed = { sink, NULL, 0 };
-  int r;
+  /* The results go to the sink as they are parsed, so that the log is
+     never a tree of all of them.  */
+  const struct ash_json_fast_results take = { sink_take, &feed, NULL };
 
   *ret_unread = true;
   *ret_len = 0;
-  f->err = err;
-  /* The fast parser reads the file first.  When it refuses it, jansson
-     reads it again, through a reader of its own, to say why (or to find
-     the budget passed), as loadb_fast does for a text in memory.  The
-     file may have changed in between, its scanner or whatever else can
-     write below the results directory having written it again: that is
-     harmless, since the second reading's checks, cap and budget are the
-     first's, and what ash then reports (jansson's verdict on the file as
-     it was read the second time) is what a single reading at that moment
-     would have given; a file another process can rewrite holds whatever
-     that process chose, either way.  */
-  for (int pass = 0; pass < 2 && doc == NULL; pass++)
+  int r = read_file_twice (dirfd, relpath, max, JSON_REJECT_DUPLICATES, true,
+                           sink ? &take : NULL, sink ? sink_feed_reset : NULL,
+                           &feed, &doc, &jerr, &hit, &len, ret_len, err);
+  if (r < 0)
     {
-      f->error = 0;
-      f->pos = f->len = 0;
-      if (sink)
-        {
-          sink->reset (sink->arg);
-          free (feed.bad);
-          feed.bad = NULL;
-          feed.nbad = 0;
-        }
-      r = ash_tree_reader_open (dirfd, relpath, max, &f->rd, err);
-      if (r < 0)
-        {
-          free (feed.bad);
-          return r;
-        }
-      /* The budget of the size the file had when it was opened, as for
-         a text read whole; reading past MAX stops the parse.  */
-      len = f->rd.size;
-      parse_budget_start (len, true);
-      /* The results go to the sink as they are parsed, so that the log
-         is never a tree of all of them.  */
-      const struct ash_json_fast_results take = { sink_take, &feed };
-      if (pass == 0)
-        ash_json_fast_load_callback_results (file_read, f,
-                                             JSON_REJECT_DUPLICATES,
-                                             &budget_shadow_charge,
-                                             sink ? &take : NULL, &doc);
-      else
-        doc = json_load_callback (file_source_read, f, JSON_REJECT_DUPLICATES,
-                                  &jerr);
-      hit = parse_budget_end ();
-      *ret_len = f->rd.total;
-      ash_tree_reader_release (&f->rd);
-      if (f->error)
-        {
-          json_decref (doc);
-          free (feed.bad);
-          return f->error;
-        }
-      /* What is left in the log's results arrays goes to the sink once
-         the log is whole: jansson's reading, should it accept what the
-         fast parser did not, hands them all over so.  */
-      if (doc && sink)
-        sink_feed_doc (doc, &feed);
+      free (feed.bad);
+      return r;
     }
+  /* What is left in the log's results arrays goes to the sink once the
+     log is whole: jansson's reading, should it accept what the fast
+     parser did not, hands them all over so.  */
+  if (doc && sink)
+    sink_feed_doc (doc, &feed);
   *ret_unread = false;
   r = sarif_check (doc, &jerr, hit, len, feed.bad, feed.nbad, ret_doc, err);
   free (feed.bad);
@@ -781,50 +810,32 @@ pack_take (json_t *res, size_t run, void *arg)
   return true;
 }
 
+static void
+packed_runs_reset (void *arg)
+{
+  ash_packed_runs_clear (arg);
+}
+
 int
 ash_json_load_file_packed (int dirfd, const char *relpath, size_t max,
                            size_t flags, const char *within, json_t **ret,
                            json_error_t *jerr, struct ash_error *err)
 {
-  _cleanup_free_ struct file_source *fsp = xmalloc (sizeof *fsp);
-  struct file_source *f = fsp;
   struct ash_packed_runs feed = ASH_PACKED_RUNS_INIT;
   const struct ash_json_fast_results take = { pack_take, &feed, within };
-  json_t *doc = NULL;
-  int r;
+  json_t *doc;
+  size_t size, total;
+  bool hit;
 
   *ret = NULL;
-  f->err = err;
   memset (jerr, 0, sizeof *jerr);
-  /* As ash_sarif_parse_file reads: the fast parser first, and jansson,
-     for its message, when that refuses the text.  */
-  for (int pass = 0; pass < 2 && doc == NULL; pass++)
-    {
-      f->error = 0;
-      f->pos = f->len = 0;
-      ash_packed_runs_clear (&feed);
-      r = ash_tree_reader_open (dirfd, relpath, max, &f->rd, err);
-      if (r < 0)
-        return r;
-      parse_budget_start (f->rd.size, false);
-      if (pass == 0)
-        ash_json_fast_load_callback_results (file_read, f, flags, NULL, &take,
-                                             &doc);
-      else
-        doc = json_load_callback (file_source_read, f, flags, jerr);
-      parse_budget_end ();
-      ash_tree_reader_release (&f->rd);
-      if (f->error)
-        {
-          json_decref (doc);
-          ash_packed_runs_clear (&feed);
-          return f->error;
-        }
-    }
-  if (doc == NULL)
+  int r = read_file_twice (dirfd, relpath, max, flags, false, &take,
+                           packed_runs_reset, &feed, &doc, jerr, &hit, &size,
+                           &total, err);
+  if (r < 0 || doc == NULL)
     {
       ash_packed_runs_clear (&feed);
-      return -EINVAL;
+      return r < 0 ? r : -EINVAL;
     }
   json_t *top = within ? json_object_get (doc, within) : doc;
   ash_packed_runs_attach (&feed, json_object_get (top, "runs"));
