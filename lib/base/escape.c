@@ -94,6 +94,20 @@ plain_run (const unsigned char *p, size_t n, bool json)
   return i;
 }
 
+bool
+ash_utf8_valid (const char *s)
+{
+  unsigned cp;
+  for (const unsigned char *p = (const unsigned char *) s; *p;)
+    {
+      size_t n = utf8_seq (p, &cp);
+      if (n == 0)
+        return false;
+      p += n;
+    }
+  return true;
+}
+
 void
 ash_escape_control_add (struct ash_buf *b, const char *s, bool keep_tabs)
 {

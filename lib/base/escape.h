@@ -36,6 +36,11 @@ char *ash_escape_control (const char *s);
    as ash_escape_control() shows it.  */
 void ash_escape_json_add (struct ash_buf *b, const char *s);
 
+/* Whether S is valid UTF-8 (no overlong form, no surrogate, nothing
+   above U+10FFFF): what jansson takes as a string, and what
+   ash_escape_json_add writes as json_dumps does.  */
+bool ash_utf8_valid (const char *s);
+
 /* Does S hold anything ash_escape_control() would change?  */
 bool ash_has_control (const char *s);
 

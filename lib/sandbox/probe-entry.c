@@ -16,56 +16,14 @@
 
 #include "base/escape.h"
 
-/* The length of the UTF-8 sequence at S (which N bytes hold), or 0 when
-   it is not one jansson accepts: no overlong forms, no surrogates,
-   nothing above U+10FFFF.  */
-static size_t
-utf8_len (const unsigned char *s, size_t n)
-{
-  unsigned c = s[0];
-  size_t len;
-  unsigned v;
-
-  if (c < 0x80)
-    return 1;
-  if (c >= 0xc2 && c <= 0xdf)
-    len = 2, v = c & 0x1f;
-  else if (c >= 0xe0 && c <= 0xef)
-    len = 3, v = c & 0x0f;
-  else if (c >= 0xf0 && c <= 0xf4)
-    len = 4, v = c & 0x07;
-  else
-    return 0;
-  if (n < len)
-    return 0;
-  for (size_t i = 1; i < len; i++)
-    {
-      if ((s[i] & 0xc0) != 0x80)
-        return 0;
-      v = (v << 6) | (s[i] & 0x3f);
-    }
-  if ((len == 3 && v < 0x800) || (len == 4 && v < 0x10000) || v > 0x10ffff
-      || (v >= 0xd800 && v <= 0xdfff))
-    return 0;
-  return len;
-}
-
 /* Append S as json_dumps writes a string (ash_escape_json_add writes
    valid UTF-8 so): -EINVAL when S is not valid UTF-8, which jansson
    would not take.  */
 static int
 add_string (struct ash_buf *b, const char *s)
 {
-  const unsigned char *p = (const unsigned char *) s;
-  size_t n = strlen (s);
-
-  for (size_t i = 0; i < n;)
-    {
-      size_t l = p[i] < 0x80 ? 1 : utf8_len (p + i, n - i);
-      if (l == 0)
-        return -EINVAL;
-      i += l;
-    }
+  if (!ash_utf8_valid (s))
+    return -EINVAL;
   ash_escape_json_add (b, s);
   return 0;
 }

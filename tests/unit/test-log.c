@@ -347,6 +347,35 @@ test_plain_edges (void)
   close (json);
 }
 
+/* What jansson takes as a string: valid UTF-8 only.  */
+static void
+test_utf8_valid (void)
+{
+  static const struct
+  {
+    const char *s;
+    bool valid;
+  } cases[] = {
+    { "", true },
+    { "plain", true },
+    { "caf\xc3\xa9 \xe2\x80\x94 \xf0\x9f\x98\x80", true },
+    { "\xf4\x8f\xbf\xbf", true },  /* U+10FFFF */
+    { "\xc3", false },             /* cut short */
+    { "\xc0\xaf", false },         /* overlong */
+    { "\xe0\x80\xaf", false },     /* overlong */
+    { "\xed\xa0\x80", false },     /* a surrogate */
+    { "\xf4\x90\x80\x80", false }, /* above U+10FFFF */
+    { "a\xff"
+      "b",
+      false },
+    { "\x80", false },
+  };
+  for (size_t i = 0; i < ARRAY_SIZE (cases); i++)
+    tap_ok (ash_utf8_valid (cases[i].s) == cases[i].valid,
+            "ash_utf8_valid: case %zu %s", i,
+            cases[i].valid ? "valid" : "refused");
+}
+
 int
 main (void)
 {
@@ -355,5 +384,6 @@ main (void)
   test_word_edges ();
   test_lines ();
   test_plain_edges ();
+  test_utf8_valid ();
   return tap_done ();
 }
