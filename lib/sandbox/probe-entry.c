@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "base/escape.h"
+#include "base/util.h"
 
 /* Append S as json_dumps writes a string (ash_escape_json_add writes
    valid UTF-8 so): -EINVAL when S is not valid UTF-8, which jansson
@@ -77,18 +78,6 @@ take_word (struct cursor *c, const char *w)
   return true;
 }
 
-static int
-hex_digit (char h)
-{
-  if (h >= '0' && h <= '9')
-    return h - '0';
-  if (h >= 'a' && h <= 'f')
-    return h - 'a' + 10;
-  if (h >= 'A' && h <= 'F')
-    return h - 'A' + 10;
-  return -1;
-}
-
 /* A string at C (its opening '"' next) into RET, its length in RET->len.
    Only raw characters from U+0020 up, the two-character escapes and
    \u0001 to \u007F are read; false for anything else.  The bytes are not
@@ -145,7 +134,7 @@ read_string (struct cursor *c, struct ash_buf *ret)
               return false;
             for (int i = 0; i < 4; i++)
               {
-                int d = hex_digit (c->p[i]);
+                int d = ash_hex_digit ((unsigned char) c->p[i]);
                 if (d < 0)
                   return false;
                 v = v * 16 + d;
