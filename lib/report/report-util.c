@@ -40,16 +40,33 @@ ash_report_walk_init (struct ash_report_walk *w, const json_t *agg,
   w->run = w->res = 0;
   w->count = 0;
   w->item = item;
+  w->at = SIZE_MAX;
+  w->packed = NULL;
+  w->n_packed = w->n_results = 0;
 }
 
-/* Result I of RUN as the walk gives it: the tree's, or, for a result of
-   a packed run, ASH_REPORT_PACKED_RESULT.  */
-static const json_t *
-walk_at (const json_t *run, size_t i)
+/* RUN, the walk's run W->RUN, looked at once: its packed results and
+   its count.  */
+static void
+walk_look (struct ash_report_walk *w, const json_t *run)
 {
+  if (w->at == w->run)
+    return;
   const json_t *results = json_object_get (run, "results");
-  size_t np = ash_packed_count (ash_packed_of (results));
-  return i < np ? ASH_REPORT_PACKED_RESULT : json_array_get (results, i - np);
+  w->at = w->run;
+  w->packed = ash_packed_of (results);
+  w->n_packed = ash_packed_count (w->packed);
+  w->n_results = w->n_packed + json_array_size (results);
+}
+
+/* Result I of RUN (the walk's run, looked at) as the walk gives it: the
+   tree's, or, for a result of a packed run, ASH_REPORT_PACKED_RESULT.  */
+static const json_t *
+walk_at (const struct ash_report_walk *w, const json_t *run, size_t i)
+{
+  return i < w->n_packed ? ASH_REPORT_PACKED_RESULT
+                         : json_array_get (json_object_get (run, "results"),
+                                           i - w->n_packed);
 }
 
 json_t *
@@ -59,11 +76,11 @@ ash_report_walk_next (void *ctx)
   for (; w->run < json_array_size (w->runs); w->run++, w->res = 0)
     {
       const json_t *run = json_array_get (w->runs, w->run);
-      size_t n = ash_sarif_results_count (run);
-      while (w->res < n)
+      walk_look (w, run);
+      while (w->res < w->n_results)
         {
           w->count++;
-          json_t *v = w->item (w, run, walk_at (run, w->res++));
+          json_t *v = w->item (w, run, walk_at (w, run, w->res++));
           if (v)
             return v;
         }
@@ -77,12 +94,13 @@ ash_report_walk_result (struct ash_report_walk *w, const json_t **ret_run)
   for (; w->run < json_array_size (w->runs); w->run++, w->res = 0)
     {
       const json_t *run = json_array_get (w->runs, w->run);
-      if (w->res < ash_sarif_results_count (run))
+      walk_look (w, run);
+      if (w->res < w->n_results)
         {
           if (ret_run)
             *ret_run = run;
           w->count++;
-          return walk_at (run, w->res++);
+          return walk_at (w, run, w->res++);
         }
     }
   return NULL;
@@ -95,15 +113,12 @@ static _Thread_local json_t *unpacked_held;
 const json_t *
 ash_report_walk_unpacked (const struct ash_report_walk *w, const json_t *res)
 {
-  if (res != ASH_REPORT_PACKED_RESULT || w->res == 0)
-    return res;
-  const json_t *run = json_array_get (w->runs, w->run);
-  const struct ash_packed *p
-    = ash_packed_of (json_object_get (run, "results"));
-  if (w->res - 1 >= ash_packed_count (p))
+  /* The walk has looked at its run: it gave RES.  */
+  if (res != ASH_REPORT_PACKED_RESULT || w->res == 0 || w->at != w->run
+      || w->res - 1 >= w->n_packed)
     return res;
   json_decref (unpacked_held);
-  unpacked_held = ash_packed_load (p, w->res - 1);
+  unpacked_held = ash_packed_load (w->packed, w->res - 1);
   return unpacked_held;
 }
 

@@ -110,6 +110,12 @@ struct ash_report_walk
   size_t count; /* results given so far */
   json_t *(*item) (struct ash_report_walk *w, const json_t *run,
                    const json_t *res);
+  /* Of the run RUN once looked at (AT is RUN then): its packed results
+     (scan/packed.h) or NULL, how many they are, and its results in all,
+     so that each run's are looked up once.  */
+  size_t at;
+  const struct ash_packed *packed;
+  size_t n_packed, n_results;
 };
 void ash_report_walk_init (struct ash_report_walk *w, const json_t *agg,
                            json_t *(*item) (struct ash_report_walk *w,
