@@ -166,12 +166,6 @@ registry_add (json_t *array, struct ash_packed *p)
   pthread_mutex_unlock (&registry_lock);
 }
 
-void
-ash_packed_attach (json_t *results, struct ash_packed *p)
-{
-  registry_add (results, p);
-}
-
 const struct ash_packed *
 ash_packed_of (const json_t *results)
 {
@@ -235,17 +229,6 @@ ash_sarif_results_count (const json_t *run)
          + json_array_size (results);
 }
 
-json_t *
-ash_sarif_result_at (const json_t *run, size_t i)
-{
-  const json_t *results = json_object_get (run, "results");
-  const struct ash_packed *p = ash_packed_of (results);
-  size_t n = ash_packed_count (p);
-  if (i < n)
-    return ash_packed_load (p, i);
-  return json_incref (json_array_get (results, i - n));
-}
-
 /* Fill the runs of COPY (a deep copy of ORIG's) from ORIG's packed
    ones.  */
 static void
@@ -303,7 +286,7 @@ ash_packed_runs_attach (struct ash_packed_runs *r, const json_t *runs)
     {
       json_t *results = json_object_get (json_array_get (runs, i), "results");
       if (r->v[i] && json_is_array (results))
-        ash_packed_attach (results, r->v[i]);
+        registry_add (results, r->v[i]);
       else
         ash_packed_free (r->v[i]);
       r->v[i] = NULL;

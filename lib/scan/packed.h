@@ -15,9 +15,8 @@
    The writers of json-out.h write a registered array's texts,
    re-indented to their depth, so that the document's text is byte for
    byte what the tree would have given.  Anything else that reads a
-   run's results goes through ash_sarif_results_count() and
-   ash_sarif_result_at(), which give a result of a packed run parsed
-   again on its own.
+   run's results counts them with ash_sarif_results_count() and reads a
+   packed one again on its own with ash_packed_load().
 
    A registered array is held (a reference) until ash_packed_forget_all(),
    so that its address names it for as long as the texts are kept.  A
@@ -57,19 +56,12 @@ json_t *ash_packed_load (const struct ash_packed *p, size_t i);
    is left as it is.  */
 void ash_sarif_pack (json_t *doc);
 
-/* Register the empty array RESULTS (a run's "results") as standing for
-   the results of P, which it takes.  */
-void ash_packed_attach (json_t *results, struct ash_packed *p);
-
 /* The store RESULTS (a run's "results" array) stands for, or NULL when
    it is not registered.  Cheap when nothing is registered.  */
 const struct ash_packed *ash_packed_of (const json_t *results);
 
 /* The number of results of RUN, packed or not.  */
 size_t ash_sarif_results_count (const json_t *run);
-/* Result I of RUN: a new reference, parsed again from its text when RUN
-   is packed.  */
-json_t *ash_sarif_result_at (const json_t *run, size_t i);
 
 /* A deep copy of DOC (a SARIF log, or a document holding one under
    "sarif") with every packed run's results made a tree again: for the
