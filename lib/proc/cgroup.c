@@ -7,12 +7,14 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "base/util.h"
@@ -366,40 +368,126 @@ ash_cgroup_memory_exceeded (const struct ash_cgroup *cg)
   return false;
 }
 
-/* SIGKILL every process in DIR's cgroup.procs until none is left (v1 has
-   no cgroup.kill), then remove DIR.  A fork bomb is bounded by pids.max,
-   so the rounds end.  */
-static void
-kill_and_rmdir (const char *dir, bool v2)
+/* Wait for the processes in PIDS, sent SIGKILL, to exit: on a pidfd
+   for each (at most 20 ms), where the system has them.  True when it
+   waited for one that had not exited yet, false when there was nothing
+   to wait on that way (no pidfds here, or every one had exited already
+   but is still listed), and the caller sleeps instead.  */
+static bool
+wait_exits (const pid_t *pids, size_t n)
 {
-  if (v2 && write_file (dir, "cgroup.kill", "1") == 0)
+#if defined __linux__ && defined SYS_pidfd_open
+  struct pollfd fds[16];
+  size_t nfds = 0;
+  bool waited = false;
+
+  for (size_t i = 0; i < n && nfds < ARRAY_SIZE (fds); i++)
     {
-      for (int i = 0; i < 1000 && rmdir (dir) < 0 && errno == EBUSY; i++)
-        usleep (1000);
-      return;
+      long fd = syscall (SYS_pidfd_open, pids[i], 0);
+      if (fd >= 0)
+        fds[nfds++] = (struct pollfd){ .fd = (int) fd, .events = POLLIN };
     }
+  /* Those that have exited already are not waited for; when all have,
+     nothing is.  */
+  if (nfds > 0 && poll (fds, nfds, 0) < (int) nfds)
+    for (;;)
+      {
+        bool left = false;
+        for (size_t i = 0; i < nfds; i++)
+          if (fds[i].revents && fds[i].fd >= 0)
+            fds[i].fd = ~fds[i].fd; /* poll skips a negative descriptor */
+          else if (fds[i].fd >= 0)
+            left = true;
+        if (!left)
+          break;
+        waited = true;
+        int r = poll (fds, nfds, 20);
+        if (r == 0 || (r < 0 && errno != EINTR))
+          break;
+      }
+  for (size_t i = 0; i < nfds; i++)
+    close (fds[i].fd < 0 ? ~fds[i].fd : fds[i].fd);
+  return waited;
+#else
+  (void) pids;
+  (void) n;
+  return false;
+#endif
+}
+
+/* End every process in DIR's group, and return once it holds none:
+   cgroup.kill where there is one (v2), and SIGKILL to each process
+   cgroup.procs lists, round after round until none is listed (a fork
+   bomb is bounded by pids.max, so the rounds end).  A round waits for
+   the processes it found to exit, where it can on their pidfds, else it
+   sleeps, a little longer each time (50 us to 1 ms): a process that
+   outlives the scanner by a few microseconds (bwrap's init in the
+   sandbox, still leaving its namespaces) costs no more than that.
+   false when the group was still not empty after the rounds.  */
+static bool
+end_all (const char *dir, bool v2)
+{
+  _cleanup_free_ char *p = ash_path_join (dir, "cgroup.procs");
+  useconds_t delay = 50;
+
+  if (v2)
+    (void) write_file (dir, "cgroup.kill", "1");
   for (int round = 0; round < 1000; round++)
     {
-      _cleanup_free_ char *p = ash_path_join (dir, "cgroup.procs");
       _cleanup_fclose_ FILE *f = fopen (p, "re");
+      pid_t found[16];
+      size_t n_found = 0;
       long pid;
       bool any = false;
 
       if (!f)
-        break;
+        return true;
       while (fscanf (f, "%ld", &pid) == 1)
         if (pid > 0)
           {
             kill ((pid_t) pid, SIGKILL);
             any = true;
+            if (n_found < ARRAY_SIZE (found))
+              found[n_found++] = (pid_t) pid;
           }
-      if (!any && rmdir (dir) == 0)
-        return;
-      if (!any && errno != EBUSY)
-        return;
-      usleep (1000);
+      if (!any)
+        return true;
+      if (!wait_exits (found, n_found))
+        {
+          usleep (delay);
+          delay = delay < 500 ? delay * 2 : 1000;
+        }
     }
-  (void) rmdir (dir);
+  return false;
+}
+
+/* End every process in DIR's group, then remove DIR.  A group that is
+   emptied may still be busy for a moment: rmdir is tried again, after
+   a pause a little longer each time, for about a second.  */
+static void
+kill_and_rmdir (const char *dir, bool v2)
+{
+  useconds_t delay = 50;
+
+  (void) end_all (dir, v2);
+  for (int i = 0; i < 1000 && rmdir (dir) < 0 && errno == EBUSY; i++)
+    {
+      usleep (delay);
+      delay = delay < 500 ? delay * 2 : 1000;
+    }
+}
+
+void
+ash_cgroup_end (struct ash_cgroup *cg)
+{
+  if (!cg)
+    return;
+  if (cg->v2)
+    (void) end_all (cg->v2, true);
+  if (cg->v1_pids)
+    (void) end_all (cg->v1_pids, false);
+  if (cg->v1_memory)
+    (void) end_all (cg->v1_memory, false);
 }
 
 void

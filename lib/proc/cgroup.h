@@ -49,8 +49,12 @@ int ash_cgroup_make (const char *name, unsigned long long pids_max,
 bool ash_cgroup_memory_exceeded (const struct ash_cgroup *cg);
 
 /* End every process left in the group (cgroup.kill where there is one,
-   else SIGKILL to each until none is left), remove the group and release
-   CG.  NULL-safe.  */
+   and SIGKILL to each process it lists) and return once it lists none,
+   the group kept (its memory events can still be read).  NULL-safe.  */
+void ash_cgroup_end (struct ash_cgroup *cg);
+
+/* End every process left in the group as ash_cgroup_end() does, remove
+   the group and release CG.  NULL-safe.  */
 void ash_cgroup_remove (struct ash_cgroup *cg);
 
 /* Remove the groups that runs of ash killed with kill -9 left behind:

@@ -1014,6 +1014,10 @@ run_steps (struct scan *sc, struct job *j, struct ash_cmd *cmd,
     }
   r = s->run ? s->run (s, &j->sj, cmd, res, &err)
              : ash_sandbox_run (cmd, res, &err);
+  /* Whatever the scanner left running in its group ends before anything
+     it wrote is looked at.  Under bwrap the init of the sandbox is often
+     still leaving its namespaces when bwrap has exited.  */
+  ash_cgroup_end (cg);
   if (j->sandboxed)
     {
       private_caches_remove (j);
