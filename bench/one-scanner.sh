@@ -19,6 +19,14 @@
 # its directory, and a home of its own for its probe cache),
 # ASH_SCANNER_USER (as for noop.sh), BENCH_DIR, BENCH_KEEP (as for
 # noop.sh).
+#
+# Figures are steadier with the tree on a tmpfs of its own (making and
+# removing files on ext4 costs differently from one directory to the
+# next), e.g. `mount -t tmpfs -o size=2g tmpfs /srv/bench` and
+# BENCH_DIR=/srv/bench; bwrap's bare command fails with its tree on
+# /dev/shm, and bwrap is then left out.  As root, firejail runs only for
+# an account it allows (ASH_SCANNER_USER=ash-test here: nobody is
+# refused).
 set -eu
 
 builddir=${1:-.}
