@@ -7,6 +7,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <poll.h>
 #include <pthread.h>
 #include <signal.h>
@@ -368,62 +369,151 @@ ash_cgroup_memory_exceeded (const struct ash_cgroup *cg)
   return false;
 }
 
-/* Wait for the processes in PIDS, sent SIGKILL, to exit: on a pidfd
-   for each (at most 20 ms), where the system has them.  True when it
-   waited for one that had not exited yet, false when there was nothing
-   to wait on that way (no pidfds here, or every one had exited already
-   but is still listed), and the caller sleeps instead.  */
-static bool
-wait_exits (const pid_t *pids, size_t n)
+static int
+pid_cmp (const void *a, const void *b)
 {
-#if defined __linux__ && defined SYS_pidfd_open
-  struct pollfd fds[16];
-  size_t nfds = 0;
+  pid_t x = *(const pid_t *) a, y = *(const pid_t *) b;
+  return (x > y) - (x < y);
+}
+
+/* The processes the group's cgroup.procs (PROCS) lists, sorted, into
+   *RET (N of them, freed by the caller); false when it cannot be read
+   (the group is gone).  */
+static bool
+read_pids (const char *procs, pid_t **ret, size_t *ret_n)
+{
+  _cleanup_fclose_ FILE *f = fopen (procs, "re");
+  pid_t *v = NULL;
+  size_t n = 0, alloc = 0;
+  long pid;
+
+  *ret = NULL;
+  *ret_n = 0;
+  if (!f)
+    return false;
+  while (fscanf (f, "%ld", &pid) == 1)
+    if (pid > 0 && pid <= INT_MAX)
+      {
+        if (n == alloc)
+          v = xreallocarray (v, alloc = alloc ? 2 * alloc : 32, sizeof *v);
+        v[n++] = (pid_t) pid;
+      }
+  if (n > 1)
+    qsort (v, n, sizeof *v, pid_cmp);
+  *ret = v;
+  *ret_n = n;
+  return true;
+}
+
+#if defined __linux__ && defined SYS_pidfd_open                               \
+  && defined SYS_pidfd_send_signal
+#define HAVE_PIDFDS 1
+#endif
+
+/* Called between the pidfds' opening and the second reading of the
+   group's processes; a test defines it to move a process out of the
+   group there.  */
+#ifndef ASH_CGROUP_RELIST_HOOK
+#define ASH_CGROUP_RELIST_HOOK() ((void) 0)
+#endif
+
+/* SIGKILL to the processes in PIDS (N of them, listed by PROCS a moment
+   ago), then wait for them to exit.  A listed process may exit and its
+   pid be taken by a process outside the group before the signal: so
+   each is opened as a pidfd first, PROCS is read again, and only those
+   still listed are signalled, through their pidfds (a pid listed both
+   times belongs to the process the pidfd holds, or that process is
+   gone).  The wait is on the same pidfds, at most 20 ms.  Where there
+   are no pidfds (a kernel before Linux 5.3, or no descriptor left) the
+   pid is signalled as it is.  True when it waited for a process that
+   had not exited yet; false when there was nothing to wait on that way
+   (every one had exited already but is still listed, or no pidfds), and
+   the caller sleeps instead.  */
+static bool
+kill_listed (const char *procs, const pid_t *pids, size_t n)
+{
   bool waited = false;
 
-  for (size_t i = 0; i < n && nfds < ARRAY_SIZE (fds); i++)
+  for (size_t base = 0; base < n; base += 64)
     {
-      long fd = syscall (SYS_pidfd_open, pids[i], 0);
-      if (fd >= 0)
-        fds[nfds++] = (struct pollfd){ .fd = (int) fd, .events = POLLIN };
-    }
-  /* Those that have exited already are not waited for; when all have,
-     nothing is.  */
-  if (nfds > 0 && poll (fds, nfds, 0) < (int) nfds)
-    for (;;)
-      {
-        bool left = false;
-        for (size_t i = 0; i < nfds; i++)
-          if (fds[i].revents && fds[i].fd >= 0)
-            fds[i].fd = ~fds[i].fd; /* poll skips a negative descriptor */
-          else if (fds[i].fd >= 0)
-            left = true;
-        if (!left)
-          break;
-        waited = true;
-        int r = poll (fds, nfds, 20);
-        if (r == 0 || (r < 0 && errno != EINTR))
-          break;
-      }
-  for (size_t i = 0; i < nfds; i++)
-    close (fds[i].fd < 0 ? ~fds[i].fd : fds[i].fd);
-  return waited;
+#ifdef HAVE_PIDFDS
+      struct pollfd fds[64];
+      pid_t fpids[64];
+      size_t nfds = 0;
+      pid_t *now = NULL;
+      size_t n_now = 0;
+
+      for (size_t i = base; i < n && i < base + ARRAY_SIZE (fds); i++)
+        {
+          long fd = syscall (SYS_pidfd_open, pids[i], 0);
+          if (fd >= 0)
+            {
+              fpids[nfds] = pids[i];
+              fds[nfds++]
+                = (struct pollfd){ .fd = (int) fd, .events = POLLIN };
+            }
+          else if (errno != ESRCH)
+            kill (pids[i], SIGKILL);
+        }
+      if (nfds == 0)
+        continue;
+      ASH_CGROUP_RELIST_HOOK ();
+      (void) read_pids (procs, &now, &n_now);
+      for (size_t i = 0; i < nfds; i++)
+        if (n_now && bsearch (&fpids[i], now, n_now, sizeof *now, pid_cmp))
+          (void) syscall (SYS_pidfd_send_signal, fds[i].fd, SIGKILL, NULL, 0);
+        else
+          {
+            /* Not in the group any more: not ours to signal or wait for. */
+            close (fds[i].fd);
+            fds[i].fd = -1;
+          }
+      free (now);
+      /* Those that have exited already are not waited for; when all have,
+         nothing is.  */
+      size_t live = 0;
+      for (size_t i = 0; i < nfds; i++)
+        live += fds[i].fd >= 0;
+      if (live > 0 && poll (fds, nfds, 0) < (int) live)
+        for (;;)
+          {
+            bool left = false;
+            for (size_t i = 0; i < nfds; i++)
+              if (fds[i].fd >= 0 && fds[i].revents)
+                {
+                  close (fds[i].fd);
+                  fds[i].fd = -1; /* poll skips a negative descriptor */
+                }
+              else if (fds[i].fd >= 0)
+                left = true;
+            if (!left)
+              break;
+            waited = true;
+            int r = poll (fds, nfds, 20);
+            if (r == 0 || (r < 0 && errno != EINTR))
+              break;
+          }
+      for (size_t i = 0; i < nfds; i++)
+        if (fds[i].fd >= 0)
+          close (fds[i].fd);
 #else
-  (void) pids;
-  (void) n;
-  return false;
+      (void) procs;
+      for (size_t i = base; i < n && i < base + 64; i++)
+        kill (pids[i], SIGKILL);
 #endif
+    }
+  return waited;
 }
 
 /* End every process in DIR's group, and return once it holds none:
    cgroup.kill where there is one (v2), and SIGKILL to each process
-   cgroup.procs lists, round after round until none is listed (a fork
-   bomb is bounded by pids.max, so the rounds end).  A round waits for
-   the processes it found to exit, where it can on their pidfds, else it
-   sleeps, a little longer each time (50 us to 1 ms): a process that
-   outlives the scanner by a few microseconds (bwrap's init in the
-   sandbox, still leaving its namespaces) costs no more than that.
-   false when the group was still not empty after the rounds.  */
+   cgroup.procs lists (kill_listed()), round after round until none is
+   listed (a fork bomb is bounded by pids.max, so the rounds end).  A
+   round waits for the processes it found to exit, where it can on their
+   pidfds, else it sleeps, a little longer each time (50 us to 1 ms): a
+   process that outlives the scanner by a few microseconds (bwrap's init
+   in the sandbox, still leaving its namespaces) costs no more than
+   that.  false when the group was still not empty after the rounds.  */
 static bool
 end_all (const char *dir, bool v2)
 {
@@ -434,25 +524,17 @@ end_all (const char *dir, bool v2)
     (void) write_file (dir, "cgroup.kill", "1");
   for (int round = 0; round < 1000; round++)
     {
-      _cleanup_fclose_ FILE *f = fopen (p, "re");
-      pid_t found[16];
-      size_t n_found = 0;
-      long pid;
-      bool any = false;
+      pid_t *listed;
+      size_t n;
 
-      if (!f)
-        return true;
-      while (fscanf (f, "%ld", &pid) == 1)
-        if (pid > 0)
-          {
-            kill ((pid_t) pid, SIGKILL);
-            any = true;
-            if (n_found < ARRAY_SIZE (found))
-              found[n_found++] = (pid_t) pid;
-          }
-      if (!any)
-        return true;
-      if (!wait_exits (found, n_found))
+      if (!read_pids (p, &listed, &n) || n == 0)
+        {
+          free (listed);
+          return true;
+        }
+      bool waited = kill_listed (p, listed, n);
+      free (listed);
+      if (!waited)
         {
           usleep (delay);
           delay = delay < 500 ? delay * 2 : 1000;
