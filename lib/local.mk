@@ -15,6 +15,7 @@ lib_libash_a_SOURCES += lib/base/error.c lib/base/error.h
 lib_libash_a_SOURCES += lib/base/escape.c lib/base/escape.h
 lib_libash_a_SOURCES += lib/base/log.c lib/base/log.h
 lib_libash_a_SOURCES += lib/base/strvec.c lib/base/strvec.h
+lib_libash_a_SOURCES += lib/base/thread.c lib/base/thread.h
 lib_libash_a_SOURCES += lib/base/util.c lib/base/util.h
 lib_libash_a_SOURCES += lib/base/version.c lib/base/version.h
 

@@ -22,6 +22,7 @@
 #include <unistd.h>
 #include <linux/openat2.h>
 
+#include "base/thread.h"
 #include "proc/spawn.h"
 #include "proc/toolfind.h"
 #include "sandbox/backend.h"
@@ -89,10 +90,6 @@ filter_build (void *arg)
 void
 ash_linux_socket_filter_prepare (enum ash_socket_policy sockets)
 {
-  pthread_attr_t attr;
-  pthread_t t;
-  sigset_t all, old;
-
   if ((unsigned) sockets >= sizeof filter_fds / sizeof filter_fds[0]
       || atomic_exchange (&filter_started[sockets], true))
     return;
@@ -103,22 +100,12 @@ ash_linux_socket_filter_prepare (enum ash_socket_policy sockets)
       filter_build ((void *) (intptr_t) sockets);
       return;
     }
-  if (pthread_attr_init (&attr) != 0)
-    {
-      atomic_store (&filter_started[sockets], false);
-      return;
-    }
-  (void) pthread_attr_setdetachstate (&attr, PTHREAD_CREATE_DETACHED);
-  /* No signal for the builder: ASH takes SIGINT and SIGTERM on a thread
-     of its own, with them blocked everywhere else.  */
-  sigfillset (&all);
-  pthread_sigmask (SIG_SETMASK, &all, &old);
-  if (pthread_create (&t, &attr, filter_build, (void *) (intptr_t) sockets)
+  /* No signal for the builder (ash_thread_start blocks them all): ASH
+     takes SIGINT and SIGTERM on a thread of its own.  */
+  if (ash_thread_start (NULL, true, filter_build, (void *) (intptr_t) sockets)
       != 0)
     /* Not started: the first wrap() builds it.  */
     atomic_store (&filter_started[sockets], false);
-  pthread_sigmask (SIG_SETMASK, &old, NULL);
-  pthread_attr_destroy (&attr);
 }
 
 int

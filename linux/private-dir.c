@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "base/log.h"
+#include "base/thread.h"
 #include "base/util.h"
 #include "fs/tree.h"
 #include "sandbox/backend.h"
@@ -230,10 +231,6 @@ flush_at_exit (void)
 static bool
 removal_thread_start (void)
 {
-  pthread_attr_t attr;
-  pthread_t t;
-  sigset_t all, old;
-
   if (removal_thread_started)
     return true;
   if (removal_thread_failed)
@@ -241,17 +238,10 @@ removal_thread_start (void)
   removal_thread_failed = true;
   if (atexit (flush_at_exit) != 0)
     return false;
-  if (pthread_attr_init (&attr) != 0)
-    return false;
-  (void) pthread_attr_setdetachstate (&attr, PTHREAD_CREATE_DETACHED);
-  /* No signal for the remover: ASH takes SIGINT and SIGTERM on a thread
-     of its own, with them blocked everywhere else.  */
-  sigfillset (&all);
-  pthread_sigmask (SIG_SETMASK, &all, &old);
-  if (pthread_create (&t, &attr, removal_thread, NULL) == 0)
+  /* No signal for the remover (ash_thread_start blocks them all): ASH
+     takes SIGINT and SIGTERM on a thread of its own.  */
+  if (ash_thread_start (NULL, true, removal_thread, NULL) == 0)
     removal_thread_started = true;
-  pthread_sigmask (SIG_SETMASK, &old, NULL);
-  pthread_attr_destroy (&attr);
   removal_thread_failed = !removal_thread_started;
   return removal_thread_started;
 }

@@ -39,6 +39,7 @@
 
 #include "base/buf.h"
 #include "base/log.h"
+#include "base/thread.h"
 #include "base/util.h"
 #include "config/config-schema.h"
 #include "fs/outdir.h"
@@ -132,7 +133,6 @@ static void
 probe_warmup_start (struct probe_warmup *w, const struct scan *sc)
 {
   struct ash_error e = ASH_ERROR_INIT;
-  sigset_t all, old;
   int r;
 
   r = ash_sandbox_settings_resolve (sc->opts, sc->config, &w->ss, &e);
@@ -141,12 +141,10 @@ probe_warmup_start (struct probe_warmup *w, const struct scan *sc)
     return;
   w->backends = sc->backends;
   w->host = &sc->host;
-  /* No signal for it: the scan takes SIGINT and SIGTERM on a thread of
-     its own.  */
-  sigfillset (&all);
-  pthread_sigmask (SIG_SETMASK, &all, &old);
-  w->started = pthread_create (&w->thread, NULL, probe_warmup_thread, w) == 0;
-  pthread_sigmask (SIG_SETMASK, &old, NULL);
+  /* No signal for it (ash_thread_start blocks them all): the scan takes
+     SIGINT and SIGTERM on a thread of its own.  */
+  w->started
+    = ash_thread_start (&w->thread, false, probe_warmup_thread, w) == 0;
 }
 
 /* Wait for the lookup; safe to call again.  */
