@@ -123,36 +123,51 @@ save_dirs (const struct ash_cgroup *cg, char **saved)
     saved[i] = dirs (cg, i) ? xstrdup (dirs (cg, i)) : NULL;
 }
 
+/* Fork a process that joins CG, with a pipe to tell its starter
+   things: 0 in it, *REPORT the pipe's writing end; its pid in the
+   starter, *REPORT the reading end.  */
+static pid_t
+fork_member (const struct ash_cgroup *cg, int *report)
+{
+  int fds[2];
+  pid_t pid;
+
+  if (pipe (fds) < 0)
+    abort ();
+  pid = fork ();
+  if (pid < 0)
+    abort ();
+  close (fds[pid == 0 ? 0 : 1]);
+  *report = fds[pid == 0 ? 1 : 0];
+  if (pid == 0)
+    join (cg);
+  return pid;
+}
+
 static void
 test_sleepers (void)
 {
   struct ash_cgroup cg = ASH_CGROUP_INIT;
   _cleanup_free_ char *why = NULL;
   char *saved[3];
-  int fds[2], bad;
+  int fd, bad;
   pid_t pids[SLEEPERS + 1];
   size_t got = 0;
 
   if (ash_cgroup_make ("unit-sleepers", 200, 0, &cg, &why) < 0)
     tap_skip_all (why ? why : "no control group can be made here");
   save_dirs (&cg, saved);
-  if (pipe (fds) < 0)
-    abort ();
-  pid_t child = fork ();
-  if (child == 0)
+  if (fork_member (&cg, &fd) == 0)
     {
-      close (fds[0]);
-      join (&cg);
       for (int i = 0; i < SLEEPERS; i++)
         if (fork () == 0)
-          sleeper (fds[1]);
-      sleeper (fds[1]);
+          sleeper (fd);
+      sleeper (fd);
     }
-  close (fds[1]);
   while (got < ARRAY_SIZE (pids)
-         && read (fds[0], &pids[got], sizeof pids[0]) == sizeof pids[0])
+         && read (fd, &pids[got], sizeof pids[0]) == sizeof pids[0])
     got++;
-  close (fds[0]);
+  close (fd);
   tap_is_int (got, SLEEPERS + 1, "every sleeper started");
   tap_is_int (listed (&cg), SLEEPERS + 1,
               "control: the group lists them all before it is ended");
@@ -185,7 +200,7 @@ test_fork_bomb (void)
   struct ash_cgroup cg = ASH_CGROUP_INIT;
   _cleanup_free_ char *why = NULL;
   char *saved[3];
-  int fds[2], bad;
+  int fd, bad;
   char c;
 
   if (ash_cgroup_make ("unit-bomb", 32, 0, &cg, &why) < 0 || !cg.pids)
@@ -195,13 +210,8 @@ test_fork_bomb (void)
       return;
     }
   save_dirs (&cg, saved);
-  if (pipe (fds) < 0)
-    abort ();
-  pid_t child = fork ();
-  if (child == 0)
+  if (fork_member (&cg, &fd) == 0)
     {
-      close (fds[0]);
-      join (&cg);
       /* Once the bound is reached, say so, and go on trying.  */
       bool told = false;
       for (;;)
@@ -209,7 +219,7 @@ test_fork_bomb (void)
           pid_t p = fork ();
           if (p < 0 && !told)
             {
-              if (write (fds[1], "x", 1) != 1)
+              if (write (fd, "x", 1) != 1)
                 _exit (2);
               told = true;
             }
@@ -217,9 +227,8 @@ test_fork_bomb (void)
             told = true;
         }
     }
-  close (fds[1]);
-  tap_ok (read (fds[0], &c, 1) == 1, "control: the bomb reaches pids.max");
-  close (fds[0]);
+  tap_ok (read (fd, &c, 1) == 1, "control: the bomb reaches pids.max");
+  close (fd);
   tap_ok (listed (&cg) > 1, "control: the group lists the bomb's processes");
 
   ash_cgroup_end (&cg);
