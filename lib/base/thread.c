@@ -4,7 +4,6 @@
 
 #include <config.h>
 
-#include <errno.h>
 #include <sched.h>
 #include <signal.h>
 
@@ -33,22 +32,42 @@ trampoline (void *p)
 }
 #endif
 
+/* pthread_create() with the attributes asked for: detached or not, and
+   allowed on WHERE only (NULL: wherever the starter is).  */
+static int
+create (pthread_t *t, bool detached, const void *where, size_t where_size,
+        void *(*fn) (void *), void *arg)
+{
+  pthread_attr_t attr;
+  int r = pthread_attr_init (&attr);
+
+  if (r != 0)
+    return r;
+  if (detached)
+    (void) pthread_attr_setdetachstate (&attr, PTHREAD_CREATE_DETACHED);
+#ifdef __linux__
+  if (where)
+    r = pthread_attr_setaffinity_np (&attr, where_size, where);
+#else
+  (void) where;
+  (void) where_size;
+#endif
+  if (r == 0)
+    r = pthread_create (t, &attr, fn, arg);
+  pthread_attr_destroy (&attr);
+  return r;
+}
+
 int
 ash_thread_start (pthread_t *ret, bool detached, void *(*fn) (void *),
                   void *arg)
 {
-  pthread_attr_t attr;
   pthread_t t;
   sigset_t all, old;
-  int r;
+  int r = -1;
 
-  if ((r = pthread_attr_init (&attr)) != 0)
-    return r;
-  if (detached)
-    (void) pthread_attr_setdetachstate (&attr, PTHREAD_CREATE_DETACHED);
   sigfillset (&all);
   pthread_sigmask (SIG_SETMASK, &all, &old);
-  r = -1;
 #ifdef __linux__
   {
     struct start *s = xmalloc (sizeof *s);
@@ -64,37 +83,17 @@ ash_thread_start (pthread_t *ret, bool detached, void *(*fn) (void *),
       {
         cpu_set_t elsewhere = s->allowed;
         CPU_CLR (cpu, &elsewhere);
-        if (pthread_attr_setaffinity_np (&attr, sizeof elsewhere, &elsewhere)
-            == 0)
-          r = pthread_create (&t, &attr, trampoline, s);
-        if (r != 0)
-          {
-            /* Refused with that mask (a cpuset changed meanwhile, say):
-               a plain start.  */
-            pthread_attr_destroy (&attr);
-            if (pthread_attr_init (&attr) != 0)
-              {
-                free (s);
-                pthread_sigmask (SIG_SETMASK, &old, NULL);
-                return EAGAIN;
-              }
-            if (detached)
-              (void) pthread_attr_setdetachstate (&attr,
-                                                  PTHREAD_CREATE_DETACHED);
-            r = -1;
-          }
+        r = create (&t, detached, &elsewhere, sizeof elsewhere, trampoline, s);
       }
     if (r != 0)
-      {
-        free (s);
-        r = pthread_create (&t, &attr, fn, arg);
-      }
+      free (s);
   }
-#else
-  r = pthread_create (&t, &attr, fn, arg);
 #endif
+  /* One CPU, or refused with that mask (a cpuset changed meanwhile, say):
+     a plain start.  */
+  if (r != 0)
+    r = create (&t, detached, NULL, 0, fn, arg);
   pthread_sigmask (SIG_SETMASK, &old, NULL);
-  pthread_attr_destroy (&attr);
   if (r == 0 && ret)
     *ret = t;
   return r;
