@@ -405,6 +405,15 @@ read_pids (const char *procs, pid_t **ret, size_t *ret_n)
   return true;
 }
 
+/* The pause before the next look at a group: 50 us the first time
+   (*DELAY starts at 50), twice as long each time after, up to 1 ms.  */
+static void
+backoff (useconds_t *delay)
+{
+  usleep (*delay);
+  *delay = *delay < 500 ? *delay * 2 : 1000;
+}
+
 #if defined __linux__ && defined SYS_pidfd_open                               \
   && defined SYS_pidfd_send_signal
 #define HAVE_PIDFDS 1
@@ -535,10 +544,7 @@ end_all (const char *dir, bool v2)
       bool waited = kill_listed (p, listed, n);
       free (listed);
       if (!waited)
-        {
-          usleep (delay);
-          delay = delay < 500 ? delay * 2 : 1000;
-        }
+        backoff (&delay);
     }
   return false;
 }
@@ -553,10 +559,7 @@ kill_and_rmdir (const char *dir, bool v2)
 
   (void) end_all (dir, v2);
   for (int i = 0; i < 1000 && rmdir (dir) < 0 && errno == EBUSY; i++)
-    {
-      usleep (delay);
-      delay = delay < 500 ? delay * 2 : 1000;
-    }
+    backoff (&delay);
 }
 
 void
