@@ -648,15 +648,19 @@ add_init_start (struct ash_buf *ret)
 
 /* Where ASH runs and what the kernel lets an unprivileged account do
    there, none of which any file's identity shows: the boot, ASH's own
-   namespaces (a container, a sandbox around ASH), and the sysctls and
-   AppArmor settings that allow or refuse user namespaces.  */
+   namespaces (a container, a sandbox around ASH), the seccomp actions
+   and, with NAMESPACES, the sysctls and AppArmor settings that allow or
+   refuse user namespaces.  */
 static void
-add_place (struct ash_buf *ret)
+add_place (struct ash_buf *ret, bool namespaces_made)
 {
   static const char *const namespaces[]
     = { "user", "mnt", "pid", "net", "ipc", "uts", "cgroup" };
   static const char *const settings[] = {
     "/proc/sys/kernel/random/boot_id",
+    "/proc/sys/kernel/seccomp/actions_avail",
+  };
+  static const char *const userns_settings[] = {
     "/proc/sys/kernel/unprivileged_userns_clone",
     "/proc/sys/user/max_user_namespaces",
     "/proc/sys/user/max_mnt_namespaces",
@@ -664,7 +668,6 @@ add_place (struct ash_buf *ret)
     "/proc/sys/user/max_net_namespaces",
     "/proc/sys/kernel/apparmor_restrict_unprivileged_userns",
     "/proc/sys/kernel/apparmor_restrict_unprivileged_unconfined",
-    "/proc/sys/kernel/seccomp/actions_avail",
   };
 
   for (size_t i = 0; i < sizeof namespaces / sizeof namespaces[0]; i++)
@@ -678,8 +681,10 @@ add_place (struct ash_buf *ret)
       ash_buf_addf (ret, "ns %s\n", n > 0 ? link : namespaces[i]);
     }
   add_init_start (ret);
-  for (size_t i = 0; i < sizeof settings / sizeof settings[0]; i++)
+  for (size_t i = 0; i < ARRAY_SIZE (settings); i++)
     add_setting (ret, settings[i]);
+  for (size_t i = 0; namespaces_made && i < ARRAY_SIZE (userns_settings); i++)
+    add_setting (ret, userns_settings[i]);
 }
 
 int
@@ -698,7 +703,7 @@ ash_linux_identity_file (struct ash_buf *ret, const char *path)
 
 int
 ash_linux_identity (const struct ash_host *host, const char *name,
-                    struct ash_buf *ret)
+                    bool namespaces, struct ash_buf *ret)
 {
   _cleanup_free_ char *tool = NULL, *helper = NULL;
   int r;
@@ -727,7 +732,7 @@ ash_linux_identity (const struct ash_host *host, const char *name,
         ash_buf_addf (ret, "scanner-account none\n");
       ash_error_release (&e);
     }
-  add_place (ret);
+  add_place (ret, namespaces);
   helper = ash_linux_find_helper (host);
   return add_identity (ret, helper);
 }

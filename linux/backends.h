@@ -47,9 +47,11 @@ int ash_linux_probe_load_for (const struct ash_backend *backend,
 /* identity(): the tool NAME (NULL for none) and the wrapper, as HOST finds
    them, each as "path dev ino size mtime" on a line of RET; also where
    ASH runs (the boot, its namespaces, the init of its PID namespace) and
-   the sysctls that let an unprivileged account make namespaces.  */
+   the seccomp actions the kernel offers; with NAMESPACES (a backend that
+   makes namespaces), the sysctls and AppArmor settings that let an
+   unprivileged account make them.  */
 int ash_linux_identity (const struct ash_host *host, const char *name,
-                        struct ash_buf *ret);
+                        bool namespaces, struct ash_buf *ret);
 /* Append "PATH dev ino size mtime" (or "PATH -" when PATH is missing) to
    RET: a file a probe's result depends on.  */
 int ash_linux_identity_file (struct ash_buf *ret, const char *path);

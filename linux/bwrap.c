@@ -644,7 +644,7 @@ bwrap_probe (const struct ash_host *host, struct ash_probe **retp)
 static int
 bwrap_identity (const struct ash_host *host, struct ash_buf *ret)
 {
-  return ash_linux_identity (host, "bwrap", ret);
+  return ash_linux_identity (host, "bwrap", true, ret);
 }
 
 static int

@@ -216,6 +216,11 @@ firejail_wrap (const struct ash_probe *base, const struct ash_policy *policy,
      writable.  */
   if (policy->mounts_error)
     return ash_error_set (err, -EIO, _ ("firejail: %s"), policy->mounts_error);
+  if (!policy->mounts_listed)
+    return ash_error_set (err, -EINVAL,
+                          _ ("firejail: the policy does not list the host's "
+                             "mount points, which firejail must make "
+                             "read-only"));
   for (size_t i = 0; i < policy->masked.nr; i++)
     if (!literal_for_firejail (policy->masked.v[i]))
       return ash_error_set (err, -EPERM,
@@ -448,7 +453,7 @@ firejail_probe (const struct ash_host *host, struct ash_probe **retp)
        outside the home.  */
     struct ash_policy none;
     ash_policy_init (&none);
-    ash_policy_add_hiding (&none, environ, NULL);
+    ash_policy_add_hiding (&none, environ, NULL, false);
     ash_strvec_push (&argv, tool);
     push_base_options (&argv, false);
     push_blacklists (&argv, &none);
@@ -528,7 +533,7 @@ firejail_probe (const struct ash_host *host, struct ash_probe **retp)
 static int
 firejail_identity (const struct ash_host *host, struct ash_buf *ret)
 {
-  int r = ash_linux_identity (host, "firejail", ret);
+  int r = ash_linux_identity (host, "firejail", true, ret);
 
   if (r < 0)
     return r;
@@ -575,6 +580,7 @@ firejail_started (const struct ash_wrap_state *state,
 
 const struct ash_backend ash_backend_firejail = {
   .name = "firejail",
+  .lists_mounts = true,
   .probe = firejail_probe,
   .probe_free = ash_linux_probe_free,
   .wrap = firejail_wrap,

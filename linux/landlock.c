@@ -519,10 +519,12 @@ landlock_probe (const struct ash_host *host, struct ash_probe **retp)
   return 0;
 }
 
+/* The wrapper makes no namespace: the settings that allow or refuse user
+   namespaces are not part of what its probe depends on.  */
 static int
 landlock_identity (const struct ash_host *host, struct ash_buf *ret)
 {
-  return ash_linux_identity (host, NULL, ret);
+  return ash_linux_identity (host, NULL, false, ret);
 }
 
 static int

@@ -41,6 +41,12 @@ ash_probe_cache_overlay (const struct ash_probe *p)
 }
 
 bool
+ash_probe_lists_mounts (const struct ash_probe *p)
+{
+  return !p || !p->backend || p->backend->lists_mounts;
+}
+
+bool
 ash_probe_cached (const struct ash_probe *p)
 {
   return p->cached;

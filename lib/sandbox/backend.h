@@ -50,6 +50,10 @@ struct ash_backend
      message, which its probe reports as the reason for every mode.  NULL
      for a real backend.  */
   const char *none_reason;
+  /* wrap() names each of the host's mount points to make it read-only
+     (the policy's readonly_mounts, read from the mount table): only then
+     does the policy list them.  */
+  bool lists_mounts;
   /* Probe the host.  Always stores a new probe in *RET (release it with
      ash_probe_free()); returns 0 when usable, else a negative errno with
      the spec's message as the probe's reason.  */
@@ -108,6 +112,9 @@ const char *ash_probe_reason (const struct ash_probe *p);
 const char *ash_probe_notes (const struct ash_probe *p);
 /* Whether cache writes can be thrown away (bwrap with overlays).  */
 bool ash_probe_cache_overlay (const struct ash_probe *p);
+/* Whether the policy for P's backend lists the host's mount points: true
+   for a backend that names them (lists_mounts) and for a NULL P.  */
+bool ash_probe_lists_mounts (const struct ash_probe *p);
 /* Whether the result came from the probe cache rather than a probe.  */
 bool ash_probe_cached (const struct ash_probe *p);
 /* Free P (NULL-safe) through its backend.  */

@@ -366,7 +366,7 @@ add_readonly_mounts (struct ash_policy *policy, const char *mountinfo,
 
 int
 ash_policy_add_hiding (struct ash_policy *p, char *const *environ,
-                       const char *mountinfo)
+                       const char *mountinfo, bool list_mounts)
 {
   const char *fj_home = ash_policy_hidden_home (p);
   const char *home = usable_dir (p->home) ? p->home : fj_home;
@@ -428,6 +428,9 @@ ash_policy_add_hiding (struct ash_policy *p, char *const *environ,
 
   add_shown (p, other_home);
 
+  if (!list_mounts)
+    return 0;
+  p->mounts_listed = true;
   r = add_readonly_mounts (p, mountinfo ? mountinfo : "/proc/self/mountinfo",
                            other_home);
   if (r < 0)

@@ -37,4 +37,5 @@ ash_policy_input_fill (struct ash_policy_input *in, const char *scanner,
   in->passwd_home = host->passwd_home;
   in->bin_path = host->bin_path;
   in->cache_overlay = probe ? ash_probe_cache_overlay (probe) : false;
+  in->no_mounts = !ash_probe_lists_mounts (probe);
 }

@@ -171,10 +171,13 @@ ash_policy_to_json (const struct ash_policy *p)
   json_decref (why.value);
   json_object_set_new_nocheck (o, "hide", hide);
   json_object_set_new_nocheck (o, "show", strings (&p->shown));
-  json_object_set_new_nocheck (o, "readonly_mounts",
-                               strings (&p->readonly_mounts));
-  json_object_set_new_nocheck (o, "mounts_error",
-                               str_or_null (p->mounts_error));
+  if (p->mounts_listed)
+    {
+      json_object_set_new_nocheck (o, "readonly_mounts",
+                                   strings (&p->readonly_mounts));
+      json_object_set_new_nocheck (o, "mounts_error",
+                                   str_or_null (p->mounts_error));
+    }
   if (p->masked.nr)
     json_object_set_new_nocheck (o, "masked", strings (&p->masked));
   return o;

@@ -939,7 +939,7 @@ ash_policy_compute (const struct ash_policy_input *in, struct ash_policy *ret,
 
   qsort (p.paths, p.n_paths, sizeof *p.paths, path_cmp);
   add_home_links (&c);
-  ash_policy_add_hiding (&p, in->environ, in->mountinfo);
+  ash_policy_add_hiding (&p, in->environ, in->mountinfo, !in->no_mounts);
 
   ash_homescreen_release (&c.hs);
   ash_homescreen_memo (false);

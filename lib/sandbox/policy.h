@@ -106,6 +106,9 @@ struct ash_policy
                                         read-only by name */
   char *mounts_error;                /* non-NULL: the mount table could not
                                         be read, and such a backend refuses */
+  bool mounts_listed;                /* the mount table was read for
+                                        readonly_mounts (only a backend that
+                                        names them needs it) */
   char *run_config_dir;              /* the scanner run's config directory
                                         (real path), or NULL: given with the
                                         results directory to the scanner's
@@ -151,6 +154,10 @@ struct ash_policy_input
                                host facts (tests); NULL: "/" */
   const char *mountinfo;    /* the mount table; NULL:
                                /proc/self/mountinfo */
+  bool no_mounts;           /* the backend does not name mount points
+                               (ash_probe_lists_mounts): the mount table
+                               is not read and readonly_mounts stays
+                               empty */
   char *const *system_dirs; /* NULL: /usr /etc /opt /nix */
   char *const *env_allow;   /* sandbox.env_allow: exact names the
                                operator lets through the credential
@@ -192,10 +199,11 @@ const struct ash_policy_path *ash_policy_find_path (const struct ash_policy *p,
 
 /* Fill P's hidden, shown and readonly_mounts from its paths, homes and
    results directory, ENVIRON's SSH_AUTH_SOCK, the uid and the mount table
-   MOUNTINFO (NULL: /proc/self/mountinfo); ash_policy_compute() calls it
-   last.  Returns 0 (an unreadable mount table sets P->mounts_error).  */
+   MOUNTINFO (NULL: /proc/self/mountinfo), which is read only when
+   LIST_MOUNTS; ash_policy_compute() calls it last.  Returns 0 (an
+   unreadable mount table sets P->mounts_error).  */
 int ash_policy_add_hiding (struct ash_policy *p, char *const *environ,
-                           const char *mountinfo);
+                           const char *mountinfo, bool list_mounts);
 /* Free P's hidden list.  */
 void ash_policy_hidden_release (struct ash_policy *p);
 /* The home a backend that shows the host hides: the passwd entry's, else
@@ -217,7 +225,8 @@ bool ash_policy_shows_inside (const struct ash_policy *p, const char *dir,
    private_caches (name, dir), sandbox_exec_env, unpack_dir_env,
    system_trust_roots, staged_input_only, warnings, hide (path, why; a path
    that is a variable's value as "$NAME"),
-   show, readonly_mounts, mounts_error.  No value of a
+   show, and readonly_mounts and mounts_error where the mount table was
+   read (mounts_listed).  No value of a
    variable appears in it.  */
 json_t *ash_policy_to_json (const struct ash_policy *p);
 

@@ -39,7 +39,6 @@
 
 #include "base/buf.h"
 #include "base/log.h"
-#include "base/thread.h"
 #include "base/util.h"
 #include "config/config-schema.h"
 #include "fs/outdir.h"
@@ -104,65 +103,6 @@ run_one (void *ctx, void *item)
 {
   ash_job_run (ctx, item);
 }
-/* The backend's probe (for a cached one, the probe cache's file, its key
-   and the recheck), looked up on a thread of its own while the output
-   directory is claimed and the logs attached, so that it is in the
-   process's probe cache by the time the scan selects the backend.  The
-   sandbox mode is resolved for it from the same options and
-   configuration as the scan's own resolution later, which decides; the
-   lookup is only ever a head start, and a failure here is ignored.  */
-struct probe_warmup
-{
-  pthread_t thread;
-  bool started;
-  struct ash_sandbox_settings ss;
-  const struct ash_backend *const *backends;
-  const struct ash_host *host;
-};
-
-static void *
-probe_warmup_thread (void *arg)
-{
-  struct probe_warmup *w = arg;
-
-  (void) ash_backend_select (w->ss.mode, w->backends, w->host, NULL, NULL);
-  return NULL;
-}
-
-static void
-probe_warmup_start (struct probe_warmup *w, const struct scan *sc)
-{
-  struct ash_error e = ASH_ERROR_INIT;
-  int r;
-
-  r = ash_sandbox_settings_resolve (sc->opts, sc->config, &w->ss, &e);
-  ash_error_release (&e);
-  if (r < 0 || sc->platform_note || !w->ss.mode || streq (w->ss.mode, "off"))
-    return;
-  w->backends = sc->backends;
-  w->host = &sc->host;
-  /* No signal for it (ash_thread_start blocks them all): the scan takes
-     SIGINT and SIGTERM on a thread of its own.  */
-  w->started
-    = ash_thread_start (&w->thread, false, probe_warmup_thread, w) == 0;
-}
-
-/* Wait for the lookup; safe to call again.  */
-static void
-probe_warmup_join (struct probe_warmup *w)
-{
-  if (w->started)
-    pthread_join (w->thread, NULL);
-  w->started = false;
-}
-
-static void
-probe_warmup_release (struct probe_warmup *w)
-{
-  probe_warmup_join (w);
-  ash_sandbox_settings_release (&w->ss);
-}
-
 /* Start what backend B can make ahead for the scanners to run (the socket
    filter, built on a thread of its own), as soon as B is known, so that
    it is ready by the first spawn instead of being started when the first
@@ -758,10 +698,6 @@ scan_prepare (struct scan *sc)
   ash_host_init (&sc->host, opts);
   if (opts->allow_in_tree_tools)
     sc->host.allow_in_tree_tools = true;
-  _cleanup_ (probe_warmup_release) struct probe_warmup warmup;
-  memset (&warmup, 0, sizeof warmup);
-  ash_sandbox_settings_init (&warmup.ss);
-  probe_warmup_start (&warmup, sc);
   /* The plugin modules are loaded, and --exclude-scanners checked against
      every scanner they and the builtins define, before the output
      directory is touched: a mistake on the command line must not cost the
@@ -983,7 +919,6 @@ scan_prepare (struct scan *sc)
       if (any && !sc->platform_note)
         {
           const struct ash_probe *probe = NULL;
-          probe_warmup_join (&warmup);
           const struct ash_backend *b
             = ash_backend_select (sc->mode, sc->backends, &sc->host, &probe,
                                   NULL);

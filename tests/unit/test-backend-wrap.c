@@ -407,7 +407,7 @@ test_firejail_other_home (void)
     mountinfo = xasprintf ("%s/tests/fixtures/mountinfo-sample",
                            srcdir ? srcdir : ".");
   char *agent_env[] = { (char *) "SSH_AUTH_SOCK=/run/agent.sock", NULL };
-  ash_policy_add_hiding (&f.policy, agent_env, mountinfo);
+  ash_policy_add_hiding (&f.policy, agent_env, mountinfo, true);
   r = ash_backend_firejail.wrap (&f.probe.base, &f.policy, &f.cmd, &f.state,
                                  &err);
   tap_is_int (r, 0, "firejail wrap succeeds");
@@ -449,7 +449,7 @@ test_firejail_other_home (void)
   fixture_init (&f, "/usr/bin/firejail");
   f.policy.n_paths = 2;
   f.policy.results_dir = (char *) "/srv/out/x";
-  ash_policy_add_hiding (&f.policy, NULL, mountinfo);
+  ash_policy_add_hiding (&f.policy, NULL, mountinfo, true);
   r = ash_backend_firejail.wrap (&f.probe.base, &f.policy, &f.cmd, &f.state,
                                  &err);
   tap_is_int (r, 0, "firejail wrap (nothing in the home) succeeds");
@@ -835,7 +835,7 @@ test_firejail_private_home (bool as_account)
       f.cmd.user_id = 65534;
       f.cmd.group_id = 65534;
     }
-  ash_policy_add_hiding (&f.policy, NULL, "/nonexistent/mountinfo");
+  ash_policy_add_hiding (&f.policy, NULL, "/nonexistent/mountinfo", true);
   free (f.policy.mounts_error);
   f.policy.mounts_error = NULL;
   r = ash_backend_firejail.wrap (&f.probe.base, &f.policy, &f.cmd, &f.state,
@@ -1138,9 +1138,70 @@ test_landlock_cleanup (bool leave)
   fixture_release (&f);
 }
 
+/* What each backend's cached probe is keyed on.  Every identity holds the
+   boot, ASH's namespaces and the seccomp actions the kernel offers; the
+   settings that allow or refuse user namespaces only that of a backend
+   that makes namespaces (bwrap, firejail), not Landlock's, whose wrapper
+   makes none.  */
+static void
+test_identity (void)
+{
+  static const char *const everywhere[]
+    = { "/proc/sys/kernel/random/boot_id ",
+        "/proc/sys/kernel/seccomp/actions_avail ",
+        "ns user:", "ns mnt:", "init-start " };
+  static const char *const userns[]
+    = { "/proc/sys/user/max_user_namespaces ",
+        "/proc/sys/kernel/unprivileged_userns_clone ",
+        "/proc/sys/kernel/apparmor_restrict_unprivileged_userns " };
+  struct ash_host host;
+  _cleanup_buf_ struct ash_buf ll = ASH_BUF_INIT;
+  _cleanup_buf_ struct ash_buf ns = ASH_BUF_INIT;
+  int r;
+
+  memset (&host, 0, sizeof host);
+  host.path_env = getenv ("PATH");
+  host.helper_dir = getenv ("ASH_HELPER_DIR");
+  r = ash_backend_landlock.identity (&host, &ll);
+  if (r < 0)
+    {
+      tap_ok (true, "# SKIP identity: no %s in ASH_HELPER_DIR",
+              ASH_LANDLOCK_EXEC);
+      return;
+    }
+  tap_is_int (ash_linux_identity (&host, NULL, true, &ns), 0,
+              "identity: with the namespace settings");
+  for (size_t i = 0; i < ARRAY_SIZE (everywhere); i++)
+    {
+      tap_ok (strstr (ll.buf, everywhere[i]) != NULL,
+              "identity: Landlock's holds %s", everywhere[i]);
+      tap_ok (strstr (ns.buf, everywhere[i]) != NULL,
+              "identity: a namespace backend's holds %s", everywhere[i]);
+    }
+  for (size_t i = 0; i < ARRAY_SIZE (userns); i++)
+    {
+      tap_ok (strstr (ll.buf, userns[i]) == NULL,
+              "identity: Landlock's leaves out %s", userns[i]);
+      tap_ok (strstr (ns.buf, userns[i]) != NULL,
+              "identity: a namespace backend's holds %s", userns[i]);
+    }
+  tap_ok (strstr (ll.buf, ASH_LANDLOCK_EXEC " ") != NULL,
+          "identity: Landlock's holds the wrapper's file");
+  /* bwrap's own, where it is installed.  */
+  {
+    _cleanup_buf_ struct ash_buf bw = ASH_BUF_INIT;
+    if (ash_backend_bwrap.identity (&host, &bw) < 0)
+      tap_ok (true, "# SKIP identity: bwrap is not installed");
+    else
+      tap_ok (strstr (bw.buf, userns[0]) != NULL, "identity: bwrap's holds %s",
+              userns[0]);
+  }
+}
+
 int
 main (void)
 {
+  test_identity ();
   test_prepare ();
   test_landlock_ahead ();
   test_bwrap (false, false);

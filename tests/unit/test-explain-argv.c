@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "fs/tree.h"
+#include "sandbox/policy-input.h"
 #include "scanners/scanner.h"
 #include "tap.h"
 #include "../../linux/backends.h"
@@ -450,6 +451,100 @@ check_scanner (const struct ash_scanner *s, const char *home,
   ash_requirements_release (&req);
 }
 
+/* The mount table is read only for the backend that names its mount
+   points (firejail): the policy ash_policy_input_fill() sets up for a
+   bwrap or Landlock probe neither lists them nor records them, and
+   firejail refuses such a policy rather than run without its read-only
+   mounts.  */
+static void
+check_mounts_listed (const char *home)
+{
+  const struct ash_scanner *s = ash_builtin_scanners[0];
+  _cleanup_free_ char *src = ash_path_join (root, "src");
+  _cleanup_free_ char *out = ash_path_join (root, "src/.ash/ash_output");
+  _cleanup_free_ char *results = xasprintf ("%s/scanners/%s", out, s->name);
+  const struct ash_backend *const backends[]
+    = { &ash_backend_bwrap, &ash_backend_landlock, &ash_backend_firejail,
+        NULL };
+  char *env[] = { (char *) "PATH=/usr/bin:/bin", NULL };
+  struct ash_sandbox_settings ss;
+  struct ash_host host;
+  struct ash_requirements req;
+
+  tap_ok (ash_probe_lists_mounts (NULL),
+          "mounts: listed where no probe says otherwise");
+  ash_sandbox_settings_init (&ss);
+  memset (&host, 0, sizeof host);
+  host.home = home;
+  host.passwd_home = home;
+  ash_requirements_init (&req);
+  ash_scanner_requirements (s, &req);
+  for (size_t i = 0; backends[i]; i++)
+    {
+      const struct ash_backend *b = backends[i];
+      bool names = b == &ash_backend_firejail;
+      struct ash_linux_probe probe;
+      struct ash_policy_place place = { .source_dir = src,
+                                        .output_dir = out,
+                                        .results_dir = results,
+                                        .tool_path = "/usr/bin/x" };
+      struct ash_policy_input in;
+      struct ash_policy p;
+      struct ash_error err = ASH_ERROR_INIT;
+
+      memset (&probe, 0, sizeof probe);
+      probe.base.backend = b;
+      probe.base.usable = true;
+      tap_is_int (ash_probe_lists_mounts (&probe.base), names,
+                  "mounts: %s %s the host's mount points", b->name,
+                  names ? "names" : "does not name");
+      ash_policy_input_fill (&in, s->name, &req, &ss, &host, &place, false,
+                             &probe.base);
+      in.environ = env;
+      in.mountinfo = mountinfo;
+      ash_policy_init (&p);
+      if (ash_policy_compute (&in, &p, &err) < 0)
+        {
+          tap_ok (false, "mounts: %s: policy: %s", b->name, err.message);
+          ash_error_release (&err);
+          continue;
+        }
+      json_t *rec = ash_policy_to_json (&p);
+      tap_is_int (p.mounts_listed, names, "mounts: %s: table %s", b->name,
+                  names ? "read" : "not read");
+      tap_ok (names ? ash_strvec_contains (&p.readonly_mounts, "/srv/data")
+                    : p.readonly_mounts.nr == 0,
+              "mounts: %s: readonly_mounts %s", b->name,
+              names ? "from the table" : "empty");
+      tap_is_int (json_object_get (rec, "readonly_mounts") != NULL, names,
+                  "mounts: %s: the record %s", b->name,
+                  names ? "holds them" : "leaves them out");
+      json_decref (rec);
+      if (!names)
+        {
+          /* Negative control above: the same policy, listed, wraps.  */
+          struct wrapped w;
+          int r = wrap (&ash_backend_firejail, "/usr/bin/firejail", &p, &w);
+          tap_ok (r < 0 && w.cmd.argv.nr == 1,
+                  "mounts: firejail refuses the policy made for %s and runs "
+                  "nothing",
+                  b->name);
+          unwrap (&ash_backend_firejail, &w);
+        }
+      else
+        {
+          struct wrapped w;
+          tap_is_int (wrap (&ash_backend_firejail, "/usr/bin/firejail", &p,
+                            &w),
+                      0, "mounts: firejail wraps the policy made for it");
+          unwrap (&ash_backend_firejail, &w);
+        }
+      ash_policy_release (&p);
+    }
+  ash_requirements_release (&req);
+  ash_sandbox_settings_release (&ss);
+}
+
 int
 main (void)
 {
@@ -489,6 +584,7 @@ main (void)
       check_scanner (ash_builtin_scanners[i], home, home);
       check_scanner (ash_builtin_scanners[i], other, home);
     }
+  check_mounts_listed (home);
 
   {
     struct ash_error e = ASH_ERROR_INIT;
