@@ -985,6 +985,9 @@ spawn_and_wait (struct ash_cmd *cmd, struct ash_cmd_result *ret,
         }
     }
 
+  if (cmd->while_running)
+    cmd->while_running (cmd->while_running_arg);
+
   unsigned grace
     = cmd->kill_grace_sec ? cmd->kill_grace_sec : DEFAULT_KILL_GRACE_SEC;
   double deadline = cmd->timeout_sec ? start + (double) cmd->timeout_sec : 0;

@@ -114,6 +114,13 @@ struct ash_cmd
   bool set_ids;
   uid_t user_id;
   gid_t group_id;
+  /* Called once, on the calling thread, when the program has started
+     (its exec succeeded) and before it is waited for: work that need not
+     precede the program, done while it runs instead of after it.  It
+     must not block; the program's exit is noticed once it returns.  May
+     be NULL.  */
+  void (*while_running) (void *arg);
+  void *while_running_arg;
 };
 
 struct ash_cmd_result

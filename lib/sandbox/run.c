@@ -172,6 +172,8 @@ cmd_copy (struct ash_cmd *dst, const struct ash_cmd *src)
   dst->set_ids = src->set_ids;
   dst->user_id = src->user_id;
   dst->group_id = src->group_id;
+  dst->while_running = src->while_running;
+  dst->while_running_arg = src->while_running_arg;
 }
 
 static void

@@ -410,17 +410,17 @@ sandbox_decide (struct scan *sc, struct job *j)
       ash_strvec_pushf (&j->policy.masked, "%s/%s", sc->source_dir,
                         sc->scanset.specials.v[i]);
 
-  json_t *rec = ash_policy_to_json (&j->policy);
-  if (rec == NULL)
-    rec = json_object ();
-  json_object_set_new (rec, "mode", json_string (sc->mode));
-  json_object_set_new (rec, "backend", json_string (b->name));
-  j->result.sandbox = rec;
+  j->record_mode = sc->mode;
+  j->record_backend = b->name;
+  j->record_pending = true;
 
   /* The refusal already reads "NAME cannot be sandboxed as requested:
-     ...".  */
+     ...", and the record says which policy was refused.  */
   if (ash_policy_refused (&j->policy, &err) < 0)
-    return job_refuse (sc, j, &err);
+    {
+      ash_job_sandbox_record (j);
+      return job_refuse (sc, j, &err);
+    }
   /* What the backend can make ahead for this policy (the socket filter)
      is made meanwhile, off this thread.  */
   if (b->prepare)
@@ -432,6 +432,28 @@ sandbox_decide (struct scan *sc, struct job *j)
   j->sandboxed = true;
   return true;
 }
+void
+ash_job_sandbox_record (struct job *j)
+{
+  json_t *rec;
+
+  if (!j->record_pending)
+    return;
+  j->record_pending = false;
+  rec = ash_policy_to_json (&j->policy);
+  if (rec == NULL)
+    rec = json_object ();
+  json_object_set_new (rec, "mode", json_string (j->record_mode));
+  json_object_set_new (rec, "backend", json_string (j->record_backend));
+  j->result.sandbox = rec;
+}
+
+static void
+record_while_running (void *arg)
+{
+  ash_job_sandbox_record (arg);
+}
+
 /* The scope J's probes run in: J's sandbox, with a fresh results
    directory of their own (scanners/NAME/probe, or probe-converted) as the
    one writable place,
@@ -1000,6 +1022,12 @@ run_steps (struct scan *sc, struct job *j, struct ash_cmd *cmd,
   cmd->stderr_fd = errfd;
   cmd->timeout_sec = j->timeout;
   cmd->scope = j->sandboxed ? &j->scope : NULL;
+  /* The policy's record is made while the scanner runs.  */
+  if (j->record_pending)
+    {
+      cmd->while_running = record_while_running;
+      cmd->while_running_arg = j;
+    }
   set_limits (sc, j, cmd, cg);
   ash_debug ("%s: running %s", s->name, cmd->argv.v[0]);
 

@@ -49,6 +49,12 @@ struct job
   bool sandboxed;
   bool policy_init;
   struct ash_policy policy;
+  /* The policy's record is still to be made into RESULT.sandbox
+     (ash_job_sandbox_record()), with RECORD_MODE and RECORD_BACKEND (both
+     borrowed) as its mode and backend.  */
+  bool record_pending;
+  const char *record_mode;
+  const char *record_backend;
   struct ash_scope scope;
   struct ash_error refusal; /* why the scanner's sandbox was refused: the
                                reason its scope refuses with */
@@ -127,6 +133,12 @@ void ash_job_check (struct scan *sc, struct job *j);
 
 /* The scan phase of J: run the scanner and read its output.  */
 void ash_job_run (struct scan *sc, struct job *j);
+
+/* Make the record of J's sandbox policy into its result, once it is
+   decided (RESULT.sandbox); nothing when it is made already.  The
+   scanner's run makes it while the program runs; the aggregation calls
+   this for every job, after every job has ended.  */
+void ash_job_sandbox_record (struct job *j);
 
 /* The severity threshold of J's findings: its scanner's
    options.severity_threshold unless --min-severity was given, else the

@@ -1004,6 +1004,8 @@ scan_execute (struct scan *sc, const struct ash_scan_outputs *outputs,
       }
 
   /* Aggregate.  */
+  for (size_t i = 0; i < sc->n_jobs; i++)
+    ash_job_sandbox_record (&sc->jobs[i]);
   merge_converted (sc);
   have_ext = !sig && external_reports (sc, &ext);
   {

@@ -82,6 +82,11 @@ EOS
   assert_file_contains "bandit is ERROR" "$TEST_TMP/out" "bandit           ERROR"
   assert_file_contains "error_reason carries it" "$agg" \
     '"error_reason": "bandit cannot be sandboxed as requested: its tool '
+  rec=$(python3 -c '
+import json, sys
+r = json.load(open(sys.argv[1]))["scanner_results"]["bandit"].get("sandbox") or {}
+print(r.get("mode"), r.get("backend"), (r.get("refusal") or "").startswith("bandit cannot be sandboxed as requested: its tool "))' "$agg")
+  assert_eq "the refused policy is recorded, with its refusal" "$rec" "bwrap bwrap True"
   check "neither its probe nor its scan ran unsandboxed" test ! -e "$TEST_TMP/bandit-ran"
   # explain computes the same policy through the same function, and says
   # the refusal once.

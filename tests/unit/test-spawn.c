@@ -599,6 +599,116 @@ test_scopes (void)
   ash_error_release (&err);
 }
 
+/* A backend whose wrap() leaves the command as it is.  */
+static int
+passthrough_wrap (const struct ash_probe *p, const struct ash_policy *policy,
+                  struct ash_cmd *cmd, struct ash_wrap_state **ret_state,
+                  struct ash_error *reterr)
+{
+  (void) p;
+  (void) policy;
+  (void) cmd;
+  (void) reterr;
+  wrap_calls++;
+  *ret_state = NULL;
+  return 0;
+}
+
+/* What while_running() was handed: the pipe's write end, closed once
+   "go" is written to it, and how often it was called.  */
+struct hook_arg
+{
+  int fd;
+  int calls;
+};
+
+static void
+hook_go (void *arg)
+{
+  struct hook_arg *h = arg;
+
+  h->calls++;
+  if (h->fd >= 0)
+    {
+      if (write (h->fd, "go\n", 3) != 3)
+        tap_diag ("cannot write to the pipe: %s", strerror (errno));
+      close (h->fd);
+      h->fd = -1;
+    }
+}
+
+/* ash_cmd.while_running: called once, while the program runs (the
+   program waits for what it writes: were it called after the wait, the
+   program would wait until its timeout), also through a sandbox scope;
+   never for a program that did not start.  */
+static void
+test_while_running (void)
+{
+  struct ash_backend pass
+    = { .name = "pass", .wrap = passthrough_wrap, .cleanup = fake_cleanup };
+  struct ash_scope sandbox = { ASH_SCOPE_SANDBOX, &pass, NULL, NULL, NULL };
+
+  for (int scoped = 0; scoped < 2; scoped++)
+    {
+      const char *how = scoped ? "through a sandbox scope" : "unconfined";
+      struct ash_cmd cmd;
+      struct ash_cmd_result res;
+      struct ash_error err = ASH_ERROR_INIT;
+      struct hook_arg h = { -1, 0 };
+      int p[2], r;
+
+      if (pipe2 (p, O_CLOEXEC) < 0)
+        {
+          tap_ok (false, "while_running %s: pipe: %s", how, strerror (errno));
+          continue;
+        }
+      sh_cmd (&cmd, "read line && echo \"got $line\"");
+      cmd.stdin_mode = ASH_STDIO_FD;
+      cmd.stdin_fd = p[0];
+      cmd.timeout_sec = 10;
+      cmd.while_running = hook_go;
+      cmd.while_running_arg = &h;
+      h.fd = p[1];
+      if (scoped)
+        cmd.scope = &sandbox;
+      wrap_calls = 0;
+      r = scoped ? ash_sandbox_run (&cmd, &res, &err)
+                 : ash_cmd_run (&cmd, &res, &err);
+      close (p[0]);
+      if (h.fd >= 0)
+        close (h.fd);
+      tap_is_int (r, 0, "while_running %s: the program ran", how);
+      tap_is_int (h.calls, 1, "while_running %s: called once", how);
+      tap_ok (!res.timed_out && res.status == 0,
+              "while_running %s: called while the program ran (status %d%s)",
+              how, res.status, res.timed_out ? ", timed out" : "");
+      tap_is_str (cmd.out.buf, "got go\n",
+                  "while_running %s: the program read what it wrote", how);
+      if (scoped)
+        tap_is_int (wrap_calls, 1, "while_running %s: wrap() ran", how);
+      ash_cmd_release (&cmd);
+      ash_error_release (&err);
+    }
+
+  /* A program that never starts: not called.  */
+  {
+    struct ash_cmd cmd;
+    struct ash_cmd_result res;
+    struct ash_error err = ASH_ERROR_INIT;
+    struct hook_arg h = { -1, 0 };
+
+    ash_cmd_init (&cmd);
+    ash_strvec_push (&cmd.argv, "/nonexistent/ash-no-such-tool");
+    cmd.while_running = hook_go;
+    cmd.while_running_arg = &h;
+    tap_is_int (ash_cmd_run (&cmd, &res, &err), -ENOENT,
+                "while_running: a missing program fails");
+    tap_is_int (h.calls, 0, "while_running: not called when nothing started");
+    ash_cmd_release (&cmd);
+    ash_error_release (&err);
+  }
+}
+
 struct thread_arg
 {
   int id;
@@ -952,6 +1062,7 @@ main (void)
   test_sigchld_ignored ();
   test_straggler_writer ();
   test_scopes ();
+  test_while_running ();
   test_threads ();
   test_terminate_all ();
   test_child_start ();
