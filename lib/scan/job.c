@@ -432,6 +432,7 @@ sandbox_decide (struct scan *sc, struct job *j)
   j->sandboxed = true;
   return true;
 }
+
 void
 ash_job_sandbox_record (struct job *j)
 {
