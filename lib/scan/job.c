@@ -412,6 +412,7 @@ sandbox_decide (struct scan *sc, struct job *j)
 
   j->record_mode = sc->mode;
   j->record_backend = b->name;
+  j->record_env_nr = j->policy.env.nr;
   j->record_pending = true;
 
   /* The refusal already reads "NAME cannot be sandboxed as requested:
@@ -441,7 +442,15 @@ ash_job_sandbox_record (struct job *j)
   if (!j->record_pending)
     return;
   j->record_pending = false;
+  /* The policy as it was decided, which is what `ash sandbox explain`
+     prints: the adapter's own settings that build_env() adds to the
+     environment since (replacing a value in place, or appended) are
+     not part of it.  */
+  size_t env_nr = j->policy.env.nr;
+  if (j->record_env_nr < env_nr)
+    j->policy.env.nr = j->record_env_nr;
   rec = ash_policy_to_json (&j->policy);
+  j->policy.env.nr = env_nr;
   if (rec == NULL)
     rec = json_object ();
   json_object_set_new (rec, "mode", json_string (j->record_mode));

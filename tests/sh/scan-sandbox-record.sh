@@ -7,7 +7,11 @@
 # tool_version it does not satisfy, is asked inside the sandbox and is
 # then MISSING; its record is made with the aggregation).  Under each
 # usable backend, as the user running the test and, as root, as an
-# unprivileged one.  The control: with --sandbox off no record is made.
+# unprivileged one.  The record is the policy as it was decided, which is
+# what `ash sandbox explain` prints: syft's adapter adds its own setting
+# (SYFT_CHECK_FOR_APP_UPDATE, which syft is shown to get) to the
+# environment after the decision, and the record's environment is
+# explain's.  The control: with --sandbox off no record is made.
 . "$top_srcdir/tests/libtest.sh"
 
 command -v python3 >/dev/null 2>&1 || skip_all "python3 is not installed"
@@ -19,6 +23,8 @@ printf 'AWSTemplateFormatVersion: "2010-09-09"\nResources: {}\n' >"$src/test.yam
 tools=$TEST_TMP/tools
 mkdir -p "$tools"
 cp "$top_srcdir/tests/fixtures/tools/checkov" "$tools/checkov.real"
+cp "$top_srcdir/tests/fixtures/tools/fake-syft" "$tools/syft"
+cp "$top_srcdir/tests/fixtures/deps/syft.json" "$tools/"
 cp -r "$top_srcdir/tests/fixtures/tools/iac-data" "$tools/"
 cat >"$tools/checkov" <<EOF
 #!/bin/sh
@@ -29,7 +35,7 @@ fi
 exec "$tools/checkov.real" "\$@"
 EOF
 chmod -R a+rX "$TEST_TMP"
-chmod 755 "$tools/checkov"
+chmod 755 "$tools/checkov" "$tools/syft"
 PATH=$tools:$top_srcdir/tests/fixtures/tools:$PATH
 export PATH
 
@@ -71,6 +77,30 @@ per_user () {
           "$(record "$d/out")" "MISSING $b $b True"
       fi
     done
+    # syft: the record's environment names are explain's, without the
+    # setting the adapter adds, which syft got.
+    rm -rf "$d/out"
+    $as_user env XDG_CACHE_HOME="$d/cache-$b" "$ASH" scan --source-dir "$src" \
+      --output-dir "$d/out" --no-progress --scanners syft --sandbox "$b" \
+      >"$TEST_TMP/out" 2>"$TEST_TMP/err"
+    rec_env=$(python3 -c '
+import json, sys
+r = json.load(open(sys.argv[1] + "/ash_aggregated_results.json"))["scanner_results"]["syft"]
+print(" ".join(sorted((r.get("sandbox") or {}).get("env") or [])))' "$d/out")
+    rm -rf "$d/out/ash_aggregated_results.json" "$d/out/reports"
+    $as_user env XDG_CACHE_HOME="$d/cache-$b" "$ASH" sandbox explain syft \
+      --source-dir "$src" --output-dir "$d/out" --sandbox "$b" \
+      >"$TEST_TMP/explain" 2>"$TEST_TMP/explain.err"
+    exp_env=$(python3 -c '
+import json, sys
+print(" ".join(sorted(json.load(open(sys.argv[1])).get("env") or [])))' "$TEST_TMP/explain")
+    check "$who, $b: syft got the adapter's own setting" \
+      grep -q "update=false" "$d/out/scanners/syft/source/syft.stderr.log"
+    assert_eq "$who, $b: syft's recorded environment is explain's" "$rec_env" "$exp_env"
+    case " $rec_env " in
+      *" PATH "*) ok "$who, $b: ... and lists PATH" ;;
+      *) not_ok "$who, $b: ... and lists PATH"; diag "record: $rec_env" ;;
+    esac
   done
   # The control: unsandboxed, nothing is recorded.
   printf 'scanners:\n  checkov:\n    options:\n      tool_version: ">=3"\n' >"$d/ash.yaml"
