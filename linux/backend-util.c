@@ -670,7 +670,7 @@ add_place (struct ash_buf *ret, bool namespaces_made)
     "/proc/sys/kernel/apparmor_restrict_unprivileged_unconfined",
   };
 
-  for (size_t i = 0; i < sizeof namespaces / sizeof namespaces[0]; i++)
+  for (size_t i = 0; i < ARRAY_SIZE (namespaces); i++)
     {
       char path[64], link[64];
       ssize_t n;
@@ -683,8 +683,9 @@ add_place (struct ash_buf *ret, bool namespaces_made)
   add_init_start (ret);
   for (size_t i = 0; i < ARRAY_SIZE (settings); i++)
     add_setting (ret, settings[i]);
-  for (size_t i = 0; namespaces_made && i < ARRAY_SIZE (userns_settings); i++)
-    add_setting (ret, userns_settings[i]);
+  if (namespaces_made)
+    for (size_t i = 0; i < ARRAY_SIZE (userns_settings); i++)
+      add_setting (ret, userns_settings[i]);
 }
 
 int

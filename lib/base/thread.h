@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* thread.h -- starting a helper thread that runs beside its starter.
 
-   A thread ASH starts to work ahead (the probe lookup, the socket filter,
-   the removal of private directories) is worth something only if it
-   runs while its starter goes on.  On some systems the scheduler queues
+   A thread ASH starts to work ahead (the socket filter's builder, the
+   remover of private directories) is worth something only if it runs
+   while its starter goes on.  On some systems the scheduler queues
    a new thread on its starter's CPU, behind it, even with another CPU
    idle, and it runs only once the starter blocks: on a two-CPU virtual
    machine here, 2 ms late more often than not (bench/README.md, "Helper
