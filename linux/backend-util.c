@@ -649,13 +649,18 @@ add_init_start (struct ash_buf *ret)
 /* Where ASH runs and what the kernel lets an unprivileged account do
    there, none of which any file's identity shows: the boot, ASH's own
    namespaces (a container, a sandbox around ASH), the seccomp actions
-   and, with NAMESPACES, the sysctls and AppArmor settings that allow or
-   refuse user namespaces.  */
+   and, with NAMESPACES_MADE, the sysctls and AppArmor settings that allow
+   or refuse user namespaces.  A backend that makes no namespace is keyed
+   by the user and mount namespaces only, which decide what its wrapper
+   and rules apply to (its file, the paths, the account): the pid, net,
+   ipc, uts and cgroup namespaces bear on nothing it probes.  */
 static void
 add_place (struct ash_buf *ret, bool namespaces_made)
 {
   static const char *const namespaces[]
     = { "user", "mnt", "pid", "net", "ipc", "uts", "cgroup" };
+  /* The first two of NAMESPACES.  */
+  const size_t n_namespaces = namespaces_made ? ARRAY_SIZE (namespaces) : 2;
   static const char *const settings[] = {
     "/proc/sys/kernel/random/boot_id",
     "/proc/sys/kernel/seccomp/actions_avail",
@@ -670,7 +675,7 @@ add_place (struct ash_buf *ret, bool namespaces_made)
     "/proc/sys/kernel/apparmor_restrict_unprivileged_unconfined",
   };
 
-  for (size_t i = 0; i < ARRAY_SIZE (namespaces); i++)
+  for (size_t i = 0; i < n_namespaces; i++)
     {
       char path[64], link[64];
       ssize_t n;

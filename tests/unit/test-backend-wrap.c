@@ -1154,6 +1154,9 @@ test_identity (void)
     = { "/proc/sys/user/max_user_namespaces ",
         "/proc/sys/kernel/unprivileged_userns_clone ",
         "/proc/sys/kernel/apparmor_restrict_unprivileged_userns " };
+  /* Namespaces only a backend that makes its own is keyed by.  */
+  static const char *const other_ns[]
+    = { "ns pid:", "ns net:", "ns ipc:", "ns uts:", "ns cgroup:" };
   struct ash_host host;
   _cleanup_buf_ struct ash_buf ll = ASH_BUF_INIT;
   _cleanup_buf_ struct ash_buf ns = ASH_BUF_INIT;
@@ -1177,6 +1180,13 @@ test_identity (void)
               "identity: Landlock's holds %s", everywhere[i]);
       tap_ok (strstr (ns.buf, everywhere[i]) != NULL,
               "identity: a namespace backend's holds %s", everywhere[i]);
+    }
+  for (size_t i = 0; i < ARRAY_SIZE (other_ns); i++)
+    {
+      tap_ok (strstr (ll.buf, other_ns[i]) == NULL,
+              "identity: Landlock's leaves out %s", other_ns[i]);
+      tap_ok (strstr (ns.buf, other_ns[i]) != NULL,
+              "identity: a namespace backend's holds %s", other_ns[i]);
     }
   for (size_t i = 0; i < ARRAY_SIZE (userns); i++)
     {
