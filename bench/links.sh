@@ -3,8 +3,10 @@
 # links.sh -- what links that leave the tree cost a scan: a bandit scan
 # (a stand-in bandit that writes an empty report, so that ASH's own work
 # is what is measured) of a 10,000-file tree, with 2,000 links to a file
-# outside the tree and without them.  Medians of interleaved rounds
-# (each command once a round), measured with hyperfine.
+# outside the tree and without them, with 2,000 regular files in their
+# place, and with the links and one path longer than all of them.
+# Medians of interleaved rounds (each command once a round), measured
+# with hyperfine.
 #
 #   bench/links.sh [BUILDDIR]     (after `make` in BUILDDIR)
 #
@@ -50,6 +52,20 @@ for tree in ("plain", "links"):
 for i in range(links):
     d = os.path.join(work, "links", "pkg%03d" % (i % 100))
     os.symlink(os.path.join(work, "outside.txt"), os.path.join(d, "out%05d.py" % i))
+# The same tree with one more file, whose path is longer than every
+# link's: bandit's exclusion check then reads the paths through the
+# automaton of all the links, which a tree whose paths are all as short
+# as its links does not need.
+for i in range(files):
+    d = os.path.join(work, "long", "pkg%03d" % (i // 100))
+    os.makedirs(d, exist_ok=True)
+    with open(os.path.join(d, "mod%05d.py" % i), "w") as f:
+        f.write("x = %d\n" % i)
+for i in range(links):
+    d = os.path.join(work, "long", "pkg%03d" % (i % 100))
+    os.symlink(os.path.join(work, "outside.txt"), os.path.join(d, "out%05d.py" % i))
+with open(os.path.join(work, "long", "pkg000", "a-module-with-a-longer-name.py"), "w") as f:
+    f.write("x = 0\n")
 # The reference for what 2,000 more entries cost whatever they are: the
 # same tree with regular files where the links are.
 for i in range(files):
@@ -66,7 +82,7 @@ PY
 scan () { # ASH TREE
   echo "env -u XDG_CACHE_HOME HOME=$work/home PATH=$work/bin:/usr/bin:/bin $1 scan --source-dir $work/$2 --output-dir $work/out-$2 --no-progress --quiet --scanners bandit --sandbox off"
 }
-set -- "$(scan "$ash" plain)" "$(scan "$ash" links)" "$(scan "$ash" more)"
+set -- "$(scan "$ash" plain)" "$(scan "$ash" links)" "$(scan "$ash" more)" "$(scan "$ash" long)"
 [ -z "${ASH_COMPARE:-}" ] || set -- "$@" "$(scan "$ASH_COMPARE" plain)" "$(scan "$ASH_COMPARE" links)"
 # Rounds, each command once a round, so that a change in the machine's
 # load falls on every command alike (a warm-up round first).
@@ -112,9 +128,10 @@ def row(name, a, b):
         name, r[a], r[b], (r[b] / r[a] - 1) * 100, c[a], c[b],
         (c[b] / c[a] - 1) * 100))
 if sys.argv[4]:
-    row("ASH_COMPARE", 3, 4)
+    row("ASH_COMPARE", 4, 5)
 row("this build", 0, 1)
 row("this build, %s regular files where the links are" % sys.argv[3], 0, 2)
+row("this build, the links and one longer path (the automaton built)", 0, 3)
 floor = float(sys.argv[6])
 print()
 print("Reading the %s links alone (one readlinkat() each): %.2f ms of CPU, "

@@ -1939,34 +1939,54 @@ paths_holding (const struct ash_scanset *s, const char **holder)
   size_t need = depth == 0         ? min_len + 1
                 : depth >= min_len ? 0
                                    : min_len - depth;
-  if (min_len > plen)
+  size_t longest = 0;
+  for (size_t j = 0; j < s->all.nr && longest < need; j++)
     {
-      size_t longest = 0;
-      for (size_t j = 0; j < s->all.nr && longest < need; j++)
-        {
-          size_t l = strlen (s->all.v[j]);
-          if (l > longest)
-            longest = l;
-        }
-      if (longest < need)
-        {
-          free (words);
-          return;
-        }
+      size_t l = strlen (s->all.v[j]);
+      if (l > longest)
+        longest = l;
+    }
+  /* No path is long enough to hold a link in an occurrence that ends
+     inside it, and none fits inside the prefix either.  */
+  if (longest < need && min_len > plen)
+    {
+      free (words);
+      return;
     }
 
   bool *in_prefix = xcalloc (m, sizeof *in_prefix);
-  ac_build (&a, words, nw);
-  ac_finish (&a);
-
-  /* A link held by the source directory's own path (with the slash after
-     it) is held by the absolute form of every other path.  */
   int start = 0;
-  for (const unsigned char *p = (const unsigned char *) prefix; *p; p++)
+  if (longest < need)
     {
-      start = ac_step (&a, start, *p);
-      for (int o = a.n[start].emit; o >= 0; o = a.n[o].out)
-        in_prefix[a.n[o].link] = true;
+      /* Only the source directory's own path can hold a link: each link
+         that fits in it is looked for there, and the automaton, which
+         would be read over that one path alone, is not built.  A link
+         with a byte the path does not have is not looked for.  */
+      bool in_path[256] = { false };
+      for (const unsigned char *p = (const unsigned char *) prefix; *p; p++)
+        in_path[*p] = true;
+      for (size_t k = 0; k < nw; k++)
+        {
+          const unsigned char *w = (const unsigned char *) words[k].w;
+          size_t len = 0;
+          while (w[len] && in_path[w[len]])
+            len++;
+          if (!w[len] && len <= plen && memmem (prefix, plen, w, len))
+            in_prefix[words[k].i] = true;
+        }
+    }
+  else
+    {
+      ac_build (&a, words, nw);
+      ac_finish (&a);
+      /* A link held by the source directory's own path (with the slash
+         after it) is held by the absolute form of every other path.  */
+      for (const unsigned char *p = (const unsigned char *) prefix; *p; p++)
+        {
+          start = ac_step (&a, start, *p);
+          for (int o = a.n[start].emit; o >= 0; o = a.n[o].out)
+            in_prefix[a.n[o].link] = true;
+        }
     }
   for (size_t i = 0; i < m; i++)
     if (in_prefix[i])
@@ -1988,7 +2008,7 @@ paths_holding (const struct ash_scanset *s, const char **holder)
   const char *prev = NULL;
   size_t prev_dir = 0;
   int dir_state = start;
-  for (size_t j = 0; j < s->all.nr && left > 0; j++)
+  for (size_t j = 0; longest >= need && j < s->all.nr && left > 0; j++)
     {
       const char *path = s->all.v[j];
       size_t len = strlen (path);

@@ -493,6 +493,13 @@ test_unrepresentable (void)
      holds "src".  */
   check_unrepresentable ("rc/a.py", NULL, "bandit", "", NULL);
   check_unrepresentable ("src", NULL, "ferret-scan", "", NULL);
+  /* Held inside the source directory's path (.../ash-test-scanset.XXXXXX
+     /src/) with no path of the tree long enough to hold it: the absolute
+     form of a.py holds "scanset".  The controls: "sett-scan", whose bytes
+     are all in that path but not in that order, and "scanseu".  */
+  check_unrepresentable ("scanset", NULL, "bandit", "", NULL);
+  check_unrepresentable ("sett-scan", NULL, "bandit", NULL, "sett-scan");
+  check_unrepresentable ("scanseu", NULL, "bandit", NULL, "scanseu");
   /* Held in the middle of a deeper path.  */
   check_unrepresentable ("cfg.py", "z/old-cfg.py.txt", "bandit", "", NULL);
   /* Controls: held by no other path.  */
