@@ -294,7 +294,7 @@ sandbox_exec_wrap (const struct ash_probe *base_probe,
 
   /* The filtered environment; HOME stays the real one, which the profile
      hides except for the tool paths it grants there.  */
-  ash_strvec_pushv (&env, policy->env.v);
+  ash_policy_env (policy, &env);
   ash_strvec_setenv (&env, "TMPDIR", tmpdir);
   for (size_t i = 0; i < policy->private_caches.nr; i++)
     {

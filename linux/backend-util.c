@@ -782,8 +782,7 @@ void
 ash_linux_sandbox_env (const struct ash_policy *policy, const char *home,
                        const char *tmpdir, struct ash_strvec *ret)
 {
-  ash_strvec_clear (ret);
-  ash_strvec_pushv (ret, policy->env.v);
+  ash_policy_env (policy, ret);
   if (home)
     ash_strvec_setenv (ret, "HOME", home);
   else

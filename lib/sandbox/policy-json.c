@@ -12,8 +12,8 @@ str_or_null (const char *s)
   return s ? json_string (s) : json_null ();
 }
 
-static json_t *
-names_of (const struct ash_strvec *env)
+json_t *
+ash_policy_env_names (const struct ash_strvec *env)
 {
   json_t *a = json_array ();
   for (size_t i = 0; i < env->nr; i++)
@@ -135,7 +135,7 @@ ash_policy_to_json (const struct ash_policy *p)
   json_object_set_new_nocheck (o, "home_links", links);
   json_object_set_new_nocheck (o, "linked_home_dirs",
                                strings (&p->linked_home_dirs));
-  json_object_set_new_nocheck (o, "env", names_of (&p->env));
+  json_object_set_new_nocheck (o, "env", ash_policy_env_names (&p->env));
   json_object_set_new_nocheck (o, "dropped",
                                pairs (p->dropped, p->n_dropped, "name",
                                       "why"));

@@ -20,6 +20,7 @@ ash_policy_init (struct ash_policy *p)
 {
   memset (p, 0, sizeof *p);
   ash_strvec_init (&p->env);
+  ash_strvec_init (&p->adapter_env);
   ash_strvec_init (&p->private_caches);
   ash_strvec_init (&p->warnings);
   ash_strvec_init (&p->linked_home_dirs);
@@ -42,6 +43,24 @@ drops_free (struct ash_policy_drop *d, size_t n)
 }
 
 void
+ash_policy_env (const struct ash_policy *p, struct ash_strvec *ret)
+{
+  ash_strvec_clear (ret);
+  ash_strvec_pushv (ret, p->env.v);
+  for (size_t i = 0; i < p->adapter_env.nr; i++)
+    {
+      const char *kv = p->adapter_env.v[i];
+      const char *eq = strchr (kv, '=');
+
+      if (eq && eq != kv)
+        {
+          _cleanup_free_ char *name = xstrndup (kv, (size_t) (eq - kv));
+          ash_strvec_setenv (ret, name, eq + 1);
+        }
+    }
+}
+
+void
 ash_policy_release (struct ash_policy *p)
 {
   free (p->scanner);
@@ -61,6 +80,7 @@ ash_policy_release (struct ash_policy *p)
     }
   free (p->home_links);
   ash_strvec_release (&p->env);
+  ash_strvec_release (&p->adapter_env);
   drops_free (p->dropped, p->n_dropped);
   ash_strvec_release (&p->private_caches);
   ash_strvec_release (&p->warnings);

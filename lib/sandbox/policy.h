@@ -67,9 +67,16 @@ struct ash_policy
   char *passwd_home;                  /* the passwd entry's home */
   struct ash_policy_link *home_links; /* symlinks in the private HOME */
   size_t n_home_links;
-  struct ash_strvec env; /* the filtered environment (NAME=VALUE),
+  struct ash_strvec env;         /* the filtered environment (NAME=VALUE),
                             with HOME and TMPDIR still to be set
                             by the backend to its private dirs */
+  struct ash_strvec adapter_env; /* NAME=VALUE: the scanner adapter's own
+                                    settings (constants of ASH's choosing,
+                                    GRYPE_DB_AUTO_UPDATE=false), set over
+                                    ENV when the command is run; not part
+                                    of the policy as decided, which the
+                                    record and `ash sandbox explain`
+                                    show */
   struct ash_policy_drop *dropped;
   size_t n_dropped;
   bool network;
@@ -178,6 +185,10 @@ int ash_policy_compute (const struct ash_policy_input *in,
                         struct ash_policy *ret, struct ash_error *err);
 
 void ash_policy_init (struct ash_policy *p);
+/* P's environment into RET (cleared first): ENV, then each of
+   ADAPTER_ENV set over it.  HOME, TMPDIR and the private caches are the
+   backend's to set after.  */
+void ash_policy_env (const struct ash_policy *p, struct ash_strvec *ret);
 /* Safe on a zeroed policy and on one already released.  */
 void ash_policy_release (struct ash_policy *p);
 #define _cleanup_policy_ _cleanup_ (ash_policy_release)
@@ -229,5 +240,7 @@ bool ash_policy_shows_inside (const struct ash_policy *p, const char *dir,
    read (mounts_listed).  No value of a
    variable appears in it.  */
 json_t *ash_policy_to_json (const struct ash_policy *p);
+/* The names of the NAME=VALUE entries of ENV, as a JSON array.  */
+json_t *ash_policy_env_names (const struct ash_strvec *env);
 
 #endif

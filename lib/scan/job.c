@@ -412,7 +412,6 @@ sandbox_decide (struct scan *sc, struct job *j)
 
   j->record_mode = sc->mode;
   j->record_backend = b->name;
-  j->record_env_nr = j->policy.env.nr;
   j->record_pending = true;
 
   /* The refusal already reads "NAME cannot be sandboxed as requested:
@@ -443,16 +442,14 @@ ash_job_sandbox_record (struct job *j)
     return;
   j->record_pending = false;
   /* The policy as it was decided, which is what `ash sandbox explain`
-     prints: the adapter's own settings that build_env() adds to the
-     environment since (replacing a value in place, or appended) are
-     not part of it.  */
-  size_t env_nr = j->policy.env.nr;
-  if (j->record_env_nr < env_nr)
-    j->policy.env.nr = j->record_env_nr;
+     prints, and beside it the names of the adapter's own settings that
+     the scanner's command got over that environment (none when no
+     command was built).  */
   rec = ash_policy_to_json (&j->policy);
-  j->policy.env.nr = env_nr;
   if (rec == NULL)
     rec = json_object ();
+  json_object_set_new (rec, "adapter_env",
+                       ash_policy_env_names (&j->policy.adapter_env));
   json_object_set_new (rec, "mode", json_string (j->record_mode));
   json_object_set_new (rec, "backend", json_string (j->record_backend));
   j->result.sandbox = rec;
@@ -795,17 +792,17 @@ build_env (struct scan *sc _unused_, struct job *j, struct ash_cmd *cmd)
   size_t n_own = cmd->env.nr;
   if (j->sandboxed)
     {
-      /* The backends build the sandbox's environment from the policy:
+      /* The backends build the sandbox's environment from the policy,
          the adapter's own settings (constants of ASH's choosing, never
-         values from the tree) go into it.  */
+         values from the tree) set over its environment as decided.  */
       for (size_t i = 0; i < n_own; i++)
         {
           const char *eq = strchr (cmd->env.v[i], '=');
-          if (eq == NULL)
+          if (eq == NULL || eq == cmd->env.v[i])
             continue;
           _cleanup_free_ char *name
             = xstrndup (cmd->env.v[i], (size_t) (eq - cmd->env.v[i]));
-          ash_strvec_setenv (&j->policy.env, name, eq + 1);
+          ash_strvec_setenv (&j->policy.adapter_env, name, eq + 1);
         }
       env_add_missing (&cmd->env, n_own, j->policy.env.v);
       return;

@@ -55,8 +55,6 @@ struct job
   bool record_pending;
   const char *record_mode;
   const char *record_backend;
-  size_t record_env_nr; /* the policy's environment as decided: its first
-                           RECORD_ENV_NR entries */
   struct ash_scope scope;
   struct ash_error refusal; /* why the scanner's sandbox was refused: the
                                reason its scope refuses with */

@@ -1070,7 +1070,7 @@ ash_adapter_run_tool (const struct ash_scan_job *job, char *const *argv,
   ash_strvec_pushv (&cmd.argv, argv);
   if (job->scope && job->scope->kind == ASH_SCOPE_SANDBOX
       && job->scope->policy)
-    ash_strvec_pushv (&cmd.env, job->scope->policy->env.v);
+    ash_policy_env (job->scope->policy, &cmd.env);
   else
     ash_strvec_pushv (&cmd.env, environ);
   cmd.cwd = xstrdup (job->target);

@@ -9,9 +9,10 @@
 # usable backend, as the user running the test and, as root, as an
 # unprivileged one.  The record is the policy as it was decided, which is
 # what `ash sandbox explain` prints: syft's adapter adds its own setting
-# (SYFT_CHECK_FOR_APP_UPDATE, which syft is shown to get) to the
-# environment after the decision, and the record's environment is
-# explain's.  The control: with --sandbox off no record is made.
+# (SYFT_CHECK_FOR_APP_UPDATE, which syft is shown to get) after the
+# decision; the record's environment is explain's, and the record names
+# that setting apart, in adapter_env.  The control: with --sandbox off no
+# record is made.
 . "$top_srcdir/tests/libtest.sh"
 
 command -v python3 >/dev/null 2>&1 || skip_all "python3 is not installed"
@@ -87,6 +88,10 @@ per_user () {
 import json, sys
 r = json.load(open(sys.argv[1] + "/ash_aggregated_results.json"))["scanner_results"]["syft"]
 print(" ".join(sorted((r.get("sandbox") or {}).get("env") or [])))' "$d/out")
+    rec_adapter=$(python3 -c '
+import json, sys
+r = json.load(open(sys.argv[1] + "/ash_aggregated_results.json"))["scanner_results"]["syft"]
+print(" ".join(sorted((r.get("sandbox") or {}).get("adapter_env", ["(none)"]))))' "$d/out")
     rm -rf "$d/out/ash_aggregated_results.json" "$d/out/reports"
     $as_user env XDG_CACHE_HOME="$d/cache-$b" "$ASH" sandbox explain syft \
       --source-dir "$src" --output-dir "$d/out" --sandbox "$b" \
@@ -97,6 +102,8 @@ print(" ".join(sorted(json.load(open(sys.argv[1])).get("env") or [])))' "$TEST_T
     check "$who, $b: syft got the adapter's own setting" \
       grep -q "update=false" "$d/out/scanners/syft/source/syft.stderr.log"
     assert_eq "$who, $b: syft's recorded environment is explain's" "$rec_env" "$exp_env"
+    assert_eq "$who, $b: the record names the adapter's own setting apart" \
+      "$rec_adapter" "SYFT_CHECK_FOR_APP_UPDATE"
     case " $rec_env " in
       *" PATH "*) ok "$who, $b: ... and lists PATH" ;;
       *) not_ok "$who, $b: ... and lists PATH"; diag "record: $rec_env" ;;

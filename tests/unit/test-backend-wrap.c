@@ -63,6 +63,12 @@ fixture_init (struct fixture *f, const char *tool)
   ash_strvec_init (&f->policy.env);
   ash_strvec_push (&f->policy.env, "PATH=/usr/bin:/bin");
   ash_strvec_push (&f->policy.env, "LANG=C.UTF-8");
+  ash_strvec_push (&f->policy.env, "ASH_TEST_SETTING=operator");
+  /* An adapter's own settings: one over a variable of the policy's, one
+     of its own.  */
+  ash_strvec_init (&f->policy.adapter_env);
+  ash_strvec_push (&f->policy.adapter_env, "ASH_TEST_SETTING=adapter");
+  ash_strvec_push (&f->policy.adapter_env, "ASH_TEST_ADAPTER=on");
   ash_strvec_init (&f->policy.private_caches);
   ash_strvec_init (&f->policy.warnings);
   f->probe.base.usable = true;
@@ -85,10 +91,27 @@ fixture_release (struct fixture *f)
   ash_strvec_release (&f->policy.readonly_mounts);
   free (f->policy.mounts_error);
   ash_strvec_release (&f->policy.env);
+  ash_strvec_release (&f->policy.adapter_env);
   ash_strvec_release (&f->policy.private_caches);
   ash_strvec_release (&f->policy.warnings);
   ash_error_release (&f->policy.refusal);
   ash_cmd_release (&f->cmd);
+}
+
+/* The wrapped command gets the adapter's settings set over the policy's
+   environment; the policy as decided keeps its own.  */
+static void
+check_adapter_env (const struct fixture *f, const char *name)
+{
+  tap_is_str (ash_strvec_getenv (&f->cmd.env, "ASH_TEST_ADAPTER"), "on",
+              "%s: the adapter's own setting is passed", name);
+  tap_is_str (ash_strvec_getenv (&f->cmd.env, "ASH_TEST_SETTING"), "adapter",
+              "%s: the adapter's setting is set over the policy's", name);
+  tap_is_str (ash_strvec_getenv (&f->policy.env, "ASH_TEST_SETTING"),
+              "operator", "%s: the policy's environment is left as decided",
+              name);
+  tap_ok (ash_strvec_getenv (&f->policy.env, "ASH_TEST_ADAPTER") == NULL,
+          "%s: the adapter's setting is not added to the policy's", name);
 }
 
 /* The words of SV joined, with each "--fd N" left out and counted in
@@ -341,6 +364,7 @@ test_bwrap (bool overlay, bool network)
           "bwrap: the environment is the policy's, not the caller's");
   tap_is_str (ash_strvec_getenv (&f.cmd.env, "LANG"), "C.UTF-8",
               "bwrap: the policy's variables are passed");
+  check_adapter_env (&f, "bwrap");
   ash_error_release (&err);
   fixture_release (&f);
 }
@@ -442,6 +466,7 @@ test_firejail_other_home (void)
               "firejail: a private cache variable is set");
   ash_error_release (&err);
   ash_strvec_release (&f.policy.env);
+  ash_strvec_release (&f.policy.adapter_env);
   ash_strvec_release (&f.policy.private_caches);
   ash_cmd_release (&f.cmd);
 
@@ -491,6 +516,7 @@ test_landlock (void)
   r = ash_backend_landlock.wrap (&f.probe.base, &f.policy, &f.cmd, &f.state,
                                  &err);
   tap_is_int (r, 0, "landlock wrap succeeds");
+  check_adapter_env (&f, "landlock");
   tmpdir = ash_strvec_getenv (&f.cmd.env, "TMPDIR");
   home = ash_strvec_getenv (&f.cmd.env, "HOME");
   tap_ok (tmpdir && home, "landlock: TMPDIR and HOME are set");
