@@ -409,6 +409,21 @@ landlock_prepare (const struct ash_probe *probe,
     }
 }
 
+/* The wrapper holds the descriptors of its rules once it has started:
+   ASH's copies go while it runs.  */
+static void
+landlock_running (struct ash_wrap_state *base)
+{
+  struct landlock_state *state;
+
+  if (!base)
+    return;
+  state = ash_container_of (base, struct landlock_state, base);
+  for (unsigned i = 0; i < state->n_fds; i++)
+    ash_close (state->fds[i]);
+  state->n_fds = 0;
+}
+
 static void
 landlock_cleanup (struct ash_wrap_state *base)
 {
@@ -557,6 +572,7 @@ const struct ash_backend ash_backend_landlock = {
   .probe_free = ash_linux_probe_free,
   .wrap = landlock_wrap,
   .cleanup = landlock_cleanup,
+  .running = landlock_running,
   .prepare = landlock_prepare,
   .started = landlock_started,
   .identity = landlock_identity,

@@ -71,6 +71,12 @@ struct ash_backend
   /* Undo what wrap() set up and free STATE (NULL-safe).  May be NULL for
      a backend whose wrap() never sets state.  */
   void (*cleanup) (struct ash_wrap_state *state);
+  /* Once the wrapped command's program has started (its exec succeeded),
+     on the spawning thread, before the command's own while_running hook:
+     release what only the starting child needed (the descriptors it was
+     handed, which it holds now), for cleanup() not to do after the run.
+     Never called when the program did not start.  May be NULL.  */
+  void (*running) (struct ash_wrap_state *state);
   /* Start making, off the calling thread, what wrap() of a command
      confined by POLICY will need and can be made ahead, once for every
      spawn of the process (the socket filter), so that a scan's first

@@ -193,6 +193,27 @@ capture_move (struct ash_buf *dst, struct ash_buf *src, bool *truncated)
     *truncated = true;
 }
 
+/* The wrapped command's while_running hook: the backend's running()
+   first, then the caller's own hook.  */
+struct running_hook
+{
+  const struct ash_backend *be;
+  struct ash_wrap_state *state;
+  void (*fn) (void *arg);
+  void *arg;
+};
+
+static void
+sandbox_running (void *p)
+{
+  struct running_hook *h = p;
+
+  if (h->be->running)
+    h->be->running (h->state);
+  if (h->fn)
+    h->fn (h->arg);
+}
+
 int
 ash_sandbox_run (struct ash_cmd *cmd, struct ash_cmd_result *ret,
                  struct ash_error *err)
@@ -233,6 +254,13 @@ ash_sandbox_run (struct ash_cmd *cmd, struct ash_cmd_result *ret,
       return r;
     }
 
+  struct running_hook hook
+    = { be, state, w.while_running, w.while_running_arg };
+  if (be->running)
+    {
+      w.while_running = sandbox_running;
+      w.while_running_arg = &hook;
+    }
   r = ash_cmd_run (&w, ret, err);
   /* The sandbox itself could not be started, or not set up: whatever its
      probe said (from this run or the probe cache), it is probed again

@@ -614,12 +614,37 @@ passthrough_wrap (const struct ash_probe *p, const struct ash_policy *policy,
   return 0;
 }
 
+/* The backend's running(): how often it was called, and with which
+   state.  */
+static int running_calls;
+static bool running_saw_state;
+static struct ash_wrap_state running_state;
+
+static int
+running_wrap (const struct ash_probe *p, const struct ash_policy *policy,
+              struct ash_cmd *cmd, struct ash_wrap_state **ret_state,
+              struct ash_error *reterr)
+{
+  int r = passthrough_wrap (p, policy, cmd, ret_state, reterr);
+  *ret_state = &running_state;
+  return r;
+}
+
+static void
+fake_running (struct ash_wrap_state *state)
+{
+  running_calls++;
+  running_saw_state = state == &running_state;
+}
+
 /* What while_running() was handed: the pipe's write end, closed once
-   "go" is written to it, and how often it was called.  */
+   "go" is written to it, how often it was called and how often the
+   backend's running() had been by then.  */
 struct hook_arg
 {
   int fd;
   int calls;
+  int running_before;
 };
 
 static void
@@ -628,6 +653,7 @@ hook_go (void *arg)
   struct hook_arg *h = arg;
 
   h->calls++;
+  h->running_before = running_calls;
   if (h->fd >= 0)
     {
       if (write (h->fd, "go\n", 3) != 3)
@@ -644,8 +670,10 @@ hook_go (void *arg)
 static void
 test_while_running (void)
 {
-  struct ash_backend pass
-    = { .name = "pass", .wrap = passthrough_wrap, .cleanup = fake_cleanup };
+  struct ash_backend pass = { .name = "pass",
+                              .wrap = running_wrap,
+                              .cleanup = fake_cleanup,
+                              .running = fake_running };
   struct ash_scope sandbox = { ASH_SCOPE_SANDBOX, &pass, NULL, NULL, NULL };
 
   for (int scoped = 0; scoped < 2; scoped++)
@@ -654,7 +682,7 @@ test_while_running (void)
       struct ash_cmd cmd;
       struct ash_cmd_result res;
       struct ash_error err = ASH_ERROR_INIT;
-      struct hook_arg h = { -1, 0 };
+      struct hook_arg h = { -1, 0, -1 };
       int p[2], r;
 
       if (pipe2 (p, O_CLOEXEC) < 0)
@@ -671,7 +699,8 @@ test_while_running (void)
       h.fd = p[1];
       if (scoped)
         cmd.scope = &sandbox;
-      wrap_calls = 0;
+      wrap_calls = running_calls = 0;
+      running_saw_state = false;
       r = scoped ? ash_sandbox_run (&cmd, &res, &err)
                  : ash_cmd_run (&cmd, &res, &err);
       close (p[0]);
@@ -685,17 +714,49 @@ test_while_running (void)
       tap_is_str (cmd.out.buf, "got go\n",
                   "while_running %s: the program read what it wrote", how);
       if (scoped)
-        tap_is_int (wrap_calls, 1, "while_running %s: wrap() ran", how);
+        {
+          tap_is_int (wrap_calls, 1, "while_running %s: wrap() ran", how);
+          tap_is_int (running_calls, 1,
+                      "while_running %s: the backend's running() ran once",
+                      how);
+          tap_ok (running_saw_state,
+                  "while_running %s: running() got wrap()'s state", how);
+          tap_is_int (h.running_before, 1,
+                      "while_running %s: running() ran before the hook", how);
+        }
       ash_cmd_release (&cmd);
       ash_error_release (&err);
     }
+
+  /* Through a sandbox scope, a program that never starts: neither the
+     backend's running() nor the hook.  */
+  {
+    struct ash_cmd cmd;
+    struct ash_cmd_result res;
+    struct ash_error err = ASH_ERROR_INIT;
+    struct hook_arg h = { -1, 0, -1 };
+
+    ash_cmd_init (&cmd);
+    ash_strvec_push (&cmd.argv, "/nonexistent/ash-no-such-tool");
+    cmd.while_running = hook_go;
+    cmd.while_running_arg = &h;
+    cmd.scope = &sandbox;
+    running_calls = 0;
+    tap_ok (ash_sandbox_run (&cmd, &res, &err) < 0,
+            "while_running: a missing program fails through a sandbox scope");
+    tap_is_int (running_calls, 0,
+                "while_running: running() not called when nothing started");
+    tap_is_int (h.calls, 0, "while_running: nor the hook");
+    ash_cmd_release (&cmd);
+    ash_error_release (&err);
+  }
 
   /* A program that never starts: not called.  */
   {
     struct ash_cmd cmd;
     struct ash_cmd_result res;
     struct ash_error err = ASH_ERROR_INIT;
-    struct hook_arg h = { -1, 0 };
+    struct hook_arg h = { -1, 0, -1 };
 
     ash_cmd_init (&cmd);
     ash_strvec_push (&cmd.argv, "/nonexistent/ash-no-such-tool");
