@@ -43,40 +43,35 @@ echo outside >"$work/outside.txt"
 python3 - "$work" "$files" "$links" <<'PY'
 import os, sys
 work, files, links = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
-for tree in ("plain", "links"):
+def tree(name, extra):
+    """FILES modules in directories of 100, and LINKS more entries spread
+    over those directories: links to a file outside the tree, or regular
+    files."""
     for i in range(files):
-        d = os.path.join(work, tree, "pkg%03d" % (i // 100))
+        d = os.path.join(work, name, "pkg%03d" % (i // 100))
         os.makedirs(d, exist_ok=True)
         with open(os.path.join(d, "mod%05d.py" % i), "w") as f:
             f.write("x = %d\n" % i)
-for i in range(links):
-    d = os.path.join(work, "links", "pkg%03d" % (i % 100))
-    os.symlink(os.path.join(work, "outside.txt"), os.path.join(d, "out%05d.py" % i))
+    dirs = max(1, (files + 99) // 100)
+    for i in range(links if extra else 0):
+        p = os.path.join(work, name, "pkg%03d" % (i % dirs), "out%05d.py" % i)
+        if extra == "links":
+            os.symlink(os.path.join(work, "outside.txt"), p)
+        else:
+            with open(p, "w") as f:
+                f.write("outside\n")
+tree("plain", None)
+tree("links", "links")
 # The same tree with one more file, whose path is longer than every
 # link's: bandit's exclusion check then reads the paths through the
 # automaton of all the links, which a tree whose paths are all as short
 # as its links does not need.
-for i in range(files):
-    d = os.path.join(work, "long", "pkg%03d" % (i // 100))
-    os.makedirs(d, exist_ok=True)
-    with open(os.path.join(d, "mod%05d.py" % i), "w") as f:
-        f.write("x = %d\n" % i)
-for i in range(links):
-    d = os.path.join(work, "long", "pkg%03d" % (i % 100))
-    os.symlink(os.path.join(work, "outside.txt"), os.path.join(d, "out%05d.py" % i))
+tree("long", "links")
 with open(os.path.join(work, "long", "pkg000", "a-module-with-a-longer-name.py"), "w") as f:
     f.write("x = 0\n")
 # The reference for what 2,000 more entries cost whatever they are: the
 # same tree with regular files where the links are.
-for i in range(files):
-    d = os.path.join(work, "more", "pkg%03d" % (i // 100))
-    os.makedirs(d, exist_ok=True)
-    with open(os.path.join(d, "mod%05d.py" % i), "w") as f:
-        f.write("x = %d\n" % i)
-for i in range(links):
-    d = os.path.join(work, "more", "pkg%03d" % (i % 100))
-    with open(os.path.join(d, "out%05d.py" % i), "w") as f:
-        f.write("outside\n")
+tree("more", "files")
 PY
 
 scan () { # ASH TREE

@@ -431,9 +431,8 @@ landlock_cleanup (struct ash_wrap_state *base)
 
   if (!base)
     return;
+  landlock_running (base);
   state = ash_container_of (base, struct landlock_state, base);
-  for (unsigned i = 0; i < state->n_fds; i++)
-    ash_close (state->fds[i]);
   if (state->ready >= 0)
     ash_close (state->ready);
   if (state->dir)
