@@ -48,14 +48,15 @@ ash_pool_run (void *const *items, size_t n, unsigned workers,
   if (workers > n)
     workers = (unsigned) n;
   pthread_mutex_init (&p.lock, NULL);
+  /* The calling thread is one of the workers: the others are started,
+     none for a single item or worker.  They are kept side by side, so
+     that the join below sees exactly those that started, whichever
+     failed.  */
   threads = xcalloc (workers, sizeof *threads);
-  /* Threads are kept side by side, so that the join below sees exactly
-     those that started, whichever failed.  */
-  for (unsigned i = 0; i < workers; i++)
+  for (unsigned i = 1; i < workers; i++)
     if (pthread_create (&threads[started], NULL, pool_worker, &p) == 0)
       started++;
-  if (started == 0)
-    pool_worker (&p);
+  pool_worker (&p);
   for (size_t i = 0; i < started; i++)
     pthread_join (threads[i], NULL);
   free (threads);

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* test-pool.c -- the worker pool when a thread cannot be started.
+/* test-pool.c -- the worker pool, the caller one of its workers, and when
+   a thread cannot be started.
 
    pthread_create is interposed: this program's definition wins over the
    C library's for the pool's calls, fails the calls the test chooses
@@ -78,6 +79,35 @@ work (void *ctx _unused_, void *item)
 }
 
 static void
+run_n (const char *what, unsigned mask, size_t n, unsigned workers,
+       int want_started)
+{
+  static int items[8];
+  void *ptrs[8];
+
+  for (int i = 0; i < 8; i++)
+    {
+      ptrs[i] = &items[i];
+      atomic_store (&done[i], 0);
+    }
+  atomic_store (&n_calls, 0);
+  atomic_store (&n_started, 0);
+  fail_mask = mask;
+  ash_pool_run (ptrs, n, workers, work, items);
+  if (workers > n)
+    workers = (unsigned) n;
+
+  bool once = true;
+  for (size_t i = 0; i < 8; i++)
+    once = once && atomic_load (&done[i]) == (i < n ? 1 : 0);
+  tap_ok (once, "%s: every item is done once", what);
+  tap_is_int (atomic_load (&n_calls), workers - 1,
+              "%s: a thread is asked for each worker but the caller", what);
+  tap_is_int (atomic_load (&n_started), want_started, "%s: %d threads started",
+              what, want_started);
+}
+
+static void
 run (const char *what, unsigned mask, unsigned workers, int want_started)
 {
   static int items[8];
@@ -97,8 +127,8 @@ run (const char *what, unsigned mask, unsigned workers, int want_started)
   for (int i = 0; i < 8; i++)
     once = once && atomic_load (&done[i]) == 1;
   tap_ok (once, "%s: every item is done once", what);
-  tap_is_int (atomic_load (&n_calls), workers,
-              "%s: a thread is asked for each worker", what);
+  tap_is_int (atomic_load (&n_calls), workers - 1,
+              "%s: a thread is asked for each worker but the caller", what);
   tap_is_int (atomic_load (&n_started), want_started, "%s: %d threads started",
               what, want_started);
   bool all = true;
@@ -113,10 +143,14 @@ run (const char *what, unsigned mask, unsigned workers, int want_started)
 int
 main (void)
 {
-  run ("all start", 0, 4, 4);
-  run ("the second fails, later ones start", 1u << 1, 4, 3);
-  run ("the first fails", 1u << 0, 4, 3);
-  run ("all but the last fail", 0x7, 4, 1);
-  run ("none starts: the caller does the work", 0xf, 4, 0);
+  run ("all start", 0, 4, 3);
+  run ("the second fails, later ones start", 1u << 1, 4, 2);
+  run ("the first fails", 1u << 0, 4, 2);
+  run ("all but the last fail", 0x3, 4, 1);
+  run ("none starts: the caller does the work", 0x7, 4, 0);
+  /* One item, or one worker: the caller does it, and no thread is
+     started.  */
+  run_n ("one item", 0, 1, 4, 0);
+  run_n ("one worker", 0, 8, 1, 0);
   return tap_done ();
 }
