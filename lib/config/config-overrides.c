@@ -11,6 +11,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "base/buf.h"
 #include "base/util.h"
 
 static char *
@@ -120,13 +121,39 @@ ash_config_override_parse (const char *text, char **ret_path, bool *ret_append,
   return 0;
 }
 
+/* Record ORIGIN for every leaf of VALUE placed at the path in KPATH,
+   which is left as it was.  */
+static void
+origins_record (json_t *origins, struct ash_buf *kpath, const json_t *value,
+                json_t *origin)
+{
+  const char *k;
+  json_t *x;
+
+  if (json_is_object (value) && json_object_size (value) > 0)
+    {
+      size_t len = kpath->len;
+      json_object_foreach ((json_t *) value, k, x)
+        {
+          ash_buf_addch (kpath, '.');
+          ash_buf_addstr (kpath, k);
+          origins_record (origins, kpath, x, origin);
+          kpath->len = len;
+          kpath->buf[len] = '\0';
+        }
+    }
+  else
+    json_object_set (origins, kpath->buf, origin);
+}
+
 void
 ash_config_origins_set (json_t *origins, const char *kpath,
                         const json_t *value, json_t *origin)
 {
   if (origins == NULL)
     return;
-  /* Forget KPATH and everything below it.  */
+  /* Forget KPATH and everything below it, once for the whole subtree:
+     what is recorded below is all under KPATH.  */
   size_t n = strlen (kpath);
   const char *k;
   json_t *x;
@@ -134,17 +161,9 @@ ash_config_origins_set (json_t *origins, const char *kpath,
   json_object_foreach_safe (origins, tmp, k, x)
     if (strneq (k, kpath, n) && (k[n] == '\0' || k[n] == '.'))
       json_object_del (origins, k);
-
-  if (json_is_object (value) && json_object_size (value) > 0)
-    {
-      json_object_foreach ((json_t *) value, k, x)
-        {
-          _cleanup_free_ char *child = xasprintf ("%s.%s", kpath, k);
-          ash_config_origins_set (origins, child, x, origin);
-        }
-    }
-  else
-    json_object_set (origins, kpath, origin);
+  _cleanup_buf_ struct ash_buf path = ASH_BUF_INIT;
+  ash_buf_addstr (&path, kpath);
+  origins_record (origins, &path, value, origin);
 }
 
 int

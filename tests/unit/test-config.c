@@ -133,6 +133,41 @@ test_override_apply (void)
   json_decref (origins);
 }
 
+/* Setting a subtree forgets every origin at or below its path (not a
+   sibling that merely shares the prefix) and records one for each of
+   its leaves, nested ones and an empty mapping included.  */
+static void
+test_origins_set (void)
+{
+  json_t *origins
+    = json_pack ("{s:s, s:s, s:s, s:s, s:s}", "a.b", "old", "a.b.c", "old",
+                 "a.b.d.e", "old", "a.x", "old", "ab.c", "old");
+  json_t *value = json_pack ("{s:i, s:{s:i, s:{s:i}}, s:{}, s:[i]}", "e", 1,
+                             "f", "g", 2, "h", "i", 3, "j", "k", 4);
+  json_t *origin = json_string ("new");
+  static const char *const gone[] = { "a.b", "a.b.c", "a.b.d.e" };
+  static const char *const kept[] = { "a.x", "ab.c" };
+  static const char *const set[]
+    = { "a.b.e", "a.b.f.g", "a.b.f.h.i", "a.b.j", "a.b.k" };
+
+  ash_config_origins_set (origins, "a.b", value, origin);
+  for (size_t i = 0; i < ARRAY_SIZE (gone); i++)
+    tap_ok (json_object_get (origins, gone[i]) == NULL,
+            "origins: %s is forgotten", gone[i]);
+  for (size_t i = 0; i < ARRAY_SIZE (kept); i++)
+    tap_is_str (json_string_value (json_object_get (origins, kept[i])), "old",
+                "origins: %s is kept", kept[i]);
+  for (size_t i = 0; i < ARRAY_SIZE (set); i++)
+    tap_is_str (json_string_value (json_object_get (origins, set[i])), "new",
+                "origins: %s is recorded", set[i]);
+  tap_is_int ((int) json_object_size (origins),
+              (int) (ARRAY_SIZE (kept) + ARRAY_SIZE (set)),
+              "origins: nothing else is recorded");
+  json_decref (origin);
+  json_decref (value);
+  json_decref (origins);
+}
+
 static void
 test_yaml (void)
 {
@@ -430,6 +465,7 @@ main (void)
     }
   test_override_values ();
   test_override_apply ();
+  test_origins_set ();
   test_yaml ();
   test_schema ();
   test_load ();
