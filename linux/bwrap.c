@@ -520,8 +520,10 @@ bwrap_prepare (const struct ash_probe *probe, const struct ash_policy *policy)
                                                      : ASH_SOCKETS_NETNS);
 }
 
+/* bwrap holds what it was handed once it has started: ASH's copies go
+   while it runs.  */
 static void
-bwrap_cleanup (struct ash_wrap_state *base)
+bwrap_running (struct ash_wrap_state *base)
 {
   struct bwrap_state *state;
 
@@ -530,6 +532,18 @@ bwrap_cleanup (struct ash_wrap_state *base)
   state = ash_container_of (base, struct bwrap_state, base);
   for (unsigned i = 0; i < state->n; i++)
     close (state->fds[i]);
+  state->n = 0;
+}
+
+static void
+bwrap_cleanup (struct ash_wrap_state *base)
+{
+  struct bwrap_state *state;
+
+  if (!base)
+    return;
+  bwrap_running (base);
+  state = ash_container_of (base, struct bwrap_state, base);
   if (state->ready >= 0)
     close (state->ready);
   free (state);
@@ -710,6 +724,7 @@ const struct ash_backend ash_backend_bwrap = {
   .probe_free = ash_linux_probe_free,
   .wrap = bwrap_wrap,
   .cleanup = bwrap_cleanup,
+  .running = bwrap_running,
   .prepare = bwrap_prepare,
   .identity = bwrap_identity,
   .save = ash_linux_probe_save,

@@ -567,22 +567,20 @@ test_landlock (void)
 }
 
 /* Once the wrapper has started, running() closes ASH's copies of the
-   descriptors the wrapper was handed (its rules' paths, the private
+   descriptors B handed it (Landlock's rules' paths and private
    directories, the ready pipe's write end), but not the socket filter,
    which every spawn shares; cleanup() then closes nothing twice.  */
 static void
-test_landlock_running (void)
+test_running (const struct ash_backend *b, const char *tool, int at_least)
 {
   struct fixture f;
   struct ash_error err = ASH_ERROR_INIT;
   int fds[ASH_CMD_MAX_PASS_FDS], filter, n, open_after = 0, reused = -1;
 
-  fixture_init (&f, NULL);
-  if (ash_backend_landlock.wrap (&f.probe.base, &f.policy, &f.cmd, &f.state,
-                                 &err)
-      < 0)
+  fixture_init (&f, tool);
+  if (b->wrap (&f.probe.base, &f.policy, &f.cmd, &f.state, &err) < 0)
     {
-      tap_ok (false, "landlock wrap for running(): %s", err.message);
+      tap_ok (false, "%s wrap for running(): %s", b->name, err.message);
       ash_error_release (&err);
       fixture_release (&f);
       return;
@@ -590,26 +588,29 @@ test_landlock_running (void)
   filter = seccomp_fd_of (&f.cmd);
   n = (int) f.cmd.n_pass_fds;
   memcpy (fds, f.cmd.pass_fds, (size_t) n * sizeof *fds);
-  tap_ok (n > 3, "landlock: the wrapper is handed %d descriptors", n);
-  ash_backend_landlock.running (f.state);
+  tap_ok (n >= at_least, "%s: the wrapper is handed %d descriptors", b->name,
+          n);
+  b->running (f.state);
   for (int i = 0; i < n; i++)
     if (fds[i] != filter && fcntl (fds[i], F_GETFD) >= 0)
       open_after++;
   tap_is_int (open_after, 0,
-              "landlock: running() closes every descriptor handed to the "
-              "wrapper but the filter");
+              "%s: running() closes every descriptor handed to the "
+              "wrapper but the filter",
+              b->name);
   tap_ok (fcntl (filter, F_GET_SEALS) >= 0,
-          "landlock: running() leaves the shared socket filter open");
+          "%s: running() leaves the shared socket filter open", b->name);
   /* A descriptor opened now may take one of the closed numbers:
      cleanup() must not close it.  */
   reused = open ("/dev/null", O_RDONLY | O_CLOEXEC);
-  ash_backend_landlock.cleanup (f.state);
+  b->cleanup (f.state);
   f.state = NULL;
   tap_ok (reused >= 0 && fcntl (reused, F_GETFD) >= 0,
-          "landlock: cleanup() after running() closes none of them again");
+          "%s: cleanup() after running() closes none of them again", b->name);
   if (reused >= 0)
     close (reused);
-  ash_backend_landlock.finish ();
+  if (b->finish)
+    b->finish ();
   ash_error_release (&err);
   fixture_release (&f);
 }
@@ -1302,7 +1303,8 @@ main (void)
     tap_ok (true, "# SKIP firejail as the scanner account: not root");
   test_landlock ();
   test_landlock_filter_fd ();
-  test_landlock_running ();
+  test_running (&ash_backend_landlock, NULL, 4);
+  test_running (&ash_backend_bwrap, "/usr/bin/bwrap", 2);
   test_landlock_nested ();
   test_landlock_cleanup (false);
   test_landlock_cleanup (true);
