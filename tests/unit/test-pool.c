@@ -78,6 +78,10 @@ work (void *ctx _unused_, void *item)
   atomic_fetch_add (&done[(int *) item - (int *) ctx], 1);
 }
 
+/* Run the pool over the first N of eight items with WORKERS, the Ith
+   pthread_create failing for each bit I of MASK, and check the items,
+   the threads asked for and started, and that every started one was
+   joined.  */
 static void
 run_n (const char *what, unsigned mask, size_t n, unsigned workers,
        int want_started)
@@ -105,32 +109,6 @@ run_n (const char *what, unsigned mask, size_t n, unsigned workers,
               "%s: a thread is asked for each worker but the caller", what);
   tap_is_int (atomic_load (&n_started), want_started, "%s: %d threads started",
               what, want_started);
-}
-
-static void
-run (const char *what, unsigned mask, unsigned workers, int want_started)
-{
-  static int items[8];
-  void *ptrs[8];
-
-  for (int i = 0; i < 8; i++)
-    {
-      ptrs[i] = &items[i];
-      atomic_store (&done[i], 0);
-    }
-  atomic_store (&n_calls, 0);
-  atomic_store (&n_started, 0);
-  fail_mask = mask;
-  ash_pool_run (ptrs, 8, workers, work, items);
-
-  bool once = true;
-  for (int i = 0; i < 8; i++)
-    once = once && atomic_load (&done[i]) == 1;
-  tap_ok (once, "%s: every item is done once", what);
-  tap_is_int (atomic_load (&n_calls), workers - 1,
-              "%s: a thread is asked for each worker but the caller", what);
-  tap_is_int (atomic_load (&n_started), want_started, "%s: %d threads started",
-              what, want_started);
   bool all = true;
   for (int i = 0; i < atomic_load (&n_started); i++)
     all = all && atomic_load (&started[i].returned);
@@ -138,6 +116,12 @@ run (const char *what, unsigned mask, unsigned workers, int want_started)
           "%s: every thread that started had ended when the pool "
           "returned (it was joined)",
           what);
+}
+
+static void
+run (const char *what, unsigned mask, unsigned workers, int want_started)
+{
+  run_n (what, mask, 8, workers, want_started);
 }
 
 int
