@@ -68,8 +68,8 @@ struct ash_policy
   struct ash_policy_link *home_links; /* symlinks in the private HOME */
   size_t n_home_links;
   struct ash_strvec env;         /* the filtered environment (NAME=VALUE),
-                            with HOME and TMPDIR still to be set
-                            by the backend to its private dirs */
+                                    with HOME and TMPDIR still to be set
+                                    by the backend to its private dirs */
   struct ash_strvec adapter_env; /* NAME=VALUE: the scanner adapter's own
                                     settings (constants of ASH's choosing,
                                     GRYPE_DB_AUTO_UPDATE=false), set over
