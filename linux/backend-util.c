@@ -647,10 +647,11 @@ add_init_start (struct ash_buf *ret)
 }
 
 /* Where ASH runs and what the kernel lets an unprivileged account do
-   there, none of which any file's identity shows: the boot, ASH's own
-   namespaces (a container, a sandbox around ASH), the seccomp actions
-   and, with NAMESPACES_MADE, the sysctls and AppArmor settings that allow
-   or refuse user namespaces.  A backend that makes no namespace is keyed
+   there, none of which any file's identity shows: the boot (which also
+   stands for what the running kernel offers and cannot change until the
+   next boot, its seccomp actions among them), ASH's own namespaces (a
+   container, a sandbox around ASH) and, with NAMESPACES_MADE, the sysctls
+   and AppArmor settings that allow or refuse user namespaces.  A backend that makes no namespace is keyed
    by the user and mount namespaces only, which decide what its wrapper
    and rules apply to (its file, the paths, the account): the pid, net,
    ipc, uts and cgroup namespaces bear on nothing it probes.  */
@@ -663,7 +664,6 @@ add_place (struct ash_buf *ret, bool namespaces_made)
   const size_t n_namespaces = namespaces_made ? ARRAY_SIZE (namespaces) : 2;
   static const char *const settings[] = {
     "/proc/sys/kernel/random/boot_id",
-    "/proc/sys/kernel/seccomp/actions_avail",
   };
   static const char *const userns_settings[] = {
     "/proc/sys/kernel/unprivileged_userns_clone",
