@@ -40,6 +40,16 @@ lib_libash_a_SOURCES += lib/fs/chown.c lib/fs/chown.h
 ## lib/config/ (layer 3)
 lib_libash_a_SOURCES += lib/config/ashconfig.c lib/config/ashconfig.h
 lib_libash_a_SOURCES += lib/config/config-default.c
+EXTRA_DIST += lib/config/config-default-json.h
+## The JSON form of the built-in defaults, made again from
+## config-default.c's YAML after it changes (test-config fails until it
+## is).
+update-default-config-json: tests/unit/test-config$(EXEEXT)
+	$(AM_V_GEN)tests/unit/test-config$(EXEEXT) --print-default-json \
+	  >$(srcdir)/lib/config/config-default-json.h.tmp \
+	  && mv -f $(srcdir)/lib/config/config-default-json.h.tmp \
+	     $(srcdir)/lib/config/config-default-json.h
+.PHONY: update-default-config-json
 lib_libash_a_SOURCES += lib/config/config-emit.c
 lib_libash_a_SOURCES += lib/config/config-overrides.c lib/config/config-overrides.h
 lib_libash_a_SOURCES += lib/config/config-parse.c

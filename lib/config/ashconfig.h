@@ -156,5 +156,10 @@ char *ash_config_to_json (const json_t *value);
 
 /* The built-in default configuration as YAML text.  */
 extern const char ash_default_config_yaml[];
+/* The same, as the JSON text of the tree ash_config_parse_yaml() makes of
+   it (lib/config/config-default-json.h, made by `make
+   update-default-config-json`; test-config checks that they agree): what
+   every run loads, faster than the YAML.  */
+extern const char ash_default_config_json[];
 
 #endif

@@ -10,6 +10,10 @@
 
 #include "config/ashconfig.h"
 
+const char ash_default_config_json[] =
+#include "config/config-default-json.h"
+  ;
+
 const char ash_default_config_yaml[] = "project_name: ash-scan\n"
                                        "global_settings:\n"
                                        "  severity_threshold: MEDIUM\n"

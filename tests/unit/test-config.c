@@ -133,6 +133,77 @@ test_override_apply (void)
   json_decref (origins);
 }
 
+/* The tree of the built-in defaults' YAML, as compact JSON text.  */
+static char *
+default_yaml_json (void)
+{
+  json_t *tree = NULL, *pos = NULL;
+  char *text = NULL;
+
+  if (ash_config_parse_yaml (ash_default_config_yaml,
+                             strlen (ash_default_config_yaml), "defaults",
+                             &tree, &pos, NULL)
+      == 0)
+    text = json_dumps (tree, JSON_COMPACT);
+  json_decref (tree);
+  json_decref (pos);
+  return text;
+}
+
+/* config-default-json.h's text for the defaults: the JSON as C string
+   literals of at most 70 characters each, laid out as clang-format lays
+   them out.  */
+static int
+print_default_json (void)
+{
+  _cleanup_free_ char *text = default_yaml_json ();
+  size_t col = 0;
+
+  if (!text)
+    return 1;
+  printf ("/* SPDX-License-Identifier: Apache-2.0 */\n"
+          "/* config-default-json.h -- made by `make "
+          "update-default-config-json`\n"
+          "   from ash_default_config_yaml (config-default.c); do not edit."
+          "  */\n");
+  for (const char *p = text; *p; p++)
+    {
+      const char *e = *p == '\\' ? "\\\\" : *p == '"' ? "\\\"" : NULL;
+      size_t w = e ? 2 : 1;
+      if (col == 0 || col + w > 70)
+        {
+          printf (col ? "\"\n  \"" : "\"");
+          col = 0;
+        }
+      if (e)
+        fputs (e, stdout);
+      else
+        putchar (*p);
+      col += w;
+    }
+  printf ("\"\n");
+  return 0;
+}
+
+/* The JSON form every run loads is the YAML's tree, key order and all:
+   after a change to the YAML, `make update-default-config-json`.  */
+static void
+test_default_json (void)
+{
+  _cleanup_free_ char *want = default_yaml_json ();
+  json_t *tree = json_loads (ash_default_config_json, 0, NULL);
+  _cleanup_free_ char *got = tree ? json_dumps (tree, JSON_COMPACT) : NULL;
+
+  tap_ok (want != NULL, "the defaults' YAML parses");
+  tap_ok (tree != NULL, "the defaults' JSON form loads");
+  if (!tap_ok (want && got && streq (want, got),
+               "the defaults' JSON form is the YAML's tree, in order "
+               "(else: make update-default-config-json)"))
+    tap_diag ("YAML: %s\nJSON: %s", want ? want : "(none)",
+              got ? got : "(none)");
+  json_decref (tree);
+}
+
 /* Setting a subtree forgets every origin at or below its path (not a
    sibling that merely shares the prefix) and records one for each of
    its leaves, nested ones and an empty mapping included.  */
@@ -456,8 +527,10 @@ test_emit (void)
 }
 
 int
-main (void)
+main (int argc, char **argv)
 {
+  if (argc == 2 && streq (argv[1], "--print-default-json"))
+    return print_default_json ();
   if (!mkdtemp (tmpdir))
     {
       perror ("mkdtemp");
@@ -466,6 +539,7 @@ main (void)
   test_override_values ();
   test_override_apply ();
   test_origins_set ();
+  test_default_json ();
   test_yaml ();
   test_schema ();
   test_load ();
