@@ -194,8 +194,15 @@ test_default_json (void)
   json_t *tree = json_loads (ash_default_config_json, 0, NULL);
   _cleanup_free_ char *got = tree ? json_dumps (tree, JSON_COMPACT) : NULL;
 
+  struct ash_error e = ASH_ERROR_INIT;
+
   tap_ok (want != NULL, "the defaults' YAML parses");
   tap_ok (tree != NULL, "the defaults' JSON form loads");
+  /* Run time never checks them, so no position in them is needed.  */
+  tap_is_int (tree ? ash_config_schema_check (tree, "defaults", NULL, &e) : -1,
+              0, "the defaults pass the schema%s%s", e.message ? ": " : "",
+              e.message ? e.message : "");
+  ash_error_release (&e);
   if (!tap_ok (want && got && streq (want, got),
                "the defaults' JSON form is the YAML's tree, in order "
                "(else: make update-default-config-json)"))
