@@ -297,25 +297,9 @@ sandbox_exec_wrap (const struct ash_probe *base_probe,
   ash_policy_env (policy, &env);
   ash_strvec_setenv (&env, "TMPDIR", tmpdir);
   for (size_t i = 0; i < policy->private_caches.nr; i++)
-    {
-      const char *kv = policy->private_caches.v[i];
-      const char *eq = strchr (kv, '=');
-      if (eq && eq != kv)
-        {
-          _cleanup_free_ char *name = xstrndup (kv, (size_t) (eq - kv));
-          ash_strvec_setenv (&env, name, eq + 1);
-        }
-    }
+    ash_strvec_setenv_kv (&env, policy->private_caches.v[i]);
   for (size_t i = 0; i < policy->sandbox_exec_env.nr; i++)
-    {
-      const char *kv = policy->sandbox_exec_env.v[i];
-      const char *eq = strchr (kv, '=');
-      if (eq && eq != kv)
-        {
-          _cleanup_free_ char *name = xstrndup (kv, (size_t) (eq - kv));
-          ash_strvec_setenv (&env, name, eq + 1);
-        }
-    }
+    ash_strvec_setenv_kv (&env, policy->sandbox_exec_env.v[i]);
   if (unpack)
     ash_strvec_setenv (&env, policy->unpack_dir_env, unpack);
   if (roots)

@@ -789,16 +789,7 @@ ash_linux_sandbox_env (const struct ash_policy *policy, const char *home,
     ash_strvec_unsetenv (ret, "HOME");
   ash_strvec_setenv (ret, "TMPDIR", tmpdir);
   for (size_t i = 0; i < policy->private_caches.nr; i++)
-    {
-      const char *kv = policy->private_caches.v[i];
-      const char *eq = strchr (kv, '=');
-      _cleanup_free_ char *name = NULL;
-
-      if (!eq || eq == kv)
-        continue;
-      name = xstrndup (kv, (size_t) (eq - kv));
-      ash_strvec_setenv (ret, name, eq + 1);
-    }
+    ash_strvec_setenv_kv (ret, policy->private_caches.v[i]);
 }
 
 /* Join the lines of S into one, separated by "; ", for a reason that fits

@@ -141,6 +141,18 @@ ash_strvec_setenv (struct ash_strvec *sv, const char *name, const char *value)
     }
 }
 
+bool
+ash_strvec_setenv_kv (struct ash_strvec *sv, const char *kv)
+{
+  const char *eq = strchr (kv, '=');
+
+  if (!eq || eq == kv)
+    return false;
+  _cleanup_free_ char *name = xstrndup (kv, (size_t) (eq - kv));
+  ash_strvec_setenv (sv, name, eq + 1);
+  return true;
+}
+
 void
 ash_strvec_unsetenv (struct ash_strvec *sv, const char *name)
 {

@@ -40,6 +40,9 @@ const char *ash_strvec_getenv (const struct ash_strvec *sv, const char *name);
 /* Replace or add NAME=VALUE.  */
 void ash_strvec_setenv (struct ash_strvec *sv, const char *name,
                         const char *value);
+/* Replace or add the NAME=VALUE entry KV; false (SV untouched) when KV
+   has no "=" or no name.  */
+bool ash_strvec_setenv_kv (struct ash_strvec *sv, const char *kv);
 void ash_strvec_unsetenv (struct ash_strvec *sv, const char *name);
 /* Give the caller the vector (never NULL); SV is reset.  */
 char **ash_strvec_detach (struct ash_strvec *sv);

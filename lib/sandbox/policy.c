@@ -48,16 +48,7 @@ ash_policy_env (const struct ash_policy *p, struct ash_strvec *ret)
   ash_strvec_clear (ret);
   ash_strvec_pushv (ret, p->env.v);
   for (size_t i = 0; i < p->adapter_env.nr; i++)
-    {
-      const char *kv = p->adapter_env.v[i];
-      const char *eq = strchr (kv, '=');
-
-      if (eq && eq != kv)
-        {
-          _cleanup_free_ char *name = xstrndup (kv, (size_t) (eq - kv));
-          ash_strvec_setenv (ret, name, eq + 1);
-        }
-    }
+    ash_strvec_setenv_kv (ret, p->adapter_env.v[i]);
 }
 
 void

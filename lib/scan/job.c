@@ -796,14 +796,7 @@ build_env (struct scan *sc _unused_, struct job *j, struct ash_cmd *cmd)
          the adapter's own settings (constants of ASH's choosing, never
          values from the tree) set over its environment as decided.  */
       for (size_t i = 0; i < n_own; i++)
-        {
-          const char *eq = strchr (cmd->env.v[i], '=');
-          if (eq == NULL || eq == cmd->env.v[i])
-            continue;
-          _cleanup_free_ char *name
-            = xstrndup (cmd->env.v[i], (size_t) (eq - cmd->env.v[i]));
-          ash_strvec_setenv (&j->policy.adapter_env, name, eq + 1);
-        }
+        ash_strvec_setenv_kv (&j->policy.adapter_env, cmd->env.v[i]);
       env_add_missing (&cmd->env, n_own, j->policy.env.v);
       return;
     }

@@ -106,6 +106,14 @@ test_strvec (void)
   ash_strvec_setenv (&sv, "HOME", "/x");
   ash_strvec_setenv (&sv, "HOME", "/y");
   tap_is_str (ash_strvec_getenv (&sv, "HOME"), "/y", "setenv replaces");
+  tap_ok (ash_strvec_setenv_kv (&sv, "HOME=/k=v"),
+          "setenv_kv takes NAME=VALUE");
+  tap_is_str (ash_strvec_getenv (&sv, "HOME"), "/k=v",
+              "setenv_kv replaces, the value up to its end");
+  size_t before = sv.nr;
+  tap_ok (!ash_strvec_setenv_kv (&sv, "=x") && !ash_strvec_setenv_kv (&sv, "x")
+            && sv.nr == before,
+          "setenv_kv refuses an entry with no name or no '='");
   ash_strvec_unsetenv (&sv, "HOME");
   tap_ok (ash_strvec_getenv (&sv, "HOME") == NULL, "unsetenv removes");
   ash_strvec_remove (&sv, 0);
