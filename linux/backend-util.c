@@ -651,10 +651,11 @@ add_init_start (struct ash_buf *ret)
    stands for what the running kernel offers and cannot change until the
    next boot, its seccomp actions among them), ASH's own namespaces (a
    container, a sandbox around ASH) and, with NAMESPACES_MADE, the sysctls
-   and AppArmor settings that allow or refuse user namespaces.  A backend that makes no namespace is keyed
-   by the user and mount namespaces only, which decide what its wrapper
-   and rules apply to (its file, the paths, the account): the pid, net,
-   ipc, uts and cgroup namespaces bear on nothing it probes.  */
+   and AppArmor settings that allow or refuse user namespaces.  A backend that
+   makes no namespace is keyed by the user and mount namespaces only, which
+   decide what its wrapper and rules apply to (its file, the paths, the
+   account): the pid, net, ipc, uts and cgroup namespaces bear on nothing it
+   probes.  */
 static void
 add_place (struct ash_buf *ret, bool namespaces_made)
 {

@@ -2,10 +2,11 @@
 /* backends.h -- the Linux sandbox backends: bubblewrap, firejail and
    Landlock, in the order --sandbox auto tries them.
 
-   Each backend enforces a struct ash_policy exactly as lib/sandbox/policy.c decided
-   it; none decides anything itself.  All three start the scanner through
-   ash-landlock-exec: in its socket-filter mode under bwrap and firejail
-   (which build the rest of the sandbox), in its Landlock mode otherwise.  */
+   Each backend enforces a struct ash_policy exactly as lib/sandbox/policy.c
+   decided it; none decides anything itself.  All three start the scanner
+   through ash-landlock-exec: in its socket-filter mode under bwrap and
+   firejail (which build the rest of the sandbox), in its Landlock mode
+   otherwise.  */
 
 #ifndef ASH_LINUX_BACKENDS_H
 #define ASH_LINUX_BACKENDS_H

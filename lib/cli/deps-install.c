@@ -6,11 +6,12 @@
    npm packages with "npm install -g --prefix PREFIX" (PREFIX/bin is the
    bin directory), cdk-nag's modules as one project with "npm install
    --prefix PREFIX/lib" (so that cdk-nag and aws-cdk-lib share one
-   node_modules, PREFIX/lib/node_modules, where the cdk-nag scanner looks), Python tools with "uv tool install" (UV_TOOL_BIN_DIR is
-   the bin directory) or, without uv, "pipx install" (PIPX_BIN_DIR), and
-   prints the Debian or Homebrew package, or the release to download, for
-   the rest.  The text printed for a tool is the scanner's install hint,
-   the same a MISSING reason names.
+   node_modules, PREFIX/lib/node_modules, where the cdk-nag scanner looks),
+   Python tools with "uv tool install" (UV_TOOL_BIN_DIR is the bin directory)
+   or, without uv, "pipx install" (PIPX_BIN_DIR), and prints the Debian or
+   Homebrew package, or the release to download, for the rest.  The text
+   printed for a tool is the scanner's install hint, the same a MISSING reason
+   names.
 
    It never runs inside a sandbox and never from the directory it was
    started in: each installer runs from a fresh private directory, so a

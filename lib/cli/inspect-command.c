@@ -170,8 +170,8 @@ ash_inspect_sarif_fields_command (const struct ash_options *opts)
   int code = ash_cli_open_results (opts, &placed, &fd);
   if (code)
     return code;
-  /* The .sarif files of reports/, each under its name without .sarif ("ash" for the
-     aggregated ash.sarif, as upstream), then scanners/NAME/...  */
+  /* The .sarif files of reports/, each under its name without .sarif ("ash"
+     for the aggregated ash.sarif, as upstream), then scanners/NAME/...  */
   sub
     = openat (fd, "reports", O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
   if (sub >= 0)

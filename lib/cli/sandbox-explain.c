@@ -6,11 +6,12 @@
    the same ash_policy_input_fill (): the same sandbox settings, the plugin
    modules the scan would load (ash_plugin_load_configured), the scanner's
    declared requirements, its tool found with the same host facts, and the
-   backend --sandbox (or the config's sandbox.mode) selects, whose probe says whether caches get a
-   throwaway overlay.  The object printed is the record the scan stores
-   under "sandbox" for the scanner in ash_aggregated_results.json (the
-   policy with "mode" and "backend"), followed by what only explain shows:
-   "backend_reason", "run_config_dir", "tool" and "requirements".  */
+   backend --sandbox (or the config's sandbox.mode) selects, whose probe says
+   whether caches get a throwaway overlay.  The object printed is the record
+   the scan stores under "sandbox" for the scanner in
+   ash_aggregated_results.json (the policy with "mode" and "backend"), followed
+   by what only explain shows: "backend_reason", "run_config_dir", "tool" and
+   "requirements".  */
 
 #include <config.h>
 

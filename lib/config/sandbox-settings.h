@@ -3,18 +3,17 @@
    rules: the mode as a floor, grants only from files that may grant.
 
    Grants (network_scanners, extra_read_paths, read_path_scanners,
-   env_scanners, env_allow) come from the merged configuration when every file it was
-   built from may grant.  When any file may not, they come from the
-   defaults, then ASH_CONFIG's file, then the --config file (each by what
-   its own file writes, never by what it inherits through extends), then
-   the --config-overrides in order; what the other files set is dropped
-   with the spec's warning, once per file.  A network_scanners list in a
-   file that may not grant still takes network away (network_restrict).
-   When --config shadowed ASH_CONFIG (so ASH_CONFIG's file is not among
-   the configuration's files) and some file may not grant, ASH_CONFIG's
-   file is read here, its own values only: it grants when it may, and its
-   mode counts as the operator's; a file it names that cannot be loaded
-   fails the resolution.
+   env_scanners, env_allow) come from the merged configuration when every file
+   it was built from may grant.  When any file may not, they come from the
+   defaults, then ASH_CONFIG's file, then the --config file (each by what its
+   own file writes, never by what it inherits through extends), then the
+   --config-overrides in order; what the other files set is dropped with the
+   spec's warning, once per file.  A network_scanners list in a file that may
+   not grant still takes network away (network_restrict).  When --config
+   shadowed ASH_CONFIG (so ASH_CONFIG's file is not among the configuration's
+   files) and some file may not grant, ASH_CONFIG's file is read here, its own
+   values only: it grants when it may, and its mode counts as the operator's; a
+   file it names that cannot be loaded fails the resolution.
 
    The mode is a floor: --sandbox decides, else the last sandbox.mode
    override, else a mode other than off from the operator's files (the

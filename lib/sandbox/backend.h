@@ -3,8 +3,8 @@
 
    Each platform's main.c hands its backends, in the order --sandbox auto
    tries them, to ash_main().  A backend probes once per process and rewrites
-   commands; it never decides policy (lib/sandbox/policy.c does) and never spawns
-   anything itself except through its probe, which goes through
+   commands; it never decides policy (lib/sandbox/policy.c does) and never
+   spawns anything itself except through its probe, which goes through
    proc/spawn.c.  */
 
 #ifndef ASH_BACKEND_H

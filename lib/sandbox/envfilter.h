@@ -10,11 +10,10 @@
    CREDENTIAL, API_KEY, APIKEY, PRIVATE, SESSION, KEY, in any position and
    case) or a value carrying userinfo in a URL (user:password@, or a user
    name alone, as a token is often given) is dropped unless the scanner
-   names that exact variable or the operator's sandbox.env_allow does.  The variables
-   naming local IPC endpoints are never passed, XDG_CACHE_HOME is not
-   passed, and HOME and TMPDIR are left for the backend to set to its
-   private directories.  Every dropped name is recorded with why (never its
-   value).  */
+   names that exact variable or the operator's sandbox.env_allow does.  The
+   variables naming local IPC endpoints are never passed, XDG_CACHE_HOME is not
+   passed, and HOME and TMPDIR are left for the backend to set to its private
+   directories.  Every dropped name is recorded with why (never its value).  */
 
 #ifndef ASH_ENVFILTER_H
 #define ASH_ENVFILTER_H

@@ -56,8 +56,8 @@ cache_dir (const char **ret_home)
 }
 
 /* Whether the directory DFD may lead to the cache: with STRICT, only when
-   it is UID's (the user's) and writable by nobody else; otherwise it may also be
-   root's, and writable by others only when it is root's and sticky.  */
+   it is UID's (the user's) and writable by nobody else; otherwise it may also
+   be root's, and writable by others only when it is root's and sticky.  */
 static bool
 trusted_dir (int dfd, bool strict, uid_t uid)
 {

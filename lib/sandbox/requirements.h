@@ -5,9 +5,10 @@
    NULL-terminated vectors of owned strings; "~" at the start of a path means
    the home directory, "{bin}" at the start means ASH's bin directory
    (for a bundle installed beside it), and "{helper:NAME}" is ash's own
-   helper file NAME where ash finds it (ash_helper_file).  A scanner that declares nothing gets the strictest
-   default (ash_requirements_init): no network, nothing extra to read, no
-   caches, no variables beyond the baseline allowlist.  */
+   helper file NAME where ash finds it (ash_helper_file).  A scanner that
+   declares nothing gets the strictest default (ash_requirements_init): no
+   network, nothing extra to read, no caches, no variables beyond the baseline
+   allowlist.  */
 
 #ifndef ASH_REQUIREMENTS_H
 #define ASH_REQUIREMENTS_H

@@ -2,8 +2,9 @@
 /* pool.h -- a small worker pool.
 
    N threads, the caller's among them, take the next item until none is
-   left; the call returns when every item is done.  Used for the check phase (every scanner at once)
-   and the scan phase (at most --max-workers at once).  */
+   left; the call returns when every item is done.  Used for the check
+   phase (every scanner at once) and the scan phase (at most --max-workers
+   at once).  */
 
 #ifndef ASH_POOL_H
 #define ASH_POOL_H

@@ -225,8 +225,9 @@ int ash_cdk_nag_argv (const char *node, const char *worker,
 /* cfn-lint's JSON matches (a list) to SARIF.  */
 int ash_cfn_lint_json_to_sarif (const json_t *matches, const char *source_dir,
                                 json_t **ret_doc, struct ash_error *err);
-/* cfn-lint's argv: TOOL, FORMAT (sarif or json) into OUT, CONFIG_FILE, the options, "--",
-   TEMPLATES (relative to the source directory; glob-escaped here).  */
+/* cfn-lint's argv: TOOL, FORMAT (sarif or json) into OUT, CONFIG_FILE, the
+   options, "--", TEMPLATES (relative to the source directory; glob-escaped
+   here).  */
 int ash_cfn_lint_argv (const char *tool, const json_t *options,
                        const char *format, const char *config_file,
                        const char *out, char *const *templates,

@@ -7,9 +7,9 @@
    --source-dir EMPTY".  Flags win over the document, so no runtime is
    ever found, and container mode refuses before any configuration is
    read or anything runs or is written; every key of the document is
-   parsed and applied and nothing is scanned.  Property: ash_main returns one of ash's exit
-   codes (usage 2, configuration 3; never success, which would mean a
-   scan ran) and writes nothing to standard output.  */
+   parsed and applied and nothing is scanned.  Property: ash_main returns one
+   of ash's exit codes (usage 2, configuration 3; never success, which would
+   mean a scan ran) and writes nothing to standard output.  */
 
 #include <config.h>
 

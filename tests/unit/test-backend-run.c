@@ -11,13 +11,13 @@
 
    NAME is bwrap, firejail, landlock, or off (no sandbox: the command gets
    this program's whole environment, as a scanner does with --sandbox off).
-   The policy is the one lib/sandbox/policy.c computes for a plugin scanner that
-   declares nothing but, with --network, a network: the system and tool
+   The policy is the one lib/sandbox/policy.c computes for a plugin scanner
+   that declares nothing but, with --network, a network: the system and tool
    directories read-only (and each --read, as the operator's
-   sandbox.extra_read_paths), the source and output directories as data,
-   the results directory writable, a private HOME and TMPDIR, and the
-   filtered environment plus the --env variables.  The helper
-   is looked up in $ASH_HELPER_DIR.  --probe-only stops after the probe;
+   sandbox.extra_read_paths), the source and output directories as data, the
+   results directory writable, a private HOME and TMPDIR, and the filtered
+   environment plus the --env variables.  The helper is looked up in
+   $ASH_HELPER_DIR.  --probe-only stops after the probe;
    --print-argv prints the command line the backend would run, one line
    with words separated by spaces, and runs nothing (for bench/; the
    Landlock private directories are then left for that command to use).
@@ -34,8 +34,9 @@
    wrap() has opened and checked the paths and before the wrapped command
    starts (what a local user racing ash could do then, made
    deterministic); it must exit 0.  --before-wrap runs SCRIPT the same
-   way after the policy is computed and before wrap().  Exit status: the command's; 77 with
-   the probe's reason on stdout when the backend is unavailable.  */
+   way after the policy is computed and before wrap().  Exit status: the
+   command's; 77 with the probe's reason on stdout when the backend is
+   unavailable.  */
 
 #include <config.h>
 

@@ -11,8 +11,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-/* "config.h" here would be the build's own config.h; lib/config/ashconfig.h comes
-   in through commands.h, which lib/ resolves first.  */
+/* "config.h" here would be the build's own config.h; lib/config/ashconfig.h
+   comes in through commands.h, which lib/ resolves first.  */
 #include "base/util.h"
 #include "cli/commands.h"
 #include "config/config-overrides.h"
