@@ -26,6 +26,7 @@
 #include "fs/chown.h"
 #include "landlock-uapi.h"
 #include "private-dir.h"
+#include "scan/rundir.h"
 
 #define PRIVATE_PREFIX "ash-landlock-"
 
@@ -47,12 +48,14 @@ struct landlock_state
   int ready; /* the read end of the wrapper's --ready-fd, or -1 */
 };
 
+/* Where the private directories are made: ASH's own directory in TMPDIR
+   (or /tmp), whose stale entries are found without reading TMPDIR.  */
 static const char *
 tmp_base (void)
 {
   const char *t = getenv ("TMPDIR");
 
-  return t && t[0] == '/' ? t : "/tmp";
+  return ash_rundir_user_dir (t && t[0] == '/' ? t : "/tmp");
 }
 
 /* Hand the wrapper FD for the path that follows: "--fd FD".  */

@@ -163,6 +163,13 @@ for run in a["sarif"]["runs"]:
               x["properties"]["severity"])' "$1/ash_aggregated_results.json" | sort
 }
 
+# ash_tmp_dir DIR [USER]: ASH's own directory in the temporary directory
+# DIR when ASH runs as USER (default: this account), DIR/ash-UID: where its
+# run directories and the Landlock backend's private directories go.
+ash_tmp_dir () {
+  echo "$1/ash-$(id -u ${2:+"$2"})"
+}
+
 # unpriv_user: the account root runs the unprivileged half of a test as.
 # firejail refuses "nobody" and needs a home that exists, so as root a
 # dedicated system account, ash-test, with its home in /var/lib/ash-test,

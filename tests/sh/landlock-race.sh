@@ -135,7 +135,7 @@ round () {
     diag "exit $rc" "$(cat "$TEST_TMP/out")"
   fi
   # The private directories --print-argv left for the command.
-  rm -rf "$TEST_TMP/$who"/ash-landlock-*
+  rm -rf "$(ash_tmp_dir "$TEST_TMP/$who" "$who")"/ash-landlock-*
 
   # --- a link there when wrap() looks (after the policy was made) --------
   setup

@@ -41,9 +41,10 @@ printf 'scanners:\n  fill:\n    tool: %s\n    args: ["{results_dir}"]\n    outpu
   "$bin/fill.sh" "$bin/fill.sh" "$bin" >"$bin/fill.yaml"
 chmod 644 "$bin/fill.yaml"
 
-# left: every ash-landlock-* directory in $w/tmp, on one line.
+# left: every ash-landlock-* directory in ASH's own directory in $w/tmp
+# ($ud), and any directly in $w/tmp, on one line.
 left () {
-  ls -d "$w/tmp"/ash-landlock-* 2>/dev/null | tr '\n' ' '
+  ls -d "$ud"/ash-landlock-* "$w/tmp"/ash-landlock-* 2>/dev/null | tr '\n' ' '
 }
 
 # scan SCANNERS [BG]: a Landlock scan as $who of SCANNERS; with BG, in the
@@ -65,6 +66,7 @@ scan () {
 
 round () {
   w=$TEST_TMP/$who
+  ud=$(ash_tmp_dir "$w/tmp" "$who")
   rm -rf "$w"
   mkdir -p "$w/src" "$w/tmp" "$w/home" "$w/res"
   echo x >"$w/src/a.txt"
@@ -77,7 +79,7 @@ round () {
     --read "$bin" --timeout 60 -- "$bin/fill.sh" "$w/res" >"$TEST_TMP/out" 2>&1
   assert_eq "$who: test-backend-run: the command ran (0)" "$?" 0
   case $(sed -n 1p "$w/res/dirs" 2>/dev/null) in
-    "$w/tmp/ash-landlock-"*) ok "$who: test-backend-run: the files went into the private TMPDIR" ;;
+    "$ud/ash-landlock-"*) ok "$who: test-backend-run: the files went into the private TMPDIR" ;;
     *) not_ok "$who: test-backend-run: the files went into the private TMPDIR"
        diag "$(cat "$TEST_TMP/out")" ;;
   esac
@@ -86,7 +88,7 @@ round () {
   # --- a scan that ends normally ------------------------------------------
   scan fill
   case $(sed -n 1p "$w/out-fill/scanners/fill/source/dirs" 2>/dev/null) in
-    "$w/tmp/ash-landlock-"*) ok "$who: scan: the scanner filled its private TMPDIR" ;;
+    "$ud/ash-landlock-"*) ok "$who: scan: the scanner filled its private TMPDIR" ;;
     *) not_ok "$who: scan: the scanner filled its private TMPDIR"
        diag "exit $rc" "$(cat "$TEST_TMP/out")" ;;
   esac
@@ -115,14 +117,14 @@ round () {
   sh -c 'exit 0' &
   dead=$!
   wait "$dead"
-  mkdir -p "$w/tmp/ash-landlock-$dead-XXXXXX/tmp/x/y"
+  mkdir -p "$ud/ash-landlock-$dead-XXXXXX/tmp/x/y"
   i=0
   while [ $i -lt 500 ]; do
-    : >"$w/tmp/ash-landlock-$dead-XXXXXX/tmp/x/y/f$i"
+    : >"$ud/ash-landlock-$dead-XXXXXX/tmp/x/y/f$i"
     i=$((i + 1))
   done
-  chmod 700 "$w/tmp/ash-landlock-$dead-XXXXXX"
-  [ -n "$as_user" ] && chown -R "$who" "$w/tmp/ash-landlock-$dead-XXXXXX"
+  chmod 700 "$ud/ash-landlock-$dead-XXXXXX"
+  [ -n "$as_user" ] && chown -R "$who" "$ud/ash-landlock-$dead-XXXXXX"
   scan fill
   assert_eq "$who: a killed run's directory is removed by the next run, before it exits" \
     "$(left)" ""

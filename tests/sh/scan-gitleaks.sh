@@ -109,11 +109,12 @@ chmod 755 "$TEST_TMP/rc-tools"/*
 PATH=$TEST_TMP/rc-tools:$PATH TMPDIR=$TEST_TMP/rc-tmp run_ash scan --source-dir "$src" \
   --output-dir "$TEST_TMP/rc" --no-progress --sandbox off --scanners gitleaks --config "$TEST_TMP/conf.yaml"
 assert_eq "run config: exit 2" "$status" 2
-assert_file_contains "gitleaks' config is in the run's own directory" "$TEST_TMP/rc-log" "config=$TEST_TMP/rc-tmp/ash-gitleaks-"
+rc_ud=$(ash_tmp_dir "$TEST_TMP/rc-tmp")
+assert_file_contains "gitleaks' config is in the run's own directory" "$TEST_TMP/rc-log" "config=$rc_ud/ash-gitleaks-"
 assert_file_contains "that directory is 0700, the config keeps the default rules" "$TEST_TMP/rc-log" "dir-mode=700 default=1"
-assert_file_contains "the ignore path is an empty directory there" "$TEST_TMP/rc-log" "ignore-path=$TEST_TMP/rc-tmp/ash-gitleaks-"
+assert_file_contains "the ignore path is an empty directory there" "$TEST_TMP/rc-log" "ignore-path=$rc_ud/ash-gitleaks-"
 assert_file_contains "the ignore directory is empty" "$TEST_TMP/rc-log" "entries=0"
-check "the run's directory is removed after the run" sh -c "! ls '$TEST_TMP/rc-tmp' | grep -q ash-gitleaks-"
+check "the run's directory is removed after the run" sh -c "test -d '$rc_ud' && ! ls '$rc_ud' | grep -q ash-gitleaks-"
 
 # GITLEAKS_* variables: never passed into a sandbox, and outside one
 # ash's --config wins over GITLEAKS_CONFIG (which hides everything here).

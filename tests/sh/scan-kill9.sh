@@ -107,7 +107,7 @@ for mode in landlock bwrap firejail; do
     if [ "$mode" = landlock ]; then
       # What the killed run left, with a tree the scanner made deep and
       # unreadable in its private TMPDIR.
-      left=$(ls -d "$TMPDIR/ash-landlock-$apid-"* 2>/dev/null | head -n 1)
+      left=$(ls -d "$(ash_tmp_dir "$TMPDIR")/ash-landlock-$apid-"* 2>/dev/null | head -n 1)
       check "landlock: the killed run left its private directory" test -n "$left"
       if [ -n "$left" ]; then
         python3 -c "
@@ -128,7 +128,7 @@ os.chmod('$left/tmp/d', 0)
         assert_file_contains "landlock: and said so" "$TEST_TMP/out-next/ash.log" \
           "left by a run of ash that was killed"
         check_fails "landlock: the next run left none of its own" \
-          sh -c "ls -d '$TMPDIR'/ash-landlock-* 2>/dev/null | grep -q ."
+          sh -c "ls -d '$(ash_tmp_dir "$TMPDIR")'/ash-landlock-* '$TMPDIR'/ash-landlock-* 2>/dev/null | grep -q ."
       fi
     fi
   else

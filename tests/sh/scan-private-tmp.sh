@@ -19,6 +19,7 @@ command -v python3 >/dev/null 2>&1 || skip_all "python3 is not installed"
 run_as () {
   _who=$1 _as=$2
   w=$TEST_TMP/$_who
+  ud=$(ash_tmp_dir "$w/tmp" "$_who")
   mkdir -p "$w/src" "$w/bin" "$w/tools" "$w/tmp" "$w/home"
   printf 'x\n' >"$w/src/a.txt"
   cp "$top_srcdir/tests/fixtures/tools/fake-hog-tool" "$w/tools/"
@@ -41,14 +42,16 @@ run_as () {
     if [ "$mode" = landlock ]; then
       assert_eq "$_who: landlock: the scan passes (0)" "$st" 0
       case $used in
-        "$w/tmp/ash-landlock-"*) ok "$_who: landlock: the tree was made in the private TMPDIR ($used)" ;;
+        "$ud/ash-landlock-"*) ok "$_who: landlock: the tree was made in the private TMPDIR ($used)" ;;
         *) not_ok "$_who: landlock: the tree was made in the private TMPDIR"
            diag "TMPDIR '$used'" "$(cat "$TEST_TMP/err")" ;;
       esac
       check_fails "$_who: landlock: the private TMPDIR is removed, deep tree and mode 000 included" \
         test -e "${used%/*}"
-      check_fails "$_who: landlock: nothing is left in ash's TMPDIR ($(ls "$w/tmp" | tr '\n' ' '))" \
-        sh -c "ls -A '$w/tmp' | grep -q ."
+      check_fails "$_who: landlock: nothing is left in ash's own directory in TMPDIR ($(ls -A "$ud" | tr '\n' ' '))" \
+        sh -c "ls -A '$ud' | grep -q ."
+      assert_eq "$_who: landlock: TMPDIR holds that directory alone" \
+        "$(ls -A "$w/tmp" | tr '\n' ' ')" "$(basename "$ud") "
       check "$_who: landlock: the link was not followed" \
         test -e "$w/out-landlock/scanners/hog-deeptmp/source/keep"
     else

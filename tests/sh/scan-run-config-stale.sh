@@ -1,6 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: Apache-2.0
-# The run directories of a scanner (TMPDIR/ash-NAME-PID-XXXXXX) that a run
+# The run directories of a scanner (TMPDIR/ash-UID/ash-NAME-PID-XXXXXX,
+# in ASH's own directory in TMPDIR) that a run
 # of ash killed with kill -9 left behind are removed by the next run: only
 # those of ash's own account whose ash is gone, whatever they hold (a tree
 # deeper than 256 levels, a directory of mode 000), never following a link
@@ -12,6 +13,7 @@
 command -v python3 >/dev/null 2>&1 || skip_all "python3 is not installed"
 src=$TEST_TMP/src
 tmp=$TEST_TMP/tmp
+ud=$(ash_tmp_dir "$tmp")
 mkdir -p "$src" "$tmp" "$TEST_TMP/bin"
 printf 'x = 1\n' >"$src/a.py"
 
@@ -44,7 +46,7 @@ if wait_until 60 test -e "$TEST_TMP/started"; then
   kill -9 "$apid"
   wait "$apid" 2>/dev/null
   kill -KILL "$(cat "$TEST_TMP/started")" 2>/dev/null
-  left=$(ls -d "$tmp/ash-bandit-$apid-"* 2>/dev/null | head -n 1)
+  left=$(ls -d "$ud/ash-bandit-$apid-"* 2>/dev/null | head -n 1)
   check "control: the killed run left its run directory" test -n "$left"
 else
   kill -9 "$apid" 2>/dev/null
@@ -53,13 +55,17 @@ else
   left=
 fi
 
+# ASH's own directory, as the killed run made it (made here too, should
+# that run have failed, so that what follows has a place).
+mkdir -p "$ud"
+
 # A pid that is gone: a process that has exited.
 sh -c 'exit 0' &
 dead=$!
 wait "$dead"
 # What the dead run left: a deep tree, a directory of mode 000, and a link
 # to a file outside that must survive.
-stale=$tmp/ash-bandit-$dead-aaaaaa
+stale=$ud/ash-bandit-$dead-aaaaaa
 mkdir -p "$stale"
 echo KEEP >"$TEST_TMP/outside"
 ln -s "$TEST_TMP/outside" "$stale/link"
@@ -76,15 +82,19 @@ mkdir "$stale/locked"
 chmod 000 "$stale/locked"
 # Not to be touched: a live ash's (this shell's pid), a link named like a
 # stale directory, a name without a pid.
-alive=$tmp/ash-bandit-$$-bbbbbb
+alive=$ud/ash-bandit-$$-bbbbbb
 mkdir -p "$alive"
 mkdir -p "$TEST_TMP/target"
-ln -s "$TEST_TMP/target" "$tmp/ash-bandit-$dead-cccccc"
-mkdir -p "$tmp/ash-bandit-dddddd"
+ln -s "$TEST_TMP/target" "$ud/ash-bandit-$dead-cccccc"
+mkdir -p "$ud/ash-bandit-dddddd"
+# One directly in TMPDIR, where ASH no longer makes them: TMPDIR itself
+# is not read (it may hold any number of entries), so it stays.
+flat=$tmp/ash-bandit-$dead-ffffff
+mkdir -p "$flat"
 other=
 if [ "$(id -u)" = 0 ]; then
   who=$(unpriv_user)
-  other=$tmp/ash-bandit-$dead-eeeeee
+  other=$ud/ash-bandit-$dead-eeeeee
   mkdir -p "$other"
   chown "$who" "$other"
 fi
@@ -99,11 +109,12 @@ assert_file_contains "and the log says so" "$TEST_TMP/out-next/ash.log" \
   "left by a run of ash that was killed"
 assert_eq "the link in it was not followed" "$(cat "$TEST_TMP/outside")" KEEP
 check "a live ash's directory is kept" test -d "$alive"
-check "a link named like one is kept" test -L "$tmp/ash-bandit-$dead-cccccc"
+check "a link named like one is kept" test -L "$ud/ash-bandit-$dead-cccccc"
 check "its target is kept" test -d "$TEST_TMP/target"
-check "a name without a pid is kept" test -d "$tmp/ash-bandit-dddddd"
+check "a name without a pid is kept" test -d "$ud/ash-bandit-dddddd"
 [ -n "$other" ] && check "another account's directory is kept" test -d "$other"
-rest=$(ls "$tmp" | grep '^ash-bandit-' | grep -v -e "^ash-bandit-$$-bbbbbb\$" \
+check "one directly in TMPDIR is not looked at" test -d "$flat"
+rest=$(ls "$ud" | grep '^ash-bandit-' | grep -v -e "^ash-bandit-$$-bbbbbb\$" \
   -e "^ash-bandit-$dead-cccccc\$" -e '^ash-bandit-dddddd$' -e "^ash-bandit-$dead-eeeeee\$")
 assert_eq "the run left no run directory behind" "$rest" ""
 chmod -R u+rwx "$tmp" 2>/dev/null

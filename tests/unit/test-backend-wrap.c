@@ -1019,7 +1019,8 @@ test_landlock_ahead (void)
 {
   struct fixture f;
   struct ash_error err = ASH_ERROR_INIT;
-  _cleanup_free_ char *base = NULL, *old_tmp = NULL;
+  _cleanup_free_ char *base = NULL, *old_tmp = NULL, *own = NULL;
+  _cleanup_free_ char *in_base = NULL;
   _cleanup_free_ char *ahead = NULL, *got = NULL, *second = NULL;
   const char *t = getenv ("TMPDIR");
   const char *tmpdir;
@@ -1034,23 +1035,35 @@ test_landlock_ahead (void)
       return;
     }
   setenv ("TMPDIR", base, 1);
+  /* ASH's own directory in TMPDIR, where the private directories go.  */
+  own = xasprintf ("%s/ash-%ld", base, (long) geteuid ());
   fixture_init (&f, NULL);
 
   ash_backend_landlock.prepare (&f.probe.base, &f.policy);
   ash_linux_private_dir_wait ();
-  n = private_dirs_in (base, &ahead);
+  n = private_dirs_in (own, &ahead);
   tap_is_int (n, 1, "ahead: prepare() makes one private directory");
+  {
+    struct stat st;
+    tap_ok (private_dirs_in (base, &in_base) == 1 && in_base
+              && streq (in_base, own) && lstat (own, &st) == 0
+              && S_ISDIR (st.st_mode) && st.st_uid == geteuid ()
+              && (st.st_mode & 07777) == (geteuid () == 0 ? 0711 : 0700),
+            "ahead: in ASH's own directory in TMPDIR, %s, alone there, "
+            "mode %s",
+            own, geteuid () == 0 ? "0711" : "0700");
+  }
   tap_ok (ahead && fresh_dir (ahead, "tmp") && fresh_dir (ahead, "home"),
           "ahead: with an empty tmp and home, ASH's own, mode 0700");
   ash_backend_landlock.finish ();
-  tap_is_int (private_dirs_in (base, &got), 0,
+  tap_is_int (private_dirs_in (own, &got), 0,
               "ahead: finish() removes it when no wrap() took it");
 
   free (ahead);
   ahead = NULL;
   ash_backend_landlock.prepare (&f.probe.base, &f.policy);
   ash_linux_private_dir_wait ();
-  tap_is_int (private_dirs_in (base, &ahead), 1,
+  tap_is_int (private_dirs_in (own, &ahead), 1,
               "ahead: prepare() makes another once that one is gone");
   tap_is_int (ash_backend_landlock.wrap (&f.probe.base, &f.policy, &f.cmd,
                                          &f.state, &err),
@@ -1059,7 +1072,7 @@ test_landlock_ahead (void)
   free (got);
   got = ahead ? ash_path_join (ahead, "tmp") : NULL;
   tap_is_str (tmpdir, got, "ahead: wrap() takes the directory made ahead");
-  tap_is_int (private_dirs_in (base, &second), 1, "ahead: and makes no other");
+  tap_is_int (private_dirs_in (own, &second), 1, "ahead: and makes no other");
   ash_backend_landlock.cleanup (f.state);
   f.state = NULL;
   fixture_release (&f);
@@ -1076,7 +1089,7 @@ test_landlock_ahead (void)
   ash_backend_landlock.cleanup (f.state);
   f.state = NULL;
   ash_backend_landlock.finish ();
-  tap_is_int (private_dirs_in (base, &second), 0,
+  tap_is_int (private_dirs_in (own, &second), 0,
               "ahead: finish() leaves nothing behind");
   fixture_release (&f);
 
@@ -1092,7 +1105,7 @@ test_landlock_ahead (void)
       ahead = NULL;
       ash_backend_landlock.prepare (&f.probe.base, &f.policy);
       ash_linux_private_dir_wait ();
-      private_dirs_in (base, &ahead);
+      private_dirs_in (own, &ahead);
       if (ahead && bad == 0)
         r = chmod (ahead, 0755);
       else if (ahead)
@@ -1114,11 +1127,12 @@ test_landlock_ahead (void)
               "ahead: then wrap() refuses it and runs nothing (%s)",
               err.message ? err.message : "no error");
       ash_backend_landlock.finish ();
-      tap_is_int (private_dirs_in (base, &second), 0,
+      tap_is_int (private_dirs_in (own, &second), 0,
                   "ahead: and nothing is left");
       fixture_release (&f);
     }
   ash_error_release (&err);
+  rmdir (own);
   rmdir (base);
   if (old_tmp)
     setenv ("TMPDIR", old_tmp, 1);
