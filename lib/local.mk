@@ -36,6 +36,7 @@ lib_libash_a_SOURCES += lib/fs/scanset.c lib/fs/scanset.h
 lib_libash_a_SOURCES += lib/fs/outdir.c lib/fs/outdir.h
 lib_libash_a_SOURCES += lib/fs/tree.c lib/fs/tree.h
 lib_libash_a_SOURCES += lib/fs/chown.c lib/fs/chown.h
+lib_libash_a_SOURCES += lib/fs/owndir.c lib/fs/owndir.h
 
 ## lib/config/ (layer 3)
 lib_libash_a_SOURCES += lib/config/ashconfig.c lib/config/ashconfig.h

@@ -24,9 +24,9 @@
 
 #include "base/log.h"
 #include "fs/chown.h"
+#include "fs/owndir.h"
 #include "landlock-uapi.h"
 #include "private-dir.h"
-#include "scan/rundir.h"
 
 #define PRIVATE_PREFIX "ash-landlock-"
 
@@ -55,7 +55,7 @@ tmp_base (void)
 {
   const char *t = getenv ("TMPDIR");
 
-  return ash_rundir_user_dir (t && t[0] == '/' ? t : "/tmp");
+  return ash_own_tmp_dir (t && t[0] == '/' ? t : "/tmp");
 }
 
 /* Hand the wrapper FD for the path that follows: "--fd FD".  */

@@ -16,6 +16,7 @@
 
 #include "base/log.h"
 #include "base/util.h"
+#include "fs/owndir.h"
 #include "fs/tree.h"
 #include "scan/rundir.h"
 
@@ -33,72 +34,6 @@ ash_rundir_base (const char *source_dir, const char *output_dir)
       || ((st.st_mode & (S_IWGRP | S_IWOTH)) && !(st.st_mode & S_ISVTX)))
     return "/tmp";
   return t;
-}
-
-/* The directories ash_rundir_user_dir() settled on, one per base.  */
-struct user_dir
-{
-  char *base;
-  char *dir;
-};
-static pthread_mutex_t user_dir_lock = PTHREAD_MUTEX_INITIALIZER;
-static struct user_dir *user_dirs;
-static size_t n_user_dirs;
-
-/* BASE/ash-UID, made or found as ash_rundir_user_dir() says, or BASE
-   itself (newly allocated either way).  */
-static char *
-user_dir_find (const char *base)
-{
-  const uid_t uid = geteuid ();
-  /* As root the scanner runs as its own account, which must reach the
-     directories made for it here (it cannot list them).  */
-  const mode_t want = uid == 0 ? 0711 : 0700;
-  char *dir
-    = xasprintf ("%s/ash-%ld", streq (base, "/") ? "" : base, (long) uid);
-  _cleanup_close_ int fd = -1;
-  struct stat st;
-
-  if (mkdir (dir, want) < 0 && errno != EEXIST)
-    goto flat; /* BASE cannot be written: the caller's mkdtemp() says so */
-  fd = open (dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-  if (fd < 0 || fstat (fd, &st) < 0 || !S_ISDIR (st.st_mode)
-      || st.st_uid != uid || (st.st_mode & (S_IWGRP | S_IWOTH)))
-    {
-      ash_warning (_ ("%s is not a directory of this account's own that no "
-                      "other account can write; ASH makes its temporary "
-                      "directories directly in %s"),
-                   dir, base);
-      goto flat;
-    }
-  /* mkdir() applied the umask; an older one may have another mode.  */
-  if ((st.st_mode & 07777) != want && fchmod (fd, want) < 0)
-    goto flat;
-  return dir;
-flat:
-  free (dir);
-  return xstrdup (base);
-}
-
-const char *
-ash_rundir_user_dir (const char *base)
-{
-  const char *dir = NULL;
-
-  pthread_mutex_lock (&user_dir_lock);
-  for (size_t i = 0; !dir && i < n_user_dirs; i++)
-    if (streq (user_dirs[i].base, base))
-      dir = user_dirs[i].dir;
-  if (!dir)
-    {
-      user_dirs
-        = xreallocarray (user_dirs, n_user_dirs + 1, sizeof *user_dirs);
-      user_dirs[n_user_dirs].base = xstrdup (base);
-      dir = user_dirs[n_user_dirs].dir = user_dir_find (base);
-      n_user_dirs++;
-    }
-  pthread_mutex_unlock (&user_dir_lock);
-  return dir;
 }
 
 pid_t
@@ -187,7 +122,7 @@ int
 ash_rundir_make (const char *base, const char *scanner, char **ret_dir,
                  struct ash_error *err)
 {
-  const char *dir = ash_rundir_user_dir (base);
+  const char *dir = ash_own_tmp_dir (base);
 
   sweep_once (dir);
   /* The pid in the name tells a later run whether the ash that made it is

@@ -19,22 +19,8 @@
    unless sticky); else /tmp.  Borrowed from the environment.  */
 const char *ash_rundir_base (const char *source_dir, const char *output_dir);
 
-/* ASH's own directory in the temporary directory BASE, where its run
-   directories and the Landlock backend's private directories are made:
-   BASE/ash-UID (UID: the effective user id), made when missing, mode
-   0700 (0711 for root, whose scanner account must reach the directories
-   made for it there without being able to list them).  Its stale
-   directories are then found without reading BASE, which may hold any
-   number of other entries.  When that name is taken by anything else (a
-   link, a file, another account's directory, one another account can
-   write), BASE itself, with a warning: the directories made directly in
-   BASE are as private as ever, only their stale ones cost a read of BASE.
-   Also BASE when BASE cannot be written to.  Settled once per BASE for
-   the life of the process; the string is never freed.  */
-const char *ash_rundir_user_dir (const char *base);
-
 /* Make DIR/ash-SCANNER-PID-XXXXXX (PID: ash's own, DIR:
-   ash_rundir_user_dir (BASE)), mode 0700, and return its path in *RET_DIR
+   ash_own_tmp_dir (BASE), fs/owndir.h), mode 0700, and return its path in *RET_DIR
    (newly allocated).  The first call for a BASE sweeps DIR first
    (ash_rundir_sweep).  0, or a negative errno with ERR filled.  */
 int ash_rundir_make (const char *base, const char *scanner, char **ret_dir,
