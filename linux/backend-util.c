@@ -650,12 +650,17 @@ add_init_start (struct ash_buf *ret)
    there, none of which any file's identity shows: the boot (which also
    stands for what the running kernel offers and cannot change until the
    next boot, its seccomp actions among them), ASH's own namespaces (a
-   container, a sandbox around ASH) and, with NAMESPACES_MADE, the sysctls
-   and AppArmor settings that allow or refuse user namespaces.  A backend that
-   makes no namespace is keyed by the user and mount namespaces only, which
-   decide what its wrapper and rules apply to (its file, the paths, the
-   account): the pid, net, ipc, uts and cgroup namespaces bear on nothing it
-   probes.  */
+   container, a sandbox around ASH) and, with NAMESPACES_MADE, the start of
+   the first process ASH sees and the sysctls and AppArmor settings that
+   allow or refuse user namespaces.  A backend that makes no namespace is
+   keyed by the user and mount namespaces only, which decide what its
+   wrapper and rules apply to (its file, the paths, the account): the pid,
+   net, ipc, uts and cgroup namespaces bear on nothing it probes, and the
+   start of the first process, which tells a PID namespace from a later one
+   given the same inode number, with them.  A namespace's number reused
+   for another within one boot leaves such a backend's entry only as good
+   as the recheck before its first spawn (for Landlock, the kernel's ABI
+   asked again), which is what it rests on anyway.  */
 static void
 add_place (struct ash_buf *ret, bool namespaces_made)
 {
@@ -686,7 +691,8 @@ add_place (struct ash_buf *ret, bool namespaces_made)
       link[n > 0 ? n : 0] = '\0';
       ash_buf_addf (ret, "ns %s\n", n > 0 ? link : namespaces[i]);
     }
-  add_init_start (ret);
+  if (namespaces_made)
+    add_init_start (ret);
   for (size_t i = 0; i < ARRAY_SIZE (settings); i++)
     add_setting (ret, settings[i]);
   if (namespaces_made)

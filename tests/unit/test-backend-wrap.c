@@ -1229,23 +1229,24 @@ test_landlock_cleanup (bool leave)
 
 /* What each backend's cached probe is keyed on.  Every identity holds the
    boot (which stands for the running kernel's seccomp actions too) and
-   ASH's user and mount namespaces; its other namespaces and the settings
-   that allow or refuse user namespaces only that of a backend that makes
-   namespaces (bwrap, firejail), not Landlock's, whose wrapper makes
-   none.  */
+   ASH's user and mount namespaces; its other namespaces, the start of the
+   first process ASH sees (which tells a PID namespace from a later one)
+   and the settings that allow or refuse user namespaces only that of a
+   backend that makes namespaces (bwrap, firejail), not Landlock's, whose
+   wrapper makes none.  */
 static void
 test_identity (void)
 {
   static const char *const everywhere[]
-    = { "/proc/sys/kernel/random/boot_id ",
-        "ns user:", "ns mnt:", "init-start " };
+    = { "/proc/sys/kernel/random/boot_id ", "ns user:", "ns mnt:" };
   static const char *const userns[]
     = { "/proc/sys/user/max_user_namespaces ",
         "/proc/sys/kernel/unprivileged_userns_clone ",
         "/proc/sys/kernel/apparmor_restrict_unprivileged_userns " };
   /* Namespaces only a backend that makes its own is keyed by.  */
-  static const char *const other_ns[]
-    = { "ns pid:", "ns net:", "ns ipc:", "ns uts:", "ns cgroup:" };
+  static const char *const other_ns[] = {
+    "ns pid:", "ns net:", "ns ipc:", "ns uts:", "ns cgroup:", "init-start "
+  };
   struct ash_host host;
   _cleanup_buf_ struct ash_buf ll = ASH_BUF_INIT;
   _cleanup_buf_ struct ash_buf ns = ASH_BUF_INIT;
