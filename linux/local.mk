@@ -35,8 +35,8 @@ EXTRA_DIST += tests/sh/sandbox-escape.sh tests/sh/sandbox-escape-bwrap.sh tests/
 EXTRA_DIST += bench/README.md bench/findings.sh bench/links.sh \
 	bench/noop.sh bench/one-scanner.sh bench/pygoat.sh bench/sarif-big.sh \
 	bench/scanset.sh \
-	bench/spawn-cost.sh bench/thread-start.sh bench/tool-probe.sh bench/wake.sh \
-	bench/wrapper.sh
+	bench/spawn-cost.sh bench/thread-start.sh bench/tmpdir.sh bench/tool-probe.sh \
+	bench/wake.sh bench/wrapper.sh
 # The socket filter's BPF programs, built from socket-filter.c's rules by
 # libseccomp once, at build time, and carried by every program that
 # compiles socket-filter.c.  A cross build cannot run the generator here:

@@ -15,7 +15,9 @@
 #include <wctype.h>
 #include <stdio.h>
 #include <sys/stat.h>
-#include <sys/sysmacros.h>
+#if HAVE_STATX
+#include <sys/sysmacros.h> /* makedev () */
+#endif
 
 #include "base/buf.h"
 #include "base/escape.h"
