@@ -4,7 +4,8 @@
 # plugin scanner running `true`) with the sandbox off and under Landlock,
 # with TMPDIR an empty directory and one holding ENTRIES other entries
 # (files and directories of no one's run, as a shared /tmp holds), each
-# command once a round in interleaved rounds, measured with hyperfine.
+# command once a round, in a new random order each round, measured with
+# hyperfine.
 # ASH finds a killed run's leftovers in its own directory in TMPDIR
 # (TMPDIR/ash-UID); a build that reads TMPDIR whole for them, such as
 # ASH_COMPARE, pays for every entry.
@@ -54,31 +55,45 @@ done
 scan () {
   echo "env -u XDG_CACHE_HOME HOME=$3 TMPDIR=$4 PATH=/usr/bin:/bin ASH_HELPER_DIR=$2 $1 scan --source-dir $work/src --output-dir $work/out-$6 --no-progress --quiet --sandbox $5 --ash-plugin-modules $work/noop1.yaml --scanners noop1"
 }
-set --
+# The commands, one a line, in the order of the table.
+: >"$work/cmds"
 for b in $backends; do
   for t in empty full; do
-    set -- "$@" "$(scan "$ash" "$builddir/linux" "$work/home" "$work/$t" "$b" "$b-$t")"
+    scan "$ash" "$builddir/linux" "$work/home" "$work/$t" "$b" "$b-$t" >>"$work/cmds"
     [ -z "${ASH_COMPARE:-}" ] \
-      || set -- "$@" "$(scan "$ASH_COMPARE" "$(dirname "$ASH_COMPARE")" "$work/home-compare" "$work/$t" "$b" "compare-$b-$t")"
+      || scan "$ASH_COMPARE" "$(dirname "$ASH_COMPARE")" "$work/home-compare" "$work/$t" "$b" "compare-$b-$t" >>"$work/cmds"
   done
 done
-# The no-op scanner writes no SARIF, so every scan exits 1: hyperfine
-# is told to take that.  A warm-up round first (it also fills the probe
-# caches).
+# Each command once a round, in a new random order each round (the
+# first command of a round runs on a machine that has been idle a
+# moment, which would favour or burden the same one each time); a
+# warm-up round first, which also fills the probe caches.  The no-op
+# scanner writes no SARIF, so every scan exits 1: hyperfine is told to
+# take that.
 for round in $(seq 0 "$runs"); do
+  shuf "$work/cmds" >"$work/order"
+  set --
+  while IFS= read -r c; do
+    set -- "$@" "$c"
+  done <"$work/order"
   hyperfine -N -i --style none --runs 1 --export-json "$work/r$round.json" \
     "$@" >/dev/null 2>&1
 done
 python3 - "$work" "$runs" "$entries" "${ASH_COMPARE:+1}" "$backends" <<'PY'
 import json, statistics, sys
 work, runs, entries, compare, backends = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4], sys.argv[5].split()
-rounds = [json.load(open("%s/r%d.json" % (work, i)))["results"] for i in range(1, runs + 1)]
-wall = [statistics.median(rd[k]["times"][0] * 1000 for rd in rounds) for k in range(len(rounds[0]))]
-cpu = [statistics.median((rd[k]["user"] + rd[k]["system"]) * 1000 for rd in rounds) for k in range(len(rounds[0]))]
+cmds = open("%s/cmds" % work).read().splitlines()
+wall = {c: [] for c in cmds}
+cpu = {c: [] for c in cmds}
+for i in range(1, runs + 1):
+    for r in json.load(open("%s/r%d.json" % (work, i)))["results"]:
+        wall[r["command"]].append(r["times"][0] * 1000)
+        cpu[r["command"]].append((r["user"] + r["system"]) * 1000)
+wall = [statistics.median(wall[c]) for c in cmds]
+cpu = [statistics.median(cpu[c]) for c in cmds]
 print("| build | sandbox | empty TMPDIR, wall (ms) | %s entries, wall (ms) | added | empty, CPU (ms) | %s entries, CPU (ms) | added |" % (entries, entries))
 print("|---|---|---|---|---|---|---|---|")
 k = 0
-per = 4 if compare else 2
 for b in backends:
     idx = {}
     for t in ("empty", "full"):
@@ -92,4 +107,4 @@ for b in backends:
             wall[f] - wall[e], cpu[e], cpu[f], cpu[f] - cpu[e]))
 PY
 echo
-echo "Rounds: $runs (interleaved, after one warm-up round); hyperfine $(hyperfine --version | cut -d' ' -f2); $(uname -sr); user $(id -un); load average $(cut -d' ' -f1-3 /proc/loadavg)."
+echo "Rounds: $runs (each command once a round, in a random order, after one warm-up round); hyperfine $(hyperfine --version | cut -d' ' -f2); $(uname -sr); user $(id -un); load average $(cut -d' ' -f1-3 /proc/loadavg)."
