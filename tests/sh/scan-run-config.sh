@@ -31,23 +31,7 @@ check "the run's config directory is removed" sh -c "! ls '$ud' | grep -q ash-ba
 # What the tool sees: a fake bandit records its --ini file and the mode of
 # the directory holding it, and UV_CACHE_DIR.
 mkdir -p "$TEST_TMP/bin"
-cat >"$TEST_TMP/bin/bandit" <<'EOS'
-#!/bin/sh
-[ "$1" = --help ] && exit 0
-while [ $# -gt 0 ]; do
-  case $1 in
-    --ini) ini=$2; shift ;;
-    -o) o=$2; shift ;;
-  esac
-  shift
-done
-echo "ini=$ini"
-echo "ini-body=$(cat "$ini")"
-echo "dir-mode=$(stat -c %a "$(dirname "$ini")")"
-echo "cache=${UV_CACHE_DIR:-none}"
-[ -n "${UV_CACHE_DIR:-}" ] && [ -d "$UV_CACHE_DIR" ] && echo "cache-exists"
-printf '{"results": [], "errors": [], "metrics": {}}' >"$o"
-EOS
+cp "$top_srcdir/tests/fixtures/tools/fake-bandit-ini" "$TEST_TMP/bin/bandit"
 chmod +x "$TEST_TMP/bin/bandit"
 PATH=$TEST_TMP/bin:/usr/bin:/bin TMPDIR=$tmp run_ash scan --source-dir "$src" \
   --output-dir "$out" --no-progress --scanners bandit

@@ -17,20 +17,8 @@
 
 bin=$TEST_TMP/bin
 mkdir -p "$bin"
-# A bandit that says where its --ini is and the modes on the way.
-cat >"$bin/bandit" <<'EOF'
-#!/bin/sh
-[ "$1" = --help ] && exit 0
-while [ $# -gt 0 ]; do
-  case $1 in
-    --ini) ini=$2; shift ;;
-    -o) o=$2; shift ;;
-  esac
-  shift
-done
-echo "ini=$ini"
-printf '{"results": [], "errors": [], "metrics": {}}' >"$o"
-EOF
+# A bandit that says where its --ini is.
+cp "$top_srcdir/tests/fixtures/tools/fake-bandit-ini" "$bin/bandit"
 # A plugin scanner that says what TMPDIR it was given.
 cat >"$bin/where.sh" <<'EOF'
 #!/bin/sh
