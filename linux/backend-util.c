@@ -668,9 +668,6 @@ add_place (struct ash_buf *ret, bool namespaces_made)
     = { "user", "mnt", "pid", "net", "ipc", "uts", "cgroup" };
   /* The first two of NAMESPACES.  */
   const size_t n_namespaces = namespaces_made ? ARRAY_SIZE (namespaces) : 2;
-  static const char *const settings[] = {
-    "/proc/sys/kernel/random/boot_id",
-  };
   static const char *const userns_settings[] = {
     "/proc/sys/kernel/unprivileged_userns_clone",
     "/proc/sys/user/max_user_namespaces",
@@ -693,8 +690,7 @@ add_place (struct ash_buf *ret, bool namespaces_made)
     }
   if (namespaces_made)
     add_init_start (ret);
-  for (size_t i = 0; i < ARRAY_SIZE (settings); i++)
-    add_setting (ret, settings[i]);
+  add_setting (ret, "/proc/sys/kernel/random/boot_id");
   if (namespaces_made)
     for (size_t i = 0; i < ARRAY_SIZE (userns_settings); i++)
       add_setting (ret, userns_settings[i]);

@@ -19,9 +19,9 @@
    unless sticky); else /tmp.  Borrowed from the environment.  */
 const char *ash_rundir_base (const char *source_dir, const char *output_dir);
 
-/* Make DIR/ash-SCANNER-PID-XXXXXX (PID: ash's own, DIR:
-   ash_own_tmp_dir (BASE), fs/owndir.h), mode 0700, and return its path in *RET_DIR
-   (newly allocated).  The first call for a BASE sweeps DIR first
+/* Make DIR/ash-SCANNER-PID-XXXXXX (PID: ash's own; DIR: ash_own_tmp_dir
+   (BASE), fs/owndir.h), mode 0700, and return its path in *RET_DIR (newly
+   allocated).  The first call for a BASE sweeps DIR first
    (ash_rundir_sweep).  0, or a negative errno with ERR filled.  */
 int ash_rundir_make (const char *base, const char *scanner, char **ret_dir,
                      struct ash_error *err);
